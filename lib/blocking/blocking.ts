@@ -1,0 +1,191 @@
+/**
+ * Blocked XREAD/XREADGROUP calls of one keyspace, served as Redis serves them (blocked.c):
+ * clients blocked on a key are re-executed in FIFO blocking order when the key is signalled;
+ * signals raised while a command (or a whole MULTI/EXEC) runs are handled after it; a client
+ * that still has nothing to read keeps waiting with its original deadline. Nothing polls: a
+ * waiter wakes on a signal, on its deadline, or at its `wakeAt` (XREADGROUP CLAIM), each
+ * scheduled once on the keyspace clock.
+ */
+import type { Clock, ClockTimer } from '../clock/clock';
+import type { BlockRequest, Reply } from '../commands/types';
+import { isBlockRequest } from '../commands/types';
+
+/** Re-runs a blocked command: returns a reply, a BlockRequest (keep waiting) or throws. */
+export type Retry = (request: BlockRequest) => Reply | BlockRequest;
+
+interface Waiter {
+  readonly seq: number;
+  readonly client: object;
+  readonly keys: string[]; // full (prefixed) keys
+  request: BlockRequest;
+  readonly retry: Retry;
+  readonly resolve: (reply: Reply) => void;
+  readonly reject: (err: unknown) => void;
+  deadlineTimer: ClockTimer | null;
+  wakeTimer: ClockTimer | null;
+  done: boolean;
+}
+
+export class BlockingQueue {
+  private readonly byKey = new Map<string, Waiter[]>();
+  private readonly ready: string[] = [];
+  private readonly readySet = new Set<string>();
+  private seq = 0;
+  private flushScheduled = false;
+  private flushing = false;
+  /** While > 0, signals wait (MULTI/EXEC in progress). */
+  private holds = 0;
+
+  constructor(private readonly getClock: () => Clock) {}
+
+  /** Number of blocked calls. */
+  get size(): number {
+    const all = new Set<Waiter>();
+    for (const ws of this.byKey.values()) for (const w of ws) all.add(w);
+    return all.size;
+  }
+
+  /** True if a call is blocked on this full key. */
+  hasWaiters(key: string): boolean {
+    return (this.byKey.get(key)?.length ?? 0) > 0;
+  }
+
+  /**
+   * Block a call. `fullKeys` are the prefixed keys of `request.keys`. The promise settles with
+   * the reply of a later re-execution, with null at the deadline (BLOCK ms; 0 = never), or
+   * rejects when the client disconnects.
+   */
+  block(client: object, fullKeys: string[], request: BlockRequest, retry: Retry): Promise<Reply> {
+    return new Promise<Reply>((resolve, reject) => {
+      const w: Waiter = {
+        seq: ++this.seq,
+        client,
+        keys: [...new Set(fullKeys)],
+        request,
+        retry,
+        resolve,
+        reject,
+        deadlineTimer: null,
+        wakeTimer: null,
+        done: false,
+      };
+      for (const key of w.keys) {
+        let list = this.byKey.get(key);
+        if (!list) this.byKey.set(key, (list = []));
+        list.push(w);
+      }
+      const clock = this.getClock();
+      if (request.timeoutMs > 0) {
+        w.deadlineTimer = clock.schedule(() => this.finish(w, (x) => x.resolve(null)), request.timeoutMs);
+      }
+      this.armWake(w);
+    });
+  }
+
+  private armWake(w: Waiter): void {
+    w.wakeTimer?.cancel();
+    w.wakeTimer = null;
+    const at = w.request.wakeAt;
+    if (at === null) return;
+    const clock = this.getClock();
+    w.wakeTimer = clock.schedule(() => {
+      w.wakeTimer = null;
+      this.rerun(w);
+      this.flush();
+    }, Math.max(0, at - clock.now()));
+  }
+
+  private finish(w: Waiter, settle: (w: Waiter) => void): void {
+    if (w.done) return;
+    w.done = true;
+    w.deadlineTimer?.cancel();
+    w.wakeTimer?.cancel();
+    for (const key of w.keys) {
+      const list = this.byKey.get(key);
+      if (!list) continue;
+      const i = list.indexOf(w);
+      if (i >= 0) list.splice(i, 1);
+      if (list.length === 0) this.byKey.delete(key);
+    }
+    settle(w);
+  }
+
+  private rerun(w: Waiter): void {
+    if (w.done) return;
+    let out: Reply | BlockRequest;
+    try {
+      out = w.retry(w.request);
+    } catch (err) {
+      this.finish(w, (x) => x.reject(err));
+      return;
+    }
+    if (isBlockRequest(out)) {
+      const rearm = out.wakeAt !== w.request.wakeAt;
+      w.request = out;
+      if (rearm) this.armWake(w);
+      return;
+    }
+    this.finish(w, (x) => x.resolve(out as Reply));
+  }
+
+  /** A key got new data, was deleted, or changed type: its waiters re-run after the current command. */
+  signal(key: string): void {
+    if (!this.byKey.has(key) || this.readySet.has(key)) return;
+    this.readySet.add(key);
+    this.ready.push(key);
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      // Safety net for changes made outside a command wrapper; a plain promise, never nextTick.
+      void Promise.resolve().then(() => {
+        this.flushScheduled = false;
+        this.flush();
+      });
+    }
+  }
+
+  /** Defer signal handling until `release()` (MULTI/EXEC, scripts). */
+  hold(): void {
+    this.holds++;
+  }
+
+  release(): void {
+    this.holds = Math.max(0, this.holds - 1);
+    this.flush();
+  }
+
+  /** Serve waiters of signalled keys in FIFO order (Redis handleClientsBlockedOnKeys). */
+  flush(): void {
+    if (this.flushing || this.holds > 0) return;
+    this.flushing = true;
+    try {
+      while (this.ready.length > 0) {
+        const keys = this.ready.splice(0);
+        this.readySet.clear();
+        for (const key of keys) {
+          const waiters = [...(this.byKey.get(key) ?? [])];
+          for (const w of waiters) this.rerun(w);
+        }
+      }
+    } finally {
+      this.flushing = false;
+    }
+  }
+
+  /** Settle every blocked call of `client` (disconnect/quit) by rejecting with `error`. */
+  releaseClient(client: object, error: Error): void {
+    for (const w of this.allWaiters()) if (w.client === client) this.finish(w, (x) => x.reject(error));
+  }
+
+  /** Settle every blocked call (keyspace reset) by rejecting with `error`. */
+  releaseAll(error: Error): void {
+    for (const w of this.allWaiters()) this.finish(w, (x) => x.reject(error));
+    this.ready.length = 0;
+    this.readySet.clear();
+  }
+
+  private allWaiters(): Waiter[] {
+    const all = new Set<Waiter>();
+    for (const ws of this.byKey.values()) for (const w of ws) all.add(w);
+    return [...all].sort((a, b) => a.seq - b.seq);
+  }
+}

@@ -1,0 +1,16 @@
+/**
+ * A clock that reads the global `Date.now` and schedules with the global `setTimeout`, both
+ * looked up at call time, so `jest.useFakeTimers()` or an installed @sinonjs/fake-timers
+ * clock drives stream IDs, idle times and BLOCK timeouts. Without fake timers it is real time.
+ */
+import { Clock, ClockTimer } from './clock';
+
+export const globalClock: Clock = {
+  kind: 'global',
+  now: () => globalThis.Date.now(),
+  schedule(fn: () => void, ms: number): ClockTimer {
+    const clear = globalThis.clearTimeout;
+    const handle = globalThis.setTimeout(fn, Math.max(0, ms));
+    return { cancel: () => clear(handle) };
+  },
+};

@@ -1,0 +1,78 @@
+/** Argument parsing shared by the command modules; errors are Redis's exact texts. */
+import {
+  ERR_INVALID_END_ID,
+  ERR_INVALID_START_ID,
+  ERR_INVALID_STREAM_ID,
+  ERR_NOT_INTEGER,
+  ERR_TIMEOUT_NEGATIVE,
+  ERR_TIMEOUT_NOT_INTEGER,
+  ERR_TIMEOUT_OUT_OF_RANGE,
+  fail,
+} from '../errors';
+import { StreamId, UINT64_MAX, decrId, incrId, parseStreamId } from '../model/stream-id';
+
+const INT64_MIN = -(1n << 63n);
+const INT64_MAX = (1n << 63n) - 1n;
+export { INT64_MAX, INT64_MIN };
+
+/** Redis `string2ll`: canonical signed 64-bit decimal ("+1", "-0", "01", " 1" rejected). */
+export function parseInt64(s: string): bigint | null {
+  if (!/^(0|-?[1-9][0-9]{0,19})$/.test(s)) return null;
+  const v = BigInt(s);
+  return v < INT64_MIN || v > INT64_MAX ? null : v;
+}
+
+/** Parse an int64 or throw `message` (default: "value is not an integer or out of range"). */
+export function int64OrFail(s: string, message = ERR_NOT_INTEGER): bigint {
+  const v = parseInt64(s);
+  if (v === null) fail(message);
+  return v;
+}
+
+/** Case-insensitive token comparison (Redis `strcasecmp`). */
+export function is(token: string | undefined, word: string): boolean {
+  return token !== undefined && token.length === word.length && token.toUpperCase() === word;
+}
+
+/** Strict stream ID (`-`/`+` rejected) or the invalid-ID error. */
+export function strictIdOrFail(s: string, missingSeq = 0n): StreamId {
+  const p = parseStreamId(s, { strict: true, missingSeq });
+  if (!p || p.kind !== 'id') fail(ERR_INVALID_STREAM_ID);
+  return p.id;
+}
+
+/** Non-strict ID (`-` = 0-0, `+` = max) or the invalid-ID error. */
+export function nonStrictIdOrFail(s: string, missingSeq = 0n): StreamId {
+  const p = parseStreamId(s, { strict: false, missingSeq });
+  if (!p || p.kind !== 'id') fail(ERR_INVALID_STREAM_ID);
+  return p.id;
+}
+
+/**
+ * A range bound as XRANGE/XPENDING/XAUTOCLAIM take it (`streamParseIntervalIDOrReply`):
+ * `-`, `+`, `ms` (seq 0 for a start, 2^64-1 for an end), `ms-seq`, or `(id` exclusive (6.2+).
+ * Exclusive bounds are moved inward; moving past the ends gives "invalid start/end ID".
+ */
+export function rangeBoundOrFail(s: string, which: 'start' | 'end'): StreamId {
+  const missingSeq = which === 'start' ? 0n : UINT64_MAX;
+  if (s.length > 1 && s[0] === '(') {
+    const p = parseStreamId(s.slice(1), { strict: true, missingSeq });
+    if (!p || p.kind !== 'id') fail(ERR_INVALID_STREAM_ID);
+    const moved = which === 'start' ? incrId(p.id) : decrId(p.id);
+    if (!moved) fail(which === 'start' ? ERR_INVALID_START_ID : ERR_INVALID_END_ID);
+    return moved;
+  }
+  return nonStrictIdOrFail(s, missingSeq);
+}
+
+/**
+ * BLOCK argument (Redis `getTimeoutFromObjectOrReply`, unit ms): returns the timeout in ms
+ * (0 = forever). Errors: not an integer, negative, or now+timeout overflows.
+ */
+export function blockTimeoutOrFail(s: string, now: number): number {
+  const v = parseInt64(s);
+  if (v === null) fail(ERR_TIMEOUT_NOT_INTEGER);
+  if (v < 0n) fail(ERR_TIMEOUT_NEGATIVE);
+  if (v > 0n && v + BigInt(Math.floor(now)) > INT64_MAX) fail(ERR_TIMEOUT_OUT_OF_RANGE);
+  return Number(v);
+}

@@ -1,0 +1,39 @@
+/**
+ * Dispatch one command like Redis's `processCommand`: lookup, arity (command name included),
+ * container subcommands (XGROUP/XINFO), and commands absent from the emulated version.
+ */
+import { errSubcommandSyntax, errUnknownCommand, errUnknownSubcommand, errWrongArity, fail } from '../errors';
+import { COMMAND_SINCE, versionIndex } from '../version';
+import { COMMANDS } from './index';
+import type { CommandContext, CommandResult, CommandSpec } from './types';
+
+function arityOk(arity: number, argc: number): boolean {
+  return arity >= 0 ? argc === arity : argc >= -arity;
+}
+
+/** The spec for `name` in this version, or undefined (then ioredis-mock's own command runs). */
+export function lookupCommand(name: string): CommandSpec | undefined {
+  return COMMANDS.get(name.toLowerCase());
+}
+
+/** Run argv (argv[0] = command name) against the context. Throws CommandError replies. */
+export function dispatch(ctx: CommandContext, argv: string[]): CommandResult {
+  const name = argv[0].toLowerCase();
+  const spec = COMMANDS.get(name);
+  const since = COMMAND_SINCE[name];
+  if (!spec || (since && versionIndex(ctx.version) < versionIndex(since as never))) {
+    fail(errUnknownCommand(argv[0], argv.slice(1, 1 + Math.min(argv.length - 1, 20))));
+  }
+  if (!arityOk(spec.arity, argv.length)) fail(errWrongArity(name));
+  if (spec.subcommands) {
+    const sub = argv[1].toLowerCase();
+    const subSpec = spec.subcommands[sub];
+    if (!subSpec) fail(errUnknownSubcommand(argv[1], name.toUpperCase()));
+    if (!arityOk(subSpec.arity, argv.length)) fail(errWrongArity(`${name}|${sub}`));
+    return subSpec.run(ctx, argv);
+  }
+  if (!spec.run) throw new Error(`command ${name} has no handler`);
+  return spec.run(ctx, argv);
+}
+
+export { errSubcommandSyntax };

@@ -1,0 +1,75 @@
+/**
+ * The contract between command modules and the adapter. Command modules parse arguments,
+ * call the pure model and shape replies; they never touch ioredis or ioredis-mock.
+ */
+import type { Stream } from '../model/stream';
+import type { RedisVersion } from '../version';
+
+/**
+ * A RESP2 reply as ioredis delivers it: bulk/simple strings (byte strings, one char per byte),
+ * integers (`number`, or `bigint` for 64-bit counters), `null` for nil and nil-array, arrays.
+ */
+export type Reply = string | number | bigint | null | Reply[];
+
+/** Key access for one client (key prefix applied by the adapter). */
+export interface Db {
+  /** The stream at `key`; undefined when missing; throws WRONGTYPE when the key holds another type. */
+  getStream(key: string): Stream | undefined;
+  /** True if the key exists (any type). */
+  exists(key: string): boolean;
+  /** Store a new empty stream at `key` (the key must be missing). */
+  createStream(key: string): Stream;
+  /** The key has new data for blocked readers (XADD, MKSTREAM, XGROUP DESTROY). Also marks it modified. */
+  signalReady(key: string): void;
+  /** The key was modified (dirties WATCH); does not wake blocked readers. */
+  touch(key: string): void;
+  /** A keyspace event of class `t` (stream) happened on `key` (e.g. 'xadd', 'xgroup-create'). */
+  notify(event: string, key: string): void;
+}
+
+/** Everything one execution of a command may read. */
+export interface CommandContext {
+  /** Command time snapshot in ms since the epoch (Redis `commandTimeSnapshot`). */
+  readonly now: number;
+  /** The emulated Redis version. */
+  readonly version: RedisVersion;
+  readonly db: Db;
+  /** False inside MULTI/EXEC and scripts: BLOCK answers at once (Redis CLIENT_DENY_BLOCKING). */
+  readonly canBlock: boolean;
+  /** True when a blocked command is re-executed after a wake-up. */
+  readonly isRetry: boolean;
+}
+
+/** Returned by XREAD/XREADGROUP when they must wait; the blocking machinery owns it. */
+export interface BlockRequest {
+  readonly kind: 'block';
+  /** Keys (as given, without prefix) whose changes re-run the command. */
+  readonly keys: string[];
+  /** BLOCK argument in ms; 0 = wait forever. The deadline is fixed when the command first blocks. */
+  readonly timeoutMs: number;
+  /** Absolute ms at which to re-run even without a signal (XREADGROUP CLAIM), or null. */
+  readonly wakeAt: number | null;
+  /** Re-execute with the original arguments; a BlockRequest result means "keep waiting". */
+  retry(ctx: CommandContext): Reply | BlockRequest;
+}
+
+export type CommandResult = Reply | BlockRequest;
+
+export function isBlockRequest(r: unknown): r is BlockRequest {
+  return typeof r === 'object' && r !== null && !Array.isArray(r) && (r as BlockRequest).kind === 'block';
+}
+
+/** argv includes the command name at index 0 (as Redis counts arity). */
+export type CommandHandler = (ctx: CommandContext, argv: string[]) => CommandResult;
+
+export interface CommandSpec {
+  /** Lower-case name, e.g. 'xadd'. */
+  readonly name: string;
+  /** Redis arity: positive = exact, negative = at least |arity| (command name included). */
+  readonly arity: number;
+  /** Whether the command writes (used for MULTI/replica rules and docs). */
+  readonly write: boolean;
+  readonly run?: CommandHandler;
+  /** Container commands (XGROUP, XINFO): subcommand name (lower-case) → spec. */
+  readonly subcommands?: Record<string, { arity: number; run: CommandHandler }>;
+}

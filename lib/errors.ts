@@ -1,0 +1,121 @@
+/**
+ * Redis error replies, byte for byte (t_stream.c, server.c; see shared reference §1.4 and §4).
+ * Texts carry their own prefix (ERR, WRONGTYPE, NOGROUP, BUSYGROUP). Messages with parameters
+ * are functions, one per Redis wording. Key, group and consumer names are byte strings here;
+ * the adapter decodes them for the client.
+ */
+
+/** An error reply produced by a command; the adapter turns it into ioredis's ReplyError. */
+export class CommandError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CommandError';
+  }
+}
+
+export const ERR_SYNTAX = 'ERR syntax error';
+export const ERR_NOT_INTEGER = 'ERR value is not an integer or out of range';
+export const ERR_INVALID_STREAM_ID = 'ERR Invalid stream ID specified as stream command argument';
+export const ERR_WRONGTYPE = 'WRONGTYPE Operation against a key holding the wrong kind of value';
+export const ERR_NO_SUCH_KEY = 'ERR no such key';
+export const ERR_TIMEOUT_NOT_INTEGER = 'ERR timeout is not an integer or out of range';
+export const ERR_TIMEOUT_NEGATIVE = 'ERR timeout is negative';
+export const ERR_TIMEOUT_OUT_OF_RANGE = 'ERR timeout is out of range';
+export const ERR_INVALID_START_ID = 'ERR invalid start ID for the interval';
+export const ERR_INVALID_END_ID = 'ERR invalid end ID for the interval';
+
+// XADD / XTRIM
+export const ERR_XADD_ID_ZERO = 'ERR The ID specified in XADD must be greater than 0-0';
+export const ERR_XADD_ID_SMALLER = 'ERR The ID specified in XADD is equal or smaller than the target stream top item';
+export const ERR_XADD_EXHAUSTED = 'ERR The stream has exhausted the last possible ID, unable to add more items';
+export const ERR_MAXLEN_MINID_TOGETHER = 'ERR syntax error, MAXLEN and MINID options at the same time are not compatible';
+export const ERR_MAXLEN_NEGATIVE = 'ERR The MAXLEN argument must be >= 0.';
+export const ERR_LIMIT_NEGATIVE = 'ERR The LIMIT argument must be >= 0.';
+export const ERR_LIMIT_NO_STRATEGY = 'ERR syntax error, LIMIT cannot be used without specifying a trimming strategy';
+export const ERR_LIMIT_NO_APPROX = 'ERR syntax error, LIMIT cannot be used without the special ~ option';
+export const ERR_XTRIM_NO_STRATEGY = 'ERR syntax error, XTRIM must be called with a trimming strategy';
+
+// XGROUP
+export const ERR_XGROUP_KEY_NOT_FOUND =
+  'ERR The XGROUP subcommand requires the key to exist. Note that for CREATE you may want to use the MKSTREAM option to create an empty stream automatically.';
+export const ERR_BUSYGROUP = 'BUSYGROUP Consumer Group name already exists';
+export const ERR_ENTRIESREAD_RANGE = 'ERR value for ENTRIESREAD must be positive or -1';
+
+// XREAD / XREADGROUP
+export const ERR_XREADGROUP_MISSING_GROUP = 'ERR Missing GROUP option for XREADGROUP';
+export const ERR_XREAD_UNBALANCED =
+  "ERR Unbalanced 'xread' list of streams: for each stream key an ID, '+', or '$' must be specified.";
+export const ERR_XREAD_UNBALANCED_70 =
+  "ERR Unbalanced 'xread' list of streams: for each stream key an ID or '$' must be specified.";
+export const ERR_XREADGROUP_UNBALANCED =
+  "ERR Unbalanced 'xreadgroup' list of streams: for each stream key an ID or '>' must be specified.";
+export const ERR_XREAD_GROUP_OPTION = 'ERR The GROUP option is only supported by XREADGROUP. You called XREAD instead.';
+export const ERR_XREAD_NOACK_OPTION = 'ERR The NOACK option is only supported by XREADGROUP. You called XREAD instead.';
+export const ERR_XREAD_CLAIM_OPTION = 'ERR The CLAIM option is only supported by XREADGROUP. You called XREAD instead.';
+export const ERR_XREAD_GT_ID =
+  'ERR The > ID can be specified only when calling XREADGROUP using the GROUP <group> <consumer> option.';
+export const ERR_XREAD_LAST_ID_ZERO = 'ERR the stream last element ID is 0-0';
+export const ERR_CLAIM_NOT_INTEGER = 'ERR min-idle-time is not an integer';
+export const ERR_CLAIM_NEGATIVE = 'ERR min-idle-time must be a positive integer';
+export const ERR_MAXCOUNT_POSITIVE = 'ERR MAXCOUNT must be a positive integer';
+export const ERR_MAXCOUNT_LT_COUNT = 'ERR MAXCOUNT must be greater than or equal to COUNT';
+export const ERR_MAXSIZE_POSITIVE = 'ERR MAXSIZE must be a positive integer';
+export function errXreadgroupMeaninglessId(id: '$' | '+'): string {
+  return `ERR The ${id} ID is meaningless in the context of XREADGROUP: you want to read the history of this consumer by specifying a proper ID, or use the > ID to get new messages. The ${id} ID would just return an empty result set.`;
+}
+
+// XCLAIM / XAUTOCLAIM
+export const ERR_XAUTOCLAIM_COUNT = 'ERR COUNT must be > 0';
+export function errInvalidMinIdle(cmd: 'XCLAIM' | 'XAUTOCLAIM'): string {
+  return `ERR Invalid min-idle-time argument for ${cmd}`;
+}
+export function errXclaimOptionArg(option: 'IDLE' | 'TIME' | 'RETRYCOUNT'): string {
+  return `ERR Invalid ${option} option argument for XCLAIM`;
+}
+export function errXclaimUnrecognized(token: string): string {
+  return `ERR Unrecognized XCLAIM option '${token}'`;
+}
+
+// XSETID
+export const ERR_XSETID_SMALLER_THAN_TOP = 'ERR The ID specified in XSETID is smaller than the target stream top item';
+export const ERR_XSETID_SMALLER_THAN_MAXDEL = 'ERR The ID specified in XSETID is smaller than current max_deleted_entry_id';
+export const ERR_XSETID_SMALLER_THAN_PROVIDED_MAXDEL =
+  'ERR The ID specified in XSETID is smaller than the provided max_deleted_entry_id';
+export const ERR_XSETID_ENTRIES_ADDED_NEGATIVE = 'ERR entries_added must be positive';
+export const ERR_XSETID_ENTRIES_ADDED_SMALL = 'ERR The entries_added specified in XSETID is smaller than the target stream length';
+
+// XACKDEL / XDELEX / XNACK (Redis 8.2 / 8.8)
+export const ERR_NUMIDS_POSITIVE = 'ERR Number of IDs must be a positive integer';
+export const ERR_NUMIDS_MISMATCH = 'ERR The `numids` parameter must match the number of arguments';
+
+// Generic dispatcher errors (server.c)
+export function errWrongArity(name: string): string {
+  return `ERR wrong number of arguments for '${name}' command`;
+}
+export function errUnknownSubcommand(sub: string, container: string): string {
+  return `ERR unknown subcommand '${sub}'. Try ${container} HELP.`;
+}
+export function errSubcommandSyntax(sub: string, container: string): string {
+  return `ERR unknown subcommand or wrong number of arguments for '${sub}'. Try ${container} HELP.`;
+}
+export function errUnknownCommand(name: string, args: string[]): string {
+  const shown = args.map((a) => `'${a}' `).join('');
+  return `ERR unknown command '${name}', with args beginning with: ${shown}`;
+}
+
+// NOGROUP wordings (they differ per command)
+export function errNoGroupForKey(key: string, group: string): string {
+  return `NOGROUP No such consumer group '${group}' for key name '${key}'`;
+}
+export function errNoKeyOrGroup(key: string, group: string): string {
+  return `NOGROUP No such key '${key}' or consumer group '${group}'`;
+}
+export function errNoKeyOrGroupXreadgroup(key: string, group: string): string {
+  return `NOGROUP No such key '${key}' or consumer group '${group}' in XREADGROUP with GROUP option`;
+}
+/** Redis 7.0 reply to a blocked XREADGROUP whose key was deleted (blocked.c). */
+export const ERR_UNBLOCKED_KEY_GONE = 'UNBLOCKED the stream key no longer exists';
+
+export function fail(message: string): never {
+  throw new CommandError(message);
+}

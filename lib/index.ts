@@ -1,0 +1,99 @@
+/**
+ * ioredis-mock-streams: Redis Streams consumer groups for ioredis-mock, exact to real Redis,
+ * on a clock the test controls.
+ *
+ * @example
+ * import Redis, { createFakeClock } from 'ioredis-mock-streams';
+ * const clock = createFakeClock({ now: Date.UTC(2024, 0, 1) });
+ * const redis = new Redis({ streams: { clock, redisVersion: '8.10' } });
+ */
+import RedisMockBase from 'ioredis-mock';
+import type IORedis from 'ioredis';
+import type { RedisOptions } from 'ioredis';
+import { ReplyError } from 'redis-errors';
+import { allKeyspaces, installStreams, keyspaceOf } from './adapter/install';
+import type { Keyspace, KeyspaceOptions } from './keyspace/keyspace';
+
+export { installStreams } from './adapter/install';
+export { createFakeClock, FakeClock } from './clock/fake-clock';
+export type { FakeClockOptions } from './clock/fake-clock';
+export { globalClock } from './clock/global-clock';
+export { realClock } from './clock/real-clock';
+export { StreamsMockError } from './clock/clock';
+export type { Clock, ClockTimer } from './clock/clock';
+export { REDIS_VERSIONS, DEFAULT_REDIS_VERSION, FEATURE_SINCE } from './version';
+export type { RedisVersion } from './version';
+export type { KeyspaceOptions } from './keyspace/keyspace';
+export { ReplyError };
+
+/** Options of the fake client: ioredis's options plus `streams` (and ioredis-mock's `data`). */
+export interface StreamsMockOptions extends RedisOptions {
+  /** Clock and Redis version of this client's keyspace (shared by every client of it). */
+  streams?: KeyspaceOptions;
+  /** ioredis-mock: initial keys. */
+  data?: Record<string, unknown>;
+}
+
+/** The fake client class: ioredis-mock with the stream commands installed. */
+export interface StreamsRedisConstructor {
+  new (options?: StreamsMockOptions): IORedis;
+  new (port: number, options?: StreamsMockOptions): IORedis;
+  new (port: number, host: string, options?: StreamsMockOptions): IORedis;
+  new (path: string, options?: StreamsMockOptions): IORedis;
+  readonly prototype: IORedis;
+}
+
+/** ioredis-mock's class, with the stream commands installed. */
+export const Redis = installStreams(RedisMockBase) as unknown as StreamsRedisConstructor;
+/** ioredis-mock's Cluster class (also has the stream commands). */
+export const Cluster = (RedisMockBase as unknown as { Cluster: unknown }).Cluster;
+export default Redis;
+
+/** What a test can read and change of a client's keyspace (host:port/db). */
+export interface StreamsKeyspace {
+  /** The keyspace clock (shared by all clients of the keyspace). */
+  readonly clock: KeyspaceOptions['clock'];
+  /** The emulated Redis version, e.g. '8.10'. */
+  readonly redisVersion: string;
+  /** Number of calls blocked in XREAD/XREADGROUP. */
+  readonly blockedCount: number;
+  /** Replace the clock (not while calls are blocked). */
+  setClock(clock: NonNullable<KeyspaceOptions['clock']>): void;
+  /** Emulate another Redis version, e.g. '7.0'. Throws StreamsMockError on unknown versions. */
+  setRedisVersion(version: string): void;
+  /** Delete every key and release blocked calls (they reject with "Connection is closed."). */
+  reset(): void;
+}
+
+function view(ks: Keyspace): StreamsKeyspace {
+  return {
+    get clock() {
+      return ks.clock;
+    },
+    get redisVersion() {
+      return ks.redisVersion;
+    },
+    get blockedCount() {
+      return ks.blocking.size;
+    },
+    setClock: (clock) => ks.setClock(clock),
+    setRedisVersion: (v) => ks.setRedisVersion(v),
+    reset: () => ks.reset(),
+  };
+}
+
+/** The keyspace of a fake client: its clock, emulated version and blocked calls. */
+export function streamsKeyspace(redis: IORedis): StreamsKeyspace {
+  return view(keyspaceOf(redis));
+}
+
+/**
+ * Reset every keyspace created so far: keys deleted, blocked calls released, and (unless
+ * `keepClocks`) each keyspace back on the default global clock and version 8.10.
+ */
+export function resetAllKeyspaces(options: { keepClocks?: boolean } = {}): void {
+  for (const ks of allKeyspaces) {
+    if (options.keepClocks) ks.reset();
+    else ks.restoreDefaults();
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * One keyspace (an ioredis-mock host:port/db): its store, its clock, the emulated Redis
+ * version and its blocked calls. All clients of the keyspace share these.
+ */
+import { BlockingQueue } from '../blocking/blocking';
+import { Clock, StreamsMockError } from '../clock/clock';
+import { globalClock } from '../clock/global-clock';
+import { DEFAULT_REDIS_VERSION, RedisVersion, parseRedisVersion } from '../version';
+import { KeyStore } from './store';
+
+export interface KeyspaceOptions {
+  /**
+   * The clock for stream IDs, idle times, BLOCK timeouts and key TTLs.
+   * @default globalClock — follows the global Date/setTimeout (so jest fake timers drive it)
+   */
+  clock?: Clock;
+  /**
+   * Redis version to emulate ('7.0', '7.2', '7.4', '8.0', '8.2', '8.4', '8.6', '8.8', '8.10').
+   * @default '8.10'
+   */
+  redisVersion?: RedisVersion | string;
+}
+
+export class Keyspace {
+  private currentClock: Clock = globalClock;
+  private currentVersion: RedisVersion = DEFAULT_REDIS_VERSION;
+  /** Time snapshot while a MULTI/EXEC runs (Redis freezes command time for the transaction). */
+  private frozenNow: number | null = null;
+  /** Keyspace-event listeners: (event, fullKey). */
+  private readonly eventListeners = new Set<(event: string, key: string) => void>();
+  readonly blocking = new BlockingQueue(() => this.currentClock);
+  readonly store: KeyStore;
+
+  constructor(
+    /** ioredis-mock's WATCH hook for the keyspace (context.modifiedKeyEvents). */
+    private readonly onModified: (key: string) => void,
+  ) {
+    this.store = new KeyStore({
+      now: () => this.now(),
+      modified: (key) => this.onModified(key),
+      streamRemoved: (key) => this.blocking.signal(key),
+      streamArrived: (key) => this.blocking.signal(key),
+    });
+  }
+
+  get clock(): Clock {
+    return this.currentClock;
+  }
+
+  get redisVersion(): RedisVersion {
+    return this.currentVersion;
+  }
+
+  /** Apply options (shared by every client of this keyspace). */
+  configure(options: KeyspaceOptions): void {
+    if (options.clock !== undefined) this.setClock(options.clock);
+    if (options.redisVersion !== undefined) this.setRedisVersion(options.redisVersion);
+  }
+
+  setClock(clock: Clock): void {
+    if (!clock || typeof clock.now !== 'function' || typeof clock.schedule !== 'function') {
+      throw new StreamsMockError('clock must implement now() and schedule(fn, ms); use createFakeClock()');
+    }
+    if (clock !== this.currentClock && this.blocking.size > 0) {
+      throw new StreamsMockError('cannot change the clock while calls are blocked in this keyspace');
+    }
+    this.currentClock = clock;
+  }
+
+  setRedisVersion(version: RedisVersion | string): void {
+    this.currentVersion = parseRedisVersion(version);
+  }
+
+  /** Current command time in ms. */
+  now(): number {
+    return this.frozenNow ?? this.currentClock.now();
+  }
+
+  /** Run `fn` as one atomic unit: one time snapshot, blocked readers served after it. */
+  atomically<T>(fn: () => T): T {
+    const outer = this.frozenNow === null;
+    if (outer) this.frozenNow = this.currentClock.now();
+    this.blocking.hold();
+    try {
+      return fn();
+    } finally {
+      if (outer) this.frozenNow = null;
+      this.blocking.release();
+    }
+  }
+
+  get inTransaction(): boolean {
+    return this.frozenNow !== null;
+  }
+
+  onEvent(listener: (event: string, key: string) => void): () => void {
+    this.eventListeners.add(listener);
+    return () => this.eventListeners.delete(listener);
+  }
+
+  emitEvent(event: string, key: string): void {
+    for (const l of this.eventListeners) l(event, key);
+  }
+
+  /** Back to the default clock (global) and version (8.10). */
+  restoreDefaults(): void {
+    this.reset();
+    this.currentClock = globalClock;
+    this.currentVersion = DEFAULT_REDIS_VERSION;
+  }
+
+  /** Empty the keyspace: release blocked calls, drop every key. The clock is left as is. */
+  reset(): void {
+    this.blocking.releaseAll(new Error('Connection is closed.'));
+    this.store.clearAll();
+  }
+}

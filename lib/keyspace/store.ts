@@ -1,0 +1,186 @@
+/**
+ * The key/value store behind one ioredis-mock keyspace (host:port/db). It replaces
+ * ioredis-mock's own shared data so that: streams are stored as live objects (ioredis-mock
+ * hands back shallow copies, which would lose the model's methods), key expiry follows the
+ * keyspace clock instead of the real Date, and every deletion, overwrite or flush is reported
+ * to the blocking machinery (ioredis-mock's FLUSHALL emits nothing).
+ *
+ * It offers the same shape as ioredis-mock's data and expires objects (get/set/has/delete/
+ * keys/clear and get/set/has/isExpired/delete/clear), and copies non-stream values on get/set
+ * exactly as ioredis-mock does, so its built-in commands keep working unchanged.
+ */
+import { Stream } from '../model/stream';
+
+export interface StoreHooks {
+  /** Current keyspace time in ms. */
+  now(): number;
+  /** A key's value was written, replaced or deleted (for WATCH). */
+  modified(key: string): void;
+  /** A stream value left `key` (deleted, expired, overwritten, flushed, renamed away). */
+  streamRemoved(key: string): void;
+  /** A stream value was stored at `key` by a generic command (RENAME/COPY destination, RESTORE). */
+  streamArrived(key: string): void;
+}
+
+function copyValue(val: unknown): unknown {
+  if (val instanceof Stream) return val;
+  if (Array.isArray(val)) return val.slice();
+  if (Buffer.isBuffer(val)) return Buffer.from(val);
+  if (val instanceof Set) return new Set(val);
+  if (val instanceof Map) return new Map(val);
+  if (typeof val === 'object' && val !== null) return { ...val };
+  return val;
+}
+
+/** ioredis-mock's shared-data interface. */
+export interface SharedData {
+  clear(): void;
+  delete(key: string): void;
+  get(key: string): unknown;
+  has(key: string): boolean;
+  keys(prefix?: string): string[];
+  set(key: string, val: unknown): void;
+}
+
+/** ioredis-mock's shared-expires interface (absolute unix ms). */
+export interface SharedExpires {
+  clear(): void;
+  get(key: string): number | undefined;
+  set(key: string, timestamp: number): void;
+  has(key: string): boolean;
+  isExpired(key: string): boolean;
+  delete(key: string): void;
+}
+
+export class KeyStore {
+  private readonly raw = new Map<string, unknown>();
+  private readonly expiry = new Map<string, number>();
+
+  constructor(private readonly hooks: StoreHooks) {}
+
+  /** Drop `key` if its TTL has passed on the keyspace clock. */
+  private expireIfDue(key: string): void {
+    const at = this.expiry.get(key);
+    if (at !== undefined && at <= this.hooks.now()) this.remove(key);
+  }
+
+  private remove(key: string): void {
+    this.expiry.delete(key);
+    if (!this.raw.has(key)) return;
+    const old = this.raw.get(key);
+    this.raw.delete(key);
+    this.hooks.modified(key);
+    if (old instanceof Stream) this.hooks.streamRemoved(key);
+  }
+
+  /** The stored value itself (no copy), after lazy expiry. */
+  getRaw(key: string): unknown {
+    this.expireIfDue(key);
+    return this.raw.get(key);
+  }
+
+  hasKey(key: string): boolean {
+    this.expireIfDue(key);
+    return this.raw.has(key);
+  }
+
+  /** Store a value (streams by reference). */
+  setRaw(key: string, val: unknown): void {
+    const old = this.raw.get(key);
+    this.raw.set(key, val);
+    this.hooks.modified(key);
+    if (old instanceof Stream && old !== val) this.hooks.streamRemoved(key);
+    if (val instanceof Stream && old !== val) this.hooks.streamArrived(key);
+  }
+
+  deleteKey(key: string): void {
+    this.remove(key);
+  }
+
+  /** Report an in-place change of `key` (a stream command modified it): dirties WATCH. */
+  markModified(key: string): void {
+    this.hooks.modified(key);
+  }
+
+  /** Keys holding a stream (for flush notifications and debugging). */
+  streamKeys(): string[] {
+    return [...this.raw].filter(([, v]) => v instanceof Stream).map(([k]) => k);
+  }
+
+  /** Remove every key and TTL; reports each stream removed. */
+  clearAll(): void {
+    const keys = [...this.raw.keys()];
+    const streams = new Set(this.streamKeys());
+    this.raw.clear();
+    this.expiry.clear();
+    for (const key of keys) {
+      this.hooks.modified(key);
+      if (streams.has(key)) this.hooks.streamRemoved(key);
+    }
+  }
+
+  /** ioredis-mock-compatible shared data object. */
+  readonly data: SharedData = Object.freeze({
+    clear: () => this.clearAll(),
+    delete: (key: string) => this.remove(key),
+    get: (key: string) => copyValue(this.getRaw(key)),
+    has: (key: string) => this.hasKey(key),
+    keys: (prefix?: string) => {
+      const out: string[] = [];
+      for (const key of [...this.raw.keys()]) {
+        this.expireIfDue(key);
+        if (this.raw.has(key) && (!prefix || key.startsWith(prefix))) out.push(key);
+      }
+      return out;
+    },
+    set: (key: string, val: unknown) => this.setRaw(key, copyValue(val)),
+  });
+
+  /** ioredis-mock-compatible shared expires object, on the keyspace clock. */
+  readonly expires: SharedExpires = Object.freeze({
+    clear: () => this.expiry.clear(),
+    get: (key: string) => this.expiry.get(key),
+    set: (key: string, timestamp: number) => void this.expiry.set(key, +timestamp),
+    has: (key: string) => this.expiry.has(key),
+    isExpired: (key: string) => {
+      const at = this.expiry.get(key);
+      return at !== undefined && at <= this.hooks.now();
+    },
+    delete: (key: string) => void this.expiry.delete(key),
+  });
+}
+
+/** A key-prefixed view, shaped like ioredis-mock's per-instance `data`. */
+export function prefixedData(shared: SharedData, prefix: string, expires: SharedExpires) {
+  return Object.freeze({
+    clear: () => shared.clear(),
+    delete: (key: string) => shared.delete(`${prefix}${key}`),
+    get: (key: string) => shared.get(`${prefix}${key}`),
+    has: (key: string) => shared.has(`${prefix}${key}`),
+    keys: () => shared.keys(prefix),
+    set: (key: string, val: unknown) => shared.set(`${prefix}${key}`, val),
+    withKeyPrefix(newPrefix: string): ReturnType<typeof prefixedData> {
+      return newPrefix === prefix ? this : prefixedData(shared, newPrefix, expires);
+    },
+  });
+}
+
+/** A key-prefixed view, shaped like ioredis-mock's per-instance `expires`. */
+export interface PrefixedExpires extends SharedExpires {
+  withKeyPrefix(newPrefix: string): PrefixedExpires;
+}
+
+export function prefixedExpires(shared: SharedExpires, prefix: string): PrefixedExpires {
+  const view: PrefixedExpires = {
+    clear: () => shared.clear(),
+    get: (key: string) => shared.get(`${prefix}${key}`),
+    set: (key: string, timestamp: number) => shared.set(`${prefix}${key}`, timestamp),
+    has: (key: string) => shared.has(`${prefix}${key}`),
+    isExpired: (key: string) => shared.isExpired(`${prefix}${key}`),
+    delete: (key: string) => shared.delete(`${prefix}${key}`),
+    withKeyPrefix(newPrefix: string): PrefixedExpires {
+      return newPrefix === prefix ? view : prefixedExpires(shared, newPrefix);
+    },
+  };
+  return view;
+}

@@ -1,0 +1,152 @@
+/**
+ * A consumer group (Redis `streamCG`): last-delivered-id, entries-read, the group PEL,
+ * a delivery-time ordered view of the PEL (for XREADGROUP CLAIM, Redis 8.4+, whose head is
+ * the XNACK zone, Redis 8.8) and the consumers.
+ */
+import BTree from 'sorted-btree';
+import { Consumer } from './consumer';
+import { IdMap, PendingEntry, newIdMap } from './pel';
+import { StreamId, compareIds } from './stream-id';
+
+/** Key of the time-ordered PEL view: NACKed entries first in NACK order, then by delivery time, then ID. */
+type TimeKey = PendingEntry;
+
+function compareTimeKeys(a: TimeKey, b: TimeKey): number {
+  const an = a.nackSeq > 0;
+  const bn = b.nackSeq > 0;
+  if (an !== bn) return an ? -1 : 1;
+  if (an && a.nackSeq !== b.nackSeq) return a.nackSeq - b.nackSeq;
+  if (a.deliveryTime !== b.deliveryTime) return a.deliveryTime - b.deliveryTime;
+  return compareIds(a.id, b.id);
+}
+
+export class ConsumerGroup {
+  /** Group PEL: every delivered, unacknowledged ID. */
+  readonly pel: IdMap<PendingEntry> = newIdMap();
+  /** The same pending entries ordered for CLAIM: NACK zone, then oldest delivery first. */
+  private readonly byTime = new BTree<TimeKey, PendingEntry>(undefined, compareTimeKeys);
+  readonly consumers = new Map<string, Consumer>();
+  private nackCounter = 0;
+
+  constructor(
+    readonly name: string,
+    /** last-delivered-id */
+    public lastId: StreamId,
+    /** entries-read; -1n = unknown (shown as nil). */
+    public entriesRead: bigint,
+  ) {}
+
+  /** Consumers in byte-wise name order (as Redis's radix tree iterates them). */
+  sortedConsumers(): Consumer[] {
+    return [...this.consumers.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  getConsumer(name: string): Consumer | undefined {
+    return this.consumers.get(name);
+  }
+
+  /** Look up a consumer, creating it with seen-time `now`; `created` tells which happened. */
+  ensureConsumer(name: string, now: number): { consumer: Consumer; created: boolean } {
+    const existing = this.consumers.get(name);
+    if (existing) return { consumer: existing, created: false };
+    const consumer = new Consumer(name, now);
+    this.consumers.set(name, consumer);
+    return { consumer, created: true };
+  }
+
+  /** Remove a consumer and its pending entries from the group PEL; returns how many it owned. */
+  deleteConsumer(name: string): number {
+    const consumer = this.consumers.get(name);
+    if (!consumer) return 0;
+    const owned = consumer.pel.size;
+    for (const pe of consumer.pel.valuesArray()) {
+      this.pel.delete(pe.id);
+      this.byTime.delete(pe);
+    }
+    this.consumers.delete(name);
+    return owned;
+  }
+
+  /** Add a new pending entry owned by `consumer` (or unowned when null). */
+  addPending(id: StreamId, consumer: Consumer | null, deliveryTime: number, deliveryCount: bigint): PendingEntry {
+    const pe: PendingEntry = { id, deliveryTime, deliveryCount, consumer, nackSeq: 0 };
+    this.pel.set(id, pe);
+    this.byTime.set(pe, pe);
+    consumer?.pel.set(id, pe);
+    return pe;
+  }
+
+  /** Remove a pending entry from the group PEL and its owner's PEL. */
+  removePending(pe: PendingEntry): void {
+    this.pel.delete(pe.id);
+    this.byTime.delete(pe);
+    pe.consumer?.pel.delete(pe.id);
+  }
+
+  /** Move a pending entry to another owner (same ID, same object). */
+  setOwner(pe: PendingEntry, consumer: Consumer | null): void {
+    if (pe.consumer === consumer) return;
+    pe.consumer?.pel.delete(pe.id);
+    pe.consumer = consumer;
+    consumer?.pel.set(pe.id, pe);
+  }
+
+  /** Change delivery time (and leave the NACK zone); keeps the time-ordered view sorted. */
+  setDeliveryTime(pe: PendingEntry, time: number): void {
+    this.byTime.delete(pe);
+    pe.deliveryTime = time;
+    pe.nackSeq = 0;
+    this.byTime.set(pe, pe);
+  }
+
+  /** XNACK (Redis 8.8): unowned, delivery time 0, moved to the tail of the NACK zone. */
+  nack(pe: PendingEntry): void {
+    this.setOwner(pe, null);
+    this.byTime.delete(pe);
+    pe.deliveryTime = 0;
+    pe.nackSeq = ++this.nackCounter;
+    this.byTime.set(pe, pe);
+  }
+
+  /** Pending entries in CLAIM order: NACK zone first, then oldest delivery first. */
+  *pendingByDeliveryTime(): Generator<PendingEntry> {
+    let pair = this.byTime.minKey() ? this.byTime.getPairOrNextHigher(this.byTime.minKey() as TimeKey) : undefined;
+    while (pair) {
+      const key = pair[0];
+      yield pair[1];
+      pair = this.byTime.nextHigherPair(key);
+    }
+  }
+
+  /** Number of NACKed (unowned, Redis 8.8) pending entries. */
+  get nackedCount(): number {
+    let n = 0;
+    for (const pe of this.pendingByDeliveryTime()) {
+      if (pe.nackSeq === 0) break;
+      n++;
+    }
+    return n;
+  }
+
+  /** Deep copy for COPY / RENAME-safe duplication. */
+  clone(): ConsumerGroup {
+    const g = new ConsumerGroup(this.name, this.lastId, this.entriesRead);
+    g.nackCounter = this.nackCounter;
+    const consumers = new Map<Consumer, Consumer>();
+    for (const c of this.consumers.values()) {
+      const copy = new Consumer(c.name, c.seenTime, c.activeTime);
+      consumers.set(c, copy);
+      g.consumers.set(c.name, copy);
+    }
+    for (const pe of this.pel.valuesArray()) {
+      const owner = pe.consumer ? consumers.get(pe.consumer) ?? null : null;
+      const copy = g.addPending(pe.id, owner, pe.deliveryTime, pe.deliveryCount);
+      if (pe.nackSeq) {
+        g.byTime.delete(copy);
+        copy.nackSeq = pe.nackSeq;
+        g.byTime.set(copy, copy);
+      }
+    }
+    return g;
+  }
+}

@@ -1,0 +1,16 @@
+/** A consumer of a consumer group (Redis `streamConsumer`). */
+import { IdMap, PendingEntry, newIdMap } from './pel';
+
+export class Consumer {
+  /** Entries delivered to this consumer and not yet acknowledged (subset of the group PEL). */
+  readonly pel: IdMap<PendingEntry> = newIdMap();
+
+  constructor(
+    /** Consumer name (byte string, case-sensitive). */
+    readonly name: string,
+    /** Unix ms of the last attempted interaction (Redis 7.2+: any XREADGROUP/XCLAIM/XAUTOCLAIM). */
+    public seenTime: number,
+    /** Unix ms of the last successful interaction, -1 when never (Redis 7.2+). */
+    public activeTime = -1,
+  ) {}
+}

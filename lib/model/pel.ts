@@ -1,0 +1,41 @@
+/**
+ * Pending entries (Redis `streamNACK`) and the ordered maps that hold them.
+ *
+ * One `PendingEntry` object per ID is shared by the group PEL and by its consumer's PEL
+ * (as Redis shares one streamNACK between the two radix trees).
+ */
+import BTree from 'sorted-btree';
+import { StreamId, compareIds } from './stream-id';
+import type { Consumer } from './consumer';
+
+export interface PendingEntry {
+  readonly id: StreamId;
+  /** Unix time in ms of the last delivery (0 after XNACK, Redis 8.8). */
+  deliveryTime: number;
+  /** Times delivered; unsigned 64-bit in Redis. */
+  deliveryCount: bigint;
+  /** Owner; null for an unowned entry (XNACK'd, Redis 8.8). */
+  consumer: Consumer | null;
+  /** Position in the NACK zone (Redis 8.8): 0 when not NACKed, else increasing NACK order. */
+  nackSeq: number;
+}
+
+/** An ID-ordered map: O(log n) insert, delete and seek. */
+export type IdMap<V> = BTree<StreamId, V>;
+
+export function newIdMap<V>(): IdMap<V> {
+  return new BTree<StreamId, V>(undefined, compareIds);
+}
+
+/**
+ * Iterate `map` from the first key >= `from` in ascending order. Safe against the caller
+ * deleting the yielded key (each step re-seeks in O(log n)).
+ */
+export function* iterateFrom<V>(map: IdMap<V>, from: StreamId): Generator<[StreamId, V]> {
+  let pair = map.getPairOrNextHigher(from);
+  while (pair) {
+    const [k, v] = pair;
+    yield [k, v];
+    pair = map.nextHigherPair(k);
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * Stream IDs: two unsigned 64-bit integers `ms-seq`, compared ms first.
+ *
+ * Parsing follows Redis's `streamGenericParseIDOrReply` / `string2ull` (t_stream.c, util.c):
+ * each numeric part is a decimal of at most 2^64-1; `strtoull` leniency (leading `+`,
+ * whitespace, a leading `-` negating modulo 2^64) is reproduced because real servers accept it.
+ */
+
+/** A stream ID. Both parts are 0 … 2^64−1. */
+export interface StreamId {
+  readonly ms: bigint; // milliseconds part
+  readonly seq: bigint; // sequence part
+}
+
+export const UINT64_MAX = (1n << 64n) - 1n;
+export const MIN_ID: StreamId = Object.freeze({ ms: 0n, seq: 0n });
+export const MAX_ID: StreamId = Object.freeze({ ms: UINT64_MAX, seq: UINT64_MAX });
+
+export function makeId(ms: bigint, seq: bigint): StreamId {
+  return { ms, seq };
+}
+
+export function compareIds(a: StreamId, b: StreamId): number {
+  if (a.ms !== b.ms) return a.ms < b.ms ? -1 : 1;
+  if (a.seq !== b.seq) return a.seq < b.seq ? -1 : 1;
+  return 0;
+}
+
+export function idEquals(a: StreamId, b: StreamId): boolean {
+  return a.ms === b.ms && a.seq === b.seq;
+}
+
+export function isZeroId(id: StreamId): boolean {
+  return id.ms === 0n && id.seq === 0n;
+}
+
+export function maxId(a: StreamId, b: StreamId): StreamId {
+  return compareIds(a, b) >= 0 ? a : b;
+}
+
+/** `ms-seq` in decimal, as Redis writes IDs in replies. */
+export function formatId(id: StreamId): string {
+  return `${id.ms}-${id.seq}`;
+}
+
+/** The next ID (seq+1 with carry); null for the max ID. */
+export function incrId(id: StreamId): StreamId | null {
+  if (id.seq === UINT64_MAX) {
+    if (id.ms === UINT64_MAX) return null;
+    return { ms: id.ms + 1n, seq: 0n };
+  }
+  return { ms: id.ms, seq: id.seq + 1n };
+}
+
+/** The previous ID (seq-1 with borrow); null for 0-0. */
+export function decrId(id: StreamId): StreamId | null {
+  if (id.seq === 0n) {
+    if (id.ms === 0n) return null;
+    return { ms: id.ms - 1n, seq: UINT64_MAX };
+  }
+  return { ms: id.ms, seq: id.seq - 1n };
+}
+
+const CANONICAL_INT64 = /^(0|-?[1-9][0-9]*)$/;
+
+/**
+ * Redis's `string2ull`: first a canonical signed 64-bit decimal (negative rejected), else
+ * C `strtoull(s, &end, 10)` which must consume the whole string (leading spaces, `+` or `-`
+ * allowed; `-n` wraps modulo 2^64; overflow rejected). Returns null when Redis would reject.
+ */
+export function parseUint64Part(s: string): bigint | null {
+  if (s.length === 0) return null;
+  if (CANONICAL_INT64.test(s) && s.length <= 20) {
+    const v = BigInt(s);
+    if (v >= -(1n << 63n) && v < 1n << 63n) return v < 0n ? null : v;
+  }
+  const m = /^[ \t\n\v\f\r]*([+-]?)([0-9]+)$/.exec(s);
+  if (!m) return null;
+  const v = BigInt(m[2]);
+  if (v > UINT64_MAX) return null;
+  return m[1] === '-' ? (UINT64_MAX + 1n - v) & UINT64_MAX : v;
+}
+
+export type ParsedId =
+  | { kind: 'id'; id: StreamId; seqGiven: boolean }
+  | { kind: 'auto-seq'; ms: bigint }; // `ms-*` (XADD only)
+
+/**
+ * Parse `ms`, `ms-seq` (and `ms-*` when `allowAutoSeq`). `-` and `+` are accepted only
+ * when `strict` is false (XRANGE-style bounds). `missingSeq` is used for the bare `ms` form.
+ * Returns null when Redis answers "Invalid stream ID specified as stream command argument".
+ */
+export function parseStreamId(
+  text: string,
+  opts: { strict: boolean; missingSeq?: bigint; allowAutoSeq?: boolean },
+): ParsedId | null {
+  if (text.length > 127) return null;
+  if (!opts.strict) {
+    if (text === '-') return { kind: 'id', id: MIN_ID, seqGiven: true };
+    if (text === '+') return { kind: 'id', id: MAX_ID, seqGiven: true };
+  }
+  const dash = text.indexOf('-');
+  if (dash === -1) {
+    const ms = parseUint64Part(text);
+    if (ms === null) return null;
+    return { kind: 'id', id: { ms, seq: opts.missingSeq ?? 0n }, seqGiven: false };
+  }
+  const msText = text.slice(0, dash);
+  const seqText = text.slice(dash + 1);
+  const ms = parseUint64Part(msText);
+  if (ms === null) return null;
+  if (opts.allowAutoSeq && seqText === '*') return { kind: 'auto-seq', ms };
+  const seq = parseUint64Part(seqText);
+  if (seq === null) return null;
+  return { kind: 'id', id: { ms, seq }, seqGiven: true };
+}
+
+/** Strict parse of a complete ID argument (XACK, XDEL, XCLAIM …). */
+export function parseStrictId(text: string, missingSeq = 0n): StreamId | null {
+  const p = parseStreamId(text, { strict: true, missingSeq });
+  return p && p.kind === 'id' ? p.id : null;
+}

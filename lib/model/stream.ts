@@ -1,0 +1,193 @@
+/**
+ * A stream (Redis `stream` in stream.h): entries, last-generated ID, recorded first entry ID,
+ * max deleted entry ID, entries-added counter and consumer groups.
+ *
+ * Glossary (Redis terms used throughout lib/model):
+ * - entry: one ID + field/value list; ID: `ms-seq`, two unsigned 64-bit integers.
+ * - consumer group: named cursor over the stream (last-delivered-id, entries-read) with a PEL.
+ * - PEL (pending entries list): IDs delivered to a consumer of the group and not yet acknowledged.
+ * - delivery count / delivery time: how often / when (unix ms) a pending entry was last delivered.
+ * - idle time: now − delivery time (ms).
+ * - lag: entries in the stream not yet delivered to the group (Redis 7.0+).
+ * This module is pure: it never reads the clock; callers pass `now` in ms.
+ */
+import { ConsumerGroup } from './consumer-group';
+import { StreamEntries, StreamEntry } from './stream-entries';
+import { MIN_ID, StreamId, compareIds, incrId, isZeroId, maxId, UINT64_MAX } from './stream-id';
+
+/** Sentinel for "entries-read unknown" (Redis SCG_INVALID_ENTRIES_READ), shown as nil. */
+export const ENTRIES_READ_UNKNOWN = -1n;
+
+export type TrimStrategy = { kind: 'maxlen'; maxLen: bigint } | { kind: 'minid'; minId: StreamId };
+
+export interface TrimOptions {
+  strategy: TrimStrategy;
+  /** `~`: remove whole nodes only. */
+  approx: boolean;
+  /** Work limit in entries for approximate trimming (0 = unlimited). */
+  limit: number;
+  /** Redis 8.2 reference policy: may this entry be removed? (ACKED). Default: yes. */
+  canRemove?: (id: StreamId) => boolean;
+}
+
+export class Stream {
+  entries = new StreamEntries();
+  /** Last generated ID (survives deletion of that entry). */
+  lastId: StreamId = MIN_ID;
+  /** Recorded first entry ID (0-0 when empty). */
+  firstId: StreamId = MIN_ID;
+  /** Largest ID removed by XDEL-style deletion (not by trimming). */
+  maxDeletedEntryId: StreamId = MIN_ID;
+  /** Lifetime count of added entries. */
+  entriesAdded = 0n;
+  readonly groups = new Map<string, ConsumerGroup>();
+
+  get length(): number {
+    return this.entries.length;
+  }
+
+  /**
+   * The ID XADD `*` assigns at `now` (ms): `now-0` if now > lastId.ms, else lastId+1.
+   * Returns null when lastId is the max ID ("exhausted the last possible ID").
+   */
+  nextAutoId(now: number): StreamId | null {
+    const ms = BigInt(Math.max(0, Math.floor(now)));
+    if (ms > this.lastId.ms) return { ms, seq: 0n };
+    return incrId(this.lastId);
+  }
+
+  /** Append an entry; the caller has checked id > lastId. */
+  append(id: StreamId, fields: readonly string[]): void {
+    this.entries.append(id, fields);
+    if (this.entries.length === 1) this.firstId = id;
+    this.lastId = id;
+    this.entriesAdded++;
+  }
+
+  /** XDEL one ID: true if a live entry was removed; updates max-deleted-entry-id and first ID. */
+  deleteEntry(id: StreamId): boolean {
+    if (!this.entries.delete(id)) return false;
+    this.maxDeletedEntryId = maxId(this.maxDeletedEntryId, id);
+    if (compareIds(id, this.firstId) === 0) this.firstId = this.entries.first()?.id ?? MIN_ID;
+    if (this.entries.length === 0) this.firstId = MIN_ID;
+    return true;
+  }
+
+  /**
+   * Trim as Redis `streamTrim`: whole head nodes first; approximate trimming stops at the first
+   * node that cannot go entirely or when the work limit would be exceeded; exact trimming then
+   * removes single entries from that node. Returns the IDs removed, oldest first.
+   */
+  trim(opts: TrimOptions): StreamId[] {
+    const removed: StreamId[] = [];
+    const { strategy, approx, limit } = opts;
+    const canRemove = opts.canRemove;
+    for (;;) {
+      if (strategy.kind === 'maxlen' && BigInt(this.length) <= strategy.maxLen) break;
+      const head = this.entries.headNode();
+      if (!head) break;
+      if (limit && removed.length + head.live > limit) break;
+      let removeNode =
+        strategy.kind === 'maxlen'
+          ? BigInt(this.length - head.live) >= strategy.maxLen
+          : compareIds(head.lastId, strategy.minId) < 0;
+      if (removeNode && canRemove) {
+        for (const e of this.entries.range(MIN_ID, head.lastId)) {
+          if (!canRemove(e.id)) {
+            removeNode = false;
+            break;
+          }
+        }
+      }
+      if (removeNode) {
+        removed.push(...this.entries.removeHeadNode());
+        continue;
+      }
+      if (approx) break;
+      for (const e of [...this.entries.range(MIN_ID, head.lastId)]) {
+        if (strategy.kind === 'maxlen' ? BigInt(this.length) <= strategy.maxLen : compareIds(e.id, strategy.minId) >= 0) break;
+        if (canRemove && !canRemove(e.id)) break;
+        this.entries.delete(e.id);
+        removed.push(e.id);
+      }
+      break;
+    }
+    if (removed.length) this.firstId = this.entries.first()?.id ?? MIN_ID;
+    return removed;
+  }
+
+  /** Redis `streamRangeHasTombstones(s, start, NULL)`: a deleted entry may lie at or after `start`. */
+  hasTombstonesFrom(start: StreamId): boolean {
+    if (this.length === 0 || isZeroId(this.maxDeletedEntryId)) return false;
+    return compareIds(start, this.maxDeletedEntryId) <= 0;
+  }
+
+  /**
+   * Redis `streamEstimateDistanceFromFirstEverEntry`: the entries-read value a group positioned
+   * at `id` would have, or -1n when it cannot be known.
+   */
+  estimateEntriesRead(id: StreamId): bigint {
+    if (this.entriesAdded === 0n) return 0n;
+    if (this.length === 0 && compareIds(id, this.lastId) <= 0) return this.entriesAdded;
+    const cmpLast = compareIds(id, this.lastId);
+    if (cmpLast === 0) return this.entriesAdded;
+    if (cmpLast > 0) return ENTRIES_READ_UNKNOWN;
+    if (isZeroId(this.maxDeletedEntryId) || compareIds(this.maxDeletedEntryId, this.firstId) < 0) {
+      const cmpFirst = compareIds(id, this.firstId);
+      if (cmpFirst < 0) return this.entriesAdded - BigInt(this.length);
+      if (cmpFirst === 0) return this.entriesAdded - BigInt(this.length) + 1n;
+    }
+    return ENTRIES_READ_UNKNOWN;
+  }
+
+  /** Update a group's entries-read and last-delivered-id for an entry delivered through `>`. */
+  advanceGroup(group: ConsumerGroup, id: StreamId): void {
+    if (compareIds(id, group.lastId) <= 0) return;
+    if (group.entriesRead !== ENTRIES_READ_UNKNOWN && !this.hasTombstonesFrom(id)) group.entriesRead++;
+    else if (this.entriesAdded > 0n) group.entriesRead = this.estimateEntriesRead(id);
+    group.lastId = id;
+  }
+
+  /** The group's lag (Redis `streamReplyWithCGLag`), or null when unknown. */
+  lag(group: ConsumerGroup, rules: { emptyStreamRules: boolean } = { emptyStreamRules: true }): bigint | null {
+    if (this.entriesAdded === 0n) return 0n;
+    if (rules.emptyStreamRules) {
+      if (this.length === 0) return 0n;
+      if (compareIds(group.lastId, this.firstId) < 0 && compareIds(this.maxDeletedEntryId, this.firstId) < 0)
+        return BigInt(this.length);
+    }
+    if (group.entriesRead !== ENTRIES_READ_UNKNOWN && !this.hasTombstonesFrom(group.lastId))
+      return this.entriesAdded - group.entriesRead;
+    const estimate = this.estimateEntriesRead(group.lastId);
+    return estimate === ENTRIES_READ_UNKNOWN ? null : this.entriesAdded - estimate;
+  }
+
+  /** Groups in byte-wise name order. */
+  sortedGroups(): ConsumerGroup[] {
+    return [...this.groups.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  /** Live entries with start <= id <= end, ascending, at most `count` (0 = all). */
+  range(start: StreamId, end: StreamId, count = 0): StreamEntry[] {
+    const out: StreamEntry[] = [];
+    for (const e of this.entries.range(start, end)) {
+      out.push(e);
+      if (count && out.length >= count) break;
+    }
+    return out;
+  }
+
+  /** Deep copy: entries, counters, groups, PELs and consumers (COPY, DUMP/RESTORE). */
+  clone(): Stream {
+    const s = new Stream();
+    s.entries = this.entries.clone();
+    s.lastId = this.lastId;
+    s.firstId = this.firstId;
+    s.maxDeletedEntryId = this.maxDeletedEntryId;
+    s.entriesAdded = this.entriesAdded;
+    for (const [name, g] of this.groups) s.groups.set(name, g.clone());
+    return s;
+  }
+}
+
+export { UINT64_MAX };
