@@ -24,6 +24,7 @@ import { CommandError, ERR_WRONGTYPE, errUnknownCommand } from '../errors';
 import { Stream } from '../model/stream';
 import { Keyspace, KeyspaceOptions } from '../keyspace/keyspace';
 import { prefixedData, prefixedExpires } from '../keyspace/store';
+import { installClockTtl } from './ttl';
 import { decodeBytes, encodeReply, flattenArgs, toByteString } from './encoding';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -192,6 +193,8 @@ function setUpInstance(redis: MockInstance, options: any): void {
   redis[STATE] = { keyspace: ks, prefix, db: makeDb(ks, prefix) } satisfies InstanceState;
   if (options?.streams) ks.configure(options.streams as KeyspaceOptions);
 
+  // Key TTLs on the keyspace clock.
+  installClockTtl(redis, ks, prefix);
   // Built-in commands may delete or overwrite streams: serve blocked readers right after each.
   for (const name of Object.keys(redis)) {
     const fn = redis[name];

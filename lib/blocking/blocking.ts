@@ -36,7 +36,35 @@ export class BlockingQueue {
   /** While > 0, signals wait (MULTI/EXEC in progress). */
   private holds = 0;
 
-  constructor(private readonly getClock: () => Clock) {}
+  /** Active-expiry timers of keys that have waiters and a TTL (Redis deletes expired keys in the background). */
+  private readonly expiryTimers = new Map<string, ClockTimer>();
+
+  constructor(
+    private readonly getClock: () => Clock,
+    /** TTL of a full key (absolute ms) or undefined, and a probe that expires it if due. */
+    private readonly expiry: { at(key: string): number | undefined; probe(key: string): void } = {
+      at: () => undefined,
+      probe: () => undefined,
+    },
+  ) {}
+
+  /** (Re)arm the active-expiry timer of `key` while calls wait on it. */
+  armExpiry(key: string): void {
+    this.expiryTimers.get(key)?.cancel();
+    this.expiryTimers.delete(key);
+    if (!this.hasWaiters(key)) return;
+    const at = this.expiry.at(key);
+    if (at === undefined) return;
+    const clock = this.getClock();
+    this.expiryTimers.set(
+      key,
+      clock.schedule(() => {
+        this.expiryTimers.delete(key);
+        this.expiry.probe(key);
+        this.flush();
+      }, Math.max(0, at - clock.now())),
+    );
+  }
 
   /** Number of blocked calls. */
   get size(): number {
@@ -73,6 +101,7 @@ export class BlockingQueue {
         let list = this.byKey.get(key);
         if (!list) this.byKey.set(key, (list = []));
         list.push(w);
+        if (list.length === 1) this.armExpiry(key);
       }
       const clock = this.getClock();
       if (request.timeoutMs > 0) {
@@ -105,7 +134,11 @@ export class BlockingQueue {
       if (!list) continue;
       const i = list.indexOf(w);
       if (i >= 0) list.splice(i, 1);
-      if (list.length === 0) this.byKey.delete(key);
+      if (list.length === 0) {
+        this.byKey.delete(key);
+        this.expiryTimers.get(key)?.cancel();
+        this.expiryTimers.delete(key);
+      }
     }
     settle(w);
   }

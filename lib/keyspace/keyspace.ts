@@ -28,7 +28,7 @@ export class Keyspace {
   private frozenNow: number | null = null;
   /** Keyspace-event listeners: (event, fullKey). */
   private readonly eventListeners = new Set<(event: string, key: string) => void>();
-  readonly blocking = new BlockingQueue(() => this.currentClock);
+  readonly blocking: BlockingQueue;
   readonly store: KeyStore;
 
   constructor(
@@ -40,6 +40,11 @@ export class Keyspace {
       modified: (key) => this.onModified(key),
       streamRemoved: (key) => this.blocking.signal(key),
       streamArrived: (key) => this.blocking.signal(key),
+      expiryChanged: (key) => this.blocking.armExpiry(key),
+    });
+    this.blocking = new BlockingQueue(() => this.currentClock, {
+      at: (key) => this.store.expiryOf(key),
+      probe: (key) => void this.store.hasKey(key),
     });
   }
 

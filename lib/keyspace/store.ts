@@ -20,6 +20,8 @@ export interface StoreHooks {
   streamRemoved(key: string): void;
   /** A stream value was stored at `key` by a generic command (RENAME/COPY destination, RESTORE). */
   streamArrived(key: string): void;
+  /** A TTL was set or removed on `key`. */
+  expiryChanged(key: string): void;
 }
 
 function copyValue(val: unknown): unknown {
@@ -140,14 +142,24 @@ export class KeyStore {
   readonly expires: SharedExpires = Object.freeze({
     clear: () => this.expiry.clear(),
     get: (key: string) => this.expiry.get(key),
-    set: (key: string, timestamp: number) => void this.expiry.set(key, +timestamp),
+    set: (key: string, timestamp: number) => {
+      this.expiry.set(key, +timestamp);
+      this.hooks.expiryChanged(key);
+    },
     has: (key: string) => this.expiry.has(key),
     isExpired: (key: string) => {
       const at = this.expiry.get(key);
       return at !== undefined && at <= this.hooks.now();
     },
-    delete: (key: string) => void this.expiry.delete(key),
+    delete: (key: string) => {
+      if (this.expiry.delete(key)) this.hooks.expiryChanged(key);
+    },
   });
+
+  /** Absolute expiry time of a full key in ms, if it has a TTL. */
+  expiryOf(key: string): number | undefined {
+    return this.expiry.get(key);
+  }
 }
 
 /** A key-prefixed view, shaped like ioredis-mock's per-instance `data`. */

@@ -1,0 +1,85 @@
+/**
+ * EXPIRE / PEXPIRE / EXPIREAT / PEXPIREAT / TTL / PTTL on the keyspace clock. ioredis-mock's
+ * own versions read the real `Date.now()`; these read the keyspace clock, so a stream key's TTL
+ * runs out when the test's clock says so (and wakes blocked readers through the store).
+ * Semantics: Redis 7.0 `expireGenericCommand` / `ttlGenericCommand` (NX, XX, GT, LT; a time
+ * in the past deletes the key; TTL rounds to the nearest second).
+ */
+import { ReplyError } from 'redis-errors';
+import { parseInt64 } from '../commands/args';
+import type { Keyspace } from '../keyspace/keyspace';
+import { toByteString } from './encoding';
+
+type Method = (...args: unknown[]) => Promise<unknown>;
+
+function callback(args: unknown[]): [unknown[], ((e: unknown, r?: unknown) => void) | undefined] {
+  const last = args[args.length - 1];
+  return typeof last === 'function' ? [args.slice(0, -1), last as never] : [args, undefined];
+}
+
+function settle(fn: () => unknown, cb?: (e: unknown, r?: unknown) => void): Promise<unknown> {
+  let p: Promise<unknown>;
+  try {
+    p = Promise.resolve(fn());
+  } catch (e) {
+    p = Promise.reject(e);
+  }
+  if (cb) p.then((r) => cb(null, r), (e) => cb(e));
+  return p;
+}
+
+export function installClockTtl(redis: Record<string, unknown>, ks: Keyspace, prefix: string): void {
+  const full = (key: unknown) => prefix + toByteString(key);
+  const expireCmd = (name: string, unitMs: number, absolute: boolean): Method => (...raw) => {
+    const [args, cb] = callback(raw);
+    return settle(() => {
+      const [key, when, ...flags] = args;
+      const v = parseInt64(toByteString(when));
+      if (v === null) throw new ReplyError('ERR value is not an integer or out of range');
+      const f = new Set(flags.map((x) => toByteString(x).toUpperCase()));
+      for (const x of f) if (!['NX', 'XX', 'GT', 'LT'].includes(x)) throw new ReplyError(`ERR Unsupported option ${x}`);
+      if (f.has('NX') && (f.has('XX') || f.has('GT') || f.has('LT')))
+        throw new ReplyError('ERR NX and XX, GT or LT options at the same time are not compatible');
+      if (f.has('GT') && f.has('LT')) throw new ReplyError('ERR GT and LT options at the same time are not compatible');
+      const k = full(key);
+      if (!ks.store.hasKey(k)) return 0;
+      const now = ks.now();
+      const at = (absolute ? 0 : now) + Number(v) * unitMs;
+      const current = ks.store.expiryOf(k);
+      if (f.has('NX') && current !== undefined) return 0;
+      if (f.has('XX') && current === undefined) return 0;
+      if (f.has('GT') && (current === undefined || at <= current)) return 0;
+      if (f.has('LT') && current !== undefined && at >= current) return 0;
+      if (at <= now) {
+        ks.store.deleteKey(k);
+        return 1;
+      }
+      ks.store.expires.set(k, at);
+      ks.store.markModified(k);
+      return 1;
+    }, cb);
+  };
+  const ttlCmd = (ms: boolean): Method => (...raw) => {
+    const [args, cb] = callback(raw);
+    return settle(() => {
+      const k = full(args[0]);
+      if (!ks.store.hasKey(k)) return -2;
+      const at = ks.store.expiryOf(k);
+      if (at === undefined) return -1;
+      const left = Math.max(0, at - ks.now());
+      return ms ? left : Math.floor((left + 500) / 1000);
+    }, cb);
+  };
+  const methods: Record<string, Method> = {
+    expire: expireCmd('expire', 1000, false),
+    pexpire: expireCmd('pexpire', 1, false),
+    expireat: expireCmd('expireat', 1000, true),
+    pexpireat: expireCmd('pexpireat', 1, true),
+    ttl: ttlCmd(false),
+    pttl: ttlCmd(true),
+  };
+  for (const [name, fn] of Object.entries(methods)) {
+    redis[name] = fn;
+    redis[`${name}Buffer`] = fn;
+  }
+}
