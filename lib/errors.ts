@@ -34,6 +34,9 @@ export const ERR_LIMIT_NEGATIVE = 'ERR The LIMIT argument must be >= 0.';
 export const ERR_LIMIT_NO_STRATEGY = 'ERR syntax error, LIMIT cannot be used without specifying a trimming strategy';
 export const ERR_LIMIT_NO_APPROX = 'ERR syntax error, LIMIT cannot be used without the special ~ option';
 export const ERR_XTRIM_NO_STRATEGY = 'ERR syntax error, XTRIM must be called with a trimming strategy';
+/** XADD fields+values over 1 GiB (t_stream.c STREAM_LISTPACK_MAX_SIZE); also 7.0's reply to an
+ *  exhausted `ms-*` sequence (see FEATURE_SINCE.xaddSeqExhaustedEdom). */
+export const ERR_XADD_TOO_LARGE = 'ERR Elements are too large to be stored';
 
 // XGROUP
 export const ERR_XGROUP_KEY_NOT_FOUND =
@@ -76,6 +79,27 @@ export function errXclaimUnrecognized(token: string): string {
   return `ERR Unrecognized XCLAIM option '${token}'`;
 }
 
+// XNACK (Redis 8.8; reference §4 XNACK error table)
+export const ERR_XNACK_MODE = 'ERR mode must be SILENT, FAIL, or FATAL';
+export const ERR_XNACK_NO_IDS = 'ERR syntax error, expected IDS keyword';
+export const ERR_XNACK_NUMIDS = 'ERR numids must be a positive integer';
+export const ERR_XNACK_NUMIDS_MISMATCH = "ERR number of IDs doesn't match numids";
+export const ERR_XNACK_RETRYCOUNT_NEGATIVE = 'ERR Invalid RETRYCOUNT value, must be >= 0';
+/** The quoted-token suffix is unconfirmed (reference §7 item 9); modelled on XCLAIM's text. */
+export function errXnackUnrecognized(token: string): string {
+  return `ERR Unrecognized XNACK option '${token}'`;
+}
+
+/**
+ * A byte string as Redis's `addReplyErrorFormat` shows it through `%s`: cut at the first NUL
+ * byte, and CR/LF turned into spaces (checked on redis-server 7.0.15:
+ * `XCLAIM s g c 0 1-0 "a\nb"` → `ERR Unrecognized XCLAIM option 'a b'`).
+ */
+export function errorArg(s: string): string {
+  const nul = s.indexOf('\0');
+  return (nul === -1 ? s : s.slice(0, nul)).replace(/[\r\n]/g, ' ');
+}
+
 // XSETID
 export const ERR_XSETID_SMALLER_THAN_TOP = 'ERR The ID specified in XSETID is smaller than the target stream top item';
 export const ERR_XSETID_SMALLER_THAN_MAXDEL = 'ERR The ID specified in XSETID is smaller than current max_deleted_entry_id';
@@ -87,6 +111,8 @@ export const ERR_XSETID_ENTRIES_ADDED_SMALL = 'ERR The entries_added specified i
 // XACKDEL / XDELEX / XNACK (Redis 8.2 / 8.8)
 export const ERR_NUMIDS_POSITIVE = 'ERR Number of IDs must be a positive integer';
 export const ERR_NUMIDS_MISMATCH = 'ERR The `numids` parameter must match the number of arguments';
+/** XDELEX/XACKDEL without an IDS block (t_stream.c `streamParseAckDelArgsOrReply`). */
+export const ERR_IDS_REQUIRED = 'ERR IDS option is required';
 
 // Generic dispatcher errors (server.c)
 export function errWrongArity(name: string): string {

@@ -21,14 +21,30 @@ export const FEATURE_SINCE = {
   /** XREADGROUP creates the consumer even when the read returns nothing (7.2; 7.0 creates it
    *  only when an entry is served or the read blocks). */
   consumerCreatedOnEmptyRead: '7.2',
+  /** XCLAIM/XAUTOCLAIM create the consumer and set its seen-time even when nothing is claimed
+   *  (7.2; 7.0 looks the consumer up, creating it, only at the first entry it claims —
+   *  checked on redis-server 7.0.15). */
+  claimTouchesConsumer: '7.2',
+  /** XGROUP HELP / XINFO HELP end with `    Print this help.` (7.2, redis #10965); 7.0.15 prints
+   *  `    Prints this help.` (checked on the server). */
+  helpPrintFooter: '7.2',
   /** XREAD accepts `+` as "the last entry" (7.4). */
   xreadPlusId: '7.4',
   /** Lag rules for empty streams and groups before the first entry (reference §1.7 rules 2–3). */
   lagEmptyStreamRules: '7.4',
   /** ENTRIESREAD larger than entries-added is clamped (issue #14257; release unconfirmed). */
   entriesReadClamp: '8.0',
+  /** XADD `ms-*` when the top ID is `ms-18446744073709551615` answers "equal or smaller" (7.2,
+   *  redis #11424); 7.0.15 answers "Elements are too large to be stored" (checked on the server). */
+  xaddSeqExhaustedEdom: '7.2',
+  /** XSETID rejects a last-id below the current max-deleted-entry-id (7.2, redis #11444; 7.0.15
+   *  accepts it — checked on the server). */
+  xsetidMaxDeletedCheck: '7.2',
   /** XADD/XTRIM KEEPREF|DELREF|ACKED, XDELEX, XACKDEL. */
   refPolicies: '8.2',
+  /** XADD IDMP/IDMPAUTO (idempotent XADD): not emulated; the library throws StreamsMockError
+   *  from this version on (earlier versions parse the token as an invalid ID, like Redis). */
+  xaddIdmp: '8.6',
   /** XREADGROUP CLAIM min-idle-time. */
   xreadgroupClaim: '8.4',
   /** XNACK, NACK zone, XINFO STREAM FULL nacked-count. */

@@ -8,6 +8,7 @@
  * Costs: append amortised O(1); seek by ID O(log n) (binary search over nodes, then in the
  * node); delete O(log n) plus O(nodes) only when a node empties; iteration O(1) per entry.
  */
+import { RaxNodeCounter } from './rax-size';
 import { StreamId, compareIds } from './stream-id';
 
 /** One stream entry: its ID and its field/value list (`[f1, v1, f2, v2, …]`, byte strings). */
@@ -38,6 +39,8 @@ interface Pos {
 export class StreamEntries {
   private nodes: EntryNode[] = [];
   private liveCount = 0;
+  /** Radix tree over the nodes' master IDs (`radix-tree-nodes`); every node add/drop updates it. */
+  private rax = new RaxNodeCounter();
 
   constructor(readonly maxEntriesPerNode = DEFAULT_NODE_MAX_ENTRIES) {}
 
@@ -51,6 +54,11 @@ export class StreamEntries {
     return this.nodes.length;
   }
 
+  /** Nodes of the radix tree keyed by the macro nodes' master IDs (Redis `radix-tree-nodes`). O(1). */
+  get radixTreeNodes(): number {
+    return this.rax.nodeCount;
+  }
+
   /** Append an entry whose ID is greater than every ID ever stored. Amortised O(1). */
   append(id: StreamId, fields: readonly string[]): void {
     const tail = this.nodes[this.nodes.length - 1];
@@ -60,6 +68,7 @@ export class StreamEntries {
       tail.live++;
     } else {
       this.nodes.push({ slots: [slot], live: 1 });
+      this.rax.insert(id);
     }
     this.liveCount++;
   }
@@ -133,7 +142,10 @@ export class StreamEntries {
     node.slots[p.s].fields = null;
     node.live--;
     this.liveCount--;
-    if (node.live === 0) this.nodes.splice(p.n, 1);
+    if (node.live === 0) {
+      this.nodes.splice(p.n, 1);
+      this.rax.remove(node.slots[0].id);
+    }
     return true;
   }
 
@@ -189,10 +201,30 @@ export class StreamEntries {
     return { entries: node.slots.length, live: node.live, lastId: node.slots[node.slots.length - 1].id };
   }
 
+  /**
+   * Live count and last slot ID (live or deleted) of the `n`-th node from the head, for
+   * trimming that walks past the head node (Redis 8.2 DELREF/ACKED trims). O(1).
+   */
+  nodeInfo(n: number): { live: number; lastId: StreamId } | undefined {
+    const node = this.nodes[n];
+    if (!node) return undefined;
+    return { live: node.live, lastId: node.slots[node.slots.length - 1].id };
+  }
+
+  /** IDs of the live entries of the `n`-th node, ascending (a copy: safe to delete while iterating). */
+  liveIdsInNode(n: number): StreamId[] {
+    const node = this.nodes[n];
+    if (!node) return [];
+    const ids: StreamId[] = [];
+    for (const slot of node.slots) if (slot.fields !== null) ids.push(slot.id);
+    return ids;
+  }
+
   /** Remove the head node entirely; returns the IDs of the live entries removed. */
   removeHeadNode(): StreamId[] {
     const node = this.nodes.shift();
     if (!node) return [];
+    this.rax.remove(node.slots[0].id);
     const ids: StreamId[] = [];
     for (const slot of node.slots) if (slot.fields !== null) ids.push(slot.id);
     this.liveCount -= node.live;
@@ -204,6 +236,7 @@ export class StreamEntries {
     const c = new StreamEntries(this.maxEntriesPerNode);
     c.nodes = this.nodes.map((n) => ({ slots: n.slots.map((s) => ({ id: s.id, fields: s.fields })), live: n.live }));
     c.liveCount = this.liveCount;
+    for (const n of c.nodes) c.rax.insert(n.slots[0].id);
     return c;
   }
 }

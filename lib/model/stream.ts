@@ -28,7 +28,15 @@ export interface TrimOptions {
   limit: number;
   /** Redis 8.2 reference policy: may this entry be removed? (ACKED). Default: yes. */
   canRemove?: (id: StreamId) => boolean;
+  /**
+   * Redis 8.2 KEEPREF|DELREF|ACKED for XADD/XTRIM (default keepref). With delref/acked the trim
+   * follows Redis's per-entry path (see `trimWithRefPolicy`); `canRemove` is then ignored.
+   */
+  policy?: RefPolicy;
 }
+
+/** How deleting an entry treats consumer-group references (Redis 8.2 KEEPREF|DELREF|ACKED). */
+export type RefPolicy = 'keepref' | 'delref' | 'acked';
 
 export class Stream {
   entries = new StreamEntries();
@@ -79,6 +87,7 @@ export class Stream {
    * removes single entries from that node. Returns the IDs removed, oldest first.
    */
   trim(opts: TrimOptions): StreamId[] {
+    if (opts.policy === 'delref' || opts.policy === 'acked') return this.trimWithRefPolicy(opts);
     const removed: StreamId[] = [];
     const { strategy, approx, limit } = opts;
     const canRemove = opts.canRemove;
@@ -114,6 +123,79 @@ export class Stream {
     }
     if (removed.length) this.firstId = this.entries.first()?.id ?? MIN_ID;
     return removed;
+  }
+
+  /**
+   * Redis 8.2 `streamTrim` with DELREF or ACKED: nodes are never dropped wholesale and `~` does
+   * not stop at the first node that cannot go entirely. Walking from the head, each node that
+   * is entirely within the limit ("eligible") has its entries removed one by one (DELREF: after
+   * removing them from every group PEL; ACKED: skipping, not stopping at, entries some group
+   * still needs) and the walk continues; the first non-eligible node is trimmed entry by entry up
+   * to the MAXLEN/MINID limit, then the walk stops. The work limit (`limit`, live entries) is
+   * checked before each node. Checked against t_stream.c `streamTrim` (redis unstable, 8.x).
+   */
+  private trimWithRefPolicy(opts: TrimOptions): StreamId[] {
+    const removed: StreamId[] = [];
+    const { strategy, limit } = opts;
+    const acked = opts.policy === 'acked';
+    let n = 0;
+    for (;;) {
+      if (strategy.kind === 'maxlen' && BigInt(this.length) <= strategy.maxLen) break;
+      const node = this.entries.nodeInfo(n);
+      if (!node) break;
+      if (limit && removed.length + node.live > limit) break;
+      const eligible =
+        strategy.kind === 'maxlen'
+          ? BigInt(this.length - node.live) >= strategy.maxLen
+          : compareIds(node.lastId, strategy.minId) < 0;
+      let removedHere = 0;
+      for (const id of this.entries.liveIdsInNode(n)) {
+        const stop =
+          strategy.kind === 'maxlen' ? BigInt(this.length) <= strategy.maxLen : compareIds(id, strategy.minId) >= 0;
+        if (stop) break;
+        if (acked) {
+          if (!this.isAckedByAllGroups(id)) continue;
+        } else {
+          this.removeReferences(id);
+        }
+        this.entries.delete(id);
+        removed.push(id);
+        removedHere++;
+      }
+      if (!eligible) break;
+      // A node whose live entries all went is freed by StreamEntries; otherwise move past it.
+      if (removedHere < node.live) n++;
+    }
+    if (removed.length) this.firstId = this.entries.first()?.id ?? MIN_ID;
+    return removed;
+  }
+
+  /** True if some consumer group has `id` in its PEL. O(groups × log PEL). */
+  isReferenced(id: StreamId): boolean {
+    for (const g of this.groups.values()) if (g.pel.has(id)) return true;
+    return false;
+  }
+
+  /**
+   * Redis 8.2 ACKED test (`!streamEntryIsReferenced`): no group still needs `id`, i.e. every
+   * group's last-delivered-id is >= id and no group has it pending. True when there are no groups.
+   */
+  isAckedByAllGroups(id: StreamId): boolean {
+    for (const g of this.groups.values()) if (compareIds(g.lastId, id) < 0) return false;
+    return !this.isReferenced(id);
+  }
+
+  /** Redis 8.2 DELREF: remove `id` from every group PEL (and its owner's PEL); returns how many. */
+  removeReferences(id: StreamId): number {
+    let n = 0;
+    for (const g of this.groups.values()) {
+      const pe = g.pel.get(id);
+      if (pe) {
+        g.removePending(pe);
+        n++;
+      }
+    }
+    return n;
   }
 
   /** Redis `streamRangeHasTombstones(s, start, NULL)`: a deleted entry may lie at or after `start`. */

@@ -1,0 +1,122 @@
+import { Stream } from '../../lib/model/stream';
+import { formatId } from '../../lib/model/stream-id';
+import { Harness } from '../helpers/harness';
+
+function info(h: Harness, key: string): { lastId: string; maxDeleted: string; entriesAdded: bigint; firstId: string } {
+  const s = h.keys.get(key) as Stream;
+  return {
+    lastId: formatId(s.lastId),
+    maxDeleted: formatId(s.maxDeletedEntryId),
+    entriesAdded: s.entriesAdded,
+    firstId: formatId(s.firstId),
+  };
+}
+
+describe('XSETID', () => {
+  let h: Harness;
+  beforeEach(() => {
+    h = new Harness();
+    h.run('XADD', 's', '5-0', 'a', 'b');
+    h.run('XADD', 's', '6-0', 'a', 'b');
+  });
+
+  it('sets last-generated-id, so the next auto ID follows it', () => {
+    expect(h.run('XSETID', 's', '200-0')).toBe('OK');
+    expect(info(h, 's').lastId).toBe('200-0');
+    h.now = 100;
+    expect(h.run('XADD', 's', '*', 'a', 'b')).toBe('200-1');
+  });
+
+  it('accepts the current top item and an equal ID', () => {
+    expect(h.run('XSETID', 's', '6-0')).toBe('OK');
+    expect(h.run('XSETID', 's', '6')).toBe('OK');
+  });
+
+  it('may move the ID down to the last live entry after deletions', () => {
+    h.run('XDEL', 's', '6-0');
+    expect(h.run('XSETID', 's', '6-0')).toBe('OK');
+    expect(h.run('XADD', 's', '6-1', 'a', 'b')).toBe('6-1');
+  });
+
+  it('sets entries-added and max-deleted-entry-id', () => {
+    expect(h.run('XSETID', 's', '7-0', 'ENTRIESADDED', '2')).toBe('OK');
+    expect(h.run('XSETID', 's', '10-0', 'MAXDELETEDID', '9-0', 'ENTRIESADDED', '100', 'entriesadded', '200')).toBe('OK');
+    expect(info(h, 's')).toEqual({ lastId: '10-0', maxDeleted: '9-0', entriesAdded: 200n, firstId: '5-0' });
+  });
+
+  it('a 0-0 MAXDELETEDID leaves max-deleted-entry-id unchanged', () => {
+    h.run('XDEL', 's', '6-0');
+    h.run('XSETID', 's', '8-0', 'MAXDELETEDID', '0-0');
+    expect(info(h, 's').maxDeleted).toBe('6-0');
+  });
+
+  it('on an empty stream the ID may go anywhere at or above max-deleted-entry-id', () => {
+    h.run('XDEL', 's', '5-0', '6-0');
+    expect(h.run('XSETID', 's', '6-0')).toBe('OK');
+    expect(h.run('XSETID', 's', '6-0', 'ENTRIESADDED', '0')).toBe('OK');
+    expect(info(h, 's')).toEqual({ lastId: '6-0', maxDeleted: '6-0', entriesAdded: 0n, firstId: '0-0' });
+  });
+
+  it('emits xsetid and, like Redis, does not mark the key modified', () => {
+    h.events.length = 0;
+    const touch = jest.fn();
+    h.db.touch = touch;
+    h.run('XSETID', 's', '9-0');
+    expect(h.events).toEqual([['xsetid', 's']]);
+    expect(touch).not.toHaveBeenCalled();
+    expect(h.signals).toEqual(['s', 's']);
+  });
+
+  it('7.0 lets the ID go below the current max-deleted-entry-id', () => {
+    h.version = '7.0';
+    h.run('XDEL', 's', '6-0');
+    expect(h.run('XSETID', 's', '5-5')).toBe('OK');
+    expect(info(h, 's').lastId).toBe('5-5');
+  });
+
+  describe('error cases', () => {
+    it('too few arguments', () => {
+      expect(h.error('XSETID', 's')).toBe("ERR wrong number of arguments for 'xsetid' command");
+    });
+
+    it('last-id is strict', () => {
+      for (const id of ['bad', '-', '+', '5-*'])
+        expect(h.error('XSETID', 'nokey', id)).toBe('ERR Invalid stream ID specified as stream command argument');
+    });
+
+    it('option errors come before the key lookup', () => {
+      expect(h.error('XSETID', 'nokey', '1-0', 'FOO')).toBe('ERR syntax error');
+      expect(h.error('XSETID', 'nokey', '1-0', 'ENTRIESADDED')).toBe('ERR syntax error');
+      expect(h.error('XSETID', 'nokey', '1-0', 'ENTRIESADDED', 'x')).toBe('ERR value is not an integer or out of range');
+      expect(h.error('XSETID', 'nokey', '1-0', 'ENTRIESADDED', '-1')).toBe('ERR entries_added must be positive');
+      expect(h.error('XSETID', 'nokey', '1-0', 'MAXDELETEDID', '-')).toBe(
+        'ERR Invalid stream ID specified as stream command argument',
+      );
+      expect(h.error('XSETID', 'nokey', '1-0', 'MAXDELETEDID', '2-0')).toBe(
+        'ERR The ID specified in XSETID is smaller than the provided max_deleted_entry_id',
+      );
+    });
+
+    it('missing key and WRONGTYPE', () => {
+      expect(h.error('XSETID', 'nokey', '1-0')).toBe('ERR no such key');
+      h.keys.set('str', 'x');
+      expect(h.error('XSETID', 'str', '1-0')).toBe('WRONGTYPE Operation against a key holding the wrong kind of value');
+      expect(h.error('XSETID', 'str', '1-0', 'ENTRIESADDED', '-5')).toBe('ERR entries_added must be positive');
+    });
+
+    it('smaller than the top item, or entries-added smaller than the length', () => {
+      expect(h.error('XSETID', 's', '5-9')).toBe('ERR The ID specified in XSETID is smaller than the target stream top item');
+      expect(h.error('XSETID', 's', '7-0', 'ENTRIESADDED', '1')).toBe(
+        'ERR The entries_added specified in XSETID is smaller than the target stream length',
+      );
+      expect(info(h, 's').lastId).toBe('6-0');
+    });
+
+    it('smaller than the current max-deleted-entry-id (7.2+)', () => {
+      h.run('XDEL', 's', '6-0');
+      expect(h.error('XSETID', 's', '5-5')).toBe(
+        'ERR The ID specified in XSETID is smaller than current max_deleted_entry_id',
+      );
+    });
+  });
+});

@@ -1,0 +1,98 @@
+/**
+ * XADD key [NOMKSTREAM] [KEEPREF|DELREF|ACKED] [MAXLEN|MINID [=|~] threshold [LIMIT count]] <*|id> field value [field value ...]
+ *
+ * Appends an entry (ID `*` = now-based auto ID, `ms-*` = auto sequence, or explicit) and then
+ * trims like XTRIM (which may remove the new entry itself); creates the stream unless NOMKSTREAM
+ * (then a missing key replies nil). Reply: the new ID as a bulk string. Side effects: wakes
+ * blocked readers of the key, keyspace events `xadd` and, when the trim removed entries, `xtrim`.
+ * Errors, in Redis's order (t_stream.c `xaddCommand`, Redis 7.0–8.x): option errors (trim-args),
+ * odd/zero field count (arity text), explicit 0-0, WRONGTYPE, exhausted stream, ID not above the
+ * top item, fields over 1 GiB.
+ */
+import {
+  ERR_XADD_EXHAUSTED,
+  ERR_XADD_ID_SMALLER,
+  ERR_XADD_ID_ZERO,
+  ERR_XADD_TOO_LARGE,
+  errWrongArity,
+  fail,
+} from '../errors';
+import type { Stream } from '../model/stream';
+import { MAX_ID, StreamId, UINT64_MAX, compareIds, formatId, idEquals, isZeroId } from '../model/stream-id';
+import { RedisVersion, supports } from '../version';
+import { AddOrTrimArgs, parseAddOrTrimArgs } from './trim-args';
+import type { CommandContext, CommandSpec, Reply } from './types';
+
+/** Redis STREAM_LISTPACK_MAX_SIZE: total field+value bytes one entry may hold. */
+const MAX_ENTRY_BYTES = 1 << 30;
+
+export interface XaddArgs extends AddOrTrimArgs {
+  /** `[f1, v1, f2, v2, …]`, at least one pair. */
+  fields: string[];
+}
+
+/**
+ * Options, ID and fields; throws the option errors, the arity error for a missing or odd
+ * field/value list, and the 0-0 error — all before Redis looks the key up.
+ */
+export function parse(argv: string[], version: RedisVersion): XaddArgs {
+  const args = parseAddOrTrimArgs(argv, true, version);
+  const fieldPos = args.idPos + 1;
+  const fieldArgs = argv.length - fieldPos;
+  if (fieldArgs < 2 || fieldArgs % 2 === 1) fail(errWrongArity('xadd'));
+  // Explicit 0-0 (also the bare `0`; not `0-*`) fails before the key is looked up or created.
+  if (args.id?.kind === 'id' && isZeroId(args.id.id)) fail(ERR_XADD_ID_ZERO);
+  return { ...args, fields: argv.slice(fieldPos) };
+}
+
+/** The ID the entry gets, or the error Redis gives (`streamAppendItem`). */
+function newId(ctx: CommandContext, stream: Stream, args: XaddArgs): StreamId {
+  const last = stream.lastId;
+  let id: StreamId;
+  if (args.id === null) {
+    id = stream.nextAutoId(ctx.now) ?? MAX_ID; // null only for an exhausted stream, checked before
+  } else if (args.id.kind === 'auto-seq') {
+    if (args.id.ms === last.ms) {
+      if (last.seq === UINT64_MAX) {
+        // 7.0 leaves errno unset on this path and answers the size error (redis #11424).
+        fail(supports(ctx.version, 'xaddSeqExhaustedEdom') ? ERR_XADD_ID_SMALLER : ERR_XADD_TOO_LARGE);
+      }
+      id = { ms: last.ms, seq: last.seq + 1n };
+    } else {
+      id = { ms: args.id.ms, seq: 0n };
+    }
+  } else {
+    id = args.id.id;
+  }
+  if (compareIds(id, last) <= 0) fail(ERR_XADD_ID_SMALLER);
+  return id;
+}
+
+/** Look up/create the stream, append, trim; reply the new ID (nil for NOMKSTREAM on a missing key). */
+export function execute(ctx: CommandContext, key: string, args: XaddArgs): Reply {
+  let stream = ctx.db.getStream(key);
+  if (!stream) {
+    if (args.noMkStream) return null;
+    stream = ctx.db.createStream(key);
+  }
+  if (idEquals(stream.lastId, MAX_ID)) fail(ERR_XADD_EXHAUSTED);
+  const id = newId(ctx, stream, args);
+  let bytes = 0;
+  for (const f of args.fields) bytes += f.length;
+  if (bytes > MAX_ENTRY_BYTES) fail(ERR_XADD_TOO_LARGE);
+
+  stream.append(id, args.fields);
+  ctx.db.notify('xadd', key);
+  if (args.strategy) {
+    const { strategy, approx, limit, policy } = args;
+    if (stream.trim({ strategy, approx, limit, policy }).length) ctx.db.notify('xtrim', key);
+  }
+  ctx.db.signalReady(key);
+  return formatId(id);
+}
+
+function run(ctx: CommandContext, argv: string[]): Reply {
+  return execute(ctx, argv[1], parse(argv, ctx.version));
+}
+
+export const specs: CommandSpec[] = [{ name: 'xadd', arity: -5, write: true, run }];

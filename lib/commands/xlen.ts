@@ -1,0 +1,13 @@
+/**
+ * XLEN key
+ *
+ * Reply: integer, the number of live entries (0 for a missing key; deleted and trimmed entries
+ * are not counted). Errors: WRONGTYPE (t_stream.c `xlenCommand`).
+ */
+import type { CommandContext, CommandSpec, Reply } from './types';
+
+function xlen(ctx: CommandContext, argv: string[]): Reply {
+  return ctx.db.getStream(argv[1])?.length ?? 0;
+}
+
+export const specs: CommandSpec[] = [{ name: 'xlen', arity: 2, write: false, run: xlen }];
