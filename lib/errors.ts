@@ -48,8 +48,12 @@ export const ERR_ENTRIESREAD_RANGE = 'ERR value for ENTRIESREAD must be positive
 export const ERR_XREADGROUP_MISSING_GROUP = 'ERR Missing GROUP option for XREADGROUP';
 export const ERR_XREAD_UNBALANCED =
   "ERR Unbalanced 'xread' list of streams: for each stream key an ID, '+', or '$' must be specified.";
-export const ERR_XREAD_UNBALANCED_70 =
+/** 7.2–7.4 XREAD text (before redis #13474 added `'+'`). */
+export const ERR_XREAD_UNBALANCED_72 =
   "ERR Unbalanced 'xread' list of streams: for each stream key an ID or '$' must be specified.";
+/** 7.0 text, for XREAD and XREADGROUP alike (checked on redis-server 7.0.15). */
+export const ERR_XREAD_UNBALANCED_70 =
+  "ERR Unbalanced XREAD list of streams: for each stream key an ID or '$' must be specified.";
 export const ERR_XREADGROUP_UNBALANCED =
   "ERR Unbalanced 'xreadgroup' list of streams: for each stream key an ID or '>' must be specified.";
 export const ERR_XREAD_GROUP_OPTION = 'ERR The GROUP option is only supported by XREADGROUP. You called XREAD instead.';
@@ -141,6 +145,8 @@ export function errNoKeyOrGroupXreadgroup(key: string, group: string): string {
 }
 /** Redis 7.0 reply to a blocked XREADGROUP whose key was deleted (blocked.c). */
 export const ERR_UNBLOCKED_KEY_GONE = 'UNBLOCKED the stream key no longer exists';
+/** Redis 7.0 reply to a blocked XREADGROUP whose group was destroyed (blocked.c; checked on 7.0.15). */
+export const ERR_NOGROUP_BLOCKED_GROUP_GONE = 'NOGROUP the consumer group this client was blocked on no longer exists';
 
 export function fail(message: string): never {
   throw new CommandError(message);

@@ -16,10 +16,16 @@ export const FEATURE_SINCE = {
   /** XINFO CONSUMERS `inactive`, XINFO STREAM FULL `active-time`; seen-time = last attempt (7.2). */
   consumerActiveTime: '7.2',
   /** Blocked XREADGROUP re-runs on key deletion/type change and answers NOGROUP/WRONGTYPE (7.2);
-   *  7.0 answers "UNBLOCKED the stream key no longer exists". */
+   *  7.0 answers "UNBLOCKED the stream key no longer exists". In 7.0 a woken XREAD/XREADGROUP is
+   *  not re-executed: only the signalled key is served, as soon as its last-generated-id passes the
+   *  waited-for ID (so `[[key, []]]` is possible after XADD+XDEL), with COUNT or at most 1000
+   *  entries; a destroyed group answers "NOGROUP the consumer group this client was blocked on no
+   *  longer exists" (blocked.c 7.0; all checked on redis-server 7.0.15). */
   blockedReadRerun: '7.2',
-  /** XREADGROUP creates the consumer even when the read returns nothing (7.2; 7.0 creates it
-   *  only when an entry is served or the read blocks). */
+  /** XREADGROUP creates the consumer and sets its seen-time for every listed stream, even when the
+   *  read returns nothing or blocks (7.2). 7.0 does both only for streams it serves (a history read
+   *  is always served; a `>` read only with new entries; a blocked read when woken and served) —
+   *  checked on redis-server 7.0.15. */
   consumerCreatedOnEmptyRead: '7.2',
   /** XCLAIM/XAUTOCLAIM create the consumer and set its seen-time even when nothing is claimed
    *  (7.2; 7.0 looks the consumer up, creating it, only at the first entry it claims —
@@ -28,10 +34,28 @@ export const FEATURE_SINCE = {
   /** XGROUP HELP / XINFO HELP end with `    Print this help.` (7.2, redis #10965); 7.0.15 prints
    *  `    Prints this help.` (checked on the server). */
   helpPrintFooter: '7.2',
-  /** XREAD accepts `+` as "the last entry" (7.4). */
+  /** XREAD accepts `+` as "the last entry" and XREADGROUP rejects `+` as meaningless (7.4); before,
+   *  `+` is an invalid stream ID for both (checked on redis-server 7.0.15). */
   xreadPlusId: '7.4',
-  /** Lag rules for empty streams and groups before the first entry (reference §1.7 rules 2–3). */
-  lagEmptyStreamRules: '7.4',
+  /** "ERR timeout is out of range" when now+BLOCK overflows (7.2); 7.0 accepts the value and the
+   *  call blocks forever (checked on redis-server 7.0.15). */
+  blockTimeoutOverflowCheck: '7.2',
+  /** Unbalanced STREAMS error names the command in quotes: `'xread'`/`'xreadgroup'` (7.2); 7.0 says
+   *  "Unbalanced XREAD list of streams" for both (checked on redis-server 7.0.15). */
+  xreadUnbalancedPerCommand: '7.2',
+  /** XREAD's unbalanced STREAMS error lists `'+'` (redis #13474, first in 8.0). */
+  xreadUnbalancedMentionsPlus: '8.0',
+  /** A `>` delivery keeps counting entries-read only if no tombstone lies after the group's
+   *  last-delivered-id (redis #13338, 8.0); 7.x checks from the delivered entry instead. */
+  entriesReadTombstonesFromLastId: '8.0',
+  /** XINFO lag rules for an emptied stream (0) and a group behind the first entry (the length):
+   *  reference §1.7 rules 2–3, redis #13473. First in 8.0: absent from the 7.4 branch (7.4.1) and
+   *  from redis-server 7.0.15 (checked: lag 4, not 1 then 0, for the §6.4 XTRIM vector). */
+  lagEmptyStreamRules: '8.0',
+  /** XINFO lag: a tombstone before the first entry counts as "tombstones ahead" of the group (redis
+   *  #13338, 8.0); 7.x ignores it (checked on redis-server 7.0.15: group at 0 with ENTRIESREAD 2
+   *  on an empty MKSTREAM stream, XADD 1-1, XDEL 1-1, XADD 2-1 → lag 0, where 8.x gives 1). */
+  lagTombstoneBeforeFirstCounts: '8.0',
   /** ENTRIESREAD larger than entries-added is clamped (issue #14257; release unconfirmed). */
   entriesReadClamp: '8.0',
   /** XADD `ms-*` when the top ID is `ms-18446744073709551615` answers "equal or smaller" (7.2,

@@ -90,10 +90,7 @@ function makeDb(ks: Keyspace, prefix: string): Db {
       ks.store.setRaw(full(key), s);
       return s;
     },
-    signalReady(key) {
-      ks.store.markModified(full(key));
-      ks.blocking.signal(full(key));
-    },
+    signalReady: (key) => ks.blocking.signal(full(key)),
     touch: (key) => ks.store.markModified(full(key)),
     notify: (event, key) => ks.emitEvent(event, full(key)),
   };

@@ -19,7 +19,7 @@ export interface Db {
   exists(key: string): boolean;
   /** Store a new empty stream at `key` (the key must be missing). */
   createStream(key: string): Stream;
-  /** The key has new data for blocked readers (XADD, MKSTREAM, XGROUP DESTROY). Also marks it modified. */
+  /** The key has new data for blocked readers (XADD, MKSTREAM, XGROUP DESTROY). Does not dirty WATCH. */
   signalReady(key: string): void;
   /** The key was modified (dirties WATCH); does not wake blocked readers. */
   touch(key: string): void;

@@ -87,6 +87,7 @@ export function execute(ctx: CommandContext, key: string, args: XaddArgs): Reply
     const { strategy, approx, limit, policy } = args;
     if (stream.trim({ strategy, approx, limit, policy }).length) ctx.db.notify('xtrim', key);
   }
+  ctx.db.touch(key);
   ctx.db.signalReady(key);
   return formatId(id);
 }

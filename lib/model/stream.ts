@@ -26,11 +26,9 @@ export interface TrimOptions {
   approx: boolean;
   /** Work limit in entries for approximate trimming (0 = unlimited). */
   limit: number;
-  /** Redis 8.2 reference policy: may this entry be removed? (ACKED). Default: yes. */
-  canRemove?: (id: StreamId) => boolean;
   /**
    * Redis 8.2 KEEPREF|DELREF|ACKED for XADD/XTRIM (default keepref). With delref/acked the trim
-   * follows Redis's per-entry path (see `trimWithRefPolicy`); `canRemove` is then ignored.
+   * follows Redis's per-entry path (see `trimWithRefPolicy`).
    */
   policy?: RefPolicy;
 }
@@ -90,24 +88,15 @@ export class Stream {
     if (opts.policy === 'delref' || opts.policy === 'acked') return this.trimWithRefPolicy(opts);
     const removed: StreamId[] = [];
     const { strategy, approx, limit } = opts;
-    const canRemove = opts.canRemove;
     for (;;) {
       if (strategy.kind === 'maxlen' && BigInt(this.length) <= strategy.maxLen) break;
       const head = this.entries.headNode();
       if (!head) break;
       if (limit && removed.length + head.live > limit) break;
-      let removeNode =
+      const removeNode =
         strategy.kind === 'maxlen'
           ? BigInt(this.length - head.live) >= strategy.maxLen
           : compareIds(head.lastId, strategy.minId) < 0;
-      if (removeNode && canRemove) {
-        for (const e of this.entries.range(MIN_ID, head.lastId)) {
-          if (!canRemove(e.id)) {
-            removeNode = false;
-            break;
-          }
-        }
-      }
       if (removeNode) {
         removed.push(...this.entries.removeHeadNode());
         continue;
@@ -115,7 +104,6 @@ export class Stream {
       if (approx) break;
       for (const e of [...this.entries.range(MIN_ID, head.lastId)]) {
         if (strategy.kind === 'maxlen' ? BigInt(this.length) <= strategy.maxLen : compareIds(e.id, strategy.minId) >= 0) break;
-        if (canRemove && !canRemove(e.id)) break;
         this.entries.delete(e.id);
         removed.push(e.id);
       }
@@ -198,9 +186,14 @@ export class Stream {
     return n;
   }
 
-  /** Redis `streamRangeHasTombstones(s, start, NULL)`: a deleted entry may lie at or after `start`. */
-  hasTombstonesFrom(start: StreamId): boolean {
+  /**
+   * Redis `streamRangeHasTombstones(s, start, NULL)`: a deleted entry may lie at or after `start`.
+   * `ignoreBeforeFirst`: Redis 7.x also answers no when max-deleted-entry-id is before the first
+   * entry (a check redis #13338 removed in 8.0).
+   */
+  hasTombstonesFrom(start: StreamId, ignoreBeforeFirst = false): boolean {
     if (this.length === 0 || isZeroId(this.maxDeletedEntryId)) return false;
+    if (ignoreBeforeFirst && compareIds(this.firstId, this.maxDeletedEntryId) > 0) return false;
     return compareIds(start, this.maxDeletedEntryId) <= 0;
   }
 
@@ -222,23 +215,35 @@ export class Stream {
     return ENTRIES_READ_UNKNOWN;
   }
 
-  /** Update a group's entries-read and last-delivered-id for an entry delivered through `>`. */
-  advanceGroup(group: ConsumerGroup, id: StreamId): void {
+  /**
+   * Update a group's entries-read and last-delivered-id for an entry delivered through `>`.
+   * `tombstonesFrom`: where the "no tombstone ahead" test starts — `'entry'` (Redis 7.x: at the
+   * delivered entry) or `'lastId'` (Redis 8.0+, redis #13338: at the group's last-delivered-id).
+   */
+  advanceGroup(group: ConsumerGroup, id: StreamId, tombstonesFrom: 'entry' | 'lastId' = 'entry'): void {
     if (compareIds(id, group.lastId) <= 0) return;
-    if (group.entriesRead !== ENTRIES_READ_UNKNOWN && !this.hasTombstonesFrom(id)) group.entriesRead++;
+    const from = tombstonesFrom === 'lastId' ? group.lastId : id;
+    if (group.entriesRead !== ENTRIES_READ_UNKNOWN && !this.hasTombstonesFrom(from)) group.entriesRead++;
     else if (this.entriesAdded > 0n) group.entriesRead = this.estimateEntriesRead(id);
     group.lastId = id;
   }
 
-  /** The group's lag (Redis `streamReplyWithCGLag`), or null when unknown. */
-  lag(group: ConsumerGroup, rules: { emptyStreamRules: boolean } = { emptyStreamRules: true }): bigint | null {
+  /**
+   * The group's lag (Redis `streamReplyWithCGLag`), or null when unknown. `emptyStreamRules`:
+   * 8.0+ (redis #13473) answers 0 for an emptied stream and the length for a group behind the
+   * first entry; `ignoreTombstonesBeforeFirst`: 7.x's tombstone test (see `hasTombstonesFrom`).
+   */
+  lag(
+    group: ConsumerGroup,
+    rules: { emptyStreamRules: boolean; ignoreTombstonesBeforeFirst?: boolean } = { emptyStreamRules: true },
+  ): bigint | null {
     if (this.entriesAdded === 0n) return 0n;
     if (rules.emptyStreamRules) {
       if (this.length === 0) return 0n;
       if (compareIds(group.lastId, this.firstId) < 0 && compareIds(this.maxDeletedEntryId, this.firstId) < 0)
         return BigInt(this.length);
     }
-    if (group.entriesRead !== ENTRIES_READ_UNKNOWN && !this.hasTombstonesFrom(group.lastId))
+    if (group.entriesRead !== ENTRIES_READ_UNKNOWN && !this.hasTombstonesFrom(group.lastId, rules.ignoreTombstonesBeforeFirst))
       return this.entriesAdded - group.entriesRead;
     const estimate = this.estimateEntriesRead(group.lastId);
     return estimate === ENTRIES_READ_UNKNOWN ? null : this.entriesAdded - estimate;

@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+/*
+ * Benchmark: per-command cost must not grow with stream length (or PEL size) where Redis's
+ * does not. For each command, measures the mean time per call on streams of 1k, 10k and 100k
+ * entries and checks the 100k/1k ratio against a target (default 3x; a linear scan would be
+ * ~100x). Run after `npm run build`: `npm run bench`. Exits 1 if a target is missed.
+ */
+const { performance } = require('perf_hooks');
+const Redis = require('../dist/cjs-entry.js');
+
+const SIZES = [1_000, 10_000, 100_000];
+const TARGET_RATIO = Number(process.env.BENCH_MAX_RATIO || 3);
+const CALLS = 2_000;
+let port = 45_000;
+
+async function fill(n) {
+  const clock = Redis.createFakeClock({ now: 1_000_000 });
+  const r = new Redis({ port: port++, streams: { clock } });
+  const p = r.pipeline();
+  for (let i = 1; i <= n; i++) p.xadd('s', `${i}-0`, 'f', 'v');
+  await p.exec();
+  await r.xgroup('CREATE', 's', 'g', '0');
+  // Half of the stream delivered and pending: a large PEL.
+  await r.xreadgroup('GROUP', 'g', 'c1', 'COUNT', Math.floor(n / 2), 'STREAMS', 's', '>');
+  clock.tick(60_000);
+  return { r, clock, n };
+}
+
+const cases = {
+  'XADD * (append)': ({ r }) => r.xadd('s', '*', 'f', 'v'),
+  'XRANGE middle COUNT 10': ({ r, n }) => r.xrange('s', `${n >> 1}`, '+', 'COUNT', 10),
+  'XREVRANGE end COUNT 10': ({ r }) => r.xrevrange('s', '+', '-', 'COUNT', 10),
+  'XREADGROUP > COUNT 1 + XACK': async ({ r }) => {
+    const res = await r.xreadgroup('GROUP', 'g', 'c2', 'COUNT', 1, 'STREAMS', 's', '>');
+    if (res) await r.xack('s', 'g', res[0][1][0][0]);
+  },
+  'XPENDING range COUNT 10 (middle of PEL)': ({ r, n }) => r.xpending('s', 'g', `${n >> 2}`, '+', 10),
+  'XAUTOCLAIM COUNT 10 from the middle': ({ r, n }) => r.xautoclaim('s', 'g', 'c3', 1000, `${n >> 2}`, 'COUNT', 10),
+  'XDEL one entry': ({ r, n }) => r.xdel('s', `${Math.floor(Math.random() * n) + 1}-0`),
+  'XADD MAXLEN ~ n (trim from head)': ({ r, n }) => r.xadd('s', 'MAXLEN', '~', String(n), '*', 'f', 'v'),
+  'XINFO GROUPS (lag)': ({ r }) => r.xinfo('GROUPS', 's'),
+  'XLEN': ({ r }) => r.xlen('s'),
+};
+
+async function measure(fn, ctx) {
+  for (let i = 0; i < 200; i++) await fn(ctx); // warm-up
+  const t0 = performance.now();
+  for (let i = 0; i < CALLS; i++) await fn(ctx);
+  return ((performance.now() - t0) * 1000) / CALLS; // µs per call
+}
+
+(async () => {
+  let failed = 0;
+  console.log(`µs per call (mean of ${CALLS}); target: ${SIZES.at(-1)}/${SIZES[0]} ratio <= ${TARGET_RATIO}`);
+  console.log(['command'.padEnd(42), ...SIZES.map((s) => String(s).padStart(9)), '  ratio'].join(''));
+  for (const [name, fn] of Object.entries(cases)) {
+    const times = [];
+    for (const n of SIZES) {
+      const ctx = await fill(n);
+      times.push(await measure(fn, ctx));
+      ctx.r.disconnect();
+    }
+    const ratio = times.at(-1) / times[0];
+    const ok = ratio <= TARGET_RATIO;
+    if (!ok) failed++;
+    console.log([name.padEnd(42), ...times.map((t) => t.toFixed(1).padStart(9)), `  ${ratio.toFixed(2)} ${ok ? 'ok' : 'MISSED'}`].join(''));
+  }
+  console.log(failed ? `${failed} target(s) missed` : 'all targets met');
+  process.exit(failed ? 1 : 0);
+})();

@@ -1,0 +1,99 @@
+/**
+ * XAUTOCLAIM key group consumer min-idle-time start [COUNT count] [JUSTID]
+ *
+ * Scans the group PEL in ID order from `start` (`-`, `+`, `ms[-seq]`, or `(id` exclusive) and
+ * gives to `consumer` the entries idle at least `min-idle-time` ms (idle == min-idle-time is
+ * claimed, as the server does; XNACK'd entries, Redis 8.8, at any min-idle-time): delivery time
+ * now, delivery count +1 unless JUSTID. Pending IDs whose entry left the stream are dropped from
+ * the PEL and reported (7.0+). At most COUNT (default 100) entries are claimed or dropped, and at
+ * most COUNT×10 PEL entries examined. Reply: `[cursor, claimed, deletedIds]` where `cursor` is
+ * the next PEL ID to scan from (`0-0` when the PEL end was reached) and `claimed` holds entries
+ * `[id, [field, value, …]]`, or IDs with JUSTID.
+ * Errors, in order (t_stream.c `xautoclaimCommand`, checked on redis-server 7.0.15): `ERR Invalid
+ * min-idle-time argument for XAUTOCLAIM`; a bad start ID / `ERR invalid start ID for the
+ * interval`; `ERR COUNT must be > 0` (also for non-integers and COUNT > 576460752303423487);
+ * `ERR syntax error`; then WRONGTYPE and `NOGROUP No such key '<key>' or consumer group
+ * '<group>'`. Consumer bookkeeping as XCLAIM (7.2+: created and seen up front; 7.0: at the first
+ * claim).
+ */
+import { ERR_SYNTAX, ERR_XAUTOCLAIM_COUNT, errInvalidMinIdle, fail } from '../errors';
+import type { ConsumerGroup } from '../model/consumer-group';
+import type { Stream } from '../model/stream';
+import { MIN_ID, StreamId, formatId } from '../model/stream-id';
+import { INT64_MAX, is, parseInt64, rangeBoundOrFail } from './args';
+import type { CommandContext, CommandSpec, Reply } from './types';
+import { ClaimingConsumer, bumpDeliveryCount, claimedReply, idleEnough, streamAndGroupOrFail } from './xclaim';
+
+/** Redis's COUNT ceiling: LONG_MAX / max(sizeof(streamID), 10). */
+const MAX_COUNT = INT64_MAX / 16n;
+/** PEL entries examined per unit of COUNT (hard-coded in Redis). */
+const ATTEMPTS_FACTOR = 10;
+
+export interface XautoclaimArgs {
+  /** Minimum idle time in ms (negative given → 0). */
+  minIdleTime: bigint;
+  /** First PEL ID to examine (exclusive starts already moved up by one). */
+  start: StreamId;
+  /** @default 100 */
+  COUNT: number;
+  JUSTID: boolean;
+}
+
+/** Parse argv[4…]; throws the syntax/value errors, which Redis reports before the key lookup. */
+export function parse(argv: string[]): XautoclaimArgs {
+  const minIdle = parseInt64(argv[4]);
+  if (minIdle === null) fail(errInvalidMinIdle('XAUTOCLAIM'));
+  const start = rangeBoundOrFail(argv[5], 'start');
+  const args: XautoclaimArgs = { minIdleTime: minIdle < 0n ? 0n : minIdle, start, COUNT: 100, JUSTID: false };
+  for (let j = 6; j < argv.length; j++) {
+    const opt = argv[j];
+    if (is(opt, 'COUNT') && j < argv.length - 1) {
+      const v = parseInt64(argv[++j]);
+      if (v === null || v < 1n || v > MAX_COUNT) fail(ERR_XAUTOCLAIM_COUNT);
+      args.COUNT = Number(v);
+    } else if (is(opt, 'JUSTID')) {
+      args.JUSTID = true;
+    } else {
+      fail(ERR_SYNTAX);
+    }
+  }
+  return args;
+}
+
+export function execute(ctx: CommandContext, stream: Stream, group: ConsumerGroup, consumerName: string, key: string, args: XautoclaimArgs): Reply {
+  const now = ctx.now;
+  const claimer = new ClaimingConsumer(ctx, key, group, consumerName);
+  const claimed: Reply[] = [];
+  const deleted: Reply[] = [];
+  let count = args.COUNT;
+  let attempts = args.COUNT * ATTEMPTS_FACTOR;
+  // Each step seeks the next PEL key after the current one: O(log n), and safe when the
+  // current entry is removed.
+  let pair = group.pel.getPairOrNextHigher(args.start);
+  while (attempts > 0 && count > 0 && pair) {
+    attempts--;
+    const [id, pe] = pair;
+    if (!stream.entries.has(id)) {
+      // Deleted or trimmed entry: drop it from the PEL and report it (Redis 7.0+).
+      group.removePending(pe);
+      deleted.push(formatId(id));
+      count--;
+    } else if (idleEnough(pe, args.minIdleTime, now)) {
+      claimer.claim(pe, now, args.JUSTID ? pe.deliveryCount : bumpDeliveryCount(pe.deliveryCount));
+      claimed.push(claimedReply(stream, id, args.JUSTID));
+      count--;
+    }
+    pair = group.pel.nextHigherPair(id);
+  }
+  const cursor = pair ? pair[0] : MIN_ID;
+  return [formatId(cursor), claimed, deleted];
+}
+
+function run(ctx: CommandContext, argv: string[]): Reply {
+  const [, key, groupName, consumerName] = argv;
+  const args = parse(argv);
+  const [stream, group] = streamAndGroupOrFail(ctx, key, groupName);
+  return execute(ctx, stream, group, consumerName, key, args);
+}
+
+export const specs: CommandSpec[] = [{ name: 'xautoclaim', arity: -6, write: true, run }];

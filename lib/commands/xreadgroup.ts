@@ -1,0 +1,302 @@
+/**
+ * XREADGROUP GROUP group consumer [COUNT count] [MAXCOUNT maxcount] [MAXSIZE maxsize]
+ *            [BLOCK milliseconds] [CLAIM min-idle-time] [NOACK] STREAMS key [key ...] id [id ...]
+ *
+ * Reads as a consumer of a group. With `>` it delivers entries after the group's
+ * last-delivered-id (advancing it and entries-read) and records each in the PEL for this consumer
+ * with delivery count 1 and delivery time now — re-assigning an ID already pending — unless NOACK;
+ * with CLAIM (8.4) it first takes over pending entries idle at least min-idle-time ms (any owner,
+ * NACKed first, then longest idle; count +1) and every entry of that stream's reply becomes
+ * `[id, fields, idleMs, previousDeliveryCount]` (`0, 0` for new ones). Any other ID re-reads this
+ * consumer's own PEL after it (`[id, nil]` for deleted entries; count +1, time now) and never
+ * blocks. The consumer is created (event `xgroup-createconsumer`) and its seen-time set for every
+ * stream (7.0: only for streams served); active-time is set when a PEL entry is created, re-assigned
+ * or claimed (7.2+). Reply: `[[key, entries], …]` (history streams always appear, `>` streams only
+ * with something to deliver) or nil; with BLOCK ms (0 = forever) it waits instead of replying nil.
+ * Errors: option errors (see read-common), `ERR Missing GROUP option for XREADGROUP`, per stream
+ * WRONGTYPE, `NOGROUP No such key 'k' or consumer group 'g' in XREADGROUP with GROUP option`, the
+ * `$`/`+` "meaningless" texts and invalid IDs; a waiting 7.0 reader gets `UNBLOCKED …` or
+ * `NOGROUP the consumer group this client was blocked on …` when its key or group goes away.
+ * Source: t_stream.c `xreadCommand`, blocked.c (7.0.15 and 7.4/8.0), redis.io XREADGROUP,
+ * shared reference §4 and §1.8. XREADGROUP does not mark the key modified (no WATCH abort; checked
+ * on 7.0.15 and in the 8.0 source).
+ */
+import {
+  CommandError,
+  ERR_NOGROUP_BLOCKED_GROUP_GONE,
+  ERR_UNBLOCKED_KEY_GONE,
+  errNoKeyOrGroupXreadgroup,
+  errXreadgroupMeaninglessId,
+  fail,
+} from '../errors';
+import type { Consumer } from '../model/consumer';
+import type { ConsumerGroup } from '../model/consumer-group';
+import { PendingEntry, iterateFrom } from '../model/pel';
+import type { Stream } from '../model/stream';
+import type { StreamEntry } from '../model/stream-entries';
+import { MAX_ID, StreamId, compareIds, formatId, idEquals, incrId } from '../model/stream-id';
+import { supports } from '../version';
+import { strictIdOrFail } from './args';
+import {
+  BLOCKED_DEFAULT_COUNT_70,
+  ReadArgs,
+  ReadRetry,
+  ReplyBudget,
+  blockRequest,
+  entryReply,
+  parseReadArgs,
+  streamLimit,
+  wakeKeys70,
+} from './read-common';
+import type { CommandContext, CommandResult, CommandSpec, Reply } from './types';
+
+interface GroupTarget {
+  readonly key: string;
+  readonly stream: Stream;
+  readonly group: ConsumerGroup;
+  /** null for `>` (new entries); else the history position (entries after it). */
+  readonly after: StreamId | null;
+}
+
+/** Per stream in argument order: WRONGTYPE, NOGROUP, then the ID (first failure wins). */
+function resolveTargets(ctx: CommandContext, args: ReadArgs): GroupTarget[] {
+  const groupName = args.group as string;
+  const plus = supports(ctx.version, 'xreadPlusId');
+  return args.keys.map((key, i) => {
+    const stream = ctx.db.getStream(key);
+    const group = stream?.groups.get(groupName);
+    if (!stream || !group) fail(errNoKeyOrGroupXreadgroup(key, groupName));
+    const idArg = args.ids[i];
+    if (idArg === '$') fail(errXreadgroupMeaninglessId('$'));
+    if (plus && idArg === '+') fail(errXreadgroupMeaninglessId('+'));
+    if (idArg === '>') return { key, stream, group, after: null };
+    const id = strictIdOrFail(idArg);
+    // Redis encodes `>` as the max ID, so an explicit max ID reads new entries too.
+    return { key, stream, group, after: idEquals(id, MAX_ID) ? null : id };
+  });
+}
+
+/** Look the consumer up, creating it (with its keyspace event); seen-time = now. */
+function touchConsumer(ctx: CommandContext, t: { key: string; group: ConsumerGroup }, name: string): Consumer {
+  const { consumer, created } = t.group.ensureConsumer(name, ctx.now);
+  if (created) ctx.db.notify('xgroup-createconsumer', t.key);
+  consumer.seenTime = ctx.now;
+  return consumer;
+}
+
+/** The consumer's own pending entries after `after` (history read). */
+function serveHistory(
+  ctx: CommandContext,
+  t: GroupTarget,
+  consumer: Consumer,
+  limit: number,
+  budget: ReplyBudget,
+): { entries: Reply[]; cut: boolean } {
+  const entries: Reply[] = [];
+  const start = incrId(t.after as StreamId);
+  if (!start) return { entries, cut: false };
+  for (const [id, pe] of iterateFrom(consumer.pel, start)) {
+    if (entries.length >= limit) break;
+    if (!budget.open()) return { entries, cut: true };
+    const e = t.stream.entries.get(id);
+    const idText = formatId(id);
+    if (e) {
+      entries.push([idText, [...e.fields]]);
+      budget.addEntry(idText, e.fields);
+      t.group.setDeliveryTime(pe, ctx.now);
+      pe.deliveryCount++;
+    } else {
+      entries.push([idText, null]);
+      budget.addEntry(idText, null);
+    }
+  }
+  return { entries, cut: false };
+}
+
+/**
+ * Deliver entries after the group's last-delivered-id (`>`), at most `limit`; `ext` adds the
+ * CLAIM reply extension `0, 0`. Advances the group and, unless NOACK, creates or re-assigns PEL
+ * entries (count 1, time now) and sets the consumer's active-time.
+ */
+function serveNew(
+  ctx: CommandContext,
+  t: { stream: Stream; group: ConsumerGroup },
+  consumer: Consumer,
+  noack: boolean,
+  limit: number,
+  budget: ReplyBudget,
+  ext: boolean,
+): Reply[] {
+  const { stream, group } = t;
+  const out: Reply[] = [];
+  const start = incrId(group.lastId);
+  if (!start || limit <= 0) return out;
+  const tombstonesFrom = supports(ctx.version, 'entriesReadTombstonesFromLastId') ? 'lastId' : 'entry';
+  let delivered = false;
+  for (const e of stream.entries.range(start, MAX_ID)) {
+    if (out.length >= limit || !budget.open()) break;
+    stream.advanceGroup(group, e.id, tombstonesFrom);
+    const reply = entryReply(e);
+    if (ext) reply.push(0, 0);
+    out.push(reply);
+    budget.addEntry(reply[0] as string, e.fields, ext ? [0, 0] : undefined);
+    if (noack) continue;
+    const pe = group.pel.get(e.id);
+    if (!pe) group.addPending(e.id, consumer, ctx.now, 1n);
+    else {
+      group.setOwner(pe, consumer);
+      group.setDeliveryTime(pe, ctx.now);
+      pe.deliveryCount = 1n;
+    }
+    delivered = true;
+  }
+  if (delivered && supports(ctx.version, 'consumerActiveTime')) consumer.activeTime = ctx.now;
+  return out;
+}
+
+interface Claimable {
+  readonly pe: PendingEntry;
+  readonly entry: StreamEntry;
+  readonly idle: number;
+}
+
+/**
+ * Scan the group's pending entries in CLAIM order (NACK zone, then oldest delivery first) while
+ * they are idle >= minIdle, skipping entries deleted from the stream (left in the PEL: whether
+ * Redis purges them is unconfirmed). Stops after `limit` claimable entries or when the budget
+ * closes. `wakeAt`: when the first not-yet-idle entry becomes claimable (null if none).
+ */
+function scanClaimable(
+  ctx: CommandContext,
+  t: GroupTarget,
+  minIdle: number,
+  limit: number,
+  budget: ReplyBudget | null,
+): { found: Claimable[]; wakeAt: number | null } {
+  const found: Claimable[] = [];
+  for (const pe of t.group.pendingByDeliveryTime()) {
+    const idle = ctx.now - pe.deliveryTime;
+    if (idle < minIdle) return { found, wakeAt: pe.deliveryTime + minIdle };
+    if (found.length >= limit) break;
+    const entry = t.stream.entries.get(pe.id);
+    if (!entry) continue;
+    if (budget) {
+      if (!budget.open()) break;
+      budget.addEntry(formatId(pe.id), entry.fields, [idle, pe.deliveryCount]);
+    }
+    found.push({ pe, entry, idle });
+  }
+  return { found, wakeAt: null };
+}
+
+/** Claim the scanned entries for `consumer` (after the scan: claiming reorders the time view). */
+function applyClaims(ctx: CommandContext, t: GroupTarget, consumer: Consumer, found: Claimable[]): Reply[] {
+  const out: Reply[] = [];
+  for (const { pe, entry, idle } of found) {
+    const previous = pe.deliveryCount;
+    t.group.setOwner(pe, consumer);
+    t.group.setDeliveryTime(pe, ctx.now);
+    pe.deliveryCount = previous + 1n;
+    out.push([formatId(pe.id), [...entry.fields], idle, previous]);
+  }
+  // Whether a claim sets active-time is unconfirmed (reference §7 item 12); we assume it does.
+  if (found.length && supports(ctx.version, 'consumerActiveTime')) consumer.activeTime = ctx.now;
+  return out;
+}
+
+/** True when the stream has a live entry after the group's last-delivered-id. */
+function hasNew(t: { stream: Stream; group: ConsumerGroup }): boolean {
+  const last = t.stream.entries.last();
+  return last !== undefined && compareIds(last.id, t.group.lastId) > 0;
+}
+
+/** Serve every stream in order; `wakeAt` is the earliest CLAIM wake-up when nothing was served. */
+function serve(ctx: CommandContext, args: ReadArgs, targets: GroupTarget[]): { out: Reply[]; wakeAt: number | null } {
+  const name = args.consumer as string;
+  const eager = supports(ctx.version, 'consumerCreatedOnEmptyRead');
+  const budget = new ReplyBudget(args.maxCount, args.maxSize);
+  const out: Reply[] = [];
+  let wakeAt: number | null = null;
+  for (const t of targets) {
+    if (!budget.open()) break; // MAXCOUNT/MAXSIZE reached: the remaining streams are skipped
+    let consumer = eager ? touchConsumer(ctx, t, name) : undefined;
+    if (t.after !== null) {
+      consumer ??= touchConsumer(ctx, t, name);
+      budget.addStreamHeader(t.key);
+      const { entries, cut } = serveHistory(ctx, t, consumer, streamLimit(args.count, budget), budget);
+      if (!cut || entries.length) out.push([t.key, entries]);
+      continue;
+    }
+    if (args.claimMinIdle === null) {
+      if (!hasNew(t)) continue;
+      consumer ??= touchConsumer(ctx, t, name);
+      budget.addStreamHeader(t.key);
+      const entries = serveNew(ctx, t, consumer, args.noack, streamLimit(args.count, budget), budget, false);
+      if (entries.length) out.push([t.key, entries]);
+      continue;
+    }
+    // CLAIM (8.4): claimable pending entries first, then new entries, sharing COUNT.
+    const probe = scanClaimable(ctx, t, args.claimMinIdle, 1, null);
+    if (probe.found.length === 0 && !hasNew(t)) {
+      if (probe.wakeAt !== null && (wakeAt === null || probe.wakeAt < wakeAt)) wakeAt = probe.wakeAt;
+      continue;
+    }
+    consumer ??= touchConsumer(ctx, t, name);
+    budget.addStreamHeader(t.key);
+    const limit = streamLimit(args.count, budget);
+    const { found } = scanClaimable(ctx, t, args.claimMinIdle, limit, budget);
+    const entries = applyClaims(ctx, t, consumer, found);
+    entries.push(...serveNew(ctx, t, consumer, args.noack, limit - found.length, budget, true));
+    if (entries.length) out.push([t.key, entries]);
+  }
+  return { out, wakeAt };
+}
+
+function execute(ctx: CommandContext, argv: readonly string[]): CommandResult {
+  const args = parseReadArgs(ctx, argv, true);
+  const targets = resolveTargets(ctx, args);
+  const { out, wakeAt } = serve(ctx, args, targets);
+  if (out.length) return out;
+  if (args.timeoutMs === null) return null;
+  if (!ctx.isRetry && !ctx.canBlock) return null; // MULTI/EXEC, scripts: answer as a timeout
+  const timeoutMs = args.timeoutMs;
+  const retry: ReadRetry = (retryCtx, signalledKey) => {
+    // 7.2+: re-run the whole command (a missing key/group now answers NOGROUP, a new type WRONGTYPE).
+    if (supports(retryCtx.version, 'blockedReadRerun')) return execute(retryCtx, argv);
+    return wake70(retryCtx, args, signalledKey) ?? blockRequest(args.keys, timeoutMs, null, retry);
+  };
+  return blockRequest(args.keys, timeoutMs, wakeAt, retry);
+}
+
+/**
+ * Redis 7.0 wake-up (blocked.c `serveClientsBlockedOnStreamKey` / `unblockDeletedStreamReadgroupClients`):
+ * no re-execution. A deleted or re-typed key answers UNBLOCKED, a destroyed group NOGROUP; the
+ * signalled key is served as soon as its last-generated-id passes the group's last-delivered-id
+ * (COUNT, or at most 1000 entries; possibly `[[key, []]]`); otherwise the reader keeps waiting
+ * (undefined). Without a signalled key the keys are tried in argument order.
+ */
+function wake70(ctx: CommandContext, args: ReadArgs, signalledKey: string | undefined): Reply | undefined {
+  const groupName = args.group as string;
+  for (const key of wakeKeys70(args.keys, signalledKey)) {
+    let stream: Stream | undefined;
+    try {
+      stream = ctx.db.getStream(key);
+    } catch (e) {
+      if (!(e instanceof CommandError)) throw e;
+      fail(ERR_UNBLOCKED_KEY_GONE);
+    }
+    if (!stream) fail(ERR_UNBLOCKED_KEY_GONE);
+    const group = stream.groups.get(groupName);
+    if (!group) fail(ERR_NOGROUP_BLOCKED_GROUP_GONE);
+    if (compareIds(stream.lastId, group.lastId) <= 0) continue;
+    const t = { key, stream, group };
+    const consumer = touchConsumer(ctx, t, args.consumer as string);
+    const limit = args.count || BLOCKED_DEFAULT_COUNT_70;
+    return [[key, serveNew(ctx, t, consumer, args.noack, limit, new ReplyBudget(null, null), false)]];
+  }
+  return undefined;
+}
+
+export const specs: CommandSpec[] = [
+  { name: 'xreadgroup', arity: -7, write: true, run: (ctx, argv) => execute(ctx, argv) },
+];

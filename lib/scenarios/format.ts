@@ -1,0 +1,253 @@
+/**
+ * Scenario fixture format: one JSON file per scenario, validated with zod.
+ *
+ * The format is documented for fixture authors in `fixtures/README.md`. In short:
+ * `{ name, description, source, recordedOn?, redisVersion, clock?, clients?, steps }`,
+ * where a step is one of
+ * - a command: `{ client?, cmd: [...], reply | error }`, or `{ client?, cmd, async: "r1" }`;
+ * - an await:  `{ await: "r1", reply | error }`;
+ * - a clock advance: `{ advance: ms }`.
+ * Every step may carry a `comment` string. Expected replies may contain matchers
+ * (see `matchers.ts`).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { z } from 'zod';
+import { forEachMatcher, type Arg, type Json } from './matchers';
+
+const nonEmpty = z.string().min(1);
+const jsonValue = z.json() as z.ZodType<Json>;
+const argSchema = z.union([z.string(), z.strictObject({ ref: nonEmpty })]);
+
+const commandStep = z.strictObject({
+  client: nonEmpty.optional(),
+  cmd: z.array(argSchema).min(1, 'cmd needs at least the command name'),
+  async: nonEmpty.optional(),
+  reply: jsonValue.optional(),
+  error: z.string().optional(),
+  comment: z.string().optional(),
+});
+const awaitStep = z.strictObject({
+  await: nonEmpty,
+  reply: jsonValue.optional(),
+  error: z.string().optional(),
+  comment: z.string().optional(),
+});
+const advanceStep = z.strictObject({
+  advance: z.number().int().min(0),
+  comment: z.string().optional(),
+});
+
+export type CommandStep = z.infer<typeof commandStep>;
+export type AwaitStep = z.infer<typeof awaitStep>;
+export type AdvanceStep = z.infer<typeof advanceStep>;
+export type Step = CommandStep | AwaitStep | AdvanceStep;
+
+/** Picks the step schema from the step's distinguishing key, for readable errors. */
+const stepSchema = z.unknown().transform((raw, ctx): Step => {
+  const obj = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
+  const schema = 'advance' in obj ? advanceStep : 'await' in obj ? awaitStep : 'cmd' in obj ? commandStep : null;
+  if (schema === null) {
+    ctx.addIssue({ code: 'custom', message: 'a step needs "cmd", "await" or "advance"' });
+    return z.NEVER;
+  }
+  const r = (schema as z.ZodType<Step>).safeParse(raw);
+  if (!r.success) {
+    for (const issue of r.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+    return z.NEVER;
+  }
+  return r.data;
+});
+
+const versionSchema = z.string().regex(/^\d+\.\d+$/, 'use "<major>.<minor>", e.g. "7.0"');
+
+export const scenarioSchema = z.strictObject({
+  name: z.string().regex(/^[a-z0-9][a-z0-9.-]*$/, 'use lower-case kebab-case'),
+  description: nonEmpty,
+  source: z.enum(['recorded', 'hand-written']),
+  recordedOn: z.string().regex(/^\d+\.\d+\.\d+/).optional(),
+  redisVersion: versionSchema,
+  clock: z.number().int().min(0).optional(),
+  clients: z.array(nonEmpty).min(1).optional(),
+  steps: z.array(stepSchema).min(1),
+});
+
+export type Scenario = z.infer<typeof scenarioSchema>;
+
+/** Default start of the fake clock (ms since the epoch) when `clock` is absent. */
+export const DEFAULT_CLOCK = 1700000000000;
+/** Default client list when `clients` is absent. */
+export const DEFAULT_CLIENTS: readonly string[] = ['main'];
+
+export function isCommandStep(step: Step): step is CommandStep {
+  return 'cmd' in step;
+}
+export function isAwaitStep(step: Step): step is AwaitStep {
+  return 'await' in step;
+}
+export function isAdvanceStep(step: Step): step is AdvanceStep {
+  return 'advance' in step;
+}
+
+/** Client names of a scenario (`clients`, or `["main"]`). */
+export function clientsOf(scenario: Scenario): readonly string[] {
+  return scenario.clients ?? DEFAULT_CLIENTS;
+}
+
+/** The client a command step runs on: its `client`, else the first declared client. */
+export function clientOf(scenario: Scenario, step: CommandStep): string {
+  return step.client ?? clientsOf(scenario)[0];
+}
+
+export class ScenarioFormatError extends Error {
+  constructor(
+    readonly file: string | undefined,
+    readonly problems: string[],
+  ) {
+    super(`[ioredis-mock-streams] invalid scenario${file ? ` ${file}` : ''}:\n  ${problems.join('\n  ')}`);
+    this.name = 'ScenarioFormatError';
+  }
+}
+
+export interface ValidateOptions {
+  /**
+   * Require every non-async command step and every await step to have `reply` or
+   * `error`. The replayer requires it; the recorder does not (it fills them in).
+   * @default true
+   */
+  requireExpectations?: boolean;
+  /** Used in error messages and to check that `name` equals the file's base name. */
+  file?: string;
+}
+
+function pathText(p: readonly PropertyKey[]): string {
+  return p.map((k) => (typeof k === 'number' ? `[${k}]` : `.${String(k)}`)).join('').replace(/^\./, '');
+}
+
+/**
+ * Checks the rules a schema cannot express: declared clients, async/await pairing,
+ * matcher syntax, capture-before-ref order, unique capture names, recorded metadata.
+ */
+function semanticProblems(s: Scenario, opts: ValidateOptions): string[] {
+  const problems: string[] = [];
+  const requireExpectations = opts.requireExpectations ?? true;
+  if (opts.file !== undefined) {
+    const base = path.basename(opts.file, '.json');
+    if (base !== s.name) problems.push(`name "${s.name}" must equal the file name "${base}"`);
+  }
+  if (s.source === 'recorded' && s.recordedOn === undefined) problems.push('a recorded scenario needs "recordedOn"');
+  if (s.source === 'hand-written' && s.recordedOn !== undefined) problems.push('"recordedOn" is only for recorded scenarios');
+  const clients = clientsOf(s);
+  if (new Set(clients).size !== clients.length) problems.push('"clients" has duplicate names');
+
+  const captured = new Set<string>();
+  const pending = new Map<string, number>(); // async name -> step index
+  const usedAsync = new Set<string>();
+  const checkExpected = (expected: Json | undefined, where: string): void => {
+    if (expected === undefined) return;
+    // Refs may only point at captures bound by earlier steps or earlier in this reply.
+    forEachMatcher(expected, (m, p) => {
+      if (typeof m === 'string') {
+        problems.push(`${where}${p}: ${m}`);
+        return;
+      }
+      if (m.kind === 'ref' && !captured.has(m.name)) problems.push(`${where}${p}: {"ref": "${m.name}"} before any capture of it`);
+      if (m.capture !== undefined) {
+        if (captured.has(m.capture)) problems.push(`${where}${p}: "${m.capture}" is captured twice`);
+        captured.add(m.capture);
+      }
+    });
+  };
+  const checkOutcome = (step: { reply?: Json; error?: string }, where: string, needed: boolean): void => {
+    const hasReply = step.reply !== undefined;
+    const hasError = step.error !== undefined;
+    if (hasReply && hasError) problems.push(`${where}: give "reply" or "error", not both`);
+    if (needed && !hasReply && !hasError) problems.push(`${where}: needs "reply" or "error"`);
+    if (hasError && step.error === '') problems.push(`${where}: "error" must not be empty`);
+  };
+
+  s.steps.forEach((step, i) => {
+    const where = `steps[${i}]`;
+    if (isCommandStep(step)) {
+      if (step.client !== undefined && !clients.includes(step.client)) problems.push(`${where}: client "${step.client}" is not in "clients"`);
+      for (const arg of step.cmd as Arg[]) {
+        if (typeof arg !== 'string' && !captured.has(arg.ref)) problems.push(`${where}.cmd: {"ref": "${arg.ref}"} before any capture of it`);
+      }
+      if (step.async !== undefined) {
+        if (step.reply !== undefined || step.error !== undefined) problems.push(`${where}: an async step gets its reply in the matching "await" step`);
+        if (pending.has(step.async) || usedAsync.has(step.async)) problems.push(`${where}: async name "${step.async}" is used twice`);
+        pending.set(step.async, i);
+        usedAsync.add(step.async);
+      } else {
+        checkOutcome(step, where, requireExpectations);
+        checkExpected(step.reply, `${where}.reply`);
+      }
+    } else if (isAwaitStep(step)) {
+      if (!pending.has(step.await)) problems.push(`${where}: await "${step.await}" without an earlier async step of that name`);
+      pending.delete(step.await);
+      checkOutcome(step, where, requireExpectations);
+      checkExpected(step.reply, `${where}.reply`);
+    }
+  });
+  for (const [name, i] of pending) problems.push(`steps[${i}]: async "${name}" is never awaited`);
+  return problems;
+}
+
+/** Validates a parsed JSON value as a scenario; throws ScenarioFormatError listing all problems. */
+export function parseScenario(raw: unknown, opts: ValidateOptions = {}): Scenario {
+  const r = scenarioSchema.safeParse(raw);
+  if (!r.success) {
+    throw new ScenarioFormatError(
+      opts.file,
+      r.error.issues.map((issue) => `${pathText(issue.path) || '(root)'}: ${issue.message}`),
+    );
+  }
+  const problems = semanticProblems(r.data, opts);
+  if (problems.length > 0) throw new ScenarioFormatError(opts.file, problems);
+  return r.data;
+}
+
+/** Reads and validates one scenario file. */
+export function loadScenarioFile(file: string, opts: Omit<ValidateOptions, 'file'> = {}): Scenario {
+  const text = fs.readFileSync(file, 'utf8');
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new ScenarioFormatError(file, [`not valid JSON: ${(e as Error).message}`]);
+  }
+  return parseScenario(raw, { ...opts, file });
+}
+
+/**
+ * Expands files and directories into a sorted list of scenario files. Directories are
+ * read (not recursively) for `*.json`; explicitly named files are taken as given.
+ */
+export function listScenarioFiles(paths: readonly string[]): string[] {
+  const files: string[] = [];
+  for (const p of paths) {
+    const st = fs.statSync(p);
+    if (st.isDirectory()) {
+      for (const name of fs.readdirSync(p).sort()) {
+        if (name.endsWith('.json')) files.push(path.join(p, name));
+      }
+    } else {
+      files.push(p);
+    }
+  }
+  return files;
+}
+
+/** "7.0.15" or "7.0" -> [7, 0]. */
+export function parseVersion(v: string): [number, number] {
+  const m = /^(\d+)\.(\d+)/.exec(v);
+  if (!m) throw new Error(`[ioredis-mock-streams] bad version "${v}"`);
+  return [Number(m[1]), Number(m[2])];
+}
+
+/** Compares two "<major>.<minor>[.patch]" versions by major and minor only. */
+export function compareVersions(a: string, b: string): number {
+  const [a1, a2] = parseVersion(a);
+  const [b1, b2] = parseVersion(b);
+  return a1 !== b1 ? a1 - b1 : a2 - b2;
+}

@@ -1,0 +1,124 @@
+/**
+ * Scenario recorder: plays scenario files against a real Redis server and writes the real
+ * replies back into them.
+ *
+ * For each command or await step the real reply (or full error text) replaces the old
+ * expectation. Where the old expectation holds matchers, they are kept if the real reply
+ * satisfies them, so time-dependent values keep their tolerance; if a matcher is violated
+ * (or a reply with matchers became an error, or a step got no reply in time) the file is
+ * not written and the problem is reported. The file then gets `source: "recorded"`,
+ * `recordedOn` (INFO server `redis_version`) and `redisVersion` (its major.minor).
+ */
+import * as fs from 'node:fs';
+import { isAdvanceStep, isCommandStep, listScenarioFiles, parseScenario, parseVersion, type Scenario, type Step } from './format';
+import { formatJson } from './json-format';
+import { containsMatcher, mergeRecorded, type Bindings, type Json } from './matchers';
+import { runScenario } from './replay';
+import { RealTarget } from './targets/real';
+
+export interface RecordResult {
+  file: string;
+  name: string;
+  /** updated: file rewritten with changes; unchanged: replies already matched; skipped; failed: file left as it was. */
+  status: 'updated' | 'unchanged' | 'skipped' | 'failed';
+  /** Explanations: changed steps, violations, skip reason. */
+  messages: string[];
+}
+
+const STEP_KEYS = ['client', 'cmd', 'async', 'await', 'advance', 'reply', 'error', 'comment'] as const;
+
+function orderStep(step: Record<string, unknown>): Json {
+  const out: Record<string, Json> = {};
+  for (const k of STEP_KEYS) if (step[k] !== undefined) out[k] = step[k] as Json;
+  return out;
+}
+
+function orderScenario(s: Scenario, steps: Json[]): Json {
+  const out: Record<string, Json> = { name: s.name, description: s.description, source: s.source };
+  if (s.recordedOn !== undefined) out.recordedOn = s.recordedOn;
+  out.redisVersion = s.redisVersion;
+  if (s.clock !== undefined) out.clock = s.clock;
+  if (s.clients !== undefined) out.clients = s.clients;
+  out.steps = steps;
+  return out;
+}
+
+/** Records one file. Never throws for scenario problems; they come back as 'failed'. */
+export async function recordFile(file: string, target: RealTarget): Promise<RecordResult> {
+  const failed = (name: string, messages: string[]): RecordResult => ({ file, name, status: 'failed', messages });
+  let scenario: Scenario;
+  try {
+    scenario = parseScenario(JSON.parse(fs.readFileSync(file, 'utf8')), { file, requireExpectations: false });
+  } catch (e) {
+    return failed(file, [(e as Error).message]);
+  }
+  const skip = await target.skipReason(scenario);
+  if (skip !== null) return { file, name: scenario.name, status: 'skipped', messages: [skip] };
+
+  const version = await target.serverVersion();
+  const run = await runScenario(scenario, target, { stopOnMismatch: false });
+  if (run.failure && run.failure.step < 0) return failed(scenario.name, [run.failure.message]);
+
+  const problems: string[] = [];
+  const changes: string[] = [];
+  const bindings: Bindings = new Map();
+  const newSteps: Json[] = scenario.steps.map((step: Step, i: number) => {
+    const copy: Record<string, unknown> = { ...step };
+    if (isAdvanceStep(step) || (isCommandStep(step) && step.async !== undefined)) return orderStep(copy);
+    const outcome = run.outcomes[i];
+    const old = step as { reply?: Json; error?: string };
+    if (outcome === undefined) {
+      problems.push(`step ${i}: did not run (${run.failure?.step === i ? run.failure.message : 'an earlier step failed'})`);
+      return orderStep(copy);
+    }
+    if (outcome.kind === 'timeout') {
+      problems.push(`step ${i}: ${outcome.message}`);
+      return orderStep(copy);
+    }
+    if (outcome.kind === 'error') {
+      if (old.reply !== undefined && containsMatcher(old.reply)) {
+        problems.push(`step ${i}: expected a reply with matchers ${JSON.stringify(old.reply)}, got error ${JSON.stringify(outcome.message)}`);
+        return orderStep(copy);
+      }
+      if (old.error !== outcome.message) changes.push(`step ${i}: error ${JSON.stringify(outcome.message)}`);
+      delete copy.reply;
+      copy.error = outcome.message;
+      return orderStep(copy);
+    }
+    const merged = mergeRecorded(old.reply, outcome.value, bindings);
+    if (!merged.ok) {
+      problems.push(`step ${i}: matcher not satisfied at ${merged.path || '(reply)'}: ${merged.message}`);
+      return orderStep(copy);
+    }
+    if (old.error !== undefined || old.reply === undefined || JSON.stringify(old.reply) !== JSON.stringify(merged.value)) {
+      changes.push(`step ${i}: reply ${JSON.stringify(merged.value)}`);
+    }
+    delete copy.error;
+    copy.reply = merged.value;
+    return orderStep(copy);
+  });
+  if (problems.length > 0) return failed(scenario.name, problems);
+
+  const [major, minor] = parseVersion(version);
+  const recorded: Scenario = { ...scenario, source: 'recorded', recordedOn: version, redisVersion: `${major}.${minor}` };
+  const text = formatJson(orderScenario(recorded, newSteps));
+  // The result must itself be a valid, complete scenario.
+  parseScenario(JSON.parse(text), { file });
+  const before = fs.readFileSync(file, 'utf8');
+  if (text === before) return { file, name: scenario.name, status: 'unchanged', messages: [] };
+  fs.writeFileSync(file, text);
+  if (changes.length === 0) changes.push('metadata or formatting only');
+  return { file, name: scenario.name, status: 'updated', messages: changes };
+}
+
+/** Records every scenario file under `paths` against the server at `url`. */
+export async function recordFiles(paths: readonly string[], url: string): Promise<RecordResult[]> {
+  const target = new RealTarget({ url, recordedOnly: false });
+  try {
+    const results: RecordResult[] = [];
+    for (const file of listScenarioFiles(paths)) results.push(await recordFile(file, target));
+    return results;
+  } finally {
+    await target.dispose();
+  }
+}

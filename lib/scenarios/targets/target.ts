@@ -1,0 +1,66 @@
+/**
+ * The interface the replayer drives: a place where scenario commands run. Two
+ * implementations: `fake.ts` (this library on ioredis-mock, fake clock) and `real.ts`
+ * (a real Redis server through ioredis).
+ */
+import type { Scenario } from '../format';
+
+/** State of a command started with `async`, shared with the target while it settles. */
+export interface PendingCall {
+  /** Becomes true once the command's promise resolved or rejected. */
+  settled: boolean;
+}
+
+/** One scenario's run: its clients and its clock. */
+export interface TargetSession {
+  /** Runs a command on a client; resolves with the reply, rejects with the Redis error. */
+  call(client: string, argv: readonly string[]): Promise<unknown>;
+  /** Lets `ms` milliseconds pass (fake clock tick, or a real sleep). */
+  advance(ms: number): Promise<void>;
+  /**
+   * Called right after an `async` command was sent, before the next step runs, so the
+   * order of events is deterministic: resolves once the command is blocked on the
+   * server (or already settled).
+   */
+  settleAsync(client: string, pending: PendingCall): Promise<void>;
+  /** Closes every client of this run. */
+  close(): Promise<void>;
+}
+
+export interface Target {
+  readonly kind: 'fake' | 'real';
+  /** Longest wait for one command or await step before the step fails, in ms. */
+  readonly callTimeoutMs: number;
+  /** A reason to skip this scenario on this target, or null to run it. */
+  skipReason(scenario: Scenario): Promise<string | null>;
+  /** Starts a fresh, empty keyspace with the scenario's clients. */
+  open(scenario: Scenario): Promise<TargetSession>;
+  /** Releases target-wide resources (connections). */
+  dispose(): Promise<void>;
+}
+
+/** setTimeout as it was when this module loaded, so jest/sinon fake timers installed later cannot stall the replayer. */
+const realSetTimeout = globalThis.setTimeout;
+const realClearTimeout = globalThis.clearTimeout;
+
+/** Sleeps in real time. */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => realSetTimeout(resolve, ms));
+}
+
+/** Rejects with a `[ioredis-mock-streams]` timeout error when `promise` takes longer than `ms` (real time). */
+export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = realSetTimeout(() => reject(new ReplayTimeoutError(`${what}: no reply within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => realClearTimeout(timer));
+}
+
+/** A step that got no reply in time. Not a Redis error: reported as a replay failure. */
+export class ReplayTimeoutError extends Error {
+  constructor(message: string) {
+    super(`[ioredis-mock-streams] ${message}`);
+    this.name = 'ReplayTimeoutError';
+  }
+}
