@@ -122,15 +122,27 @@ export const ERR_IDS_REQUIRED = 'ERR IDS option is required';
 export function errWrongArity(name: string): string {
   return `ERR wrong number of arguments for '${name}' command`;
 }
+/** `%.128s` of a C string: cut at NUL, then at 128 bytes. */
+function cArg128(s: string): string {
+  const nul = s.indexOf('\0');
+  return (nul === -1 ? s : s.slice(0, nul)).slice(0, 128);
+}
+/** server.c processCommand: argv[1] as typed (%.128s), container name upper-cased. */
 export function errUnknownSubcommand(sub: string, container: string): string {
-  return `ERR unknown subcommand '${sub}'. Try ${container} HELP.`;
+  return `ERR unknown subcommand '${cArg128(sub)}'. Try ${container.toUpperCase()} HELP.`;
 }
+/** networking.c addReplySubcommandSyntaxError. */
 export function errSubcommandSyntax(sub: string, container: string): string {
-  return `ERR unknown subcommand or wrong number of arguments for '${sub}'. Try ${container} HELP.`;
+  return `ERR unknown subcommand or wrong number of arguments for '${cArg128(sub)}'. Try ${container.toUpperCase()} HELP.`;
 }
+/** server.c processCommand: name (%.128s) and arguments quoted until the list reaches 128 bytes. */
 export function errUnknownCommand(name: string, args: string[]): string {
-  const shown = args.map((a) => `'${a}' `).join('');
-  return `ERR unknown command '${name}', with args beginning with: ${shown}`;
+  let shown = '';
+  for (const a of args) {
+    if (shown.length >= 128) break;
+    shown += `'${cArg128(a).slice(0, 128 - shown.length)}' `;
+  }
+  return `ERR unknown command '${cArg128(name)}', with args beginning with: ${shown}`;
 }
 
 // NOGROUP wordings (they differ per command)

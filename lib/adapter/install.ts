@@ -97,7 +97,8 @@ function makeDb(ks: Keyspace, prefix: string): Db {
 }
 
 function toClientError(err: unknown): unknown {
-  if (err instanceof CommandError) return new ReplyError(decodeBytes(err.message));
+  // Redis never emits CR/LF inside an error line (networking.c addReplyErrorLength).
+  if (err instanceof CommandError) return new ReplyError(decodeBytes(err.message).replace(/[\r\n]/g, ' '));
   return err;
 }
 
@@ -137,7 +138,7 @@ function execute(redis: MockInstance, argv: string[], opts: RunOptions): unknown
   if (!isBlockRequest(result)) return encodeReply(result, enc);
   const request = result;
   const promise = ks.blocking
-    .block(redis, request.keys.map((k) => prefix + k), request, (req) => req.retry(makeCtx(true)))
+    .block(redis, request.keys.map((k) => prefix + k), request, (req, key) => req.retry(makeCtx(true), key?.slice(prefix.length)))
     .then((reply) => encodeReply(reply, enc), (err) => Promise.reject(toClientError(err)));
   // A blocked call released by disconnect()/reset must not become an unhandled rejection
   // when the test never awaited it; callers that await it still see the rejection.
@@ -173,7 +174,7 @@ function genericCall(redis: MockInstance, buffers: boolean, args: unknown[]): Pr
     return withCallback(Promise.resolve().then(() => method.apply(redis, cmdArgs)), cb);
   }
   return withCallback(
-    Promise.reject(new ReplyError(errUnknownCommand(String(name), flattenArgs(cmdArgs).slice(0, 20).map(String)))),
+    Promise.reject(new ReplyError(errUnknownCommand(String(name), flattenArgs(cmdArgs).map(String)).replace(/[\r\n]/g, ' '))),
     cb,
   );
 }

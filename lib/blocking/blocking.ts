@@ -11,7 +11,7 @@ import type { BlockRequest, Reply } from '../commands/types';
 import { isBlockRequest } from '../commands/types';
 
 /** Re-runs a blocked command: returns a reply, a BlockRequest (keep waiting) or throws. */
-export type Retry = (request: BlockRequest) => Reply | BlockRequest;
+export type Retry = (request: BlockRequest, signalledKey?: string) => Reply | BlockRequest;
 
 interface Waiter {
   readonly seq: number;
@@ -143,11 +143,12 @@ export class BlockingQueue {
     settle(w);
   }
 
-  private rerun(w: Waiter): void {
+  /** Re-execute a waiter; `key` is the signalled full key (undefined for a timer wake-up). */
+  private rerun(w: Waiter, key?: string): void {
     if (w.done) return;
     let out: Reply | BlockRequest;
     try {
-      out = w.retry(w.request);
+      out = w.retry(w.request, key);
     } catch (err) {
       this.finish(w, (x) => x.reject(err));
       return;
@@ -196,7 +197,7 @@ export class BlockingQueue {
         this.readySet.clear();
         for (const key of keys) {
           const waiters = [...(this.byKey.get(key) ?? [])];
-          for (const w of waiters) this.rerun(w);
+          for (const w of waiters) this.rerun(w, key);
         }
       }
     } finally {

@@ -22,13 +22,13 @@ export function dispatch(ctx: CommandContext, argv: string[]): CommandResult {
   const spec = COMMANDS.get(name);
   const since = COMMAND_SINCE[name];
   if (!spec || (since && versionIndex(ctx.version) < versionIndex(since as never))) {
-    fail(errUnknownCommand(argv[0], argv.slice(1, 1 + Math.min(argv.length - 1, 20))));
+    fail(errUnknownCommand(argv[0], argv.slice(1)));
   }
   if (!arityOk(spec.arity, argv.length)) fail(errWrongArity(name));
   if (spec.subcommands) {
     const sub = argv[1].toLowerCase();
     const subSpec = spec.subcommands[sub];
-    if (!subSpec) fail(errUnknownSubcommand(argv[1], name.toUpperCase()));
+    if (!subSpec) fail(errUnknownSubcommand(argv[1], argv[0]));
     if (!arityOk(subSpec.arity, argv.length)) fail(errWrongArity(`${name}|${sub}`));
     return subSpec.run(ctx, argv);
   }

@@ -49,8 +49,12 @@ export interface BlockRequest {
   readonly timeoutMs: number;
   /** Absolute ms at which to re-run even without a signal (XREADGROUP CLAIM), or null. */
   readonly wakeAt: number | null;
-  /** Re-execute with the original arguments; a BlockRequest result means "keep waiting". */
-  retry(ctx: CommandContext): Reply | BlockRequest;
+  /**
+   * Re-execute with the original arguments; a BlockRequest result means "keep waiting".
+   * `signalledKey` (without prefix) is the key whose signal caused the re-run (7.0 serves only
+   * that key); undefined for a timer wake-up.
+   */
+  retry(ctx: CommandContext, signalledKey?: string): Reply | BlockRequest;
 }
 
 export type CommandResult = Reply | BlockRequest;

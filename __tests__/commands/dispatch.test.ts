@@ -1,0 +1,25 @@
+import { Harness } from '../helpers/harness';
+
+describe('command dispatch (server.c processCommand)', () => {
+  it('checks arity with the command name counted, naming subcommands as container|sub', () => {
+    const h = new Harness();
+    expect(h.error('XADD', 's', '*')).toBe("ERR wrong number of arguments for 'xadd' command");
+    expect(h.error('XGROUP', 'CREATE', 's')).toBe("ERR wrong number of arguments for 'xgroup|create' command");
+    expect(h.error('XGROUP')).toBe("ERR wrong number of arguments for 'xgroup' command");
+  });
+
+  it('echoes an unknown subcommand as typed, cut at 128 bytes, with the container upper-cased', () => {
+    const h = new Harness();
+    expect(h.error('xgroup', 'foo')).toBe("ERR unknown subcommand 'foo'. Try XGROUP HELP.");
+    expect(h.error('XINFO', 'x'.repeat(200))).toBe(`ERR unknown subcommand '${'x'.repeat(128)}'. Try XINFO HELP.`);
+  });
+
+  it('reports commands the emulated version lacks as unknown, quoting arguments up to 128 bytes', () => {
+    const h = new Harness();
+    h.version = '7.0';
+    expect(h.error('XNACK', 's', 'g')).toBe("ERR unknown command 'XNACK', with args beginning with: 's' 'g' ");
+    expect(h.error('XACKDEL', 'b'.repeat(100), 'c'.repeat(100), 'd')).toBe(
+      `ERR unknown command 'XACKDEL', with args beginning with: '${'b'.repeat(100)}' '${'c'.repeat(25)}' `,
+    );
+  });
+});
