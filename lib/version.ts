@@ -56,8 +56,9 @@ export const FEATURE_SINCE = {
    *  #13338, 8.0); 7.x ignores it (checked on redis-server 7.0.15: group at 0 with ENTRIESREAD 2
    *  on an empty MKSTREAM stream, XADD 1-1, XDEL 1-1, XADD 2-1 → lag 0, where 8.x gives 1). */
   lagTombstoneBeforeFirstCounts: '8.0',
-  /** ENTRIESREAD larger than entries-added is clamped (issue #14257; release unconfirmed). */
-  entriesReadClamp: '8.0',
+  /** ENTRIESREAD larger than entries-added is clamped (redis issue #14257, filed 2025-08-05,
+   *  after 8.2.0; cg.tcl of 8.8 tests it). First release with the fix unconfirmed: assumed 8.4. */
+  entriesReadClamp: '8.4',
   /** XADD `ms-*` when the top ID is `ms-18446744073709551615` answers "equal or smaller" (7.2,
    *  redis #11424); 7.0.15 answers "Elements are too large to be stored" (checked on the server). */
   xaddSeqExhaustedEdom: '7.2',

@@ -180,3 +180,24 @@ describe('jest.mock default export', () => {
     r.disconnect();
   });
 });
+
+describe('keyspace notifications', () => {
+  it('publishes stream events (class t) on __keyspace@db__ and __keyevent@db__ channels when enabled', async () => {
+    port++;
+    const writer = new Redis({ port, notifyKeyspaceEvents: 'KEt' } as never) as any;
+    const sub = new Redis({ port } as never) as any;
+    const got: [string, string][] = [];
+    sub.on('message', (channel: string, message: string) => got.push([channel, message]));
+    await sub.subscribe('__keyspace@0__:s', '__keyevent@0__:xgroup-create');
+    await writer.xadd('s', '1-0', 'f', 'v');
+    await writer.xgroup('CREATE', 's', 'g', '0');
+    await new Promise((r) => setImmediate(r));
+    expect(got).toEqual([
+      ['__keyspace@0__:s', 'xadd'],
+      ['__keyspace@0__:s', 'xgroup-create'],
+      ['__keyevent@0__:xgroup-create', 's'],
+    ]);
+    writer.disconnect();
+    sub.disconnect();
+  });
+});

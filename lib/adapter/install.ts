@@ -75,7 +75,22 @@ export function keyspaceOf(redis: MockInstance): Keyspace {
   return stateOf(redis).keyspace;
 }
 
-function makeDb(ks: Keyspace, prefix: string): Db {
+/**
+ * Keyspace notifications of class `t` (stream) for the issuing client, as Redis sends them
+ * when `notify-keyspace-events` (ioredis-mock option `notifyKeyspaceEvents`) has `t` (or `A`)
+ * with `K` and/or `E`: published through ioredis-mock's pub/sub on `__keyspace@<db>__:<key>`
+ * (message: the event) and `__keyevent@<db>__:<event>` (message: the key).
+ */
+function publishStreamEvent(redis: MockInstance, event: string, fullKey: string): void {
+  const flags: string = redis.options?.notifyKeyspaceEvents ?? '';
+  if (!flags || !(flags.includes('t') || flags.includes('A')) || typeof redis.publish !== 'function') return;
+  const db = redis.options?.db ?? 0;
+  const key = decodeBytes(fullKey);
+  if (flags.includes('K')) void redis.publish(`__keyspace@${db}__:${key}`, event);
+  if (flags.includes('E')) void redis.publish(`__keyevent@${db}__:${event}`, key);
+}
+
+function makeDb(ks: Keyspace, prefix: string, redis: MockInstance): Db {
   const full = (key: string) => prefix + key;
   return {
     getStream(key) {
@@ -92,7 +107,10 @@ function makeDb(ks: Keyspace, prefix: string): Db {
     },
     signalReady: (key) => ks.blocking.signal(full(key)),
     touch: (key) => ks.store.markModified(full(key)),
-    notify: (event, key) => ks.emitEvent(event, full(key)),
+    notify: (event, key) => {
+      ks.emitEvent(event, full(key));
+      publishStreamEvent(redis, event, full(key));
+    },
   };
 }
 
@@ -188,7 +206,7 @@ function setUpInstance(redis: MockInstance, options: any): void {
   const prefix: string = options?.keyPrefix ?? '';
   redis.expires = prefixedExpires(ks.store.expires, prefix);
   redis.data = prefixedData(ks.store.data, prefix, redis.expires);
-  redis[STATE] = { keyspace: ks, prefix, db: makeDb(ks, prefix) } satisfies InstanceState;
+  redis[STATE] = { keyspace: ks, prefix, db: makeDb(ks, prefix, redis) } satisfies InstanceState;
   if (options?.streams) ks.configure(options.streams as KeyspaceOptions);
 
   // Key TTLs on the keyspace clock.
