@@ -1,10 +1,10 @@
 import { Harness } from '../helpers/harness';
 import type { ConsumerGroup } from '../../lib/model/consumer-group';
 import type { Stream } from '../../lib/model/stream';
-import { MAX_ID, formatId, incrId } from '../../lib/model/stream-id';
+import { formatId } from '../../lib/model/stream-id';
 
-// State is built with XADD / XGROUP CREATE / XDEL; XREADGROUP `>` is emulated through the model
-// (readNew) until that command lands.
+// State is built with XADD / XGROUP CREATE / XREADGROUP / XDEL; the model is read for what no
+// reply shows (seen-time, active-time, NACK order).
 function stream(h: Harness, key = 's'): Stream {
   const s = h.db.getStream(key);
   if (!s) throw new Error(`no stream ${key}`);
@@ -27,21 +27,13 @@ function group(h: Harness, key = 's', name = 'g'): ConsumerGroup {
   if (!g) throw new Error(`no group ${name}`);
   return g;
 }
-/** XREADGROUP GROUP group consumer [COUNT count] STREAMS key > at h.now. */
+/** XREADGROUP GROUP group consumer [COUNT count] STREAMS key >: the IDs delivered. */
 function readNew(h: Harness, key: string, groupName: string, consumer: string, count = 0): string[] {
-  const s = stream(h, key);
-  const g = group(h, key, groupName);
-  const { consumer: c } = g.ensureConsumer(consumer, h.now);
-  c.seenTime = h.now;
-  const from = incrId(g.lastId) ?? MAX_ID;
-  const out: string[] = [];
-  for (const e of s.range(from, MAX_ID, count)) {
-    g.addPending(e.id, c, h.now, 1n);
-    s.advanceGroup(g, e.id);
-    out.push(formatId(e.id));
-  }
-  if (out.length) c.activeTime = h.now;
-  return out;
+  const countArgs = count ? ['COUNT', count] : [];
+  const reply = h.run('XREADGROUP', 'GROUP', groupName, consumer, ...countArgs, 'STREAMS', key, '>') as
+    | [string, [string, string[]][]][]
+    | null;
+  return reply ? reply[0][1].map((e) => e[0]) : [];
 }
 /** XPENDING key group - + 1000: [id, consumer ('' when released), idle (-1 when released), count]. */
 function pending(h: Harness, key = 's', groupName = 'g'): [string, string, number, bigint][] {

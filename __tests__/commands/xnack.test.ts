@@ -1,10 +1,11 @@
 import { Harness } from '../helpers/harness';
 import type { ConsumerGroup } from '../../lib/model/consumer-group';
 import type { Stream } from '../../lib/model/stream';
-import { MAX_ID, formatId, incrId } from '../../lib/model/stream-id';
+import { formatId } from '../../lib/model/stream-id';
+import { isBlockRequest, type Reply } from '../../lib/commands/types';
 
-// State is built with XADD / XGROUP CREATE / XDEL; XREADGROUP `>` is emulated through the model
-// (readNew) until that command lands.
+// State is built with XADD / XGROUP CREATE / XREADGROUP / XDEL; the model is read for what no
+// reply shows (seen-time, active-time, NACK order).
 function stream(h: Harness, key = 's'): Stream {
   const s = h.db.getStream(key);
   if (!s) throw new Error(`no stream ${key}`);
@@ -27,21 +28,13 @@ function group(h: Harness, key = 's', name = 'g'): ConsumerGroup {
   if (!g) throw new Error(`no group ${name}`);
   return g;
 }
-/** XREADGROUP GROUP group consumer [COUNT count] STREAMS key > at h.now. */
+/** XREADGROUP GROUP group consumer [COUNT count] STREAMS key >: the IDs delivered. */
 function readNew(h: Harness, key: string, groupName: string, consumer: string, count = 0): string[] {
-  const s = stream(h, key);
-  const g = group(h, key, groupName);
-  const { consumer: c } = g.ensureConsumer(consumer, h.now);
-  c.seenTime = h.now;
-  const from = incrId(g.lastId) ?? MAX_ID;
-  const out: string[] = [];
-  for (const e of s.range(from, MAX_ID, count)) {
-    g.addPending(e.id, c, h.now, 1n);
-    s.advanceGroup(g, e.id);
-    out.push(formatId(e.id));
-  }
-  if (out.length) c.activeTime = h.now;
-  return out;
+  const countArgs = count ? ['COUNT', count] : [];
+  const reply = h.run('XREADGROUP', 'GROUP', groupName, consumer, ...countArgs, 'STREAMS', key, '>') as
+    | [string, [string, string[]][]][]
+    | null;
+  return reply ? reply[0][1].map((e) => e[0]) : [];
 }
 /** XPENDING key group - + 1000: [id, consumer ('' when released), idle (-1 when released), count]. */
 function pending(h: Harness, key = 's', groupName = 'g'): [string, string, number, bigint][] {
@@ -151,6 +144,35 @@ describe('XNACK', () => {
     // NACK zone first (2-0, 3-0, 1-0), then the entries still delivered, oldest first.
     expect(claimOrder(h)).toEqual(['2-0', '3-0', '1-0', '4-0']);
     expect(group(h).nackedCount).toBe(3);
+  });
+
+  it('XREADGROUP CLAIM takes released entries in NACK order, before idle ones', () => {
+    setup(h, 4);
+    h.run('XNACK', 's', 'g', 'FAIL', 'IDS', 3, '1-0', '2-0', '3-0');
+    h.run('XNACK', 's', 'g', 'FAIL', 'IDS', 1, '1-0');
+    h.now += 10; // 4-0 (still owned by c1) is now idle enough too
+    const claimOne = () => {
+      const reply = h.run('XREADGROUP', 'GROUP', 'g', 'c2', 'COUNT', 1, 'CLAIM', 5, 'STREAMS', 's', '>') as [string, Reply[][]][];
+      return reply[0][1].map((e) => [e[0], e[3]]);
+    };
+    // [id, delivery count before this claim]
+    expect(claimOne()).toEqual([['2-0', 1]]);
+    expect(claimOne()).toEqual([['3-0', 1]]);
+    expect(claimOne()).toEqual([['1-0', 1]]);
+    expect(claimOne()).toEqual([['4-0', 1]]);
+    expect(group(h).nackedCount).toBe(0);
+  });
+
+  it('a blocked XREADGROUP CLAIM reader is woken by XNACK', () => {
+    setup(h, 1);
+    const blocked = h.run('XREADGROUP', 'GROUP', 'g', 'c2', 'BLOCK', 0, 'CLAIM', 100000, 'STREAMS', 's', '>');
+    expect(isBlockRequest(blocked)).toBe(true);
+    expect(h.run('XNACK', 's', 'g', 'SILENT', 'IDS', 1, '1-0')).toBe(1);
+    expect(h.signals).toEqual(['s']);
+    if (!isBlockRequest(blocked)) return;
+    const reply = blocked.retry(h.ctx(), 's') as [string, Reply[][]][];
+    expect(reply[0][1].map((e) => [e[0], e[1], e[3]])).toEqual([['1-0', ['f', 'v'], 0]]);
+    expect(pending(h)).toEqual([['1-0', 'c2', 0, 1n]]);
   });
 
   it('makes released entries claimable at once by XCLAIM and XAUTOCLAIM', () => {
