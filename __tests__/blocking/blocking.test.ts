@@ -124,6 +124,35 @@ describe('blocking XREADGROUP / XREAD on the keyspace clock', () => {
     w.disconnect();
   });
 
+  it('re-runs a blocked XREADGROUP when a stream is RENAMEd onto its key: served if that stream has the group', async () => {
+    const { make } = setUp();
+    const [r, w] = [make(), make()];
+    await w.xgroup('CREATE', 's', 'g', '$', 'MKSTREAM');
+    await w.xadd('other', '5-0', 'f', 'v');
+    await w.xgroup('CREATE', 'other', 'g', '0');
+    const read = r.xreadgroup('GROUP', 'g', 'c', 'BLOCK', 0, 'STREAMS', 's', '>');
+    await w.rename('other', 's');
+    expect(await read).toEqual([['s', [['5-0', ['f', 'v']]]]]);
+    r.disconnect();
+    w.disconnect();
+  });
+
+  it('answers NOGROUP when a stream without the group is RENAMEd onto the key, and when the key is renamed away', async () => {
+    const { make } = setUp();
+    const [r, w] = [make(), make()];
+    await w.xgroup('CREATE', 's', 'g', '$', 'MKSTREAM');
+    await w.xadd('other', '5-0', 'f', 'v');
+    const r1 = r.xreadgroup('GROUP', 'g', 'c', 'BLOCK', 0, 'STREAMS', 's', '>');
+    await w.rename('other', 's');
+    await expect(r1).rejects.toThrow("NOGROUP No such key 's' or consumer group 'g'");
+    await w.xgroup('CREATE', 's', 'g', '$');
+    const r2 = r.xreadgroup('GROUP', 'g', 'c', 'BLOCK', 0, 'STREAMS', 's', '>');
+    await w.rename('s', 'moved');
+    await expect(r2).rejects.toThrow('NOGROUP');
+    r.disconnect();
+    w.disconnect();
+  });
+
   it('keeps a blocked XREAD waiting when its key is deleted, and serves it from the re-created stream', async () => {
     const { make } = setUp();
     const [r, w] = [make(), make()];

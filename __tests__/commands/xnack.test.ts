@@ -156,10 +156,10 @@ describe('XNACK', () => {
       return reply[0][1].map((e) => [e[0], e[3]]);
     };
     // [id, delivery count before this claim]
-    expect(claimOne()).toEqual([['2-0', 1]]);
-    expect(claimOne()).toEqual([['3-0', 1]]);
-    expect(claimOne()).toEqual([['1-0', 1]]);
-    expect(claimOne()).toEqual([['4-0', 1]]);
+    expect(claimOne()).toEqual([['2-0', 1n]]);
+    expect(claimOne()).toEqual([['3-0', 1n]]);
+    expect(claimOne()).toEqual([['1-0', 1n]]);
+    expect(claimOne()).toEqual([['4-0', 1n]]);
     expect(group(h).nackedCount).toBe(0);
   });
 
@@ -171,7 +171,7 @@ describe('XNACK', () => {
     expect(h.signals).toEqual(['s']);
     if (!isBlockRequest(blocked)) return;
     const reply = blocked.retry(h.ctx(), 's') as [string, Reply[][]][];
-    expect(reply[0][1].map((e) => [e[0], e[1], e[3]])).toEqual([['1-0', ['f', 'v'], 0]]);
+    expect(reply[0][1].map((e) => [e[0], e[1], e[3]])).toEqual([['1-0', ['f', 'v'], 0n]]);
     expect(pending(h)).toEqual([['1-0', 'c2', 0, 1n]]);
   });
 
