@@ -106,7 +106,8 @@ describe('XCLAIM', () => {
     h.run('XCLAIM', 's', 'g', 'c1', 0, '1-0', 'RETRYCOUNT', '9223372036854775807', 'JUSTID');
     h.run('XCLAIM', 's', 'g', 'c1', 0, '1-0');
     h.run('XCLAIM', 's', 'g', 'c1', 0, '1-0');
-    expect(pending(h)[0][3]).toBe(9223372036854775809n);
+    // redis-server 7.0.15 shows the wrapped unsigned counter read as signed (addReplyLongLong)
+    expect(pending(h)[0][3]).toBe(-9223372036854775807n);
   });
 
   it('IDLE and TIME set the delivery time; out-of-range values mean now; the last one wins', () => {

@@ -14,6 +14,7 @@
  * `ERR Unrecognized XCLAIM option '<token>'`. Consumer bookkeeping: 7.2+ creates the consumer
  * and sets seen-time up front and active-time per claim; 7.0 only at the first claim.
  */
+import { nextDeliveryCount } from '../model/pel';
 import {
   errInvalidMinIdle,
   errNoKeyOrGroup,
@@ -153,9 +154,7 @@ export class ClaimingConsumer {
 }
 
 /** Delivery count + 1 as Redis's unsigned 64-bit counter (wraps at 2^64). */
-export function bumpDeliveryCount(count: bigint): bigint {
-  return (count + 1n) & UINT64_MAX;
-}
+export const bumpDeliveryCount = nextDeliveryCount;
 
 /** Is `pe` idle long enough? Unowned entries (FORCE-created, XNACK'd) always are. */
 export function idleEnough(pe: PendingEntry, minIdleTime: bigint, now: number): boolean {

@@ -34,6 +34,7 @@ import { ERR_NO_SUCH_KEY, errNoGroupForKey, errSubcommandSyntax, errorArg, fail 
 import type { Consumer } from '../model/consumer';
 import type { ConsumerGroup } from '../model/consumer-group';
 import type { IdMap, PendingEntry } from '../model/pel';
+import { deliveryCountReply } from '../model/pel';
 import { ENTRIES_READ_UNKNOWN, Stream } from '../model/stream';
 import type { StreamEntry } from '../model/stream-entries';
 import { MAX_ID, MIN_ID, formatId } from '../model/stream-id';
@@ -105,7 +106,7 @@ function fullConsumer(ctx: CommandContext, c: Consumer, count: bigint): Reply {
     'pel-count',
     c.pel.size,
     'pending',
-    pelRows(c.pel, count, (pe) => [formatId(pe.id), pe.deliveryTime, pe.deliveryCount]),
+    pelRows(c.pel, count, (pe) => [formatId(pe.id), pe.deliveryTime, deliveryCountReply(pe.deliveryCount)]),
   );
   return reply;
 }
@@ -127,7 +128,7 @@ function fullGroup(ctx: CommandContext, stream: Stream, g: ConsumerGroup, count:
   if (supports(ctx.version, 'xnack')) reply.push('nacked-count', g.nackedCount);
   reply.push(
     'pending',
-    pelRows(g.pel, count, (pe) => [formatId(pe.id), pe.consumer ? pe.consumer.name : '', pe.deliveryTime, pe.deliveryCount]),
+    pelRows(g.pel, count, (pe) => [formatId(pe.id), pe.consumer ? pe.consumer.name : '', pe.deliveryTime, deliveryCountReply(pe.deliveryCount)]),
     'consumers',
     g.sortedConsumers().map((c) => fullConsumer(ctx, c, count)),
   );

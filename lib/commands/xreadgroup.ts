@@ -31,7 +31,7 @@ import {
 } from '../errors';
 import type { Consumer } from '../model/consumer';
 import type { ConsumerGroup } from '../model/consumer-group';
-import { PendingEntry, iterateFrom } from '../model/pel';
+import { PendingEntry, deliveryCountReply, iterateFrom, nextDeliveryCount } from '../model/pel';
 import type { Stream } from '../model/stream';
 import type { StreamEntry } from '../model/stream-entries';
 import { MAX_ID, StreamId, compareIds, formatId, idEquals, incrId } from '../model/stream-id';
@@ -104,7 +104,7 @@ function serveHistory(
       entries.push([idText, [...e.fields]]);
       budget.addEntry(idText, e.fields);
       t.group.setDeliveryTime(pe, ctx.now);
-      pe.deliveryCount++;
+      pe.deliveryCount = nextDeliveryCount(pe.deliveryCount);
     } else {
       entries.push([idText, null]);
       budget.addEntry(idText, null);
@@ -182,7 +182,7 @@ function scanClaimable(
     if (!entry) continue;
     if (budget) {
       if (!budget.open()) break;
-      budget.addEntry(formatId(pe.id), entry.fields, [idle, pe.deliveryCount]);
+      budget.addEntry(formatId(pe.id), entry.fields, [idle, deliveryCountReply(pe.deliveryCount)]);
     }
     found.push({ pe, entry, idle });
   }
@@ -196,7 +196,7 @@ function applyClaims(ctx: CommandContext, t: GroupTarget, consumer: Consumer, fo
     const previous = pe.deliveryCount;
     t.group.setOwner(pe, consumer);
     t.group.setDeliveryTime(pe, ctx.now);
-    pe.deliveryCount = previous + 1n;
+    pe.deliveryCount = nextDeliveryCount(previous);
     out.push([formatId(pe.id), [...entry.fields], idle, previous]);
   }
   // Whether a claim sets active-time is unconfirmed (reference §7 item 12); we assume it does.

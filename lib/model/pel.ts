@@ -39,3 +39,13 @@ export function* iterateFrom<V>(map: IdMap<V>, from: StreamId): Generator<[Strea
     pair = map.nextHigherPair(k);
   }
 }
+
+/** Redis replies with a delivery count through `addReplyLongLong`: the unsigned 64-bit counter read as signed. */
+export function deliveryCountReply(count: bigint): bigint {
+  return BigInt.asIntN(64, count);
+}
+
+/** Delivery count + 1, wrapping at 2^64 like Redis's uint64_t. */
+export function nextDeliveryCount(count: bigint): bigint {
+  return BigInt.asUintN(64, count + 1n);
+}
