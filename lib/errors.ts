@@ -67,6 +67,10 @@ export const ERR_CLAIM_NEGATIVE = 'ERR min-idle-time must be a positive integer'
 export const ERR_MAXCOUNT_POSITIVE = 'ERR MAXCOUNT must be a positive integer';
 export const ERR_MAXCOUNT_LT_COUNT = 'ERR MAXCOUNT must be greater than or equal to COUNT';
 export const ERR_MAXSIZE_POSITIVE = 'ERR MAXSIZE must be a positive integer';
+/** 7.0–7.2: BLOCK given to XREAD/XREADGROUP from a Lua script (`cmd` = argv[0] as typed). */
+export function errBlockFromScript(cmd: string): string {
+  return `ERR ${errorArg(cmd)} command is not allowed with BLOCK option from scripts`;
+}
 export function errXreadgroupMeaninglessId(id: '$' | '+'): string {
   return `ERR The ${id} ID is meaningless in the context of XREADGROUP: you want to read the history of this consumer by specifying a proper ID, or use the > ID to get new messages. The ${id} ID would just return an empty result set.`;
 }

@@ -40,6 +40,11 @@ export const FEATURE_SINCE = {
   /** "ERR timeout is out of range" when now+BLOCK overflows (7.2); 7.0 accepts the value and the
    *  call blocks forever (checked on redis-server 7.0.15). */
   blockTimeoutOverflowCheck: '7.2',
+  /** XREAD/XREADGROUP with BLOCK inside a Lua script answer at once like any non-blocking call
+   *  (redis #12596, first in 7.4.0); before, the BLOCK option itself is an error from scripts:
+   *  "ERR <argv[0] as typed> command is not allowed with BLOCK option from scripts", raised when
+   *  the parser reaches BLOCK (checked on redis-server 7.0.15). */
+  scriptBlockAllowed: '7.4',
   /** Unbalanced STREAMS error names the command in quotes: `'xread'`/`'xreadgroup'` (7.2); 7.0 says
    *  "Unbalanced XREAD list of streams" for both (checked on redis-server 7.0.15). */
   xreadUnbalancedPerCommand: '7.2',

@@ -201,3 +201,22 @@ describe('keyspace notifications', () => {
     sub.disconnect();
   });
 });
+
+describe('MULTI through call()', () => {
+  it('queues commands sent between MULTI and EXEC and runs them atomically, errors in place', async () => {
+    port++;
+    const r = new Redis({ port } as never) as any;
+    expect(await r.call('MULTI')).toBe('OK');
+    expect(await r.call('XADD', 's', '1-0', 'f', 'v')).toBe('QUEUED');
+    expect(await r.call('XADD', 's', '1-0', 'f', 'v')).toBe('QUEUED');
+    expect(await r.call('XREAD', 'BLOCK', '0', 'STREAMS', 's', '$')).toBe('QUEUED');
+    expect(await r.call('SET', 'k', 'v')).toBe('QUEUED');
+    const res = await r.call('EXEC');
+    expect(res[0]).toBe('1-0');
+    expect((res[1] as Error).message).toBe('ERR The ID specified in XADD is equal or smaller than the target stream top item');
+    expect(res[2]).toBeNull();
+    expect(res[3]).toBe('OK');
+    await expect(r.call('EXEC')).rejects.toThrow('ERR EXEC without MULTI');
+    r.disconnect();
+  });
+});

@@ -26,6 +26,7 @@ import { Keyspace, KeyspaceOptions } from '../keyspace/keyspace';
 import { prefixedData, prefixedExpires } from '../keyspace/store';
 import { installClockTtl } from './ttl';
 import { decodeBytes, encodeReply, flattenArgs, toByteString } from './encoding';
+import { installScripting } from './lua';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type MockInstance = any;
@@ -181,20 +182,66 @@ function runAsPromise(redis: MockInstance, name: string, rawArgs: unknown[], buf
   }
 }
 
-/** ioredis's generic `call(name, ...args)`: stream commands here, the rest to ioredis-mock. */
+/** Run one command by name now: a stream command here, anything else through ioredis-mock. */
+function callNow(redis: MockInstance, lower: string, name: unknown, cmdArgs: unknown[], buffers: boolean): Promise<unknown> {
+  if (lookupCommand(lower)) return runAsPromise(redis, lower, cmdArgs, buffers);
+  const method = redis[buffers ? `${lower}Buffer` : lower] ?? redis[lower];
+  if (typeof method === 'function' && !['call', 'callbuffer', 'multi', 'pipeline', 'exec'].includes(lower)) {
+    try {
+      return Promise.resolve(method.apply(redis, cmdArgs));
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+  return Promise.reject(
+    new ReplyError(errUnknownCommand(String(name), flattenArgs(cmdArgs).map(String)).replace(/[\r\n]/g, ' ')),
+  );
+}
+
+const CALL_MULTI = Symbol.for('ioredis-mock-streams.callMulti');
+
+/**
+ * ioredis's generic `call(name, ...args)`. MULTI / EXEC / DISCARD sent through `call` behave
+ * as on a real connection: commands in between answer QUEUED and run atomically at EXEC (one
+ * time snapshot, BLOCK answers nil, blocked readers served after EXEC), whose reply is the
+ * array of replies with error replies in place.
+ */
 function genericCall(redis: MockInstance, buffers: boolean, args: unknown[]): Promise<unknown> {
   const { args: rest, cb } = splitCallback(args);
   const [name, ...cmdArgs] = rest;
   const lower = String(name).toLowerCase();
-  if (lookupCommand(lower)) return withCallback(runAsPromise(redis, lower, cmdArgs, buffers), cb);
-  const method = redis[buffers ? `${lower}Buffer` : lower] ?? redis[lower];
-  if (typeof method === 'function' && !['call', 'callbuffer'].includes(lower)) {
-    return withCallback(Promise.resolve().then(() => method.apply(redis, cmdArgs)), cb);
+  const queued: [string, unknown, unknown[], boolean][] | undefined = redis[CALL_MULTI];
+  const ok = (v: unknown) => withCallback(Promise.resolve(buffers && typeof v === 'string' ? Buffer.from(v) : v), cb);
+  const err = (m: string) => withCallback(Promise.reject(new ReplyError(m)), cb);
+  if (lower === 'multi') {
+    if (queued) return err('ERR MULTI calls can not be nested');
+    redis[CALL_MULTI] = [];
+    return ok('OK');
   }
-  return withCallback(
-    Promise.reject(new ReplyError(errUnknownCommand(String(name), flattenArgs(cmdArgs).map(String)).replace(/[\r\n]/g, ' '))),
-    cb,
-  );
+  if (lower === 'discard') {
+    if (!queued) return err('ERR DISCARD without MULTI');
+    redis[CALL_MULTI] = undefined;
+    return ok('OK');
+  }
+  if (lower === 'exec') {
+    if (!queued) return err('ERR EXEC without MULTI');
+    redis[CALL_MULTI] = undefined;
+    if (redis.dirty) {
+      redis.dirty = false;
+      redis.watching?.clear();
+      return ok(null);
+    }
+    const { keyspace: ks } = stateOf(redis);
+    const started = ks.atomically(() =>
+      queued.map(([l, n, a, b]) => callNow(redis, l, n, a, b).then((r) => r, (e) => e)),
+    );
+    return withCallback(Promise.all(started), cb);
+  }
+  if (queued) {
+    queued.push([lower, name, cmdArgs, buffers]);
+    return ok('QUEUED');
+  }
+  return withCallback(callNow(redis, lower, name, cmdArgs, buffers), cb);
 }
 
 function setUpInstance(redis: MockInstance, options: any): void {
@@ -252,6 +299,7 @@ function setUpInstance(redis: MockInstance, options: any): void {
   }
   redis.call = (...args: unknown[]) => genericCall(redis, false, args);
   redis.callBuffer = (...args: unknown[]) => genericCall(redis, true, args);
+  installScripting(redis, stateOf(redis));
 }
 
 /**

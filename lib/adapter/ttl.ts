@@ -28,57 +28,65 @@ function settle(fn: () => unknown, cb?: (e: unknown, r?: unknown) => void): Prom
   return p;
 }
 
-export function installClockTtl(redis: Record<string, unknown>, ks: Keyspace, prefix: string): void {
+type SyncCommand = (args: unknown[]) => number;
+
+/**
+ * The clock-based EXPIRE/PEXPIRE/EXPIREAT/PEXPIREAT/TTL/PTTL as synchronous functions of the
+ * command arguments (without callback); they throw ReplyError for error replies. Used by the
+ * instance methods below and by Lua `redis.call`.
+ */
+export function clockTtlCommands(ks: Keyspace, prefix: string): Record<string, SyncCommand> {
   const full = (key: unknown) => prefix + toByteString(key);
-  const expireCmd = (name: string, unitMs: number, absolute: boolean): Method => (...raw) => {
-    const [args, cb] = callback(raw);
-    return settle(() => {
-      const [key, when, ...flags] = args;
-      const v = parseInt64(toByteString(when));
-      if (v === null) throw new ReplyError('ERR value is not an integer or out of range');
-      const f = new Set(flags.map((x) => toByteString(x).toUpperCase()));
-      for (const x of f) if (!['NX', 'XX', 'GT', 'LT'].includes(x)) throw new ReplyError(`ERR Unsupported option ${x}`);
-      if (f.has('NX') && (f.has('XX') || f.has('GT') || f.has('LT')))
-        throw new ReplyError('ERR NX and XX, GT or LT options at the same time are not compatible');
-      if (f.has('GT') && f.has('LT')) throw new ReplyError('ERR GT and LT options at the same time are not compatible');
-      const k = full(key);
-      if (!ks.store.hasKey(k)) return 0;
-      const now = ks.now();
-      const at = (absolute ? 0 : now) + Number(v) * unitMs;
-      const current = ks.store.expiryOf(k);
-      if (f.has('NX') && current !== undefined) return 0;
-      if (f.has('XX') && current === undefined) return 0;
-      if (f.has('GT') && (current === undefined || at <= current)) return 0;
-      if (f.has('LT') && current !== undefined && at >= current) return 0;
-      if (at <= now) {
-        ks.store.deleteKey(k);
-        return 1;
-      }
-      ks.store.expires.set(k, at);
-      ks.store.markModified(k);
+  const expireCmd = (unitMs: number, absolute: boolean): SyncCommand => (args) => {
+    const [key, when, ...flags] = args;
+    const v = parseInt64(toByteString(when));
+    if (v === null) throw new ReplyError('ERR value is not an integer or out of range');
+    const f = new Set(flags.map((x) => toByteString(x).toUpperCase()));
+    for (const x of f) if (!['NX', 'XX', 'GT', 'LT'].includes(x)) throw new ReplyError(`ERR Unsupported option ${x}`);
+    if (f.has('NX') && (f.has('XX') || f.has('GT') || f.has('LT')))
+      throw new ReplyError('ERR NX and XX, GT or LT options at the same time are not compatible');
+    if (f.has('GT') && f.has('LT')) throw new ReplyError('ERR GT and LT options at the same time are not compatible');
+    const k = full(key);
+    if (!ks.store.hasKey(k)) return 0;
+    const now = ks.now();
+    const at = (absolute ? 0 : now) + Number(v) * unitMs;
+    const current = ks.store.expiryOf(k);
+    if (f.has('NX') && current !== undefined) return 0;
+    if (f.has('XX') && current === undefined) return 0;
+    if (f.has('GT') && (current === undefined || at <= current)) return 0;
+    if (f.has('LT') && current !== undefined && at >= current) return 0;
+    if (at <= now) {
+      ks.store.deleteKey(k);
       return 1;
-    }, cb);
+    }
+    ks.store.expires.set(k, at);
+    ks.store.markModified(k);
+    return 1;
   };
-  const ttlCmd = (ms: boolean): Method => (...raw) => {
-    const [args, cb] = callback(raw);
-    return settle(() => {
-      const k = full(args[0]);
-      if (!ks.store.hasKey(k)) return -2;
-      const at = ks.store.expiryOf(k);
-      if (at === undefined) return -1;
-      const left = Math.max(0, at - ks.now());
-      return ms ? left : Math.floor((left + 500) / 1000);
-    }, cb);
+  const ttlCmd = (ms: boolean): SyncCommand => (args) => {
+    const k = full(args[0]);
+    if (!ks.store.hasKey(k)) return -2;
+    const at = ks.store.expiryOf(k);
+    if (at === undefined) return -1;
+    const left = Math.max(0, at - ks.now());
+    return ms ? left : Math.floor((left + 500) / 1000);
   };
-  const methods: Record<string, Method> = {
-    expire: expireCmd('expire', 1000, false),
-    pexpire: expireCmd('pexpire', 1, false),
-    expireat: expireCmd('expireat', 1000, true),
-    pexpireat: expireCmd('pexpireat', 1, true),
+  return {
+    expire: expireCmd(1000, false),
+    pexpire: expireCmd(1, false),
+    expireat: expireCmd(1000, true),
+    pexpireat: expireCmd(1, true),
     ttl: ttlCmd(false),
     pttl: ttlCmd(true),
   };
-  for (const [name, fn] of Object.entries(methods)) {
+}
+
+export function installClockTtl(redis: Record<string, unknown>, ks: Keyspace, prefix: string): void {
+  for (const [name, run] of Object.entries(clockTtlCommands(ks, prefix))) {
+    const fn: Method = (...raw) => {
+      const [args, cb] = callback(raw);
+      return settle(() => run(args), cb);
+    };
     redis[name] = fn;
     redis[`${name}Buffer`] = fn;
   }

@@ -35,6 +35,7 @@ import {
   ERR_XREAD_UNBALANCED,
   ERR_XREAD_UNBALANCED_70,
   ERR_XREAD_UNBALANCED_72,
+  errBlockFromScript,
   fail,
 } from '../errors';
 import type { StreamEntry } from '../model/stream-entries';
@@ -116,6 +117,7 @@ export function parseReadArgs(ctx: CommandContext, argv: readonly string[], xrea
     const moreargs = argv.length - i - 1;
     const o = argv[i];
     if (is(o, 'BLOCK') && moreargs) {
+      if (ctx.inScript && !supports(ctx.version, 'scriptBlockAllowed')) fail(errBlockFromScript(argv[0]));
       timeoutMs = parseBlockTimeout(ctx, argv[++i]);
     } else if (is(o, 'COUNT') && moreargs) {
       const v = int64OrFail(argv[++i], ERR_NOT_INTEGER);

@@ -38,6 +38,8 @@ export interface CommandContext {
   readonly canBlock: boolean;
   /** True when a blocked command is re-executed after a wake-up. */
   readonly isRetry: boolean;
+  /** True when a Lua script runs the command (`redis.call`/`redis.pcall`); absent = false. */
+  readonly inScript?: boolean;
 }
 
 /** Returned by XREAD/XREADGROUP when they must wait; the blocking machinery owns it. */
