@@ -135,11 +135,13 @@ describe('EVALSHA and defineCommand', () => {
     expect(await r.enqueueBuffer('q', 'b')).toEqual(Buffer.from(`${T0}-1`));
     await r.xreadgroup('GROUP', 'g', 'c1', 'STREAMS', 'q', '>');
     expect(await r.claimAll(1, 'q', 'g', 'c2')).toEqual(['0-0', [`${T0}-0`, `${T0}-1`], []]);
-    expect(await r.pipeline().enqueue('q', 'c').claimAll(1, 'q', 'g', 'c3').exec()).toEqual([
+    const pipeline = r.pipeline() as any;
+    expect(await pipeline.enqueue('q', 'c').claimAll(1, 'q', 'g', 'c3').exec()).toEqual([
       [null, `${T0}-2`],
       [null, ['0-0', [`${T0}-0`, `${T0}-1`], []]],
     ]);
-    expect(await r.multi().enqueue('q', 'd').xlen('q').exec()).toEqual([
+    const multi = r.multi() as any;
+    expect(await multi.enqueue('q', 'd').xlen('q').exec()).toEqual([
       [null, `${T0}-3`],
       [null, 4],
     ]);
@@ -172,7 +174,7 @@ describe('atomicity and time', () => {
     const fake = createFakeClock({ now: T0 });
     let t = T0;
     // A clock that advances 5 ms every time it is read.
-    const moving: Clock = { kind: 'custom', now: () => (t += 5), schedule: (fn, ms) => fake.schedule(fn, ms) };
+    const moving: Clock = { kind: 'custom', now: () => (t += 5), schedule: (fn: () => void, ms: number) => fake.schedule(fn, ms) };
     const r = client({ streams: { clock: moving } });
     const [a, b] = (await r.eval(
       "return {redis.call('XADD', KEYS[1], '*', 'n', 1), redis.call('XADD', KEYS[1], '*', 'n', 2)}",
@@ -270,7 +272,7 @@ describe('errors', () => {
 
   it('returning the pcall error table answers that error', async () => {
     const r = client();
-    const err = await errorOf(r.eval("return redis.pcall('XACK', KEYS[1], 'g', 'bad')", 1, 's'));
+    const err = await errorOf(r.eval("return redis.pcall('XADD', KEYS[1], 'bad', 'f', 'v')", 1, 's'));
     expect(err).toBeInstanceOf(ReplyError);
     expect(err.message).toBe('ERR Invalid stream ID specified as stream command argument');
   });

@@ -186,7 +186,7 @@ describe('blocking XREADGROUP / XREAD on the keyspace clock', () => {
     r.disconnect();
     await expect(read).rejects.toThrow('Connection is closed.');
     expect(clock.countTimers()).toBe(0);
-    expect(streamsKeyspace(r).blockedCount).toBe(0);
+    expect(streamsKeyspace(r as never).blockedCount).toBe(0);
   });
 
   it('does not wake a blocked XREAD for XADD + DEL inside one MULTI', async () => {

@@ -166,11 +166,6 @@ function byteStringOf(b: LuaString): string {
   return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1');
 }
 
-/** An ioredis argument (string, Buffer, number…) as Lua bytes (strings are sent as UTF-8). */
-function argBytes(arg: unknown): LuaString {
-  return luaBytesOf(toByteString(arg));
-}
-
 /** A byte string for ioredis-mock's emulators: the UTF-8 text when it is valid, else a Buffer. */
 function builtinArg(s: string): string | Buffer {
   const text = decodeBytes(s);
@@ -183,7 +178,7 @@ function oneLine(s: string): string {
 }
 
 /** C `%.17g`, as Redis formats a Lua number argument (script_lua.c luaArgsToRedisArgv). */
-export function formatG17(x: number): string {
+function formatG17(x: number): string {
   if (Number.isNaN(x)) return 'nan';
   if (!Number.isFinite(x)) return x > 0 ? 'inf' : '-inf';
   if (x === 0) return Object.is(x, -0) ? '-0' : '0';
@@ -242,7 +237,10 @@ function pushReply(L: LuaState, reply: Reply, status: StatusMode): void {
 function pushJs(L: LuaState, value: unknown): void {
   if (value === null || value === undefined || value === false) lua.lua_pushboolean(L, false);
   else if (value === true) lua.lua_pushinteger(L, 1);
-  else if (typeof value === 'number') pushNumber(L, value);
+  else if (typeof value === 'number') {
+    if (Number.isNaN(value)) lua.lua_pushboolean(L, false); // ioredis-mock's INCR of a non-number
+    else pushNumber(L, value);
+  }
   else if (typeof value === 'bigint') pushNumber(L, Number(value));
   else if (typeof value === 'string') lua.lua_pushstring(L, utf8ToLua(value));
   else if (value instanceof Uint8Array) lua.lua_pushstring(L, new Uint8Array(value));
