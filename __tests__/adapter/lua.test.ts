@@ -349,12 +349,15 @@ describe('ioredis-mock built-ins inside scripts', () => {
     expect(await r.xrange('s', '-', '+')).toEqual([[`${T0}-0`, ['v', 'hello']]]);
   });
 
-  it('keeps ioredis-mock return values: arrays, KEYS/ARGV, numbers, booleans', async () => {
+  it('converts script return values as Redis does: arrays, KEYS/ARGV, numbers truncated, true → 1, false/nil → nil', async () => {
     const r = client();
     expect(await r.eval('return {1, "a", {2, "b"}}', 0)).toEqual([1, 'a', [2, 'b']]);
     expect(await r.eval('return {KEYS[1], ARGV[1], #KEYS, #ARGV}', 1, 'k', 'a')).toEqual(['k', 'a', 1, 1]);
-    expect(await r.eval('return 3.5', 0)).toBe(3.5);
-    expect(await r.eval('return true', 0)).toBe(true);
+    expect(await r.eval('return 3.5', 0)).toBe(3);
+    expect(await r.eval('return true', 0)).toBe(1);
+    expect(await r.eval('return false', 0)).toBeNull();
+    expect(await r.eval('return nil', 0)).toBeNull();
+    expect(await r.eval('return {1, false, 3}', 0)).toEqual([1, null, 3]);
     expect(await r.eval('return unpack({7})', 0)).toBe(7);
     // Tables built one element at a time are arrays too.
     expect(await r.eval('local t = {} t[1] = "x" t[2] = "y" return t', 0)).toEqual(['x', 'y']);

@@ -279,14 +279,16 @@ function popResult(L: LuaState, buffers: boolean): unknown {
     case lua.LUA_TSTRING:
       out = stringOut(byteStringOf(lua.lua_tolstring(L, -1) as LuaString), buffers);
       break;
+    // Redis's Lua → RESP rules (script_lua.c luaReplyToRedisReply): numbers become integers
+    // (truncated), true → 1, false and nil → nil.
     case lua.LUA_TNUMBER:
-      out = lua.lua_tonumber(L, -1);
+      out = Math.trunc(lua.lua_tonumber(L, -1));
       break;
     case lua.LUA_TBOOLEAN:
-      out = lua.lua_toboolean(L, -1);
+      out = lua.lua_toboolean(L, -1) ? 1 : null;
       break;
     case lua.LUA_TNIL:
-      out = undefined;
+      out = null;
       break;
     case lua.LUA_TTABLE: {
       const err = rawStringField(L, 'err');
