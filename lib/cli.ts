@@ -18,7 +18,7 @@
  * Exit code 2 for usage or connection problems.
  */
 import * as fs from 'node:fs';
-import { Command } from 'commander';
+import { Argument, Command } from 'commander';
 import { listScenarioFiles, parseScenario } from './scenarios/format';
 import { formatJson } from './scenarios/json-format';
 import type { Json } from './scenarios/matchers';
@@ -28,6 +28,11 @@ import { RealTarget } from './scenarios/targets/real';
 import type { Target } from './scenarios/targets/target';
 
 const DEFAULT_PATHS = ['fixtures/'];
+
+/** The `[paths...]` argument; its help line shows the real default (`fixtures/`). */
+function pathsArgument(): Argument {
+  return new Argument('[paths...]', 'scenario files or directories').default([...DEFAULT_PATHS], DEFAULT_PATHS.join(' '));
+}
 
 async function replay(paths: string[], opts: { url?: string }): Promise<number> {
   let target: Target;
@@ -87,7 +92,7 @@ export async function main(argv: readonly string[] = process.argv): Promise<numb
   program
     .command('replay')
     .description('replay scenarios on the fake (or on a real server with --url)')
-    .argument('[paths...]', 'scenario files or directories', [])
+    .addArgument(pathsArgument())
     .option('--url <url>', 'replay on this real Redis server instead of the fake (recorded scenarios only)')
     .action(async (paths: string[], opts: { url?: string }) => {
       code = await replay(paths, opts);
@@ -96,14 +101,14 @@ export async function main(argv: readonly string[] = process.argv): Promise<numb
     .command('record')
     .description('play scenarios on a real server and write its replies into the files')
     .requiredOption('--url <url>', 'real Redis server, e.g. redis://127.0.0.1:6399')
-    .argument('[paths...]', 'scenario files or directories', [])
+    .addArgument(pathsArgument())
     .action(async (paths: string[], opts: { url: string }) => {
       code = await record(paths, opts);
     });
   program
     .command('format')
     .description('validate scenario files and rewrite them in the stable fixture layout')
-    .argument('[paths...]', 'scenario files or directories', [])
+    .addArgument(pathsArgument())
     .action((paths: string[]) => {
       code = format(paths);
     });

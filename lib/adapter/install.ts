@@ -16,7 +16,7 @@
  * per-keyspace `Keyspace` object (`keyspace.onEvent`).
  */
 import { ReplyError } from 'redis-errors';
-import { dispatch, lookupCommand } from '../commands/dispatch';
+import { dispatch, dispatchCheckOnly, lookupCommand } from '../commands/dispatch';
 import { COMMANDS } from '../commands/index';
 import type { BlockRequest, CommandContext, Db, Reply } from '../commands/types';
 import { isBlockRequest } from '../commands/types';
@@ -27,6 +27,10 @@ import { prefixedData, prefixedExpires } from '../keyspace/store';
 import { installClockTtl } from './ttl';
 import { decodeBytes, encodeReply, flattenArgs, toByteString } from './encoding';
 import { installScripting } from './lua';
+import { guardStreamKeys, withKeyspaceTime } from './builtins';
+import { ClientQueue } from './client-queue';
+import { applyKeyPrefix, storeKeyOfArg, storeKeyOfBytes } from './keys';
+import { parseStreamsOptions } from './options';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type MockInstance = any;
@@ -37,19 +41,35 @@ const STATE = Symbol.for('ioredis-mock-streams.state');
 
 interface InstanceState {
   keyspace: Keyspace;
+  /** ioredis `keyPrefix` as given (applied to key arguments the way ioredis does). */
+  keyPrefix: string | Buffer | undefined;
+  /** The prefix as ioredis-mock's data applies it (string), for scripts and built-ins. */
   prefix: string;
+  /** Key access for commands whose key arguments already carry the prefix. */
   db: Db;
+  /** Key access that adds the prefix (Lua `redis.call`, like ioredis-mock's built-ins). */
+  scriptDb: Db;
+  /** Connection order: commands wait behind a blocked one. */
+  queue: ClientQueue;
+  /** Set by disconnect()/quit(), cleared by connect(): stream commands reject. */
+  closed: boolean;
 }
 
-/** Keyspace of each ioredis-mock context (one per host:port/db). */
+/**
+ * Keyspace of each ioredis-mock context (one per host:port/db), found through the context's
+ * data object: ioredis-mock replaces the context object itself (its `channels` setters, used
+ * by `duplicate()`), but the copy keeps the same data object, which is ours.
+ */
 const keyspaces = new WeakMap<object, Keyspace>();
 /** Every keyspace created, for the jest setup's reset. */
 export const allKeyspaces = new Set<Keyspace>();
 
 function keyspaceForContext(context: any): Keyspace {
-  let ks = keyspaces.get(context);
+  let ks = keyspaces.get(context.data);
   if (ks) return ks;
   const emitter = context.modifiedKeyEvents;
+  // ioredis-mock adds one listener per client; many clients of one keyspace are normal in tests.
+  emitter?.setMaxListeners?.(0);
   ks = new Keyspace((key) => emitter?.emit('modified', key));
   // Move whatever ioredis-mock stored before we attached (initial `data` option).
   const oldData = context.data;
@@ -60,7 +80,7 @@ function keyspaceForContext(context: any): Keyspace {
   }
   context.data = ks.store.data;
   context.expires = ks.store.expires;
-  keyspaces.set(context, ks);
+  keyspaces.set(ks.store.data, ks);
   allKeyspaces.add(ks);
   return ks;
 }
@@ -92,7 +112,7 @@ function publishStreamEvent(redis: MockInstance, event: string, fullKey: string)
 }
 
 function makeDb(ks: Keyspace, prefix: string, redis: MockInstance): Db {
-  const full = (key: string) => prefix + key;
+  const full = (key: string) => prefix + storeKeyOfBytes(key);
   return {
     getStream(key) {
       const v = ks.store.getRaw(full(key));
@@ -115,10 +135,13 @@ function makeDb(ks: Keyspace, prefix: string, redis: MockInstance): Db {
   };
 }
 
-function toClientError(err: unknown): unknown {
+/** A command error as ioredis delivers it: a ReplyError with `command: { name, args }`. */
+function toClientError(err: unknown, argv?: string[]): unknown {
+  if (!(err instanceof CommandError)) return err;
   // Redis never emits CR/LF inside an error line (networking.c addReplyErrorLength).
-  if (err instanceof CommandError) return new ReplyError(decodeBytes(err.message).replace(/[\r\n]/g, ' '));
-  return err;
+  const reply = new ReplyError(decodeBytes(err.message).replace(/[\r\n]/g, ' '));
+  if (argv) Object.assign(reply, { command: { name: argv[0], args: argv.slice(1).map(decodeBytes) } });
+  return reply;
 }
 
 function withCallback<T>(p: Promise<T>, cb: unknown): Promise<T> {
@@ -137,7 +160,7 @@ interface RunOptions {
  * the command blocks. Throws (a ReplyError) for error replies.
  */
 function execute(redis: MockInstance, argv: string[], opts: RunOptions): unknown {
-  const { keyspace: ks, db, prefix } = stateOf(redis);
+  const { keyspace: ks, db } = stateOf(redis);
   const enc = { buffers: opts.buffers, stringNumbers: Boolean(redis.options?.stringNumbers) };
   const makeCtx = (isRetry: boolean): CommandContext => ({
     now: ks.now(),
@@ -151,14 +174,16 @@ function execute(redis: MockInstance, argv: string[], opts: RunOptions): unknown
     result = dispatch(makeCtx(false), argv);
   } catch (err) {
     ks.blocking.flush();
-    throw toClientError(err);
+    throw toClientError(err, argv);
   }
   ks.blocking.flush();
   if (!isBlockRequest(result)) return encodeReply(result, enc);
   const request = result;
   const promise = ks.blocking
-    .block(redis, request.keys.map((k) => prefix + k), request, (req, key) => req.retry(makeCtx(true), key?.slice(prefix.length)))
-    .then((reply) => encodeReply(reply, enc), (err) => Promise.reject(toClientError(err)));
+    .block(redis, request.keys.map(storeKeyOfBytes), request, (req, key) =>
+      req.retry(makeCtx(true), key === undefined ? undefined : toByteString(key)),
+    )
+    .then((reply) => encodeReply(reply, enc), (err) => Promise.reject(toClientError(err, argv)));
   // A blocked call released by disconnect()/reset must not become an unhandled rejection
   // when the test never awaited it; callers that await it still see the rejection.
   promise.catch(() => undefined);
@@ -173,18 +198,25 @@ function splitCallback(args: unknown[]): { args: unknown[]; cb: unknown } {
   return { args, cb: undefined };
 }
 
+const CLOSED = () => new Error('Connection is closed.');
+
+/**
+ * Run a stream command from a method or `call()`: key arguments prefixed as ioredis would,
+ * in connection order (behind a blocked call of the same client).
+ */
 function runAsPromise(redis: MockInstance, name: string, rawArgs: unknown[], buffers: boolean): Promise<unknown> {
-  const argv = [name, ...flattenArgs(rawArgs)].map(toByteString);
-  try {
-    return Promise.resolve(execute(redis, argv, { buffers, canBlock: true }));
-  } catch (err) {
-    return Promise.reject(err);
-  }
+  const st = stateOf(redis);
+  if (st.closed) return Promise.reject(CLOSED());
+  const argv = [name, ...applyKeyPrefix(name, flattenArgs(rawArgs), st.keyPrefix)].map(toByteString);
+  return st.queue.submit(
+    () => execute(redis, argv, { buffers, canBlock: true }),
+    (out) => out instanceof Promise,
+  );
 }
 
 /** Run one command by name now: a stream command here, anything else through ioredis-mock. */
 function callNow(redis: MockInstance, lower: string, name: unknown, cmdArgs: unknown[], buffers: boolean): Promise<unknown> {
-  if (lookupCommand(lower)) return runAsPromise(redis, lower, cmdArgs, buffers);
+  if (lookupCommand(lower)) return runAsPromise(redis, String(name), cmdArgs, buffers);
   const method = redis[buffers ? `${lower}Buffer` : lower] ?? redis[lower];
   if (typeof method === 'function' && !['call', 'callbuffer', 'multi', 'pipeline', 'exec'].includes(lower)) {
     try {
@@ -244,37 +276,85 @@ function genericCall(redis: MockInstance, buffers: boolean, args: unknown[]): Pr
   return withCallback(callNow(redis, lower, name, cmdArgs, buffers), cb);
 }
 
+/**
+ * The error Redis gives a command when MULTI queues it (server.c processCommand): unknown
+ * command or wrong arity, for stream commands (ioredis-mock's own commands are not checked).
+ */
+function queueTimeError(redis: MockInstance, name: string, args: unknown[]): ReplyError | null {
+  const lower = name.replace(/Buffer$/, '').toLowerCase();
+  const st: InstanceState = stateOf(redis);
+  const argv = [lower, ...flattenArgs(args)].map(toByteString);
+  const spec = lookupCommand(lower);
+  if (!spec) {
+    return typeof redis[lower] === 'function' ? null : new ReplyError(errUnknownCommand(name, argv.slice(1).map(decodeBytes)));
+  }
+  try {
+    dispatchCheckOnly(st.keyspace.redisVersion, argv);
+    return null;
+  } catch (err) {
+    return toClientError(err) as ReplyError;
+  }
+}
+
+/** Own methods of an ioredis-mock instance that are not commands of the connection. */
+const NOT_QUEUED = new Set(['defineCommand', 'quit', 'quitBuffer', 'disconnect', 'connect', 'duplicate']);
+
 function setUpInstance(redis: MockInstance, options: any): void {
+  const streamsOptions = parseStreamsOptions(options?.streams);
   if (redis[STATE]) {
-    if (options?.streams) keyspaceOf(redis).configure(options.streams as KeyspaceOptions);
+    if (streamsOptions) keyspaceOf(redis).configure(streamsOptions);
     return;
   }
   const ks = keyspaceForContext(redis.context);
-  const prefix: string = options?.keyPrefix ?? '';
+  const keyPrefix: string | Buffer | undefined = options?.keyPrefix || undefined;
+  const prefix = keyPrefix === undefined ? '' : String(keyPrefix);
   redis.expires = prefixedExpires(ks.store.expires, prefix);
   redis.data = prefixedData(ks.store.data, prefix, redis.expires);
-  redis[STATE] = { keyspace: ks, prefix, db: makeDb(ks, prefix, redis) } satisfies InstanceState;
-  if (options?.streams) ks.configure(options.streams as KeyspaceOptions);
+  const state: InstanceState = {
+    keyspace: ks,
+    keyPrefix,
+    prefix,
+    db: makeDb(ks, '', redis),
+    scriptDb: makeDb(ks, prefix, redis),
+    queue: new ClientQueue(),
+    closed: false,
+  };
+  redis[STATE] = state;
+  if (streamsOptions) ks.configure(streamsOptions);
 
   // Key TTLs on the keyspace clock.
   installClockTtl(redis, ks, prefix);
-  // Built-in commands may delete or overwrite streams: serve blocked readers right after each.
+  // ioredis-mock's own commands: in connection order, on the keyspace clock, WRONGTYPE for
+  // stream keys, and blocked readers served right after each (they may delete or overwrite
+  // a stream).
   for (const name of Object.keys(redis)) {
     const fn = redis[name];
-    if (typeof fn !== 'function' || name.startsWith('_')) continue;
-    redis[name] = function wrappedBuiltin(this: unknown, ...args: unknown[]) {
+    if (typeof fn !== 'function' || name.startsWith('_') || /Stream(Buffer)?$/.test(name)) continue;
+    const run = (args: unknown[]) => {
       try {
-        return fn.apply(this, args);
+        return withKeyspaceTime(ks, () => {
+          guardStreamKeys(ks, name, args, prefix);
+          return fn.apply(redis, args);
+        });
       } finally {
         ks.blocking.flush();
       }
     };
+    redis[name] = NOT_QUEUED.has(name)
+      ? (...args: unknown[]) => {
+          if (name === 'connect') state.closed = false;
+          return run(args);
+        }
+      : (...args: unknown[]) => {
+          const { args: rest, cb } = splitCallback(args);
+          return withCallback(state.queue.submit(() => run(rest), () => false), cb);
+        };
   }
   // TYPE answers `stream` for streams.
   for (const [name, buffers] of [['type', false], ['typeBuffer', true]] as const) {
     const orig = redis[name];
     redis[name] = (key: unknown, ...rest: unknown[]) => {
-      const v = ks.store.getRaw(prefix + toByteString(key));
+      const v = ks.store.getRaw(prefix + storeKeyOfArg(key));
       if (v instanceof Stream) {
         const { cb } = splitCallback(rest);
         return withCallback(Promise.resolve(buffers ? Buffer.from('stream') : 'stream'), cb);
@@ -293,13 +373,16 @@ function setUpInstance(redis: MockInstance, options: any): void {
       // For pipeline()/multi(): ioredis-mock calls customCommands bound to the instance with
       // arguments already flattened (Buffers kept, other values stringified).
       redis.customCommands[method] = function pipelineCommand(this: MockInstance, ...args: unknown[]) {
-        return execute(this, [spec.name, ...args].map(toByteString), { buffers, canBlock: true });
+        const st = stateOf(this);
+        if (st.closed) throw CLOSED();
+        const argv = [spec.name, ...applyKeyPrefix(spec.name, args, st.keyPrefix)].map(toByteString);
+        return execute(this, argv, { buffers, canBlock: true });
       };
     }
   }
   redis.call = (...args: unknown[]) => genericCall(redis, false, args);
   redis.callBuffer = (...args: unknown[]) => genericCall(redis, true, args);
-  installScripting(redis, stateOf(redis));
+  installScripting(redis, { keyspace: ks, db: state.scriptDb, prefix });
 }
 
 /**
@@ -328,7 +411,12 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
 
   const origDisconnect = proto.disconnect;
   proto.disconnect = function disconnect(this: MockInstance, ...args: unknown[]) {
-    if (this[STATE]) keyspaceOf(this).blocking.releaseClient(this, new Error('Connection is closed.'));
+    const st: InstanceState | undefined = this[STATE];
+    if (st) {
+      st.closed = true;
+      st.keyspace.blocking.releaseClient(this, CLOSED());
+      st.queue.rejectPending(CLOSED());
+    }
     return origDisconnect.apply(this, args);
   };
 
@@ -340,36 +428,73 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
   };
 
   const Pipeline = (RedisMock as MockClass).Pipeline;
+
+  // Remember what each queued command is (for MULTI's queue-time errors), and give ioredis-mock's
+  // own commands in pipelines the same keyspace clock and WRONGTYPE guard as the methods.
+  const origCreate = Pipeline.prototype._createCommand;
+  Pipeline.prototype._createCommand = function _createCommand(this: any, name: string, fn: Function) {
+    if (Object.prototype.hasOwnProperty.call(this.redis?.customCommands ?? {}, name) && this.redis.customCommands[name] === fn) {
+      return origCreate.call(this, name, fn);
+    }
+    const wrapped = function (this: MockInstance, ...args: unknown[]) {
+      const st: InstanceState | undefined = this?.[STATE];
+      if (!st) return fn.apply(this, args);
+      return withKeyspaceTime(st.keyspace, () => {
+        guardStreamKeys(st.keyspace, name, args, st.prefix);
+        return fn.apply(this, args);
+      });
+    };
+    return origCreate.call(this, name, wrapped);
+  };
+  const origAdd = Pipeline.prototype._addTransaction;
+  Pipeline.prototype._addTransaction = function _addTransaction(this: any, emulator: unknown, name: string, args: unknown[], cb: unknown) {
+    (this.__queued ??= []).push([name, args]);
+    return origAdd.call(this, emulator, name, args, cb);
+  };
+
   const origExec = Pipeline.prototype.exec;
   Pipeline.prototype.exec = function exec(this: any, callback?: unknown) {
-    if (!this.redis[STATE] || this._isDirty()) return origExec.call(this, callback);
+    const st: InstanceState | undefined = this.redis[STATE];
+    if (!st || this._isDirty()) return origExec.call(this, callback);
     const batch: (() => Promise<unknown>)[] = this.batch ?? [];
+    const queued: [string, unknown[]][] = this.__queued ?? [];
     this.batch = [];
+    this.__queued = [];
+    const ks = st.keyspace;
     const settle = (p: Promise<unknown>) => p.then((r) => [null, r], (e) => [e, null]);
-    let result: Promise<unknown>;
     if (this.__streamsMulti) {
-      const ks = keyspaceOf(this.redis);
-      const started = ks.atomically(() => batch.map((cmd) => settle(cmd())));
-      result = Promise.all(started);
-    } else {
-      result = (async () => {
-        const out: unknown[] = [];
-        for (const cmd of batch) out.push(await settle(cmd()));
-        return out;
-      })();
+      // Queue-time errors (unknown command, wrong arity) discard the whole transaction.
+      const previousErrors = queued.map(([name, args]) => queueTimeError(this.redis, name, args)).filter(Boolean);
+      if (previousErrors.length) {
+        const err = new ReplyError('EXECABORT Transaction discarded because of previous errors.');
+        Object.assign(err, { previousErrors });
+        return withCallback(Promise.reject(err), callback);
+      }
+      const run = () =>
+        Promise.all(ks.atomically(() => withKeyspaceTime(ks, () => batch.map((cmd) => settle(cmd())))));
+      return withCallback(st.queue.submit(run, () => false), callback);
     }
-    return withCallback(result, callback);
+    const run = async () => {
+      const out: unknown[] = [];
+      for (const cmd of batch) out.push(await settle(withKeyspaceTime(ks, cmd)));
+      return out;
+    };
+    return withCallback(st.queue.submit(run, () => true), callback);
   };
-  Pipeline.prototype.call = function call(this: any, name: string, ...args: unknown[]) {
-    const fn = this[String(name).toLowerCase()];
-    if (typeof fn !== 'function') throw new Error(`[ioredis-mock-streams] pipeline has no command ${name}`);
-    return fn.apply(this, args);
-  };
-  Pipeline.prototype.callBuffer = function callBuffer(this: any, name: string, ...args: unknown[]) {
-    const lower = String(name).toLowerCase();
-    const fn = this[`${lower}Buffer`] ?? this[lower];
-    if (typeof fn !== 'function') throw new Error(`[ioredis-mock-streams] pipeline has no command ${name}`);
-    return fn.apply(this, args);
-  };
+
+  // ioredis's pipeline `call(name, …)`: an unknown command is queued and fails at exec time.
+  const pipelineCall = (buffers: boolean) =>
+    function call(this: any, name: string, ...args: unknown[]) {
+      const lower = String(name).toLowerCase();
+      const fn = (buffers ? this[`${lower}Buffer`] : undefined) ?? this[lower];
+      if (typeof fn === 'function' && !['call', 'callBuffer', 'exec', 'multi', 'pipeline'].includes(lower)) {
+        return fn.apply(this, args);
+      }
+      const message = errUnknownCommand(String(name), flattenArgs(args).map(String)).replace(/[\r\n]/g, ' ');
+      this._addTransaction(() => { throw new ReplyError(message); }, String(name), flattenArgs(args), undefined);
+      return this;
+    };
+  Pipeline.prototype.call = pipelineCall(false);
+  Pipeline.prototype.callBuffer = pipelineCall(true);
   return RedisMock;
 }

@@ -24,3 +24,35 @@ export class StreamsMockError extends Error {
     this.name = 'StreamsMockError';
   }
 }
+
+/** Largest delay a JS timer takes (2^31 − 1 ms, about 24.8 days); longer ones fire at once. */
+export const MAX_TIMER_DELAY = 2 ** 31 - 1;
+
+/**
+ * Schedule `fn` after `ms` using a timer API limited to MAX_TIMER_DELAY, by chaining timers,
+ * so a BLOCK of 30 days waits 30 days (JS timers would fire after 1 ms).
+ */
+export function scheduleLong(
+  setT: (fn: () => void, ms: number) => unknown,
+  clearT: (handle: never) => void,
+  fn: () => void,
+  ms: number,
+): ClockTimer {
+  let handle: unknown;
+  let cancelled = false;
+  const arm = (left: number) => {
+    const step = Math.min(Math.max(0, left), MAX_TIMER_DELAY);
+    handle = setT(() => {
+      if (cancelled) return;
+      if (left > step) arm(left - step);
+      else fn();
+    }, step);
+  };
+  arm(ms);
+  return {
+    cancel: () => {
+      cancelled = true;
+      clearT(handle as never);
+    },
+  };
+}

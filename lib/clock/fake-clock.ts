@@ -3,7 +3,7 @@
  * moves only when the test says so.
  */
 import FakeTimers from '@sinonjs/fake-timers';
-import { Clock, ClockTimer } from './clock';
+import { Clock, ClockTimer, StreamsMockError, scheduleLong } from './clock';
 
 export interface FakeClockOptions {
   /**
@@ -23,6 +23,10 @@ export class FakeClock implements Clock {
   private readonly timers;
 
   constructor(options: FakeClockOptions = {}) {
+    const now = options.now ?? 0;
+    if (!(now instanceof Date ? Number.isFinite(now.getTime()) : typeof now === 'number' && Number.isFinite(now))) {
+      throw new StreamsMockError(`createFakeClock: now must be a finite number of ms or a Date, got ${String(now)}`);
+    }
     this.timers = FakeTimers.createClock(options.now ?? 0, options.loopLimit ?? 1000);
   }
 
@@ -32,9 +36,13 @@ export class FakeClock implements Clock {
   }
 
   schedule(fn: () => void, ms: number): ClockTimer {
-    const id = this.timers.setTimeout(fn, Math.max(0, ms));
     // fake-timers' typings union the id type of browser and node timers
-    return { cancel: () => this.timers.clearTimeout(id as never) };
+    return scheduleLong(
+      (f, d) => this.timers.setTimeout(f, d),
+      (id) => this.timers.clearTimeout(id),
+      fn,
+      ms,
+    );
   }
 
   /** Advance by `ms` milliseconds, firing due timers (BLOCK timeouts) synchronously. */

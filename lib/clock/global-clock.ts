@@ -3,14 +3,14 @@
  * looked up at call time, so `jest.useFakeTimers()` or an installed @sinonjs/fake-timers
  * clock drives stream IDs, idle times and BLOCK timeouts. Without fake timers it is real time.
  */
-import { Clock, ClockTimer } from './clock';
+import { Clock, ClockTimer, scheduleLong } from './clock';
 
 export const globalClock: Clock = {
   kind: 'global',
   now: () => globalThis.Date.now(),
   schedule(fn: () => void, ms: number): ClockTimer {
+    const set = globalThis.setTimeout;
     const clear = globalThis.clearTimeout;
-    const handle = globalThis.setTimeout(fn, Math.max(0, ms));
-    return { cancel: () => clear(handle) };
+    return scheduleLong((f, d) => set(f, d), (h) => clear(h), fn, ms);
   },
 };

@@ -4,13 +4,12 @@
  */
 import { performance } from 'perf_hooks';
 import * as timers from 'timers';
-import { Clock, ClockTimer } from './clock';
+import { Clock, ClockTimer, scheduleLong } from './clock';
 
 export const realClock: Clock = {
   kind: 'real',
   now: () => Math.floor(performance.timeOrigin + performance.now()),
   schedule(fn: () => void, ms: number): ClockTimer {
-    const handle = timers.setTimeout(fn, Math.max(0, ms));
-    return { cancel: () => timers.clearTimeout(handle) };
+    return scheduleLong((f, d) => timers.setTimeout(f, d), (h) => timers.clearTimeout(h), fn, ms);
   },
 };

@@ -5,7 +5,8 @@
 import { errSubcommandSyntax, errUnknownCommand, errUnknownSubcommand, errWrongArity, fail } from '../errors';
 import { COMMAND_SINCE, versionIndex } from '../version';
 import { COMMANDS } from './index';
-import type { CommandContext, CommandResult, CommandSpec } from './types';
+import type { CommandContext, CommandHandler, CommandResult, CommandSpec } from './types';
+import type { RedisVersion } from '../version';
 
 function arityOk(arity: number, argc: number): boolean {
   return arity >= 0 ? argc === arity : argc >= -arity;
@@ -16,12 +17,15 @@ export function lookupCommand(name: string): CommandSpec | undefined {
   return COMMANDS.get(name.toLowerCase());
 }
 
-/** Run argv (argv[0] = command name) against the context. Throws CommandError replies. */
-export function dispatch(ctx: CommandContext, argv: string[]): CommandResult {
+/**
+ * The checks Redis makes before running or queueing a command (lookup incl. the emulated
+ * version, arity, subcommand): throws their CommandError, else returns the handler.
+ */
+export function dispatchCheckOnly(version: RedisVersion, argv: string[]): CommandHandler {
   const name = argv[0].toLowerCase();
   const spec = COMMANDS.get(name);
   const since = COMMAND_SINCE[name];
-  if (!spec || (since && versionIndex(ctx.version) < versionIndex(since as never))) {
+  if (!spec || (since && versionIndex(version) < versionIndex(since as never))) {
     fail(errUnknownCommand(argv[0], argv.slice(1)));
   }
   if (!arityOk(spec.arity, argv.length)) fail(errWrongArity(name));
@@ -30,10 +34,15 @@ export function dispatch(ctx: CommandContext, argv: string[]): CommandResult {
     const subSpec = spec.subcommands[sub];
     if (!subSpec) fail(errUnknownSubcommand(argv[1], argv[0]));
     if (!arityOk(subSpec.arity, argv.length)) fail(errWrongArity(`${name}|${sub}`));
-    return subSpec.run(ctx, argv);
+    return subSpec.run;
   }
   if (!spec.run) throw new Error(`command ${name} has no handler`);
-  return spec.run(ctx, argv);
+  return spec.run;
+}
+
+/** Run argv (argv[0] = command name) against the context. Throws CommandError replies. */
+export function dispatch(ctx: CommandContext, argv: string[]): CommandResult {
+  return dispatchCheckOnly(ctx.version, argv)(ctx, argv);
 }
 
 export { errSubcommandSyntax };

@@ -1,7 +1,11 @@
 /**
  * The entries of one stream, stored the way Redis stores them: a sequence of macro nodes
- * (Redis: listpacks in a radix tree) of at most `maxEntriesPerNode` entries each, counting
- * deleted entries, which stay in their node as tombstones until the whole node is empty.
+ * (Redis: listpacks in a radix tree). Deleted entries stay in their node as tombstones until
+ * the whole node is empty. Like Redis `streamAppendItem`, an append opens a new node when the
+ * tail node already holds `maxEntriesPerNode` entries (live + deleted; 0 = no limit) or when
+ * its listpack size in bytes plus the raw byte length of the new entry's fields and values is
+ * at least `maxBytesPerNode` (`stream-node-max-bytes`, 4096). Each node therefore tracks its
+ * listpack size exactly as listpack.c lays it out (see "Listpack sizes" below).
  * This makes approximate (`~`) trimming remove exactly the entries Redis removes
  * (whole nodes from the head) and makes `radix-tree-keys` the node count.
  *
@@ -25,10 +29,143 @@ interface Slot {
 interface EntryNode {
   slots: Slot[]; // ascending IDs, live and deleted
   live: number; // live entries in this node
+  /** The master entry's field names: the fields (`[f1, v1, …]`) of the entry that opened the node. */
+  readonly master: readonly string[];
+  /**
+   * Listpack bytes except the master entry's two counters (valid count, deleted count), whose
+   * encoded size changes with their values: see `listpackBytes`.
+   */
+  bytes: number;
 }
 
 /** Redis `stream-node-max-entries` default. */
 export const DEFAULT_NODE_MAX_ENTRIES = 100;
+/** Redis `stream-node-max-bytes` default. */
+export const DEFAULT_NODE_MAX_BYTES = 4096;
+/** Redis STREAM_LISTPACK_MAX_SIZE: the byte limit used when `stream-node-max-bytes` is 0 or larger. */
+const STREAM_LISTPACK_MAX_SIZE = 1 << 30;
+
+/*
+ * Listpack sizes (listpack.c, Redis 7.0), in bytes:
+ * - a listpack: 6 header bytes (total size, element count), its elements, 1 end byte (0xFF);
+ * - an element: its encoding (type/length prefix + data) followed by a "backlen" recording the
+ *   encoding's length L in 7-bit groups: 1 byte for L <= 127, 2 for L < 16383, 3 for
+ *   L < 2097151, 4 for L < 268435455, else 5;
+ * - an integer (and a string that reads as a canonical signed 64-bit decimal: no sign other than
+ *   a leading '-', no leading zero, not "-0", at most 20 characters) is encoded in 1 byte for
+ *   0..127, 2 for -4096..4095, 3 for 16-bit, 4 for 24-bit, 5 for 32-bit and 9 for 64-bit values;
+ * - any other string of n bytes: 1 + n bytes when n < 64, 2 + n when n < 4096, else 5 + n.
+ * A stream node's listpack holds the master entry — valid count, deleted count, number of
+ * master fields, the master field names, a 0 — then per entry: flags, ms and seq differences
+ * from the master ID (wrapping 64-bit subtraction read as signed), then either the values only
+ * (when the entry's field names equal the master's: SAMEFIELDS flag) or the field count and
+ * every field and value, and last the entry's element count ("lp-count": 3 + fields, plus
+ * fields + 1 without SAMEFIELDS). Deleting an entry sets a flag bit (0/2 → 1/3, same size) and
+ * moves one from the valid to the deleted counter, whose encodings may change size.
+ */
+
+/** Bytes of a listpack element holding the integer `v` (encoding + 1 backlen byte). */
+export function lpIntBytes(v: number): number {
+  if (v >= 0 && v <= 127) return 2;
+  if (v >= -4096 && v <= 4095) return 3;
+  if (v >= -32768 && v <= 32767) return 4;
+  if (v >= -8388608 && v <= 8388607) return 5;
+  if (v >= -2147483648 && v <= 2147483647) return 6;
+  return 10;
+}
+
+/** `lpIntBytes` for a 64-bit value. */
+function lpBigIntBytes(v: bigint): number {
+  return v >= -2147483648n && v <= 2147483647n ? lpIntBytes(Number(v)) : 10;
+}
+
+function backlenBytes(encodedLength: number): number {
+  if (encodedLength <= 127) return 1;
+  if (encodedLength < 16383) return 2;
+  if (encodedLength < 2097151) return 3;
+  if (encodedLength < 268435455) return 4;
+  return 5;
+}
+
+/**
+ * Bytes of a listpack element holding the byte string `s` (one char per byte): integer-encoded
+ * when `s` is a canonical signed 64-bit decimal (listpack `lpStringToInt64`), else string-encoded.
+ */
+export function lpStringBytes(s: string): number {
+  const n = s.length;
+  if (n > 0 && n < 21) {
+    const neg = s.charCodeAt(0) === 45; // '-'
+    const start = neg ? 1 : 0;
+    const c0 = n > start ? s.charCodeAt(start) : 0;
+    if (c0 === 48 && n === 1) return 2; // "0"
+    if (c0 >= 49 && c0 <= 57) {
+      let i = start + 1;
+      while (i < n) {
+        const c = s.charCodeAt(i);
+        if (c < 48 || c > 57) break;
+        i++;
+      }
+      if (i === n) {
+        const digits = n - start;
+        if (digits <= 15) return lpIntBytes(Number(s));
+        if (digits < 19) return 10;
+        if (digits === 19 && (neg ? s.slice(1) <= '9223372036854775808' : s <= '9223372036854775807')) return 10;
+      }
+    }
+  }
+  const enc = n < 64 ? 1 + n : n < 4096 ? 2 + n : 5 + n;
+  return enc + backlenBytes(enc);
+}
+
+/** The listpack element of an ID difference: 64-bit wrapping subtraction, read as signed. */
+function idDiffBytes(a: bigint, b: bigint): number {
+  const d = a - b;
+  if (d >= 0n && d <= 127n) return 2;
+  return lpBigIntBytes(BigInt.asIntN(64, d));
+}
+
+/** Empty listpack (header + end byte) plus the master entry without its two counters. */
+function masterBytes(fields: readonly string[]): number {
+  let bytes = 7 + lpIntBytes(fields.length >> 1) + 2; // num-fields, the 0 terminator
+  for (let i = 0; i < fields.length; i += 2) bytes += lpStringBytes(fields[i]);
+  return bytes;
+}
+
+/** True when the entry's field names are the master entry's (Redis SAMEFIELDS). */
+function sameFields(master: readonly string[], fields: readonly string[]): boolean {
+  if (master.length !== fields.length) return false;
+  for (let i = 0; i < fields.length; i += 2) if (master[i] !== fields[i]) return false;
+  return true;
+}
+
+/** Bytes an entry adds to a node with master ID `masterId` and master fields `master`. */
+function entryBytes(masterId: StreamId, master: readonly string[], id: StreamId, fields: readonly string[]): number {
+  const numFields = fields.length >> 1;
+  const same = sameFields(master, fields);
+  // flags (0..3) + ms diff + seq diff
+  let bytes = 2 + idDiffBytes(id.ms, masterId.ms) + idDiffBytes(id.seq, masterId.seq);
+  if (same) {
+    for (let i = 1; i < fields.length; i += 2) bytes += lpStringBytes(fields[i]);
+    bytes += lpIntBytes(numFields + 3);
+  } else {
+    bytes += lpIntBytes(numFields);
+    for (let i = 0; i < fields.length; i++) bytes += lpStringBytes(fields[i]);
+    bytes += lpIntBytes(2 * numFields + 4);
+  }
+  return bytes;
+}
+
+/** Total bytes of a node's listpack (Redis `lpBytes`). */
+function listpackBytes(node: EntryNode): number {
+  return node.bytes + lpIntBytes(node.live) + lpIntBytes(node.slots.length - node.live);
+}
+
+/** Sum of the raw byte lengths of an entry's fields and values (Redis `totelelen`). */
+function rawLength(fields: readonly string[]): number {
+  let n = 0;
+  for (const f of fields) n += f.length;
+  return n;
+}
 
 /** A cursor position: node index and slot index. */
 interface Pos {
@@ -42,7 +179,14 @@ export class StreamEntries {
   /** Radix tree over the nodes' master IDs (`radix-tree-nodes`); every node add/drop updates it. */
   private rax = new RaxNodeCounter();
 
-  constructor(readonly maxEntriesPerNode = DEFAULT_NODE_MAX_ENTRIES) {}
+  /**
+   * `maxEntriesPerNode`: `stream-node-max-entries` (0 = no entry limit); `maxBytesPerNode`:
+   * `stream-node-max-bytes` (0 or above 2^30 = 2^30).
+   */
+  constructor(
+    readonly maxEntriesPerNode = DEFAULT_NODE_MAX_ENTRIES,
+    readonly maxBytesPerNode = DEFAULT_NODE_MAX_BYTES,
+  ) {}
 
   /** Number of live entries. */
   get length(): number {
@@ -59,18 +203,38 @@ export class StreamEntries {
     return this.rax.nodeCount;
   }
 
-  /** Append an entry whose ID is greater than every ID ever stored. Amortised O(1). */
+  /** Listpack size in bytes of the `n`-th node (Redis `lpBytes`), or undefined. O(1). */
+  nodeBytes(n: number): number | undefined {
+    const node = this.nodes[n];
+    return node && listpackBytes(node);
+  }
+
+  /**
+   * Append an entry whose ID is greater than every ID ever stored. Amortised O(1) in the
+   * number of entries (O(fields) for the entry's own size).
+   */
   append(id: StreamId, fields: readonly string[]): void {
     const tail = this.nodes[this.nodes.length - 1];
     const slot: Slot = { id, fields };
-    if (tail && tail.slots.length < this.maxEntriesPerNode) {
+    if (tail && !this.isFull(tail, fields)) {
+      tail.bytes += entryBytes(tail.slots[0].id, tail.master, id, fields);
       tail.slots.push(slot);
       tail.live++;
     } else {
-      this.nodes.push({ slots: [slot], live: 1 });
+      const node: EntryNode = { slots: [slot], live: 1, master: fields, bytes: 0 };
+      node.bytes = masterBytes(fields) + entryBytes(id, fields, id, fields);
+      this.nodes.push(node);
       this.rax.insert(id);
     }
     this.liveCount++;
+  }
+
+  /** Redis `streamAppendItem`'s test for opening a new node before appending `fields`. */
+  private isFull(tail: EntryNode, fields: readonly string[]): boolean {
+    let maxBytes = this.maxBytesPerNode;
+    if (maxBytes <= 0 || maxBytes > STREAM_LISTPACK_MAX_SIZE) maxBytes = STREAM_LISTPACK_MAX_SIZE;
+    if (listpackBytes(tail) + rawLength(fields) >= maxBytes) return true;
+    return this.maxEntriesPerNode > 0 && tail.slots.length >= this.maxEntriesPerNode;
   }
 
   /** First position whose ID is >= id (or > id when `exclusive`); may be a tombstone. */
@@ -134,15 +298,20 @@ export class StreamEntries {
     return this.find(id) !== null;
   }
 
-  /** Delete a live entry (tombstone; the node is freed when it has no live entry). */
-  delete(id: StreamId): boolean {
+  /**
+   * Delete a live entry (tombstone). The node is freed when it has no live entry left, as
+   * Redis's XDEL path (`streamIteratorRemoveEntry`) does, unless `keepEmptyNode`: Redis's exact
+   * trimming marks entries deleted in place and keeps a node whose live entries all went (a
+   * MINID trim can do that when the node ends with tombstones at or above the MINID).
+   */
+  delete(id: StreamId, keepEmptyNode = false): boolean {
     const p = this.find(id);
     if (!p) return false;
     const node = this.nodes[p.n];
     node.slots[p.s].fields = null;
     node.live--;
     this.liveCount--;
-    if (node.live === 0) {
+    if (node.live === 0 && !keepEmptyNode) {
       this.nodes.splice(p.n, 1);
       this.rax.remove(node.slots[0].id);
     }
@@ -175,21 +344,27 @@ export class StreamEntries {
     }
   }
 
-  /** First live entry, O(1) amortised (head nodes always hold a live entry). */
+  /**
+   * First live entry. O(head node size): only the head node can be without live entries (see
+   * `delete`), so at most one node is skipped.
+   */
   first(): StreamEntry | undefined {
-    const node = this.nodes[0];
-    if (!node) return undefined;
-    for (const slot of node.slots) if (slot.fields !== null) return { id: slot.id, fields: slot.fields };
+    for (const node of this.nodes) {
+      if (node.live === 0) continue;
+      for (const slot of node.slots) if (slot.fields !== null) return { id: slot.id, fields: slot.fields };
+    }
     return undefined;
   }
 
   /** Last live entry. */
   last(): StreamEntry | undefined {
-    const node = this.nodes[this.nodes.length - 1];
-    if (!node) return undefined;
-    for (let s = node.slots.length - 1; s >= 0; s--) {
-      const slot = node.slots[s];
-      if (slot.fields !== null) return { id: slot.id, fields: slot.fields };
+    for (let n = this.nodes.length - 1; n >= 0; n--) {
+      const node = this.nodes[n];
+      if (node.live === 0) continue;
+      for (let s = node.slots.length - 1; s >= 0; s--) {
+        const slot = node.slots[s];
+        if (slot.fields !== null) return { id: slot.id, fields: slot.fields };
+      }
     }
     return undefined;
   }
@@ -222,8 +397,14 @@ export class StreamEntries {
 
   /** Remove the head node entirely; returns the IDs of the live entries removed. */
   removeHeadNode(): StreamId[] {
-    const node = this.nodes.shift();
+    return this.removeNode(0);
+  }
+
+  /** Remove the `n`-th node entirely; returns the IDs of the live entries removed. */
+  removeNode(n: number): StreamId[] {
+    const node = this.nodes[n];
     if (!node) return [];
+    this.nodes.splice(n, 1);
     this.rax.remove(node.slots[0].id);
     const ids: StreamId[] = [];
     for (const slot of node.slots) if (slot.fields !== null) ids.push(slot.id);
@@ -233,8 +414,13 @@ export class StreamEntries {
 
   /** Deep copy (COPY / RESTORE semantics), keeping node boundaries. */
   clone(): StreamEntries {
-    const c = new StreamEntries(this.maxEntriesPerNode);
-    c.nodes = this.nodes.map((n) => ({ slots: n.slots.map((s) => ({ id: s.id, fields: s.fields })), live: n.live }));
+    const c = new StreamEntries(this.maxEntriesPerNode, this.maxBytesPerNode);
+    c.nodes = this.nodes.map((n) => ({
+      slots: n.slots.map((s) => ({ id: s.id, fields: s.fields })),
+      live: n.live,
+      master: n.master,
+      bytes: n.bytes,
+    }));
     c.liveCount = this.liveCount;
     for (const n of c.nodes) c.rax.insert(n.slots[0].id);
     return c;

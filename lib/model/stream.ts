@@ -104,7 +104,8 @@ export class Stream {
       if (approx) break;
       for (const e of [...this.entries.range(MIN_ID, head.lastId)]) {
         if (strategy.kind === 'maxlen' ? BigInt(this.length) <= strategy.maxLen : compareIds(e.id, strategy.minId) >= 0) break;
-        this.entries.delete(e.id);
+        // Redis marks the entry deleted in place and keeps the node even if no live entry is left.
+        this.entries.delete(e.id, true);
         removed.push(e.id);
       }
       break;
@@ -136,6 +137,14 @@ export class Stream {
         strategy.kind === 'maxlen'
           ? BigInt(this.length - node.live) >= strategy.maxLen
           : compareIds(node.lastId, strategy.minId) < 0;
+      if (node.live === 0) {
+        // A node left without live entries by an exact KEEPREF MINID trim (see StreamEntries
+        // `delete`). Assumed, not checked on a server: an eligible one is freed, like a node whose
+        // last entry this walk removes.
+        if (!eligible) break;
+        this.entries.removeNode(n);
+        continue;
+      }
       let removedHere = 0;
       for (const id of this.entries.liveIdsInNode(n)) {
         const stop =

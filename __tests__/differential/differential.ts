@@ -1,0 +1,958 @@
+/**
+ * Differential testing of the streams fake against a real redis-server: a seeded random
+ * command generator, the two sides (fake keyspace with a frozen fake clock; real server
+ * through real ioredis), reply normalisation for wall-clock values, a replayer and a
+ * shrinker that cuts a failing step list down to a small reproduction.
+ *
+ * Used by random-commands.test.ts. Everything here is deterministic given the seed and the
+ * servers' replies: the generator may look at earlier replies (the real server's, which equal
+ * the fake's up to the first mismatch), but only at their normalised form, so it never feeds a
+ * wall-clock value or a `*`-generated ID back into a command.
+ */
+import IORedis from 'ioredis';
+import FakeRedis, { REDIS_VERSIONS, createFakeClock, streamsKeyspace } from 'ioredis-mock-streams';
+
+// ---------------------------------------------------------------------------------------------
+// PRNG
+
+/** mulberry32: a tiny 32-bit seeded PRNG; returns floats in [0, 1). */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+class Rng {
+  private readonly next: () => number;
+  constructor(seed: number) {
+    this.next = mulberry32(seed);
+  }
+  /** Integer in [lo, hi]. */
+  int(lo: number, hi: number): number {
+    return lo + Math.floor(this.next() * (hi - lo + 1));
+  }
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+  pick<T>(items: readonly T[]): T {
+    return items[Math.floor(this.next() * items.length)];
+  }
+  /** Picks a key of `weights` with probability proportional to its weight. */
+  weighted<K extends string>(weights: Record<K, number>): K {
+    const entries = Object.entries(weights) as [K, number][];
+    const total = entries.reduce((s, [, w]) => s + w, 0);
+    let x = this.next() * total;
+    for (const [k, w] of entries) {
+      x -= w;
+      if (x < 0) return k;
+    }
+    return entries[entries.length - 1][0];
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Outcomes and their normalisation
+
+export type Outcome = { ok: true; value: unknown } | { ok: false; error: string };
+
+/** Canonical text of a reply: keeps the difference between 1 and "1", null and "", etc. */
+export function show(v: unknown): string {
+  if (v === null) return 'nil';
+  if (v === undefined) return 'undefined';
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : `(float)${v}`;
+  if (Array.isArray(v)) return `[${v.map(show).join(',')}]`;
+  if (Buffer.isBuffer(v)) return `<Buffer ${JSON.stringify(v.toString('latin1'))}>`;
+  return `<${typeof v} ${String(v)}>`;
+}
+
+export function showOutcome(o: Outcome): string {
+  return o.ok ? show(o.value) : `(error) ${o.error}`;
+}
+
+function errorText(e: unknown): string {
+  if (e instanceof Error) return e.name === 'ReplyError' ? e.message : `[${e.name}] ${e.message}`;
+  return `[thrown non-Error] ${String(e)}`;
+}
+
+const TIME = '<time>';
+const upper = (s: string | undefined) => (s ?? '').toUpperCase();
+
+/** In a flat name/value array (a RESP2 map), replace the values named in `names` by `f(value)`. */
+function mapFields(flat: unknown, f: (name: string, value: unknown) => unknown): unknown {
+  if (!Array.isArray(flat)) return flat;
+  const out = [...flat];
+  for (let i = 0; i + 1 < out.length; i += 2) {
+    if (typeof out[i] === 'string') out[i + 1] = f(out[i] as string, out[i + 1]);
+  }
+  return out;
+}
+
+/** A wall-clock number becomes a placeholder; anything else (a type mismatch) stays visible. */
+const clockValue = (v: unknown) => (typeof v === 'number' ? TIME : v);
+
+function mapRows(rows: unknown, f: (row: unknown[]) => unknown[]): unknown {
+  return Array.isArray(rows) ? rows.map((r) => (Array.isArray(r) ? f([...r]) : r)) : rows;
+}
+
+/**
+ * Per-run normalisation of one side's replies.
+ *
+ * Wall clock: the real server's clock runs while the fake's stands still, so every value that
+ * is a time or a duration is replaced by `<time>`: XPENDING (extended) idle, XINFO CONSUMERS
+ * `idle`/`inactive`, XINFO STREAM FULL delivery times, `seen-time` and `active-time`. Nothing
+ * else is touched.
+ *
+ * `*` IDs: an XADD with `*` gets its ID from the clock, so each side's auto-generated IDs are
+ * mapped, in order of appearance, to `<auto#n>` wherever they show up later in a reply about the
+ * same stream (exact string match). The mapping is per stream because the two clocks make
+ * different collisions: two `*` XADDs to different streams get the same ID on the frozen fake
+ * clock but usually different ones on the running real clock (or the other way round).
+ */
+export class Normaliser {
+  /** stream key → (auto-generated ID → placeholder). */
+  private readonly auto = new Map<string, Map<string, string>>();
+  private autoCount = 0;
+
+  apply(argv: string[], o: Outcome): Outcome {
+    if (!o.ok) return o;
+    let value = o.value;
+    const cmd = upper(argv[0]);
+    if (cmd === 'XADD' && argv.includes('*') && typeof value === 'string' && /^\d+-\d+$/.test(value)) {
+      const ids = this.auto.get(argv[1]) ?? new Map<string, string>();
+      this.auto.set(argv[1], ids);
+      // Always a new entry: an ID seen before in this stream (the stream was deleted and made
+      // again, on one clock and maybe not the other) gets a fresh placeholder.
+      ids.set(value, `<auto#${++this.autoCount}>`);
+    }
+    value = this.times(argv, value);
+    if (this.autoCount > 0) {
+      if ((cmd === 'XREAD' || cmd === 'XREADGROUP') && Array.isArray(value)) {
+        // [[key, entries], …]: each stream's entries in that stream's context.
+        value = value.map((pair) =>
+          Array.isArray(pair) && typeof pair[0] === 'string' ? [pair[0], ...pair.slice(1).map((x) => this.replaceAuto(x, pair[0]))] : pair,
+        );
+      } else {
+        value = this.replaceAuto(value, cmd === 'XINFO' ? argv[2] : argv[1]);
+      }
+    }
+    return { ok: true, value };
+  }
+
+  private replaceAuto(v: unknown, key: string | undefined): unknown {
+    const ids = key === undefined ? undefined : this.auto.get(key);
+    if (!ids) return v;
+    const walk = (x: unknown): unknown => (typeof x === 'string' ? ids.get(x) ?? x : Array.isArray(x) ? x.map(walk) : x);
+    return walk(v);
+  }
+
+  private times(argv: string[], value: unknown): unknown {
+    const cmd = upper(argv[0]);
+    if (cmd === 'XPENDING' && argv.length > 3) {
+      // Extended form: [id, consumer, idle-ms, delivery-count] rows.
+      return mapRows(value, (row) => {
+        row[2] = clockValue(row[2]);
+        return row;
+      });
+    }
+    if (cmd === 'XINFO' && upper(argv[1]) === 'CONSUMERS' && Array.isArray(value)) {
+      return value.map((c) => mapFields(c, (name, v) => (name === 'idle' || name === 'inactive' ? clockValue(v) : v)));
+    }
+    if (cmd === 'XINFO' && upper(argv[1]) === 'STREAM' && argv.length > 3) {
+      return mapFields(value, (name, groups) =>
+        name !== 'groups' || !Array.isArray(groups)
+          ? groups
+          : groups.map((g) =>
+              mapFields(g, (gname, gv) => {
+                if (gname === 'pending') {
+                  // [id, consumer, delivery-time, delivery-count]
+                  return mapRows(gv, (row) => {
+                    row[2] = clockValue(row[2]);
+                    return row;
+                  });
+                }
+                if (gname === 'consumers' && Array.isArray(gv)) {
+                  return gv.map((c) =>
+                    mapFields(c, (cname, cv) => {
+                      if (cname === 'seen-time' || cname === 'active-time') return clockValue(cv);
+                      if (cname === 'pending') {
+                        // [id, delivery-time, delivery-count]
+                        return mapRows(cv, (row) => {
+                          row[1] = clockValue(row[1]);
+                          return row;
+                        });
+                      }
+                      return cv;
+                    }),
+                  );
+                }
+                return gv;
+              }),
+            ),
+      );
+    }
+    return value;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The two sides
+
+export interface Side {
+  call(argv: string[]): Promise<Outcome>;
+  /** Empty keyspace for a new run. */
+  reset(): Promise<void>;
+  close(): Promise<void>;
+}
+
+async function settle(p: Promise<unknown>): Promise<Outcome> {
+  try {
+    return { ok: true, value: await p };
+  } catch (e) {
+    return { ok: false, error: errorText(e) };
+  }
+}
+
+/** The real server: one ioredis connection to a dedicated database, emptied with FLUSHDB. */
+export class RealSide implements Side {
+  private constructor(private readonly conn: IORedis) {}
+
+  /** Connects to `url` on database `db` (any database in the URL's path is ignored). */
+  static async connect(url: string, db: number): Promise<RealSide> {
+    const u = new URL(url);
+    u.pathname = '';
+    const conn = new IORedis(u.toString(), {
+      db,
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      enableOfflineQueue: false,
+      retryStrategy: () => null,
+      connectionName: 'differential-test',
+    });
+    let lastError: Error | undefined;
+    conn.on('error', (e: Error) => {
+      lastError = e;
+    });
+    try {
+      await conn.connect();
+    } catch (e) {
+      conn.disconnect();
+      throw new Error(`cannot connect to ${url}: ${lastError?.message ?? (e as Error).message}`);
+    }
+    return new RealSide(conn);
+  }
+
+  /** `redis_version` from INFO server, e.g. "7.0.15". */
+  async serverVersion(): Promise<string> {
+    const info = String(await this.conn.call('INFO', 'server'));
+    const m = /^redis_version:(\S+)/m.exec(info);
+    if (!m) throw new Error('INFO server has no redis_version');
+    return m[1];
+  }
+
+  call(argv: string[]): Promise<Outcome> {
+    return settle(this.conn.call(argv[0], ...argv.slice(1)));
+  }
+
+  async reset(): Promise<void> {
+    await this.conn.call('FLUSHDB');
+  }
+
+  async close(): Promise<void> {
+    this.conn.disconnect();
+  }
+}
+
+/** Start of the fake clock; it never moves during a run. */
+export const FAKE_NOW = Date.UTC(2024, 0, 1);
+
+/** The fake: a fresh ioredis-mock keyspace (own port) per run, fake clock, given Redis version. */
+export class FakeSide implements Side {
+  private static nextPort = 41_000;
+  private client: InstanceType<typeof FakeRedis> | undefined;
+
+  constructor(private readonly redisVersion: string) {}
+
+  call(argv: string[]): Promise<Outcome> {
+    if (!this.client) throw new Error('FakeSide: reset() first');
+    const c = this.client;
+    // A synchronous throw is an outcome too.
+    return settle(Promise.resolve().then(() => c.call(argv[0], ...argv.slice(1))));
+  }
+
+  async reset(): Promise<void> {
+    await this.close();
+    const clock = createFakeClock({ now: FAKE_NOW });
+    this.client = new FakeRedis({
+      host: 'differential',
+      port: FakeSide.nextPort++,
+      db: 0,
+      streams: { clock, redisVersion: this.redisVersion },
+    } as never);
+  }
+
+  async close(): Promise<void> {
+    if (this.client) {
+      streamsKeyspace(this.client).reset();
+      this.client.disconnect();
+      this.client = undefined;
+    }
+  }
+}
+
+/** The fake's version for a server version ("7.0.15" → "7.0"), or null if the library lacks it. */
+export function fakeVersionFor(serverVersion: string): string | null {
+  const m = /^(\d+)\.(\d+)/.exec(serverVersion);
+  const v = m ? `${m[1]}.${m[2]}` : '';
+  return (REDIS_VERSIONS as readonly string[]).includes(v) ? v : null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The command generator
+
+export const KEYS = ['sa', 'sb', 'sc'] as const;
+export const GROUPS = ['g1', 'g2'] as const;
+export const CONSUMERS = ['c1', 'c2', 'c3'] as const;
+
+const U64_MAX = '18446744073709551615';
+const BAD_IDS = ['abc', '1-x', '-1', '1-', '1--1', '18446744073709551616', '1.5', '', '1-18446744073709551616', ' 1'];
+const BAD_INTS = ['x', '1.5', '', '9223372036854775808', '2x'];
+
+interface Shadow {
+  /** Greatest ID this generator believes the stream has had (ms, seq). */
+  top: [number, number];
+  /** IDs seen added (most recent last; may be stale after trims/deletes, on purpose). */
+  ids: string[];
+  /** Last XAUTOCLAIM cursor per group. */
+  cursors: Map<string, string>;
+}
+
+const idStr = (ms: number, seq: number) => `${ms}-${seq}`;
+
+function parseId(s: string): [number, number] | null {
+  const m = /^(\d+)(?:-(\d+))?$/.exec(s);
+  if (!m || m[1].length > 12 || (m[2] ?? '').length > 12) return null;
+  return [Number(m[1]), Number(m[2] ?? 0)];
+}
+
+const idGreater = (a: [number, number], b: [number, number]) => a[0] > b[0] || (a[0] === b[0] && a[1] > b[1]);
+
+/**
+ * Produces one random command at a time. Mostly well-formed commands on 3 keys, 2 groups and 3
+ * consumers with small explicit IDs (so tombstones, trimmed groups, re-deliveries and NOGROUP
+ * happen often), plus a share of malformed variants (bad integers, bad IDs, wrong arity,
+ * unknown options) so error texts and the order of checks are compared too.
+ */
+export class Generator {
+  private readonly r: Rng;
+  private readonly shadow = new Map<string, Shadow>();
+  /** Probability that a command is a malformed variant. */
+  private readonly pBad = 0.1;
+
+  constructor(seed: number) {
+    this.r = new Rng(seed);
+    for (const k of KEYS) this.shadow.set(k, { top: [0, 0], ids: [], cursors: new Map() });
+  }
+
+  // ---- small pieces
+
+  /** An option token, sometimes in lower case (options are case-insensitive). */
+  private tok(s: string): string {
+    return this.r.chance(0.12) ? s.toLowerCase() : s;
+  }
+  private key(): string {
+    return this.r.chance(0.03) ? 'nokey' : this.r.pick(KEYS);
+  }
+  private sh(key: string): Shadow {
+    return this.shadow.get(key) ?? { top: [0, 0], ids: [], cursors: new Map() };
+  }
+  private group(): string {
+    return this.r.chance(0.05) ? 'gx' : this.r.pick(GROUPS);
+  }
+  private consumer(): string {
+    return this.r.pick(CONSUMERS);
+  }
+  private badId(): string {
+    return this.r.pick(BAD_IDS);
+  }
+  private badInt(): string {
+    return this.r.pick(BAD_INTS);
+  }
+  /** An ID near the stream's range, maybe without sequence part. */
+  private nearId(key: string): string {
+    const [ms] = this.sh(key).top;
+    const m = this.r.int(Math.max(0, ms - 6), ms + 2);
+    return this.r.chance(0.25) ? String(m) : idStr(m, this.r.int(0, 3));
+  }
+  /** An ID the stream (probably) has or had. */
+  private knownId(key: string): string {
+    const ids = this.sh(key).ids;
+    return ids.length > 0 && this.r.chance(0.85) ? this.r.pick(ids.slice(-10)) : this.nearId(key);
+  }
+  private someIds(key: string, max: number): string[] {
+    const n = this.r.int(1, max);
+    return Array.from({ length: n }, () => (this.r.chance(0.8) ? this.knownId(key) : this.nearId(key)));
+  }
+  private fields(): string[] {
+    const out = ['f', `v${this.r.int(0, 9)}`];
+    if (this.r.chance(0.3)) out.push(this.r.pick(['g', 'f']), `w${this.r.int(0, 9)}`);
+    return out;
+  }
+  /** A range bound: `-`/`+`, a known or nearby ID, sometimes exclusive. */
+  private bound(key: string, which: 'start' | 'end'): string {
+    const x = this.r.int(0, 99);
+    if (x < 25) return which === 'start' ? '-' : '+';
+    if (x < 60) return this.knownId(key);
+    if (x < 85) return this.nearId(key);
+    if (x < 97) return `(${this.r.chance(0.7) ? this.knownId(key) : this.nearId(key)}`;
+    return this.r.pick(['(-', '(+', '(0-0', `(${U64_MAX}-${U64_MAX}`, 'zz', '(']);
+  }
+  private count(): string {
+    return String(this.r.chance(0.1) ? this.r.pick([0, -1, 10]) : this.r.int(1, 4));
+  }
+  /** A group start ID for CREATE / SETID. */
+  private groupId(key: string): string {
+    const x = this.r.int(0, 99);
+    if (x < 25) return '$';
+    if (x < 45) return this.r.pick(['0', '0-0']);
+    if (x < 80) return this.knownId(key);
+    if (x < 95) return this.nearId(key);
+    return this.r.chance(0.5) ? this.badId() : this.r.pick(['-', '+', '>']);
+  }
+  private entriesRead(): string[] {
+    if (!this.r.chance(0.3)) return [];
+    const v = this.r.chance(0.85) ? String(this.r.int(-1, 8)) : this.r.pick(['-2', 'x', U64_MAX]);
+    return [this.tok('ENTRIESREAD'), v];
+  }
+  private trim(key: string): string[] {
+    const strategy = this.r.chance(0.55) ? 'MAXLEN' : 'MINID';
+    const out = [this.tok(strategy)];
+    const op = this.r.pick(['', '', '=', '~', '~']);
+    if (op) out.push(op);
+    out.push(strategy === 'MAXLEN' ? String(this.r.int(0, 6)) : this.nearId(key));
+    if (this.r.chance(0.25)) out.push(this.tok('LIMIT'), String(this.r.int(0, 3)));
+    return out;
+  }
+  /** A malformed trim clause. */
+  private badTrim(key: string): string[] {
+    return this.r.pick([
+      () => ['MAXLEN', this.badInt()],
+      () => ['MAXLEN', '-1'],
+      () => ['MAXLEN', '=', '2', 'LIMIT', '1'],
+      () => ['MAXLEN', '2', 'LIMIT', '1'],
+      () => ['MAXLEN', '~', '2', 'LIMIT', '-1'],
+      () => ['MAXLEN', '~', '2', 'LIMIT', 'x'],
+      () => ['MINID', this.badId()],
+      () => ['MINID', '~'],
+      () => ['MAXLEN', '1', 'MINID', this.nearId(key)],
+      () => ['LIMIT', '2'],
+      () => ['MAXLEN'],
+    ])();
+  }
+
+  // ---- one command per family
+
+  private xadd(): string[] {
+    const key = this.key();
+    const s = this.sh(key);
+    const argv = ['XADD', key];
+    if (this.r.chance(0.12)) argv.push(this.tok('NOMKSTREAM'));
+    const bad = this.r.chance(this.pBad);
+    if (bad && this.r.chance(0.35)) argv.push(...this.badTrim(key));
+    else if (this.r.chance(0.25)) argv.push(...this.trim(key));
+    const x = this.r.int(0, 99);
+    let id: string;
+    if (bad && x < 50) id = this.r.chance(0.8) ? this.badId() : '0-0';
+    else if (x < 78) {
+      const [ms, seq] = s.top;
+      id = this.r.chance(0.65) || (ms === 0 && seq === 0) ? idStr(ms + this.r.int(1, 2), this.r.int(0, 2)) : idStr(ms, seq + this.r.int(1, 2));
+    } else if (x < 86) id = this.r.chance(0.6) ? this.knownId(key) : idStr(s.top[0], s.top[1]);
+    else if (x < 95) id = `${this.r.chance(0.6) ? s.top[0] : s.top[0] + this.r.int(-2, 1)}-*`;
+    else if (x < 97) id = '*';
+    else id = this.r.pick(['0-1', `${U64_MAX}-${U64_MAX}`, `${U64_MAX}-*`, '0-*']);
+    argv.push(id);
+    if (bad && x >= 50) {
+      // Wrong arity (odd field/value list) or no fields at all.
+      argv.push(...(this.r.chance(0.5) ? ['f'] : ['f', 'v', 'g']));
+    } else if (!bad || x < 50) argv.push(...this.fields());
+    return argv;
+  }
+
+  private xdel(): string[] {
+    const key = this.key();
+    if (this.r.chance(this.pBad)) return this.r.chance(0.5) ? ['XDEL', key] : ['XDEL', key, this.knownId(key), this.badId()];
+    return ['XDEL', key, ...this.someIds(key, 3)];
+  }
+
+  private xtrim(): string[] {
+    const key = this.key();
+    if (this.r.chance(this.pBad * 2)) {
+      return this.r.pick([
+        () => ['XTRIM', key, ...this.badTrim(key)],
+        () => ['XTRIM', key],
+        () => ['XTRIM', key, 'FOO', '1'],
+        () => ['XTRIM', key, ...this.trim(key), 'FOO'],
+      ])();
+    }
+    return ['XTRIM', key, ...this.trim(key)];
+  }
+
+  private xlen(): string[] {
+    if (this.r.chance(this.pBad)) return this.r.chance(0.5) ? ['XLEN'] : ['XLEN', this.key(), 'extra'];
+    return ['XLEN', this.key()];
+  }
+
+  private xrange(cmd: 'XRANGE' | 'XREVRANGE'): string[] {
+    const key = this.key();
+    let a = this.bound(key, 'start');
+    let b = this.bound(key, 'end');
+    if (cmd === 'XREVRANGE') [a, b] = [b, a];
+    const argv = [cmd, key, a, b];
+    if (this.r.chance(0.4)) argv.push(this.tok('COUNT'), this.count());
+    if (this.r.chance(this.pBad)) {
+      return this.r.pick([
+        () => [cmd, key, a],
+        () => [cmd, key, a, b, 'COUNT'],
+        () => [cmd, key, a, b, 'COUNT', this.badInt()],
+        () => [cmd, key, a, b, 'FOO', '1'],
+        () => [cmd, key, this.badId(), b],
+      ])();
+    }
+    return argv;
+  }
+
+  private xgroup(): string[] {
+    const key = this.key();
+    const sub = this.r.weighted({ CREATE: 4, SETID: 2.5, DESTROY: 1, CREATECONSUMER: 1.5, DELCONSUMER: 1.5 });
+    if (this.r.chance(this.pBad)) {
+      return this.r.pick([
+        () => ['XGROUP', 'FOO', key],
+        () => ['XGROUP', sub, key],
+        () => ['XGROUP', 'CREATE', key, this.group(), this.groupId(key), 'FOO'],
+        () => ['XGROUP', 'CREATE', key, this.group(), this.badId()],
+        () => ['XGROUP', 'SETID', key, this.group(), this.groupId(key), 'MKSTREAM'],
+        () => ['XGROUP', 'SETID', key, this.group(), this.groupId(key), 'ENTRIESREAD'],
+        () => ['XGROUP', 'DESTROY', key, this.group(), 'extra'],
+        () => ['XGROUP', 'CREATECONSUMER', key, this.group()],
+        () => ['XGROUP', 'DELCONSUMER', key, this.group(), this.consumer(), 'extra'],
+        () => ['XGROUP'],
+      ])();
+    }
+    const s = this.tok(sub);
+    switch (sub) {
+      case 'CREATE': {
+        const argv = ['XGROUP', s, key, this.group(), this.groupId(key)];
+        const opts: string[][] = [];
+        if (this.r.chance(0.3)) opts.push([this.tok('MKSTREAM')]);
+        const er = this.entriesRead();
+        if (er.length) opts.push(er);
+        if (this.r.chance(0.5)) opts.reverse();
+        return argv.concat(...opts);
+      }
+      case 'SETID':
+        return ['XGROUP', s, key, this.group(), this.groupId(key), ...this.entriesRead()];
+      case 'DESTROY':
+        return ['XGROUP', s, key, this.group()];
+      default:
+        return ['XGROUP', s, key, this.group(), this.r.chance(0.9) ? this.consumer() : 'c9'];
+    }
+  }
+
+  /** `STREAMS k1 [k2] id1 [id2]` keys and IDs; `ids` makes the per-key ID. */
+  private streams(ids: (key: string) => string): string[] {
+    const k1 = this.key();
+    const keys = [k1];
+    if (this.r.chance(0.3)) keys.push(this.r.chance(0.9) ? this.r.pick(KEYS.filter((k) => k !== k1)) : k1);
+    return [this.tok('STREAMS'), ...keys, ...keys.map(ids)];
+  }
+
+  private xreadgroup(): string[] {
+    const argv = ['XREADGROUP', this.tok('GROUP'), this.group(), this.consumer()];
+    const opts: string[][] = [];
+    if (this.r.chance(0.55)) opts.push([this.tok('COUNT'), this.count()]);
+    if (this.r.chance(0.15)) opts.push([this.tok('NOACK')]);
+    if (this.r.chance(0.5)) opts.reverse();
+    const streams = this.streams((key) => {
+      const x = this.r.int(0, 99);
+      if (x < 70) return '>';
+      if (x < 85) return this.r.pick(['0', '0-0']);
+      return this.knownId(key);
+    });
+    if (this.r.chance(this.pBad)) {
+      return this.r.pick([
+        () => [...argv, ...streams.slice(0, -1)],
+        () => [...argv, this.tok('COUNT'), this.badInt(), ...streams],
+        () => [...argv, 'BLOCK', this.r.pick(['x', '-1'])],
+        () => [...argv, 'FOO', ...streams],
+        () => [...argv],
+        () => ['XREADGROUP', 'GROUP', this.group(), ...streams],
+        () => ['XREADGROUP', ...streams],
+        () => [...argv, 'STREAMS', this.key(), this.r.pick(['$', '+', '-', this.badId()])],
+      ])();
+    }
+    return argv.concat(...opts, streams);
+  }
+
+  private xread(): string[] {
+    const argv = ['XREAD'];
+    if (this.r.chance(0.5)) argv.push(this.tok('COUNT'), this.count());
+    const streams = this.streams((key) => {
+      const x = this.r.int(0, 99);
+      if (x < 30) return this.r.pick(['0', '0-0']);
+      if (x < 70) return this.knownId(key);
+      if (x < 80) return '$';
+      return this.nearId(key);
+    });
+    if (this.r.chance(this.pBad)) {
+      return this.r.pick([
+        () => [...argv, ...streams.slice(0, -1)],
+        () => ['XREAD', 'COUNT', this.badInt(), ...streams],
+        () => ['XREAD', 'STREAMS', this.key(), this.r.pick(['>', '+', this.badId()])],
+        () => ['XREAD', 'NOACK', ...streams],
+        () => ['XREAD', 'GROUP', 'g1', 'c1', ...streams],
+        () => ['XREAD', 'BLOCK', 'x', ...streams],
+        () => ['XREAD'],
+      ])();
+    }
+    return argv.concat(streams);
+  }
+
+  private xack(): string[] {
+    const key = this.key();
+    if (this.r.chance(this.pBad)) {
+      return this.r.chance(0.5) ? ['XACK', key, this.group()] : ['XACK', key, this.group(), this.knownId(key), this.badId()];
+    }
+    return ['XACK', key, this.group(), ...this.someIds(key, 3)];
+  }
+
+  private xpending(): string[] {
+    const key = this.key();
+    const g = this.group();
+    if (this.r.chance(this.pBad)) {
+      return this.r.pick([
+        () => ['XPENDING', key],
+        () => ['XPENDING', key, g, '-'],
+        () => ['XPENDING', key, g, '-', '+'],
+        () => ['XPENDING', key, g, '-', '+', this.badInt()],
+        () => ['XPENDING', key, g, this.badId(), '+', '5'],
+        () => ['XPENDING', key, g, 'IDLE', this.badInt(), '-', '+', '5'],
+        () => ['XPENDING', key, g, 'IDLE', '0', '-', '+'],
+        () => ['XPENDING', key, g, '-', '+', '5', this.consumer(), 'extra'],
+        () => ['XPENDING', key, g, 'IDLE', '0', '-', '+', '5', this.consumer(), 'extra', 'more'],
+      ])();
+    }
+    if (this.r.chance(0.35)) return ['XPENDING', key, g];
+    const argv = ['XPENDING', key, g];
+    // IDLE only with 0: any other threshold would compare against the running wall clock.
+    if (this.r.chance(0.2)) argv.push(this.tok('IDLE'), '0');
+    argv.push(this.bound(key, 'start'), this.bound(key, 'end'), this.r.chance(0.1) ? this.r.pick(['0', '-1']) : String(this.r.int(1, 6)));
+    if (this.r.chance(0.4)) argv.push(this.consumer());
+    return argv;
+  }
+
+  private xclaim(): string[] {
+    const key = this.key();
+    const argv = ['XCLAIM', key, this.group(), this.consumer()];
+    if (this.r.chance(this.pBad)) {
+      return this.r.pick([
+        () => [...argv, this.badInt(), this.knownId(key)],
+        () => [...argv, '0'],
+        () => [...argv, '0', this.badId()],
+        () => [...argv, '0', this.knownId(key), 'FOO'],
+        () => [...argv, '0', this.knownId(key), 'RETRYCOUNT', this.r.pick(['x', '-1'])],
+        () => [...argv, '0', this.knownId(key), 'RETRYCOUNT'],
+        () => [...argv, '0', this.knownId(key), 'IDLE', 'x'],
+        () => [...argv, '0', this.knownId(key), 'TIME', 'x'],
+        () => [...argv, '0', this.knownId(key), 'LASTID', this.badId()],
+        () => [...argv, '0', this.knownId(key), 'JUSTID', this.knownId(key)],
+        () => ['XCLAIM', key, this.group()],
+      ])();
+    }
+    // min-idle-time 0 (or negative, which Redis treats as 0): any positive threshold would
+    // compare against the running wall clock.
+    argv.push(this.r.chance(0.9) ? '0' : '-5', ...this.someIds(key, 3));
+    const opts: string[][] = [];
+    if (this.r.chance(0.2)) opts.push([this.tok('RETRYCOUNT'), String(this.r.int(0, 5))]);
+    if (this.r.chance(0.25)) opts.push([this.tok('FORCE')]);
+    if (this.r.chance(0.3)) opts.push([this.tok('JUSTID')]);
+    if (this.r.chance(0.2)) opts.push([this.tok('LASTID'), this.knownId(key)]);
+    for (let i = opts.length - 1; i > 0; i--) {
+      const j = this.r.int(0, i);
+      [opts[i], opts[j]] = [opts[j], opts[i]];
+    }
+    return argv.concat(...opts);
+  }
+
+  private xautoclaim(): string[] {
+    const key = this.key();
+    const g = this.group();
+    const argv = ['XAUTOCLAIM', key, g, this.consumer()];
+    if (this.r.chance(this.pBad)) {
+      return this.r.pick([
+        () => [...argv, this.badInt(), '0-0'],
+        () => [...argv, '-1', '0-0'],
+        () => [...argv, '0'],
+        () => [...argv, '0', this.badId()],
+        () => [...argv, '0', '0-0', 'COUNT', this.r.pick(['0', '-1', 'x'])],
+        () => [...argv, '0', '0-0', 'COUNT'],
+        () => [...argv, '0', '0-0', 'FOO'],
+        () => [...argv, '0', '0-0', 'JUSTID', 'extra'],
+      ])();
+    }
+    const cursor = this.sh(key).cursors.get(g);
+    const x = this.r.int(0, 99);
+    const start = x < 35 && cursor ? cursor : x < 60 ? this.r.pick(['0', '0-0', '-']) : this.r.chance(0.2) ? `(${this.knownId(key)}` : this.knownId(key);
+    argv.push('0', start);
+    const opts: string[][] = [];
+    if (this.r.chance(0.5)) opts.push([this.tok('COUNT'), String(this.r.int(1, 3))]);
+    if (this.r.chance(0.3)) opts.push([this.tok('JUSTID')]);
+    if (this.r.chance(0.5)) opts.reverse();
+    return argv.concat(...opts);
+  }
+
+  private xsetid(): string[] {
+    const key = this.key();
+    const s = this.sh(key);
+    if (this.r.chance(this.pBad * 2)) {
+      return this.r.pick([
+        () => ['XSETID', key],
+        () => ['XSETID', key, this.badId()],
+        () => ['XSETID', key, idStr(s.top[0] + 1, 0), 'ENTRIESADDED', this.r.pick(['x', '-1'])],
+        () => ['XSETID', key, idStr(s.top[0] + 1, 0), 'MAXDELETEDID', this.badId()],
+        () => ['XSETID', key, idStr(s.top[0] + 1, 0), 'ENTRIESADDED'],
+        () => ['XSETID', key, idStr(s.top[0] + 1, 0), 'FOO', '1'],
+        () => ['XSETID', key, '0-0'],
+      ])();
+    }
+    const x = this.r.int(0, 99);
+    const id = x < 40 ? idStr(s.top[0], s.top[1]) : x < 75 ? idStr(s.top[0] + this.r.int(0, 3), this.r.int(0, 3)) : this.knownId(key);
+    const argv = ['XSETID', key, id];
+    if (this.r.chance(0.3)) argv.push(this.tok('ENTRIESADDED'), String(this.r.int(0, 12)));
+    if (this.r.chance(0.3)) argv.push(this.tok('MAXDELETEDID'), this.nearId(key));
+    return argv;
+  }
+
+  private xinfo(): string[] {
+    const key = this.key();
+    if (this.r.chance(this.pBad)) {
+      return this.r.pick([
+        () => ['XINFO', 'FOO', key],
+        () => ['XINFO', 'STREAM'],
+        () => ['XINFO', 'STREAM', key, 'FOO'],
+        () => ['XINFO', 'STREAM', key, 'FULL', 'COUNT'],
+        () => ['XINFO', 'STREAM', key, 'FULL', 'COUNT', this.badInt()],
+        () => ['XINFO', 'STREAM', key, 'FULL', 'FOO', '1'],
+        () => ['XINFO', 'GROUPS'],
+        () => ['XINFO', 'GROUPS', key, 'extra'],
+        () => ['XINFO', 'CONSUMERS', key],
+        () => ['XINFO'],
+      ])();
+    }
+    switch (this.r.weighted({ STREAM: 2, FULL: 2.5, GROUPS: 1.5, CONSUMERS: 1.5 })) {
+      case 'STREAM':
+        return ['XINFO', this.tok('STREAM'), key];
+      case 'FULL': {
+        const argv = ['XINFO', 'STREAM', key, this.tok('FULL')];
+        if (this.r.chance(0.4)) argv.push(this.tok('COUNT'), String(this.r.int(-1, 3)));
+        return argv;
+      }
+      case 'GROUPS':
+        return ['XINFO', this.tok('GROUPS'), key];
+      default:
+        return ['XINFO', this.tok('CONSUMERS'), key, this.group()];
+    }
+  }
+
+  private keyspace(): string[] {
+    switch (this.r.weighted({ TYPE: 1, EXISTS: 1, DEL: 1.6, SET: 0.3, BAD: 0.3 })) {
+      case 'TYPE':
+        return ['TYPE', this.key()];
+      case 'EXISTS':
+        return ['EXISTS', ...Array.from({ length: this.r.int(1, 3) }, () => this.key())];
+      case 'DEL':
+        return ['DEL', ...Array.from({ length: this.r.int(1, 2) }, () => this.key())];
+      case 'SET':
+        // A string under a stream key: WRONGTYPE paths of every command.
+        return ['SET', this.key(), 'str'];
+      default:
+        return this.r.pick([['TYPE'], ['TYPE', 'sa', 'sb'], ['EXISTS'], ['DEL']]);
+    }
+  }
+
+  /** The next command. */
+  next(): string[] {
+    const family = this.r.weighted({
+      XADD: 22,
+      XDEL: 5,
+      XTRIM: 4,
+      XLEN: 2,
+      XRANGE: 5,
+      XREVRANGE: 4,
+      XGROUP: 10,
+      XREADGROUP: 13,
+      XREAD: 4,
+      XACK: 6,
+      XPENDING: 6,
+      XCLAIM: 6,
+      XAUTOCLAIM: 5,
+      XSETID: 2.5,
+      XINFO: 7,
+      KEYSPACE: 4,
+    });
+    switch (family) {
+      case 'XADD':
+        return this.xadd();
+      case 'XDEL':
+        return this.xdel();
+      case 'XTRIM':
+        return this.xtrim();
+      case 'XLEN':
+        return this.xlen();
+      case 'XRANGE':
+      case 'XREVRANGE':
+        return this.xrange(family);
+      case 'XGROUP':
+        return this.xgroup();
+      case 'XREADGROUP':
+        return this.xreadgroup();
+      case 'XREAD':
+        return this.xread();
+      case 'XACK':
+        return this.xack();
+      case 'XPENDING':
+        return this.xpending();
+      case 'XCLAIM':
+        return this.xclaim();
+      case 'XAUTOCLAIM':
+        return this.xautoclaim();
+      case 'XSETID':
+        return this.xsetid();
+      case 'XINFO':
+        return this.xinfo();
+      default:
+        return this.keyspace();
+    }
+  }
+
+  /** Learns from a (normalised, agreed) reply: added IDs, XSETID tops, deletions, cursors. */
+  observe(argv: string[], o: Outcome): void {
+    if (!o.ok) return;
+    const cmd = upper(argv[0]);
+    const s = this.shadow.get(argv[1]);
+    if (cmd === 'XADD' && s && typeof o.value === 'string') {
+      const id = parseId(o.value);
+      if (id) {
+        s.ids.push(o.value);
+        if (s.ids.length > 16) s.ids.shift();
+        if (idGreater(id, s.top)) s.top = id;
+      }
+    } else if (cmd === 'XSETID' && s && o.value === 'OK') {
+      const id = parseId(argv[2]);
+      if (id && idGreater(id, s.top)) s.top = id;
+    } else if (cmd === 'DEL' || cmd === 'SET') {
+      for (const k of argv.slice(1, cmd === 'SET' ? 2 : undefined)) {
+        const d = this.shadow.get(k);
+        if (d) {
+          d.ids = [];
+          d.cursors.clear();
+        }
+      }
+    } else if (cmd === 'XAUTOCLAIM' && s && Array.isArray(o.value) && typeof o.value[0] === 'string') {
+      const cursor = o.value[0];
+      if (parseId(cursor)) s.cursors.set(argv[2], cursor);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Running, replaying, shrinking, reporting
+
+export interface StepRecord {
+  argv: string[];
+  real: Outcome;
+  fake: Outcome;
+}
+
+export interface RunResult {
+  records: StepRecord[];
+  /** Index of the first step whose replies differ, or null. */
+  mismatchAt: number | null;
+}
+
+const same = (a: Outcome, b: Outcome) => showOutcome(a) === showOutcome(b);
+
+/** Runs `next()`'s commands on both sides (after emptying them) until a mismatch or `steps`. */
+async function drive(
+  real: Side,
+  fake: Side,
+  steps: number,
+  next: (i: number) => string[],
+  observe: (argv: string[], o: Outcome) => void = () => undefined,
+): Promise<RunResult> {
+  await Promise.all([real.reset(), fake.reset()]);
+  const nr = new Normaliser();
+  const nf = new Normaliser();
+  const records: StepRecord[] = [];
+  for (let i = 0; i < steps; i++) {
+    const argv = next(i);
+    const r = nr.apply(argv, await real.call(argv));
+    const f = nf.apply(argv, await fake.call(argv));
+    records.push({ argv, real: r, fake: f });
+    if (!same(r, f)) return { records, mismatchAt: i };
+    observe(argv, r);
+  }
+  return { records, mismatchAt: null };
+}
+
+/** A random run of `steps` commands from `seed`. */
+export function runSeed(seed: number, steps: number, real: Side, fake: Side): Promise<RunResult> {
+  const gen = new Generator(seed);
+  return drive(real, fake, steps, () => gen.next(), (argv, o) => gen.observe(argv, o));
+}
+
+/** Replays a fixed command list. */
+export function replay(argvs: string[][], real: Side, fake: Side): Promise<RunResult> {
+  return drive(real, fake, argvs.length, (i) => argvs[i]);
+}
+
+/**
+ * Cuts the commands before the failing one down while the replay still fails first at the
+ * (kept) failing command: removes chunks of 32, 8, 2, then single steps, from the end backwards.
+ * Stops refining when `budgetMs` is spent.
+ */
+export async function shrink(argvs: string[][], failing: number, real: Side, fake: Side, budgetMs: number): Promise<RunResult> {
+  const deadline = Date.now() + budgetMs;
+  const last = argvs[failing];
+  let prefix = argvs.slice(0, failing);
+  const failsLast = async (p: string[][]) => (await replay([...p, last], real, fake)).mismatchAt === p.length;
+  for (const chunk of [32, 8, 2, 1, 1]) {
+    for (let end = prefix.length; end > 0 && Date.now() < deadline; end -= chunk) {
+      const start = Math.max(0, end - chunk);
+      const candidate = [...prefix.slice(0, start), ...prefix.slice(end)];
+      if (await failsLast(candidate)) prefix = candidate;
+    }
+  }
+  return replay([...prefix, last], real, fake);
+}
+
+const quote = (a: string) => (a === '' || /[\s"'\\]/.test(a) ? JSON.stringify(a) : a);
+export const formatArgv = (argv: string[]) => argv.map(quote).join(' ');
+
+const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}…` : s);
+
+/** Readable listing of a run: one line per step; the mismatching step shows both replies. */
+export function formatRecords(res: RunResult, replyWidth = 160): string {
+  return res.records
+    .map((rec, i) => {
+      const head = `  #${String(i).padStart(3)} ${formatArgv(rec.argv)}`;
+      if (i === res.mismatchAt) {
+        return `${head}\n        real: ${showOutcome(rec.real)}\n        fake: ${showOutcome(rec.fake)}`;
+      }
+      return `${head}  →  ${clip(showOutcome(rec.real), replyWidth)}`;
+    })
+    .join('\n');
+}

@@ -1,0 +1,49 @@
+/**
+ * What the adapter adds around ioredis-mock's own commands:
+ * - they run on the keyspace clock: ioredis-mock computes TTLs (SET … EX/PX, SETEX, PSETEX,
+ *   GETEX, EXPIRE …) from `Date.now()`, which is pointed at the keyspace clock for the
+ *   synchronous duration of the command (not needed for the global clock, which is Date);
+ * - a stream key given to a command of another type answers WRONGTYPE, as in Redis, instead of
+ *   letting ioredis-mock misread (or overwrite) the stream.
+ */
+import { exists, getKeyIndexes } from '@ioredis/commands';
+import { ReplyError } from 'redis-errors';
+import { ERR_WRONGTYPE } from '../errors';
+import type { Keyspace } from '../keyspace/keyspace';
+import { Stream } from '../model/stream';
+import { DESTINATION_FIRST_COMMANDS, OVERWRITING_COMMANDS, TYPE_AGNOSTIC_COMMANDS, storeKeyOfArg } from './keys';
+
+/** Run `fn` with `Date.now()` answering the keyspace time (for ioredis-mock's TTL arithmetic). */
+export function withKeyspaceTime<T>(ks: Keyspace, fn: () => T): T {
+  if (ks.clock.kind === 'global') return fn();
+  const DateCtor = globalThis.Date;
+  const original = DateCtor.now;
+  DateCtor.now = () => ks.now();
+  try {
+    return fn();
+  } finally {
+    DateCtor.now = original;
+  }
+}
+
+/** Throw WRONGTYPE if a non-stream command names a key that holds a stream. */
+export function guardStreamKeys(ks: Keyspace, command: string, args: unknown[], prefix: string): void {
+  const name = command.replace(/Buffer$/, '').toLowerCase();
+  if (TYPE_AGNOSTIC_COMMANDS.has(name) || !exists(name)) return;
+  const flat = args.flat().map((a) => (Buffer.isBuffer(a) ? a : String(a ?? '')));
+  // SET … GET reads the old value (WRONGTYPE on a stream); plain SET overwrites any type.
+  if (OVERWRITING_COMMANDS.has(name) && !(name === 'set' && flat.some((a) => String(a).toUpperCase() === 'GET'))) return;
+  let indexes: number[];
+  try {
+    indexes = getKeyIndexes(name, flat as (string | Buffer)[]);
+    if (DESTINATION_FIRST_COMMANDS.has(name)) indexes = indexes.slice(1);
+    for (const i of indexes) {
+      if (ks.store.getRaw(prefix + storeKeyOfArg(flat[i])) instanceof Stream) {
+        throw new ReplyError(ERR_WRONGTYPE);
+      }
+    }
+  } catch (err) {
+    if (err instanceof ReplyError) throw err;
+    // arguments ioredis's key table cannot parse: leave them to ioredis-mock
+  }
+}
