@@ -13,6 +13,7 @@ import type { RedisOptions } from 'ioredis';
 import { ReplyError } from 'redis-errors';
 import { allKeyspaces, installStreams, keyspaceOf } from './adapter/install';
 import type { Keyspace, KeyspaceOptions } from './keyspace/keyspace';
+export type {} from './ioredis-augment'; // types only: `streams` option and …Buffer twins on ioredis's typings
 
 export { installStreams } from './adapter/install';
 export { createFakeClock, FakeClock } from './clock/fake-clock';

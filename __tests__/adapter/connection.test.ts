@@ -173,3 +173,22 @@ describe('long BLOCK timeouts', () => {
     r.disconnect();
   });
 });
+
+describe('WATCH', () => {
+  it('aborts EXEC only when a watched key was modified, and EXEC ends the watch', async () => {
+    const a = make();
+    const b = make();
+    await a.xadd('s', '1-0', 'f', 'v');
+    await a.watch('s');
+    await b.xadd('other', '1-0', 'f', 'v');
+    await b.xlen('s');
+    await b.xgroup('CREATE', 's', 'g', '0'); // not a modification WATCH sees (redis-server 7.0.15)
+    expect(await a.multi().xlen('s').exec()).toEqual([[null, 1]]);
+    await a.watch('s');
+    await b.xadd('s', '2-0', 'f', 'v');
+    expect(await a.multi().xlen('s').exec()).toBeNull();
+    expect(await a.multi().xlen('s').exec()).toEqual([[null, 2]]); // the aborted EXEC unwatched
+    a.disconnect();
+    b.disconnect();
+  });
+});

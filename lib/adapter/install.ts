@@ -232,6 +232,12 @@ function callNow(redis: MockInstance, lower: string, name: unknown, cmdArgs: unk
 
 const CALL_MULTI = Symbol.for('ioredis-mock-streams.callMulti');
 
+/** EXEC (run or aborted) unwatches every key of the connection, as in Redis. */
+function unwatchAll(redis: MockInstance): void {
+  redis.watching?.clear();
+  redis.dirty = false;
+}
+
 /**
  * ioredis's generic `call(name, ...args)`. MULTI / EXEC / DISCARD sent through `call` behave
  * as on a real connection: commands in between answer QUEUED and run atomically at EXEC (one
@@ -267,6 +273,7 @@ function genericCall(redis: MockInstance, buffers: boolean, args: unknown[]): Pr
     const started = ks.atomically(() =>
       queued.map(([l, n, a, b]) => callNow(redis, l, n, a, b).then((r) => r, (e) => e)),
     );
+    unwatchAll(redis);
     return withCallback(Promise.all(started), cb);
   }
   if (queued) {
@@ -470,8 +477,12 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
         Object.assign(err, { previousErrors });
         return withCallback(Promise.reject(err), callback);
       }
-      const run = () =>
-        Promise.all(ks.atomically(() => withKeyspaceTime(ks, () => batch.map((cmd) => settle(cmd())))));
+      const redis = this.redis;
+      const run = () => {
+        const started = ks.atomically(() => withKeyspaceTime(ks, () => batch.map((cmd) => settle(cmd()))));
+        unwatchAll(redis); // EXEC always ends every WATCH of the connection
+        return Promise.all(started);
+      };
       return withCallback(st.queue.submit(run, () => false), callback);
     }
     const run = async () => {
