@@ -14,7 +14,7 @@ let port = 20_000;
 
 async function setUp(failures: number) {
   const clock = createFakeClock({ now: Date.UTC(2024, 0, 1) });
-  const redis = new Redis({ port: port++, streams: { clock } } as never);
+  const redis = new Redis({ port: port++, streams: { clock } });
   let attempts = 0;
   const processed: string[] = [];
   const worker = new StreamWorker(redis, {
