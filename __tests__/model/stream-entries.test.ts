@@ -1,12 +1,12 @@
-import { StreamEntries } from '../../lib/model/stream-entries';
+import { StreamEntries, lpIntBytes, lpStringBytes } from '../../lib/model/stream-entries';
 import { Stream } from '../../lib/model/stream';
 import { formatId } from '../../lib/model/stream-id';
 
 const id = (ms: number, seq = 0) => ({ ms: BigInt(ms), seq: BigInt(seq) });
 const ids = (it: Iterable<{ id: { ms: bigint; seq: bigint } }>) => [...it].map((e) => formatId(e.id));
 
-describe('StreamEntries (macro nodes of 100 entries, as Redis listpacks)', () => {
-  it('starts a new node every 100 appended entries, deleted ones included', () => {
+describe('StreamEntries (macro nodes as Redis listpacks)', () => {
+  it('starts a new node every 100 appended small entries, deleted ones included', () => {
     const s = new StreamEntries();
     for (let i = 1; i <= 250; i++) s.append(id(i), ['f', String(i)]);
     expect(s.nodeCount).toBe(3);
@@ -74,5 +74,157 @@ describe('Stream trimming (Redis streamTrim)', () => {
     const s = filled(10);
     s.trim({ strategy: { kind: 'minid', minId: id(7) }, approx: false, limit: 0 });
     expect(ids(s.entries.range(id(0), id(99)))).toEqual(['7-0', '8-0', '9-0', '10-0']);
+  });
+});
+
+/*
+ * Byte-based node splitting (Redis `stream-node-max-bytes`). The element sizes just below follow
+ * listpack.c's encodings; every node count, entry count and trim result after them was measured
+ * on redis-server 7.0.15 (XINFO STREAM radix-tree-keys / radix-tree-nodes, XLEN and XTRIM
+ * replies), with non-default node limits set there by CONFIG SET.
+ */
+describe('listpack element sizes (listpack.c encodings)', () => {
+  it('integers take 2, 3, 4, 5, 6 or 10 bytes by range', () => {
+    expect([0, 127, 128, -1, 4095, -4096, 4096, -4097].map(lpIntBytes)).toEqual([2, 2, 3, 3, 3, 3, 4, 4]);
+    expect([32767, -32768, 32768, 8388607, -8388608, 8388608].map(lpIntBytes)).toEqual([4, 4, 5, 5, 5, 6]);
+    expect([2147483647, -2147483648, 2147483648, -2147483649].map(lpIntBytes)).toEqual([6, 6, 10, 10]);
+  });
+
+  it('strings that read as canonical 64-bit integers are stored as integers', () => {
+    expect(lpStringBytes('0')).toBe(2);
+    expect(lpStringBytes('127')).toBe(2);
+    expect(lpStringBytes('-1')).toBe(3);
+    expect(lpStringBytes('123456789')).toBe(6);
+    expect(lpStringBytes('1234567890123')).toBe(10);
+    expect(lpStringBytes('9223372036854775807')).toBe(10);
+    expect(lpStringBytes('-9223372036854775808')).toBe(10);
+    // not canonical or out of range: strings (1 length byte + bytes + 1 backlen byte)
+    expect(lpStringBytes('9223372036854775808')).toBe(21);
+    expect(lpStringBytes('-9223372036854775809')).toBe(22);
+    expect(['-0', '007', '+5', ' 5', '1e3', '-', ''].map(lpStringBytes)).toEqual([4, 5, 4, 4, 5, 3, 2]);
+  });
+
+  it('string headers grow at 64 and 4096 bytes, backlens at 128 and 16383 encoded bytes', () => {
+    const len = (n: number) => lpStringBytes('x'.repeat(n));
+    expect([63, 64, 125, 126, 4095, 4096].map(len)).toEqual([65, 67, 128, 130, 4099, 4103]);
+    expect([16377, 16378].map(len)).toEqual([16384, 16386]);
+  });
+});
+
+describe('StreamEntries: byte-based node splitting (stream-node-max-bytes 4096, redis-server 7.0.15)', () => {
+  /** Entries per node when appending `make(i)` with IDs `ms(i)-0` (the node count goes to 2). */
+  function perNode(make: (i: number) => string[], ms: (i: number) => number = (i) => i): number {
+    const s = new StreamEntries();
+    for (let i = 1; i < 1000; i++) {
+      s.append(id(ms(i)), make(i));
+      if (s.nodeCount > 1) return i - 1;
+    }
+    return -1;
+  }
+
+  it('entries with a 200-byte value: a new node every 19 entries', () => {
+    expect(perNode(() => ['f', 'x'.repeat(200)])).toBe(19);
+    const s = new StreamEntries();
+    for (let i = 1; i <= 100; i++) s.append(id(i), ['f', 'x'.repeat(200)]);
+    expect(s.nodeCount).toBe(6);
+    expect(s.radixTreeNodes).toBe(14);
+  });
+
+  it('entries per node follow the value size byte for byte', () => {
+    const sizes = [30, 31, 32, 35, 40, 60, 63, 64, 65, 120, 124, 125, 128];
+    const expected = [100, 99, 97, 90, 81, 58, 55, 54, 53, 31, 30, 29, 29];
+    expect(sizes.map((n) => perNode(() => ['field', 'v'.repeat(n)]))).toEqual(expected);
+  });
+
+  it('integer-looking values take less room than text of the same length', () => {
+    const d = '1234567890123';
+    const t = 'abcdefghijklm';
+    expect(perNode(() => ['a', d, 'b', d, 'c', d])).toBe(100);
+    expect(perNode(() => ['a', t, 'b', t, 'c', t])).toBe(77);
+  });
+
+  it('ID differences from the master entry and field names other than the master ones cost bytes', () => {
+    const v = 'v'.repeat(31);
+    expect(perNode(() => ['field', v])).toBe(99);
+    expect(perNode(() => ['field', v], (i) => i * 1000)).toBe(93);
+    expect(perNode((i) => ['f' + i, v])).toBe(85);
+  });
+
+  it('a deletion can shrink the valid counter and let the next entry fit (nodes of up to 1000 entries)', () => {
+    const fill = (maxBytes: number, n: number, deleted: number[]) => {
+      const s = new StreamEntries(1000, maxBytes);
+      for (let i = 1; i <= n; i++) s.append(id(i), ['f', '1']);
+      for (const d of deleted) s.delete(id(d));
+      s.append(id(n + 1), ['f', '1']);
+      return s;
+    };
+    expect(fill(1301, 128, []).nodeBytes(0)).toBe(1299);
+    expect(fill(1301, 128, []).nodeCount).toBe(2); // valid count 128: 3 bytes
+    expect(fill(1301, 128, [5]).nodeCount).toBe(1); // 127 valid + 1 deleted: one byte less
+    const upTo = (k: number) => Array.from({ length: k }, (_, i) => i + 1);
+    expect(fill(1312, 129, upTo(127)).nodeCount).toBe(1);
+    expect(fill(1312, 129, upTo(128)).nodeCount).toBe(2); // deleted count 128: 3 bytes
+  });
+
+  it('no entry limit when stream-node-max-entries is 0: 383 one-digit entries per 4096-byte node', () => {
+    const s = new StreamEntries(0);
+    for (let i = 1; i <= 384; i++) s.append(id(i), ['f', '1']);
+    expect(s.nodeCount).toBe(2);
+    expect([...s.range(id(0), id(1000))].length).toBe(384);
+    const t = new StreamEntries(0);
+    for (let i = 1; i <= 383; i++) t.append(id(i), ['f', '1']);
+    expect(t.nodeCount).toBe(1);
+  });
+
+  it('clone keeps node sizes, so later appends split at the same places', () => {
+    const s = new StreamEntries();
+    for (let i = 1; i <= 10; i++) s.append(id(i), ['f', 'x'.repeat(200)]);
+    const c = s.clone();
+    expect(c.nodeBytes(0)).toBe(s.nodeBytes(0));
+    for (let i = 11; i <= 100; i++) c.append(id(i), ['f', 'x'.repeat(200)]);
+    expect(c.nodeCount).toBe(6);
+    expect(s.nodeCount).toBe(1);
+  });
+});
+
+describe('Stream trimming with byte-based nodes (redis-server 7.0.15)', () => {
+  it('XADD … MAXLEN ~ 100 with 200-byte values keeps 107 entries', () => {
+    const s = new Stream();
+    for (let i = 1; i <= 1000; i++) {
+      s.append(id(i), ['f', 'x'.repeat(200)]);
+      s.trim({ strategy: { kind: 'maxlen', maxLen: 100n }, approx: true, limit: 10000 });
+    }
+    expect(s.length).toBe(107);
+    expect(formatId(s.firstId)).toBe('894-0');
+    expect(s.entries.nodeCount).toBe(6);
+    expect(s.entries.radixTreeNodes).toBe(14);
+  });
+
+  it('XTRIM MAXLEN ~ 150 of 300 entries with 31-byte values removes one 99-entry node', () => {
+    const s = new Stream();
+    for (let i = 1; i <= 300; i++) s.append(id(i), ['field', 'v'.repeat(31)]);
+    expect(s.entries.nodeCount).toBe(4);
+    expect(s.entries.radixTreeNodes).toBe(11);
+    expect(s.trim({ strategy: { kind: 'maxlen', maxLen: 150n }, approx: true, limit: 10000 }).length).toBe(99);
+    expect(s.length).toBe(201);
+  });
+
+  it('exact MINID trimming keeps a node whose live entries all went, as Redis does', () => {
+    // 800-byte values: 5 entries per node. XDEL 5-0 leaves a tombstone at the end of node 1;
+    // XTRIM MINID 5-0 cannot drop node 1 (its last ID is not below 5-0) and marks 1..4 deleted.
+    const s = new Stream();
+    for (let i = 1; i <= 8; i++) s.append(id(i), ['f', 'x'.repeat(800)]);
+    expect(s.entries.nodeCount).toBe(2);
+    s.deleteEntry(id(5));
+    expect(s.trim({ strategy: { kind: 'minid', minId: id(5) }, approx: false, limit: 0 }).length).toBe(4);
+    expect(s.length).toBe(3);
+    expect(s.entries.nodeCount).toBe(2);
+    expect(s.entries.radixTreeNodes).toBe(6);
+    expect(formatId(s.entries.first()!.id)).toBe('6-0');
+    // The empty node goes with the next approximate trim (it holds no entry to count).
+    s.append(id(9), ['f', 'v']);
+    expect(s.trim({ strategy: { kind: 'maxlen', maxLen: 3n }, approx: true, limit: 10000 })).toEqual([]);
+    expect(s.entries.nodeCount).toBe(1);
+    expect(s.length).toBe(4);
   });
 });

@@ -22,7 +22,8 @@
  * Lag follows reference §1.7 from 8.0; 7.x lacks the emptied-stream / behind-the-first-entry
  * rules and ignores a tombstone before the first entry (version table; redis-server 7.0.15).
  * `radix-tree-nodes` reproduces Redis's radix tree over the macro nodes (see model/rax-size.ts);
- * macro nodes split every 100 entries (stream-node-max-bytes is not emulated). IDMP fields
+ * macro nodes split as Redis's listpacks do, by entry count and by byte size (see
+ * model/stream-entries.ts). IDMP fields
  * (8.6+) appear only once XCFGSET configured IDMP, which this library does not emulate.
  * Errors, in order (checked on redis-server 7.0.15): a missing key → `ERR no such key`;
  * WRONGTYPE; STREAM options other than `FULL` / `FULL COUNT n` → `ERR unknown subcommand or wrong
