@@ -192,3 +192,13 @@ describe('WATCH', () => {
     b.disconnect();
   });
 });
+
+describe('arity of ioredis-mock commands', () => {
+  it('answers the Redis arity error where ioredis-mock would ignore missing or extra arguments', async () => {
+    const r = make();
+    await expect(r.type('a', 'b')).rejects.toThrow("ERR wrong number of arguments for 'type' command");
+    await expect(r.call('DEL')).rejects.toThrow("ERR wrong number of arguments for 'del' command");
+    expect(await r.hset('h', { a: '1', b: '2' })).toBe(2); // object arguments are expanded later
+    r.disconnect();
+  });
+});

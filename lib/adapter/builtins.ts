@@ -26,11 +26,27 @@ export function withKeyspaceTime<T>(ks: Keyspace, fn: () => T): T {
   }
 }
 
-/** Throw WRONGTYPE if a non-stream command names a key that holds a stream. */
+/** Redis's command table as ioredis ships it (arity per command). */
+// eslint-disable-next-line @typescript-eslint/no-var-requires
+const COMMAND_TABLE: Record<string, { arity: number } | undefined> = require('@ioredis/commands/built/commands.json');
+
+/**
+ * Checks Redis makes before running any command, for ioredis-mock's own commands: the arity
+ * of Redis's command table (ioredis-mock ignores extra or missing arguments of many commands),
+ * then WRONGTYPE when a non-stream command names a key that holds a stream.
+ */
 export function guardStreamKeys(ks: Keyspace, command: string, args: unknown[], prefix: string): void {
   const name = command.replace(/Buffer$/, '').toLowerCase();
+  const flatArgs = args.flat();
+  // Object arguments (hset(key, { … })) are expanded later by ioredis's argument transformers.
+  const plain = flatArgs.every((a) => a === null || a === undefined || typeof a !== 'object' || Buffer.isBuffer(a));
+  const arity = COMMAND_TABLE[name]?.arity;
+  if (plain && arity !== undefined) {
+    const argc = flatArgs.length + 1;
+    if (arity >= 0 ? argc !== arity : argc < -arity) throw new ReplyError(`ERR wrong number of arguments for '${name}' command`);
+  }
   if (TYPE_AGNOSTIC_COMMANDS.has(name) || !exists(name)) return;
-  const flat = args.flat().map((a) => (Buffer.isBuffer(a) ? a : String(a ?? '')));
+  const flat = flatArgs.map((a) => (Buffer.isBuffer(a) ? a : String(a ?? '')));
   // SET … GET reads the old value (WRONGTYPE on a stream); plain SET overwrites any type.
   if (OVERWRITING_COMMANDS.has(name) && !(name === 'set' && flat.some((a) => String(a).toUpperCase() === 'GET'))) return;
   let indexes: number[];
