@@ -36,7 +36,12 @@ const cases = {
   },
   'XPENDING range COUNT 10 (middle of PEL)': ({ r, n }) => r.xpending('s', 'g', `${n >> 2}`, '+', 10),
   'XAUTOCLAIM COUNT 10 from the middle': ({ r, n }) => r.xautoclaim('s', 'g', 'c3', 1000, `${n >> 2}`, 'COUNT', 10),
-  'XDEL one entry': ({ r, n }) => r.xdel('s', `${Math.floor(Math.random() * n) + 1}-0`),
+  'XDEL one entry (then XADD it back)': (ctx) => {
+    // Deletes a live entry from the middle each call (stepping through the stream), and keeps
+    // the length steady with one XADD: no Math.random, same work at every size.
+    ctx.i = ((ctx.i ?? 0) + 7919) % ctx.n;
+    return ctx.r.xdel('s', `${ctx.i + 1}-0`).then(() => ctx.r.xadd('s', '*', 'f', 'v'));
+  },
   'XADD MAXLEN ~ n (trim from head)': ({ r, n }) => r.xadd('s', 'MAXLEN', '~', String(n), '*', 'f', 'v'),
   'XINFO GROUPS (lag)': ({ r }) => r.xinfo('GROUPS', 's'),
   'XLEN': ({ r }) => r.xlen('s'),

@@ -322,14 +322,27 @@ const U64_MAX = '18446744073709551615';
 const BAD_IDS = ['abc', '1-x', '-1', '1-', '1--1', '18446744073709551616', '1.5', '', '1-18446744073709551616', ' 1'];
 const BAD_INTS = ['x', '1.5', '', '9223372036854775808', '2x'];
 
+interface GroupShadow {
+  /** IDs believed pending in the group (delivered and not acknowledged). */
+  pending: string[];
+  /** Last XAUTOCLAIM cursor. */
+  cursor?: string;
+}
+
 interface Shadow {
   /** Greatest ID this generator believes the stream has had (ms, seq). */
   top: [number, number];
-  /** IDs seen added (most recent last; may be stale after trims/deletes, on purpose). */
+  /** IDs seen added (most recent last; may be stale after trims, on purpose). */
   ids: string[];
-  /** Last XAUTOCLAIM cursor per group. */
-  cursors: Map<string, string>;
+  /** Groups believed to exist. */
+  groups: Map<string, GroupShadow>;
+  /** The key got an ID no small explicit ID can follow (`*`, 2^64-1) or holds a string. */
+  poisoned: boolean;
 }
+
+export type GeneratorProfile = 'default' | 'long';
+
+const newShadow = (): Shadow => ({ top: [0, 0], ids: [], groups: new Map(), poisoned: false });
 
 const idStr = (ms: number, seq: number) => `${ms}-${seq}`;
 
@@ -341,21 +354,45 @@ function parseId(s: string): [number, number] | null {
 
 const idGreater = (a: [number, number], b: [number, number]) => a[0] > b[0] || (a[0] === b[0] && a[1] > b[1]);
 
+/** Adds a plain explicit ID (never a `<auto#n>` placeholder) to a bounded list. */
+function pushCapped(list: string[], id: string, cap = 16): void {
+  if (list.includes(id) || !parseId(id)) return;
+  list.push(id);
+  if (list.length > cap) list.shift();
+}
+
+/** Entry IDs in an XREADGROUP/XCLAIM/XAUTOCLAIM entry list (entries or bare IDs). */
+function entryIds(list: unknown): string[] {
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((e) => (typeof e === 'string' ? [e] : Array.isArray(e) && typeof e[0] === 'string' ? [e[0]] : []));
+}
+
 /**
  * Produces one random command at a time. Mostly well-formed commands on 3 keys, 2 groups and 3
- * consumers with small explicit IDs (so tombstones, trimmed groups, re-deliveries and NOGROUP
- * happen often), plus a share of malformed variants (bad integers, bad IDs, wrong arity,
- * unknown options) so error texts and the order of checks are compared too.
+ * consumers with small explicit IDs, plus a share of malformed variants (bad integers, bad IDs,
+ * wrong arity, unknown options) so error texts and the order of checks are compared too.
+ *
+ * A shadow of what the generator believes the server holds (IDs added, groups, pending IDs,
+ * XAUTOCLAIM cursors), learnt from the agreed replies, steers it towards commands that do
+ * something: group commands mostly name existing groups, XACK/XCLAIM mostly name pending IDs,
+ * XADD IDs mostly grow. The shadow may be wrong (trims, deletions); that is fine and adds cases.
  */
 export class Generator {
   private readonly r: Rng;
   private readonly shadow = new Map<string, Shadow>();
   /** Probability that a command is a malformed variant. */
   private readonly pBad = 0.1;
+  private readonly long: boolean;
 
-  constructor(seed: number) {
+  /**
+   * `profile` 'long' grows one stream past several 100-entry macro nodes (more XADDs, fewer
+   * deletions, trim thresholds scaled to the length), so `~` trimming, LIMIT and
+   * `radix-tree-keys`/`radix-tree-nodes` meet node boundaries; 'default' keeps streams short.
+   */
+  constructor(seed: number, profile: GeneratorProfile = 'default') {
+    this.long = profile === 'long';
     this.r = new Rng(seed);
-    for (const k of KEYS) this.shadow.set(k, { top: [0, 0], ids: [], cursors: new Map() });
+    for (const k of KEYS) this.shadow.set(k, newShadow());
   }
 
   // ---- small pieces
@@ -365,13 +402,27 @@ export class Generator {
     return this.r.chance(0.12) ? s.toLowerCase() : s;
   }
   private key(): string {
+    if (this.long && this.r.chance(0.85)) return KEYS[0];
     return this.r.chance(0.03) ? 'nokey' : this.r.pick(KEYS);
   }
   private sh(key: string): Shadow {
-    return this.shadow.get(key) ?? { top: [0, 0], ids: [], cursors: new Map() };
+    return this.shadow.get(key) ?? newShadow();
   }
-  private group(): string {
-    return this.r.chance(0.05) ? 'gx' : this.r.pick(GROUPS);
+  /** A key for a group command: mostly one with a group. */
+  private groupKey(): string {
+    const withGroups = KEYS.filter((k) => this.sh(k).groups.size > 0);
+    return withGroups.length > 0 && this.r.chance(0.8) ? this.r.pick(withGroups) : this.key();
+  }
+  /** A group of `key`: mostly an existing one. */
+  private group(key: string): string {
+    const existing = [...this.sh(key).groups.keys()];
+    if (existing.length > 0 && this.r.chance(0.85)) return this.r.pick(existing);
+    return this.r.chance(0.1) ? 'gx' : this.r.pick(GROUPS);
+  }
+  /** A group to create: mostly a missing one. */
+  private newGroup(key: string): string {
+    const missing = GROUPS.filter((g) => !this.sh(key).groups.has(g));
+    return missing.length > 0 && this.r.chance(0.8) ? this.r.pick(missing) : this.r.pick(GROUPS);
   }
   private consumer(): string {
     return this.r.pick(CONSUMERS);
@@ -391,11 +442,15 @@ export class Generator {
   /** An ID the stream (probably) has or had. */
   private knownId(key: string): string {
     const ids = this.sh(key).ids;
-    return ids.length > 0 && this.r.chance(0.85) ? this.r.pick(ids.slice(-10)) : this.nearId(key);
+    return ids.length > 0 && this.r.chance(0.85) ? this.r.pick(this.long ? ids : ids.slice(-10)) : this.nearId(key);
   }
-  private someIds(key: string, max: number): string[] {
-    const n = this.r.int(1, max);
-    return Array.from({ length: n }, () => (this.r.chance(0.8) ? this.knownId(key) : this.nearId(key)));
+  /** An ID (probably) pending in the group. */
+  private pendingId(key: string, group: string): string {
+    const pending = this.sh(key).groups.get(group)?.pending ?? [];
+    return pending.length > 0 && this.r.chance(0.8) ? this.r.pick(pending) : this.knownId(key);
+  }
+  private someIds(max: number, one: () => string): string[] {
+    return Array.from({ length: this.r.int(1, max) }, one);
   }
   private fields(): string[] {
     const out = ['f', `v${this.r.int(0, 9)}`];
@@ -403,12 +458,12 @@ export class Generator {
     return out;
   }
   /** A range bound: `-`/`+`, a known or nearby ID, sometimes exclusive. */
-  private bound(key: string, which: 'start' | 'end'): string {
+  private bound(key: string, which: 'start' | 'end', known = () => this.knownId(key)): string {
     const x = this.r.int(0, 99);
     if (x < 25) return which === 'start' ? '-' : '+';
-    if (x < 60) return this.knownId(key);
+    if (x < 60) return known();
     if (x < 85) return this.nearId(key);
-    if (x < 97) return `(${this.r.chance(0.7) ? this.knownId(key) : this.nearId(key)}`;
+    if (x < 97) return `(${this.r.chance(0.7) ? known() : this.nearId(key)}`;
     return this.r.pick(['(-', '(+', '(0-0', `(${U64_MAX}-${U64_MAX}`, 'zz', '(']);
   }
   private count(): string {
@@ -433,6 +488,15 @@ export class Generator {
     const out = [this.tok(strategy)];
     const op = this.r.pick(['', '', '=', '~', '~']);
     if (op) out.push(op);
+    if (this.long) {
+      const len = this.sh(key).ids.length;
+      const maxlen = this.r.chance(0.8) ? this.r.int(Math.max(0, len - 40), len + 10) : this.r.int(0, len);
+      const ids = this.sh(key).ids;
+      const minid = ids.length > 0 ? ids[this.r.int(0, Math.floor(ids.length / 3))] : this.nearId(key);
+      out.push(strategy === 'MAXLEN' ? String(maxlen) : minid);
+      if (this.r.chance(0.3)) out.push(this.tok('LIMIT'), String(this.r.pick([0, 1, 50, 99, 100, 101, 150, 250])));
+      return out;
+    }
     out.push(strategy === 'MAXLEN' ? String(this.r.int(0, 6)) : this.nearId(key));
     if (this.r.chance(0.25)) out.push(this.tok('LIMIT'), String(this.r.int(0, 3)));
     return out;
@@ -453,6 +517,13 @@ export class Generator {
       () => ['MAXLEN'],
     ])();
   }
+  private shuffled(opts: string[][]): string[][] {
+    for (let i = opts.length - 1; i > 0; i--) {
+      const j = this.r.int(0, i);
+      [opts[i], opts[j]] = [opts[j], opts[i]];
+    }
+    return opts;
+  }
 
   // ---- one command per family
 
@@ -463,29 +534,28 @@ export class Generator {
     if (this.r.chance(0.12)) argv.push(this.tok('NOMKSTREAM'));
     const bad = this.r.chance(this.pBad);
     if (bad && this.r.chance(0.35)) argv.push(...this.badTrim(key));
-    else if (this.r.chance(0.25)) argv.push(...this.trim(key));
-    const x = this.r.int(0, 99);
+    else if (this.r.chance(this.long ? 0.06 : 0.25)) argv.push(...this.trim(key));
+    const x = this.r.int(0, 999);
+    const [ms, seq] = s.top;
     let id: string;
-    if (bad && x < 50) id = this.r.chance(0.8) ? this.badId() : '0-0';
-    else if (x < 78) {
-      const [ms, seq] = s.top;
-      id = this.r.chance(0.65) || (ms === 0 && seq === 0) ? idStr(ms + this.r.int(1, 2), this.r.int(0, 2)) : idStr(ms, seq + this.r.int(1, 2));
-    } else if (x < 86) id = this.r.chance(0.6) ? this.knownId(key) : idStr(s.top[0], s.top[1]);
-    else if (x < 95) id = `${this.r.chance(0.6) ? s.top[0] : s.top[0] + this.r.int(-2, 1)}-*`;
-    else if (x < 97) id = '*';
-    else id = this.r.pick(['0-1', `${U64_MAX}-${U64_MAX}`, `${U64_MAX}-*`, '0-*']);
+    if (bad && x < 500) id = this.r.chance(0.8) ? this.badId() : '0-0';
+    else if (x < 780) id = this.r.chance(0.65) || (ms === 0 && seq === 0) ? idStr(ms + this.r.int(1, 2), this.r.int(0, 2)) : idStr(ms, seq + this.r.int(1, 2));
+    else if (x < 870) id = this.r.chance(0.6) ? this.knownId(key) : idStr(ms, seq);
+    else if (x < 975 || this.long) id = `${this.r.chance(0.6) ? ms : ms + this.r.int(-2, 1)}-*`; // long: no `*` (it would end the stream)
+    else if (x < 990) id = '*';
+    else id = this.r.pick(['0-1', '0-*', `${U64_MAX}-${U64_MAX}`, `${U64_MAX}-*`]);
     argv.push(id);
-    if (bad && x >= 50) {
+    if (bad && x >= 500) {
       // Wrong arity (odd field/value list) or no fields at all.
       argv.push(...(this.r.chance(0.5) ? ['f'] : ['f', 'v', 'g']));
-    } else if (!bad || x < 50) argv.push(...this.fields());
+    } else if (!bad || x < 500) argv.push(...this.fields());
     return argv;
   }
 
   private xdel(): string[] {
     const key = this.key();
     if (this.r.chance(this.pBad)) return this.r.chance(0.5) ? ['XDEL', key] : ['XDEL', key, this.knownId(key), this.badId()];
-    return ['XDEL', key, ...this.someIds(key, 3)];
+    return ['XDEL', key, ...this.someIds(3, () => (this.r.chance(0.8) ? this.knownId(key) : this.nearId(key)))];
   }
 
   private xtrim(): string[] {
@@ -526,62 +596,66 @@ export class Generator {
   }
 
   private xgroup(): string[] {
-    const key = this.key();
-    const sub = this.r.weighted({ CREATE: 4, SETID: 2.5, DESTROY: 1, CREATECONSUMER: 1.5, DELCONSUMER: 1.5 });
+    const noGroups = KEYS.every((k) => this.sh(k).groups.size === 0);
+    const sub = this.r.weighted({ CREATE: noGroups ? 12 : 4, SETID: 2.5, DESTROY: 0.8, CREATECONSUMER: 1.5, DELCONSUMER: 1.5 });
+    const key = sub === 'CREATE' ? this.key() : this.groupKey();
     if (this.r.chance(this.pBad)) {
       return this.r.pick([
         () => ['XGROUP', 'FOO', key],
         () => ['XGROUP', sub, key],
-        () => ['XGROUP', 'CREATE', key, this.group(), this.groupId(key), 'FOO'],
-        () => ['XGROUP', 'CREATE', key, this.group(), this.badId()],
-        () => ['XGROUP', 'SETID', key, this.group(), this.groupId(key), 'MKSTREAM'],
-        () => ['XGROUP', 'SETID', key, this.group(), this.groupId(key), 'ENTRIESREAD'],
-        () => ['XGROUP', 'DESTROY', key, this.group(), 'extra'],
-        () => ['XGROUP', 'CREATECONSUMER', key, this.group()],
-        () => ['XGROUP', 'DELCONSUMER', key, this.group(), this.consumer(), 'extra'],
+        () => ['XGROUP', 'CREATE', key, this.newGroup(key), this.groupId(key), 'FOO'],
+        () => ['XGROUP', 'CREATE', key, this.newGroup(key), this.badId()],
+        () => ['XGROUP', 'SETID', key, this.group(key), this.groupId(key), 'MKSTREAM'],
+        () => ['XGROUP', 'SETID', key, this.group(key), this.groupId(key), 'ENTRIESREAD'],
+        () => ['XGROUP', 'DESTROY', key, this.group(key), 'extra'],
+        () => ['XGROUP', 'CREATECONSUMER', key, this.group(key)],
+        () => ['XGROUP', 'DELCONSUMER', key, this.group(key), this.consumer(), 'extra'],
         () => ['XGROUP'],
       ])();
     }
     const s = this.tok(sub);
     switch (sub) {
       case 'CREATE': {
-        const argv = ['XGROUP', s, key, this.group(), this.groupId(key)];
+        const argv = ['XGROUP', s, key, this.newGroup(key), this.groupId(key)];
         const opts: string[][] = [];
-        if (this.r.chance(0.3)) opts.push([this.tok('MKSTREAM')]);
+        if (this.r.chance(0.35)) opts.push([this.tok('MKSTREAM')]);
         const er = this.entriesRead();
         if (er.length) opts.push(er);
-        if (this.r.chance(0.5)) opts.reverse();
-        return argv.concat(...opts);
+        return argv.concat(...this.shuffled(opts));
       }
       case 'SETID':
-        return ['XGROUP', s, key, this.group(), this.groupId(key), ...this.entriesRead()];
+        return ['XGROUP', s, key, this.group(key), this.groupId(key), ...this.entriesRead()];
       case 'DESTROY':
-        return ['XGROUP', s, key, this.group()];
+        return ['XGROUP', s, key, this.group(key)];
       default:
-        return ['XGROUP', s, key, this.group(), this.r.chance(0.9) ? this.consumer() : 'c9'];
+        return ['XGROUP', s, key, this.group(key), this.r.chance(0.9) ? this.consumer() : 'c9'];
     }
   }
 
-  /** `STREAMS k1 [k2] id1 [id2]` keys and IDs; `ids` makes the per-key ID. */
-  private streams(ids: (key: string) => string): string[] {
-    const k1 = this.key();
+  /** `STREAMS k1 [k2] id1 [id2]`; `id` makes the per-key ID; a second key preferably has `group`. */
+  private streams(k1: string, id: (key: string) => string, group?: string): string[] {
     const keys = [k1];
-    if (this.r.chance(0.3)) keys.push(this.r.chance(0.9) ? this.r.pick(KEYS.filter((k) => k !== k1)) : k1);
-    return [this.tok('STREAMS'), ...keys, ...keys.map(ids)];
+    if (this.r.chance(0.3)) {
+      const others = KEYS.filter((k) => k !== k1);
+      const withGroup = others.filter((k) => group !== undefined && this.sh(k).groups.has(group));
+      keys.push(this.r.chance(0.05) ? k1 : withGroup.length > 0 && this.r.chance(0.7) ? this.r.pick(withGroup) : this.r.pick(others));
+    }
+    return [this.tok('STREAMS'), ...keys, ...keys.map(id)];
   }
 
   private xreadgroup(): string[] {
-    const argv = ['XREADGROUP', this.tok('GROUP'), this.group(), this.consumer()];
+    const key = this.groupKey();
+    const g = this.group(key);
+    const argv = ['XREADGROUP', this.tok('GROUP'), g, this.consumer()];
     const opts: string[][] = [];
     if (this.r.chance(0.55)) opts.push([this.tok('COUNT'), this.count()]);
     if (this.r.chance(0.15)) opts.push([this.tok('NOACK')]);
-    if (this.r.chance(0.5)) opts.reverse();
-    const streams = this.streams((key) => {
+    const streams = this.streams(key, (k) => {
       const x = this.r.int(0, 99);
       if (x < 70) return '>';
       if (x < 85) return this.r.pick(['0', '0-0']);
-      return this.knownId(key);
-    });
+      return this.r.chance(0.5) ? this.pendingId(k, g) : this.knownId(k);
+    }, g);
     if (this.r.chance(this.pBad)) {
       return this.r.pick([
         () => [...argv, ...streams.slice(0, -1)],
@@ -589,18 +663,18 @@ export class Generator {
         () => [...argv, 'BLOCK', this.r.pick(['x', '-1'])],
         () => [...argv, 'FOO', ...streams],
         () => [...argv],
-        () => ['XREADGROUP', 'GROUP', this.group(), ...streams],
+        () => ['XREADGROUP', 'GROUP', g, ...streams],
         () => ['XREADGROUP', ...streams],
-        () => [...argv, 'STREAMS', this.key(), this.r.pick(['$', '+', '-', this.badId()])],
+        () => [...argv, 'STREAMS', key, this.r.pick(['$', '+', '-', this.badId()])],
       ])();
     }
-    return argv.concat(...opts, streams);
+    return argv.concat(...this.shuffled(opts), streams);
   }
 
   private xread(): string[] {
     const argv = ['XREAD'];
     if (this.r.chance(0.5)) argv.push(this.tok('COUNT'), this.count());
-    const streams = this.streams((key) => {
+    const streams = this.streams(this.key(), (key) => {
       const x = this.r.int(0, 99);
       if (x < 30) return this.r.pick(['0', '0-0']);
       if (x < 70) return this.knownId(key);
@@ -622,16 +696,17 @@ export class Generator {
   }
 
   private xack(): string[] {
-    const key = this.key();
+    const key = this.groupKey();
+    const g = this.group(key);
     if (this.r.chance(this.pBad)) {
-      return this.r.chance(0.5) ? ['XACK', key, this.group()] : ['XACK', key, this.group(), this.knownId(key), this.badId()];
+      return this.r.chance(0.5) ? ['XACK', key, g] : ['XACK', key, g, this.pendingId(key, g), this.badId()];
     }
-    return ['XACK', key, this.group(), ...this.someIds(key, 3)];
+    return ['XACK', key, g, ...this.someIds(3, () => this.pendingId(key, g))];
   }
 
   private xpending(): string[] {
-    const key = this.key();
-    const g = this.group();
+    const key = this.groupKey();
+    const g = this.group(key);
     if (this.r.chance(this.pBad)) {
       return this.r.pick([
         () => ['XPENDING', key],
@@ -649,47 +724,46 @@ export class Generator {
     const argv = ['XPENDING', key, g];
     // IDLE only with 0: any other threshold would compare against the running wall clock.
     if (this.r.chance(0.2)) argv.push(this.tok('IDLE'), '0');
-    argv.push(this.bound(key, 'start'), this.bound(key, 'end'), this.r.chance(0.1) ? this.r.pick(['0', '-1']) : String(this.r.int(1, 6)));
+    const known = () => this.pendingId(key, g);
+    argv.push(this.bound(key, 'start', known), this.bound(key, 'end', known), this.r.chance(0.1) ? this.r.pick(['0', '-1']) : String(this.r.int(1, 6)));
     if (this.r.chance(0.4)) argv.push(this.consumer());
     return argv;
   }
 
   private xclaim(): string[] {
-    const key = this.key();
-    const argv = ['XCLAIM', key, this.group(), this.consumer()];
+    const key = this.groupKey();
+    const g = this.group(key);
+    const argv = ['XCLAIM', key, g, this.consumer()];
+    const id = () => (this.r.chance(0.7) ? this.pendingId(key, g) : this.knownId(key));
     if (this.r.chance(this.pBad)) {
       return this.r.pick([
-        () => [...argv, this.badInt(), this.knownId(key)],
+        () => [...argv, this.badInt(), id()],
         () => [...argv, '0'],
         () => [...argv, '0', this.badId()],
-        () => [...argv, '0', this.knownId(key), 'FOO'],
-        () => [...argv, '0', this.knownId(key), 'RETRYCOUNT', this.r.pick(['x', '-1'])],
-        () => [...argv, '0', this.knownId(key), 'RETRYCOUNT'],
-        () => [...argv, '0', this.knownId(key), 'IDLE', 'x'],
-        () => [...argv, '0', this.knownId(key), 'TIME', 'x'],
-        () => [...argv, '0', this.knownId(key), 'LASTID', this.badId()],
-        () => [...argv, '0', this.knownId(key), 'JUSTID', this.knownId(key)],
-        () => ['XCLAIM', key, this.group()],
+        () => [...argv, '0', id(), 'FOO'],
+        () => [...argv, '0', id(), 'RETRYCOUNT', this.r.pick(['x', '-1'])],
+        () => [...argv, '0', id(), 'RETRYCOUNT'],
+        () => [...argv, '0', id(), 'IDLE', 'x'],
+        () => [...argv, '0', id(), 'TIME', 'x'],
+        () => [...argv, '0', id(), 'LASTID', this.badId()],
+        () => [...argv, '0', id(), 'JUSTID', id()],
+        () => ['XCLAIM', key, g],
       ])();
     }
     // min-idle-time 0 (or negative, which Redis treats as 0): any positive threshold would
-    // compare against the running wall clock.
-    argv.push(this.r.chance(0.9) ? '0' : '-5', ...this.someIds(key, 3));
+    // compare against the running wall clock. No IDLE/TIME options for the same reason.
+    argv.push(this.r.chance(0.9) ? '0' : '-5', ...this.someIds(3, id));
     const opts: string[][] = [];
     if (this.r.chance(0.2)) opts.push([this.tok('RETRYCOUNT'), String(this.r.int(0, 5))]);
     if (this.r.chance(0.25)) opts.push([this.tok('FORCE')]);
     if (this.r.chance(0.3)) opts.push([this.tok('JUSTID')]);
     if (this.r.chance(0.2)) opts.push([this.tok('LASTID'), this.knownId(key)]);
-    for (let i = opts.length - 1; i > 0; i--) {
-      const j = this.r.int(0, i);
-      [opts[i], opts[j]] = [opts[j], opts[i]];
-    }
-    return argv.concat(...opts);
+    return argv.concat(...this.shuffled(opts));
   }
 
   private xautoclaim(): string[] {
-    const key = this.key();
-    const g = this.group();
+    const key = this.groupKey();
+    const g = this.group(key);
     const argv = ['XAUTOCLAIM', key, g, this.consumer()];
     if (this.r.chance(this.pBad)) {
       return this.r.pick([
@@ -703,15 +777,22 @@ export class Generator {
         () => [...argv, '0', '0-0', 'JUSTID', 'extra'],
       ])();
     }
-    const cursor = this.sh(key).cursors.get(g);
+    const cursor = this.sh(key).groups.get(g)?.cursor;
     const x = this.r.int(0, 99);
-    const start = x < 35 && cursor ? cursor : x < 60 ? this.r.pick(['0', '0-0', '-']) : this.r.chance(0.2) ? `(${this.knownId(key)}` : this.knownId(key);
+    const start =
+      x < 35 && cursor
+        ? cursor
+        : x < 60
+          ? this.r.pick(['0', '0-0', '-'])
+          : this.r.chance(0.2)
+            ? `(${this.pendingId(key, g)}`
+            : this.pendingId(key, g);
+    // min-idle-time 0, as for XCLAIM.
     argv.push('0', start);
     const opts: string[][] = [];
     if (this.r.chance(0.5)) opts.push([this.tok('COUNT'), String(this.r.int(1, 3))]);
     if (this.r.chance(0.3)) opts.push([this.tok('JUSTID')]);
-    if (this.r.chance(0.5)) opts.reverse();
-    return argv.concat(...opts);
+    return argv.concat(...this.shuffled(opts));
   }
 
   private xsetid(): string[] {
@@ -737,7 +818,7 @@ export class Generator {
   }
 
   private xinfo(): string[] {
-    const key = this.key();
+    const key = this.r.chance(0.6) ? this.groupKey() : this.key();
     if (this.r.chance(this.pBad)) {
       return this.r.pick([
         () => ['XINFO', 'FOO', key],
@@ -763,18 +844,18 @@ export class Generator {
       case 'GROUPS':
         return ['XINFO', this.tok('GROUPS'), key];
       default:
-        return ['XINFO', this.tok('CONSUMERS'), key, this.group()];
+        return ['XINFO', this.tok('CONSUMERS'), key, this.group(key)];
     }
   }
 
   private keyspace(): string[] {
-    switch (this.r.weighted({ TYPE: 1, EXISTS: 1, DEL: 1.6, SET: 0.3, BAD: 0.3 })) {
+    switch (this.r.weighted({ TYPE: 1, EXISTS: 1, DEL: 1.2, SET: 0.3, BAD: 0.3 })) {
       case 'TYPE':
         return ['TYPE', this.key()];
       case 'EXISTS':
-        return ['EXISTS', ...Array.from({ length: this.r.int(1, 3) }, () => this.key())];
+        return ['EXISTS', ...this.someIds(3, () => this.key())];
       case 'DEL':
-        return ['DEL', ...Array.from({ length: this.r.int(1, 2) }, () => this.key())];
+        return ['DEL', ...this.someIds(2, () => this.key())];
       case 'SET':
         // A string under a stream key: WRONGTYPE paths of every command.
         return ['SET', this.key(), 'str'];
@@ -785,14 +866,17 @@ export class Generator {
 
   /** The next command. */
   next(): string[] {
+    // A key that only errors (string, or IDs beyond what the generator makes) is deleted soon.
+    const poisoned = KEYS.filter((k) => this.sh(k).poisoned);
+    if (poisoned.length > 0 && this.r.chance(0.06)) return ['DEL', this.r.pick(poisoned)];
     const family = this.r.weighted({
-      XADD: 22,
+      XADD: this.long ? 150 : 22,
       XDEL: 5,
-      XTRIM: 4,
+      XTRIM: this.long ? 1.5 : 4,
       XLEN: 2,
       XRANGE: 5,
       XREVRANGE: 4,
-      XGROUP: 10,
+      XGROUP: 9,
       XREADGROUP: 13,
       XREAD: 4,
       XACK: 6,
@@ -801,7 +885,7 @@ export class Generator {
       XAUTOCLAIM: 5,
       XSETID: 2.5,
       XINFO: 7,
-      KEYSPACE: 4,
+      KEYSPACE: this.long ? 0.15 : 4,
     });
     switch (family) {
       case 'XADD':
@@ -838,32 +922,73 @@ export class Generator {
     }
   }
 
-  /** Learns from a (normalised, agreed) reply: added IDs, XSETID tops, deletions, cursors. */
+  /** Learns from an (agreed, normalised) outcome. Never sees a clock value or a `*` ID. */
   observe(argv: string[], o: Outcome): void {
-    if (!o.ok) return;
     const cmd = upper(argv[0]);
-    const s = this.shadow.get(argv[1]);
-    if (cmd === 'XADD' && s && typeof o.value === 'string') {
-      const id = parseId(o.value);
-      if (id) {
-        s.ids.push(o.value);
-        if (s.ids.length > 16) s.ids.shift();
-        if (idGreater(id, s.top)) s.top = id;
+    if (!o.ok) {
+      // A NOGROUP from a one-key command: the group is gone.
+      if (o.error.startsWith('NOGROUP') && cmd !== 'XREADGROUP') {
+        const [key, g] = cmd === 'XGROUP' || cmd === 'XINFO' ? [argv[2], argv[3]] : [argv[1], argv[2]];
+        this.shadow.get(key)?.groups.delete(g);
       }
-    } else if (cmd === 'XSETID' && s && o.value === 'OK') {
-      const id = parseId(argv[2]);
-      if (id && idGreater(id, s.top)) s.top = id;
-    } else if (cmd === 'DEL' || cmd === 'SET') {
+      return;
+    }
+    const v = o.value;
+    if (cmd === 'DEL' || cmd === 'SET') {
       for (const k of argv.slice(1, cmd === 'SET' ? 2 : undefined)) {
         const d = this.shadow.get(k);
-        if (d) {
-          d.ids = [];
-          d.cursors.clear();
-        }
+        if (d) this.shadow.set(k, { ...newShadow(), top: d.top, poisoned: cmd === 'SET' });
       }
-    } else if (cmd === 'XAUTOCLAIM' && s && Array.isArray(o.value) && typeof o.value[0] === 'string') {
-      const cursor = o.value[0];
-      if (parseId(cursor)) s.cursors.set(argv[2], cursor);
+      return;
+    }
+    if (cmd === 'XREADGROUP') {
+      const g = argv[2];
+      const noack = argv.some((a) => upper(a) === 'NOACK');
+      if (noack || !Array.isArray(v)) return;
+      for (const pair of v) {
+        if (!Array.isArray(pair) || typeof pair[0] !== 'string') continue;
+        const pending = this.shadow.get(pair[0])?.groups.get(g)?.pending;
+        if (pending) for (const id of entryIds(pair[1])) pushCapped(pending, id);
+      }
+      return;
+    }
+    const s = this.shadow.get(argv[1]);
+    const sub = upper(argv[1]);
+    if (cmd === 'XGROUP' && (sub === 'CREATE' || sub === 'DESTROY')) {
+      const gs = this.shadow.get(argv[2]);
+      if (!gs) return;
+      if (sub === 'CREATE' && v === 'OK') gs.groups.set(argv[3], { pending: [] });
+      if (sub === 'DESTROY' && v === 1) gs.groups.delete(argv[3]);
+      return;
+    }
+    if (!s) return;
+    if (cmd === 'XADD' && typeof v === 'string') {
+      const id = parseId(v);
+      if (!id) {
+        s.poisoned = true; // a `*` ID or one near 2^64
+        return;
+      }
+      pushCapped(s.ids, v, this.long ? 1000 : 16);
+      if (idGreater(id, s.top)) s.top = id;
+    } else if (cmd === 'XSETID' && v === 'OK') {
+      const id = parseId(argv[2]);
+      if (id && idGreater(id, s.top)) s.top = id;
+      if (!id) s.poisoned = true;
+    } else if (cmd === 'XDEL' && typeof v === 'number' && v > 0) {
+      s.ids = s.ids.filter((id) => !argv.slice(2).includes(id));
+    } else if (cmd === 'XACK' && typeof v === 'number' && v > 0) {
+      const gs = s.groups.get(argv[2]);
+      if (gs) gs.pending = gs.pending.filter((id) => !argv.slice(3).includes(id));
+    } else if (cmd === 'XCLAIM' && Array.isArray(v)) {
+      const gs = s.groups.get(argv[2]);
+      if (gs) for (const id of entryIds(v)) pushCapped(gs.pending, id);
+    } else if (cmd === 'XAUTOCLAIM' && Array.isArray(v)) {
+      const gs = s.groups.get(argv[2]);
+      if (!gs) return;
+      if (typeof v[0] === 'string' && parseId(v[0])) gs.cursor = v[0];
+      for (const id of entryIds(v[1])) pushCapped(gs.pending, id);
+      const gone = entryIds(v[2]);
+      gs.pending = gs.pending.filter((id) => !gone.includes(id));
     }
   }
 }
@@ -909,8 +1034,8 @@ async function drive(
 }
 
 /** A random run of `steps` commands from `seed`. */
-export function runSeed(seed: number, steps: number, real: Side, fake: Side): Promise<RunResult> {
-  const gen = new Generator(seed);
+export function runSeed(seed: number, steps: number, real: Side, fake: Side, profile: GeneratorProfile = 'default'): Promise<RunResult> {
+  const gen = new Generator(seed, profile);
   return drive(real, fake, steps, () => gen.next(), (argv, o) => gen.observe(argv, o));
 }
 

@@ -1,19 +1,21 @@
 /**
- * The thin adapter: installs the stream commands on ioredis-mock.
+ * The adapter: installs the stream commands on ioredis-mock (the only module that knows
+ * ioredis-mock's internals, together with its helpers in this folder).
  *
- * ioredis-mock builds each instance's command methods in `_initCommands()` and keeps the data
- * of a host:port/db in a shared "context". The adapter hooks three places of its class, once:
+ * ioredis-mock builds each instance's command methods in its constructor and keeps the data of
+ * a host:port/db in a shared "context". The adapter hooks its class once:
  * - the `options` property, assigned last in the constructor: there it attaches the instance
- *   to its keyspace (our store replaces the context's data and expires), wraps the built-in
- *   methods so blocked readers are served after each command, and adds the stream commands as
- *   methods, as `…Buffer` twins, as `customCommands` (so `pipeline()`/`multi()` have them),
- *   plus ioredis's generic `call`/`callBuffer`;
- * - `disconnect()`, which releases the instance's blocked calls;
- * - `Pipeline.prototype.exec`, which runs MULTI atomically (one time snapshot, BLOCK answers
- *   nil, readers served after EXEC) and plain pipelines in order, one command after another,
- *   answering `[err, reply]` pairs as ioredis does.
- * Further integration points (Lua `redis.call`, keyspace notifications) hang off the same
- * per-keyspace `Keyspace` object (`keyspace.onEvent`).
+ *   to its keyspace (our store replaces the context's data and expires), wraps ioredis-mock's
+ *   own methods (connection order, keyspace clock, WRONGTYPE/arity guard, blocked readers
+ *   served after each), adds the stream commands as methods, `…Buffer` twins and
+ *   `customCommands` (so `pipeline()`/`multi()` have them), ioredis's `call`/`callBuffer`, and
+ *   Lua scripting that reaches the stream commands (./lua.ts);
+ * - `disconnect()`, which releases the instance's blocked and queued calls;
+ * - `multi()` and the Pipeline prototype (`_createCommand`, `_addTransaction`, `exec`, `call`):
+ *   MULTI runs atomically (one time snapshot, BLOCK answers nil, EXECABORT on queue-time
+ *   errors, readers served after EXEC), plain pipelines run in order, one command after
+ *   another, answering `[err, reply]` pairs as ioredis does.
+ * Keyspace events go through the per-keyspace `Keyspace` (`onEvent`) and ioredis-mock pub/sub.
  */
 import { ReplyError } from 'redis-errors';
 import { dispatch, dispatchCheckOnly, lookupCommand } from '../commands/dispatch';
