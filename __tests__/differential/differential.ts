@@ -1033,10 +1033,27 @@ async function drive(
   return { records, mismatchAt: null };
 }
 
-/** A random run of `steps` commands from `seed`. */
+/**
+ * Commands that read back the whole state at the end of a run, so a difference no random read
+ * happened to see still shows: per key its type, every entry, group, PEL entry and consumer.
+ */
+export const AUDIT: readonly string[][] = KEYS.flatMap((k) => [
+  ['TYPE', k],
+  ['XINFO', 'STREAM', k, 'FULL', 'COUNT', '0'],
+  ['XINFO', 'GROUPS', k],
+  ...GROUPS.map((g) => ['XINFO', 'CONSUMERS', k, g]),
+]);
+
+/** A random run of `steps` commands from `seed`, then the AUDIT commands. */
 export function runSeed(seed: number, steps: number, real: Side, fake: Side, profile: GeneratorProfile = 'default'): Promise<RunResult> {
   const gen = new Generator(seed, profile);
-  return drive(real, fake, steps, () => gen.next(), (argv, o) => gen.observe(argv, o));
+  return drive(
+    real,
+    fake,
+    steps + AUDIT.length,
+    (i) => (i < steps ? gen.next() : [...AUDIT[i - steps]]),
+    (argv, o) => gen.observe(argv, o),
+  );
 }
 
 /** Replays a fixed command list. */

@@ -2,27 +2,51 @@
  * Differential test: seeded random stream-command sequences run on the fake and on a real
  * redis-server (REDIS_URL), comparing every reply and every error text exactly.
  *
- * - Fake: a fresh keyspace per run, a frozen fake clock, and the server's <major>.<minor> as
- *   redisVersion ('7.0' for the usual redis-server 7.0.15).
- * - Real: real ioredis on database 9 of REDIS_URL (FLUSHDB before every run; any database in the
- *   URL is ignored so the fixtures' database is left alone).
+ * - Fake: a fresh keyspace per run, a frozen fake clock (`createFakeClock`), and the server's
+ *   <major>.<minor> as redisVersion — '7.0' for redis-server 7.0.15, the version the fixtures
+ *   are recorded on. A server version the library does not emulate skips the checks (warning).
+ * - Real: real ioredis on database 9 of REDIS_URL, FLUSHDB before every run (the database in the
+ *   URL, used by the fixture checks, is left alone).
  * - Both through `call(...)`, so replies are compared as ioredis returns them (strings, integers,
- *   nil, nested arrays) and errors by their full text.
+ *   nil, nested arrays) and errors by their full text (and error class: a non-ReplyError shows).
  * - Wall-clock values (idle times, delivery/seen/active times) and `*`-generated IDs are
- *   normalised, see Normaliser in ./differential.ts; everything else must be identical.
+ *   normalised (Normaliser in ./differential.ts); everything else must be identical.
+ * - Each run ends with AUDIT commands that read back every key's whole state.
  *
- * On a mismatch the test prints the seed, the full step list up to the first mismatch (with
- * both replies of that step) and a shrunk reproduction. Reproduce or explore with
+ * On a mismatch the test fails with the seed, a shrunk reproduction (both replies of the failing
+ * step) and the full step list up to the first mismatch. Reproduce or explore with, e.g.
  *   DIFF_SEEDS=7,8 DIFF_STEPS=1000 REDIS_URL=redis://127.0.0.1:6407 npx jest __tests__/differential
+ * (DIFF_SEEDS / DIFF_STEPS replace the default runs; DIFF_PROFILE=long for the long-stream mix).
  */
-import { FakeSide, RealSide, fakeVersionFor, formatRecords, runSeed, shrink } from './differential';
+import { FakeSide, RealSide, fakeVersionFor, formatArgv, formatRecords, runSeed, shrink, type GeneratorProfile } from './differential';
 
 const REDIS_URL = process.env.REDIS_URL;
 /** Database reserved for this test on the REDIS_URL server. */
 const DB = 9;
-const SEEDS = process.env.DIFF_SEEDS ? process.env.DIFF_SEEDS.split(',').map((s) => Number(s.trim())) : [1, 2, 3, 4, 5, 6];
-const STEPS = Number(process.env.DIFF_STEPS ?? 400);
-/** Per seed: the run itself takes well under a second against a local server; the rest is for shrinking. */
+
+interface Run {
+  seed: number;
+  steps: number;
+  profile: GeneratorProfile;
+}
+
+/**
+ * Six short-stream runs of 400 commands (3 keys, 2 groups, 3 consumers: tombstones, trimmed
+ * groups, NOGROUP, re-deliveries) and two long-stream runs that cross 100-entry macro nodes.
+ */
+const DEFAULT_RUNS: Run[] = [
+  ...[1, 2, 3, 4, 5, 6].map((seed): Run => ({ seed, steps: 400, profile: 'default' })),
+  ...[101, 102].map((seed): Run => ({ seed, steps: 800, profile: 'long' })),
+];
+const RUNS: Run[] = process.env.DIFF_SEEDS
+  ? process.env.DIFF_SEEDS.split(',').map((s) => ({
+      seed: Number(s.trim()),
+      steps: Number(process.env.DIFF_STEPS ?? 400),
+      profile: process.env.DIFF_PROFILE === 'long' ? 'long' : 'default',
+    }))
+  : DEFAULT_RUNS;
+
+/** Per run. A run takes well under a second against a local server; the rest is for shrinking. */
 const TEST_TIMEOUT_MS = 30_000;
 const SHRINK_BUDGET_MS = 15_000;
 
@@ -31,7 +55,7 @@ if (!REDIS_URL) {
 }
 
 (REDIS_URL ? describe : describe.skip)(`random stream commands: fake vs real server (REDIS_URL, db ${DB})`, () => {
-  let real: RealSide;
+  let real: RealSide | undefined;
   let fake: FakeSide | undefined;
   let serverVersion = '';
 
@@ -40,7 +64,7 @@ if (!REDIS_URL) {
     serverVersion = await real.serverVersion();
     const version = fakeVersionFor(serverVersion);
     if (version) fake = new FakeSide(version);
-    else console.warn(`redis-server ${serverVersion} has no matching redisVersion in the fake: differential tests skipped`);
+    else console.warn(`redis-server ${serverVersion} has no matching redisVersion in the fake: differential checks skipped`);
   }, 10_000);
 
   afterAll(async () => {
@@ -48,15 +72,15 @@ if (!REDIS_URL) {
     await real?.close();
   });
 
-  it.each(SEEDS)(
-    `seed %i: ${STEPS} random commands answer identically`,
-    async (seed) => {
-      if (!fake) return;
-      const run = await runSeed(seed, STEPS, real, fake);
-      if (run.mismatchAt === null) return;
-      const at = run.mismatchAt;
+  it.each(RUNS.map((r) => [r.seed, r.steps, r.profile, r] as const))(
+    'seed %i: %i random commands (%s mix) answer identically',
+    async (seed, _steps, _profile, run) => {
+      if (!real || !fake) return;
+      const result = await runSeed(seed, run.steps, real, fake, run.profile);
+      if (result.mismatchAt === null) return;
+      const at = result.mismatchAt;
       const minimal = await shrink(
-        run.records.map((r) => r.argv),
+        result.records.map((r) => r.argv),
         at,
         real,
         fake,
@@ -64,14 +88,14 @@ if (!REDIS_URL) {
       );
       throw new Error(
         [
-          `seed ${seed}: first mismatch at step #${at} (redis-server ${serverVersion})`,
-          `  ${run.records[at].argv.join(' ')}`,
+          `seed ${seed} (${run.profile} mix): first mismatch at step #${at} (redis-server ${serverVersion}):`,
+          `  ${formatArgv(result.records[at].argv)}`,
           '',
-          'shrunk reproduction (real reply after →; the last step shows both):',
+          'shrunk reproduction (the real reply after →; the last step shows both):',
           formatRecords(minimal),
           '',
           `full step list of seed ${seed} up to the mismatch:`,
-          formatRecords(run, 100),
+          formatRecords(result, 100),
         ].join('\n'),
       );
     },

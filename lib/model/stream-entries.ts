@@ -27,7 +27,13 @@ interface Slot {
 }
 
 interface EntryNode {
-  slots: Slot[]; // ascending IDs, live and deleted
+  /**
+   * Live and deleted entries in insertion order. Live IDs always ascend; a deleted entry can
+   * stand above later ones when XSETID moved the last ID below it (Redis allows that, 7.0 even
+   * below max-deleted-entry-id): then `ordered` is false and the node is scanned, not bisected.
+   */
+  slots: Slot[];
+  ordered: boolean;
   live: number; // live entries in this node
   /** The master entry's field names: the fields (`[f1, v1, …]`) of the entry that opened the node. */
   readonly master: readonly string[];
@@ -218,10 +224,11 @@ export class StreamEntries {
     const slot: Slot = { id, fields };
     if (tail && !this.isFull(tail, fields)) {
       tail.bytes += entryBytes(tail.slots[0].id, tail.master, id, fields);
+      if (compareIds(tail.slots[tail.slots.length - 1].id, id) >= 0) tail.ordered = false;
       tail.slots.push(slot);
       tail.live++;
     } else {
-      const node: EntryNode = { slots: [slot], live: 1, master: fields, bytes: 0 };
+      const node: EntryNode = { slots: [slot], ordered: true, live: 1, master: fields, bytes: 0 };
       node.bytes = masterBytes(fields) + entryBytes(id, fields, id, fields);
       this.nodes.push(node);
       this.rax.insert(id);
@@ -237,10 +244,14 @@ export class StreamEntries {
     return this.maxEntriesPerNode > 0 && tail.slots.length >= this.maxEntriesPerNode;
   }
 
-  /** First position whose ID is >= id (or > id when `exclusive`); may be a tombstone. */
-  private lowerBound(id: StreamId, exclusive = false): Pos {
+  /**
+   * The node an iteration starts at, as Redis `streamIteratorStart` seeks the radix tree of
+   * master IDs: the last node whose master ID is <= `id`; when there is none (or `id` is 0-0),
+   * the first node going forward and the last node going backward. O(log nodes).
+   */
+  private seekNode(id: StreamId, reverse: boolean): number {
     const nodes = this.nodes;
-    // last node whose first slot ID <= id
+    if (id.ms === 0n && id.seq === 0n) return reverse ? nodes.length - 1 : 0;
     let lo = 0;
     let hi = nodes.length - 1;
     let n = -1;
@@ -251,39 +262,74 @@ export class StreamEntries {
         lo = mid + 1;
       } else hi = mid - 1;
     }
-    if (n === -1) return { n: 0, s: 0 };
-    const slots = nodes[n].slots;
+    if (n === -1) return reverse ? nodes.length - 1 : 0;
+    return n;
+  }
+
+  /** In an ordered node, the first slot whose ID is >= id (bisection); else 0. */
+  private static firstSlotFrom(node: EntryNode, id: StreamId): number {
+    if (!node.ordered) return 0;
     let a = 0;
-    let b = slots.length;
+    let b = node.slots.length;
     while (a < b) {
       const mid = (a + b) >> 1;
-      const c = compareIds(slots[mid].id, id);
-      if (c < 0 || (exclusive && c === 0)) a = mid + 1;
+      if (compareIds(node.slots[mid].id, id) < 0) a = mid + 1;
       else b = mid;
     }
-    if (a === slots.length) return { n: n + 1, s: 0 };
-    return { n, s: a };
+    return a;
   }
 
-  /** Last position whose ID is <= id (or < id when `exclusive`); n = -1 when none. */
-  private upperBound(id: StreamId, exclusive = false): Pos {
-    const p = this.lowerBound(id, !exclusive);
-    return this.prevPos(p);
+  /** In an ordered node, the last slot whose ID is <= id (bisection); else the last slot. */
+  private static lastSlotUpTo(node: EntryNode, id: StreamId): number {
+    if (!node.ordered) return node.slots.length - 1;
+    let a = 0;
+    let b = node.slots.length;
+    while (a < b) {
+      const mid = (a + b) >> 1;
+      if (compareIds(node.slots[mid].id, id) <= 0) a = mid + 1;
+      else b = mid;
+    }
+    return a - 1;
   }
 
-  private prevPos(p: Pos): Pos {
-    if (p.s > 0) return { n: p.n, s: p.s - 1 };
-    if (p.n <= 0) return { n: -1, s: 0 };
-    return { n: p.n - 1, s: this.nodes[p.n - 1].slots.length - 1 };
+  /**
+   * Live entries from `start` to `end`, ascending, exactly as Redis's forward stream iterator
+   * walks them: entries below `start` and deleted ones are skipped, the first live entry above
+   * `end` ends the walk. O(log n) to start, O(1) per step.
+   */
+  private *forward(start: StreamId, end: StreamId): Generator<[Pos, Slot]> {
+    const nodes = this.nodes;
+    for (let n = this.seekNode(start, false), first = true; n < nodes.length; n++, first = false) {
+      const node = nodes[n];
+      const slots = node.slots;
+      for (let s = first ? StreamEntries.firstSlotFrom(node, start) : 0; s < slots.length; s++) {
+        const slot = slots[s];
+        if (slot.fields === null || compareIds(slot.id, start) < 0) continue;
+        if (compareIds(slot.id, end) > 0) return;
+        yield [{ n, s }, slot];
+      }
+    }
+  }
+
+  /** The same walk backward (Redis's reverse iterator), from `upper` down to `lower`. */
+  private *backward(upper: StreamId, lower: StreamId): Generator<[Pos, Slot]> {
+    const nodes = this.nodes;
+    for (let n = this.seekNode(upper, true), first = true; n >= 0; n--, first = false) {
+      const node = nodes[n];
+      if (!node) return;
+      const slots = node.slots;
+      for (let s = first ? StreamEntries.lastSlotUpTo(node, upper) : slots.length - 1; s >= 0; s--) {
+        const slot = slots[s];
+        if (slot.fields === null || compareIds(slot.id, upper) > 0) continue;
+        if (compareIds(slot.id, lower) < 0) return;
+        yield [{ n, s }, slot];
+      }
+    }
   }
 
   private find(id: StreamId): Pos | null {
-    const p = this.lowerBound(id);
-    const node = this.nodes[p.n];
-    if (!node) return null;
-    const slot = node.slots[p.s];
-    if (!slot || slot.fields === null || compareIds(slot.id, id) !== 0) return null;
-    return p;
+    for (const [pos] of this.forward(id, id)) return pos;
+    return null;
   }
 
   /** The live entry with this ID, or undefined. O(log n). */
@@ -318,30 +364,20 @@ export class StreamEntries {
     return true;
   }
 
-  /** Live entries with start <= id <= end, ascending. */
+  /** Live entries with start <= id <= end, ascending (Redis forward iteration). */
   *range(start: StreamId, end: StreamId): Generator<StreamEntry> {
-    const p = this.lowerBound(start);
-    for (let n = p.n, s = p.s; n < this.nodes.length; n++, s = 0) {
-      const slots = this.nodes[n].slots;
-      for (; s < slots.length; s++) {
-        const slot = slots[s];
-        if (compareIds(slot.id, end) > 0) return;
-        if (slot.fields !== null) yield { id: slot.id, fields: slot.fields };
-      }
-    }
+    for (const [, slot] of this.forward(start, end)) yield { id: slot.id, fields: slot.fields as readonly string[] };
   }
 
-  /** Live entries with start >= id >= end, descending. */
+  /** Live entries with start >= id >= end, descending (Redis reverse iteration). */
   *revRange(start: StreamId, end: StreamId): Generator<StreamEntry> {
-    const p = this.upperBound(start);
-    for (let n = p.n, s = p.s; n >= 0; n--, s = n >= 0 ? this.nodes[n].slots.length - 1 : 0) {
-      const slots = this.nodes[n].slots;
-      for (; s >= 0; s--) {
-        const slot = slots[s];
-        if (compareIds(slot.id, end) < 0) return;
-        if (slot.fields !== null) yield { id: slot.id, fields: slot.fields };
-      }
-    }
+    for (const [, slot] of this.backward(start, end)) yield { id: slot.id, fields: slot.fields as readonly string[] };
+  }
+
+  /** The head node's entries in storage order, live and deleted (for exact trimming). */
+  headSlots(): { id: StreamId; live: boolean }[] {
+    const node = this.nodes[0];
+    return node ? node.slots.map((slot) => ({ id: slot.id, live: slot.fields !== null })) : [];
   }
 
   /**
@@ -417,6 +453,7 @@ export class StreamEntries {
     const c = new StreamEntries(this.maxEntriesPerNode, this.maxBytesPerNode);
     c.nodes = this.nodes.map((n) => ({
       slots: n.slots.map((s) => ({ id: s.id, fields: s.fields })),
+      ordered: n.ordered,
       live: n.live,
       master: n.master,
       bytes: n.bytes,

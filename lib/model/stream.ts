@@ -102,8 +102,11 @@ export class Stream {
         continue;
       }
       if (approx) break;
-      for (const e of [...this.entries.range(MIN_ID, head.lastId)]) {
+      // Redis walks the node's entries in storage order, deleted ones included: MINID stops at
+      // the first entry (live or not) at or above it.
+      for (const e of this.entries.headSlots()) {
         if (strategy.kind === 'maxlen' ? BigInt(this.length) <= strategy.maxLen : compareIds(e.id, strategy.minId) >= 0) break;
+        if (!e.live) continue;
         // Redis marks the entry deleted in place and keeps the node even if no live entry is left.
         this.entries.delete(e.id, true);
         removed.push(e.id);
