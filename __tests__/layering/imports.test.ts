@@ -1,0 +1,36 @@
+/**
+ * The layering of lib/: the pure model imports nothing outside itself (but the B-tree
+ * library); command modules never import ioredis, ioredis-mock or the adapter; only
+ * lib/adapter knows ioredis-mock. (What an ESLint no-restricted-imports rule would enforce.)
+ */
+import { readFileSync, readdirSync } from 'fs';
+import { join } from 'path';
+
+const LIB = join(__dirname, '..', '..', 'lib');
+
+function importsOf(dir: string): [string, string][] {
+  return readdirSync(join(LIB, dir))
+    .filter((f) => f.endsWith('.ts'))
+    .flatMap((f) => {
+      const text = readFileSync(join(LIB, dir, f), 'utf8');
+      return [...text.matchAll(/(?:from|import)\s+'([^']+)'|require\('([^']+)'\)/g)].map((m) => [f, m[1] ?? m[2]] as [string, string]);
+    });
+}
+
+describe('layering of lib/', () => {
+  it('keeps the stream model pure: only its own files and sorted-btree', () => {
+    const outside = importsOf('model').filter(([, spec]) => !spec.startsWith('./') && spec !== 'sorted-btree');
+    expect(outside).toEqual([]);
+  });
+
+  it('keeps command modules free of ioredis, ioredis-mock and the adapter', () => {
+    const bad = importsOf('commands').filter(([, spec]) => /ioredis|adapter|keyspace|blocking/.test(spec));
+    expect(bad).toEqual([]);
+  });
+
+  it('lets only the adapter (and the public entry) import ioredis-mock', () => {
+    const dirs = ['model', 'commands', 'clock', 'blocking', 'keyspace', 'scenarios'];
+    const bad = dirs.flatMap((d) => importsOf(d).filter(([, spec]) => spec === 'ioredis-mock').map(([f]) => `${d}/${f}`));
+    expect(bad).toEqual([]);
+  });
+});
