@@ -115,7 +115,11 @@ describe('ioredis-mock commands on the keyspace clock and on stream keys', () =>
       await expect(cmd()).rejects.toThrow('WRONGTYPE Operation against a key holding the wrong kind of value');
     }
     expect(await r.xlen('s')).toBe(1);
-    await expect(r.pipeline().get('s').exec()).resolves.toEqual([[expect.objectContaining({ message: expect.stringContaining('WRONGTYPE') }), null]]);
+    // ioredis answers [err] (no reply element) for a failed pipeline command
+    await expect(r.pipeline().get('s').exec()).resolves.toEqual([[expect.objectContaining({ message: expect.stringContaining('WRONGTYPE') })]]);
+    await r.set('str', 'x');
+    expect(await r.mget('s', 'str')).toEqual([null, 'x']); // MGET answers nil for other types
+    expect(await r.object('ENCODING', 's')).toBe('stream');
     expect(await r.set('s', 'x')).toBe('OK');
     expect(await r.type('s')).toBe('string');
     r.disconnect();
@@ -142,6 +146,14 @@ describe('errors', () => {
     expect(err.message).toBe('EXECABORT Transaction discarded because of previous errors.');
     expect(err.previousErrors[0].message).toBe("ERR wrong number of arguments for 'xadd' command");
     expect(await r.exists('s')).toBe(0);
+    r.disconnect();
+  });
+
+  it('keeps the command name as sent when a pipeline queues a stream command through call()', async () => {
+    const r = make({ streams: { redisVersion: '7.0' } });
+    const res = await r.pipeline().call('XACKDEL', 's', 'g', 'IDS', '1', '1-0').exec();
+    expect(res[0][0].message).toBe("ERR unknown command 'XACKDEL', with args beginning with: 's' 'g' 'IDS' '1' '1-0' ");
+    expect(res[0]).toHaveLength(1);
     r.disconnect();
   });
 

@@ -164,3 +164,15 @@ describe('entries added below a deleted entry after XSETID (redis-server 7.0.15 
     expect(h.run('XRANGE', 's', '-', '+')).toEqual([['11-0', ['f', 'w']]]);
   });
 });
+
+describe('entries-added at the int64 limit', () => {
+  it('wraps like Redis (long long): XSETID … ENTRIESADDED 2^63-1 then XADD gives -2^63', () => {
+    const h = new Harness();
+    h.version = '7.0';
+    h.run('XADD', 'ov', '1-0', 'f', 'v');
+    h.run('XSETID', 'ov', '99-0', 'ENTRIESADDED', '9223372036854775807');
+    h.run('XADD', 'ov', '100-0', 'f', 'v');
+    const info = h.run('XINFO', 'STREAM', 'ov') as unknown[];
+    expect(info[info.indexOf('entries-added') + 1]).toBe(-9223372036854775808n);
+  });
+});

@@ -63,3 +63,24 @@ export function guardStreamKeys(ks: Keyspace, command: string, args: unknown[], 
     // arguments ioredis's key table cannot parse: leave them to ioredis-mock
   }
 }
+
+/**
+ * Replies ioredis-mock gets wrong for stream keys: MGET answers nil for a key of another type
+ * (ioredis-mock would hand back the stream object); OBJECT ENCODING of a stream is `stream`.
+ * `result` is the emulator's value or a promise of it.
+ */
+export function fixStreamReplies(ks: Keyspace, command: string, args: unknown[], prefix: string, result: unknown): unknown {
+  const name = command.replace(/Buffer$/, '').toLowerCase();
+  const buffers = command.endsWith('Buffer');
+  const isStream = (key: unknown) => ks.store.getRaw(prefix + storeKeyOfArg(key)) instanceof Stream;
+  let fix: ((r: unknown) => unknown) | undefined;
+  if (name === 'mget') {
+    const keys = args.flat();
+    const streams = keys.map(isStream);
+    if (streams.some(Boolean)) fix = (r) => (Array.isArray(r) ? r.map((v, i) => (streams[i] ? null : v)) : r);
+  } else if (name === 'object' && String(args[0] ?? '').toUpperCase() === 'ENCODING' && args.length === 2 && isStream(args[1])) {
+    fix = () => (buffers ? Buffer.from('stream') : 'stream');
+  }
+  if (!fix) return result;
+  return result instanceof Promise ? result.then(fix) : fix(result);
+}

@@ -29,7 +29,7 @@ import { prefixedData, prefixedExpires } from '../keyspace/store';
 import { installClockTtl } from './ttl';
 import { decodeBytes, encodeReply, flattenArgs, toByteString } from './encoding';
 import { installScripting } from './lua';
-import { guardStreamKeys, withKeyspaceTime } from './builtins';
+import { fixStreamReplies, guardStreamKeys, withKeyspaceTime } from './builtins';
 import { ClientQueue } from './client-queue';
 import { applyKeyPrefix, storeKeyOfArg, storeKeyOfBytes } from './keys';
 import { parseStreamsOptions } from './options';
@@ -285,6 +285,14 @@ function genericCall(redis: MockInstance, buffers: boolean, args: unknown[]): Pr
   return withCallback(callNow(redis, lower, name, cmdArgs, buffers), cb);
 }
 
+/** Run a stream command queued in a pipeline/MULTI (arguments flattened by ioredis-mock). */
+function executeQueued(redis: MockInstance, name: string, args: unknown[], buffers: boolean): unknown {
+  const st = stateOf(redis);
+  if (st.closed) throw CLOSED();
+  const argv = [name, ...applyKeyPrefix(name, args, st.keyPrefix)].map(toByteString);
+  return execute(redis, argv, { buffers, canBlock: true });
+}
+
 /**
  * The error Redis gives a command when MULTI queues it (server.c processCommand): unknown
  * command or wrong arity, for stream commands (ioredis-mock's own commands are not checked).
@@ -343,7 +351,7 @@ function setUpInstance(redis: MockInstance, options: any): void {
       try {
         return withKeyspaceTime(ks, () => {
           guardStreamKeys(ks, name, args, prefix);
-          return fn.apply(redis, args);
+          return fixStreamReplies(ks, name, args, prefix, fn.apply(redis, args));
         });
       } finally {
         ks.blocking.flush();
@@ -381,10 +389,7 @@ function setUpInstance(redis: MockInstance, options: any): void {
       // For pipeline()/multi(): ioredis-mock calls customCommands bound to the instance with
       // arguments already flattened (Buffers kept, other values stringified).
       redis.customCommands[method] = function pipelineCommand(this: MockInstance, ...args: unknown[]) {
-        const st = stateOf(this);
-        if (st.closed) throw CLOSED();
-        const argv = [spec.name, ...applyKeyPrefix(spec.name, args, st.keyPrefix)].map(toByteString);
-        return execute(this, argv, { buffers, canBlock: true });
+        return executeQueued(this, spec.name, args, buffers);
       };
     }
   }
@@ -449,7 +454,7 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
       if (!st) return fn.apply(this, args);
       return withKeyspaceTime(st.keyspace, () => {
         guardStreamKeys(st.keyspace, name, args, st.prefix);
-        return fn.apply(this, args);
+        return fixStreamReplies(st.keyspace, name, args, st.prefix, fn.apply(this, args));
       });
     };
     return origCreate.call(this, name, wrapped);
@@ -469,7 +474,8 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
     this.batch = [];
     this.__queued = [];
     const ks = st.keyspace;
-    const settle = (p: Promise<unknown>) => p.then((r) => [null, r], (e) => [e, null]);
+    // ioredis answers [null, reply] for a reply and [err] (no second element) for an error
+    const settle = (p: Promise<unknown>) => p.then((r) => [null, r], (e) => [e]);
     if (this.__streamsMulti) {
       // Queue-time errors (unknown command, wrong arity) discard the whole transaction.
       const previousErrors = queued.map(([name, args]) => queueTimeError(this.redis, name, args)).filter(Boolean);
@@ -498,6 +504,13 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
   const pipelineCall = (buffers: boolean) =>
     function call(this: any, name: string, ...args: unknown[]) {
       const lower = String(name).toLowerCase();
+      if (lookupCommand(lower)) {
+        // queued with the name as sent, which Redis echoes in its errors
+        const flat = flattenArgs(args).map((a) => (Buffer.isBuffer(a) ? a : a === null || a === undefined ? '' : String(a)));
+        const redis = this.redis;
+        this._addTransaction((...a: unknown[]) => executeQueued(redis, String(name), a, buffers), String(name), flat, undefined);
+        return this;
+      }
       const fn = (buffers ? this[`${lower}Buffer`] : undefined) ?? this[lower];
       if (typeof fn === 'function' && !['call', 'callBuffer', 'exec', 'multi', 'pipeline'].includes(lower)) {
         return fn.apply(this, args);

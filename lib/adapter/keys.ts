@@ -55,6 +55,7 @@ export const TYPE_AGNOSTIC_COMMANDS = new Set([
   'subscribe', 'psubscribe', 'unsubscribe', 'punsubscribe', 'ssubscribe', 'sunsubscribe', 'echo', 'ping',
   'time', 'info', 'multi', 'exec', 'discard', 'eval', 'evalsha', 'evalBuffer', 'script', 'client', 'config',
   'select', 'swapdb', 'quit', 'connect', 'disconnect', 'lastsave', 'save', 'bgsave', 'command', 'role',
+  'mget', // answers nil for keys of other types
 ]);
 
 /** Commands that overwrite a key of any type (SET without GET, MSET, SETEX …). */

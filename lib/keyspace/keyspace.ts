@@ -18,7 +18,7 @@ export interface KeyspaceOptions {
    * Redis version to emulate ('7.0', '7.2', '7.4', '8.0', '8.2', '8.4', '8.6', '8.8', '8.10').
    * @default '8.10'
    */
-  redisVersion?: RedisVersion | string;
+  redisVersion?: RedisVersion | `${RedisVersion}.${number}`;
 }
 
 export class Keyspace {

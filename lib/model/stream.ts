@@ -67,7 +67,7 @@ export class Stream {
     this.entries.append(id, fields);
     if (this.entries.length === 1) this.firstId = id;
     this.lastId = id;
-    this.entriesAdded++;
+    this.entriesAdded = BigInt.asIntN(64, this.entriesAdded + 1n); // Redis long long: wraps
   }
 
   /** XDEL one ID: true if a live entry was removed; updates max-deleted-entry-id and first ID. */

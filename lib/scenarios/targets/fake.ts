@@ -8,6 +8,7 @@
  * work run until the keyspace counts one more blocked call (or the command settled).
  * Closing a run empties its keyspace.
  */
+import { parseRedisVersion } from '../../version';
 import Redis, { createFakeClock, streamsKeyspace } from '../../index';
 import { clientsOf, DEFAULT_CLOCK, type Scenario } from '../format';
 import type { PendingCall, Target, TargetSession } from './target';
@@ -57,7 +58,7 @@ export class FakeTarget implements Target {
     const port = nextPort++;
     const clients = new Map<string, InstanceType<typeof Redis>>();
     for (const name of clientsOf(scenario)) {
-      clients.set(name, new Redis({ host: this.host, port, db: 0, streams: { clock, redisVersion: scenario.redisVersion } }));
+      clients.set(name, new Redis({ host: this.host, port, db: 0, streams: { clock, redisVersion: parseRedisVersion(scenario.redisVersion) } }));
     }
     // All clients share one keyspace (same host, port and db).
     const keyspace = streamsKeyspace([...clients.values()][0]);
