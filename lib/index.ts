@@ -64,6 +64,13 @@ export interface StreamsKeyspace {
   setRedisVersion(version: string): void;
   /** Delete every key and release blocked calls (they reject with "Connection is closed."). */
   reset(): void;
+  /**
+   * Observe the keyspace events of stream commands (`xadd`, `xtrim`, `xdel`, `xsetid`,
+   * `xgroup-create`, `xgroup-setid`, `xgroup-destroy`, `xgroup-createconsumer`,
+   * `xgroup-delconsumer`), with the full key, whatever `notifyKeyspaceEvents` says.
+   * @returns a function that removes the listener
+   */
+  onEvent(listener: (event: string, key: string) => void): () => void;
 }
 
 function view(ks: Keyspace): StreamsKeyspace {
@@ -80,6 +87,7 @@ function view(ks: Keyspace): StreamsKeyspace {
     setClock: (clock) => ks.setClock(clock),
     setRedisVersion: (v) => ks.setRedisVersion(v),
     reset: () => ks.reset(),
+    onEvent: (listener) => ks.onEvent(listener),
   };
 }
 

@@ -220,3 +220,23 @@ describe('MULTI through call()', () => {
     r.disconnect();
   });
 });
+
+describe('streamsKeyspace().onEvent', () => {
+  it('reports stream keyspace events with the full key, including implicit consumer creation', async () => {
+    port++;
+    const r = new Redis({ port, keyPrefix: 'p:' } as never) as any;
+    const events: [string, string][] = [];
+    const off = streamsKeyspace(r).onEvent((event, key) => events.push([event, key]));
+    await r.xadd('s', '1-0', 'f', 'v');
+    await r.xgroup('CREATE', 'p:s', 'g', '0');
+    await r.xreadgroup('GROUP', 'g', 'c', 'STREAMS', 's', '>');
+    off();
+    await r.xdel('s', '1-0');
+    expect(events).toEqual([
+      ['xadd', 'p:s'],
+      ['xgroup-create', 'p:s'],
+      ['xgroup-createconsumer', 'p:s'],
+    ]);
+    r.disconnect();
+  });
+});

@@ -100,7 +100,7 @@ export class Keyspace {
 
   onEvent(listener: (event: string, key: string) => void): () => void {
     this.eventListeners.add(listener);
-    return () => this.eventListeners.delete(listener);
+    return () => void this.eventListeners.delete(listener);
   }
 
   emitEvent(event: string, key: string): void {
