@@ -152,9 +152,8 @@ function withCallback<T>(p: Promise<T>, cb: unknown): Promise<T> {
 }
 
 interface RunOptions {
+  /** `…Buffer` twin: answer Buffers. */
   buffers: boolean;
-  /** False inside MULTI/EXEC. */
-  canBlock: boolean;
 }
 
 /**
@@ -168,7 +167,7 @@ function execute(redis: MockInstance, argv: string[], opts: RunOptions): unknown
     now: ks.now(),
     version: ks.redisVersion,
     db,
-    canBlock: opts.canBlock && !ks.inTransaction,
+    canBlock: !ks.inTransaction, // MULTI/EXEC and scripts answer nil instead of blocking
     isRetry,
   });
   let result: Reply | BlockRequest;
@@ -211,7 +210,7 @@ function runAsPromise(redis: MockInstance, name: string, rawArgs: unknown[], buf
   if (st.closed) return Promise.reject(CLOSED());
   const argv = [name, ...applyKeyPrefix(name, flattenArgs(rawArgs), st.keyPrefix)].map(toByteString);
   return st.queue.submit(
-    () => execute(redis, argv, { buffers, canBlock: true }),
+    () => execute(redis, argv, { buffers }),
     (out) => out instanceof Promise,
   );
 }
@@ -290,7 +289,7 @@ function executeQueued(redis: MockInstance, name: string, args: unknown[], buffe
   const st = stateOf(redis);
   if (st.closed) throw CLOSED();
   const argv = [name, ...applyKeyPrefix(name, args, st.keyPrefix)].map(toByteString);
-  return execute(redis, argv, { buffers, canBlock: true });
+  return execute(redis, argv, { buffers });
 }
 
 /**
