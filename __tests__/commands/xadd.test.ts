@@ -1,31 +1,9 @@
 import { StreamsMockError } from '../../lib/clock/clock';
-import { ConsumerGroup } from '../../lib/model/consumer-group';
-import { Stream } from '../../lib/model/stream';
-import { formatId, parseStrictId } from '../../lib/model/stream-id';
+import { formatId } from '../../lib/model/stream-id';
+import { addGroupDirectly, fillStream, pelIds, stream } from '../helpers/cg-state';
 import { Harness } from '../helpers/harness';
 
 const MAX = '18446744073709551615';
-
-function stream(h: Harness, key: string): Stream {
-  return h.keys.get(key) as Stream;
-}
-
-/** A group at `lastId` with `pending` IDs owned by consumer `c` (XGROUP/XREADGROUP state, set directly). */
-function addGroup(h: Harness, key: string, name: string, lastId: string, pending: string[] = []): ConsumerGroup {
-  const g = new ConsumerGroup(name, parseStrictId(lastId)!, -1n);
-  stream(h, key).groups.set(name, g);
-  const c = g.ensureConsumer('c', h.now).consumer;
-  for (const id of pending) g.addPending(parseStrictId(id)!, c, h.now, 1n);
-  return g;
-}
-
-function pelIds(g: ConsumerGroup): string[] {
-  return g.pel.keysArray().map(formatId);
-}
-
-function fill(h: Harness, key: string, n: number): void {
-  for (let i = 1; i <= n; i++) h.run('XADD', key, `${i}-0`, 'f', 'v');
-}
 
 describe('XADD', () => {
   let h: Harness;
@@ -121,7 +99,7 @@ describe('XADD', () => {
   });
 
   it('trims exactly with MAXLEN and MINID after adding', () => {
-    fill(h, 's', 5);
+    fillStream(h, 's', 5);
     expect(h.run('XADD', 's', 'MAXLEN', '3', '6-0', 'f', 'v')).toBe('6-0');
     expect(h.run('XRANGE', 's', '-', '+') as unknown[]).toHaveLength(3);
     expect(h.run('XADD', 's', 'MINID', '6', '7-0', 'f', 'v')).toBe('7-0');
@@ -131,7 +109,7 @@ describe('XADD', () => {
   });
 
   it('XADD with MAXLEN ~ and a tiny LIMIT removes nothing', () => {
-    fill(h, 's', 3);
+    fillStream(h, 's', 3);
     h.run('XADD', 's', 'MAXLEN', '~', '0', 'LIMIT', '1', '*', 'x', 'v');
     expect(h.run('XLEN', 's')).toBe(4);
     h.run('XADD', 's', 'maxlen', '~', '0', 'limit', '0', '*', 'x', 'v');
@@ -139,7 +117,7 @@ describe('XADD', () => {
   });
 
   it('approximate trimming removes whole 100-entry nodes only', () => {
-    fill(h, 'u', 250);
+    fillStream(h, 'u', 250);
     h.run('XADD', 'u', 'MAXLEN', '~', '120', '251-0', 'f', 'v');
     expect(h.run('XLEN', 'u')).toBe(151);
     h.run('XADD', 'u', 'MINID', '~', '240', '252-0', 'f', 'v');
@@ -189,19 +167,19 @@ describe('XADD', () => {
 
   describe('reference policies (8.2)', () => {
     beforeEach(() => {
-      fill(h, 's', 4);
+      fillStream(h, 's', 4);
     });
 
     it('KEEPREF (default) leaves PEL references of trimmed entries', () => {
-      const g = addGroup(h, 's', 'g', '4-0', ['1-0', '2-0']);
+      const g = addGroupDirectly(h, 's', 'g', '4-0', ['1-0', '2-0']);
       h.run('XADD', 's', 'KEEPREF', 'MAXLEN', '2', '5-0', 'f', 'v');
       expect(h.run('XLEN', 's')).toBe(2);
       expect(pelIds(g)).toEqual(['1-0', '2-0']);
     });
 
     it('DELREF removes trimmed IDs from every group PEL and consumer PEL', () => {
-      const g1 = addGroup(h, 's', 'g1', '4-0', ['1-0', '2-0', '4-0']);
-      const g2 = addGroup(h, 's', 'g2', '4-0', ['2-0']);
+      const g1 = addGroupDirectly(h, 's', 'g1', '4-0', ['1-0', '2-0', '4-0']);
+      const g2 = addGroupDirectly(h, 's', 'g2', '4-0', ['2-0']);
       h.run('XADD', 's', 'DELREF', 'MAXLEN', '2', '5-0', 'f', 'v');
       expect((h.run('XRANGE', 's', '-', '+') as string[][]).map((e) => e[0])).toEqual(['4-0', '5-0']);
       expect(pelIds(g1)).toEqual(['4-0']);
@@ -210,7 +188,7 @@ describe('XADD', () => {
     });
 
     it('ACKED skips entries a group still needs and keeps trimming past them', () => {
-      addGroup(h, 's', 'g', '5-0', ['2-0']);
+      addGroupDirectly(h, 's', 'g', '5-0', ['2-0']);
       h.run('XADD', 's', 'ACKED', 'MAXLEN', '2', '5-0', 'f', 'v');
       // 2-0 is pending: skipped, and 3-0, 4-0 go instead until the length is 2.
       expect((h.run('XRANGE', 's', '-', '+') as string[][]).map((e) => e[0])).toEqual(['2-0', '5-0']);
@@ -219,7 +197,7 @@ describe('XADD', () => {
     });
 
     it('ACKED keeps entries a group has not read yet', () => {
-      addGroup(h, 's', 'g', '1-0');
+      addGroupDirectly(h, 's', 'g', '1-0');
       h.run('XADD', 's', 'acked', 'MAXLEN', '0', '5-0', 'f', 'v');
       expect((h.run('XRANGE', 's', '-', '+') as string[][]).map((e) => e[0])).toEqual(['2-0', '3-0', '4-0', '5-0']);
     });

@@ -1,52 +1,9 @@
 import { Harness } from '../helpers/harness';
-import type { ConsumerGroup } from '../../lib/model/consumer-group';
-import type { Stream } from '../../lib/model/stream';
+import { group, pendingEntries, readNew, setupClaimState, xaddChecked, xdelChecked } from '../helpers/cg-state';
 
 // State is built with XADD / XGROUP CREATE / XREADGROUP / XDEL; the model is read for what no
 // reply shows (seen-time, active-time, NACK order).
-function stream(h: Harness, key = 's'): Stream {
-  const s = h.db.getStream(key);
-  if (!s) throw new Error(`no stream ${key}`);
-  return s;
-}
-/** XADD key <id> f v for each id. */
-function xadd(h: Harness, key: string, ...ids: string[]): void {
-  for (const i of ids) expect(h.run('XADD', key, i, 'f', 'v')).toBe(i);
-}
-/** XGROUP CREATE key group <at>. */
-function createGroup(h: Harness, key: string, group: string, at = '0'): void {
-  expect(h.run('XGROUP', 'CREATE', key, group, at)).toBe('OK');
-}
-/** XDEL key id… */
-function xdel(h: Harness, key: string, ...ids: string[]): void {
-  expect(h.run('XDEL', key, ...ids)).toBe(ids.length);
-}
-function group(h: Harness, key = 's', name = 'g'): ConsumerGroup {
-  const g = stream(h, key).groups.get(name);
-  if (!g) throw new Error(`no group ${name}`);
-  return g;
-}
-/** XREADGROUP GROUP group consumer [COUNT count] STREAMS key >: the IDs delivered. */
-function readNew(h: Harness, key: string, groupName: string, consumer: string, count = 0): string[] {
-  const countArgs = count ? ['COUNT', count] : [];
-  const reply = h.run('XREADGROUP', 'GROUP', groupName, consumer, ...countArgs, 'STREAMS', key, '>') as
-    | [string, [string, string[]][]][]
-    | null;
-  return reply ? reply[0][1].map((e) => e[0]) : [];
-}
-/** XPENDING key group - + 1000: [id, consumer ('' when released), idle (-1 when released), count]. */
-function pending(h: Harness, key = 's', groupName = 'g'): [string, string, number, bigint][] {
-  return h.run('XPENDING', key, groupName, '-', '+', 1000) as [string, string, number, bigint][];
-}
-/** s with 1-0 … n-0, group g at 0, consumer c1 has read them all at h.now. */
-function setup(h: Harness, n = 3): void {
-  xadd(h, 's', ...Array.from({ length: n }, (_, i) => `${i + 1}-0`));
-  createGroup(h, 's', 'g');
-  readNew(h, 's', 'g', 'c1');
-  // Only what the command under test emits is of interest.
-  h.events.length = 0;
-  h.signals.length = 0;
-}
+
 const E = (i: string) => [i, ['f', 'v']];
 
 describe('XAUTOCLAIM', () => {
@@ -56,10 +13,10 @@ describe('XAUTOCLAIM', () => {
   });
 
   it('claims entries idle at least min-idle-time, as entries', () => {
-    setup(h, 2);
+    setupClaimState(h, 2);
     h.now += 200;
     expect(h.run('XAUTOCLAIM', 's', 'g', 'c2', 10, '0-0')).toEqual(['0-0', [E('1-0'), E('2-0')], []]);
-    expect(pending(h)).toEqual([
+    expect(pendingEntries(h)).toEqual([
       ['1-0', 'c2', 0, 2n],
       ['2-0', 'c2', 0, 2n],
     ]);
@@ -67,7 +24,7 @@ describe('XAUTOCLAIM', () => {
   });
 
   it('skips entries idle less than min-idle-time and claims idle == min-idle-time', () => {
-    setup(h, 3);
+    setupClaimState(h, 3);
     h.now += 50;
     readNew(h, 's', 'g', 'c1'); // nothing new
     h.run('XCLAIM', 's', 'g', 'c1', 0, '2-0', 'JUSTID'); // 2-0 delivered again now
@@ -77,7 +34,7 @@ describe('XAUTOCLAIM', () => {
   });
 
   it('acts as an iterator via the returned cursor', () => {
-    setup(h, 5);
+    setupClaimState(h, 5);
     h.now += 200;
     expect(h.run('XAUTOCLAIM', 's', 'g', 'c2', 10, '-', 'COUNT', 2)).toEqual(['3-0', [E('1-0'), E('2-0')], []]);
     expect(h.run('XAUTOCLAIM', 's', 'g', 'c2', 10, '3-0', 'COUNT', 2)).toEqual(['5-0', [E('3-0'), E('4-0')], []]);
@@ -85,7 +42,7 @@ describe('XAUTOCLAIM', () => {
   });
 
   it('accepts an exclusive start', () => {
-    setup(h, 5);
+    setupClaimState(h, 5);
     expect(h.run('XAUTOCLAIM', 's', 'g', 'c2', 0, '(4-0', 'COUNT', 1, 'JUSTID')).toEqual(['0-0', ['5-0'], []]);
     expect(h.run('XAUTOCLAIM', 's', 'g', 'c2', 0, '(5-0', 'JUSTID')).toEqual(['0-0', [], []]);
     expect(h.run('XAUTOCLAIM', 's', 'g', 'c2', 0, '(18446744073709551615-18446744073709551614')).toEqual(['0-0', [], []]);
@@ -94,36 +51,36 @@ describe('XAUTOCLAIM', () => {
   });
 
   it('removes deleted entries from the PEL and reports them', () => {
-    setup(h, 3);
-    xdel(h, 's', '2-0');
+    setupClaimState(h, 3);
+    xdelChecked(h, 's', '2-0');
     expect(h.run('XAUTOCLAIM', 's', 'g', 'Bob', 0, '0-0')).toEqual(['0-0', [E('1-0'), E('3-0')], ['2-0']]);
-    expect(pending(h).map((p) => p[0])).toEqual(['1-0', '3-0']);
+    expect(pendingEntries(h).map((p) => p[0])).toEqual(['1-0', '3-0']);
   });
 
   it('counts deleted entries against COUNT', () => {
-    setup(h, 3);
-    xdel(h, 's', '1-0');
-    xdel(h, 's', '2-0');
+    setupClaimState(h, 3);
+    xdelChecked(h, 's', '1-0');
+    xdelChecked(h, 's', '2-0');
     expect(h.run('XAUTOCLAIM', 's', 'g', 'Bob', 0, '0-0', 'COUNT', 1)).toEqual(['2-0', [], ['1-0']]);
     expect(h.run('XAUTOCLAIM', 's', 'g', 'Bob', 0, '2-0', 'COUNT', 1)).toEqual(['3-0', [], ['2-0']]);
     expect(h.run('XAUTOCLAIM', 's', 'g', 'Bob', 0, '3-0', 'COUNT', 1)).toEqual(['0-0', [E('3-0')], []]);
-    expect(pending(h)).toEqual([['3-0', 'Bob', 0, 2n]]);
+    expect(pendingEntries(h)).toEqual([['3-0', 'Bob', 0, 2n]]);
   });
 
   it('removes deleted entries whatever their idle time', () => {
-    setup(h, 5);
-    xdel(h, 's', '1-0', '2-0', '3-0');
+    setupClaimState(h, 5);
+    xdelChecked(h, 's', '1-0', '2-0', '3-0');
     h.now += 2;
     expect(h.run('XAUTOCLAIM', 's', 'g', 'c4', 99999, '-', 'COUNT', 2)).toEqual(['3-0', [], ['1-0', '2-0']]);
     expect(h.run('XAUTOCLAIM', 's', 'g', 'c4', 0, '-', 'COUNT', 2)).toEqual(['5-0', [E('4-0')], ['3-0']]);
-    expect(pending(h)).toEqual([
+    expect(pendingEntries(h)).toEqual([
       ['4-0', 'c4', 0, 2n],
       ['5-0', 'c1', 2, 1n],
     ]);
   });
 
   it('examines at most COUNT*10 PEL entries', () => {
-    setup(h, 25);
+    setupClaimState(h, 25);
     h.now += 50;
     expect(h.run('XAUTOCLAIM', 's', 'g', 'c2', 100000, '(11-0', 'COUNT', 1, 'JUSTID')).toEqual(['22-0', [], []]);
     expect(h.run('XAUTOCLAIM', 's', 'g', 'c2', 100000, '(15-0', 'COUNT', 1, 'JUSTID')).toEqual(['0-0', [], []]);
@@ -134,46 +91,46 @@ describe('XAUTOCLAIM', () => {
   });
 
   it('defaults COUNT to 100', () => {
-    setup(h, 105);
+    setupClaimState(h, 105);
     const reply = h.run('XAUTOCLAIM', 's', 'g', 'c2', 0, '-', 'JUSTID') as [string, string[], string[]];
     expect(reply[0]).toBe('101-0');
     expect(reply[1]).toHaveLength(100);
   });
 
   it('JUSTID returns IDs and keeps delivery counts', () => {
-    setup(h, 2);
+    setupClaimState(h, 2);
     expect(h.run('XAUTOCLAIM', 's', 'g', 'c2', 0, '0', 'JUSTID')).toEqual(['0-0', ['1-0', '2-0'], []]);
-    expect(pending(h).map((p) => [p[1], p[3]])).toEqual([
+    expect(pendingEntries(h).map((p) => [p[1], p[3]])).toEqual([
       ['c2', 1n],
       ['c2', 1n],
     ]);
     expect(h.run('XAUTOCLAIM', 's', 'g', 'c3', 0, '0', 'justid', 'count', 5, 'JUSTID')).toEqual(['0-0', ['1-0', '2-0'], []]);
     h.run('XAUTOCLAIM', 's', 'g', 'c3', 0, '0');
-    expect(pending(h).map((p) => p[3])).toEqual([2n, 2n]);
+    expect(pendingEntries(h).map((p) => p[3])).toEqual([2n, 2n]);
   });
 
   it('claims XNACKed entries whatever the min-idle-time (8.8)', () => {
-    setup(h, 3);
+    setupClaimState(h, 3);
     h.run('XNACK', 's', 'g', 'FAIL', 'IDS', 1, '2-0');
     expect(h.run('XAUTOCLAIM', 's', 'g', 'c2', 99999, '-')).toEqual(['0-0', [E('2-0')], []]);
-    expect(pending(h)[1]).toEqual(['2-0', 'c2', 0, 2n]);
+    expect(pendingEntries(h)[1]).toEqual(['2-0', 'c2', 0, 2n]);
     expect(group(h).nackedCount).toBe(0);
   });
 
   it('removes deleted XNACKed entries', () => {
-    setup(h, 2);
+    setupClaimState(h, 2);
     h.run('XNACK', 's', 'g', 'FAIL', 'IDS', 1, '1-0');
-    xdel(h, 's', '1-0');
+    xdelChecked(h, 's', '1-0');
     expect(h.run('XAUTOCLAIM', 's', 'g', 'c2', 99999, '-')).toEqual(['0-0', [], ['1-0']]);
     expect(group(h).pel.size).toBe(1);
     expect(group(h).nackedCount).toBe(0);
   });
 
   it('neither wakes blocked readers nor touches the key (WATCH stays valid, as on 7.0.15)', () => {
-    setup(h, 2);
+    setupClaimState(h, 2);
     const touched: string[] = [];
     h.db.touch = (key) => void touched.push(key);
-    xdel(h, 's', '2-0');
+    xdelChecked(h, 's', '2-0');
     touched.length = 0;
     h.run('XAUTOCLAIM', 's', 'g', 'c2', 0, '-');
     expect(touched).toEqual([]);
@@ -182,7 +139,7 @@ describe('XAUTOCLAIM', () => {
 
   describe('consumer bookkeeping', () => {
     it('7.2+: creates the consumer and sets seen-time even when nothing is claimed', () => {
-      setup(h, 1);
+      setupClaimState(h, 1);
       const t0 = h.now;
       h.now += 100;
       expect(h.run('XAUTOCLAIM', 's', 'g', 'c2', 99999, '0')).toEqual(['0-0', [], []]);
@@ -196,9 +153,9 @@ describe('XAUTOCLAIM', () => {
 
     it('7.0: looks up or creates the consumer only when it claims an entry', () => {
       h.version = '7.0';
-      setup(h, 2);
+      setupClaimState(h, 2);
       const t0 = h.now;
-      xdel(h, 's', '1-0');
+      xdelChecked(h, 's', '1-0');
       h.events.length = 0;
       h.now += 200;
       expect(h.run('XAUTOCLAIM', 's', 'g', 'c1', 99999, '0')).toEqual(['0-0', [], ['1-0']]);
@@ -251,7 +208,7 @@ describe('XAUTOCLAIM', () => {
       h.keys.set('str', 'x');
       expect(h.error('XAUTOCLAIM', 'str', 'g', 'c', 0, '0')).toBe('WRONGTYPE Operation against a key holding the wrong kind of value');
       expect(h.error('XAUTOCLAIM', 'nokey', 'g', 'c', -5, '+')).toBe("NOGROUP No such key 'nokey' or consumer group 'g'");
-      xadd(h, 's', '1-0');
+      xaddChecked(h, 's', '1-0');
       expect(h.error('XAUTOCLAIM', 's', 'g', 'c', 0, '0')).toBe("NOGROUP No such key 's' or consumer group 'g'");
       expect(h.error('XAUTOCLAIM', 's\nx', 'g\0y', 'c', 0, '0')).toBe("NOGROUP No such key 's x' or consumer group 'g'");
     });

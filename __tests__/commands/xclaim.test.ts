@@ -1,54 +1,9 @@
 import { Harness } from '../helpers/harness';
-import type { ConsumerGroup } from '../../lib/model/consumer-group';
-import type { Stream } from '../../lib/model/stream';
+import { createGroup, group, pendingEntries, setupClaimState, xaddChecked, xdelChecked } from '../helpers/cg-state';
 import { formatId } from '../../lib/model/stream-id';
 
 // State is built with XADD / XGROUP CREATE / XREADGROUP / XDEL; the model is read for what no
 // reply shows (seen-time, active-time, NACK order).
-function stream(h: Harness, key = 's'): Stream {
-  const s = h.db.getStream(key);
-  if (!s) throw new Error(`no stream ${key}`);
-  return s;
-}
-/** XADD key <id> f v for each id. */
-function xadd(h: Harness, key: string, ...ids: string[]): void {
-  for (const i of ids) expect(h.run('XADD', key, i, 'f', 'v')).toBe(i);
-}
-/** XGROUP CREATE key group <at>. */
-function createGroup(h: Harness, key: string, group: string, at = '0'): void {
-  expect(h.run('XGROUP', 'CREATE', key, group, at)).toBe('OK');
-}
-/** XDEL key id… */
-function xdel(h: Harness, key: string, ...ids: string[]): void {
-  expect(h.run('XDEL', key, ...ids)).toBe(ids.length);
-}
-function group(h: Harness, key = 's', name = 'g'): ConsumerGroup {
-  const g = stream(h, key).groups.get(name);
-  if (!g) throw new Error(`no group ${name}`);
-  return g;
-}
-/** XREADGROUP GROUP group consumer [COUNT count] STREAMS key >: the IDs delivered. */
-function readNew(h: Harness, key: string, groupName: string, consumer: string, count = 0): string[] {
-  const countArgs = count ? ['COUNT', count] : [];
-  const reply = h.run('XREADGROUP', 'GROUP', groupName, consumer, ...countArgs, 'STREAMS', key, '>') as
-    | [string, [string, string[]][]][]
-    | null;
-  return reply ? reply[0][1].map((e) => e[0]) : [];
-}
-/** XPENDING key group - + 1000: [id, consumer ('' when released), idle (-1 when released), count]. */
-function pending(h: Harness, key = 's', groupName = 'g'): [string, string, number, bigint][] {
-  return h.run('XPENDING', key, groupName, '-', '+', 1000) as [string, string, number, bigint][];
-}
-
-/** s with 1-0 … n-0, group g at 0, consumer c1 has read them all at h.now. */
-function setup(h: Harness, n = 3): void {
-  xadd(h, 's', ...Array.from({ length: n }, (_, i) => `${i + 1}-0`));
-  createGroup(h, 's', 'g');
-  readNew(h, 's', 'g', 'c1');
-  // Only what the command under test emits is of interest.
-  h.events.length = 0;
-  h.signals.length = 0;
-}
 
 describe('XCLAIM', () => {
   let h: Harness;
@@ -57,145 +12,145 @@ describe('XCLAIM', () => {
   });
 
   it('claims an entry idle at least min-idle-time, resetting its idle time', () => {
-    setup(h, 1);
+    setupClaimState(h, 1);
     h.now += 200;
     expect(h.run('XCLAIM', 's', 'g', 'c2', 10, '1-0')).toEqual([['1-0', ['f', 'v']]]);
-    expect(pending(h)).toEqual([['1-0', 'c2', 0, 2n]]);
+    expect(pendingEntries(h)).toEqual([['1-0', 'c2', 0, 2n]]);
     expect(group(h).getConsumer('c1')?.pel.size).toBe(0);
     expect(group(h).getConsumer('c2')?.pel.size).toBe(1);
   });
 
   it('does not claim entries idle less than min-idle-time', () => {
-    setup(h, 1);
+    setupClaimState(h, 1);
     h.now += 5;
     expect(h.run('XCLAIM', 's', 'g', 'c2', 10, '1-0')).toEqual([]);
-    expect(pending(h)).toEqual([['1-0', 'c1', 5, 1n]]);
+    expect(pendingEntries(h)).toEqual([['1-0', 'c1', 5, 1n]]);
   });
 
   it('claims an entry whose idle time equals min-idle-time', () => {
-    setup(h, 1);
+    setupClaimState(h, 1);
     h.now += 10;
     expect(h.run('XCLAIM', 's', 'g', 'c2', 10, '1-0', 'JUSTID')).toEqual(['1-0']);
   });
 
   it('treats a negative min-idle-time as 0', () => {
-    setup(h, 1);
+    setupClaimState(h, 1);
     expect(h.run('XCLAIM', 's', 'g', 'c2', -5, '1-0', 'JUSTID')).toEqual(['1-0']);
   });
 
   it('JUSTID returns only IDs and does not increment the delivery count', () => {
-    setup(h, 1);
+    setupClaimState(h, 1);
     h.now += 200;
     expect(h.run('XCLAIM', 's', 'g', 'c2', 10, '1-0')).toEqual([['1-0', ['f', 'v']]]);
-    expect(pending(h)[0][3]).toBe(2n);
+    expect(pendingEntries(h)[0][3]).toBe(2n);
     h.now += 200;
     expect(h.run('XCLAIM', 's', 'g', 'c3', 10, '1-0', 'JUSTID')).toEqual(['1-0']);
-    expect(pending(h)).toEqual([['1-0', 'c3', 0, 2n]]);
+    expect(pendingEntries(h)).toEqual([['1-0', 'c3', 0, 2n]]);
   });
 
   it('RETRYCOUNT sets the delivery count; a negative RETRYCOUNT counts as not given', () => {
-    setup(h, 3);
+    setupClaimState(h, 3);
     h.run('XCLAIM', 's', 'g', 'c3', 0, '1-0', 'RETRYCOUNT', 7, 'JUSTID');
     h.run('XCLAIM', 's', 'g', 'c3', 0, '2-0', 'RETRYCOUNT', -1);
     h.run('XCLAIM', 's', 'g', 'c3', 0, '3-0', 'RETRYCOUNT', -5, 'JUSTID');
-    expect(pending(h).map((p) => p[3])).toEqual([7n, 2n, 1n]);
+    expect(pendingEntries(h).map((p) => p[3])).toEqual([7n, 2n, 1n]);
   });
 
   it('the delivery count wraps like an unsigned 64-bit counter', () => {
-    setup(h, 1);
+    setupClaimState(h, 1);
     h.run('XCLAIM', 's', 'g', 'c1', 0, '1-0', 'RETRYCOUNT', '9223372036854775807', 'JUSTID');
     h.run('XCLAIM', 's', 'g', 'c1', 0, '1-0');
     h.run('XCLAIM', 's', 'g', 'c1', 0, '1-0');
     // redis-server 7.0.15 shows the wrapped unsigned counter read as signed (addReplyLongLong)
-    expect(pending(h)[0][3]).toBe(-9223372036854775807n);
+    expect(pendingEntries(h)[0][3]).toBe(-9223372036854775807n);
   });
 
   it('IDLE and TIME set the delivery time; out-of-range values mean now; the last one wins', () => {
-    setup(h, 4);
+    setupClaimState(h, 4);
     const now = h.now;
     h.run('XCLAIM', 's', 'g', 'c4', 0, '1-0', 'IDLE', 5000, 'JUSTID');
     h.run('XCLAIM', 's', 'g', 'c4', 0, '2-0', 'TIME', 1000, 'JUSTID');
     h.run('XCLAIM', 's', 'g', 'c4', 0, '3-0', 'TIME', now + 1, 'JUSTID');
     h.run('XCLAIM', 's', 'g', 'c4', 0, '4-0', 'IDLE', 5000, 'TIME', 0, 'JUSTID');
-    expect(pending(h).map((p) => p[2])).toEqual([5000, now - 1000, 0, now]);
+    expect(pendingEntries(h).map((p) => p[2])).toEqual([5000, now - 1000, 0, now]);
     h.run('XCLAIM', 's', 'g', 'c4', 0, '1-0', 'IDLE', -5, 'JUSTID');
     h.run('XCLAIM', 's', 'g', 'c4', 0, '2-0', 'IDLE', now + 1, 'JUSTID');
     h.run('XCLAIM', 's', 'g', 'c4', 0, '3-0', 'TIME', -1, 'JUSTID');
-    expect(pending(h).map((p) => p[2])).toEqual([0, 0, 0, now]);
+    expect(pendingEntries(h).map((p) => p[2])).toEqual([0, 0, 0, now]);
   });
 
   it('FORCE creates the pending entry of an existing entry that is not pending', () => {
-    xadd(h, 's', '1-0', '2-0');
+    xaddChecked(h, 's', '1-0', '2-0');
     createGroup(h, 's', 'g');
     expect(h.run('XCLAIM', 's', 'g', 'c3', 0, '1-0')).toEqual([]);
     expect(h.run('XCLAIM', 's', 'g', 'c3', 1000, '1-0', 'FORCE')).toEqual([['1-0', ['f', 'v']]]);
     expect(h.run('XCLAIM', 's', 'g', 'c3', 0, '2-0', 'FORCE', 'JUSTID')).toEqual(['2-0']);
-    expect(pending(h)).toEqual([
+    expect(pendingEntries(h)).toEqual([
       ['1-0', 'c3', 0, 2n],
       ['2-0', 'c3', 0, 1n],
     ]);
     expect(h.run('XCLAIM', 's', 'g', 'c4', 0, '9-0', 'FORCE')).toEqual([]);
-    expect(pending(h)).toHaveLength(2);
+    expect(pendingEntries(h)).toHaveLength(2);
   });
 
   it('FORCE does not bypass the idle test of an entry already pending', () => {
-    setup(h, 1);
+    setupClaimState(h, 1);
     h.now += 2;
     expect(h.run('XCLAIM', 's', 'g', 'c3', 1000, '1-0', 'FORCE')).toEqual([]);
-    expect(pending(h)).toEqual([['1-0', 'c1', 2, 1n]]);
+    expect(pendingEntries(h)).toEqual([['1-0', 'c1', 2, 1n]]);
   });
 
   it('removes deleted entries from the PEL instead of claiming them', () => {
-    setup(h, 3);
-    xdel(h, 's', '2-0');
+    setupClaimState(h, 3);
+    xdelChecked(h, 's', '2-0');
     expect(h.run('XCLAIM', 's', 'g', 'Bob', 0, '1-0', '2-0', '3-0')).toEqual([
       ['1-0', ['f', 'v']],
       ['3-0', ['f', 'v']],
     ]);
-    expect(pending(h).map((p) => p[0])).toEqual(['1-0', '3-0']);
+    expect(pendingEntries(h).map((p) => p[0])).toEqual(['1-0', '3-0']);
     expect(group(h).getConsumer('c1')?.pel.size).toBe(0);
   });
 
   it('removes deleted entries even when nothing is idle enough', () => {
-    setup(h, 3);
-    xdel(h, 's', '2-0');
+    setupClaimState(h, 3);
+    xdelChecked(h, 's', '2-0');
     expect(h.run('XCLAIM', 's', 'g', 'c2', 999999, '2-0', '3-0')).toEqual([]);
-    expect(pending(h).map((p) => p[0])).toEqual(['1-0', '3-0']);
+    expect(pendingEntries(h).map((p) => p[0])).toEqual(['1-0', '3-0']);
   });
 
   it('processes a repeated ID each time it appears', () => {
-    setup(h, 2);
+    setupClaimState(h, 2);
     h.now += 5;
     expect(h.run('XCLAIM', 's', 'g', 'c2', 0, '1-0', '1-0', '1-0')).toEqual([
       ['1-0', ['f', 'v']],
       ['1-0', ['f', 'v']],
       ['1-0', ['f', 'v']],
     ]);
-    expect(pending(h)[0]).toEqual(['1-0', 'c2', 0, 4n]);
+    expect(pendingEntries(h)[0]).toEqual(['1-0', 'c2', 0, 4n]);
     h.now += 20;
     // The first occurrence resets the idle time, so the repeat is not idle enough.
     expect(h.run('XCLAIM', 's', 'g', 'c3', 10, '2-0', '2-0', 'JUSTID')).toEqual(['2-0']);
   });
 
   it('reads IDs until the first argument that is not an ID', () => {
-    setup(h, 2);
+    setupClaimState(h, 2);
     expect(h.run('XCLAIM', 's', 'g', 'c2', 0, '1-0', '2', 'JUSTID')).toEqual(['1-0', '2-0']);
     expect(h.error('XCLAIM', 's', 'g', 'c2', 0, '1-0', 'JUSTID', '2-0')).toBe("ERR Unrecognized XCLAIM option '2-0'");
     expect(h.error('XCLAIM', 's', 'g', 'c2', 0, '-')).toBe("ERR Unrecognized XCLAIM option '-'");
   });
 
   it('accepts zero IDs', () => {
-    setup(h, 1);
+    setupClaimState(h, 1);
     expect(h.run('XCLAIM', 's', 'g', 'c2', 0, 'JUSTID')).toEqual([]);
   });
 
   it('options are case-insensitive and may repeat', () => {
-    setup(h, 2);
+    setupClaimState(h, 2);
     expect(h.run('XCLAIM', 's', 'g', 'c2', 0, '1-0', '2-0', 'justid', 'force', 'JUSTID')).toEqual(['1-0', '2-0']);
   });
 
   it('LASTID moves last-delivered-id forward, never back, and leaves entries-read alone', () => {
-    setup(h, 2);
+    setupClaimState(h, 2);
     const entriesRead = group(h).entriesRead;
     expect(h.run('XCLAIM', 's', 'g', 'c4', 0, 'LASTID', '10-0')).toEqual([]);
     expect(formatId(group(h).lastId)).toBe('10-0');
@@ -205,18 +160,18 @@ describe('XCLAIM', () => {
   });
 
   it('claims XNACKed entries whatever the min-idle-time (8.8)', () => {
-    setup(h, 1);
+    setupClaimState(h, 1);
     expect(h.run('XNACK', 's', 'g', 'FAIL', 'IDS', 1, '1-0')).toBe(1);
     expect(h.run('XCLAIM', 's', 'g', 'c2', 99999, '1-0')).toEqual([['1-0', ['f', 'v']]]);
-    expect(pending(h)).toEqual([['1-0', 'c2', 0, 2n]]);
+    expect(pendingEntries(h)).toEqual([['1-0', 'c2', 0, 2n]]);
     expect(group(h).nackedCount).toBe(0);
   });
 
   it('neither wakes blocked readers nor touches the key (WATCH stays valid, as on 7.0.15)', () => {
-    setup(h, 2);
+    setupClaimState(h, 2);
     const touched: string[] = [];
     h.db.touch = (key) => void touched.push(key);
-    xdel(h, 's', '2-0');
+    xdelChecked(h, 's', '2-0');
     touched.length = 0;
     h.run('XCLAIM', 's', 'g', 'c2', 0, '1-0', '2-0', 'LASTID', '9-0');
     expect(touched).toEqual([]);
@@ -225,7 +180,7 @@ describe('XCLAIM', () => {
 
   describe('consumer bookkeeping', () => {
     it('7.2+: creates the consumer and sets seen-time even when nothing is claimed', () => {
-      setup(h, 1);
+      setupClaimState(h, 1);
       const t0 = h.now;
       h.now += 100;
       expect(h.run('XCLAIM', 's', 'g', 'c2', 999999, '1-0')).toEqual([]);
@@ -244,7 +199,7 @@ describe('XCLAIM', () => {
 
     it('7.0: looks up or creates the consumer only when it claims an entry', () => {
       h.version = '7.0';
-      setup(h, 1);
+      setupClaimState(h, 1);
       const t0 = h.now;
       h.now += 200;
       expect(h.run('XCLAIM', 's', 'g', 'c2', 999999, '1-0')).toEqual([]);
@@ -262,21 +217,21 @@ describe('XCLAIM', () => {
   describe('error cases', () => {
     it('looks up the key and group before parsing anything', () => {
       expect(h.error('XCLAIM', 'nokey', 'g', 'c', 'abc', '1-0')).toBe("NOGROUP No such key 'nokey' or consumer group 'g'");
-      xadd(h, 's', '1-0');
+      xaddChecked(h, 's', '1-0');
       expect(h.error('XCLAIM', 's', 'g', 'c', 'abc', '1-0', 'FOO')).toBe("NOGROUP No such key 's' or consumer group 'g'");
       h.keys.set('str', 'x');
       expect(h.error('XCLAIM', 'str', 'g', 'c', 'abc', '1-0')).toBe('WRONGTYPE Operation against a key holding the wrong kind of value');
     });
 
     it('rejects a min-idle-time that is not a canonical integer', () => {
-      setup(h, 1);
+      setupClaimState(h, 1);
       for (const bad of ['abc', '01', '+1', '1.5', '', '9223372036854775808']) {
         expect(h.error('XCLAIM', 's', 'g', 'c', bad, '1-0')).toBe('ERR Invalid min-idle-time argument for XCLAIM');
       }
     });
 
     it('rejects bad option values with the option-specific texts', () => {
-      setup(h, 1);
+      setupClaimState(h, 1);
       expect(h.error('XCLAIM', 's', 'g', 'c', 0, '1-0', 'IDLE', 'x')).toBe('ERR Invalid IDLE option argument for XCLAIM');
       expect(h.error('XCLAIM', 's', 'g', 'c', 0, '1-0', 'IDLE', '+1')).toBe('ERR Invalid IDLE option argument for XCLAIM');
       expect(h.error('XCLAIM', 's', 'g', 'c', 0, '1-0', 'TIME', 'x')).toBe('ERR Invalid TIME option argument for XCLAIM');
@@ -286,7 +241,7 @@ describe('XCLAIM', () => {
     });
 
     it('names unrecognized options, including an option missing its value', () => {
-      setup(h, 1);
+      setupClaimState(h, 1);
       expect(h.error('XCLAIM', 's', 'g', 'c', 0, '1-0', 'FOO')).toBe("ERR Unrecognized XCLAIM option 'FOO'");
       expect(h.error('XCLAIM', 's', 'g', 'c', 0, '1-0', 'IDLE')).toBe("ERR Unrecognized XCLAIM option 'IDLE'");
       expect(h.error('XCLAIM', 's', 'g', 'c', 0, '1-0', 'FORCE', 'FOO', 'IDLE', 'x')).toBe("ERR Unrecognized XCLAIM option 'FOO'");
@@ -294,17 +249,17 @@ describe('XCLAIM', () => {
     });
 
     it('shows tokens and names as C %s does: cut at NUL, CR/LF as spaces', () => {
-      setup(h, 1);
+      setupClaimState(h, 1);
       expect(h.error('XCLAIM', 's', 'g', 'c', 0, '1-0', 'a\nb\rc')).toBe("ERR Unrecognized XCLAIM option 'a b c'");
       expect(h.error('XCLAIM', 's', 'g', 'c', 0, '1-0', 'a\0b')).toBe("ERR Unrecognized XCLAIM option 'a'");
       expect(h.error('XCLAIM', 's\nx', 'g\0y', 'c', 0, '1-0')).toBe("NOGROUP No such key 's x' or consumer group 'g'");
     });
 
     it('changes nothing when an option is bad', () => {
-      setup(h, 1);
+      setupClaimState(h, 1);
       h.now += 100;
       h.error('XCLAIM', 's', 'g', 'c2', 0, '1-0', 'LASTID', '9-0', 'FOO');
-      expect(pending(h)).toEqual([['1-0', 'c1', 100, 1n]]);
+      expect(pendingEntries(h)).toEqual([['1-0', 'c1', 100, 1n]]);
       expect(formatId(group(h).lastId)).toBe('1-0');
       expect(group(h).getConsumer('c2')).toBeUndefined();
     });

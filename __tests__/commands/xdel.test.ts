@@ -1,11 +1,7 @@
 import { ConsumerGroup } from '../../lib/model/consumer-group';
-import { Stream } from '../../lib/model/stream';
 import { formatId, parseStrictId } from '../../lib/model/stream-id';
+import { stream } from '../helpers/cg-state';
 import { Harness } from '../helpers/harness';
-
-function stream(h: Harness, key: string): Stream {
-  return h.keys.get(key) as Stream;
-}
 
 describe('XDEL', () => {
   let h: Harness;

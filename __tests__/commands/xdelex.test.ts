@@ -1,24 +1,6 @@
-import { ConsumerGroup } from '../../lib/model/consumer-group';
-import { Stream } from '../../lib/model/stream';
-import { formatId, parseStrictId } from '../../lib/model/stream-id';
+import { formatId } from '../../lib/model/stream-id';
+import { addGroupDirectly, pelIds, stream } from '../helpers/cg-state';
 import { Harness } from '../helpers/harness';
-
-function stream(h: Harness, key: string): Stream {
-  return h.keys.get(key) as Stream;
-}
-
-/** A group at `lastId` with `pending` IDs owned by consumer `c` (XGROUP/XREADGROUP state, set directly). */
-function addGroup(h: Harness, key: string, name: string, lastId: string, pending: string[] = []): ConsumerGroup {
-  const g = new ConsumerGroup(name, parseStrictId(lastId)!, -1n);
-  stream(h, key).groups.set(name, g);
-  const c = g.ensureConsumer('c', h.now).consumer;
-  for (const id of pending) g.addPending(parseStrictId(id)!, c, h.now, 1n);
-  return g;
-}
-
-function pelIds(g: ConsumerGroup): string[] {
-  return g.pel.keysArray().map(formatId);
-}
 
 describe('XDELEX', () => {
   let h: Harness;
@@ -55,16 +37,16 @@ describe('XDELEX', () => {
   });
 
   it('XDELEX with KEEPREF leaves PEL references in every group', () => {
-    const g1 = addGroup(h, 's', 'g1', '5-0', ['1-0', '2-0']);
-    const g2 = addGroup(h, 's', 'g2', '5-0', ['1-0']);
+    const g1 = addGroupDirectly(h, 's', 'g1', '5-0', ['1-0', '2-0']);
+    const g2 = addGroupDirectly(h, 's', 'g2', '5-0', ['1-0']);
     expect(h.run('XDELEX', 's', 'IDS', '2', '1-0', '2-0')).toEqual([1, 1]);
     expect(pelIds(g1)).toEqual(['1-0', '2-0']);
     expect(pelIds(g2)).toEqual(['1-0']);
   });
 
   it('XDELEX with DELREF option removes the entry from all PELs', () => {
-    const g1 = addGroup(h, 's', 'g1', '5-0', ['1-0', '2-0']);
-    const g2 = addGroup(h, 's', 'g2', '5-0', ['1-0', '4-0']);
+    const g1 = addGroupDirectly(h, 's', 'g1', '5-0', ['1-0', '2-0']);
+    const g2 = addGroupDirectly(h, 's', 'g2', '5-0', ['1-0', '4-0']);
     expect(h.run('XDELEX', 's', 'DELREF', 'IDS', '2', '1-0', '2-0')).toEqual([1, 1]);
     expect(pelIds(g1)).toEqual([]);
     expect(pelIds(g2)).toEqual(['4-0']);
@@ -72,22 +54,22 @@ describe('XDELEX', () => {
   });
 
   it('DELREF removes dangling references of an entry already gone, replying -1', () => {
-    const g = addGroup(h, 's', 'g', '5-0', ['2-0']);
+    const g = addGroupDirectly(h, 's', 'g', '5-0', ['2-0']);
     h.run('XDEL', 's', '2-0');
     expect(h.run('XDELEX', 's', 'DELREF', 'IDS', '1', '2-0')).toEqual([-1]);
     expect(pelIds(g)).toEqual([]);
   });
 
   it('XDELEX with ACKED option only deletes messages acknowledged by all groups', () => {
-    addGroup(h, 's', 'g1', '5-0', ['2-0']);
-    addGroup(h, 's', 'g2', '5-0');
+    addGroupDirectly(h, 's', 'g1', '5-0', ['2-0']);
+    addGroupDirectly(h, 's', 'g2', '5-0');
     expect(h.run('XDELEX', 's', 'ACKED', 'IDS', '3', '1-0', '2-0', '9-9')).toEqual([1, 2, 2]);
     expect(h.run('XLEN', 's')).toBe(4);
   });
 
   it('ACKED: an entry a group has not read yet is still referenced', () => {
-    addGroup(h, 's', 'group1', '1-0');
-    addGroup(h, 's', 'group2', '3-0');
+    addGroupDirectly(h, 's', 'group1', '1-0');
+    addGroupDirectly(h, 's', 'group2', '3-0');
     expect(h.run('XDELEX', 's', 'ACKED', 'IDS', '1', '1-0')).toEqual([1]);
     expect(h.run('XDELEX', 's', 'ACKED', 'IDS', '1', '2-0')).toEqual([2]);
     stream(h, 's').groups.delete('group1'); // XGROUP DESTROY s group1
@@ -95,7 +77,7 @@ describe('XDELEX', () => {
   });
 
   it('ACKED after the group holding the references is destroyed', () => {
-    addGroup(h, 's', 'mygroup', '5-0', ['1-0', '2-0', '3-0', '4-0', '5-0']);
+    addGroupDirectly(h, 's', 'mygroup', '5-0', ['1-0', '2-0', '3-0', '4-0', '5-0']);
     const all = ['IDS', '5', '1-0', '2-0', '3-0', '4-0', '5-0'];
     expect(h.run('XDELEX', 's', 'ACKED', ...all)).toEqual([2, 2, 2, 2, 2]);
     stream(h, 's').groups.delete('mygroup');
@@ -108,7 +90,7 @@ describe('XDELEX', () => {
   });
 
   it('the IDS block may come before the policy; a later IDS block replaces an earlier one', () => {
-    addGroup(h, 's', 'g', '5-0', ['1-0']);
+    addGroupDirectly(h, 's', 'g', '5-0', ['1-0']);
     expect(h.run('XDELEX', 's', 'IDS', '1', '1-0', 'acked')).toEqual([2]);
     expect(h.run('XDELEX', 's', 'IDS', '1', '1-0', 'IDS', '1', '2-0')).toEqual([1]);
     expect(h.run('XLEN', 's')).toBe(4);

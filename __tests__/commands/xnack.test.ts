@@ -1,57 +1,14 @@
 import { Harness } from '../helpers/harness';
-import type { ConsumerGroup } from '../../lib/model/consumer-group';
-import type { Stream } from '../../lib/model/stream';
+import { createGroup, group, pendingEntries, setupClaimState, xaddChecked, xdelChecked } from '../helpers/cg-state';
 import { formatId } from '../../lib/model/stream-id';
 import { isBlockRequest, type Reply } from '../../lib/commands/types';
 
 // State is built with XADD / XGROUP CREATE / XREADGROUP / XDEL; the model is read for what no
 // reply shows (seen-time, active-time, NACK order).
-function stream(h: Harness, key = 's'): Stream {
-  const s = h.db.getStream(key);
-  if (!s) throw new Error(`no stream ${key}`);
-  return s;
-}
-/** XADD key <id> f v for each id. */
-function xadd(h: Harness, key: string, ...ids: string[]): void {
-  for (const i of ids) expect(h.run('XADD', key, i, 'f', 'v')).toBe(i);
-}
-/** XGROUP CREATE key group <at>. */
-function createGroup(h: Harness, key: string, group: string, at = '0'): void {
-  expect(h.run('XGROUP', 'CREATE', key, group, at)).toBe('OK');
-}
-/** XDEL key id… */
-function xdel(h: Harness, key: string, ...ids: string[]): void {
-  expect(h.run('XDEL', key, ...ids)).toBe(ids.length);
-}
-function group(h: Harness, key = 's', name = 'g'): ConsumerGroup {
-  const g = stream(h, key).groups.get(name);
-  if (!g) throw new Error(`no group ${name}`);
-  return g;
-}
-/** XREADGROUP GROUP group consumer [COUNT count] STREAMS key >: the IDs delivered. */
-function readNew(h: Harness, key: string, groupName: string, consumer: string, count = 0): string[] {
-  const countArgs = count ? ['COUNT', count] : [];
-  const reply = h.run('XREADGROUP', 'GROUP', groupName, consumer, ...countArgs, 'STREAMS', key, '>') as
-    | [string, [string, string[]][]][]
-    | null;
-  return reply ? reply[0][1].map((e) => e[0]) : [];
-}
-/** XPENDING key group - + 1000: [id, consumer ('' when released), idle (-1 when released), count]. */
-function pending(h: Harness, key = 's', groupName = 'g'): [string, string, number, bigint][] {
-  return h.run('XPENDING', key, groupName, '-', '+', 1000) as [string, string, number, bigint][];
-}
+
 /** The PEL in CLAIM order (NACK zone first), as IDs. */
 function claimOrder(h: Harness): string[] {
   return [...group(h).pendingByDeliveryTime()].map((pe) => formatId(pe.id));
-}
-/** s with 1-0 … n-0, group g at 0, consumer c1 has read `read` of them at h.now. */
-function setup(h: Harness, n = 3, read = n): void {
-  xadd(h, 's', ...Array.from({ length: n }, (_, i) => `${i + 1}-0`));
-  createGroup(h, 's', 'g');
-  readNew(h, 's', 'g', 'c1', read);
-  // Only what the command under test emits is of interest.
-  h.events.length = 0;
-  h.signals.length = 0;
 }
 const LLONG_MAX = 9223372036854775807n;
 
@@ -62,62 +19,62 @@ describe('XNACK', () => {
   });
 
   it('SILENT releases the entry and undoes the delivery increment', () => {
-    setup(h, 1);
+    setupClaimState(h, 1);
     expect(h.run('XNACK', 's', 'g', 'SILENT', 'IDS', 1, '1-0')).toBe(1);
-    expect(pending(h)).toEqual([['1-0', '', -1, 0n]]);
+    expect(pendingEntries(h)).toEqual([['1-0', '', -1, 0n]]);
     expect(group(h).getConsumer('c1')?.pel.size).toBe(0);
     expect(group(h).nackedCount).toBe(1);
   });
 
   it('FAIL keeps the delivery count', () => {
-    setup(h, 1);
+    setupClaimState(h, 1);
     expect(h.run('XNACK', 's', 'g', 'FAIL', 'IDS', 1, '1-0')).toBe(1);
-    expect(pending(h)).toEqual([['1-0', '', -1, 1n]]);
+    expect(pendingEntries(h)).toEqual([['1-0', '', -1, 1n]]);
   });
 
   it('FATAL sets the delivery count to LLONG_MAX', () => {
-    setup(h, 1);
+    setupClaimState(h, 1);
     expect(h.run('XNACK', 's', 'g', 'fatal', 'IDS', 1, '1-0')).toBe(1);
-    expect(pending(h)).toEqual([['1-0', '', -1, LLONG_MAX]]);
+    expect(pendingEntries(h)).toEqual([['1-0', '', -1, LLONG_MAX]]);
   });
 
   it('SILENT never takes the delivery count below 0', () => {
-    setup(h, 1);
+    setupClaimState(h, 1);
     h.run('XNACK', 's', 'g', 'SILENT', 'IDS', 1, '1-0');
     expect(h.run('XNACK', 's', 'g', 'SILENT', 'IDS', 1, '1-0')).toBe(1);
-    expect(pending(h)[0][3]).toBe(0n);
+    expect(pendingEntries(h)[0][3]).toBe(0n);
   });
 
   it('RETRYCOUNT sets the delivery count whatever the mode', () => {
-    setup(h, 2);
+    setupClaimState(h, 2);
     expect(h.run('XNACK', 's', 'g', 'FATAL', 'IDS', 1, '1-0', 'RETRYCOUNT', 5)).toBe(1);
     expect(h.run('XNACK', 's', 'g', 'SILENT', 'RETRYCOUNT', 0, 'IDS', 1, '2-0')).toBe(1);
-    expect(pending(h).map((p) => p[3])).toEqual([5n, 0n]);
+    expect(pendingEntries(h).map((p) => p[3])).toEqual([5n, 0n]);
   });
 
   it('counts a repeated ID each time', () => {
-    setup(h, 1);
+    setupClaimState(h, 1);
     expect(h.run('XNACK', 's', 'g', 'FAIL', 'IDS', 2, '1-0', '1-0')).toBe(2);
     h.run('XCLAIM', 's', 'g', 'c1', 0, '1-0', 'RETRYCOUNT', 5, 'JUSTID');
     expect(h.run('XNACK', 's', 'g', 'SILENT', 'IDS', 3, '1-0', '1-0', '1-0')).toBe(3);
-    expect(pending(h)[0][3]).toBe(2n);
+    expect(pendingEntries(h)[0][3]).toBe(2n);
   });
 
   it('skips IDs that are not pending', () => {
-    setup(h, 2, 1);
+    setupClaimState(h, 2, 1);
     expect(h.run('XNACK', 's', 'g', 'FAIL', 'IDS', 1, '9-9')).toBe(0);
     expect(h.run('XNACK', 's', 'g', 'FAIL', 'IDS', 3, '2-0', '1-0', '9-9')).toBe(1);
-    expect(pending(h)).toEqual([['1-0', '', -1, 1n]]);
+    expect(pendingEntries(h)).toEqual([['1-0', '', -1, 1n]]);
   });
 
   it('FORCE creates an unowned released entry for an entry still in the stream', () => {
-    xadd(h, 's', '1-0', '2-0', '3-0', '4-0');
+    xaddChecked(h, 's', '1-0', '2-0', '3-0', '4-0');
     createGroup(h, 's', 'g');
     expect(h.run('XNACK', 's', 'g', 'FAIL', 'IDS', 1, '1-0', 'FORCE')).toBe(1);
     expect(h.run('XNACK', 's', 'g', 'SILENT', 'FORCE', 'IDS', 1, '2-0')).toBe(1);
     expect(h.run('XNACK', 's', 'g', 'FATAL', 'IDS', 1, '3-0', 'FORCE')).toBe(1);
     expect(h.run('XNACK', 's', 'g', 'FATAL', 'IDS', 1, '4-0', 'FORCE', 'RETRYCOUNT', 7)).toBe(1);
-    expect(pending(h)).toEqual([
+    expect(pendingEntries(h)).toEqual([
       ['1-0', '', -1, 0n],
       ['2-0', '', -1, 0n],
       ['3-0', '', -1, LLONG_MAX],
@@ -129,14 +86,14 @@ describe('XNACK', () => {
   });
 
   it('releases a pending entry whose stream entry was deleted', () => {
-    setup(h, 2);
-    xdel(h, 's', '1-0');
+    setupClaimState(h, 2);
+    xdelChecked(h, 's', '1-0');
     expect(h.run('XNACK', 's', 'g', 'FAIL', 'IDS', 1, '1-0')).toBe(1);
-    expect(pending(h)[0]).toEqual(['1-0', '', -1, 1n]);
+    expect(pendingEntries(h)[0]).toEqual(['1-0', '', -1, 1n]);
   });
 
   it('keeps released entries in NACK order, a re-NACK moving to the tail', () => {
-    setup(h, 4);
+    setupClaimState(h, 4);
     h.run('XNACK', 's', 'g', 'FAIL', 'IDS', 1, '1-0');
     h.run('XNACK', 's', 'g', 'FAIL', 'IDS', 1, '2-0');
     h.run('XNACK', 's', 'g', 'FAIL', 'IDS', 1, '3-0');
@@ -147,7 +104,7 @@ describe('XNACK', () => {
   });
 
   it('XREADGROUP CLAIM takes released entries in NACK order, before idle ones', () => {
-    setup(h, 4);
+    setupClaimState(h, 4);
     h.run('XNACK', 's', 'g', 'FAIL', 'IDS', 3, '1-0', '2-0', '3-0');
     h.run('XNACK', 's', 'g', 'FAIL', 'IDS', 1, '1-0');
     h.now += 10; // 4-0 (still owned by c1) is now idle enough too
@@ -164,7 +121,7 @@ describe('XNACK', () => {
   });
 
   it('a blocked XREADGROUP CLAIM reader is woken by XNACK', () => {
-    setup(h, 1);
+    setupClaimState(h, 1);
     const blocked = h.run('XREADGROUP', 'GROUP', 'g', 'c2', 'BLOCK', 0, 'CLAIM', 100000, 'STREAMS', 's', '>');
     expect(isBlockRequest(blocked)).toBe(true);
     expect(h.run('XNACK', 's', 'g', 'SILENT', 'IDS', 1, '1-0')).toBe(1);
@@ -172,15 +129,15 @@ describe('XNACK', () => {
     if (!isBlockRequest(blocked)) return;
     const reply = blocked.retry(h.ctx(), 's') as [string, Reply[][]][];
     expect(reply[0][1].map((e) => [e[0], e[1], e[3]])).toEqual([['1-0', ['f', 'v'], 0n]]);
-    expect(pending(h)).toEqual([['1-0', 'c2', 0, 1n]]);
+    expect(pendingEntries(h)).toEqual([['1-0', 'c2', 0, 1n]]);
   });
 
   it('makes released entries claimable at once by XCLAIM and XAUTOCLAIM', () => {
-    setup(h, 2);
+    setupClaimState(h, 2);
     h.run('XNACK', 's', 'g', 'FAIL', 'IDS', 2, '1-0', '2-0');
     expect(h.run('XCLAIM', 's', 'g', 'c2', 99999, '1-0')).toEqual([['1-0', ['f', 'v']]]);
     expect(h.run('XAUTOCLAIM', 's', 'g', 'c3', 99999, '0', 'JUSTID')).toEqual(['0-0', ['2-0'], []]);
-    expect(pending(h)).toEqual([
+    expect(pendingEntries(h)).toEqual([
       ['1-0', 'c2', 0, 2n],
       ['2-0', 'c3', 0, 1n],
     ]);
@@ -188,7 +145,7 @@ describe('XNACK', () => {
   });
 
   it('neither creates consumers nor changes their times', () => {
-    setup(h, 1);
+    setupClaimState(h, 1);
     const c1 = group(h).getConsumer('c1');
     const before = [c1?.seenTime, c1?.activeTime];
     h.now += 500;
@@ -199,7 +156,7 @@ describe('XNACK', () => {
   });
 
   it('wakes XREADGROUP CLAIM waiters only when it released something', () => {
-    setup(h, 1);
+    setupClaimState(h, 1);
     h.run('XNACK', 's', 'g', 'FAIL', 'IDS', 1, '9-0');
     expect(h.signals).toEqual([]);
     h.run('XNACK', 's', 'g', 'FAIL', 'IDS', 1, '1-0');
@@ -207,19 +164,19 @@ describe('XNACK', () => {
   });
 
   it('accepts the IDS block, RETRYCOUNT and FORCE in any order', () => {
-    setup(h, 2);
+    setupClaimState(h, 2);
     expect(h.run('XNACK', 's', 'g', 'FAIL', 'FORCE', 'RETRYCOUNT', 3, 'IDS', 2, '1-0', '2-0', 'FORCE')).toBe(2);
-    expect(pending(h).map((p) => p[3])).toEqual([3n, 3n]);
+    expect(pendingEntries(h).map((p) => p[3])).toEqual([3n, 3n]);
   });
 
   it('does not exist before Redis 8.8', () => {
-    setup(h, 1);
+    setupClaimState(h, 1);
     h.version = '8.6';
     expect(h.error('XNACK', 's', 'g', 'FAIL', 'IDS', 1, '1-0')).toMatch(/^ERR unknown command 'XNACK'/);
   });
 
   describe('error cases', () => {
-    beforeEach(() => setup(h, 1));
+    beforeEach(() => setupClaimState(h, 1));
 
     it('rejects a bad mode', () => {
       expect(h.error('XNACK', 's', 'g', 'NOPE', 'IDS', 1, '1-0')).toBe('ERR mode must be SILENT, FAIL, or FATAL');
@@ -263,7 +220,7 @@ describe('XNACK', () => {
     it('rejects bad IDs (strict parsing) and releases nothing', () => {
       expect(h.error('XNACK', 's', 'g', 'FAIL', 'IDS', 2, '1-0', 'notanid')).toBe('ERR Invalid stream ID specified as stream command argument');
       expect(h.error('XNACK', 's', 'g', 'FAIL', 'IDS', 1, '-')).toBe('ERR Invalid stream ID specified as stream command argument');
-      expect(pending(h)[0][1]).toBe('c1');
+      expect(pendingEntries(h)[0][1]).toBe('c1');
     });
 
     it('checks the key and group after the arguments', () => {

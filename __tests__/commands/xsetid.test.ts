@@ -121,14 +121,20 @@ describe('XSETID', () => {
   });
 });
 
+/** A 7.0 harness: s holds `live`, `deleted` was added then deleted, and XSETID set the last ID back to `setId`. */
+function harnessWithIdSetBelowDeleted(live: string, deleted: string, setId: string): Harness {
+  const h = new Harness();
+  h.version = '7.0';
+  h.run('XADD', 's', live, 'f', 'v');
+  h.run('XADD', 's', deleted, 'f', 'v');
+  h.run('XDEL', 's', deleted);
+  h.run('XSETID', 's', setId);
+  return h;
+}
+
 describe('entries added below a deleted entry after XSETID (redis-server 7.0.15 replies)', () => {
   it('iterates in storage order as Redis does: a deleted higher ID does not hide or reorder live entries', () => {
-    const h = new Harness();
-    h.version = '7.0';
-    h.run('XADD', 's', '8-2', 'f', 'v');
-    h.run('XADD', 's', '9-2', 'f', 'v');
-    h.run('XDEL', 's', '9-2');
-    h.run('XSETID', 's', '8-2');
+    const h = harnessWithIdSetBelowDeleted('8-2', '9-2', '8-2');
     expect(h.run('XADD', 's', '9-0', 'f', 'w')).toBe('9-0');
     expect(h.run('XRANGE', 's', '(9-0', '+')).toEqual([]);
     expect(h.run('XRANGE', 's', '9-1', '+')).toEqual([]);
@@ -139,24 +145,14 @@ describe('entries added below a deleted entry after XSETID (redis-server 7.0.15 
   });
 
   it('deletes the live entry that shares its ID with a deleted one', () => {
-    const h = new Harness();
-    h.version = '7.0';
-    h.run('XADD', 's', '5-0', 'f', 'v');
-    h.run('XADD', 's', '7-2', 'f', 'v');
-    h.run('XDEL', 's', '7-2');
-    h.run('XSETID', 's', '6-2');
+    const h = harnessWithIdSetBelowDeleted('5-0', '7-2', '6-2');
     h.run('XADD', 's', '7-2', 'f', 'w');
     expect(h.run('XDEL', 's', '7-2')).toBe(1);
     expect(h.run('XLEN', 's')).toBe(1);
   });
 
   it('exact MINID trimming walks deleted entries and stops at the first entry at or above MINID', () => {
-    const h = new Harness();
-    h.version = '7.0';
-    h.run('XADD', 's', '5-0', 'f', 'v');
-    h.run('XADD', 's', '7-2', 'f', 'v');
-    h.run('XDEL', 's', '7-2');
-    h.run('XSETID', 's', '6-2');
+    const h = harnessWithIdSetBelowDeleted('5-0', '7-2', '6-2');
     h.run('XADD', 's', '7-2', 'f', 'w');
     h.run('XADD', 's', '11-0', 'f', 'w');
     expect(h.run('XTRIM', 's', 'MINID', '7-3')).toBe(2);

@@ -1,24 +1,6 @@
-import { ConsumerGroup } from '../../lib/model/consumer-group';
-import { Stream } from '../../lib/model/stream';
-import { formatId, parseStrictId } from '../../lib/model/stream-id';
+import { formatId } from '../../lib/model/stream-id';
+import { addGroupDirectly, fillStream, stream } from '../helpers/cg-state';
 import { Harness } from '../helpers/harness';
-
-function stream(h: Harness, key: string): Stream {
-  return h.keys.get(key) as Stream;
-}
-
-/** A group at `lastId` with `pending` IDs owned by consumer `c` (XGROUP/XREADGROUP state, set directly). */
-function addGroup(h: Harness, key: string, name: string, lastId: string, pending: string[] = []): ConsumerGroup {
-  const g = new ConsumerGroup(name, parseStrictId(lastId)!, -1n);
-  stream(h, key).groups.set(name, g);
-  const c = g.ensureConsumer('c', h.now).consumer;
-  for (const id of pending) g.addPending(parseStrictId(id)!, c, h.now, 1n);
-  return g;
-}
-
-function fill(h: Harness, key: string, n: number): void {
-  for (let i = 1; i <= n; i++) h.run('XADD', key, `${i}-0`, 'f', 'v');
-}
 
 function ids(h: Harness, key: string): string[] {
   return (h.run('XRANGE', key, '-', '+') as string[][]).map((e) => e[0]);
@@ -31,14 +13,14 @@ describe('XTRIM', () => {
   });
 
   it('trims to MAXLEN exactly and replies the number removed', () => {
-    fill(h, 's', 5);
+    fillStream(h, 's', 5);
     expect(h.run('XTRIM', 's', 'MAXLEN', '2')).toBe(3);
     expect(ids(h, 's')).toEqual(['4-0', '5-0']);
     expect(h.run('XTRIM', 's', 'MAXLEN', '=', '2')).toBe(0);
   });
 
   it('MINID removes every entry with a smaller ID', () => {
-    fill(h, 's', 5);
+    fillStream(h, 's', 5);
     expect(h.run('XTRIM', 's', 'MINID', '3')).toBe(2);
     expect(ids(h, 's')).toEqual(['3-0', '4-0', '5-0']);
     expect(h.run('XTRIM', 's', 'minid', '=', '3-1')).toBe(1);
@@ -50,7 +32,7 @@ describe('XTRIM', () => {
   });
 
   it('keeps the key, last-generated-id and max-deleted-entry-id; moves the first ID', () => {
-    fill(h, 's', 3);
+    fillStream(h, 's', 3);
     h.run('XTRIM', 's', 'MAXLEN', '1');
     const s = stream(h, 's');
     expect(formatId(s.firstId)).toBe('3-0');
@@ -63,7 +45,7 @@ describe('XTRIM', () => {
   });
 
   it('approximate trimming removes only whole nodes', () => {
-    fill(h, 's', 250);
+    fillStream(h, 's', 250);
     expect(h.run('XTRIM', 's', 'MAXLEN', '~', '120')).toBe(100);
     expect(h.run('XLEN', 's')).toBe(150);
     expect(h.run('XTRIM', 's', 'MAXLEN', '~', '100', 'LIMIT', '100')).toBe(0);
@@ -71,7 +53,7 @@ describe('XTRIM', () => {
   });
 
   it('approximate MINID stops at the first node holding an ID >= the threshold', () => {
-    fill(h, 's', 250);
+    fillStream(h, 's', 250);
     expect(h.run('XTRIM', 's', 'MINID', '~', '150')).toBe(100);
     expect(h.run('XTRIM', 's', 'MINID', '~', '201')).toBe(100);
     expect(h.run('XTRIM', 's', 'MINID', '201')).toBe(0);
@@ -79,7 +61,7 @@ describe('XTRIM', () => {
   });
 
   it('LIMIT counts live entries of each node; 0 means unlimited', () => {
-    fill(h, 's', 250);
+    fillStream(h, 's', 250);
     h.run('XDEL', 's', '1-0', '2-0', '3-0');
     expect(h.run('XTRIM', 's', 'MAXLEN', '~', '150', 'LIMIT', '96')).toBe(0);
     expect(h.run('XTRIM', 's', 'MAXLEN', '~', '150', 'LIMIT', '97')).toBe(97);
@@ -87,13 +69,13 @@ describe('XTRIM', () => {
   });
 
   it('approximate trimming without LIMIT does at most 10000 entries of work', () => {
-    fill(h, 's', 10_250);
+    fillStream(h, 's', 10_250);
     expect(h.run('XTRIM', 's', 'MAXLEN', '~', '0')).toBe(10_000);
     expect(h.run('XLEN', 's')).toBe(250);
   });
 
   it('emits xtrim and marks the key modified only when something was removed', () => {
-    fill(h, 's', 3);
+    fillStream(h, 's', 3);
     h.events.length = 0;
     const touch = jest.fn();
     h.db.touch = touch;
@@ -108,16 +90,16 @@ describe('XTRIM', () => {
 
   describe('reference policies (8.2)', () => {
     it('KEEPREF leaves dangling PEL references', () => {
-      fill(h, 's', 3);
-      const g = addGroup(h, 's', 'g', '3-0', ['1-0']);
+      fillStream(h, 's', 3);
+      const g = addGroupDirectly(h, 's', 'g', '3-0', ['1-0']);
       expect(h.run('XTRIM', 's', 'MAXLEN', '0', 'KEEPREF')).toBe(3);
       expect(g.pel.size).toBe(1);
     });
 
     it('DELREF removes the trimmed IDs from every group and consumer PEL', () => {
-      fill(h, 's', 3);
-      const g1 = addGroup(h, 's', 'g1', '3-0', ['1-0', '3-0']);
-      const g2 = addGroup(h, 's', 'g2', '3-0', ['2-0']);
+      fillStream(h, 's', 3);
+      const g1 = addGroupDirectly(h, 's', 'g1', '3-0', ['1-0', '3-0']);
+      const g2 = addGroupDirectly(h, 's', 'g2', '3-0', ['2-0']);
       expect(h.run('XTRIM', 's', 'MAXLEN', '1', 'DELREF')).toBe(2);
       expect(g1.pel.keysArray().map(formatId)).toEqual(['3-0']);
       expect(g1.getConsumer('c')!.pel.size).toBe(1);
@@ -125,16 +107,16 @@ describe('XTRIM', () => {
     });
 
     it('ACKED only trims entries every group has read and acknowledged', () => {
-      fill(h, 's', 5);
-      addGroup(h, 's', 'g1', '5-0', ['2-0']);
-      addGroup(h, 's', 'g2', '4-0');
+      fillStream(h, 's', 5);
+      addGroupDirectly(h, 's', 'g1', '5-0', ['2-0']);
+      addGroupDirectly(h, 's', 'g2', '4-0');
       expect(h.run('XTRIM', 's', 'MINID', '6', 'ACKED')).toBe(3);
       expect(ids(h, 's')).toEqual(['2-0', '5-0']);
     });
 
     it('with DELREF/ACKED, ~ no longer stops at node boundaries', () => {
-      fill(h, 's', 250);
-      addGroup(h, 's', 'g', '250-0', ['50-0']);
+      fillStream(h, 's', 250);
+      addGroupDirectly(h, 's', 'g', '250-0', ['50-0']);
       // node 1 is within the limit: 99 removed (50-0 skipped); node 2 is trimmed entry by entry.
       expect(h.run('XTRIM', 's', 'MAXLEN', '~', '120', 'ACKED')).toBe(130);
       expect(h.run('XLEN', 's')).toBe(120);
@@ -145,15 +127,15 @@ describe('XTRIM', () => {
     });
 
     it('with DELREF/ACKED the LIMIT work budget still applies per node', () => {
-      fill(h, 's', 250);
-      const g = addGroup(h, 's', 'g', '250-0', ['10-0', '150-0']);
+      fillStream(h, 's', 250);
+      const g = addGroupDirectly(h, 's', 'g', '250-0', ['10-0', '150-0']);
       expect(h.run('XTRIM', 's', 'MAXLEN', '~', '0', 'LIMIT', '150', 'DELREF')).toBe(100);
       expect(g.pel.keysArray().map(formatId)).toEqual(['150-0']);
       expect(h.run('XRANGE', 's', '-', '+', 'COUNT', '1')).toEqual([['101-0', ['f', 'v']]]);
     });
 
     it('ACKED without consumer groups trims like KEEPREF', () => {
-      fill(h, 's', 4);
+      fillStream(h, 's', 4);
       expect(h.run('XTRIM', 's', 'MAXLEN', '1', 'ACKED')).toBe(3);
     });
   });
