@@ -120,6 +120,8 @@ describe('ioredis-mock commands on the keyspace clock and on stream keys', () =>
     await r.set('str', 'x');
     expect(await r.mget('s', 'str')).toEqual([null, 'x']); // MGET answers nil for other types
     expect(await r.object('ENCODING', 's')).toBe('stream');
+    expect(await r.pipeline().type('s').exec()).toEqual([[null, 'stream']]);
+    expect(await r.eval("return redis.call('TYPE', KEYS[1])", 1, 's')).toBe('stream');
     expect(await r.set('s', 'x')).toBe('OK');
     expect(await r.type('s')).toBe('string');
     r.disconnect();

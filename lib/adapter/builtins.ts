@@ -11,6 +11,7 @@ import { ReplyError } from 'redis-errors';
 import { ERR_WRONGTYPE } from '../errors';
 import type { Keyspace } from '../keyspace/keyspace';
 import { Stream } from '../model/stream';
+import { flattenArgs } from './encoding';
 import { DESTINATION_FIRST_COMMANDS, OVERWRITING_COMMANDS, TYPE_AGNOSTIC_COMMANDS, storeKeyOfArg } from './keys';
 
 /** Run `fn` with `Date.now()` answering the keyspace time (for ioredis-mock's TTL arithmetic). */
@@ -37,7 +38,7 @@ const COMMAND_TABLE: Record<string, { arity: number } | undefined> = require('@i
  */
 export function guardStreamKeys(ks: Keyspace, command: string, args: unknown[], prefix: string): void {
   const name = command.replace(/Buffer$/, '').toLowerCase();
-  const flatArgs = args.flat();
+  const flatArgs = flattenArgs(args);
   // Object arguments (hset(key, { … })) are expanded later by ioredis's argument transformers.
   const plain = flatArgs.every((a) => a === null || a === undefined || typeof a !== 'object' || Buffer.isBuffer(a));
   const arity = COMMAND_TABLE[name]?.arity;
@@ -65,8 +66,9 @@ export function guardStreamKeys(ks: Keyspace, command: string, args: unknown[], 
 }
 
 /**
- * Replies ioredis-mock gets wrong for stream keys: MGET answers nil for a key of another type
- * (ioredis-mock would hand back the stream object); OBJECT ENCODING of a stream is `stream`.
+ * Replies ioredis-mock gets wrong for stream keys: TYPE and OBJECT ENCODING of a stream are
+ * `stream`; MGET answers nil for a key of another type (ioredis-mock would hand back the stream
+ * object). Applied to methods, pipelines and scripts alike.
  * `result` is the emulator's value or a promise of it.
  */
 export function fixStreamReplies(ks: Keyspace, command: string, args: unknown[], prefix: string, result: unknown): unknown {
@@ -74,9 +76,11 @@ export function fixStreamReplies(ks: Keyspace, command: string, args: unknown[],
   const buffers = command.endsWith('Buffer');
   const isStream = (key: unknown) => ks.store.getRaw(prefix + storeKeyOfArg(key)) instanceof Stream;
   let fix: ((r: unknown) => unknown) | undefined;
-  if (name === 'mget') {
-    const keys = args.flat();
-    const streams = keys.map(isStream);
+  const flat = flattenArgs(args);
+  if (name === 'type' && flat.length === 1 && isStream(flat[0])) {
+    fix = () => (buffers ? Buffer.from('stream') : 'stream');
+  } else if (name === 'mget') {
+    const streams = flat.map(isStream);
     if (streams.some(Boolean)) fix = (r) => (Array.isArray(r) ? r.map((v, i) => (streams[i] ? null : v)) : r);
   } else if (name === 'object' && String(args[0] ?? '').toUpperCase() === 'ENCODING' && args.length === 2 && isStream(args[1])) {
     fix = () => (buffers ? Buffer.from('stream') : 'stream');

@@ -24,14 +24,14 @@ import type { BlockRequest, CommandContext, Db, Reply } from '../commands/types'
 import { isBlockRequest } from '../commands/types';
 import { CommandError, ERR_WRONGTYPE, errUnknownCommand } from '../errors';
 import { Stream } from '../model/stream';
-import { Keyspace, KeyspaceOptions } from '../keyspace/keyspace';
+import { Keyspace } from '../keyspace/keyspace';
 import { prefixedData, prefixedExpires } from '../keyspace/store';
 import { installClockTtl } from './ttl';
 import { decodeBytes, encodeReply, flattenArgs, toByteString } from './encoding';
 import { installScripting } from './lua';
 import { fixStreamReplies, guardStreamKeys, withKeyspaceTime } from './builtins';
 import { ClientQueue } from './client-queue';
-import { applyKeyPrefix, storeKeyOfArg, storeKeyOfBytes } from './keys';
+import { applyKeyPrefix, storeKeyOfBytes } from './keys';
 import { parseStreamsOptions } from './options';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -366,18 +366,6 @@ function setUpInstance(redis: MockInstance, options: any): void {
           return withCallback(state.queue.submit(() => run(rest), () => false), cb);
         };
   }
-  // TYPE answers `stream` for streams.
-  for (const [name, buffers] of [['type', false], ['typeBuffer', true]] as const) {
-    const orig = redis[name];
-    redis[name] = (...args: unknown[]) => {
-      const { args: keys, cb } = splitCallback(args);
-      if (keys.length === 1 && ks.store.getRaw(prefix + storeKeyOfArg(keys[0])) instanceof Stream) {
-        return withCallback(state.queue.submit(() => (buffers ? Buffer.from('stream') : 'stream'), () => false), cb);
-      }
-      return orig(...args); // arity errors and other types: ioredis-mock, behind the guard
-    };
-  }
-
   for (const spec of COMMANDS.values()) {
     for (const buffers of [false, true]) {
       const method = buffers ? `${spec.name}Buffer` : spec.name;

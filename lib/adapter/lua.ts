@@ -41,9 +41,8 @@ import type { CommandContext, Db, Reply } from '../commands/types';
 import { isBlockRequest } from '../commands/types';
 import { CommandError, ERR_NOT_INTEGER } from '../errors';
 import type { Keyspace } from '../keyspace/keyspace';
-import { Stream } from '../model/stream';
 import { COMMAND_SINCE, versionIndex } from '../version';
-import { guardStreamKeys, withKeyspaceTime } from './builtins';
+import { fixStreamReplies, guardStreamKeys, withKeyspaceTime } from './builtins';
 import { decodeBytes, flattenArgs, toByteString } from './encoding';
 import { clockTtlCommands } from './ttl';
 
@@ -391,15 +390,12 @@ function runCommand(env: Env, argv: string[]): Outcome {
   }
   if (DENIED_IN_SCRIPTS.has(name)) throw new CommandError(ERR_NOT_ALLOWED_FROM_SCRIPT);
   const args = argv.slice(1).map(builtinArg);
-  if (name === 'type' && args.length === 1 && ks.store.getRaw(prefix + decodeBytes(argv[1])) instanceof Stream) {
-    return { kind: 'js', value: 'stream' };
-  }
   const run =
     env.ttl[name] ??
     (env.builtins[name]
       ? (a: unknown[]) => {
           guardStreamKeys(ks, name, a, prefix);
-          return withKeyspaceTime(ks, () => env.builtins[name].apply(env.redis, a));
+          return withKeyspaceTime(ks, () => fixStreamReplies(ks, name, a, prefix, env.builtins[name].apply(env.redis, a)));
         }
       : undefined);
   if (!run) throw new CommandError(ERR_UNKNOWN_FROM_SCRIPT);

@@ -2,7 +2,7 @@
  * Dispatch one command like Redis's `processCommand`: lookup, arity (command name included),
  * container subcommands (XGROUP/XINFO), and commands absent from the emulated version.
  */
-import { errSubcommandSyntax, errUnknownCommand, errUnknownSubcommand, errWrongArity, fail } from '../errors';
+import { errUnknownCommand, errUnknownSubcommand, errWrongArity, fail } from '../errors';
 import { COMMAND_SINCE, versionIndex } from '../version';
 import { COMMANDS } from './index';
 import type { CommandContext, CommandHandler, CommandResult, CommandSpec } from './types';
@@ -45,4 +45,3 @@ export function dispatch(ctx: CommandContext, argv: string[]): CommandResult {
   return dispatchCheckOnly(ctx.version, argv)(ctx, argv);
 }
 
-export { errSubcommandSyntax };

@@ -27,7 +27,7 @@ import type { Consumer } from '../model/consumer';
 import type { ConsumerGroup } from '../model/consumer-group';
 import type { PendingEntry } from '../model/pel';
 import type { Stream } from '../model/stream';
-import { StreamId, UINT64_MAX, compareIds, formatId, parseStrictId } from '../model/stream-id';
+import { StreamId, compareIds, formatId, parseStrictId } from '../model/stream-id';
 import { supports } from '../version';
 import { is, parseInt64, strictIdOrFail } from './args';
 import type { CommandContext, CommandSpec, Reply } from './types';
