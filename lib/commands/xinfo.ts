@@ -112,19 +112,13 @@ function fullConsumer(ctx: CommandContext, c: Consumer, count: bigint): Reply {
   return reply;
 }
 
+/** A group's position fields, shared by XINFO GROUPS and XINFO STREAM FULL (same order in both). */
+function groupPosition(ctx: CommandContext, stream: Stream, g: ConsumerGroup): Reply[] {
+  return ['last-delivered-id', formatId(g.lastId), 'entries-read', entriesRead(g), 'lag', lag(ctx, stream, g)];
+}
+
 function fullGroup(ctx: CommandContext, stream: Stream, g: ConsumerGroup, count: bigint): Reply {
-  const reply: Reply[] = [
-    'name',
-    g.name,
-    'last-delivered-id',
-    formatId(g.lastId),
-    'entries-read',
-    entriesRead(g),
-    'lag',
-    lag(ctx, stream, g),
-    'pel-count',
-    g.pel.size,
-  ];
+  const reply: Reply[] = ['name', g.name, ...groupPosition(ctx, stream, g), 'pel-count', g.pel.size];
   // Redis 8.8; placed after pel-count (cg.tcl@8.8 reads it by name; position unconfirmed).
   if (supports(ctx.version, 'xnack')) reply.push('nacked-count', g.nackedCount);
   reply.push(
@@ -184,20 +178,9 @@ const xinfoStream: CommandHandler = (ctx, argv) => {
 
 const xinfoGroups: CommandHandler = (ctx, argv) => {
   const stream = streamOrFail(ctx, argv[2]);
-  return stream.sortedGroups().map((g): Reply => [
-    'name',
-    g.name,
-    'consumers',
-    g.consumers.size,
-    'pending',
-    g.pel.size,
-    'last-delivered-id',
-    formatId(g.lastId),
-    'entries-read',
-    entriesRead(g),
-    'lag',
-    lag(ctx, stream, g),
-  ]);
+  return stream
+    .sortedGroups()
+    .map((g): Reply => ['name', g.name, 'consumers', g.consumers.size, 'pending', g.pel.size, ...groupPosition(ctx, stream, g)]);
 };
 
 const xinfoConsumers: CommandHandler = (ctx, argv) => {

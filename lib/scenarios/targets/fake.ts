@@ -11,7 +11,7 @@
 import { parseRedisVersion } from '../../version';
 import Redis, { createFakeClock, streamsKeyspace } from '../../index';
 import { clientsOf, DEFAULT_CLOCK, type Scenario } from '../format';
-import type { PendingCall, Target, TargetSession } from './target';
+import { clientNamed, type PendingCall, type Target, type TargetSession } from './target';
 
 export interface FakeTargetOptions {
   /**
@@ -63,11 +63,7 @@ export class FakeTarget implements Target {
     // All clients share one keyspace (same host, port and db).
     const keyspace = streamsKeyspace([...clients.values()][0]);
     let blockedBefore = 0;
-    const get = (name: string) => {
-      const c = clients.get(name);
-      if (!c) throw new Error(`[ioredis-mock-streams] unknown client "${name}"`);
-      return c;
-    };
+    const get = (name: string) => clientNamed(clients, name);
     return {
       call: (client, argv) => {
         const [command, ...args] = argv;

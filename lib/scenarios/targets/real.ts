@@ -9,7 +9,7 @@
  */
 import IORedis from 'ioredis';
 import { compareVersions, clientsOf, type Scenario } from '../format';
-import { sleep, type PendingCall, type Target, type TargetSession } from './target';
+import { clientNamed, sleep, type PendingCall, type Target, type TargetSession } from './target';
 
 export interface RealTargetOptions {
   /** Server URL, e.g. `redis://127.0.0.1:6399/0`. */
@@ -101,11 +101,7 @@ export class RealTarget implements Target {
       throw e;
     }
     const blockWaitMs = this.blockWaitMs;
-    const get = (name: string) => {
-      const c = clients.get(name);
-      if (!c) throw new Error(`[ioredis-mock-streams] unknown client "${name}"`);
-      return c;
-    };
+    const get = (name: string) => clientNamed(clients, name);
     return {
       call: (client, argv) => {
         const [command, ...args] = argv;

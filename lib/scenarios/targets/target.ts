@@ -64,3 +64,10 @@ export class ReplayTimeoutError extends Error {
     this.name = 'ReplayTimeoutError';
   }
 }
+
+/** A scenario client by name; a name the scenario did not declare is a library error. */
+export function clientNamed<C>(clients: ReadonlyMap<string, C>, name: string): C {
+  const c = clients.get(name);
+  if (!c) throw new Error(`[ioredis-mock-streams] unknown client "${name}"`);
+  return c;
+}
