@@ -4,10 +4,19 @@
  * adapter instead; see __tests__/helpers/redis.ts.)
  */
 import { dispatch } from '../../lib/commands/dispatch';
-import type { CommandContext, CommandResult, Db } from '../../lib/commands/types';
+import type { BlockRequest, CommandContext, CommandResult, Db } from '../../lib/commands/types';
+import { isBlockRequest } from '../../lib/commands/types';
+import { toResp2Plain } from '../../lib/reply/reply';
 import { CommandError, ERR_WRONGTYPE } from '../../lib/errors';
 import { Stream } from '../../lib/model/stream';
 import { DEFAULT_REDIS_VERSION, RedisVersion } from '../../lib/version';
+
+/** A command result in RESP2 form; a BlockRequest's re-runs answer in RESP2 form too. */
+export function plainResult(out: CommandResult): CommandResult {
+  if (!isBlockRequest(out)) return toResp2Plain(out) as CommandResult;
+  const request: BlockRequest = { ...out, retry: (ctx, key) => plainResult(out.retry(ctx, key)) as ReturnType<BlockRequest['retry']> };
+  return request;
+}
 
 export class Harness {
   readonly keys = new Map<string, unknown>();
@@ -39,8 +48,16 @@ export class Harness {
     return { now: this.now, version: this.version, db: this.db, canBlock: this.canBlock, isRetry: false };
   }
 
-  /** Run a command; returns the reply (or BlockRequest) or throws CommandError. */
+  /**
+   * Run a command; returns the reply in its RESP2 form (`toResp2Plain`: what a RESP2 client
+   * sees, e.g. XREAD's map as `[key, entries]` pairs, `+OK` as 'OK', nils as null) or the
+   * BlockRequest, or throws CommandError. `runTyped` returns the typed reply itself.
+   */
   run(...argv: (string | number)[]): CommandResult {
+    return plainResult(this.runTyped(...argv));
+  }
+
+  runTyped(...argv: (string | number)[]): CommandResult {
     return dispatch(this.ctx(), argv.map(String));
   }
 

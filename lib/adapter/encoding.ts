@@ -4,7 +4,21 @@
  * so names compare in byte order and any binary value round-trips. Replies go back as UTF-8
  * strings, or as Buffers for the `…Buffer` twins.
  */
-import type { Reply } from '../commands/types';
+import { ReplyError } from 'redis-errors';
+import {
+  BigNumberReply,
+  BooleanReply,
+  DoubleReply,
+  ErrorReply,
+  MapReply,
+  NIL_ARRAY,
+  PushReply,
+  type Reply,
+  SetReply,
+  SimpleString,
+  VerbatimReply,
+  formatDouble,
+} from '../reply/reply';
 
 const ASCII = /^[\x00-\x7f]*$/;
 
@@ -38,10 +52,30 @@ export interface ReplyEncoding {
   stringNumbers: boolean;
 }
 
-/** Encode a reply for the client. 64-bit integers become numbers as ioredis parses them. */
+/**
+ * Encode a typed reply as ioredis delivers it over RESP2: strings (simple, bulk, verbatim,
+ * doubles) as UTF-8 strings or Buffers, integers as numbers (64-bit ones as ioredis parses them),
+ * both nils as null, maps flattened (XREAD's as `[key, entries]` pairs), sets as arrays, error
+ * replies inside arrays as ReplyErrors.
+ */
 export function encodeReply(reply: Reply, enc: ReplyEncoding): unknown {
   if (reply === null) return null;
   if (typeof reply === 'string') return enc.buffers ? Buffer.from(reply, 'latin1') : decodeBytes(reply);
   if (typeof reply === 'number' || typeof reply === 'bigint') return enc.stringNumbers ? String(reply) : Number(reply);
-  return reply.map((r) => encodeReply(r, enc));
+  if (Array.isArray(reply)) return reply.map((r) => encodeReply(r, enc));
+  if (reply instanceof SimpleString) return encodeReply(reply.value, enc);
+  if (reply instanceof MapReply) {
+    if (!reply.resp2Pairs) return reply.items.map((r) => encodeReply(r, enc));
+    const out: unknown[] = [];
+    for (let i = 0; i < reply.items.length; i += 2) out.push([encodeReply(reply.items[i], enc), encodeReply(reply.items[i + 1], enc)]);
+    return out;
+  }
+  if (reply instanceof SetReply || reply instanceof PushReply) return reply.items.map((r) => encodeReply(r, enc));
+  if (reply === NIL_ARRAY) return null;
+  if (reply instanceof DoubleReply) return encodeReply(reply.text ?? formatDouble(reply.value), enc);
+  if (reply instanceof VerbatimReply) return encodeReply(reply.text, enc);
+  if (reply instanceof BooleanReply) return reply.value ? 1 : 0;
+  if (reply instanceof BigNumberReply) return encodeReply(reply.value.toString(), enc);
+  if (reply instanceof ErrorReply) return new ReplyError(decodeBytes(reply.message));
+  return reply;
 }

@@ -15,7 +15,7 @@
  *
  * Conversions follow script_lua.c (7.0.15; same in the 8.x sources):
  * - Redis → Lua: integer → number, bulk → string, nil bulk/array → false, array → table (nested),
- *   status (stream commands' `OK` and HELP lines) → `{ok=…}`, error → `{err=…}` returned by
+ *   status (typed SimpleString replies, e.g. `OK` and HELP lines) → `{ok=…}`, error → `{err=…}` returned by
  *   `pcall`, raised by `call`. Built-in results are converted from ioredis-mock's JS values
  *   (null → false, numbers, strings, arrays, HGETALL's object flattened); their status replies
  *   stay plain strings, as ioredis-mock gives them.
@@ -37,7 +37,8 @@ import { createHash } from 'crypto';
 import { ReplyError } from 'redis-errors';
 import { parseInt64 } from '../commands/args';
 import { dispatch, lookupCommand } from '../commands/dispatch';
-import type { CommandContext, Db, Reply } from '../commands/types';
+import type { CommandContext, Db } from '../commands/types';
+import { ErrorReply, MapReply, NIL_ARRAY, PushReply, type Reply, SetReply, SimpleString, mapPairs, toResp2Plain } from '../reply/reply';
 import { isBlockRequest } from '../commands/types';
 import { CommandError, ERR_NOT_INTEGER } from '../errors';
 import type { Keyspace } from '../keyspace/keyspace';
@@ -206,30 +207,32 @@ function pushSingleFieldTable(L: LuaState, field: 'ok' | 'err', value: LuaString
   lua.lua_setfield(L, -2, ls(field));
 }
 
-/** Which strings of a stream command's reply are status replies. */
-type StatusMode = 'none' | 'reply' | 'elements';
-
-function statusModeOf(name: string, argv: string[]): StatusMode {
-  const sub = argv[1]?.toLowerCase();
-  if (name === 'xsetid') return 'reply';
-  if (name === 'xgroup' && (sub === 'create' || sub === 'setid')) return 'reply';
-  if ((name === 'xgroup' || name === 'xinfo') && sub === 'help') return 'elements';
-  return 'none';
-}
-
-function pushReply(L: LuaState, reply: Reply, status: StatusMode): void {
-  if (reply === null) lua.lua_pushboolean(L, false);
-  else if (typeof reply === 'string') {
-    if (status === 'reply') pushSingleFieldTable(L, 'ok', luaBytesOf(reply));
-    else lua.lua_pushstring(L, luaBytesOf(reply));
-  } else if (typeof reply === 'number' || typeof reply === 'bigint') pushNumber(L, Number(reply));
-  else {
+/**
+ * A typed reply as Redis hands it to Lua in RESP2 mode (script_lua.c redisProtocolToLuaType):
+ * bulk → string, status → `{ok=…}`, error → `{err=…}`, integer → number, both nils → false,
+ * arrays (and maps/sets, flattened as RESP2 sends them) → tables.
+ */
+function pushReply(L: LuaState, reply: Reply): void {
+  if (reply instanceof SimpleString) pushSingleFieldTable(L, 'ok', luaBytesOf(reply.value));
+  else if (reply instanceof ErrorReply) pushSingleFieldTable(L, 'err', luaBytesOf(reply.message));
+  else if (Array.isArray(reply) || reply instanceof MapReply || reply instanceof SetReply || reply instanceof PushReply) {
+    // RESP2 shapes: maps flattened (XREAD's as [key, entries] pairs), sets as arrays
+    const items: Reply[] = Array.isArray(reply)
+      ? reply
+      : reply instanceof MapReply && reply.resp2Pairs
+        ? mapPairs(reply)
+        : reply.items;
     lua.lua_checkstack(L, 4);
-    lua.lua_createtable(L, reply.length, 0);
-    reply.forEach((r, i) => {
-      pushReply(L, r, status === 'elements' ? 'reply' : 'none');
+    lua.lua_createtable(L, items.length, 0);
+    items.forEach((r, i) => {
+      pushReply(L, r);
       lua.lua_rawseti(L, -2, i + 1);
     });
+  } else {
+    const v = toResp2Plain(reply); // nils, strings, integers, doubles/verbatim as strings, booleans 1/0
+    if (v === null) lua.lua_pushboolean(L, false);
+    else if (typeof v === 'string') lua.lua_pushstring(L, luaBytesOf(v));
+    else pushNumber(L, Number(v));
   }
 }
 
@@ -366,7 +369,7 @@ function builtinError(err: unknown): CommandError {
   return new CommandError(/^[A-Z][A-Z0-9_-]*( |$)/.test(msg) ? msg : `ERR ${msg}`);
 }
 
-type Outcome = { kind: 'stream'; reply: Reply; status: StatusMode } | { kind: 'js'; value: unknown };
+type Outcome = { kind: 'stream'; reply: Reply } | { kind: 'js'; value: unknown };
 
 /** One `redis.call`: argv are byte strings. Throws CommandError for error replies. */
 function runCommand(env: Env, argv: string[]): Outcome {
@@ -386,7 +389,7 @@ function runCommand(env: Env, argv: string[]): Outcome {
     if (!arityOk(arity, argv.length)) throw new CommandError(ERR_ARITY_FROM_SCRIPT);
     const ctx: CommandContext = { now: ks.now(), version: ks.redisVersion, db, canBlock: false, isRetry: false, inScript: true };
     const result = dispatch(ctx, argv);
-    return { kind: 'stream', reply: isBlockRequest(result) ? null : result, status: statusModeOf(name, argv) };
+    return { kind: 'stream', reply: isBlockRequest(result) ? NIL_ARRAY : result };
   }
   if (DENIED_IN_SCRIPTS.has(name)) throw new CommandError(ERR_NOT_ALLOWED_FROM_SCRIPT);
   const args = argv.slice(1).map(builtinArg);
@@ -448,7 +451,7 @@ function redisCallFunction(env: Env, run: Run, raise: boolean): JsFunction {
       if (raise) lua.lua_error(L);
       return 1;
     }
-    if (outcome?.kind === 'stream') pushReply(L, outcome.reply, outcome.status);
+    if (outcome?.kind === 'stream') pushReply(L, outcome.reply);
     else pushJs(L, outcome?.value);
     return 1;
   };

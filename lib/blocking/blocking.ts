@@ -9,6 +9,7 @@
 import type { Clock, ClockTimer } from '../clock/clock';
 import type { BlockRequest, Reply } from '../commands/types';
 import { isBlockRequest } from '../commands/types';
+import { NIL_ARRAY } from '../reply/reply';
 
 /** Re-runs a blocked command: returns a reply, a BlockRequest (keep waiting) or throws. */
 export type Retry = (request: BlockRequest, signalledKey?: string) => Reply | BlockRequest;
@@ -105,7 +106,7 @@ export class BlockingQueue {
       }
       const clock = this.getClock();
       if (request.timeoutMs > 0) {
-        w.deadlineTimer = clock.schedule(() => this.finish(w, (x) => x.resolve(null)), request.timeoutMs);
+        w.deadlineTimer = clock.schedule(() => this.finish(w, (x) => x.resolve(NIL_ARRAY)), request.timeoutMs);
       }
       this.armWake(w);
     });

@@ -43,6 +43,7 @@ import { formatId } from '../model/stream-id';
 import { supports } from '../version';
 import { blockTimeoutOrFail, int64OrFail, is, parseInt64 } from './args';
 import type { BlockRequest, CommandContext, Reply } from './types';
+import { MapReply } from '../reply/reply';
 
 /** Parsed options of one XREAD/XREADGROUP call (ID arguments are resolved per command). */
 export interface ReadArgs {
@@ -249,6 +250,14 @@ export function streamLimit(count: number, budget: ReplyBudget): number {
 /** `[id, [f1, v1, …]]`, as XRANGE replies an entry. */
 export function entryReply(e: StreamEntry): Reply[] {
   return [formatId(e.id), [...e.fields]];
+}
+
+/**
+ * The XREAD/XREADGROUP reply from `key, entries, key, entries …`: a map in RESP3, an array of
+ * `[key, entries]` pairs in RESP2 (t_stream.c `c->resp == 2 ? addReplyArrayLen(c,2) : map`).
+ */
+export function streamsReply(keysAndEntries: Reply[]): MapReply {
+  return new MapReply(keysAndEntries, true);
 }
 
 /** Keys to wait on: the stream keys in argument order without repeats (Redis `blockForKeys`). */

@@ -5,11 +5,10 @@
 import type { Stream } from '../model/stream';
 import type { RedisVersion } from '../version';
 
-/**
- * A RESP2 reply as ioredis delivers it: bulk/simple strings (byte strings, one char per byte),
- * integers (`number`, or `bigint` for 64-bit counters), `null` for nil and nil-array, arrays.
- */
-export type Reply = string | number | bigint | null | Reply[];
+import type { Reply } from '../reply/reply';
+
+/** A typed reply (lib/reply/reply.ts): front ends encode it for their protocol. */
+export type { Reply };
 
 /** Key access for one client (key prefix applied by the adapter). */
 export interface Db {

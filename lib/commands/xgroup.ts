@@ -44,15 +44,16 @@ import { MIN_ID, StreamId } from '../model/stream-id';
 import { RedisVersion, supports } from '../version';
 import { int64OrFail, is, nonStrictIdOrFail, strictIdOrFail } from './args';
 import type { CommandContext, CommandHandler, CommandSpec, Reply } from './types';
+import { OK, SimpleString, statusLines } from '../reply/reply';
 
 /** Redis `addReplyHelp`: header, the command's lines, then the HELP lines (wording per version). */
-export function helpReply(container: 'XGROUP' | 'XINFO', lines: readonly string[], version: RedisVersion): string[] {
-  return [
+export function helpReply(container: 'XGROUP' | 'XINFO', lines: readonly string[], version: RedisVersion): SimpleString[] {
+  return statusLines([
     `${container} <subcommand> [<arg> [value] [opt] ...]. Subcommands are:`,
     ...lines,
     'HELP',
     supports(version, 'helpPrintFooter') ? '    Print this help.' : '    Prints this help.',
-  ];
+  ]);
 }
 
 const XGROUP_HELP = [
@@ -146,7 +147,7 @@ function create(ctx: CommandContext, argv: string[]): Reply {
   if (stream.groups.has(p.groupName)) fail(ERR_BUSYGROUP);
   stream.groups.set(p.groupName, new ConsumerGroup(p.groupName, id, storedEntriesRead(ctx, p.ENTRIESREAD, stream)));
   ctx.db.notify('xgroup-create', p.key);
-  return 'OK';
+  return OK;
 }
 
 function setid(ctx: CommandContext, argv: string[]): Reply {
@@ -158,7 +159,7 @@ function setid(ctx: CommandContext, argv: string[]): Reply {
   group.lastId = id;
   group.entriesRead = storedEntriesRead(ctx, p.ENTRIESREAD, stream);
   ctx.db.notify('xgroup-setid', p.key);
-  return 'OK';
+  return OK;
 }
 
 function destroy(ctx: CommandContext, argv: string[]): Reply {

@@ -43,6 +43,7 @@ import { supports } from '../version';
 import { int64OrFail, is } from './args';
 import type { CommandContext, CommandHandler, CommandSpec, Reply } from './types';
 import { helpReply } from './xgroup';
+import { MapReply } from '../reply/reply';
 
 const XINFO_HELP = [
   'CONSUMERS <key> <groupname>',
@@ -109,7 +110,7 @@ function fullConsumer(ctx: CommandContext, c: Consumer, count: bigint): Reply {
     'pending',
     pelRows(c.pel, count, (pe) => [formatId(pe.id), pe.deliveryTime, deliveryCountReply(pe.deliveryCount)]),
   );
-  return reply;
+  return new MapReply(reply);
 }
 
 /** A group's position fields, shared by XINFO GROUPS and XINFO STREAM FULL (same order in both). */
@@ -127,7 +128,7 @@ function fullGroup(ctx: CommandContext, stream: Stream, g: ConsumerGroup, count:
     'consumers',
     g.sortedConsumers().map((c) => fullConsumer(ctx, c, count)),
   );
-  return reply;
+  return new MapReply(reply);
 }
 
 /** XINFO STREAM reply for `stream`; `full` is the FULL COUNT, or null for the default form. */
@@ -159,7 +160,7 @@ export function streamInfo(ctx: CommandContext, stream: Stream, full: bigint | n
       'last-entry',
       last ? entryReply(last) : null,
     );
-    return reply;
+    return new MapReply(reply);
   }
   const limit = full > BigInt(Number.MAX_SAFE_INTEGER) ? 0 : Number(full);
   reply.push(
@@ -168,7 +169,7 @@ export function streamInfo(ctx: CommandContext, stream: Stream, full: bigint | n
     'groups',
     stream.sortedGroups().map((g) => fullGroup(ctx, stream, g, full)),
   );
-  return reply;
+  return new MapReply(reply);
 }
 
 const xinfoStream: CommandHandler = (ctx, argv) => {
@@ -180,7 +181,7 @@ const xinfoGroups: CommandHandler = (ctx, argv) => {
   const stream = streamOrFail(ctx, argv[2]);
   return stream
     .sortedGroups()
-    .map((g): Reply => ['name', g.name, 'consumers', g.consumers.size, 'pending', g.pel.size, ...groupPosition(ctx, stream, g)]);
+    .map((g): Reply => new MapReply(['name', g.name, 'consumers', g.consumers.size, 'pending', g.pel.size, ...groupPosition(ctx, stream, g)]));
 };
 
 const xinfoConsumers: CommandHandler = (ctx, argv) => {
@@ -192,7 +193,7 @@ const xinfoConsumers: CommandHandler = (ctx, argv) => {
   return group.sortedConsumers().map((c): Reply => {
     const reply: Reply[] = ['name', c.name, 'pending', c.pel.size, 'idle', Math.max(0, Math.floor(now - c.seenTime))];
     if (withInactive) reply.push('inactive', c.activeTime === -1 ? -1 : Math.floor(now - c.activeTime));
-    return reply;
+    return new MapReply(reply);
   });
 };
 

@@ -25,6 +25,7 @@ import { deliveryCountReply, iterateFrom } from '../model/pel';
 import { StreamId, compareIds, formatId } from '../model/stream-id';
 import { int64OrFail, is, rangeBoundOrFail } from './args';
 import type { CommandContext, CommandSpec, Reply } from './types';
+import { NIL_ARRAY } from '../reply/reply';
 
 /** Parsed XPENDING arguments; `range` is null for the summary form. */
 export interface XpendingArgs {
@@ -64,7 +65,7 @@ export function summary(group: ConsumerGroup): Reply {
   const pel = group.pel;
   const first = pel.minKey();
   const last = pel.maxKey();
-  if (!first || !last) return [0, null, null, null];
+  if (!first || !last) return [0, null, null, NIL_ARRAY];
   const consumers: Reply[] = [];
   for (const c of group.sortedConsumers()) {
     if (c.pel.size > 0) consumers.push([c.name, String(c.pel.size)]);

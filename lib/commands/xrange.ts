@@ -14,6 +14,7 @@ import type { StreamEntry } from '../model/stream-entries';
 import { StreamId, formatId } from '../model/stream-id';
 import { int64OrFail, is, rangeBoundOrFail } from './args';
 import type { CommandContext, CommandSpec, Reply } from './types';
+import { NIL_ARRAY } from '../reply/reply';
 
 /** An entry as XRANGE/XREAD/XCLAIM reply it: `[id, [f1, v1, ...]]`. */
 export function entryReply(e: StreamEntry): Reply {
@@ -49,7 +50,7 @@ export function parse(argv: string[], rev: boolean): XrangeArgs {
 export function execute(ctx: CommandContext, key: string, args: XrangeArgs, rev: boolean): Reply {
   const stream = ctx.db.getStream(key);
   if (!stream) return [];
-  if (args.COUNT === 0n) return null;
+  if (args.COUNT === 0n) return NIL_ARRAY;
   const limit = args.COUNT === null || args.COUNT > BigInt(Number.MAX_SAFE_INTEGER) ? Infinity : Number(args.COUNT);
   const out: Reply[] = [];
   const it = rev ? stream.entries.revRange(args.end, args.start) : stream.entries.range(args.start, args.end);

@@ -27,8 +27,10 @@ import {
   parseReadArgs,
   streamLimit,
   wakeKeys70,
+  streamsReply,
 } from './read-common';
 import type { CommandContext, CommandResult, CommandSpec, Reply } from './types';
+import { NIL_ARRAY } from '../reply/reply';
 
 interface XreadTarget {
   readonly key: string;
@@ -75,7 +77,7 @@ function readAfter(stream: Stream, after: StreamId, limit: number, budget: Reply
   return out;
 }
 
-/** Serve synchronously; an empty array means nothing could be served. */
+/** Serve synchronously: key, entries, key, entries …; empty when nothing could be served. */
 function serve(args: ReadArgs, targets: XreadTarget[]): Reply[] {
   const budget = new ReplyBudget(args.maxCount, args.maxSize);
   const out: Reply[] = [];
@@ -88,7 +90,7 @@ function serve(args: ReadArgs, targets: XreadTarget[]): Reply[] {
     budget.addStreamHeader(t.key);
     const entries = readAfter(s, t.after, streamLimit(args.count, budget), budget);
     // Only MAXSIZE can leave a servable stream empty; such a stream is left out (unconfirmed).
-    if (entries.length) out.push([t.key, entries]);
+    if (entries.length) out.push(t.key, entries);
   }
   return out;
 }
@@ -97,9 +99,9 @@ function execute(ctx: CommandContext, argv: readonly string[]): CommandResult {
   const args = parseReadArgs(ctx, argv, false);
   const targets = resolveTargets(ctx, args);
   const out = serve(args, targets);
-  if (out.length) return out;
-  if (args.timeoutMs === null) return null;
-  if (!ctx.isRetry && !ctx.canBlock) return null; // MULTI/EXEC, scripts: answer as a timeout
+  if (out.length) return streamsReply(out);
+  if (args.timeoutMs === null) return NIL_ARRAY;
+  if (!ctx.isRetry && !ctx.canBlock) return NIL_ARRAY; // MULTI/EXEC, scripts: answer as a timeout
   // Pin `$` to the ID it resolved to, so a re-execution waits for entries after it (`+` stays).
   const pinned = [...argv];
   args.ids.forEach((idArg, i) => {
@@ -138,7 +140,7 @@ function wake70(
     const after = afters.get(key) as StreamId;
     if (!stream || compareIds(stream.lastId, after) <= 0) continue;
     const limit = args.count || BLOCKED_DEFAULT_COUNT_70;
-    return [[key, readAfter(stream, after, limit, new ReplyBudget(null, null))]];
+    return streamsReply([key, readAfter(stream, after, limit, new ReplyBudget(null, null))]);
   }
   return undefined;
 }

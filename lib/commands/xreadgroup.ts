@@ -47,8 +47,10 @@ import {
   parseReadArgs,
   streamLimit,
   wakeKeys70,
+  streamsReply,
 } from './read-common';
 import type { CommandContext, CommandResult, CommandSpec, Reply } from './types';
+import { NIL_ARRAY } from '../reply/reply';
 
 interface GroupTarget {
   readonly key: string;
@@ -106,7 +108,7 @@ function serveHistory(
       t.group.setDeliveryTime(pe, ctx.now);
       pe.deliveryCount = nextDeliveryCount(pe.deliveryCount);
     } else {
-      entries.push([idText, null]);
+      entries.push([idText, NIL_ARRAY]); // addReplyNullArray: the entry was deleted
       budget.addEntry(idText, null);
     }
   }
@@ -224,7 +226,7 @@ function serve(ctx: CommandContext, args: ReadArgs, targets: GroupTarget[]): { o
       consumer ??= touchConsumer(ctx, t, name);
       budget.addStreamHeader(t.key);
       const { entries, cut } = serveHistory(ctx, t, consumer, streamLimit(args.count, budget), budget);
-      if (!cut || entries.length) out.push([t.key, entries]);
+      if (!cut || entries.length) out.push(t.key, entries);
       continue;
     }
     if (args.claimMinIdle === null) {
@@ -232,7 +234,7 @@ function serve(ctx: CommandContext, args: ReadArgs, targets: GroupTarget[]): { o
       consumer ??= touchConsumer(ctx, t, name);
       budget.addStreamHeader(t.key);
       const entries = serveNew(ctx, t, consumer, args.noack, streamLimit(args.count, budget), budget, false);
-      if (entries.length) out.push([t.key, entries]);
+      if (entries.length) out.push(t.key, entries);
       continue;
     }
     // CLAIM (8.4): claimable pending entries first, then new entries, sharing COUNT.
@@ -247,7 +249,7 @@ function serve(ctx: CommandContext, args: ReadArgs, targets: GroupTarget[]): { o
     const { found } = scanClaimable(ctx, t, args.claimMinIdle, limit, budget);
     const entries = applyClaims(ctx, t, consumer, found);
     entries.push(...serveNew(ctx, t, consumer, args.noack, limit - found.length, budget, true));
-    if (entries.length) out.push([t.key, entries]);
+    if (entries.length) out.push(t.key, entries);
   }
   return { out, wakeAt };
 }
@@ -256,9 +258,9 @@ function execute(ctx: CommandContext, argv: readonly string[]): CommandResult {
   const args = parseReadArgs(ctx, argv, true);
   const targets = resolveTargets(ctx, args);
   const { out, wakeAt } = serve(ctx, args, targets);
-  if (out.length) return out;
-  if (args.timeoutMs === null) return null;
-  if (!ctx.isRetry && !ctx.canBlock) return null; // MULTI/EXEC, scripts: answer as a timeout
+  if (out.length) return streamsReply(out);
+  if (args.timeoutMs === null) return NIL_ARRAY;
+  if (!ctx.isRetry && !ctx.canBlock) return NIL_ARRAY; // MULTI/EXEC, scripts: answer as a timeout
   const timeoutMs = args.timeoutMs;
   const retry: ReadRetry = (retryCtx, signalledKey) => {
     // 7.2+: re-run the whole command (a missing key/group now answers NOGROUP, a new type WRONGTYPE).
@@ -292,7 +294,7 @@ function wake70(ctx: CommandContext, args: ReadArgs, signalledKey: string | unde
     const t = { key, stream, group };
     const consumer = touchConsumer(ctx, t, args.consumer as string);
     const limit = args.count || BLOCKED_DEFAULT_COUNT_70;
-    return [[key, serveNew(ctx, t, consumer, args.noack, limit, new ReplyBudget(null, null), false)]];
+    return streamsReply([key, serveNew(ctx, t, consumer, args.noack, limit, new ReplyBudget(null, null), false)]);
   }
   return undefined;
 }

@@ -23,6 +23,7 @@ import { StreamId, compareIds, isZeroId } from '../model/stream-id';
 import { supports } from '../version';
 import { int64OrFail, is, strictIdOrFail } from './args';
 import type { CommandContext, CommandSpec, Reply } from './types';
+import { OK } from '../reply/reply';
 
 export interface XsetidArgs {
   /** The new last-generated-id. */
@@ -69,7 +70,7 @@ export function execute(ctx: CommandContext, key: string, args: XsetidArgs): Rep
   // No ctx.db.touch: Redis does not signal the key as modified here (7.0.15: a WATCH on the key
   // survives XSETID; 8.x calls keyModified(..., 0), "update LRM without signaling").
   ctx.db.notify('xsetid', key);
-  return 'OK';
+  return OK;
 }
 
 function run(ctx: CommandContext, argv: string[]): Reply {
