@@ -5,11 +5,19 @@ const config: Config = {
   testEnvironment: 'node',
   roots: ['<rootDir>/__tests__'],
   testMatch: ['**/*.test.ts'],
-  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json', diagnostics: { warnOnly: false } }] },
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json', diagnostics: { warnOnly: false } }],
+    // msw 2 on Node 20 under jest's CommonJS mode: three of its dependencies ship only ES
+    // modules; babel-jest turns them into CommonJS (the configuration the README gives users).
+    '^.+\\.m?js$': ['babel-jest', { plugins: ['@babel/plugin-transform-modules-commonjs'] }],
+  },
+  transformIgnorePatterns: ['/node_modules/(?!(rettime|until-async|@open-draft/deferred-promise)/)'],
   // Tests import the package by its public name, resolved to the sources.
   moduleNameMapper: {
     '^ioredis-mock-streams$': '<rootDir>/lib/cjs-entry.ts',
     '^ioredis-mock-streams/jest$': '<rootDir>/lib/jest/setup.ts',
+    '^ioredis-mock-streams/upstash$': '<rootDir>/lib/upstash/index.ts',
+    '^ioredis-mock-streams/msw$': '<rootDir>/lib/msw/index.ts',
   },
 };
 

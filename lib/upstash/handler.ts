@@ -1,0 +1,357 @@
+/**
+ * The Upstash REST API as a plain fetch-API handler: `(request) => Promise<Response>`, a thin
+ * translator around the engine (STYLE 16). It parses the HTTP request into argv, runs it on one
+ * engine connection of the keyspace it serves, and encodes the typed reply as Upstash does
+ * (./encode.ts). No msw here: the handler works with any interceptor, or as `fetch` itself.
+ *
+ * Endpoints (Upstash docs, "REST API"):
+ * - `POST /` — one command, the body a JSON array `["XADD", "s", "*", "f", "v"]`;
+ *   `{"result": …}` (200) or `{"error": "…"}` (400);
+ * - `POST /pipeline` — an array of commands, run in order; an array of `{result}`/`{error}`
+ *   (200), each command succeeding or failing on its own;
+ * - `POST /multi-exec` — the same body, run as MULTI/EXEC: atomically, on one time snapshot;
+ *   the array of outcomes (200), or one `{error}` (400) when the transaction is discarded
+ *   (a command the REST API refuses, or a queue-time error such as an unknown command or a
+ *   wrong number of arguments: Redis's `EXECABORT …` text);
+ * - `GET|POST|PUT /cmd/arg1/arg2…` — a command in the path (URL-decoded segments), a POST
+ *   body appended as the last argument, query parameters (`?EX=100`) after it.
+ * Headers: `Authorization: Bearer <token>` (or `?_token=`), checked when the handler has a
+ * `token`: 401 `{"error":"WRONGPASS invalid or missing auth token"}` otherwise;
+ * `Upstash-Encoding: base64` (base64 strings in results); every response carries an
+ * `upstash-sync-token` header (read-your-writes: the client echoes it; one copy of the data
+ * here, so any token is up to date). Other methods than HEAD/GET/POST/PUT get 405.
+ *
+ * Command arguments travel as JSON strings, numbers and booleans (numbers and booleans as
+ * their JSON text: `100`, `true`); anything else (null, objects, nested arrays), an empty
+ * command or a body that is not JSON is a malformed request: 400 with an `ERR …` text. A
+ * handled request never rejects (a rejection would make @upstash/redis retry with real-time
+ * backoff); only a request for another URL does, when no `fallback` is given.
+ */
+import type IORedis from 'ioredis';
+import { StreamsMockError } from '../clock/clock';
+import { CommandError } from '../errors';
+import { parseStreamsOptions } from '../adapter/options';
+import { streamsKeyspace, type StreamsKeyspace } from '../index';
+import type { KeyspaceOptions } from '../keyspace/keyspace';
+import { ErrorReply, type Reply } from '../reply/reply';
+import { errorBody, resultBody } from './encode';
+import {
+  ERR_BODY_EMPTY_COMMAND,
+  ERR_BODY_EMPTY_PIPELINE,
+  ERR_BODY_NOT_COMMAND,
+  ERR_BODY_NOT_JSON,
+  ERR_BODY_NOT_PIPELINE,
+  ERR_UNAUTHORIZED,
+  restRefusal,
+} from './rest-rules';
+// TEMPORARY: lib/engine's createConnection once the engine lands (see temp-connection.ts).
+import { createConnection, type TempConnection } from './temp-connection';
+
+/** A `fetch`-like function, for `fallback`. */
+export type FetchLike = (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
+
+export interface UpstashHandlerOptions {
+  /**
+   * The REST URL the handler answers for, as given to `new Redis({ url })` of @upstash/redis
+   * (`UPSTASH_REDIS_REST_URL`). Requests to any path under it are served.
+   * @example 'https://fake.upstash.io'
+   */
+  url: string;
+  /**
+   * The REST token (`UPSTASH_REDIS_REST_TOKEN`). When given, a request without it (as
+   * `Authorization: Bearer <token>` or `?_token=`) gets 401. When absent, any token passes.
+   */
+  token?: string;
+  /**
+   * A fake ioredis client (`new Redis()` of this package) whose keyspace to serve: same data,
+   * clock and emulated version as it and every other client of its host:port/db. Its
+   * `keyPrefix` does not apply to REST requests. Not together with `streams`.
+   */
+  redis?: IORedis;
+  /**
+   * Options of a keyspace of the handler's own (as the `streams` client option): its clock and
+   * emulated Redis version. Ignored keys are an error. Not together with `redis`.
+   * @default the global clock and Redis 8.10
+   */
+  streams?: KeyspaceOptions;
+  /**
+   * Called for requests to other URLs (e.g. the original `fetch`, when the handler replaces
+   * `globalThis.fetch`). Without it such requests reject with a StreamsMockError.
+   */
+  fallback?: FetchLike;
+}
+
+/** A fetch-API handler serving the Upstash REST API on a fake keyspace. */
+export interface UpstashHandler extends FetchLike {
+  /** The base URL served (no trailing slash). */
+  readonly url: string;
+  /** True when the handler serves this URL (the base URL or a path under it). */
+  handles(url: string | URL): boolean;
+  /** The keyspace served: clock, emulated version, `reset()`. */
+  readonly keyspace: StreamsKeyspace;
+  /** Release the handler's connection; later requests answer 500. Idempotent. */
+  close(): void;
+}
+
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT']);
+const ASCII = /^[\x00-\x7f]*$/;
+
+/** Own keyspaces get a port of their own on this host, as ioredis-mock keys its data by host:port/db. */
+const OWN_HOST = 'upstash-rest';
+let nextOwnPort = 1;
+
+/** A JS string as the byte string of its UTF-8 encoding (one char per byte). */
+function utf8Bytes(s: string): string {
+  return ASCII.test(s) ? s : Buffer.from(s, 'utf8').toString('latin1');
+}
+
+/** One command from parsed JSON, or the error text for a malformed one. */
+function toArgv(v: unknown): string[] | { error: string } {
+  if (!Array.isArray(v)) return { error: ERR_BODY_NOT_COMMAND };
+  if (v.length === 0) return { error: ERR_BODY_EMPTY_COMMAND };
+  const argv: string[] = [];
+  for (const a of v) {
+    if (typeof a === 'string') argv.push(utf8Bytes(a));
+    else if (typeof a === 'number' || typeof a === 'boolean') argv.push(String(a));
+    else return { error: ERR_BODY_NOT_COMMAND };
+  }
+  return argv;
+}
+
+/** The commands of a pipeline/multi-exec body, or the error text for a malformed one. */
+function toCommands(v: unknown): string[][] | { error: string } {
+  if (!Array.isArray(v)) return { error: ERR_BODY_NOT_PIPELINE };
+  if (v.length === 0) return { error: ERR_BODY_EMPTY_PIPELINE };
+  const out: string[][] = [];
+  for (const c of v) {
+    if (!Array.isArray(c)) return { error: ERR_BODY_NOT_PIPELINE };
+    const argv = toArgv(c);
+    if (!Array.isArray(argv)) return argv.error === ERR_BODY_EMPTY_COMMAND ? argv : { error: ERR_BODY_NOT_PIPELINE };
+    out.push(argv);
+  }
+  return out;
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** `?a=1&NX` after a path command: `a`, `1`, `NX` (the `_token` parameter is not an argument). */
+function queryArgs(search: string): string[] {
+  if (search.length <= 1) return [];
+  const out: string[] = [];
+  for (const part of search.slice(1).split('&')) {
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    const key = decodeURIComponent(eq === -1 ? part : part.slice(0, eq));
+    if (key === '_token') continue;
+    out.push(utf8Bytes(key));
+    if (eq !== -1) out.push(utf8Bytes(decodeURIComponent(part.slice(eq + 1))));
+  }
+  return out;
+}
+
+function bearerToken(request: Request, url: URL): string | null {
+  const header = request.headers.get('authorization');
+  if (header !== null) {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    return m ? m[1] : null;
+  }
+  return url.searchParams.get('_token');
+}
+
+function errorMessage(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * Create a fetch-API handler that serves the Upstash REST API on a fake keyspace.
+ * @param options `url` (required), `token`, and the keyspace: `redis` (a fake client whose
+ *   keyspace to share) or `streams` (a keyspace of its own)
+ * @returns the handler: `(request) => Promise<Response>`, also callable as `fetch(input, init)`
+ * @throws StreamsMockError for a missing or non-http(s) `url`, both `redis` and `streams`, a
+ *   `redis` that is not a fake client of this package, or invalid `streams`
+ * @example
+ * const upstash = createUpstashHandler({ url: 'https://fake.upstash.io', token: 't' });
+ * const res = await upstash(new Request('https://fake.upstash.io', { method: 'POST', body: '["XLEN","s"]' }));
+ */
+export function createUpstashHandler(options: UpstashHandlerOptions): UpstashHandler {
+  if (!options || typeof options !== 'object') throw new StreamsMockError('createUpstashHandler needs options: { url, token?, redis? | streams? }');
+  let base: URL;
+  try {
+    base = new URL(String(options.url));
+  } catch {
+    throw new StreamsMockError(`createUpstashHandler: url must be an absolute http(s) URL such as 'https://fake.upstash.io', got ${JSON.stringify(options.url)}`);
+  }
+  if (base.protocol !== 'http:' && base.protocol !== 'https:') {
+    throw new StreamsMockError(`createUpstashHandler: url must be http(s), got ${JSON.stringify(options.url)}`);
+  }
+  if (options.token !== undefined && typeof options.token !== 'string') {
+    throw new StreamsMockError('createUpstashHandler: token must be a string');
+  }
+  if (options.redis !== undefined && options.streams !== undefined) {
+    throw new StreamsMockError('createUpstashHandler: give either `redis` (share a fake client\'s keyspace) or `streams` (a keyspace of its own), not both');
+  }
+  const basePath = base.pathname.replace(/\/+$/, '');
+  const baseUrl = base.origin + basePath;
+
+  let conn: TempConnection;
+  if (options.redis !== undefined) {
+    try {
+      streamsKeyspace(options.redis); // throws for anything but a fake client of this package
+    } catch {
+      throw new StreamsMockError('createUpstashHandler: `redis` must be a fake client of ioredis-mock-streams (its `Redis` class, or ioredis mocked by it)');
+    }
+    const o = (options.redis as unknown as { options: { host?: string; port?: number; db?: number } }).options ?? {};
+    conn = createConnection({
+      host: o.host,
+      port: o.port,
+      db: o.db,
+      RedisClass: (options.redis as unknown as { constructor: new (options: object) => IORedis }).constructor,
+    });
+  } else {
+    const streams = parseStreamsOptions(options.streams);
+    conn = createConnection({ host: OWN_HOST, port: nextOwnPort++, db: 0, streams });
+  }
+  const keyspace = streamsKeyspace(conn.client);
+  const token = options.token;
+  const fallback = options.fallback;
+  let syncToken = 0;
+
+  const handles = (url: string | URL): boolean => {
+    let u: URL;
+    try {
+      u = typeof url === 'string' ? new URL(url) : url;
+    } catch {
+      return false;
+    }
+    if (u.origin !== base.origin) return false;
+    return basePath === '' || u.pathname === basePath || u.pathname.startsWith(`${basePath}/`);
+  };
+
+  async function serve(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    const method = request.method.toUpperCase();
+    const headers = {
+      'content-type': 'application/json',
+      'upstash-sync-token': String(++syncToken),
+    };
+    const reply = (status: number, body: string | null) => new Response(method === 'HEAD' ? null : body, { status, headers });
+    if (!METHODS.has(method)) return reply(405, null);
+    if (token !== undefined && bearerToken(request, url) !== token) return reply(401, errorBody(ERR_UNAUTHORIZED));
+    if (conn.closed) return reply(500, errorBody('[ioredis-mock-streams] this Upstash handler was closed'));
+    const format = request.headers.get('upstash-response-format');
+    if (format !== null && format.toLowerCase() !== 'json') {
+      return reply(400, errorBody(format.toLowerCase() === 'resp2'
+        ? '[ioredis-mock-streams] Upstash-Response-Format: resp2 is not emulated; use the JSON format'
+        : 'ERR invalid Upstash-Response-Format: only json and resp2 are allowed'));
+    }
+    const base64 = (request.headers.get('upstash-encoding') ?? '').trim().toLowerCase() === 'base64';
+    const rest = url.pathname.slice(basePath.length);
+
+    if (rest === '' || rest === '/') {
+      const parsed = parseJson(await request.text());
+      if (!parsed.ok) return reply(400, errorBody(ERR_BODY_NOT_JSON));
+      const argv = toArgv(parsed.value);
+      if (!Array.isArray(argv)) return reply(400, errorBody(argv.error));
+      return runSingle(argv, base64, reply);
+    }
+    if (rest === '/pipeline' || rest === '/multi-exec') {
+      const parsed = parseJson(await request.text());
+      if (!parsed.ok) return reply(400, errorBody(ERR_BODY_NOT_JSON));
+      const commands = toCommands(parsed.value);
+      if (!Array.isArray(commands)) return reply(400, errorBody(commands.error));
+      return rest === '/pipeline' ? runPipeline(commands, base64, reply) : runTransaction(commands, base64, reply);
+    }
+    // A command in the path: /xlen/s, /set/k?EX=100, POST /set/k with the value as the body.
+    const argv = rest.slice(1).split('/').map((seg) => utf8Bytes(decodeURIComponent(seg)));
+    if (method === 'POST' || method === 'PUT') {
+      const body = Buffer.from(await request.arrayBuffer());
+      if (body.length > 0) argv.push(body.toString('latin1'));
+    }
+    argv.push(...queryArgs(url.search));
+    if (argv[0] === '') return reply(400, errorBody(ERR_BODY_EMPTY_COMMAND));
+    return runSingle(argv, base64, reply);
+  }
+
+  type Respond = (status: number, body: string | null) => Response;
+
+  async function runSingle(argv: string[], base64: boolean, reply: Respond): Promise<Response> {
+    const refusal = restRefusal(argv);
+    if (refusal !== null) return reply(400, errorBody(refusal));
+    try {
+      return reply(200, resultBody(await conn.execute(argv), base64));
+    } catch (e) {
+      return e instanceof CommandError ? reply(400, errorBody(e.message)) : internalError(e, reply);
+    }
+  }
+
+  async function runPipeline(commands: string[][], base64: boolean, reply: Respond): Promise<Response> {
+    // Submitted in one synchronous loop: they run in order, one after another.
+    const outcomes = commands.map((argv) => {
+      const refusal = restRefusal(argv);
+      return refusal !== null ? Promise.resolve(errorBody(refusal)) : conn.execute(argv).then((r) => resultBody(r, base64), outcomeOfError);
+    });
+    try {
+      return reply(200, `[${(await Promise.all(outcomes)).join(',')}]`);
+    } catch (e) {
+      return internalError(e, reply);
+    }
+  }
+
+  async function runTransaction(commands: string[][], base64: boolean, reply: Respond): Promise<Response> {
+    for (const argv of commands) {
+      const refusal = restRefusal(argv);
+      if (refusal !== null) return reply(400, errorBody(refusal));
+    }
+    // MULTI, the commands and EXEC submitted in one synchronous block: no other request's
+    // commands can land inside the transaction.
+    const queued = [conn.execute(['MULTI']), ...commands.map((argv) => conn.execute(argv))];
+    const exec = conn.execute(['EXEC']);
+    for (const q of queued) q.catch(() => undefined); // queue-time errors surface as EXECABORT at EXEC
+    let replies: Reply;
+    try {
+      replies = await exec;
+    } catch (e) {
+      return e instanceof CommandError ? reply(400, errorBody(e.message)) : internalError(e, reply);
+    }
+    if (!Array.isArray(replies)) return internalError(new Error(`EXEC answered ${String(replies)}`), reply);
+    const entries = replies.map((r) => (r instanceof ErrorReply ? errorBody(r.message) : resultBody(r, base64)));
+    return reply(200, `[${entries.join(',')}]`);
+  }
+
+  function outcomeOfError(e: unknown): string {
+    if (e instanceof CommandError) return errorBody(e.message);
+    throw e;
+  }
+
+  function internalError(e: unknown, reply: Respond): Response {
+    return reply(500, errorBody(`[ioredis-mock-streams] internal error in the Upstash handler: ${errorMessage(e)}`));
+  }
+
+  const handler = ((input: Request | string | URL, init?: RequestInit): Promise<Response> => {
+    let request: Request;
+    try {
+      request = input instanceof Request && init === undefined ? input : new Request(input, init);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    if (!handles(request.url)) {
+      if (fallback) return fallback(input, init);
+      return Promise.reject(new StreamsMockError(`the Upstash handler serves ${baseUrl}, not ${request.url}; pass { fallback: fetch } to send other requests on`));
+    }
+    return serve(request).catch((e) => internalError(e, (status, body) => new Response(body, { status, headers: { 'content-type': 'application/json' } })));
+  }) as UpstashHandler;
+
+  Object.defineProperties(handler, {
+    url: { value: baseUrl, enumerable: true },
+    keyspace: { value: keyspace, enumerable: true },
+    handles: { value: handles },
+    close: { value: () => conn.close() },
+  });
+  return handler;
+}
