@@ -34,3 +34,20 @@ describe('layering of lib/', () => {
     expect(bad).toEqual([]);
   });
 });
+
+describe('optional front ends stay off the main import path', () => {
+  it('lets only lib/msw import msw, and nothing import @upstash/redis', () => {
+    const dirs = ['model', 'commands', 'clock', 'blocking', 'keyspace', 'scenarios', 'scenarios/targets', 'adapter', 'reply', 'upstash', 'jest', '.'];
+    const bad = dirs.flatMap((d) =>
+      importsOf(d)
+        .filter(([, spec]) => spec === 'msw' || spec.startsWith('msw/') || spec.startsWith('@upstash/'))
+        .map(([f, spec]) => `${d}/${f}: ${spec}`),
+    );
+    expect(bad).toEqual([]);
+  });
+
+  it('keeps lib/upstash and lib/msw out of the main entry and the jest setup', () => {
+    const entryFiles = [...importsOf('.'), ...importsOf('jest'), ...importsOf('adapter')];
+    expect(entryFiles.filter(([, spec]) => /(^|\/)(upstash|msw)(\/|$)/.test(spec))).toEqual([]);
+  });
+});
