@@ -2,9 +2,10 @@
 /**
  * ioredis-mock-streams command line.
  *
- *   ioredis-mock-streams replay [paths...] [--url redis://host:port]
- *     Replays scenario fixtures (default: fixtures/) on the fake, or with --url on a real
- *     server (only scenarios with source "recorded"). One line per scenario, then
+ *   ioredis-mock-streams replay [paths...] [--url redis://host:port | --upstash]
+ *     Replays scenario fixtures (default: fixtures/) on the fake, with --upstash on the fake
+ *     through its Upstash REST front end (scenarios that need blocking or connection state are
+ *     skipped), or with --url on a real server (only scenarios with source "recorded"). One line per scenario, then
  *     "N passed, M failed[, K skipped]". Exit code 1 if any failed.
  *
  *   ioredis-mock-streams record --url redis://host:port [paths...]
@@ -34,10 +35,14 @@ function pathsArgument(): Argument {
   return new Argument('[paths...]', 'scenario files or directories').default([...DEFAULT_PATHS], DEFAULT_PATHS.join(' '));
 }
 
-async function replay(paths: string[], opts: { url?: string }): Promise<number> {
+async function replay(paths: string[], opts: { url?: string; upstash?: boolean }): Promise<number> {
   let target: Target;
+  if (opts.url && opts.upstash) throw new Error('give --url or --upstash, not both');
   if (opts.url) {
     target = new RealTarget({ url: opts.url });
+  } else if (opts.upstash) {
+    const { UpstashTarget } = await import('./scenarios/targets/upstash');
+    target = new UpstashTarget();
   } else {
     // Loaded on demand so that the real-server commands work without loading the fake.
     const { FakeTarget } = await import('./scenarios/targets/fake');
@@ -94,7 +99,8 @@ export async function main(argv: readonly string[] = process.argv): Promise<numb
     .description('replay scenarios on the fake (or on a real server with --url)')
     .addArgument(pathsArgument())
     .option('--url <url>', 'replay on this real Redis server instead of the fake (recorded scenarios only)')
-    .action(async (paths: string[], opts: { url?: string }) => {
+    .option('--upstash', 'replay on the fake through its Upstash REST front end (raw REST requests)')
+    .action(async (paths: string[], opts: { url?: string; upstash?: boolean }) => {
       code = await replay(paths, opts);
     });
   program

@@ -31,3 +31,4 @@ export { formatJson } from './json-format';
 export type { Target, TargetSession } from './targets/target';
 export { RealTarget, type RealTargetOptions } from './targets/real';
 export { FakeTarget, type FakeTargetOptions } from './targets/fake';
+export { UpstashTarget, upstashSkipReason } from './targets/upstash';

@@ -42,7 +42,7 @@ export interface StepFailure {
 export interface ReplayResult {
   name: string;
   file?: string;
-  target: 'fake' | 'real';
+  target: 'fake' | 'upstash' | 'real';
   status: 'pass' | 'fail' | 'skip';
   /** Set when status is 'fail'. */
   failure?: StepFailure;

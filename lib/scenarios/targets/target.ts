@@ -1,7 +1,7 @@
 /**
- * The interface the replayer drives: a place where scenario commands run. Two
- * implementations: `fake.ts` (this library on ioredis-mock, fake clock) and `real.ts`
- * (a real Redis server through ioredis).
+ * The interface the replayer drives: a place where scenario commands run. Three
+ * implementations: `fake.ts` (this library on ioredis-mock, fake clock), `upstash.ts` (this
+ * library through its Upstash REST front end) and `real.ts` (a real Redis server through ioredis).
  */
 import type { Scenario } from '../format';
 
@@ -28,7 +28,7 @@ export interface TargetSession {
 }
 
 export interface Target {
-  readonly kind: 'fake' | 'real';
+  readonly kind: 'fake' | 'upstash' | 'real';
   /** Longest wait for one command or await step before the step fails, in ms. */
   readonly callTimeoutMs: number;
   /** A reason to skip this scenario on this target, or null to run it. */
