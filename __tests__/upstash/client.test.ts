@@ -252,7 +252,7 @@ describe('@upstash/redis auto-pipelining through the fake', () => {
     const handler = createUpstashHandler({ url: URL_, token: TOKEN });
     const seen: string[] = [];
     const original = globalThis.fetch;
-    globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    globalThis.fetch = (async (input: string | URL | Request, init?: RequestInit) => {
       seen.push(new URL(input instanceof Request ? input.url : String(input)).pathname);
       return handler(input as string, init);
     }) as typeof fetch;

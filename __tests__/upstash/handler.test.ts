@@ -328,7 +328,7 @@ describe('URLs and options', () => {
     expect(() => createUpstashHandler({ url: 'ftp://fake.upstash.io' })).toThrow(StreamsMockError);
     expect(() => createUpstashHandler({ url: URL_, redis: new Redis(), streams: {} })).toThrow(/either `redis`.*or `streams`/);
     expect(() => createUpstashHandler({ url: URL_, redis: {} as never })).toThrow(/must be a fake client of ioredis-mock-streams/);
-    expect(() => createUpstashHandler({ url: URL_, streams: { redisVersion: '6.2' } })).toThrow(StreamsMockError);
+    expect(() => createUpstashHandler({ url: URL_, streams: { redisVersion: '6.2' as never } })).toThrow(StreamsMockError);
   });
 
   it('keeps the keyspace of each handler to itself', async () => {
