@@ -155,13 +155,53 @@ function queryArgs(search: string): string[] {
   return out;
 }
 
-function bearerToken(request: Request, url: URL): string | null {
-  const header = request.headers.get('authorization');
+function bearerToken(request: RestRequest): string | null {
+  const header = request.header('authorization');
   if (header !== null) {
     const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
     return m ? m[1] : null;
   }
-  return url.searchParams.get('_token');
+  return request.url.searchParams.get('_token');
+}
+
+/** What the handler reads of a request. */
+interface RestRequest {
+  readonly url: URL;
+  /** Upper-case method. */
+  readonly method: string;
+  header(name: string): string | null;
+  body(): Promise<Buffer>;
+}
+
+function fromRequest(request: Request): RestRequest {
+  return {
+    url: new URL(request.url),
+    method: request.method.toUpperCase(),
+    header: (name) => request.headers.get(name),
+    body: async () => Buffer.from(await request.arrayBuffer()),
+  };
+}
+
+/**
+ * The request of a `fetch(input, init)` call. When called as fetch with a URL and a plain
+ * body (what @upstash/redis does), the request is read from `init` directly: Node 20's
+ * `new Request()` plus reading its body costs about 0.3 ms, several times the command itself.
+ */
+function toRestRequest(input: Request | string | URL, init?: RequestInit): RestRequest {
+  if (input instanceof Request) return fromRequest(init === undefined ? input : new Request(input, init));
+  const body = init?.body;
+  const plainBody = body === undefined || body === null || typeof body === 'string' || body instanceof Uint8Array;
+  const rawHeaders = init?.headers;
+  if (!plainBody || rawHeaders instanceof Headers || Array.isArray(rawHeaders)) return fromRequest(new Request(input, init));
+  const headers = new Map<string, string>();
+  for (const [k, v] of Object.entries((rawHeaders ?? {}) as Record<string, string>)) headers.set(k.toLowerCase(), String(v));
+  const bytes = body === undefined || body === null ? Buffer.alloc(0) : typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body);
+  return {
+    url: new URL(String(input)),
+    method: (init?.method ?? 'GET').toUpperCase(),
+    header: (name) => headers.get(name) ?? null,
+    body: async () => bytes,
+  };
 }
 
 function errorMessage(e: unknown): string {
@@ -233,35 +273,34 @@ export function createUpstashHandler(options: UpstashHandlerOptions): UpstashHan
     return basePath === '' || u.pathname === basePath || u.pathname.startsWith(`${basePath}/`);
   };
 
-  async function serve(request: Request): Promise<Response> {
-    const url = new URL(request.url);
-    const method = request.method.toUpperCase();
+  async function serve(request: RestRequest): Promise<Response> {
+    const { url, method } = request;
     const headers = {
       'content-type': 'application/json',
       'upstash-sync-token': String(++syncToken),
     };
     const reply = (status: number, body: string | null) => new Response(method === 'HEAD' ? null : body, { status, headers });
     if (!METHODS.has(method)) return reply(405, null);
-    if (token !== undefined && bearerToken(request, url) !== token) return reply(401, errorBody(ERR_UNAUTHORIZED));
+    if (token !== undefined && bearerToken(request) !== token) return reply(401, errorBody(ERR_UNAUTHORIZED));
     if (conn.closed) return reply(500, errorBody('[ioredis-mock-streams] this Upstash handler was closed'));
-    const format = request.headers.get('upstash-response-format');
+    const format = request.header('upstash-response-format');
     if (format !== null && format.toLowerCase() !== 'json') {
       return reply(400, errorBody(format.toLowerCase() === 'resp2'
         ? '[ioredis-mock-streams] Upstash-Response-Format: resp2 is not emulated; use the JSON format'
         : 'ERR invalid Upstash-Response-Format: only json and resp2 are allowed'));
     }
-    const base64 = (request.headers.get('upstash-encoding') ?? '').trim().toLowerCase() === 'base64';
+    const base64 = (request.header('upstash-encoding') ?? '').trim().toLowerCase() === 'base64';
     const rest = url.pathname.slice(basePath.length);
 
     if (rest === '' || rest === '/') {
-      const parsed = parseJson(await request.text());
+      const parsed = parseJson((await request.body()).toString('utf8'));
       if (!parsed.ok) return reply(400, errorBody(ERR_BODY_NOT_JSON));
       const argv = toArgv(parsed.value);
       if (!Array.isArray(argv)) return reply(400, errorBody(argv.error));
       return runSingle(argv, base64, reply);
     }
     if (rest === '/pipeline' || rest === '/multi-exec') {
-      const parsed = parseJson(await request.text());
+      const parsed = parseJson((await request.body()).toString('utf8'));
       if (!parsed.ok) return reply(400, errorBody(ERR_BODY_NOT_JSON));
       const commands = toCommands(parsed.value);
       if (!Array.isArray(commands)) return reply(400, errorBody(commands.error));
@@ -270,7 +309,7 @@ export function createUpstashHandler(options: UpstashHandlerOptions): UpstashHan
     // A command in the path: /xlen/s, /set/k?EX=100, POST /set/k with the value as the body.
     const argv = rest.slice(1).split('/').map((seg) => utf8Bytes(decodeURIComponent(seg)));
     if (method === 'POST' || method === 'PUT') {
-      const body = Buffer.from(await request.arrayBuffer());
+      const body = await request.body();
       if (body.length > 0) argv.push(body.toString('latin1'));
     }
     argv.push(...queryArgs(url.search));
@@ -334,15 +373,15 @@ export function createUpstashHandler(options: UpstashHandlerOptions): UpstashHan
   }
 
   const handler = ((input: Request | string | URL, init?: RequestInit): Promise<Response> => {
-    let request: Request;
+    let request: RestRequest;
     try {
-      request = input instanceof Request && init === undefined ? input : new Request(input, init);
+      request = toRestRequest(input, init);
     } catch (e) {
       return Promise.reject(e);
     }
     if (!handles(request.url)) {
       if (fallback) return fallback(input, init);
-      return Promise.reject(new StreamsMockError(`the Upstash handler serves ${baseUrl}, not ${request.url}; pass { fallback: fetch } to send other requests on`));
+      return Promise.reject(new StreamsMockError(`the Upstash handler serves ${baseUrl}, not ${request.url.href}; pass { fallback: fetch } to send other requests on`));
     }
     return serve(request).catch((e) => internalError(e, (status, body) => new Response(body, { status, headers: { 'content-type': 'application/json' } })));
   }) as UpstashHandler;
