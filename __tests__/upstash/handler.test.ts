@@ -360,3 +360,19 @@ describe('URLs and options', () => {
     ioredis.disconnect();
   });
 });
+
+describe('called as fetch', () => {
+  it('reads headers given as a Headers object and a Uint8Array body', async () => {
+    const res = await h(`${URL_}/pipeline`, {
+      method: 'POST',
+      headers: new Headers({ Authorization: `Bearer ${TOKEN}`, 'Upstash-Encoding': 'base64' }),
+      body: new TextEncoder().encode('[["XADD","s","1-0","f","v"],["XLEN","s"]]'),
+    });
+    expect(await res.json()).toEqual([{ result: b64('1-0') }, { result: 1 }]);
+  });
+
+  it('reads header names of a plain object case-insensitively', async () => {
+    const res = await h(URL_, { method: 'post', headers: { AUTHORIZATION: `Bearer ${TOKEN}`, 'UPSTASH-ENCODING': 'base64' }, body: '["XADD","s","1-0","f","v"]' });
+    expect(await res.json()).toEqual({ result: b64('1-0') });
+  });
+});
