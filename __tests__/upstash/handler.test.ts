@@ -256,6 +256,12 @@ describe('HTTP details', () => {
     expect((await send(h, '/xrevrange/s/%2B/-', undefined, { method: 'GET' })).body).toEqual({ result: [['2-0', ['f', 'a value']], ['1-0', ['f', 'v']]] });
   });
 
+  it('answers 400 to a path command with broken percent-encoding', async () => {
+    const r = await send(h, '/xlen/%zz', undefined, { method: 'GET' });
+    expect(r.status).toBe(400);
+    expect(r.body).toEqual({ error: 'ERR invalid percent-encoding in the request URL' });
+  });
+
   it('refuses Upstash-Response-Format: resp2, which the fake does not emulate', async () => {
     const res = await h(new Request(URL_, { method: 'POST', body: '["XLEN","s"]', headers: { authorization: `Bearer ${TOKEN}`, 'upstash-response-format': 'resp2' } }));
     expect(res.status).toBe(400);

@@ -41,11 +41,12 @@ import {
   ERR_BODY_NOT_COMMAND,
   ERR_BODY_NOT_JSON,
   ERR_BODY_NOT_PIPELINE,
+  ERR_PATH_ENCODING,
   ERR_UNAUTHORIZED,
   restRefusal,
 } from './rest-rules';
 // TEMPORARY: lib/engine's createConnection once the engine lands (see temp-connection.ts).
-import { createConnection, type TempConnection } from './temp-connection';
+import { createConnection, keyspaceOfConnection, type TempConnection } from './temp-connection';
 
 /** A `fetch`-like function, for `fallback`. */
 export type FetchLike = (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
@@ -257,7 +258,7 @@ export function createUpstashHandler(options: UpstashHandlerOptions): UpstashHan
     const streams = parseStreamsOptions(options.streams);
     conn = createConnection({ host: OWN_HOST, port: nextOwnPort++, db: 0, streams });
   }
-  const keyspace = streamsKeyspace(conn.client);
+  const keyspace = keyspaceOfConnection(conn);
   const token = options.token;
   const fallback = options.fallback;
   let syncToken = 0;
@@ -307,12 +308,19 @@ export function createUpstashHandler(options: UpstashHandlerOptions): UpstashHan
       return rest === '/pipeline' ? runPipeline(commands, base64, reply) : runTransaction(commands, base64, reply);
     }
     // A command in the path: /xlen/s, /set/k?EX=100, POST /set/k with the value as the body.
-    const argv = rest.slice(1).split('/').map((seg) => utf8Bytes(decodeURIComponent(seg)));
+    let argv: string[];
+    let query: string[];
+    try {
+      argv = rest.slice(1).split('/').map((seg) => utf8Bytes(decodeURIComponent(seg)));
+      query = queryArgs(url.search);
+    } catch {
+      return reply(400, errorBody(ERR_PATH_ENCODING));
+    }
     if (method === 'POST' || method === 'PUT') {
       const body = await request.body();
       if (body.length > 0) argv.push(body.toString('latin1'));
     }
-    argv.push(...queryArgs(url.search));
+    argv.push(...query);
     if (argv[0] === '') return reply(400, errorBody(ERR_BODY_EMPTY_COMMAND));
     return runSingle(argv, base64, reply);
   }

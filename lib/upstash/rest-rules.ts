@@ -29,6 +29,7 @@ export const ERR_BODY_EMPTY_COMMAND = 'ERR empty command';
 export const ERR_BODY_NOT_PIPELINE =
   'ERR the request body must be a JSON array of commands, each an array holding the command name and its arguments (strings, numbers or booleans)';
 export const ERR_BODY_EMPTY_PIPELINE = 'ERR empty pipeline: the request body holds no command';
+export const ERR_PATH_ENCODING = 'ERR invalid percent-encoding in the request URL';
 
 /** A command the REST API does not serve (400). */
 export function errNotAvailable(name: string): string {

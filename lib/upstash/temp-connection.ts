@@ -16,7 +16,7 @@
  *   snapshot, EXECABORT on queue-time errors), so queue-time errors surface at EXEC.
  */
 import type IORedis from 'ioredis';
-import Redis from '../index';
+import Redis, { streamsKeyspace, type StreamsKeyspace } from '../index';
 import type { KeyspaceOptions } from '../keyspace/keyspace';
 import { CommandError } from '../errors';
 import { ErrorReply, type Reply, SimpleString } from '../reply/reply';
@@ -36,8 +36,13 @@ export interface TempConnection {
   execute(argv: string[]): Promise<Reply>;
   close(): void;
   readonly closed: boolean;
-  /** The hidden client (for `streamsKeyspace`). */
+  /** The hidden client. */
   readonly client: IORedis;
+}
+
+/** The keyspace a connection runs on, as the public `StreamsKeyspace` view. */
+export function keyspaceOfConnection(conn: TempConnection): StreamsKeyspace {
+  return streamsKeyspace(conn.client);
 }
 
 const STATUS = new Set(['OK', 'QUEUED', 'PONG']);
