@@ -81,9 +81,35 @@ export const FEATURE_SINCE = {
   xnack: '8.8',
   /** XREAD/XREADGROUP MAXCOUNT and MAXSIZE. */
   maxCountMaxSize: '8.10',
+  // Connection commands (lib/engine/commands), checked in the 7.0.15, 7.2.0 and 7.4.0 sources:
+  /** HELLO's NOAUTH text says "HELLO <proto> AUTH <user> <pass>" (7.2); 7.0 "HELLO AUTH …". */
+  helloNoauthProtoText: '7.2',
+  /** CLIENT SETINFO, CLIENT NO-TOUCH, CLIENT LIST `lib-name=`/`lib-ver=` (7.2). */
+  clientSetinfo: '7.2',
+  /** CLIENT LIST `watch=` (7.4). */
+  clientListWatch: '7.4',
+  /** CLIENT LIST `io-thread=` (8.0; redis.io CLIENT LIST history). */
+  clientListIoThread: '8.0',
 } as const satisfies Record<string, RedisVersion>;
 
 export type Feature = keyof typeof FEATURE_SINCE;
+
+/**
+ * The version string a server of each emulated version reports (HELLO, INFO `redis_version`):
+ * 7.0 is the redis-server 7.0.15 the fixtures were recorded on; the others name the line's
+ * first release (the behaviour emulated is the line's, not a patch's).
+ */
+export const SERVER_VERSION: Record<RedisVersion, string> = {
+  '7.0': '7.0.15',
+  '7.2': '7.2.0',
+  '7.4': '7.4.0',
+  '8.0': '8.0.0',
+  '8.2': '8.2.0',
+  '8.4': '8.4.0',
+  '8.6': '8.6.0',
+  '8.8': '8.8.0',
+  '8.10': '8.10.0',
+};
 
 /** Commands that do not exist before a version (the server answers "unknown command"). */
 export const COMMAND_SINCE: Record<string, RedisVersion> = {

@@ -25,6 +25,7 @@ import { isBlockRequest } from '../commands/types';
 import { CommandError, ERR_WRONGTYPE, errUnknownCommand } from '../errors';
 import { Stream } from '../model/stream';
 import { Keyspace } from '../keyspace/keyspace';
+import { keyspaceFor } from '../engine/registry';
 import { prefixedData, prefixedExpires } from '../keyspace/store';
 import { installClockTtl } from './ttl';
 import { decodeBytes, encodeReply, flattenArgs, toByteString } from './encoding';
@@ -66,13 +67,16 @@ const keyspaces = new WeakMap<object, Keyspace>();
 /** Every keyspace created, for the jest setup's reset. */
 export const allKeyspaces = new Set<Keyspace>();
 
-function keyspaceForContext(context: any): Keyspace {
+function keyspaceForContext(context: any, keyData: string): Keyspace {
   let ks = keyspaces.get(context.data);
   if (ks) return ks;
   const emitter = context.modifiedKeyEvents;
   // ioredis-mock adds one listener per client; many clients of one keyspace are normal in tests.
   emitter?.setMaxListeners?.(0);
-  ks = new Keyspace((key) => emitter?.emit('modified', key));
+  // The engine's keyspace of the same host:port/db (shared with engine connections).
+  const m = /^(.*):(\d+)\/(\d+)$/.exec(keyData);
+  ks = m ? keyspaceFor(m[1], Number(m[2]), Number(m[3])) : new Keyspace();
+  ks.onKeyModified = (key) => emitter?.emit('modified', key);
   // Move whatever ioredis-mock stored before we attached (initial `data` option).
   const oldData = context.data;
   const oldExpires = context.expires;
@@ -321,7 +325,7 @@ function setUpInstance(redis: MockInstance, options: any): void {
     if (streamsOptions) keyspaceOf(redis).configure(streamsOptions);
     return;
   }
-  const ks = keyspaceForContext(redis.context);
+  const ks = keyspaceForContext(redis.context, redis.keyData);
   const keyPrefix: string | Buffer | undefined = options?.keyPrefix || undefined;
   const prefix = keyPrefix === undefined ? '' : String(keyPrefix);
   redis.expires = prefixedExpires(ks.store.expires, prefix);

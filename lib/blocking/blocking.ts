@@ -211,6 +211,20 @@ export class BlockingQueue {
     for (const w of this.allWaiters()) if (w.client === client) this.finish(w, (x) => x.reject(error));
   }
 
+  /**
+   * CLIENT UNBLOCK: answer the blocked calls of `client` now, as a timeout (the nil array) or
+   * with `error`. Returns true if a call was blocked.
+   */
+  unblockClient(client: object, error?: Error): boolean {
+    let found = false;
+    for (const w of this.allWaiters()) {
+      if (w.client !== client) continue;
+      found = true;
+      this.finish(w, (x) => (error ? x.reject(error) : x.resolve(NIL_ARRAY)));
+    }
+    return found;
+  }
+
   /** Settle every blocked call (keyspace reset) by rejecting with `error`. */
   releaseAll(error: Error): void {
     for (const w of this.allWaiters()) this.finish(w, (x) => x.reject(error));

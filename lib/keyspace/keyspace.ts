@@ -21,6 +21,11 @@ export interface KeyspaceOptions {
   redisVersion?: RedisVersion | `${RedisVersion}.${number}`;
 }
 
+/** A connection's WATCH state as the keyspace sees it: set dirty when a watched key is modified. */
+export interface KeyWatcher {
+  dirty: boolean;
+}
+
 export class Keyspace {
   private currentClock: Clock = globalClock;
   private currentVersion: RedisVersion = DEFAULT_REDIS_VERSION;
@@ -30,14 +35,20 @@ export class Keyspace {
   private readonly eventListeners = new Set<(event: string, key: string) => void>();
   readonly blocking: BlockingQueue;
   readonly store: KeyStore;
+  /** WATCHing connections per full key (Redis `db->watched_keys`). */
+  readonly watchers = new Map<string, Set<KeyWatcher>>();
+  /** Extra observer of key modifications (the ioredis-mock adapter's WATCH hook). */
+  onKeyModified: ((key: string) => void) | null = null;
 
   constructor(
-    /** ioredis-mock's WATCH hook for the keyspace (context.modifiedKeyEvents). */
-    private readonly onModified: (key: string) => void,
+    /** The keyspace's name: `host:port/db`, as ioredis-mock names its contexts. */
+    readonly id = '',
+    /** The database index (SELECT), for `__keyspace@<db>__` notifications and CLIENT LIST. */
+    readonly dbIndex = 0,
   ) {
     this.store = new KeyStore({
       now: () => this.now(),
-      modified: (key) => this.onModified(key),
+      modified: (key) => this.touchWatchedKey(key),
       streamRemoved: (key) => this.blocking.signal(key),
       streamArrived: (key) => this.blocking.signal(key),
       expiryChanged: (key) => this.blocking.armExpiry(key),
@@ -46,6 +57,13 @@ export class Keyspace {
       at: (key) => this.store.expiryOf(key),
       probe: (key) => void this.store.hasKey(key),
     });
+  }
+
+  /** A key was modified: every connection WATCHing it will see its EXEC fail (Redis `touchWatchedKey`). */
+  touchWatchedKey(key: string): void {
+    const set = this.watchers.get(key);
+    if (set) for (const w of set) w.dirty = true;
+    this.onKeyModified?.(key);
   }
 
   get clock(): Clock {

@@ -1,0 +1,143 @@
+/**
+ * How Redis types the replies of the commands ioredis-mock emulates. Its emulators answer the
+ * values ioredis hands to users (strings, numbers, arrays, HGETALL as an object); the engine
+ * turns them back into typed replies (lib/reply/reply.ts) so that every front end encodes them
+ * as a server would: `+OK` is a simple string, HGETALL/CONFIG GET are maps in RESP3, SMEMBERS a
+ * set, ZSCORE a double, INFO a verbatim string. Kinds per command, as data (Redis
+ * src/commands/*.json reply schemas and the `addReply*` calls of each command):
+ * - `status`: a string reply is a simple string (`+OK`, TYPE's `+string`);
+ * - `map`: an object, or a flat [key, value, …] array, is a map;
+ * - `set`: an array is a set;
+ * - `double`: a string or number is a double; `doubles`: an array of doubles (and nils);
+ * - `verbatim`: a string is a verbatim string;
+ * - `nilArray`: null is the nil array (`*-1`).
+ * Every other value: string → bulk string (UTF-8 bytes), Buffer → its bytes, integer → integer,
+ * boolean → 1/0, null/undefined → nil, array → array (elements converted the same way).
+ */
+import { CommandError } from '../errors';
+import { DoubleReply, MapReply, NIL_ARRAY, type Reply, SetReply, SimpleString, VerbatimReply } from '../reply/reply';
+
+type Kind = 'status' | 'map' | 'set' | 'double' | 'doubles' | 'verbatim' | 'nilArray';
+
+/** Reply kinds by command (lower case). Absent: plain conversion. */
+export const BUILTIN_REPLY_KINDS: Readonly<Record<string, Kind>> = {
+  // +OK and other status replies
+  set: 'status', // only `+OK` (nil when NX/XX fails; the old value with GET: see below)
+  mset: 'status',
+  hmset: 'status',
+  setex: 'status',
+  psetex: 'status',
+  rename: 'status',
+  lset: 'status',
+  ltrim: 'status',
+  flushall: 'status',
+  flushdb: 'status',
+  save: 'status',
+  bgsave: 'status',
+  bgrewriteaof: 'status',
+  type: 'status',
+  quit: 'status',
+  readonly: 'status',
+  readwrite: 'status',
+  replicaof: 'status',
+  slaveof: 'status',
+  replconf: 'status',
+  asking: 'status',
+  failover: 'status',
+  config: 'status', // CONFIG SET/RESETSTAT `+OK`; CONFIG GET is a map (below)
+  // maps (RESP3 `%`; RESP2 flat array)
+  hgetall: 'map',
+  // sets (RESP3 `~`; RESP2 array)
+  smembers: 'set',
+  sinter: 'set',
+  sunion: 'set',
+  sdiff: 'set',
+  spop: 'set', // with COUNT; a single member stays a bulk string
+  // doubles (RESP3 `,`; RESP2 bulk string)
+  zscore: 'double',
+  zincrby: 'double',
+  zmscore: 'doubles',
+  // verbatim strings (RESP3 `=`; RESP2 bulk string)
+  info: 'verbatim',
+  lolwut: 'verbatim',
+  // nil arrays
+  lmpop: 'nilArray',
+};
+
+/** A JS string as a byte string (its UTF-8 bytes, one char per byte). */
+function bytesOfText(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return /^[\x00-\x7f]*$/.test(s) ? s : Buffer.from(s, 'utf8').toString('latin1');
+}
+
+/** One value of an emulator, converted without a command-specific kind. */
+export function plainReply(value: unknown): Reply {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string') return bytesOfText(value);
+  if (typeof value === 'number') {
+    if (Number.isInteger(value)) return value;
+    return new DoubleReply(value);
+  }
+  if (typeof value === 'bigint') return value;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (Buffer.isBuffer(value)) return value.toString('latin1');
+  if (value instanceof Uint8Array) return Buffer.from(value).toString('latin1');
+  if (Array.isArray(value)) return value.map(plainReply);
+  if (typeof value === 'object') return new MapReply(Object.entries(value).flatMap(([k, v]) => [bytesOfText(k), plainReply(v)]));
+  return bytesOfText(String(value));
+}
+
+function doubleOf(value: unknown): Reply {
+  if (value === null || value === undefined) return null;
+  const text = Buffer.isBuffer(value) ? value.toString() : String(value);
+  const n = Number(text);
+  return new DoubleReply(n, text === 'Infinity' ? 'inf' : text === '-Infinity' ? '-inf' : text);
+}
+
+/**
+ * The typed reply of ioredis-mock's `name` command given `args` (lower-case name; args as the
+ * emulator received them) for its JS result `value`.
+ */
+export function typedBuiltinReply(name: string, args: readonly unknown[], value: unknown): Reply {
+  const kind = BUILTIN_REPLY_KINDS[name];
+  const sub = args.length > 0 ? String(args[0]).toLowerCase() : '';
+  // HELP subcommands answer status lines (networking.c addReplyHelp)
+  if (sub === 'help' && Array.isArray(value)) return value.map((l) => new SimpleString(String(l)));
+  switch (kind) {
+    case undefined:
+      return plainReply(value);
+    case 'status': {
+      if (name === 'config' && sub === 'get' && Array.isArray(value)) return new MapReply(value.map(plainReply));
+      if (typeof value !== 'string') return plainReply(value);
+      // SET … GET answers the old value (a bulk string)
+      if (name === 'set' && args.some((a) => String(a).toLowerCase() === 'get')) return bytesOfText(value);
+      return new SimpleString(value);
+    }
+    case 'map':
+      if (Array.isArray(value)) return new MapReply(value.map(plainReply));
+      return plainReply(value instanceof Map ? Object.fromEntries(value) : value);
+    case 'set':
+      return Array.isArray(value) ? new SetReply(value.map(plainReply)) : plainReply(value);
+    case 'double':
+      return doubleOf(value);
+    case 'doubles':
+      return Array.isArray(value) ? value.map(doubleOf) : plainReply(value);
+    case 'verbatim':
+      if (typeof value === 'string') return new VerbatimReply(bytesOfText(value));
+      if (value && typeof value === 'object' && !Array.isArray(value) && !Buffer.isBuffer(value)) {
+        // ioredis-mock's INFO answers its canned sections as an object
+        return new VerbatimReply(bytesOfText(Object.entries(value).map(([k, v]) => `${k}:${v}`).join('\r\n')));
+      }
+      return plainReply(value);
+    case 'nilArray':
+      return value === null || value === undefined ? NIL_ARRAY : plainReply(value);
+  }
+}
+
+/** An error an emulator threw, as Redis's error reply (an `ERR ` prefix when it has no code). */
+export function builtinError(err: unknown): CommandError {
+  if (err instanceof CommandError) return err;
+  const text = err instanceof Error ? err.message : String(err);
+  const msg = bytesOfText(text).replace(/[\r\n]/g, ' ');
+  return new CommandError(/^[A-Z][A-Z0-9_-]*( |$)/.test(msg) ? msg : `ERR ${msg}`);
+}

@@ -1,0 +1,793 @@
+/**
+ * One client connection to the emulated server: the state Redis keeps per client (`client` in
+ * server.h) and the order in which its commands run. Every front end (the ioredis adapter, the
+ * RESP server, the Upstash REST handler, the scenario replayer) hands argv to
+ * `Connection.execute` and encodes the typed reply it gets back.
+ *
+ * - Order: commands run in the order submitted; one submitted while an earlier one is blocked
+ *   (XREAD/XREADGROUP BLOCK) waits behind it, as on a real connection.
+ * - MULTI/EXEC/DISCARD/WATCH/UNWATCH (multi.c): commands between MULTI and EXEC are checked
+ *   (unknown command, arity, NOAUTH) and queued; EXEC runs them atomically with one time
+ *   snapshot, BLOCK answering nil, blocked readers served after it; a queue-time error makes
+ *   EXEC answer EXECABORT; a modified WATCHed key makes it answer the nil array.
+ * - QUIT answers OK after every earlier command, then the connection is closed; SELECT, HELLO,
+ *   AUTH, CLIENT, PING, ECHO, RESET act on this state (lib/engine/commands/).
+ * - Commands: the engine's own (lib/engine/commands), the stream commands (lib/commands) and
+ *   ioredis-mock's built-ins (run on its emulators, replies typed as Redis types them).
+ *
+ * Errors: an error reply rejects with `CommandError` (its message is Redis's full text);
+ * a closed connection rejects with `Error('Connection is closed.')`, as ioredis says it.
+ * Nothing throws synchronously.
+ */
+import { dispatch, dispatchCheckOnly, lookupCommand } from '../commands/dispatch';
+import type { BlockRequest, CommandContext, Db } from '../commands/types';
+import { isBlockRequest } from '../commands/types';
+import { CommandError, ERR_WRONGTYPE, errUnknownCommand, errUnknownSubcommand, errWrongArity } from '../errors';
+import type { KeyWatcher, Keyspace, KeyspaceOptions } from '../keyspace/keyspace';
+import { Stream } from '../model/stream';
+import { ErrorReply, NIL_ARRAY, QUEUED, type Reply } from '../reply/reply';
+import { StreamsMockError } from '../clock/clock';
+import { versionIndex } from '../version';
+import { fixStreamReplies, guardStreamKeys, withKeyspaceTime } from '../adapter/builtins';
+import { decodeBytes, toByteString } from '../adapter/encoding';
+import { storeKeyOfBytes } from '../adapter/keys';
+import { clockTtlCommands } from '../adapter/ttl';
+import { prefixedData, prefixedExpires } from '../keyspace/store';
+import { builtinError, typedBuiltinReply } from './builtin-replies';
+import type { ConnectionCommandSpec } from './command-types';
+import { CONNECTION_COMMANDS } from './commands/index';
+import { defaultEmulators, type EmulatorTable } from './emulators';
+import { DATABASES, ServerState, nextClientId, openRegistered, register, serverFor, unregister } from './registry';
+
+/** Where a connection's keys live, and how it starts. */
+export interface ConnectionOptions {
+  /** Server host as ioredis-mock names its contexts. @default 'localhost' */
+  host?: string;
+  /** Server port. @default 6379 */
+  port?: number;
+  /** Database index (SELECT). @default 0 */
+  db?: number;
+  /** RESP protocol the connection starts with (HELLO may change it). @default 2 */
+  protocol?: 2 | 3;
+  /** The server's `requirepass`: when set, commands other than AUTH/HELLO/QUIT/RESET answer
+   *  NOAUTH until authenticated. @default null (no password: every connection is authenticated) */
+  password?: string | null;
+  /** Keyspace options (clock, redisVersion) applied like the `streams` client option. */
+  streams?: KeyspaceOptions;
+  // ---- extensions (see ENGINE-API.md) ----
+  /** Initial client name (CLIENT SETNAME). */
+  name?: string | null;
+  /** `notify-keyspace-events` flags for events this connection causes (ioredis-mock's
+   *  per-client `notifyKeyspaceEvents` option). @default '' */
+  notifyKeyspaceEvents?: string;
+  /** ioredis `keyPrefix` as ioredis-mock applies it to built-ins and scripts (the ioredis front
+   *  end). Stream commands get key arguments already prefixed by the front end. @default '' */
+  keyPrefix?: string;
+  /** ioredis-mock's command emulators to run built-ins on. @default the installed ioredis-mock's */
+  emulators?: EmulatorTable;
+  /** `this` for the emulators: an object shaped like an ioredis-mock instance (the ioredis
+   *  front end passes the instance itself). @default a host of the connection's own */
+  builtinHost?: object;
+  /** CLIENT LIST `addr` / `laddr` (the RESP server knows the socket's). */
+  addr?: string;
+  laddr?: string;
+}
+
+const CLOSED_MESSAGE = 'Connection is closed.';
+const ERR_NOAUTH = 'NOAUTH Authentication required.';
+const ERR_EXECABORT = 'EXECABORT Transaction discarded because of previous errors.';
+
+/** The error every call of a closed connection rejects with (ioredis's text). */
+export function connectionClosedError(): Error {
+  return new Error(CLOSED_MESSAGE);
+}
+
+function arityOk(arity: number, argc: number): boolean {
+  return arity >= 0 ? argc === arity : argc >= -arity;
+}
+
+/** A byte string for ioredis-mock's emulators: the UTF-8 text when it is valid, else a Buffer. */
+export function builtinArg(s: string): string | Buffer {
+  // eslint-disable-next-line no-control-regex
+  if (/^[\x00-\x7f]*$/.test(s)) return s;
+  const text = decodeBytes(s);
+  return Buffer.from(text, 'utf8').toString('latin1') === s ? text : Buffer.from(s, 'latin1');
+}
+
+/** WATCH state of one connection (Redis `c->watched_keys` + CLIENT_DIRTY_CAS). */
+class WatchState implements KeyWatcher {
+  dirty = false;
+  /** [keyspace, full key, expired when watched] */
+  readonly keys: [Keyspace, string, boolean][] = [];
+}
+
+/** The ioredis-mock TTL commands replaced by the keyspace clock's (lib/adapter/ttl.ts). */
+const CLOCK_TTL_COMMANDS = new Set(['expire', 'pexpire', 'expireat', 'pexpireat', 'ttl', 'pttl']);
+
+/** Key views of a keyspace as ioredis-mock's emulators use them, shared per prefix. */
+const views = new WeakMap<Keyspace, Map<string, { data: unknown; expires: unknown }>>();
+function viewsOf(ks: Keyspace, prefix: string): { data: unknown; expires: unknown } {
+  let byPrefix = views.get(ks);
+  if (!byPrefix) views.set(ks, (byPrefix = new Map()));
+  let v = byPrefix.get(prefix);
+  if (!v) {
+    const expires = prefixedExpires(ks.store.expires, prefix);
+    v = { data: prefixedData(ks.store.data, prefix, expires), expires };
+    byPrefix.set(prefix, v);
+  }
+  return v;
+}
+
+/**
+ * The `this` of ioredis-mock's emulators for a connection without an ioredis-mock instance:
+ * key views of the connection's current keyspace, the server's pub/sub channels.
+ */
+class EngineBuiltinHost {
+  subscriberMode = false;
+  connected = true;
+  dirty = false;
+  readonly watching = new Set<string>();
+  readonly customCommands = {};
+  readonly shaScripts = {};
+  constructor(private readonly conn: Connection) {}
+  get data(): unknown {
+    return this.conn.keyViews().data;
+  }
+  get expires(): unknown {
+    return this.conn.keyViews().expires;
+  }
+  get channels(): unknown {
+    return this.conn.server.channels;
+  }
+  get patternChannels(): unknown {
+    return this.conn.server.patternChannels;
+  }
+  get options(): object {
+    return { keyPrefix: this.conn.keyPrefix, notifyKeyspaceEvents: this.conn.notifyKeyspaceEvents };
+  }
+  /** ioredis-mock delivers pub/sub messages as events of the instance. */
+  emit(event: string, ...args: unknown[]): boolean {
+    this.conn.deliverMessage(event, args);
+    return true;
+  }
+  flushall(): unknown {
+    return this.conn.emulators.flushall.call(this);
+  }
+  rpoplpush(...args: unknown[]): unknown {
+    return this.conn.emulators.rpoplpush.apply(this, args);
+  }
+  disconnect(): void {
+    this.conn.close();
+  }
+}
+
+export class Connection {
+  /** CLIENT ID: unique, increasing, per process. */
+  readonly id: number;
+  /** CLIENT SETNAME (null: no name). */
+  name: string | null;
+  /** The emulated server (host:port). */
+  readonly server: ServerState;
+  /** ioredis `keyPrefix` as ioredis-mock applies it (built-ins, scripts). */
+  readonly keyPrefix: string;
+  /** `notify-keyspace-events` flags for events this connection causes. */
+  notifyKeyspaceEvents: string;
+  /** CLIENT SETINFO LIB-NAME / LIB-VER, CLIENT NO-EVICT / NO-TOUCH. */
+  libName = '';
+  libVer = '';
+  noEvict = false;
+  noTouch = false;
+  /** CLIENT LIST addr/laddr. */
+  readonly addr: string;
+  readonly laddr: string;
+  /** Keyspace-clock ms when created and when a command last ran (CLIENT LIST age/idle). */
+  readonly createdAt: number;
+  lastInteraction: number;
+  /** Full name of the last command (CLIENT LIST `cmd`), e.g. `client|info`. */
+  lastCommand = 'NULL';
+
+  private ks: Keyspace;
+  private resp: 2 | 3;
+  private requirePass: string | null;
+  private authenticated: boolean;
+  private isClosed = false;
+  /** A blocked command (or a pipeline waiting on one) holds the connection. */
+  private occupied = false;
+  /** Commands submitted behind it, in order. */
+  private waiting: (() => void)[] | null = null;
+  /** Set while `close()` settles the waiting commands. */
+  private closing = false;
+  /** Blocked calls of this connection. */
+  private blockedCalls = 0;
+  /** MULTI: queued argv (null outside MULTI) and whether a queue-time error happened. */
+  private multiQueue: string[][] | null = null;
+  private multiErrored = false;
+  private watchState: WatchState | null = null;
+  private emulatorTable: EmulatorTable | undefined;
+  private host: object | undefined;
+  private dbCache: Db | undefined;
+  private scriptDbCache: Db | undefined;
+  private ttlCache: Record<string, (args: unknown[]) => number> | undefined;
+  private pushListeners: Set<(msg: Reply) => void> | undefined;
+
+  constructor(options: ConnectionOptions = {}) {
+    this.server = serverFor(options.host ?? 'localhost', options.port ?? 6379);
+    const db = options.db ?? 0;
+    if (!Number.isInteger(db) || db < 0 || db >= DATABASES) {
+      throw new StreamsMockError(`db must be an integer from 0 to ${DATABASES - 1}, got ${String(db)}`);
+    }
+    this.ks = this.server.keyspace(db);
+    if (options.streams) this.ks.configure(options.streams);
+    this.id = nextClientId();
+    this.name = options.name ?? null;
+    this.resp = options.protocol === 3 ? 3 : 2;
+    this.requirePass = options.password ?? null;
+    this.authenticated = this.requirePass === null;
+    this.keyPrefix = options.keyPrefix ?? '';
+    this.notifyKeyspaceEvents = options.notifyKeyspaceEvents ?? '';
+    this.emulatorTable = options.emulators;
+    this.host = options.builtinHost;
+    this.addr = options.addr ?? `127.0.0.1:${40000 + (this.id % 20000)}`;
+    this.laddr = options.laddr ?? `${this.server.host === 'localhost' ? '127.0.0.1' : this.server.host}:${this.server.port}`;
+    this.createdAt = this.ks.clock.now();
+    this.lastInteraction = this.createdAt;
+    register(this);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Public state
+
+  /** Current RESP protocol (HELLO 2/3 changes it). */
+  get protocol(): 2 | 3 {
+    return this.resp;
+  }
+
+  /** Current database index (SELECT changes it). */
+  get db(): number {
+    return this.ks.dbIndex;
+  }
+
+  /** The keyspace of the current database. */
+  get keyspace(): Keyspace {
+    return this.ks;
+  }
+
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
+  /** True while a command of this connection is blocked (CLIENT LIST flags=b). */
+  get blocked(): boolean {
+    return this.blockedCalls > 0;
+  }
+
+  /** True between MULTI and EXEC/DISCARD. */
+  get inMulti(): boolean {
+    return this.multiQueue !== null;
+  }
+
+  /** Commands queued by MULTI so far (CLIENT LIST `multi`). */
+  get multiLength(): number {
+    return this.multiQueue?.length ?? -1;
+  }
+
+  /** Keys WATCHed (CLIENT LIST `watch`). */
+  get watchCount(): number {
+    return this.watchState?.keys.length ?? 0;
+  }
+
+  /** True when a command submitted now would run at once: nothing blocked or waiting ahead. */
+  get ready(): boolean {
+    return !this.occupied && this.waiting === null;
+  }
+
+  /** True when WATCH has seen a modification (CLIENT LIST flags=d). */
+  get watchDirty(): boolean {
+    return this.watchState?.dirty ?? false;
+  }
+
+  /** ioredis-mock's emulators for built-ins. */
+  get emulators(): EmulatorTable {
+    return (this.emulatorTable ??= defaultEmulators());
+  }
+
+  /** `this` for the emulators. */
+  get builtinHost(): object {
+    return (this.host ??= new EngineBuiltinHost(this));
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Running commands
+
+  /**
+   * Execute one command as sent on this connection (argv[0] is the name; every element a byte
+   * string). Resolves with the typed reply; an error reply rejects with `CommandError`.
+   */
+  execute(argv: string[]): Promise<Reply> {
+    if (!this.occupied && this.waiting === null) return this.startNow(() => this.run(argv));
+    return this.enqueue(() => this.run(argv));
+  }
+
+  /**
+   * Run `start` in connection order (for front ends: pipelines, their own reply encodings).
+   * `start` runs at once when nothing is ahead, else after everything submitted before it; a
+   * Promise it returns holds the connection until it settles. Throws become rejections.
+   */
+  enqueue<T>(start: () => T | Promise<T>): Promise<T> {
+    if (!this.occupied && this.waiting === null) return this.startNow(start);
+    return new Promise<T>((resolve, reject) => {
+      (this.waiting ??= []).push(() => {
+        this.startNow(start).then(resolve, reject);
+      });
+    });
+  }
+
+  private startNow<T>(start: () => T | Promise<T>): Promise<T> {
+    if (this.closing) return Promise.reject(connectionClosedError());
+    let out: T | Promise<T>;
+    try {
+      out = start();
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    if (out instanceof Promise) {
+      this.occupy(out);
+      return out;
+    }
+    return Promise.resolve(out);
+  }
+
+  private occupy(p: Promise<unknown>): void {
+    this.occupied = true;
+    const release = () => {
+      this.occupied = false;
+      this.drain();
+    };
+    p.then(release, release);
+  }
+
+  private drain(): void {
+    const waiting = this.waiting;
+    if (waiting === null) return;
+    while (!this.occupied && waiting.length > 0) waiting.shift()!();
+    if (waiting.length === 0 && this.waiting === waiting) this.waiting = null;
+  }
+
+  /**
+   * Run argv now, at the head of the connection's order (front ends call it from inside
+   * `enqueue`, or when `ready`). Returns the reply, or a promise when the command blocks;
+   * throws `CommandError` for error replies.
+   */
+  run(argv: string[]): Reply | Promise<Reply> {
+    if (this.isClosed) throw connectionClosedError();
+    if (!Array.isArray(argv) || argv.length === 0) {
+      throw new StreamsMockError('execute(argv): argv must be a non-empty array whose first element is the command name');
+    }
+    const name = String(argv[0]).toLowerCase();
+    const conn = CONNECTION_COMMANDS.get(name);
+    const stream = conn ? undefined : lookupCommand(name);
+    this.lastInteraction = this.ks.clock.now();
+    if (!this.authenticated && !conn?.noAuth) return this.reject(name, ERR_NOAUTH);
+    if (this.multiQueue !== null && !conn?.immediate) return this.queueInMulti(name, argv, conn, stream !== undefined);
+    if (conn) return this.runConnectionCommand(conn, name, argv);
+    if (stream) {
+      this.lastCommand = name;
+      return this.runStream(argv, false);
+    }
+    return this.runBuiltin(name, argv);
+  }
+
+  /** A command refused before running (processCommand's rejectCommand): flags MULTI. */
+  private reject(name: string, message: string): never {
+    if (name === 'exec' && this.multiQueue !== null) {
+      this.discardTransaction();
+      throw new CommandError(`EXECABORT Transaction discarded because of: ${message.replace(/^ERR /, '')}`);
+    }
+    if (this.multiQueue !== null) this.multiErrored = true;
+    throw new CommandError(message);
+  }
+
+  /** The error processCommand gives before running or queueing argv, or null. */
+  private commandCheckError(name: string, argv: string[], conn: ConnectionCommandSpec | undefined, isStream: boolean): string | null {
+    const version = this.ks.redisVersion;
+    if (isStream) {
+      try {
+        dispatchCheckOnly(version, argv);
+        return null;
+      } catch (err) {
+        if (err instanceof CommandError) return err.message;
+        throw err;
+      }
+    }
+    if (conn) {
+      if (conn.since && versionIndex(version) < versionIndex(conn.since)) return errUnknownCommand(argv[0], argv.slice(1));
+      if (!arityOk(conn.arity, argv.length)) return errWrongArity(name);
+      if (conn.subcommands) {
+        const sub = conn.subcommands[argv[1].toLowerCase()];
+        if (!sub || (sub.since && versionIndex(version) < versionIndex(sub.since))) return errUnknownSubcommand(argv[1], argv[0]);
+        if (!arityOk(sub.arity, argv.length)) return errWrongArity(`${name}|${argv[1].toLowerCase()}`);
+      }
+      return null;
+    }
+    if (!this.hasBuiltin(name)) return errUnknownCommand(argv[0], argv.slice(1));
+    const arity = builtinArity(name);
+    if (arity !== undefined && !arityOk(arity, argv.length)) return errWrongArity(name);
+    return null;
+  }
+
+  private queueInMulti(name: string, argv: string[], conn: ConnectionCommandSpec | undefined, isStream: boolean): Reply {
+    const error = this.commandCheckError(name, argv, conn, isStream);
+    if (error !== null) this.reject(name, error);
+    this.multiQueue!.push(argv);
+    this.lastCommand = name;
+    return QUEUED;
+  }
+
+  private runConnectionCommand(spec: ConnectionCommandSpec, name: string, argv: string[]): Reply | Promise<Reply> {
+    const error = this.commandCheckError(name, argv, spec, false);
+    if (error !== null) this.reject(name, error);
+    let run = spec.run;
+    let fullName = name;
+    if (spec.subcommands) {
+      const sub = argv[1].toLowerCase();
+      run = spec.subcommands[sub].run;
+      fullName = `${name}|${sub}`;
+    }
+    this.lastCommand = fullName;
+    try {
+      return run!(this, argv);
+    } finally {
+      this.ks.blocking.flush();
+    }
+  }
+
+  /** The command context of a stream command on the current keyspace. */
+  private context(isRetry: boolean): CommandContext {
+    const ks = this.ks;
+    return { now: ks.now(), version: ks.redisVersion, db: this.streamDb, canBlock: !ks.inTransaction, isRetry };
+  }
+
+  /** Run a stream command; blocks (returns a promise) on a BLOCK that must wait. */
+  private runStream(argv: string[], _inExec: boolean): Reply | Promise<Reply> {
+    const ks = this.ks;
+    let result: Reply | BlockRequest;
+    try {
+      result = dispatch(this.context(false), argv);
+    } finally {
+      ks.blocking.flush();
+    }
+    if (!isBlockRequest(result)) return result;
+    return this.block(ks, result);
+  }
+
+  private block(ks: Keyspace, request: BlockRequest): Promise<Reply> {
+    this.blockedCalls++;
+    const p = ks.blocking.block(this, request.keys.map(storeKeyOfBytes), request, (req, key) =>
+      req.retry(this.context(true), key === undefined ? undefined : toByteString(key)),
+    );
+    const done = () => {
+      this.blockedCalls--;
+    };
+    p.then(done, done);
+    return p;
+  }
+
+  /** True when ioredis-mock (or the clock's TTL family) has `name`. */
+  private hasBuiltin(name: string): boolean {
+    return CLOCK_TTL_COMMANDS.has(name) || (builtinArity(name) !== undefined && typeof this.emulators[name] === 'function');
+  }
+
+  /** Run one of ioredis-mock's commands on its emulator; the reply typed as Redis types it. */
+  private runBuiltin(name: string, argv: string[]): Reply | Promise<Reply> {
+    if (!this.hasBuiltin(name)) throw new CommandError(errUnknownCommand(argv[0], argv.slice(1)));
+    this.lastCommand = name;
+    const ks = this.ks;
+    const prefix = this.keyPrefix;
+    const args = argv.slice(1).map(builtinArg);
+    let value: unknown;
+    try {
+      if (CLOCK_TTL_COMMANDS.has(name)) {
+        const arity = builtinArity(name);
+        if (arity !== undefined && !arityOk(arity, argv.length)) throw new CommandError(errWrongArity(name));
+        value = this.ttlCommands[name](args);
+      } else {
+        const emulator = this.emulators[name];
+        const host = this.builtinHost;
+        value = withKeyspaceTime(ks, () => {
+          guardStreamKeys(ks, name, args, prefix);
+          return fixStreamReplies(ks, name, args, prefix, emulator.apply(host, args));
+        });
+      }
+    } catch (err) {
+      throw builtinError(err);
+    } finally {
+      ks.blocking.flush();
+    }
+    if (value instanceof Promise) {
+      return value.then(
+        (v) => typedBuiltinReply(name, args, v),
+        (err) => Promise.reject(builtinError(err)),
+      );
+    }
+    return typedBuiltinReply(name, args, value);
+  }
+
+  private get ttlCommands(): Record<string, (args: unknown[]) => number> {
+    return (this.ttlCache ??= clockTtlCommands(this.ks, this.keyPrefix));
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Keys
+
+  /** Key access for stream commands whose key arguments carry the full key. */
+  get streamDb(): Db {
+    return (this.dbCache ??= makeDb(this, this.ks, ''));
+  }
+
+  /** Key access that adds the connection's key prefix (Lua `redis.call`, like the built-ins). */
+  get scriptDb(): Db {
+    return (this.scriptDbCache ??= makeDb(this, this.ks, this.keyPrefix));
+  }
+
+  /** ioredis-mock-shaped `data`/`expires` views of the current keyspace, with the key prefix. */
+  keyViews(): { data: unknown; expires: unknown } {
+    return viewsOf(this.ks, this.keyPrefix);
+  }
+
+  /** SELECT: switch to database `db` (0 … 15). */
+  selectDb(db: number): void {
+    if (db === this.ks.dbIndex) return;
+    this.ks = this.server.keyspace(db);
+    this.dbCache = undefined;
+    this.scriptDbCache = undefined;
+    this.ttlCache = undefined;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Transactions
+
+  /** MULTI. */
+  beginMulti(): void {
+    this.multiQueue = [];
+    this.multiErrored = false;
+  }
+
+  /** DISCARD (and EXEC's end): leave MULTI, forget queued commands, UNWATCH. */
+  discardTransaction(): void {
+    this.multiQueue = null;
+    this.multiErrored = false;
+    this.unwatchAll();
+  }
+
+  /** EXEC: run the queued commands atomically (see the module doc). */
+  exec(): Reply | Promise<Reply> {
+    const queued = this.multiQueue!;
+    if (this.multiErrored) {
+      this.discardTransaction();
+      throw new CommandError(ERR_EXECABORT);
+    }
+    this.multiQueue = null;
+    const replies = this.transaction(() => queued.map((argv) => this.runQueued(argv)));
+    if (replies === null) return NIL_ARRAY;
+    return replies.some((r) => r instanceof Promise) ? Promise.all(replies) : (replies as Reply[]);
+  }
+
+  /** One command inside EXEC: its reply, or its error reply in place. */
+  private runQueued(argv: string[]): Reply | Promise<Reply> {
+    try {
+      const name = argv[0].toLowerCase();
+      const conn = CONNECTION_COMMANDS.get(name);
+      let out: Reply | Promise<Reply>;
+      if (conn) out = this.runConnectionCommand(conn, name, argv);
+      else if (lookupCommand(name)) out = this.runStream(argv, true);
+      else out = this.runBuiltin(name, argv);
+      return out instanceof Promise ? out.catch(errorReplyOf) : out;
+    } catch (err) {
+      return errorReplyOf(err);
+    }
+  }
+
+  /**
+   * Run `body` as a transaction of this connection (EXEC; the ioredis front end's `multi()`):
+   * null when a WATCHed key was modified (or expired since WATCH), else `body()` run atomically
+   * (one time snapshot, BLOCK answers nil, blocked readers served after it). Always UNWATCHes.
+   */
+  transaction<T>(body: () => T): T | null {
+    if (this.watchFailed()) {
+      this.unwatchAll();
+      return null;
+    }
+    this.unwatchAll();
+    return this.ks.atomically(body);
+  }
+
+  /** WATCH full keys (byte strings) of the current keyspace. */
+  watchKeys(keys: string[]): void {
+    const state = (this.watchState ??= new WatchState());
+    const ks = this.ks;
+    for (const raw of keys) {
+      const key = storeKeyOfBytes(raw);
+      if (state.keys.some(([k, name]) => k === ks && name === key)) continue;
+      let set = ks.watchers.get(key);
+      if (!set) ks.watchers.set(key, (set = new Set()));
+      set.add(state);
+      state.keys.push([ks, key, ks.store.expires.isExpired(key)]);
+    }
+  }
+
+  /** UNWATCH every key. */
+  unwatchAll(): void {
+    const state = this.watchState;
+    if (!state) return;
+    this.watchState = null;
+    for (const [ks, key] of state.keys) {
+      const set = ks.watchers.get(key);
+      if (!set) continue;
+      set.delete(state);
+      if (set.size === 0) ks.watchers.delete(key);
+    }
+  }
+
+  /** EXEC must fail: a watched key was modified, or expired after WATCH (isWatchedKeyExpired). */
+  private watchFailed(): boolean {
+    const state = this.watchState;
+    if (!state) return false;
+    if (state.dirty) return true;
+    return state.keys.some(([ks, key, expiredAtWatch]) => !expiredAtWatch && ks.store.expires.isExpired(key));
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Authentication, protocol, pub/sub
+
+  get isAuthenticated(): boolean {
+    return this.authenticated;
+  }
+
+  /** Check AUTH/HELLO AUTH credentials (the `default` user). Returns true when accepted. */
+  authenticate(username: string, password: string): boolean {
+    if (username !== 'default') return false;
+    if (this.requirePass !== null && password !== this.requirePass) return false;
+    this.authenticated = true;
+    return true;
+  }
+
+  /** True when the server has a password (requirepass). */
+  get hasPassword(): boolean {
+    return this.requirePass !== null;
+  }
+
+  setProtocol(resp: 2 | 3): void {
+    this.resp = resp;
+  }
+
+  /** RESET: back to a fresh connection's state (networking.c clearClientConnectionState). */
+  resetState(): void {
+    this.discardTransaction();
+    this.selectDb(0);
+    this.resp = 2;
+    this.authenticated = this.requirePass === null;
+    this.name = null;
+    this.noEvict = false;
+    this.noTouch = false;
+  }
+
+  /**
+   * Out-of-band messages for this connection (pub/sub `message`/`pmessage`) as push replies.
+   * @returns a function that removes the listener
+   */
+  onPush(listener: (msg: Reply) => void): () => void {
+    (this.pushListeners ??= new Set()).add(listener);
+    return () => void this.pushListeners?.delete(listener);
+  }
+
+  /** A pub/sub message from ioredis-mock's channel machinery (`message`/`pmessage` events). */
+  deliverMessage(event: string, args: unknown[]): void {
+    if (!this.pushListeners || this.isClosed) return;
+    const kind = event.replace(/Buffer$/, '');
+    const items = [kind, ...args].map((a) => (Buffer.isBuffer(a) ? a.toString('latin1') : toByteString(a)));
+    for (const l of this.pushListeners) l(items as Reply);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Closing
+
+  /**
+   * Close: blocked calls of this connection reject with "Connection is closed.", commands
+   * waiting behind them too; MULTI and WATCH are dropped. Idempotent.
+   */
+  close(): void {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    unregister(this);
+    this.multiQueue = null;
+    this.unwatchAll();
+    this.pushListeners = undefined;
+    const err = connectionClosedError();
+    for (const ks of this.server.keyspaces()) if (ks.blocking.size > 0) ks.blocking.releaseClient(this, err);
+    const waiting = this.waiting;
+    this.waiting = null;
+    if (waiting) {
+      this.closing = true;
+      try {
+        for (const start of waiting) start();
+      } finally {
+        this.closing = false;
+      }
+    }
+  }
+
+  /** Unblock a blocked call of this connection (CLIENT UNBLOCK): nil reply, or `error`. */
+  unblock(error?: CommandError): boolean {
+    if (this.blockedCalls === 0) return false;
+    return this.ks.blocking.unblockClient(this, error);
+  }
+}
+
+/** An error thrown inside EXEC as its reply in place; library errors propagate. */
+function errorReplyOf(err: unknown): ErrorReply {
+  if (err instanceof CommandError) return new ErrorReply(err.message);
+  throw err;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const COMMAND_TABLE: Record<string, { arity: number } | undefined> = require('@ioredis/commands/built/commands.json');
+
+/** Redis's arity of a command ioredis's table knows. */
+export function builtinArity(name: string): number | undefined {
+  return Object.prototype.hasOwnProperty.call(COMMAND_TABLE, name) ? COMMAND_TABLE[name]?.arity : undefined;
+}
+
+/**
+ * Keyspace notifications of class `t` (stream) for the issuing connection, as Redis sends them
+ * when `notify-keyspace-events` has `t` (or `A`) with `K` and/or `E`: published on
+ * `__keyspace@<db>__:<key>` (message: the event) and `__keyevent@<db>__:<event>` (the key).
+ */
+function publishStreamEvent(conn: Connection, ks: Keyspace, event: string, fullKey: string): void {
+  const flags = conn.notifyKeyspaceEvents;
+  if (!flags || !(flags.includes('t') || flags.includes('A'))) return;
+  const publish = conn.emulators.publish;
+  if (typeof publish !== 'function') return;
+  const host = { channels: conn.server.channels, patternChannels: conn.server.patternChannels };
+  const key = decodeBytes(fullKey);
+  if (flags.includes('K')) publish.call(host, `__keyspace@${ks.dbIndex}__:${key}`, event);
+  if (flags.includes('E')) publish.call(host, `__keyevent@${ks.dbIndex}__:${event}`, key);
+}
+
+/** Key access of the stream commands on `ks` for `conn`, with `prefix` added to keys. */
+export function makeDb(conn: Connection, ks: Keyspace, prefix: string): Db {
+  const full = (key: string) => prefix + storeKeyOfBytes(key);
+  return {
+    getStream(key) {
+      const v = ks.store.getRaw(full(key));
+      if (v === undefined) return undefined;
+      if (v instanceof Stream) return v;
+      throw new CommandError(ERR_WRONGTYPE);
+    },
+    exists: (key) => ks.store.hasKey(full(key)),
+    createStream(key) {
+      const s = new Stream();
+      ks.store.setRaw(full(key), s);
+      return s;
+    },
+    signalReady: (key) => ks.blocking.signal(full(key)),
+    touch: (key) => ks.store.markModified(full(key)),
+    notify: (event, key) => {
+      ks.emitEvent(event, full(key));
+      publishStreamEvent(conn, ks, event, full(key));
+    },
+  };
+}
+
+/**
+ * Create a connection on the keyspace host:port/db: same keyspace machinery, clock, version,
+ * blocking, WATCH, scripts and notifications as the ioredis fake clients of it.
+ * Throws `StreamsMockError` for malformed options.
+ */
+export function createConnection(options: ConnectionOptions = {}): Connection {
+  return new Connection(options);
+}
+
+/** Every open connection (CLIENT LIST, INFO clients), in id order. */
+export function openConnections(): Iterable<Connection> {
+  return openRegistered() as IterableIterator<Connection>;
+}

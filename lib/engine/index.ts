@@ -1,0 +1,12 @@
+/**
+ * The engine: one implementation of a Redis connection that every front end (the ioredis
+ * adapter, the RESP server, the Upstash REST handler, the scenario replayer) translates to.
+ * Contract: ENGINE-API.md (a front end uses this barrel and lib/reply/reply.ts only).
+ */
+export { Connection, connectionClosedError, createConnection, openConnections } from './connection';
+export type { ConnectionOptions } from './connection';
+export { allKeyspaces, keyspaceFor, serverFor, ServerState, DATABASES } from './registry';
+export { CONNECTION_COMMANDS } from './commands/index';
+export type { ConnectionCommandSpec, ConnectionHandler, ConnectionSubcommand } from './command-types';
+export { harvestEmulators, defaultEmulators } from './emulators';
+export type { Emulator, EmulatorTable } from './emulators';

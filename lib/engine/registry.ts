@@ -1,0 +1,119 @@
+/**
+ * What the engine shares between connections: one `ServerState` per emulated server
+ * (host:port, as ioredis-mock names its contexts), holding its databases (one `Keyspace` per
+ * SELECT index), its pub/sub channels and its script cache; and the registry of open
+ * connections (CLIENT LIST, INFO clients).
+ *
+ * Connections are held weakly: a client a test drops without disconnecting is collected like
+ * any object (a real server would keep the socket; a test suite creating thousands of clients
+ * must not run out of memory).
+ */
+import { EventEmitter } from 'events';
+import { Keyspace } from '../keyspace/keyspace';
+
+/** Number of databases (Redis `databases` default): SELECT accepts 0 … 15. */
+export const DATABASES = 16;
+
+/**
+ * One emulated server. Pub/sub is server-wide (as in Redis: PUBLISH reaches subscribers on
+ * every db); the emitters have ioredis-mock's shape (`channels.instanceListeners`), so its
+ * SUBSCRIBE/PUBLISH emulators and engine connections meet on them.
+ */
+export class ServerState {
+  private readonly dbs = new Map<number, Keyspace>();
+  /** Channel name → listeners (ioredis-mock `context.channels`). */
+  readonly channels = new EventEmitter();
+  /** Pattern → listeners (ioredis-mock `context.patternChannels`). */
+  readonly patternChannels = new EventEmitter();
+  /** SCRIPT LOAD / EVAL cache: lower-case SHA1 hex → script body (byte string). */
+  readonly scripts = new Map<string, string>();
+
+  constructor(
+    readonly host: string,
+    readonly port: number,
+  ) {
+    // many subscribers per channel are normal in tests
+    this.channels.setMaxListeners(0);
+    this.patternChannels.setMaxListeners(0);
+  }
+
+  /** The keyspace of database `db` (created on first use). */
+  keyspace(db: number): Keyspace {
+    let ks = this.dbs.get(db);
+    if (!ks) {
+      ks = new Keyspace(`${this.host}:${this.port}/${db}`, db);
+      this.dbs.set(db, ks);
+    }
+    return ks;
+  }
+
+  /** The databases created so far. */
+  keyspaces(): IterableIterator<Keyspace> {
+    return this.dbs.values();
+  }
+}
+
+const servers = new Map<string, ServerState>();
+
+/** The server at host:port (created on first use). */
+export function serverFor(host: string, port: number): ServerState {
+  const id = `${host}:${port}`;
+  let s = servers.get(id);
+  if (!s) {
+    s = new ServerState(host, port);
+    servers.set(id, s);
+  }
+  return s;
+}
+
+/** The keyspace host:port/db. */
+export function keyspaceFor(host: string, port: number, db: number): Keyspace {
+  return serverFor(host, port).keyspace(db);
+}
+
+/** Every keyspace created so far (the jest setup's reset walks them). */
+export function* allKeyspaces(): IterableIterator<Keyspace> {
+  for (const s of servers.values()) yield* s.keyspaces();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Open connections
+
+/** The part of a connection the registry needs. */
+export interface Registered {
+  readonly id: number;
+  readonly closed: boolean;
+}
+
+let lastId = 0;
+const open = new Map<number, WeakRef<Registered>>();
+const collected = new FinalizationRegistry<number>((id) => {
+  const ref = open.get(id);
+  if (ref && ref.deref() === undefined) open.delete(id);
+});
+
+/** The next CLIENT ID (unique, increasing, per process). */
+export function nextClientId(): number {
+  return ++lastId;
+}
+
+/** Record an open connection (weakly). */
+export function register(conn: Registered): void {
+  open.set(conn.id, new WeakRef(conn));
+  collected.register(conn, conn.id, conn);
+}
+
+/** Forget a connection (closed). */
+export function unregister(conn: Registered): void {
+  open.delete(conn.id);
+  collected.unregister(conn);
+}
+
+/** Every open connection still referenced, in id order. */
+export function* openRegistered(): IterableIterator<Registered> {
+  for (const [id, ref] of open) {
+    const conn = ref.deref();
+    if (conn === undefined) open.delete(id);
+    else if (!conn.closed) yield conn;
+  }
+}
