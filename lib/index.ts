@@ -12,6 +12,7 @@ import type IORedis from 'ioredis';
 import type { RedisOptions } from 'ioredis';
 import { ReplyError } from 'redis-errors';
 import { allKeyspaces, installStreams, keyspaceOf } from './adapter/install';
+import { normalizeClientArgs } from './adapter/client-options';
 import type { Keyspace, KeyspaceOptions } from './keyspace/keyspace';
 export type {} from './ioredis-augment'; // types only: `streams` option and …Buffer twins on ioredis's typings
 
@@ -44,11 +45,28 @@ export interface StreamsRedisConstructor {
   readonly prototype: IORedis;
 }
 
-/** ioredis-mock's class, with the stream commands installed. */
-export const Redis = installStreams(RedisMockBase) as unknown as StreamsRedisConstructor;
+installStreams(RedisMockBase);
+
+/**
+ * The fake client class, named `Redis` like ioredis's: ioredis-mock's class (with the engine
+ * installed) taking its constructor arguments as ioredis does (`new Redis('redis://:pw@host:6380/2')`
+ * selects db 2; `rediss://`, `?db=`, a port number, option objects).
+ */
+class Redis extends (RedisMockBase as unknown as new (options?: object) => object) {
+  constructor(...args: unknown[]) {
+    super(normalizeClientArgs(args));
+  }
+
+  /** A new client with this one's options (its own connection to the same keyspace). */
+  duplicate(override?: object): Redis {
+    return new Redis({ ...(this as unknown as { options: object }).options, ...override });
+  }
+}
+const RedisClass = Redis as unknown as StreamsRedisConstructor;
+export { RedisClass as Redis };
 /** ioredis-mock's Cluster class (also has the stream commands). */
 export const Cluster = (RedisMockBase as unknown as { Cluster: unknown }).Cluster;
-export default Redis;
+export default RedisClass;
 
 /** What a test can read and change of a client's keyspace (host:port/db). */
 export interface StreamsKeyspace {

@@ -27,7 +27,8 @@ import type { KeyWatcher, Keyspace, KeyspaceOptions } from '../keyspace/keyspace
 import { Stream } from '../model/stream';
 import { ErrorReply, NIL_ARRAY, QUEUED, type Reply } from '../reply/reply';
 import { StreamsMockError } from '../clock/clock';
-import { versionIndex } from '../version';
+import { COMMAND_SINCE, versionIndex } from '../version';
+import { DENIED_IN_SCRIPTS, ERR_ARITY_FROM_SCRIPT, ERR_NOT_ALLOWED_FROM_SCRIPT, ERR_UNKNOWN_FROM_SCRIPT } from './script-rules';
 import { fixStreamReplies, guardStreamKeys, withKeyspaceTime } from '../adapter/builtins';
 import { decodeBytes, toByteString } from '../adapter/encoding';
 import { storeKeyOfBytes } from '../adapter/keys';
@@ -37,7 +38,7 @@ import { builtinError, typedBuiltinReply } from './builtin-replies';
 import type { ConnectionCommandSpec } from './command-types';
 import { CONNECTION_COMMANDS } from './commands/index';
 import { defaultEmulators, type EmulatorTable } from './emulators';
-import { DATABASES, ServerState, nextClientId, openRegistered, register, serverFor, unregister } from './registry';
+import { ServerState, nextClientId, openRegistered, register, serverFor, unregister } from './registry';
 
 /** Where a connection's keys live, and how it starts. */
 export interface ConnectionOptions {
@@ -212,10 +213,10 @@ export class Connection {
 
   constructor(options: ConnectionOptions = {}) {
     this.server = serverFor(options.host ?? 'localhost', options.port ?? 6379);
+    // Any index ioredis-mock accepts (tests isolate keyspaces with high ones); SELECT keeps
+    // Redis's range 0 … 15.
     const db = options.db ?? 0;
-    if (!Number.isInteger(db) || db < 0 || db >= DATABASES) {
-      throw new StreamsMockError(`db must be an integer from 0 to ${DATABASES - 1}, got ${String(db)}`);
-    }
+    if (!Number.isInteger(db) || db < 0) throw new StreamsMockError(`db must be a non-negative integer, got ${String(db)}`);
     this.ks = this.server.keyspace(db);
     if (options.streams) this.ks.configure(options.streams);
     this.id = nextClientId();
@@ -322,6 +323,27 @@ export class Connection {
     });
   }
 
+  /**
+   * Run argv now when the connection is `ready` (the front end's synchronous fast path):
+   * returns the reply, or a promise that holds the connection when the command blocks; throws
+   * `CommandError` for error replies. Call only when `ready` is true.
+   */
+  runReady(argv: string[]): Reply | Promise<Reply> {
+    const out = this.run(argv);
+    if (out instanceof Promise) this.occupy(out);
+    return out;
+  }
+
+  /**
+   * The error processCommand would give argv before running or queueing it (unknown command,
+   * wrong arity, unknown subcommand), or null: what MULTI checks at queue time.
+   */
+  checkCommand(argv: string[]): string | null {
+    const name = String(argv[0]).toLowerCase();
+    const conn = CONNECTION_COMMANDS.get(name);
+    return this.commandCheckError(name, argv, conn, !conn && lookupCommand(name) !== undefined);
+  }
+
   private startNow<T>(start: () => T | Promise<T>): Promise<T> {
     if (this.closing) return Promise.reject(connectionClosedError());
     let out: T | Promise<T>;
@@ -372,7 +394,7 @@ export class Connection {
     if (conn) return this.runConnectionCommand(conn, name, argv);
     if (stream) {
       this.lastCommand = name;
-      return this.runStream(argv, false);
+      return this.runStream(argv);
     }
     return this.runBuiltin(name, argv);
   }
@@ -409,7 +431,10 @@ export class Connection {
       }
       return null;
     }
-    if (!this.hasBuiltin(name)) return errUnknownCommand(argv[0], argv.slice(1));
+    if (!this.hasBuiltin(name)) {
+      if (builtinArity(name) !== undefined) throw new StreamsMockError(`${name.toUpperCase()} is not emulated (neither ioredis-mock nor this library has it)`);
+      return errUnknownCommand(argv[0], argv.slice(1));
+    }
     const arity = builtinArity(name);
     if (arity !== undefined && !arityOk(arity, argv.length)) return errWrongArity(name);
     return null;
@@ -448,7 +473,7 @@ export class Connection {
   }
 
   /** Run a stream command; blocks (returns a promise) on a BLOCK that must wait. */
-  private runStream(argv: string[], _inExec: boolean): Reply | Promise<Reply> {
+  private runStream(argv: string[]): Reply | Promise<Reply> {
     const ks = this.ks;
     let result: Reply | BlockRequest;
     try {
@@ -479,7 +504,10 @@ export class Connection {
 
   /** Run one of ioredis-mock's commands on its emulator; the reply typed as Redis types it. */
   private runBuiltin(name: string, argv: string[]): Reply | Promise<Reply> {
-    if (!this.hasBuiltin(name)) throw new CommandError(errUnknownCommand(argv[0], argv.slice(1)));
+    if (!this.hasBuiltin(name)) {
+      if (builtinArity(name) !== undefined) throw new StreamsMockError(`${name.toUpperCase()} is not emulated (neither ioredis-mock nor this library has it)`);
+      throw new CommandError(errUnknownCommand(argv[0], argv.slice(1)));
+    }
     this.lastCommand = name;
     const ks = this.ks;
     const prefix = this.keyPrefix;
@@ -510,6 +538,50 @@ export class Connection {
       );
     }
     return typedBuiltinReply(name, args, value);
+  }
+
+  /**
+   * One `redis.call`/`redis.pcall` of a Lua script running on this connection (script.c
+   * scriptCall): argv are byte strings; stream commands get the connection's key prefix and
+   * answer nil instead of blocking. Throws CommandError with the script texts for unknown,
+   * wrong-arity and not-allowed commands, and the command's own error replies.
+   */
+  scriptCall(argv: string[]): Reply {
+    const ks = this.ks;
+    const name = argv[0].toLowerCase();
+    const spec = lookupCommand(name);
+    if (spec) {
+      const since = COMMAND_SINCE[name];
+      if (since && versionIndex(ks.redisVersion) < versionIndex(since)) throw new CommandError(ERR_UNKNOWN_FROM_SCRIPT);
+      // Redis looks a container's subcommand up with the command itself (argc >= 2).
+      let arity = spec.arity;
+      if (spec.subcommands && argv.length >= 2) {
+        const sub = spec.subcommands[argv[1].toLowerCase()];
+        if (!sub) throw new CommandError(ERR_UNKNOWN_FROM_SCRIPT);
+        arity = sub.arity;
+      }
+      if (!arityOk(arity, argv.length)) throw new CommandError(ERR_ARITY_FROM_SCRIPT);
+      const ctx: CommandContext = { now: ks.now(), version: ks.redisVersion, db: this.scriptDb, canBlock: false, isRetry: false, inScript: true };
+      const result = dispatch(ctx, argv);
+      return isBlockRequest(result) ? NIL_ARRAY : result;
+    }
+    const conn = CONNECTION_COMMANDS.get(name);
+    if (conn) {
+      if (conn.noScript) throw new CommandError(ERR_NOT_ALLOWED_FROM_SCRIPT);
+      if (conn.since && versionIndex(ks.redisVersion) < versionIndex(conn.since)) throw new CommandError(ERR_UNKNOWN_FROM_SCRIPT);
+      if (!arityOk(conn.arity, argv.length)) throw new CommandError(ERR_ARITY_FROM_SCRIPT);
+      if (name === 'select') throw new StreamsMockError('SELECT inside scripts is not emulated');
+      const out = conn.run!(this, argv);
+      if (out instanceof Promise) throw new StreamsMockError(`${name} cannot run inside a script`);
+      return out;
+    }
+    if (DENIED_IN_SCRIPTS.has(name)) throw new CommandError(ERR_NOT_ALLOWED_FROM_SCRIPT);
+    if (!this.hasBuiltin(name)) throw new CommandError(ERR_UNKNOWN_FROM_SCRIPT);
+    const arity = builtinArity(name);
+    if (arity !== undefined && !arityOk(arity, argv.length)) throw new CommandError(ERR_ARITY_FROM_SCRIPT);
+    const out = this.runBuiltin(name, argv);
+    if (out instanceof Promise) throw new StreamsMockError(`${name} cannot run inside a script`);
+    return out;
   }
 
   private get ttlCommands(): Record<string, (args: unknown[]) => number> {
@@ -579,7 +651,7 @@ export class Connection {
       const conn = CONNECTION_COMMANDS.get(name);
       let out: Reply | Promise<Reply>;
       if (conn) out = this.runConnectionCommand(conn, name, argv);
-      else if (lookupCommand(name)) out = this.runStream(argv, true);
+      else if (lookupCommand(name)) out = this.runStream(argv);
       else out = this.runBuiltin(name, argv);
       return out instanceof Promise ? out.catch(errorReplyOf) : out;
     } catch (err) {
@@ -703,7 +775,7 @@ export class Connection {
     this.unwatchAll();
     this.pushListeners = undefined;
     const err = connectionClosedError();
-    for (const ks of this.server.keyspaces()) if (ks.blocking.size > 0) ks.blocking.releaseClient(this, err);
+    if (this.blockedCalls > 0) this.ks.blocking.releaseClient(this, err);
     const waiting = this.waiting;
     this.waiting = null;
     if (waiting) {

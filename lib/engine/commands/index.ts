@@ -6,9 +6,10 @@
 import type { ConnectionCommandSpec } from '../command-types';
 import * as client from './client';
 import * as connection from './connection';
+import * as scripting from './scripting';
 import * as transaction from './transaction';
 
-const modules: { specs: readonly ConnectionCommandSpec[] }[] = [transaction, connection, client];
+const modules: { specs: readonly ConnectionCommandSpec[] }[] = [transaction, connection, client, scripting];
 
 /** Connection-level commands by lower-case name. */
 export const CONNECTION_COMMANDS: ReadonlyMap<string, ConnectionCommandSpec> = new Map(

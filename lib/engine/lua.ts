@@ -1,28 +1,18 @@
 /**
- * Lua scripting that reaches the stream commands: EVAL, EVALSHA (and their `…Buffer` twins, in
- * `pipeline()`/`multi()` too) and `defineCommand` custom commands.
+ * Lua scripting (EVAL, EVALSHA, SCRIPT, ioredis `defineCommand`) on fengari, the Lua VM
+ * ioredis-mock ships. `redis.call`/`redis.pcall` run commands through the connection
+ * (`Connection.scriptCall`): the stream commands (`canBlock: false`, `inScript: true`, the key
+ * prefix of the connection applied), the connection commands scripts may use (PING, ECHO) and
+ * ioredis-mock's built-ins, with the script's arity/unknown/not-allowed texts (script.c
+ * `scriptCall`). The whole script runs in `keyspace.atomically()`: one time snapshot, blocked
+ * readers served only after the script. This module is loaded on the first script (STYLE 17).
  *
- * ioredis-mock runs scripts on fengari but resolves `redis.call(name, …)` through its private
- * command table only, so XADD & co. fail there. This module replaces those entry points per
- * instance with its own fengari runner, in which `redis.call`/`redis.pcall`:
- * - run our stream commands through the dispatcher (`canBlock: false`, `inScript: true`), with
- *   the script's arity/unknown-command texts (script.c `scriptCall`);
- * - run every other command on ioredis-mock's own synchronous emulator (taken from the table
- *   `Pipeline.prototype.copyCommands` walks), except TYPE on a stream and the TTL family, which
- *   the adapter owns (ttl.ts), and the commands Redis refuses in scripts.
- * The whole script runs in `keyspace.atomically()`: one time snapshot for every command, blocked
- * readers served only after the script.
- *
- * Conversions follow script_lua.c (7.0.15; same in the 8.x sources):
- * - Redis → Lua: integer → number, bulk → string, nil bulk/array → false, array → table (nested),
- *   status (typed SimpleString replies, e.g. `OK` and HELP lines) → `{ok=…}`, error → `{err=…}` returned by
- *   `pcall`, raised by `call`. Built-in results are converted from ioredis-mock's JS values
- *   (null → false, numbers, strings, arrays, HGETALL's object flattened); their status replies
- *   stay plain strings, as ioredis-mock gives them.
- * - Lua → reply (ioredis-mock's existing behaviour where it had one): string, number (not
- *   truncated), boolean as is, nil → undefined, table → array up to the first nil; where
- *   ioredis-mock had none, Redis's rules: `{err=…}` → error reply, `{ok=…}` → status, a table
- *   without array part → [] and other types → null.
+ * Conversions follow script_lua.c (7.0.15; same in the 8.x sources), from the typed replies:
+ * - Redis → Lua: integer → number, bulk → string, nil bulk/array → false, array (maps and sets
+ *   flattened as RESP2 sends them) → table, status → `{ok=…}`, error → `{err=…}` returned by
+ *   `pcall`, raised by `call`;
+ * - Lua → reply: string → bulk, number → integer (truncated), true → 1, false/nil → nil,
+ *   `{err=…}` → error reply, `{ok=…}` → status, a table → array up to the first nil.
  * - An error that ends the script answers "<err> script: <sha>, on @user_script:<line>.", a
  *   non-table Lua error first becoming "ERR <message>" (the server's error handler), a compile
  *   error "ERR Error compiling script (new function): <message>".
@@ -34,21 +24,10 @@
  * script flags in the `#!lua` shebang (parsed, not enforced), the script-kill timeout, RESP3.
  */
 import { createHash } from 'crypto';
-import { ReplyError } from 'redis-errors';
 import { parseInt64 } from '../commands/args';
-import { dispatch, lookupCommand } from '../commands/dispatch';
-import type { CommandContext, Db } from '../commands/types';
-import { ErrorReply, MapReply, NIL_ARRAY, PushReply, type Reply, SetReply, SimpleString, mapPairs, toResp2Plain } from '../reply/reply';
-import { isBlockRequest } from '../commands/types';
+import { ErrorReply, MapReply, PushReply, type Reply, SetReply, SimpleString, mapPairs, toResp2Plain } from '../reply/reply';
 import { CommandError, ERR_NOT_INTEGER } from '../errors';
-import type { Keyspace } from '../keyspace/keyspace';
-import { COMMAND_SINCE, versionIndex } from '../version';
-import { fixStreamReplies, guardStreamKeys, withKeyspaceTime } from './builtins';
-import { decodeBytes, flattenArgs, toByteString } from './encoding';
-import { clockTtlCommands } from './ttl';
-
-/* eslint-disable @typescript-eslint/no-explicit-any */
-type MockInstance = any;
+import type { Connection } from './connection';
 
 // ---------------------------------------------------------------------------------------------
 // fengari (a dependency of ioredis-mock): the part of its C-like API used here.
@@ -129,27 +108,9 @@ const ls = (s: string): LuaString => fengari.to_luastring(s);
 // ---------------------------------------------------------------------------------------------
 // Texts (script.c / script_lua.c / eval.c, checked on redis-server 7.0.15; same in 8.x sources)
 
-const ERR_UNKNOWN_FROM_SCRIPT = 'ERR Unknown Redis command called from script';
-const ERR_ARITY_FROM_SCRIPT = 'ERR Wrong number of args calling Redis command from script';
-const ERR_NOT_ALLOWED_FROM_SCRIPT = 'ERR This Redis command is not allowed from script';
 const ERR_NO_ARGS = 'ERR Please specify at least one argument for this redis lib call';
 const ERR_BAD_ARG_TYPE = 'ERR Lua redis lib command arguments must be strings or integers';
 const ERR_NOSCRIPT = 'NOSCRIPT No matching script. Please use EVAL.';
-
-/**
- * Commands ioredis-mock emulates (or names a script may try) that carry Redis's `noscript`
- * flag: refused with "This Redis command is not allowed from script" (each checked on
- * redis-server 7.0.15, EVAL/FCALL variants by their flag).
- */
-const DENIED_IN_SCRIPTS = new Set([
-  'auth', 'bgrewriteaof', 'bgsave', 'client', 'config', 'discard', 'eval', 'eval_ro', 'evalsha',
-  'evalsha_ro', 'exec', 'failover', 'fcall', 'fcall_ro', 'function', 'monitor', 'multi',
-  'psubscribe', 'punsubscribe', 'quit', 'replconf', 'replicaof', 'role', 'save', 'script',
-  'slaveof', 'ssubscribe', 'subscribe', 'sync', 'unsubscribe', 'unwatch', 'watch',
-]);
-
-/** Entries of ioredis-mock's command table that are helpers, not commands. */
-const NOT_COMMANDS = new Set(['connect', 'evaluate']);
 
 // ---------------------------------------------------------------------------------------------
 // Bytes
@@ -158,19 +119,9 @@ function luaBytesOf(s: string): LuaString {
   return new Uint8Array(Buffer.from(s, 'latin1'));
 }
 
-function utf8ToLua(s: string): LuaString {
-  return new Uint8Array(Buffer.from(s, 'utf8'));
-}
-
 /** A Lua string as a byte string (one char per byte). */
 function byteStringOf(b: LuaString): string {
   return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1');
-}
-
-/** A byte string for ioredis-mock's emulators: the UTF-8 text when it is valid, else a Buffer. */
-function builtinArg(s: string): string | Buffer {
-  const text = decodeBytes(s);
-  return Buffer.from(text, 'utf8').toString('latin1') === s ? text : Buffer.from(s, 'latin1');
 }
 
 /** No CR/LF inside an error or status line (networking.c). */
@@ -236,29 +187,6 @@ function pushReply(L: LuaState, reply: Reply): void {
   }
 }
 
-/** A value returned by one of ioredis-mock's emulators, as Redis would hand it to Lua. */
-function pushJs(L: LuaState, value: unknown): void {
-  if (value === null || value === undefined || value === false) lua.lua_pushboolean(L, false);
-  else if (value === true) lua.lua_pushinteger(L, 1);
-  else if (typeof value === 'number') {
-    if (Number.isNaN(value)) lua.lua_pushboolean(L, false); // ioredis-mock's INCR of a non-number
-    else pushNumber(L, value);
-  }
-  else if (typeof value === 'bigint') pushNumber(L, Number(value));
-  else if (typeof value === 'string') lua.lua_pushstring(L, utf8ToLua(value));
-  else if (value instanceof Uint8Array) lua.lua_pushstring(L, new Uint8Array(value));
-  else if (Array.isArray(value) || (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype)) {
-    // Arrays, and HGETALL's object as its flat field/value list.
-    const items = Array.isArray(value) ? value : Object.entries(value as object).flat();
-    lua.lua_checkstack(L, 4);
-    lua.lua_createtable(L, items.length, 0);
-    items.forEach((v, i) => {
-      pushJs(L, v);
-      lua.lua_rawseti(L, -2, i + 1);
-    });
-  } else lua.lua_pushboolean(L, false);
-}
-
 // ---------------------------------------------------------------------------------------------
 // Reading the script's result
 
@@ -271,19 +199,17 @@ function rawStringField(L: LuaState, field: string): string | undefined {
   return out;
 }
 
-function stringOut(bytes: string, buffers: boolean): string | Buffer {
-  return buffers ? Buffer.from(bytes, 'latin1') : decodeBytes(bytes);
-}
-
-/** Convert the value at the top of the stack and pop it. Error tables become ReplyError values. */
-function popResult(L: LuaState, buffers: boolean): unknown {
-  let out: unknown;
+/**
+ * Convert the value at the top of the stack (the script's result) to a reply and pop it
+ * (script_lua.c luaReplyToRedisReply). `{err=…}` tables become ErrorReply values.
+ */
+function popResult(L: LuaState): Reply {
+  let out: Reply;
   switch (lua.lua_type(L, -1)) {
     case lua.LUA_TSTRING:
-      out = stringOut(byteStringOf(lua.lua_tolstring(L, -1) as LuaString), buffers);
+      out = byteStringOf(lua.lua_tolstring(L, -1) as LuaString);
       break;
-    // Redis's Lua → RESP rules (script_lua.c luaReplyToRedisReply): numbers become integers
-    // (truncated), true → 1, false and nil → nil.
+    // numbers become integers (truncated), true → 1, false and nil → nil
     case lua.LUA_TNUMBER:
       out = Math.trunc(lua.lua_tonumber(L, -1));
       break;
@@ -296,12 +222,12 @@ function popResult(L: LuaState, buffers: boolean): unknown {
     case lua.LUA_TTABLE: {
       const err = rawStringField(L, 'err');
       const ok = err === undefined ? rawStringField(L, 'ok') : undefined;
-      if (err !== undefined) out = new ReplyError(decodeBytes(oneLine(err)));
-      else if (ok !== undefined) out = stringOut(oneLine(ok), buffers);
+      if (err !== undefined) out = new ErrorReply(oneLine(err));
+      else if (ok !== undefined) out = new SimpleString(oneLine(ok));
       else {
         lua.lua_checkstack(L, 4);
-        const items: unknown[] = [];
-        for (let i = 1; lua.lua_rawgeti(L, -1, i) !== lua.LUA_TNIL; i++) items.push(popResult(L, buffers));
+        const items: Reply[] = [];
+        for (let i = 1; lua.lua_rawgeti(L, -1, i) !== lua.LUA_TNIL; i++) items.push(popResult(L));
         lua.lua_pop(L, 1); // the nil
         out = items;
       }
@@ -317,111 +243,17 @@ function popResult(L: LuaState, buffers: boolean): unknown {
 // ---------------------------------------------------------------------------------------------
 // The script environment
 
-/** What the runner needs from the adapter's per-instance state. */
-export interface ScriptHost {
-  keyspace: Keyspace;
-  db: Db;
-  prefix: string;
-}
-
-type Builtin = (this: MockInstance, ...args: unknown[]) => unknown;
-
-/** ioredis-mock's synchronous command emulators, per Pipeline class. */
-const builtinTables = new WeakMap<object, Record<string, Builtin>>();
-
-/**
- * ioredis-mock keeps its emulators in a module-private table; `Pipeline.prototype.copyCommands`
- * hands each of them to `this._createCommand(name, fn)`, so a stand-in `this` collects them.
- */
-function builtinCommands(redis: MockInstance): Record<string, Builtin> {
-  const Pipeline = redis.constructor?.Pipeline;
-  const copy = Pipeline?.prototype?.copyCommands;
-  if (typeof copy !== 'function') return {};
-  let table = builtinTables.get(Pipeline);
-  if (!table) {
-    const collected: Record<string, Builtin> = Object.create(null);
-    copy.call({
-      redis: { customCommands: {} },
-      _createCommand: (name: string, fn: Builtin) => {
-        if (name === name.toLowerCase() && !NOT_COMMANDS.has(name) && typeof fn === 'function') collected[name] = fn;
-      },
-    });
-    table = collected;
-    builtinTables.set(Pipeline, table);
-  }
-  return table;
-}
-
-interface Env {
-  redis: MockInstance;
-  host: ScriptHost;
-  builtins: Record<string, Builtin>;
-  ttl: Record<string, (args: unknown[]) => number>;
-}
-
-function arityOk(arity: number, argc: number): boolean {
-  return arity >= 0 ? argc === arity : argc >= -arity;
-}
-
-/** An error thrown by one of ioredis-mock's emulators (or the TTL commands) as an error reply. */
-function builtinError(err: unknown): CommandError {
-  const msg = oneLine(toByteString(err instanceof Error ? err.message : String(err)));
-  return new CommandError(/^[A-Z][A-Z0-9_-]*( |$)/.test(msg) ? msg : `ERR ${msg}`);
-}
-
-type Outcome = { kind: 'stream'; reply: Reply } | { kind: 'js'; value: unknown };
-
-/** One `redis.call`: argv are byte strings. Throws CommandError for error replies. */
-function runCommand(env: Env, argv: string[]): Outcome {
-  const { keyspace: ks, db, prefix } = env.host;
-  const name = argv[0].toLowerCase();
-  const spec = lookupCommand(name);
-  if (spec) {
-    const since = COMMAND_SINCE[name];
-    if (since && versionIndex(ks.redisVersion) < versionIndex(since)) throw new CommandError(ERR_UNKNOWN_FROM_SCRIPT);
-    // Redis looks a container's subcommand up with the command itself (argc >= 2).
-    let arity = spec.arity;
-    if (spec.subcommands && argv.length >= 2) {
-      const sub = spec.subcommands[argv[1].toLowerCase()];
-      if (!sub) throw new CommandError(ERR_UNKNOWN_FROM_SCRIPT);
-      arity = sub.arity;
-    }
-    if (!arityOk(arity, argv.length)) throw new CommandError(ERR_ARITY_FROM_SCRIPT);
-    const ctx: CommandContext = { now: ks.now(), version: ks.redisVersion, db, canBlock: false, isRetry: false, inScript: true };
-    const result = dispatch(ctx, argv);
-    return { kind: 'stream', reply: isBlockRequest(result) ? NIL_ARRAY : result };
-  }
-  if (DENIED_IN_SCRIPTS.has(name)) throw new CommandError(ERR_NOT_ALLOWED_FROM_SCRIPT);
-  const args = argv.slice(1).map(builtinArg);
-  const run =
-    env.ttl[name] ??
-    (env.builtins[name]
-      ? (a: unknown[]) => {
-          guardStreamKeys(ks, name, a, prefix);
-          return withKeyspaceTime(ks, () => fixStreamReplies(ks, name, a, prefix, env.builtins[name].apply(env.redis, a)));
-        }
-      : undefined);
-  if (!run) throw new CommandError(ERR_UNKNOWN_FROM_SCRIPT);
-  try {
-    // HGETALL answers an object; the other emulators arrays, strings, numbers or null.
-    return { kind: 'js', value: run(args) };
-  } catch (err) {
-    // Any failure of an emulator is that command's error reply, as ioredis-mock's scripts had it.
-    throw builtinError(err);
-  }
-}
-
 interface Run {
   /** A library error (not an error reply) thrown inside the script; re-thrown afterwards. */
   internal: { error: unknown } | null;
 }
 
 /** The body of `redis.call` (raise = true) and `redis.pcall`. */
-function redisCallFunction(env: Env, run: Run, raise: boolean): JsFunction {
+function redisCallFunction(conn: Connection, run: Run, raise: boolean): JsFunction {
   return (L) => {
     const argc = lua.lua_gettop(L);
     let error: string | undefined;
-    let outcome: Outcome | undefined;
+    let reply: Reply = null;
     if (argc === 0) error = ERR_NO_ARGS;
     else {
       const argv: string[] = [];
@@ -434,7 +266,7 @@ function redisCallFunction(env: Env, run: Run, raise: boolean): JsFunction {
       }
       if (error === undefined) {
         try {
-          outcome = runCommand(env, argv);
+          reply = conn.scriptCall(argv);
         } catch (err) {
           if (err instanceof CommandError) error = oneLine(err.message);
           else {
@@ -451,8 +283,7 @@ function redisCallFunction(env: Env, run: Run, raise: boolean): JsFunction {
       if (raise) lua.lua_error(L);
       return 1;
     }
-    if (outcome?.kind === 'stream') pushReply(L, outcome.reply);
-    else pushJs(L, outcome?.value);
+    pushReply(L, reply);
     return 1;
   };
 }
@@ -472,7 +303,7 @@ function raiseError(L: LuaState, text: string): never {
 }
 
 /** Fill the `redis` table and the globals of a fresh state. */
-function defineRedisLib(L: LuaState, env: Env, run: Run): void {
+function defineRedisLib(L: LuaState, conn: Connection, run: Run): void {
   const set = (name: string, fn: JsFunction) => {
     lua.lua_pushjsfunction(L, fn);
     lua.lua_setfield(L, -2, ls(name));
@@ -482,8 +313,8 @@ function defineRedisLib(L: LuaState, env: Env, run: Run): void {
     lua.lua_setfield(L, -2, ls(name));
   };
   lua.lua_createtable(L, 0, 24);
-  set('call', redisCallFunction(env, run, true));
-  set('pcall', redisCallFunction(env, run, false));
+  set('call', redisCallFunction(conn, run, true));
+  set('pcall', redisCallFunction(conn, run, false));
   set('error_reply', (L1) => {
     if (lua.lua_gettop(L1) !== 1 || lua.lua_type(L1, -1) !== lua.LUA_TSTRING) {
       pushSingleFieldTable(L1, 'err', ls('ERR wrong number or type of arguments'));
@@ -605,41 +436,44 @@ function stripShebang(body: string): string {
   const eol = body.indexOf('\n');
   const line = eol < 0 ? body : body.slice(0, eol);
   const [engine, ...options] = line.split(' ').filter((p) => p !== '');
-  if (engine !== '#!lua') throw new ReplyError(decodeBytes(oneLine(`ERR Unexpected engine in script shebang: ${engine}`)));
+  if (engine !== '#!lua') throw new CommandError(oneLine(`ERR Unexpected engine in script shebang: ${engine}`));
   const known = ['no-writes', 'allow-oom', 'allow-stale', 'no-cluster', 'allow-cross-slot-keys'];
   for (const opt of options) {
-    if (!opt.startsWith('flags=')) throw new ReplyError(decodeBytes(oneLine(`ERR Unknown lua shebang option: ${opt}`)));
+    if (!opt.startsWith('flags=')) throw new CommandError(oneLine(`ERR Unknown lua shebang option: ${opt}`));
     for (const flag of opt.slice('flags='.length).split(',')) {
       if (flag !== '' && !known.includes(flag)) {
-        throw new ReplyError(decodeBytes(oneLine(`ERR Unexpected flag in script shebang: ${flag}`)));
+        throw new CommandError(oneLine(`ERR Unexpected flag in script shebang: ${flag}`));
       }
     }
   }
   return eol < 0 ? '' : body.slice(eol);
 }
 
-/** Run one script (body, KEYS and ARGV as byte strings) atomically; returns the reply. */
-function runScript(env: Env, body: string, sha: string, keys: string[], args: string[], buffers: boolean): unknown {
+/**
+ * Run one script (body, KEYS and ARGV as byte strings) on `conn` atomically; returns its reply.
+ * Throws CommandError for an error reply.
+ */
+export function runScript(conn: Connection, body: string, sha: string, keys: string[], args: string[]): Reply {
   const source = stripShebang(body);
-  return env.host.keyspace.atomically(() => {
+  return conn.keyspace.atomically(() => {
     const L = lauxlib.luaL_newstate();
     const run: Run = { internal: null };
     try {
       lualib.luaL_openlibs(L);
-      defineRedisLib(L, env, run);
+      defineRedisLib(L, conn, run);
       setGlobalArray(L, 'KEYS', keys.map(luaBytesOf));
       setGlobalArray(L, 'ARGV', args.map(luaBytesOf));
       lua.lua_pushjsfunction(L, errorHandler);
       const chunk = luaBytesOf(source);
       if (lauxlib.luaL_loadbuffer(L, chunk, chunk.length, ls('@user_script')) !== lua.LUA_OK) {
         const msg = byteStringOf(lauxlib.luaL_tolstring(L, -1));
-        throw new ReplyError(decodeBytes(oneLine(`ERR Error compiling script (new function): ${msg}`)));
+        throw new CommandError(oneLine(`ERR Error compiling script (new function): ${msg}`));
       }
       const status = lua.lua_pcall(L, 0, 1, 1);
       if (run.internal) throw run.internal.error;
-      if (status !== lua.LUA_OK) throw new ReplyError(decodeBytes(oneLine(scriptErrorText(L, sha))));
-      const result = popResult(L, buffers);
-      if (result instanceof ReplyError) throw result;
+      if (status !== lua.LUA_OK) throw new CommandError(oneLine(scriptErrorText(L, sha)));
+      const result = popResult(L);
+      if (result instanceof ErrorReply) throw new CommandError(result.message);
       return result;
     } finally {
       lua.lua_close(L);
@@ -666,93 +500,53 @@ function scriptErrorText(L: LuaState, sha: string): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// EVAL / EVALSHA / defineCommand
+// EVAL / EVALSHA / SCRIPT
 
-function sha1hex(body: string): string {
+/** SHA1 hex of a script body (a byte string), as SCRIPT LOAD answers it. */
+export function sha1hex(body: string): string {
   return createHash('sha1').update(Buffer.from(body, 'latin1')).digest('hex');
 }
 
 /** `numkeys key… arg…` as EVAL parses them (eval.c evalGenericCommand). */
-function splitKeys(numkeys: unknown, rest: string[]): { keys: string[]; args: string[] } {
-  const n = parseInt64(toByteString(numkeys));
-  if (n === null) throw new ReplyError(ERR_NOT_INTEGER);
-  if (n > BigInt(rest.length)) throw new ReplyError("ERR Number of keys can't be greater than number of args");
-  if (n < 0n) throw new ReplyError("ERR Number of keys can't be negative");
+export function splitKeys(numkeys: string, rest: string[]): { keys: string[]; args: string[] } {
+  const n = parseInt64(numkeys);
+  if (n === null) throw new CommandError(ERR_NOT_INTEGER);
+  if (n > BigInt(rest.length)) throw new CommandError("ERR Number of keys can't be greater than number of args");
+  if (n < 0n) throw new CommandError("ERR Number of keys can't be negative");
   return { keys: rest.slice(0, Number(n)), args: rest.slice(Number(n)) };
 }
 
-function splitCallback(args: unknown[]): { args: unknown[]; cb: unknown } {
-  if (args.length && typeof args[args.length - 1] === 'function') return { args: args.slice(0, -1), cb: args[args.length - 1] };
-  return { args, cb: undefined };
+/** SCRIPT LOAD: compile `body` (compile errors as EVAL gives them) and return its SHA1. */
+export function loadScript(body: string): string {
+  const source = stripShebang(body);
+  const L = lauxlib.luaL_newstate();
+  try {
+    const chunk = luaBytesOf(source);
+    if (lauxlib.luaL_loadbuffer(L, chunk, chunk.length, ls('@user_script')) !== lua.LUA_OK) {
+      const msg = byteStringOf(lauxlib.luaL_tolstring(L, -1));
+      throw new CommandError(oneLine(`ERR Error compiling script (new function): ${msg}`));
+    }
+  } finally {
+    lua.lua_close(L);
+  }
+  return sha1hex(body);
 }
 
-/** An instance method: ioredis flattening, optional callback, a promise for the reply. */
-function asMethod(run: (args: unknown[]) => unknown): (...raw: unknown[]) => Promise<unknown> {
-  return (...raw) => {
-    const { args, cb } = splitCallback(raw);
-    const p = new Promise<unknown>((resolve) => resolve(run(flattenArgs(args))));
-    if (typeof cb === 'function') p.then((r) => cb(null, r), (e) => cb(e));
-    return p;
-  };
+/** EVAL script numkeys key… arg…: caches the script (SCRIPT EXISTS sees it) and runs it. */
+export function evalCommand(conn: Connection, argv: string[]): Reply {
+  const [, body, numkeys, ...rest] = argv;
+  const { keys, args } = splitKeys(numkeys, rest);
+  const sha = sha1hex(body);
+  conn.server.scripts.set(sha, body);
+  return runScript(conn, body, sha, keys, args);
 }
 
-/**
- * Make `eval`, `evalsha`, their `…Buffer` twins (as methods and for `pipeline()`/`multi()`) and
- * `defineCommand` of an ioredis-mock instance run scripts whose `redis.call` reaches the stream
- * commands. Called once per instance by the adapter (`setUpInstance`).
- */
-export function installScripting(redis: MockInstance, host: ScriptHost): void {
-  const env: Env = {
-    redis,
-    host,
-    builtins: builtinCommands(redis),
-    ttl: clockTtlCommands(host.keyspace, host.prefix),
-  };
-  if (!redis.shaScripts) redis.shaScripts = {};
-  const cache = (): Record<string, unknown> => redis.shaScripts;
-
-  const evalRun = (command: string, buffers: boolean) => (argv: unknown[]) => {
-    if (argv.length < 2) throw new ReplyError(`ERR wrong number of arguments for '${command}' command`);
-    const [script, numkeys, ...rest] = argv;
-    const { keys, args } = splitKeys(numkeys, rest.map(toByteString));
-    const body = toByteString(script);
-    const sha = sha1hex(body);
-    cache()[sha] = script;
-    return runScript(env, body, sha, keys, args, buffers);
-  };
-  const evalshaRun = (command: string, buffers: boolean) => (argv: unknown[]) => {
-    if (argv.length < 2) throw new ReplyError(`ERR wrong number of arguments for '${command}' command`);
-    const [shaArg, numkeys, ...rest] = argv;
-    const { keys, args } = splitKeys(numkeys, rest.map(toByteString));
-    const sha = toByteString(shaArg).toLowerCase();
-    const script = cache()[sha];
-    if (script === undefined || script === null) throw new ReplyError(ERR_NOSCRIPT);
-    return runScript(env, toByteString(script), sha, keys, args, buffers);
-  };
-
-  const install = (name: string, run: (argv: unknown[]) => unknown) => {
-    redis[name] = asMethod(run);
-    // pipeline()/multi() call customCommands bound to the instance, arguments already flattened.
-    redis.customCommands[name] = (...argv: unknown[]) => run(argv);
-  };
-  install('eval', evalRun('eval', false));
-  install('evalBuffer', evalRun('eval', true));
-  install('evalsha', evalshaRun('evalsha', false));
-  install('evalshaBuffer', evalshaRun('evalsha', true));
-
-  /** ioredis `defineCommand(name, { numberOfKeys?, lua })`: without numberOfKeys, the first argument is numkeys. */
-  redis.defineCommand = (name: string, definition: { numberOfKeys?: number | null; lua: string }) => {
-    const body = toByteString(definition.lua);
-    const sha = sha1hex(body);
-    const commandRun = (buffers: boolean) => (argv: unknown[]) => {
-      const fixed = typeof definition.numberOfKeys === 'number';
-      if (!fixed && argv.length < 1) throw new ReplyError(`ERR wrong number of arguments for 'evalsha' command`);
-      const [numkeys, rest] = fixed ? [definition.numberOfKeys, argv] : [argv[0], argv.slice(1)];
-      const { keys, args } = splitKeys(numkeys, rest.map(toByteString));
-      cache()[sha] = definition.lua;
-      return runScript(env, body, sha, keys, args, buffers);
-    };
-    install(name, commandRun(false));
-    install(`${name}Buffer`, commandRun(true));
-  };
+/** EVALSHA sha numkeys key… arg…: NOSCRIPT unless EVAL or SCRIPT LOAD cached it. */
+export function evalshaCommand(conn: Connection, argv: string[]): Reply {
+  const [, shaArg, numkeys, ...rest] = argv;
+  const { keys, args } = splitKeys(numkeys, rest);
+  const sha = shaArg.toLowerCase();
+  const body = conn.server.scripts.get(sha);
+  if (body === undefined) throw new CommandError(ERR_NOSCRIPT);
+  return runScript(conn, body, sha, keys, args);
 }

@@ -1,0 +1,171 @@
+/**
+ * ioredis's connection lifecycle on a fake client: `status` and its events, in ioredis's order
+ * (Redis.ts / event_handler.ts):
+ * - `new Redis()`: `connecting`, then the events `connecting`, `connect`, `ready` (status
+ *   follows each); with `lazyConnect` the status is `wait` until `connect()` or a command;
+ * - `disconnect()` and a `quit()` that answered: `close` then `end` (status `close`, then
+ *   `end`); the connection's blocked and queued calls reject with "Connection is closed.";
+ * - `connect()` after that: a fresh connection (new CLIENT ID, the `db` of the options),
+ *   the same three events, the promise resolving at `ready`; while connecting or connected it
+ *   rejects "Redis is already connecting/connected".
+ * Events are emitted from promise callbacks, never `process.nextTick`, so jest/sinon fake
+ * timers cannot hold them back (ioredis-mock's own nextTick `connect`/`ready` are dropped).
+ */
+import { Connection, type ConnectionOptions } from '../engine/connection';
+import type { EmulatorTable } from '../engine/emulators';
+import { parseStreamsOptions } from './options';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type Instance = any;
+
+/** The instance's engine connection. */
+export const CONN = Symbol.for('ioredis-mock-streams.connection');
+/** ioredis-mock's `connected` flag (an accessor, to see it set in the constructor). */
+const CONNECTED = Symbol.for('ioredis-mock-streams.connected');
+/** Count of ioredis-mock's own `connect`/`ready` emissions still to drop. */
+const DROP_MOCK_EVENTS = Symbol.for('ioredis-mock-streams.dropMockEvents');
+/** Set while the adapter emits a lifecycle event itself. */
+const OWN_EMIT = Symbol.for('ioredis-mock-streams.ownEmit');
+
+const noop = () => undefined;
+
+/** Emit a lifecycle event as the adapter (not dropped by the `emit` hook). */
+function emitOwn(redis: Instance, event: string, arg?: unknown): void {
+  redis[OWN_EMIT] = true;
+  try {
+    redis.emit(event, arg);
+  } catch (err) {
+    // a throwing listener must not break the lifecycle; surface it like an uncaught error
+    void Promise.reject(err);
+  } finally {
+    redis[OWN_EMIT] = false;
+  }
+}
+
+/** Set `status` now and emit its event from a promise callback (ioredis setStatus). */
+function setStatus(redis: Instance, status: string, arg?: unknown): Promise<void> {
+  redis.status = status;
+  return Promise.resolve().then(() => emitOwn(redis, status, arg));
+}
+
+/** The connection options of an instance: its keyspace, key prefix, name, notifications. */
+export function connectionOptionsOf(redis: Instance, options: any, emulators: EmulatorTable): ConnectionOptions {
+  return {
+    host: options?.host ?? 'localhost',
+    port: Number(options?.port ?? 6379),
+    db: Number(options?.db ?? 0),
+    streams: parseStreamsOptions(options?.streams),
+    keyPrefix: options?.keyPrefix ? String(options.keyPrefix) : '',
+    notifyKeyspaceEvents: typeof options?.notifyKeyspaceEvents === 'string' ? options.notifyKeyspaceEvents : '',
+    name: typeof options?.connectionName === 'string' && options.connectionName !== '' ? options.connectionName : null,
+    emulators,
+    builtinHost: redis,
+  };
+}
+
+/** connecting → connect → ready, each event after the previous (promise callbacks). */
+function runConnectSequence(redis: Instance, conn: Connection): Promise<void> {
+  const live = () => redis[CONN] === conn && !conn.closed;
+  return setStatus(redis, 'connecting')
+    .then(() => {
+      if (live()) return setStatus(redis, 'connect');
+      return undefined;
+    })
+    .then(() => {
+      if (live()) return setStatus(redis, 'ready');
+      return undefined;
+    });
+}
+
+/** First connection, from the constructor (the `options` assignment ioredis-mock makes last). */
+export function openInstance(redis: Instance, options: any, emulators: EmulatorTable): void {
+  const conn = new Connection(connectionOptionsOf(redis, options, emulators));
+  redis[CONN] = conn;
+  if (options?.lazyConnect) {
+    redis.status = 'wait';
+    return;
+  }
+  void runConnectSequence(redis, conn);
+}
+
+/** ioredis `connect()`: a promise that resolves when ready. */
+export function connectInstance(redis: Instance, emulators: EmulatorTable): Promise<void> {
+  const status = redis.status;
+  if (status === 'connecting' || status === 'connect' || status === 'ready') {
+    return Promise.reject(new Error('Redis is already connecting/connected'));
+  }
+  let conn: Connection = redis[CONN];
+  if (!conn || conn.closed) {
+    try {
+      conn = new Connection(connectionOptionsOf(redis, redis.options, emulators));
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    redis[CONN] = conn;
+  }
+  redis[CONNECTED] = true;
+  return runConnectSequence(redis, conn);
+}
+
+/** A command on a `wait` (lazyConnect) client connects it first, as ioredis does. */
+export function autoConnect(redis: Instance, emulators: EmulatorTable): void {
+  if (redis.status === 'wait') connectInstance(redis, emulators).catch(noop);
+}
+
+/** Drop the instance's pub/sub subscriptions (ioredis-mock's disconnect cleanup). */
+function dropSubscriptions(redis: Instance): void {
+  for (const store of [redis.channels, redis.patternChannels]) {
+    const byChannel: Map<string, Map<unknown, (...a: unknown[]) => void>> | undefined = store?.instanceListeners;
+    if (!byChannel) continue;
+    for (const [channel, listeners] of byChannel) {
+      const listener = listeners.get(redis);
+      if (!listener) continue;
+      store.removeListener(channel, listener);
+      listeners.delete(redis);
+      if (listeners.size === 0) byChannel.delete(channel);
+    }
+  }
+  redis.subscriberMode = false;
+}
+
+/**
+ * The connection is gone (disconnect(), or QUIT answered): release everything and go
+ * `close` → `end`. Idempotent.
+ */
+export function closeInstance(redis: Instance): void {
+  const conn: Connection | undefined = redis[CONN];
+  conn?.close();
+  redis[CONNECTED] = false;
+  if (redis.status === 'end' || redis.status === 'close') return;
+  dropSubscriptions(redis);
+  void setStatus(redis, 'close').then(() => {
+    if (redis.status === 'close') return setStatus(redis, 'end');
+    return undefined;
+  });
+}
+
+/**
+ * Hooks on the class: `connected` as an accessor (to drop ioredis-mock's own nextTick
+ * `connect`/`ready` emitted from its constructor) and `emit` dropping those two events.
+ */
+export function installLifecycleHooks(proto: Instance): void {
+  Object.defineProperty(proto, 'connected', {
+    configurable: true,
+    get(this: Instance) {
+      return this[CONNECTED] ?? false;
+    },
+    set(this: Instance, value: boolean) {
+      // the constructor sets `connected = true` right before scheduling `connect`/`ready`
+      if (value && this[CONN] === undefined) this[DROP_MOCK_EVENTS] = 2;
+      this[CONNECTED] = value;
+    },
+  });
+  const baseEmit: (this: Instance, event: string | symbol, ...args: unknown[]) => boolean = proto.emit;
+  proto.emit = function emit(this: Instance, event: string | symbol, ...args: unknown[]): boolean {
+    if (!this[OWN_EMIT] && (event === 'connect' || event === 'ready') && this[DROP_MOCK_EVENTS] > 0) {
+      this[DROP_MOCK_EVENTS]--;
+      return false;
+    }
+    return baseEmit.call(this, event, ...args);
+  };
+}

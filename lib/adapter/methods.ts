@@ -1,0 +1,302 @@
+/**
+ * The command methods of the fake client, defined once on the prototype (no per-instance
+ * closures): each reads the instance's engine `Connection` (lifecycle.ts `CONN`).
+ *
+ * - Stream commands (`xadd`, `xreadgroupBuffer` …): arguments flattened as ioredis does, key
+ *   arguments prefixed as ioredis's command table says, bytes to the engine, the typed reply
+ *   encoded as ioredis delivers RESP2 (strings or Buffers, numbers, arrays).
+ * - ioredis-mock's built-ins (`get`, `hgetall` …): its thin `command()` wrapper re-implemented
+ *   (lib/index.js 8.13.1: callback, argument transformers, subscriber/offline checks, reply
+ *   transformers) around the raw emulator run with `this` = the instance, plus the keyspace
+ *   clock, Redis's arity and WRONGTYPE on streams (builtins.ts).
+ * - Connection commands (`select`, `client`, `hello`, `watch`, `quit`, `eval` …), the clock's
+ *   TTL family and every other Redis command: through the engine.
+ * Every path runs in connection order (behind a blocked call of the same client), rejects
+ * with "Connection is closed." once closed, answers error replies as ioredis's `ReplyError`
+ * and never throws synchronously. While `MULTI` (sent through `call()`) is open, every command
+ * goes to the engine and answers `QUEUED`.
+ */
+import { ReplyError } from 'redis-errors';
+import { StreamsMockError } from '../clock/clock';
+import { CommandError } from '../errors';
+import { type Connection, connectionClosedError } from '../engine/connection';
+import type { Emulator, EmulatorTable } from '../engine/emulators';
+import type { Reply } from '../reply/reply';
+import { fixStreamReplies, guardStreamKeys, withKeyspaceTime } from './builtins';
+import { decodeBytes, encodeReply, type ReplyEncoding, toByteString } from './encoding';
+import { applyKeyPrefix } from './keys';
+import { CONN, autoConnect, closeInstance } from './lifecycle';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type Instance = any;
+type Callback = (err: unknown, result?: unknown) => void;
+
+const noop = () => undefined;
+
+/** ioredis's node-style callback on a command promise. */
+export function withCallback<T>(p: Promise<T>, cb: Callback | undefined): Promise<T> {
+  if (cb !== undefined) p.then((r) => cb(null, r), (e) => cb(e));
+  return p;
+}
+
+/** Take a trailing callback off `args` (mutates it, as ioredis-mock does). */
+export function popCallback(args: unknown[]): Callback | undefined {
+  const last = args.length - 1;
+  if (last >= 0 && typeof args[last] === 'function') {
+    const cb = args[last] as Callback;
+    args.length = last;
+    return cb;
+  }
+  return undefined;
+}
+
+const ENCODINGS: readonly ReplyEncoding[] = [
+  { buffers: false, stringNumbers: false },
+  { buffers: false, stringNumbers: true },
+  { buffers: true, stringNumbers: false },
+  { buffers: true, stringNumbers: true },
+];
+
+function encodingOf(redis: Instance, buffers: boolean): ReplyEncoding {
+  return ENCODINGS[(buffers ? 2 : 0) + (redis.options?.stringNumbers ? 1 : 0)];
+}
+
+/** A command error as ioredis delivers it: a ReplyError with `command: { name, args }`. */
+export function toClientError(err: unknown, argv?: string[]): unknown {
+  if (!(err instanceof CommandError)) return err;
+  // Redis never emits CR/LF inside an error line (networking.c addReplyErrorLength).
+  const reply = new ReplyError(decodeBytes(err.message).replace(/[\r\n]/g, ' '));
+  if (argv) Object.assign(reply, { command: { name: argv[0], args: argv.slice(1).map(decodeBytes) } });
+  return reply;
+}
+
+/** The connection, or the reason a command cannot run (never throws). */
+function usableConnection(redis: Instance, emulators: EmulatorTable): Connection | Error {
+  const conn: Connection | undefined = redis?.[CONN];
+  if (conn === undefined) return new StreamsMockError('this client was not set up by installStreams()');
+  if (redis.status === 'wait') autoConnect(redis, emulators);
+  const live: Connection = redis[CONN];
+  if (live.closed) return connectionClosedError();
+  return live;
+}
+
+const SUBSCRIBER_ERROR = 'Connection in subscriber mode, only subscriber commands may be used';
+/** Commands ioredis-mock (and ioredis) allow in subscriber mode. */
+const SUBSCRIBER_COMMANDS = new Set([
+  'subscribe', 'psubscribe', 'unsubscribe', 'punsubscribe', 'ssubscribe', 'sunsubscribe', 'pubsub', 'ping', 'quit', 'reset',
+]);
+
+function isArgsFlat(args: unknown[]): boolean {
+  for (let i = 0; i < args.length; i++) if (Array.isArray(args[i])) return false;
+  return true;
+}
+
+/** ioredis's flattening: arrays spread one level (iteratively: no argument-count limit). */
+export function flatten(args: unknown[]): unknown[] {
+  if (isArgsFlat(args)) return args;
+  const out: unknown[] = [];
+  for (const a of args) {
+    if (Array.isArray(a)) for (const x of a) out.push(x);
+    else out.push(a);
+  }
+  return out;
+}
+
+/** argv bytes of a command as ioredis sends it (key prefix applied when `prefixKeys`). */
+export function buildArgv(name: string, args: unknown[], keyPrefix: unknown, prefixKeys: boolean): string[] {
+  let flat = flatten(args);
+  if (prefixKeys && keyPrefix) flat = applyKeyPrefix(name, flat, keyPrefix as string | Buffer);
+  const argv = new Array<string>(flat.length + 1);
+  argv[0] = name;
+  for (let i = 0; i < flat.length; i++) argv[i + 1] = toByteString(flat[i]);
+  return argv;
+}
+
+/**
+ * Run argv on the connection in order and encode the reply for ioredis. Synchronous until the
+ * final promise when the connection is ready and the command does not block.
+ */
+export function executeArgv(redis: Instance, conn: Connection, argv: string[], buffers: boolean): Promise<unknown> {
+  const enc = encodingOf(redis, buffers);
+  if (conn.ready) {
+    let out: Reply | Promise<Reply>;
+    try {
+      out = conn.runReady(argv);
+    } catch (err) {
+      return Promise.reject(toClientError(err, argv));
+    }
+    if (!(out instanceof Promise)) return Promise.resolve(encodeReply(out, enc));
+    const blocked = out.then(
+      (r) => encodeReply(r, enc),
+      (err) => Promise.reject(toClientError(err, argv)),
+    );
+    // A blocked call released by disconnect()/reset must not become an unhandled rejection
+    // when the test never awaited it; callers that await it still see the rejection.
+    blocked.catch(noop);
+    return blocked;
+  }
+  const later = conn.execute(argv).then(
+    (r) => encodeReply(r, enc),
+    (err) => Promise.reject(toClientError(err, argv)),
+  );
+  later.catch(noop);
+  return later;
+}
+
+/** A stream command from a method, `call()` or `send_command()`; `name` as sent. */
+export function runStreamCommand(redis: Instance, emulators: EmulatorTable, name: string, args: unknown[], buffers: boolean): Promise<unknown> {
+  const conn = usableConnection(redis, emulators);
+  if (conn instanceof Error) return Promise.reject(conn);
+  if (redis.subscriberMode) return Promise.reject(new Error(SUBSCRIBER_ERROR));
+  let argv: string[];
+  try {
+    argv = buildArgv(name, args, redis.options?.keyPrefix, true);
+  } catch (err) {
+    return Promise.reject(err);
+  }
+  return executeArgv(redis, conn, argv, buffers);
+}
+
+/** Engine commands that take key arguments ioredis prefixes (the others take none). */
+const PREFIXED_ENGINE_COMMANDS = new Set(['watch']);
+
+/** A command the engine answers (connection commands, TTLs, scripts, anything unemulated). */
+export function runEngineCommand(redis: Instance, emulators: EmulatorTable, name: string, args: unknown[], buffers: boolean): Promise<unknown> {
+  const conn = usableConnection(redis, emulators);
+  if (conn instanceof Error) return Promise.reject(conn);
+  const lower = name.toLowerCase();
+  if (redis.subscriberMode && !SUBSCRIBER_COMMANDS.has(lower)) return Promise.reject(new Error(SUBSCRIBER_ERROR));
+  let argv: string[];
+  try {
+    argv = buildArgv(name, args, redis.options?.keyPrefix, PREFIXED_ENGINE_COMMANDS.has(lower));
+  } catch (err) {
+    return Promise.reject(err);
+  }
+  const p = executeArgv(redis, conn, argv, buffers);
+  if (lower !== 'quit') return p;
+  // QUIT answered: the connection is closed (lifecycle `close` → `end`)
+  return p.then((r) => {
+    if (conn.closed && redis[CONN] === conn) closeInstance(redis);
+    return r;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// ioredis-mock's command() wrapper
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const transformers: {
+  argument: Record<string, ((args: unknown[]) => unknown[]) | undefined>;
+  reply: Record<string, ((reply: unknown) => unknown) | undefined>;
+} = require('ioredis/built/Command').default._transformer;
+
+/** ioredis-mock processArguments: flatten, ioredis's argument transformer, values to strings. */
+export function processArguments(args: unknown[], base: string): unknown[] {
+  const transform = transformers.argument[base];
+  const flat = transform ? transform(args) : flatten(args);
+  const out = new Array<unknown>(flat.length);
+  for (let i = 0; i < flat.length; i++) {
+    const a = flat[i];
+    out[i] = a === null || a === undefined ? '' : Buffer.isBuffer(a) ? a : String(a);
+  }
+  return out;
+}
+
+/** ioredis-mock processReply: ioredis's reply transformer (HGETALL's object → object). */
+function processReply(result: unknown, base: string): unknown {
+  const transform = transformers.reply[base];
+  if (!transform) return result;
+  const flat = base === 'hgetall' && result !== null && typeof result === 'object' && !Array.isArray(result) ? Object.entries(result as object).flat() : result;
+  return transform(flat);
+}
+
+/** ioredis-mock throwIfCommandIsNotAllowed. */
+function checkAllowed(redis: Instance, base: string): void {
+  if (redis.subscriberMode && redis.channels !== undefined && !SUBSCRIBER_COMMANDS.has(base)) throw new Error(SUBSCRIBER_ERROR);
+  if (!redis.connected && !redis.options?.enableOfflineQueue) {
+    throw new Error("Stream isn't writeable and enableOfflineQueue options is false");
+  }
+}
+
+/**
+ * Run one of ioredis-mock's emulators now (the connection is ours): processed arguments,
+ * keyspace clock, arity/WRONGTYPE guard, stream reply fixes, reply transformer. Returns the
+ * value (or a promise of it, for INFO); throws the command's error.
+ */
+export function runBuiltinNow(redis: Instance, conn: Connection, name: string, base: string, emulator: Emulator, processed: unknown[]): unknown {
+  checkAllowed(redis, base);
+  const ks = conn.keyspace;
+  const prefix = conn.keyPrefix;
+  let result: unknown;
+  try {
+    result = withKeyspaceTime(ks, () => {
+      guardStreamKeys(ks, name, processed, prefix);
+      return fixStreamReplies(ks, name, processed, prefix, emulator.apply(redis, processed));
+    });
+  } finally {
+    ks.blocking.flush();
+  }
+  conn.lastCommand = base;
+  return result instanceof Promise ? result.then((r) => processReply(r, base)) : processReply(result, base);
+}
+
+/** A built-in sent while MULTI (through `call()`) is open: queued by the engine. */
+function queueBuiltin(redis: Instance, conn: Connection, name: string, base: string, processed: unknown[]): unknown {
+  const argv = new Array<string>(processed.length + 1);
+  argv[0] = base;
+  for (let i = 0; i < processed.length; i++) argv[i + 1] = toByteString(processed[i]);
+  try {
+    return encodeReply(conn.run(argv) as Reply, encodingOf(redis, name.endsWith('Buffer')));
+  } catch (err) {
+    throw toClientError(err, argv);
+  }
+}
+
+/** One of ioredis-mock's commands, from a method or `call()`. */
+export function runBuiltinCommand(redis: Instance, emulators: EmulatorTable, name: string, base: string, emulator: Emulator, args: unknown[]): Promise<unknown> {
+  const conn = usableConnection(redis, emulators);
+  if (conn instanceof Error) return Promise.reject(conn);
+  let processed: unknown[];
+  try {
+    processed = processArguments(args, base);
+  } catch (err) {
+    return Promise.reject(err);
+  }
+  if (conn.ready && !conn.inMulti) {
+    try {
+      return Promise.resolve(runBuiltinNow(redis, conn, name, base, emulator, processed));
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+  const later = conn.enqueue(() =>
+    conn.inMulti ? queueBuiltin(redis, conn, name, base, processed) : runBuiltinNow(redis, conn, name, base, emulator, processed),
+  );
+  later.catch(noop);
+  return later;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Method factories (called once per command at install time)
+
+export function streamMethod(emulators: EmulatorTable, name: string, buffers: boolean) {
+  return function streamCommand(this: Instance, ...args: unknown[]): Promise<unknown> {
+    const cb = popCallback(args);
+    return withCallback(runStreamCommand(this, emulators, name, args, buffers), cb);
+  };
+}
+
+export function engineMethod(emulators: EmulatorTable, name: string, buffers: boolean) {
+  return function engineCommand(this: Instance, ...args: unknown[]): Promise<unknown> {
+    const cb = popCallback(args);
+    return withCallback(runEngineCommand(this, emulators, name, args, buffers), cb);
+  };
+}
+
+export function builtinMethod(emulators: EmulatorTable, name: string, emulator: Emulator) {
+  const base = name.endsWith('Buffer') ? name.slice(0, -'Buffer'.length) : name;
+  return function builtinCommand(this: Instance, ...args: unknown[]): Promise<unknown> {
+    const cb = popCallback(args);
+    return withCallback(runBuiltinCommand(this, emulators, name, base, emulator, args), cb);
+  };
+}

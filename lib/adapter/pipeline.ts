@@ -1,0 +1,237 @@
+/**
+ * `pipeline()` and `multi()` on the engine. ioredis-mock's Pipeline class is kept (its
+ * constructor, `length`, `multi([...])`'s array form), but every command method lives on
+ * `Pipeline.prototype` (no per-pipeline copies) and queues a plain entry; `exec()` runs the
+ * entries on the client's connection, in connection order:
+ * - a pipeline runs them one after another (a blocked command holds the rest back, as on a
+ *   connection) and answers ioredis's `[err, reply]` pairs (`[err]` for an error);
+ * - a `multi()` checks them as Redis checks queued commands (unknown command, arity:
+ *   EXECABORT with `previousErrors`), then runs them as one transaction (one time snapshot,
+ *   BLOCK answers nil, blocked readers served after it); a modified WATCHed key makes it
+ *   answer null.
+ * Commands queued with `call(name, …)` keep the name as sent (Redis echoes it in errors); an
+ * unknown one fails at exec time.
+ */
+import { ReplyError } from 'redis-errors';
+import { CommandError } from '../errors';
+import type { Connection } from '../engine/connection';
+import type { Emulator, EmulatorTable } from '../engine/emulators';
+import type { Reply } from '../reply/reply';
+import { encodeReply, toByteString } from './encoding';
+import { CONN } from './lifecycle';
+import { buildArgv, popCallback, processArguments, runBuiltinNow, toClientError, withCallback } from './methods';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type Instance = any;
+type Callback = (err: unknown, result?: unknown) => void;
+
+interface Route {
+  kind: 'stream' | 'builtin' | 'engine';
+  emulator?: Emulator;
+}
+
+/** A command queued in a pipeline. */
+interface Entry {
+  kind: 'stream' | 'builtin' | 'engine' | 'script';
+  /** Method name (builtins: with a `Buffer` suffix) or the name as sent (`call`). */
+  name: string;
+  /** Lower-case command name. */
+  base: string;
+  buffers: boolean;
+  /** Raw arguments; for built-ins the processed ones (ioredis-mock processArguments). */
+  args: unknown[];
+  emulator?: Emulator;
+  /** Scripts (`defineCommand`): the EVALSHA arguments for the raw ones. */
+  scriptArgs?: (args: unknown[]) => unknown[];
+  /** A client-side failure while queueing (answered in place at exec). */
+  error?: unknown;
+  cb?: Callback;
+}
+
+const ENC = [
+  [{ buffers: false, stringNumbers: false }, { buffers: false, stringNumbers: true }],
+  [{ buffers: true, stringNumbers: false }, { buffers: true, stringNumbers: true }],
+] as const;
+
+function encode(redis: Instance, reply: Reply, buffers: boolean): unknown {
+  return encodeReply(reply, ENC[buffers ? 1 : 0][redis.options?.stringNumbers ? 1 : 0]);
+}
+
+/** argv of an engine-bound entry. */
+function argvOf(redis: Instance, e: Entry): string[] {
+  if (e.kind === 'script') return buildArgv('evalsha', e.scriptArgs!(e.args), undefined, false);
+  return buildArgv(e.name, e.args, redis.options?.keyPrefix, e.kind === 'stream' || e.base === 'watch');
+}
+
+/** Run argv at the head of the connection (the pipeline holds it); encoded, or a promise. */
+function runArgvNow(redis: Instance, conn: Connection, argv: string[], buffers: boolean): unknown {
+  let out: Reply | Promise<Reply>;
+  try {
+    out = conn.run(argv);
+  } catch (err) {
+    throw toClientError(err, argv);
+  }
+  if (!(out instanceof Promise)) return encode(redis, out, buffers);
+  return out.then(
+    (r) => encode(redis, r, buffers),
+    (err) => Promise.reject(toClientError(err, argv)),
+  );
+}
+
+/** Run one entry now; returns its value (or a promise), throws its error. */
+function runEntry(redis: Instance, conn: Connection, e: Entry): unknown {
+  if (e.error !== undefined) throw e.error;
+  if (conn.closed) throw new Error('Connection is closed.');
+  if (e.kind === 'builtin') {
+    if (conn.inMulti) {
+      const argv = [e.base, ...e.args.map(toByteString)];
+      return runArgvNow(redis, conn, argv, e.buffers);
+    }
+    return runBuiltinNow(redis, conn, e.name, e.base, e.emulator!, e.args);
+  }
+  return runArgvNow(redis, conn, argvOf(redis, e), e.buffers);
+}
+
+/** ioredis's reply pair: `[null, reply]`, or `[err]` for an error; the entry's callback too. */
+function settle(e: Entry, run: () => unknown): Promise<[unknown, unknown?]> {
+  let p: Promise<unknown>;
+  try {
+    p = Promise.resolve(run());
+  } catch (err) {
+    p = Promise.reject(err);
+  }
+  if (e.cb) withCallback(p, e.cb).catch(() => undefined);
+  return p.then(
+    (r) => [null, r],
+    (err) => [err],
+  );
+}
+
+/** The error Redis gives an entry when MULTI queues it, or null. */
+function queueTimeError(redis: Instance, conn: Connection, e: Entry): unknown {
+  if (e.error !== undefined) return null; // answered in place
+  const argv = e.kind === 'builtin' ? [e.base, ...e.args.map(toByteString)] : argvOf(redis, e);
+  try {
+    const text = conn.checkCommand(argv);
+    return text === null ? null : toClientError(new CommandError(text));
+  } catch (err) {
+    return err;
+  }
+}
+
+export function installPipeline(
+  RedisMock: any,
+  emulators: EmulatorTable,
+  routes: ReadonlyMap<string, Route>,
+  commandMethods: readonly string[],
+): void {
+  const Pipeline = RedisMock.Pipeline;
+  if (!Pipeline) return;
+  const pproto = Pipeline.prototype;
+
+  const queue = (pipeline: any, e: Entry) => {
+    (pipeline.batch ??= []).push(e);
+    pipeline._transactions = (pipeline._transactions ?? 0) + 1;
+    return pipeline;
+  };
+
+  const define = (name: string, fn: unknown) =>
+    Object.defineProperty(pproto, name, { value: fn, writable: true, configurable: true, enumerable: false });
+
+  const builtinEntry = (name: string, emulator: Emulator, args: unknown[], cb?: Callback): Entry => {
+    const base = name.endsWith('Buffer') ? name.slice(0, -'Buffer'.length) : name;
+    const e: Entry = { kind: 'builtin', name, base, buffers: name.endsWith('Buffer'), args: [], emulator, cb };
+    try {
+      e.args = processArguments(args, base);
+    } catch (err) {
+      e.error = err;
+    }
+    return e;
+  };
+
+  // one method per command on the prototype
+  for (const name of commandMethods) {
+    const base = name.endsWith('Buffer') ? name.slice(0, -'Buffer'.length) : name;
+    const buffers = name.endsWith('Buffer');
+    const route = routes.get(base);
+    const emulator = emulators[name];
+    if (route?.kind === 'builtin' && typeof emulator === 'function') {
+      define(name, function pipelineBuiltin(this: any, ...args: unknown[]) {
+        const cb = popCallback(args);
+        return queue(this, builtinEntry(name, emulator, args, cb));
+      });
+    } else {
+      const kind = route?.kind === 'stream' ? 'stream' : 'engine';
+      define(name, function pipelineCommand(this: any, ...args: unknown[]) {
+        const cb = popCallback(args);
+        return queue(this, { kind, name: base, base, buffers, args, cb });
+      });
+    }
+  }
+
+  // ioredis's `pipeline.call(name, …)`: the name as sent
+  for (const [method, buffers] of [['call', false], ['callBuffer', true]] as const) {
+    define(method, function call(this: any, name: unknown, ...args: unknown[]) {
+      const cb = popCallback(args);
+      const sent = String(name);
+      const base = sent.toLowerCase();
+      const route = routes.get(base);
+      if (route?.kind === 'builtin') {
+        const emulator = (buffers ? emulators[`${base}Buffer`] : undefined) ?? route.emulator!;
+        return queue(this, builtinEntry(buffers ? `${base}Buffer` : base, emulator, args, cb));
+      }
+      return queue(this, { kind: route?.kind === 'stream' ? 'stream' : 'engine', name: sent, base, buffers, args, cb });
+    });
+  }
+
+  // only the client's own scripts (defineCommand) are copied per pipeline
+  define('copyCommands', function copyCommands(this: any) {
+    const custom = this.redis?.customCommands ?? {};
+    for (const name of Object.keys(custom)) this[name] = this._createCommand(name, custom[name]);
+  });
+  define('_createCommand', function _createCommand(this: any, name: string, command: any) {
+    return (...args: unknown[]) => {
+      const cb = popCallback(args);
+      if (command && command.kind === 'script') {
+        return queue(this, { kind: 'script', name, base: 'evalsha', buffers: name.endsWith('Buffer'), args, scriptArgs: command.toArgs, cb });
+      }
+      return queue(this, builtinEntry(name, command, args, cb));
+    };
+  });
+  define('_addTransaction', function _addTransaction(this: any, emulator: Emulator, name: string, args: unknown[], cb?: Callback) {
+    const base = name.endsWith('Buffer') ? name.slice(0, -'Buffer'.length) : name;
+    return queue(this, { kind: 'builtin', name, base, buffers: name.endsWith('Buffer'), args, emulator, cb });
+  });
+
+  const closedPairs = (entries: Entry[], err: Error) => entries.map((e) => settle(e, () => Promise.reject(err)));
+
+  define('exec', function exec(this: any, callback?: Callback) {
+    const redis = this.redis;
+    const conn: Connection | undefined = redis?.[CONN];
+    const entries: Entry[] = this.batch ?? [];
+    this.batch = [];
+    if (redis?.batch === this) redis.batch = undefined;
+    if (!conn) return withCallback(Promise.reject(new Error('[ioredis-mock-streams] this client was not set up by installStreams()')), callback);
+    if (this.__streamsMulti) {
+      const run = () => {
+        if (conn.closed) return Promise.all(closedPairs(entries, new Error('Connection is closed.')));
+        const previousErrors = entries.map((e) => queueTimeError(redis, conn, e)).filter((x) => x !== null);
+        if (previousErrors.length > 0) {
+          const err = new ReplyError('EXECABORT Transaction discarded because of previous errors.');
+          Object.assign(err, { previousErrors });
+          conn.unwatchAll();
+          throw err;
+        }
+        const out = conn.transaction(() => entries.map((e) => settle(e, () => runEntry(redis, conn, e))));
+        return out === null ? null : Promise.all(out);
+      };
+      return withCallback(conn.enqueue(run), callback);
+    }
+    const run = async () => {
+      const out: [unknown, unknown?][] = [];
+      for (const e of entries) out.push(await settle(e, () => runEntry(redis, conn, e)));
+      return out;
+    };
+    return withCallback(conn.enqueue(run), callback);
+  });
+}
