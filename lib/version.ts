@@ -118,8 +118,10 @@ export const COMMAND_SINCE: Record<string, RedisVersion> = {
   xnack: '8.8',
 };
 
+const VERSION_INDEX = new Map<string, number>(REDIS_VERSIONS.map((v, i) => [v, i]));
+
 export function versionIndex(v: RedisVersion): number {
-  return REDIS_VERSIONS.indexOf(v);
+  return VERSION_INDEX.get(v) ?? -1;
 }
 
 /** True if `version` has `feature`. */

@@ -63,6 +63,24 @@ export function connectionOptionsOf(redis: Instance, options: any, emulators: Em
   };
 }
 
+let ioredisVersion: string | undefined;
+/**
+ * What ioredis sends on connect besides AUTH/SELECT: CLIENT SETNAME (connectionName) and,
+ * unless `disableClientInfo`, CLIENT SETINFO LIB-NAME `ioredis` (or `ioredis(<clientInfoTag>)`)
+ * and LIB-VER (its version), as a server's CLIENT LIST then shows (7.2+).
+ */
+function applyClientInfo(conn: Connection, options: any): void {
+  if (options?.disableClientInfo) return;
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    ioredisVersion ??= String((require('ioredis/package.json') as { version: string }).version);
+  } catch {
+    ioredisVersion = '';
+  }
+  conn.libName = options?.clientInfoTag ? `ioredis(${options.clientInfoTag})` : 'ioredis';
+  conn.libVer = ioredisVersion;
+}
+
 /** connecting → connect → ready, each event after the previous (promise callbacks). */
 function runConnectSequence(redis: Instance, conn: Connection): Promise<void> {
   const live = () => redis[CONN] === conn && !conn.closed;
@@ -80,6 +98,7 @@ function runConnectSequence(redis: Instance, conn: Connection): Promise<void> {
 /** First connection, from the constructor (the `options` assignment ioredis-mock makes last). */
 export function openInstance(redis: Instance, options: any, emulators: EmulatorTable): void {
   const conn = new Connection(connectionOptionsOf(redis, options, emulators));
+  applyClientInfo(conn, options);
   redis[CONN] = conn;
   if (options?.lazyConnect) {
     redis.status = 'wait';
@@ -98,6 +117,7 @@ export function connectInstance(redis: Instance, emulators: EmulatorTable): Prom
   if (!conn || conn.closed) {
     try {
       conn = new Connection(connectionOptionsOf(redis, redis.options, emulators));
+      applyClientInfo(conn, redis.options);
     } catch (err) {
       return Promise.reject(err);
     }

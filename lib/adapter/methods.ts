@@ -236,7 +236,7 @@ export function runBuiltinNow(redis: Instance, conn: Connection, name: string, b
   } finally {
     ks.blocking.flush();
   }
-  conn.lastCommand = base;
+  conn.noteCommand(base);
   return result instanceof Promise ? result.then((r) => processReply(r, base)) : processReply(result, base);
 }
 

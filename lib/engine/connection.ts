@@ -183,7 +183,8 @@ export class Connection {
   readonly laddr: string;
   /** Keyspace-clock ms when created and when a command last ran (CLIENT LIST age/idle). */
   readonly createdAt: number;
-  lastInteraction: number;
+  /** Time of the last command (CLIENT LIST idle), recorded when a command ran. */
+  private lastInteractionAt: number | undefined;
   /** Full name of the last command (CLIENT LIST `cmd`), e.g. `client|info`. */
   lastCommand = 'NULL';
 
@@ -231,7 +232,6 @@ export class Connection {
     this.addr = options.addr ?? `127.0.0.1:${40000 + (this.id % 20000)}`;
     this.laddr = options.laddr ?? `${this.server.host === 'localhost' ? '127.0.0.1' : this.server.host}:${this.server.port}`;
     this.createdAt = this.ks.clock.now();
-    this.lastInteraction = this.createdAt;
     register(this);
   }
 
@@ -388,7 +388,6 @@ export class Connection {
     const name = String(argv[0]).toLowerCase();
     const conn = CONNECTION_COMMANDS.get(name);
     const stream = conn ? undefined : lookupCommand(name);
-    this.lastInteraction = this.ks.clock.now();
     if (!this.authenticated && !conn?.noAuth) return this.reject(name, ERR_NOAUTH);
     if (this.multiQueue !== null && !conn?.immediate) return this.queueInMulti(name, argv, conn, stream !== undefined);
     if (conn) return this.runConnectionCommand(conn, name, argv);
@@ -397,6 +396,17 @@ export class Connection {
       return this.runStream(argv);
     }
     return this.runBuiltin(name, argv);
+  }
+
+  /** A front end ran `name` itself (ioredis-mock's built-ins): CLIENT LIST `cmd` and `idle`. */
+  noteCommand(name: string): void {
+    this.lastCommand = name;
+    this.lastInteractionAt = this.ks.clock.now();
+  }
+
+  /** Keyspace-clock ms when a command last ran (CLIENT LIST idle). */
+  get lastInteraction(): number {
+    return this.lastInteractionAt ?? this.createdAt;
   }
 
   /** A command refused before running (processCommand's rejectCommand): flags MULTI. */
@@ -459,6 +469,7 @@ export class Connection {
       fullName = `${name}|${sub}`;
     }
     this.lastCommand = fullName;
+    this.lastInteractionAt = this.ks.clock.now();
     try {
       return run!(this, argv);
     } finally {
@@ -469,7 +480,9 @@ export class Connection {
   /** The command context of a stream command on the current keyspace. */
   private context(isRetry: boolean): CommandContext {
     const ks = this.ks;
-    return { now: ks.now(), version: ks.redisVersion, db: this.streamDb, canBlock: !ks.inTransaction, isRetry };
+    const now = ks.now();
+    if (!isRetry) this.lastInteractionAt = now;
+    return { now, version: ks.redisVersion, db: this.streamDb, canBlock: !ks.inTransaction, isRetry };
   }
 
   /** Run a stream command; blocks (returns a promise) on a BLOCK that must wait. */
@@ -510,6 +523,7 @@ export class Connection {
     }
     this.lastCommand = name;
     const ks = this.ks;
+    this.lastInteractionAt = ks.clock.now();
     const prefix = this.keyPrefix;
     const args = argv.slice(1).map(builtinArg);
     let value: unknown;
