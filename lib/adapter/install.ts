@@ -27,6 +27,7 @@ import { Stream } from '../model/stream';
 import { Keyspace } from '../keyspace/keyspace';
 import { prefixedData, prefixedExpires } from '../keyspace/store';
 import { installClockTtl } from './ttl';
+import { clientOfDb, wholeKeyAccess } from './key-values';
 import { decodeBytes, encodeReply, flattenArgs, toByteString } from './encoding';
 import { installScripting } from './lua';
 import { fixStreamReplies, guardStreamKeys, withKeyspaceTime } from './builtins';
@@ -134,6 +135,10 @@ function makeDb(ks: Keyspace, prefix: string, redis: MockInstance): Db {
       ks.emitEvent(event, full(key));
       publishStreamEvent(redis, event, full(key));
     },
+    ...wholeKeyAccess(ks, full, Number(redis.options?.db ?? 0), (index) => {
+      const other = clientOfDb(redis, index);
+      return makeDb(keyspaceOf(other), prefix, other);
+    }),
   };
 }
 

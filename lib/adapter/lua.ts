@@ -387,6 +387,7 @@ function runCommand(env: Env, argv: string[]): Outcome {
       arity = sub.arity;
     }
     if (!arityOk(arity, argv.length)) throw new CommandError(ERR_ARITY_FROM_SCRIPT);
+    if (DENIED_IN_SCRIPTS.has(name)) throw new CommandError(ERR_NOT_ALLOWED_FROM_SCRIPT); // CONFIG
     const ctx: CommandContext = { now: ks.now(), version: ks.redisVersion, db, canBlock: false, isRetry: false, inScript: true };
     const result = dispatch(ctx, argv);
     return { kind: 'stream', reply: isBlockRequest(result) ? NIL_ARRAY : result };

@@ -4,6 +4,7 @@
  */
 import { BlockingQueue } from '../blocking/blocking';
 import { Clock, StreamsMockError } from '../clock/clock';
+import { ServerConfig } from '../config/server-config';
 import { globalClock } from '../clock/global-clock';
 import { DEFAULT_REDIS_VERSION, RedisVersion, parseRedisVersion } from '../version';
 import { KeyStore } from './store';
@@ -30,6 +31,8 @@ export class Keyspace {
   private readonly eventListeners = new Set<(event: string, key: string) => void>();
   readonly blocking: BlockingQueue;
   readonly store: KeyStore;
+  /** CONFIG GET/SET values, shared by every client of the keyspace (Redis: per server). */
+  readonly config = new ServerConfig();
 
   constructor(
     /** ioredis-mock's WATCH hook for the keyspace (context.modifiedKeyEvents). */
@@ -41,7 +44,7 @@ export class Keyspace {
       streamRemoved: (key) => this.blocking.signal(key),
       streamArrived: (key) => this.blocking.signal(key),
       expiryChanged: (key) => this.blocking.armExpiry(key),
-    });
+    }, this.config.nodeLimits);
     this.blocking = new BlockingQueue(() => this.currentClock, {
       at: (key) => this.store.expiryOf(key),
       probe: (key) => void this.store.hasKey(key),
@@ -107,9 +110,10 @@ export class Keyspace {
     for (const l of this.eventListeners) l(event, key);
   }
 
-  /** Back to the default clock (global) and version (8.10). */
+  /** Back to the default clock (global), version (8.10) and configuration. */
   restoreDefaults(): void {
     this.reset();
+    this.config.reset();
     this.currentClock = globalClock;
     this.currentVersion = DEFAULT_REDIS_VERSION;
   }
