@@ -12,7 +12,6 @@ import { ListpackWriter } from '../../lib/rdb/listpack';
 import { RDB_FORMAT } from '../../lib/version';
 import { mulberry32 } from '../differential/differential';
 
-const hex = (s: string) => new Uint8Array(Buffer.from(s, 'hex'));
 const toHex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const id = (ms: number, seq = 0) => ({ ms: BigInt(ms), seq: BigInt(seq) });
 

@@ -4,7 +4,7 @@
  * command module (lib/commands/config.ts) parses argv and shapes replies; the keyspace owns one
  * instance, shared by every client of it, and `reset()` restores the defaults.
  */
-import type { NodeLimits } from '../model/stream-entries';
+import { NodeLimits, defaultApproxTrimLimit } from '../model/stream-entries';
 import { RedisVersion, versionIndex } from '../version';
 import { PARAMS, PARAM_NAMES, ParamDef, ParamName, lookupParam } from './params';
 
@@ -143,7 +143,7 @@ export class ServerConfig {
   /** Current values by parameter name (CONFIG GET text). */
   private readonly values = new Map<string, string>();
   /** The stream node limits, shared by reference with every stream of the keyspace. */
-  readonly nodeLimits: NodeLimits = { maxEntries: 100, maxBytes: 4096 };
+  readonly nodeLimits: NodeLimits = { maxEntries: 100, maxBytes: 4096, approxTrimLimit: 10_000 };
   private streamNodeMaxEntriesValue = 100n;
   private rdbCompressionValue = true;
 
@@ -176,6 +176,7 @@ export class ServerConfig {
     const entries = BigInt(this.values.get('stream-node-max-entries') ?? '100');
     this.streamNodeMaxEntriesValue = entries;
     this.nodeLimits.maxEntries = Number(entries);
+    this.nodeLimits.approxTrimLimit = defaultApproxTrimLimit(entries);
     this.nodeLimits.maxBytes = Number(BigInt(this.values.get('stream-node-max-bytes') ?? '4096'));
     this.rdbCompressionValue = this.values.get('rdbcompression') !== 'no';
   }

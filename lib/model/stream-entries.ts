@@ -37,6 +37,18 @@ export interface NodeLimits {
   maxEntries: number;
   /** Listpack bytes per node; 0 or above 2^30 = 2^30. */
   maxBytes: number;
+  /** Work limit (entries) of a `~` trim without LIMIT: see `defaultApproxTrimLimit`. */
+  approxTrimLimit: number;
+}
+
+/**
+ * t_stream.c: a `~` trim without LIMIT may remove at most 100 × `stream-node-max-entries`
+ * entries (long long arithmetic, so it can wrap), 10000 when that is <= 0, at most 1000000.
+ */
+export function defaultApproxTrimLimit(maxEntries: bigint): number {
+  const limit = BigInt.asIntN(64, 100n * maxEntries);
+  if (limit <= 0n) return 10_000;
+  return limit > 1_000_000n ? 1_000_000 : Number(limit);
 }
 
 /**
@@ -74,6 +86,7 @@ export const DEFAULT_NODE_MAX_BYTES = 4096;
 export const DEFAULT_NODE_LIMITS: Readonly<NodeLimits> = Object.freeze({
   maxEntries: DEFAULT_NODE_MAX_ENTRIES,
   maxBytes: DEFAULT_NODE_MAX_BYTES,
+  approxTrimLimit: defaultApproxTrimLimit(BigInt(DEFAULT_NODE_MAX_ENTRIES)),
 });
 /** Redis STREAM_LISTPACK_MAX_SIZE: the byte limit used when `stream-node-max-bytes` is 0 or larger. */
 const STREAM_LISTPACK_MAX_SIZE = 1 << 30;
@@ -226,6 +239,7 @@ export class StreamEntries {
         : {
             maxEntries: maxEntriesPerNode ?? DEFAULT_NODE_MAX_ENTRIES,
             maxBytes: maxBytesPerNode ?? DEFAULT_NODE_MAX_BYTES,
+            approxTrimLimit: defaultApproxTrimLimit(BigInt(maxEntriesPerNode ?? DEFAULT_NODE_MAX_ENTRIES)),
           };
   }
 
