@@ -177,3 +177,5 @@ export const ERR_INVALID_IDLETIME = 'ERR Invalid IDLETIME value, must be >= 0';
 export const ERR_INVALID_FREQ = 'ERR Invalid FREQ value, must be >= 0 and <= 255';
 export const ERR_SAME_OBJECT = 'ERR source and destination objects are the same';
 export const ERR_DB_INDEX_OUT_OF_RANGE = 'ERR DB index is out of range';
+/** object.c `getRangeLongFromObjectOrReply` for an int argument (COPY … DB). */
+export const ERR_INT_RANGE = 'ERR value is out of range, value must between -2147483648 and 2147483647';
