@@ -10,9 +10,9 @@
  * are in lib/config/params.ts: `stream-node-max-entries` and `stream-node-max-bytes` drive
  * macro-node splitting and the default `~` trim limit, `rdbcompression` drives DUMP's LZF; the
  * other known parameters are validated, normalised and stored only.
- * GET reply: a flat array `[name, value, …]` (RESP3: a map); an exact name answers with the name
+ * GET reply: a map (RESP2: the flat array `[name, value, …]`); an exact name answers with the name
  * as given, a glob pattern with every matching parameter and alias; order unspecified in Redis.
- * SET is atomic (nothing changes when any pair fails) and replies `OK`.
+ * SET is atomic (nothing changes when any pair fails) and replies `+OK`.
  * Errors: `ERR Unknown option or number of arguments for CONFIG SET - '<name>'`, `ERR CONFIG SET
  * failed (possibly related to argument '<name>') - <reason>` (immutable, protected, duplicate,
  * bad value: texts per parameter type), `ERR syntax error` for an odd SET argument count,
@@ -21,6 +21,7 @@
 import { StreamsMockError } from '../clock/clock';
 import { ConfigSetError, ServerConfig } from '../config/server-config';
 import { CommandError, ERR_SYNTAX, fail } from '../errors';
+import { MapReply, OK } from '../reply/reply';
 import { helpReply } from './xgroup';
 import type { CommandContext, CommandHandler, CommandSpec, Reply } from './types';
 
@@ -41,10 +42,7 @@ function configOf(ctx: CommandContext): ServerConfig {
   return config;
 }
 
-const get: CommandHandler = (ctx, argv) =>
-  configOf(ctx)
-    .getMatching(argv.slice(2), ctx.version)
-    .flat();
+const get: CommandHandler = (ctx, argv) => new MapReply(configOf(ctx).getMatching(argv.slice(2), ctx.version).flat());
 
 const set: CommandHandler = (ctx, argv): Reply => {
   if (argv.length % 2 === 1) fail(ERR_SYNTAX);
@@ -56,10 +54,10 @@ const set: CommandHandler = (ctx, argv): Reply => {
     if (err instanceof ConfigSetError) throw new CommandError(err.message);
     throw err;
   }
-  return 'OK';
+  return OK;
 };
 
-const resetstat: CommandHandler = () => 'OK';
+const resetstat: CommandHandler = () => OK;
 
 const rewrite: CommandHandler = () => fail('ERR The server is running without a config file');
 

@@ -30,6 +30,7 @@ import {
 import { LoadedValue, loadDumpPayload, verifyDumpPayload } from '../rdb/payload';
 import { RdbFormatError, bytesOf } from '../rdb/rdb-io';
 import { IDMP_DEFAULT_DURATION, IDMP_DEFAULT_MAXSIZE } from '../rdb/stream-codec';
+import { OK } from '../reply/reply';
 import { RDB_FORMAT } from '../version';
 import { int64OrFail, is } from './args';
 import { wholeKeyDb, withRdbTypes } from './whole-key';
@@ -100,9 +101,9 @@ function restore(ctx: CommandContext, argv: string[]): Reply {
   if (args.replace) db.deleteKey(args.key);
   const now = BigInt(Math.floor(ctx.now));
   if (ttl !== 0n && !args.absttl) ttl = BigInt.asIntN(64, ttl + now); // long long arithmetic
-  if (ttl !== 0n && ttl <= now) return 'OK'; // already expired: nothing is created
+  if (ttl !== 0n && ttl <= now) return OK; // already expired: nothing is created
   db.setValue(args.key, loaded.value, ttl === 0n ? undefined : Number(ttl));
-  return 'OK';
+  return OK;
 }
 
 export const specs: CommandSpec[] = [{ name: 'restore', arity: -4, write: true, run: restore }];
