@@ -115,10 +115,27 @@ describe('DUMP', () => {
     [r, plain].forEach((c) => c.disconnect());
   });
 
-  it('names the type it cannot encode yet (StreamsMockError)', async () => {
+  it('serializes lists, sets, sorted sets and hashes in the encoding Redis gives them', async () => {
+    const r = client({ streams: { redisVersion: '7.0' } });
+    await r.rpush('l', 'a', 'b', '12');
+    await r.sadd('s', 1, 2, 300000);
+    await r.hset('h', 'f', 'v', 'n', '12');
+    await r.zadd('z', 1.5, 'a', 0.1, 'b', 3, 'c');
+    const latin1 = async (k: string) => ((await r.dumpBuffer(k)) as Buffer).toString('latin1');
+    expect(await latin1('l')).toBe('\x12\x01\x02\x0f\x0f\x00\x00\x00\x03\x00\x81a\x02\x81b\x02\x0c\x01\xff\n\x00\x1d\xc97:\xed\xb70@');
+    expect(await latin1('s')).toBe('\x0b\x14\x04\x00\x00\x00\x03\x00\x00\x00\x01\x00\x00\x00\x02\x00\x00\x00\xe0\x93\x04\x00\n\x00t/3HHlj9');
+    expect(await latin1('h')).toBe('\x10\x12\x12\x00\x00\x00\x04\x00\x81f\x02\x81v\x02\x81n\x02\x0c\x01\xff\n\x00\x016\x94\x81\xd3[\x89t');
+    expect(await latin1('z')).toBe(
+      '\x11\xc3#,\r,\x00\x00\x00\x06\x00\x81b\x02\x930.10\xe0\x05\x00\x0f1\x14\x81a\x02\x831.5\x04\x81c\x02\x03\x01\xff\n\x00%r\xe0\x9fnT\xdc\x00',
+    );
+    r.disconnect();
+  });
+
+  it('follows CONFIG SET of the listpack limits when choosing an encoding', async () => {
     const r = client();
-    await r.rpush('l', 'a', 'b');
-    expect(await error(r.dumpBuffer('l'))).toMatch(/^\[ioredis-mock-streams\] DUMP\/RESTORE of a list value is not emulated/);
+    await r.config('SET', 'zset-max-listpack-entries', '1');
+    await r.zadd('z', 1, 'a', 2, 'b');
+    expect(((await r.dumpBuffer('z')) as Buffer)[0]).toBe(5); // skiplist (RDB_TYPE_ZSET_2)
     r.disconnect();
   });
 });
@@ -223,10 +240,16 @@ describe('RESTORE', () => {
       [r70, r].forEach((c) => c.disconnect());
     });
 
-    it('names the type it cannot decode yet (a list payload from redis-server 7.0.15)', async () => {
+    it('loads a list payload from redis-server 7.0.15; names the encodings it does not read', async () => {
       const r = client({ streams: { redisVersion: '7.0' } });
       const list = Buffer.from('\x12\x01\x02\r\r\x00\x00\x00\x02\x00\x81a\x02\x81b\x02\xff\n\x00h\xeb\n\x89\x13A\xbb\xb1', 'latin1');
-      expect(await error(r.restore('l', 0, list))).toMatch(/list value is not emulated/);
+      expect(await r.restore('l', 0, list)).toBe('OK');
+      expect(await r.lrange('l', 0, -1)).toEqual(['a', 'b']);
+      const { crc64Bytes } = await import('../../lib/rdb/crc64');
+      const body = Buffer.from([0x0d, 0x00, 0x0a, 0x00]); // a 6.x hash ziplist
+      expect(await error(r.restore('z', 0, Buffer.concat([body, Buffer.from(crc64Bytes(body))])))).toMatch(
+        /^\[ioredis-mock-streams\] RESTORE of a hash \(ziplist, before 7.0\) payload is not emulated/,
+      );
       r.disconnect();
     });
   });

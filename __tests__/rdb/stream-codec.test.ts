@@ -160,7 +160,7 @@ describe('payload verification and the loader refusing bad data', () => {
   });
 
   it('refuses a stream type newer than the version writes (type 27 in 8.6) even with a valid footer', () => {
-    const forged = createDumpPayload({ type: 'stream', value: s }, { rdbVersion: 13, streamType: 27 }, { compression: true });
+    const forged = createDumpPayload({ type: 'stream', value: s }, { ...RDB_FORMAT['8.6'], streamType: 27 }, { compression: true });
     expect(verifyDumpPayload(forged, RDB_FORMAT['8.6'])).toBe(true);
     expect(() => loadDumpPayload(forged, RDB_FORMAT['8.6'])).toThrow(RdbFormatError);
   });

@@ -6,7 +6,8 @@
  * the TTL is already in the past, in which case nothing is created (and REPLACE still deleted
  * the old key). IDLETIME/FREQ are checked and ignored (no LRU/LFU here). Accepts every stream
  * encoding up to the emulated version's (6.x type 15, 7.0 type 19, 7.2+ type 21, 8.6 type 26 with
- * an empty IDMP section, 8.8 type 27) and strings; wakes readers blocked on the key.
+ * an empty IDMP section, 8.8 type 27), strings, and lists, sets, sorted sets and hashes in every
+ * encoding since 7.0; wakes readers blocked on the key.
  * Errors, in Redis's order: option errors (`ERR syntax error` — IDLETIME and FREQ exclude each
  * other —, a non-integer, `ERR Invalid IDLETIME value, must be >= 0`, `ERR Invalid FREQ value,
  * must be >= 0 and <= 255`), `BUSYKEY Target key name already exists.` (no REPLACE), the TTL
@@ -14,7 +15,8 @@
  * DUMP payload version or checksum are wrong` (shorter than 10 bytes, a newer RDB version, a
  * CRC mismatch), `ERR Bad data format` (anything the loader rejects; the fake validates as
  * `sanitize-dump-payload yes` does, so a malformed payload Redis would load unchecked is refused).
- * Library limits (StreamsMockError): lists, sets, sorted sets, hashes; a stream with IDMP state.
+ * Library limits (StreamsMockError): pre-7.0 ziplist/zipmap encodings, hashes with field TTLs,
+ * a stream with IDMP state.
  */
 import { StreamsMockError } from '../clock/clock';
 import {

@@ -7,8 +7,10 @@
  * post-7.4 unstable build), and what the fake does with it:
  *
  * - honoured: `stream-node-max-entries` and `stream-node-max-bytes` (macro-node splitting and the
- *   default `~` trim work limit, at the next XADD/XTRIM of any stream of the keyspace) and
- *   `rdbcompression` (LZF in DUMP payloads);
+ *   default `~` trim work limit, at the next XADD/XTRIM of any stream of the keyspace),
+ *   `rdbcompression` (LZF in DUMP payloads) and the encoding limits `list-max-listpack-size`,
+ *   `hash-max-listpack-*`, `set-max-intset-entries`, `set-max-listpack-*`, `zset-max-listpack-*`
+ *   (the encoding DUMP gives a list, hash, set or sorted set: lib/rdb/collections.ts);
  * - stored only: every other row. CONFIG SET validates and normalises the value exactly as Redis
  *   does and CONFIG GET answers it, but nothing else changes (no eviction, persistence, Lua time
  *   limit, keyspace notifications — those follow ioredis-mock's own options —, or hz).
@@ -132,15 +134,16 @@ export const PARAMS: readonly ParamDef[] = [
   { name: 'proto-max-bulk-len', type: int(1048576n, LONG_MAX, { memory: true }), default: '536870912' },
   { name: 'client-query-buffer-limit', type: size({ min: 1048576n, memory: true }), default: '1073741824' },
   { name: 'tracking-table-max-keys', type: size(), default: '1000000' },
-  { name: 'list-max-listpack-size', alias: 'list-max-ziplist-size', type: int(INT_MIN, INT_MAX), default: '-2' },
+  // Honoured by DUMP's choice of encoding (lib/rdb/collections.ts)
+  { name: 'list-max-listpack-size', alias: 'list-max-ziplist-size', type: int(INT_MIN, INT_MAX), default: '-2', honoured: 'DUMP: list node size' },
   { name: 'list-compress-depth', type: int(0n, INT_MAX), default: '0' },
-  { name: 'hash-max-listpack-entries', alias: 'hash-max-ziplist-entries', type: size(), default: '512' },
-  { name: 'hash-max-listpack-value', alias: 'hash-max-ziplist-value', type: size({ memory: true }), default: '64' },
-  { name: 'set-max-intset-entries', type: size(), default: '512' },
-  { name: 'set-max-listpack-entries', type: size(), default: '128', since: '7.2' },
-  { name: 'set-max-listpack-value', type: size(), default: '64', since: '7.2' },
-  { name: 'zset-max-listpack-entries', alias: 'zset-max-ziplist-entries', type: size(), default: '128' },
-  { name: 'zset-max-listpack-value', alias: 'zset-max-ziplist-value', type: size({ memory: true }), default: '64' },
+  { name: 'hash-max-listpack-entries', alias: 'hash-max-ziplist-entries', type: size(), default: '512', honoured: 'DUMP: hash encoding' },
+  { name: 'hash-max-listpack-value', alias: 'hash-max-ziplist-value', type: size({ memory: true }), default: '64', honoured: 'DUMP: hash encoding' },
+  { name: 'set-max-intset-entries', type: size(), default: '512', honoured: 'DUMP: set encoding' },
+  { name: 'set-max-listpack-entries', type: size(), default: '128', since: '7.2', honoured: 'DUMP: set encoding' },
+  { name: 'set-max-listpack-value', type: size(), default: '64', since: '7.2', honoured: 'DUMP: set encoding' },
+  { name: 'zset-max-listpack-entries', alias: 'zset-max-ziplist-entries', type: size(), default: '128', honoured: 'DUMP: sorted-set encoding' },
+  { name: 'zset-max-listpack-value', alias: 'zset-max-ziplist-value', type: size({ memory: true }), default: '64', honoured: 'DUMP: sorted-set encoding' },
   { name: 'protected-mode', type: bool, default: 'yes' },
   { name: 'enable-debug-command', type: { kind: 'enum', values: ['no', 'yes', 'local'] }, default: 'no', immutable: true },
   { name: 'enable-protected-configs', type: { kind: 'enum', values: ['no', 'yes', 'local'] }, default: 'no', immutable: true },

@@ -5,6 +5,7 @@
  * instance, shared by every client of it, and `reset()` restores the defaults.
  */
 import { NodeLimits, defaultApproxTrimLimit } from '../model/stream-entries';
+import type { CollectionLimits } from '../rdb/collections';
 import { RedisVersion, versionIndex } from '../version';
 import { PARAMS, PARAM_NAMES, ParamDef, ParamName, lookupParam } from './params';
 
@@ -165,6 +166,21 @@ export class ServerConfig {
   /** `rdbcompression`. */
   get rdbCompression(): boolean {
     return this.rdbCompressionValue;
+  }
+
+  /** The limits that decide list, set, sorted-set and hash encodings (DUMP). */
+  get collectionLimits(): CollectionLimits {
+    const n = (name: string) => Number(this.values.get(name));
+    return {
+      listMaxListpackSize: n('list-max-listpack-size'),
+      hashMaxListpackEntries: n('hash-max-listpack-entries'),
+      hashMaxListpackValue: n('hash-max-listpack-value'),
+      setMaxIntsetEntries: n('set-max-intset-entries'),
+      setMaxListpackEntries: n('set-max-listpack-entries'),
+      setMaxListpackValue: n('set-max-listpack-value'),
+      zsetMaxListpackEntries: n('zset-max-listpack-entries'),
+      zsetMaxListpackValue: n('zset-max-listpack-value'),
+    };
   }
 
   /** The value of a parameter (canonical name), as CONFIG GET shows it. */

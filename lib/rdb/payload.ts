@@ -5,11 +5,12 @@
  *
  * Pure: no keyspace, no clock. The command modules DUMP and RESTORE wrap it.
  */
+import { CollectionFlavor, CollectionLimits, DEFAULT_COLLECTION_LIMITS } from './collections';
 import { crc64 } from './crc64';
 import type { KeyValue } from './key-value';
 import { RdbFormatError, RdbReader, RdbWriter } from './rdb-io';
 import { DecodedStream, readStream, writeStream } from './stream-codec';
-import { readValue, valueTypeByte, writeValue } from './value-codec';
+import { readValue, writeValue } from './value-codec';
 
 /** What a Redis version writes and accepts. */
 export interface RdbFormat {
@@ -17,11 +18,15 @@ export interface RdbFormat {
   readonly rdbVersion: number;
   /** The stream type byte it writes (19, 21, 26 or 27); stream types up to it load. */
   readonly streamType: number;
+  /** How lists, sets and sorted sets are encoded in this release. */
+  readonly collections: CollectionFlavor;
 }
 
 export interface DumpOptions {
   /** `rdbcompression` (default yes). */
   compression: boolean;
+  /** The `*-max-listpack-*` / `set-max-intset-entries` limits (default: Redis's defaults). */
+  limits?: CollectionLimits;
 }
 
 /** The DUMP payload of a value. */
@@ -31,8 +36,9 @@ export function createDumpPayload(value: KeyValue, format: RdbFormat, options: D
     w.byte(format.streamType);
     writeStream(w, value.value, format.streamType);
   } else {
-    w.byte(valueTypeByte(value, format));
-    writeValue(w, value, format);
+    const inner = new RdbWriter({ compression: options.compression });
+    w.byte(writeValue(inner, value, format.collections, options.limits ?? DEFAULT_COLLECTION_LIMITS));
+    w.raw(inner.bytes());
   }
   w.byte(format.rdbVersion & 0xff);
   w.byte((format.rdbVersion >> 8) & 0xff);
@@ -76,5 +82,5 @@ export function loadDumpPayload(payload: Uint8Array, format: RdbFormat): LoadedV
     const { stream, idmp } = readStream(r, type);
     return { value: { type: 'stream', value: stream }, idmp };
   }
-  return { value: readValue(r, type, format) };
+  return { value: readValue(r, type) };
 }

@@ -6,11 +6,13 @@
  * is on and that saves at least 4 bytes, else length + bytes. This equals what Redis writes for
  * its INT, EMBSTR and RAW encodings alike.
  *
- * Lists, sets, sorted sets and hashes are not encoded yet: DUMP and RESTORE of them throw an
- * `UnsupportedRdbType` naming the type (the command turns it into a StreamsMockError).
+ * Lists, sets, sorted sets and hashes: ./collections.ts. The pre-7.0 encodings (ziplists,
+ * zipmaps: types 9, 10, 12, 13, 14) and 7.4's hashes with field TTLs (22–25) are not read: RESTORE
+ * of them throws an `UnsupportedRdbType` naming the type (the command turns it into a
+ * StreamsMockError).
  */
+import { CollectionFlavor, CollectionLimits, decodeCollection, encodeCollection } from './collections';
 import type { KeyValue } from './key-value';
-import type { RdbFormat } from './payload';
 import { RdbFormatError, RdbReader, RdbWriter } from './rdb-io';
 
 export const RDB_TYPE_STRING = 0;
@@ -23,53 +25,35 @@ export class UnsupportedRdbType extends Error {
   }
 }
 
-/** RDB type bytes of the types Redis has, by name (for the unsupported-type message). */
-const KNOWN_TYPES: Record<number, string> = {
-  1: 'list',
-  2: 'set',
-  3: 'zset',
-  4: 'hash',
-  5: 'zset',
-  9: 'hash',
-  10: 'list',
-  11: 'set',
-  12: 'zset',
-  13: 'hash',
-  14: 'list',
-  16: 'hash',
-  17: 'zset',
-  18: 'list',
-  20: 'set',
-  22: 'hash',
-  23: 'hash',
-  24: 'hash',
-  25: 'hash',
+/** RDB types Redis loads that the fake does not read, with what they hold. */
+const UNREAD_TYPES: Record<number, string> = {
+  1: 'list (RDB_TYPE_LIST, before 3.2)',
+  9: 'hash (zipmap, before 2.6)',
+  10: 'list (ziplist, before 3.2)',
+  12: 'zset (ziplist, before 7.0)',
+  13: 'hash (ziplist, before 7.0)',
+  14: 'list (quicklist of ziplists, before 7.0)',
+  22: 'hash with field TTLs (7.4 RC)',
+  23: 'hash with field TTLs (7.4 RC)',
+  24: 'hash with field TTLs',
+  25: 'hash with field TTLs',
 };
 
-function unsupported(type: string): UnsupportedRdbType {
-  return new UnsupportedRdbType(
-    type,
-    `DUMP/RESTORE of a ${type} value is not emulated (only strings and streams have an RDB encoding here); COPY works for every type`,
-  );
-}
-
-export function valueTypeByte(value: KeyValue, _format: RdbFormat): number {
-  if (value.type === 'string') return RDB_TYPE_STRING;
-  throw unsupported(value.type);
-}
-
-export function writeValue(w: RdbWriter, value: KeyValue, _format: RdbFormat): void {
+/** Write a non-stream value; returns its RDB type byte. */
+export function writeValue(w: RdbWriter, value: Exclude<KeyValue, { type: 'stream' }>, flavor: CollectionFlavor, limits: CollectionLimits): number {
   if (value.type === 'string') {
     w.string(value.value);
-    return;
+    return RDB_TYPE_STRING;
   }
-  throw unsupported(value.type);
+  return encodeCollection(w, value, flavor, limits);
 }
 
 /** Read a non-stream value of RDB type `type`. */
-export function readValue(r: RdbReader, type: number, _format: RdbFormat): KeyValue {
+export function readValue(r: RdbReader, type: number): KeyValue {
   if (type === RDB_TYPE_STRING) return { type: 'string', value: r.string() };
-  const known = KNOWN_TYPES[type];
-  if (known) throw unsupported(known);
+  const collection = decodeCollection(r, type);
+  if (collection) return collection;
+  const unread = UNREAD_TYPES[type];
+  if (unread) throw new UnsupportedRdbType(unread, `RESTORE of a ${unread} payload is not emulated`);
   throw new RdbFormatError(`unknown RDB type ${type}`);
 }
