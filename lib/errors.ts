@@ -167,3 +167,15 @@ export const ERR_NOGROUP_BLOCKED_GROUP_GONE = 'NOGROUP the consumer group this c
 export function fail(message: string): never {
   throw new CommandError(message);
 }
+
+// DUMP / RESTORE / COPY (cluster.c `restoreCommand`, db.c `copyCommand`, server.c shared errors)
+export const ERR_BUSYKEY = 'BUSYKEY Target key name already exists.';
+export const ERR_DUMP_PAYLOAD = 'ERR DUMP payload version or checksum are wrong';
+export const ERR_BAD_DATA_FORMAT = 'ERR Bad data format';
+export const ERR_INVALID_TTL = 'ERR Invalid TTL value, must be >= 0';
+export const ERR_INVALID_IDLETIME = 'ERR Invalid IDLETIME value, must be >= 0';
+export const ERR_INVALID_FREQ = 'ERR Invalid FREQ value, must be >= 0 and <= 255';
+export const ERR_SAME_OBJECT = 'ERR source and destination objects are the same';
+export const ERR_DB_INDEX_OUT_OF_RANGE = 'ERR DB index is out of range';
+/** object.c `getRangeLongFromObjectOrReply` for an int argument (COPY … DB). */
+export const ERR_INT_RANGE = 'ERR value is out of range, value must between -2147483648 and 2147483647';

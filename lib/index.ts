@@ -115,12 +115,15 @@ export function streamsKeyspace(redis: IORedis): StreamsKeyspace {
 }
 
 /**
- * Reset every keyspace created so far: keys deleted, blocked calls released, and (unless
- * `keepClocks`) each keyspace back on the default global clock and version 8.10.
+ * Reset every keyspace created so far: keys deleted, blocked calls released, CONFIG back to the
+ * defaults, and (unless `keepClocks`) each keyspace back on the default global clock and
+ * version 8.10.
  */
 export function resetAllKeyspaces(options: { keepClocks?: boolean } = {}): void {
   for (const ks of allKeyspaces) {
-    if (options.keepClocks) ks.reset();
-    else ks.restoreDefaults();
+    if (options.keepClocks) {
+      ks.reset();
+      ks.config.reset();
+    } else ks.restoreDefaults();
   }
 }

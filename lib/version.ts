@@ -140,3 +140,45 @@ export function parseRedisVersion(input: string | number): RedisVersion {
     `unsupported redisVersion ${JSON.stringify(input)}; choose one of ${REDIS_VERSIONS.join(', ')}`,
   );
 }
+
+/**
+ * The RDB format of each version, for DUMP and RESTORE: the RDB version a DUMP payload carries
+ * (RESTORE rejects newer ones) and the stream type byte DUMP writes (RESTORE reads every stream
+ * type up to it). Sources: rdb.h of 7.0.15 (10, type 19), 7.2.6 (11, type 21), 7.4.1 and the
+ * 8.0 branch (12, type 21); redis/librdb's Redis→RDB version table (8.0/8.2/8.4 → 12, 8.6 → 13,
+ * 8.8 → 14, 8.10 → 15) and its stream parser (type 26 adds the IDMP section in 8.6, type 27 the
+ * per-group NACK zone in 8.8); an RDB file written by an 8.6 build (stream type 26, IDMP defaults
+ * 100/100). The 8.x rows are not checked on a real 8.x server.
+ */
+const COLLECTIONS_70 = { listListpack: false, plainBySize: false, setListpack: false, scoreText: 'g17' } as const;
+const COLLECTIONS_72 = { listListpack: true, plainBySize: false, setListpack: true, scoreText: 'shortest' } as const;
+const COLLECTIONS_74 = { listListpack: true, plainBySize: true, setListpack: true, scoreText: 'shortest' } as const;
+
+/**
+ * …and how lists, sets and sorted sets are encoded (7.2: listpack lists and sets, scores printed
+ * by fpconv; 7.4: plain quicklist nodes for elements above the node limit) — from the 7.0.15,
+ * 7.2.6 and 7.4.1 sources (t_list.c, t_set.c, quicklist.c, util.c `d2string`).
+ */
+export const RDB_FORMAT: Record<
+  RedisVersion,
+  {
+    readonly rdbVersion: number;
+    readonly streamType: number;
+    readonly collections: {
+      readonly listListpack: boolean;
+      readonly plainBySize: boolean;
+      readonly setListpack: boolean;
+      readonly scoreText: 'g17' | 'shortest';
+    };
+  }
+> = {
+  '7.0': { rdbVersion: 10, streamType: 19, collections: COLLECTIONS_70 },
+  '7.2': { rdbVersion: 11, streamType: 21, collections: COLLECTIONS_72 },
+  '7.4': { rdbVersion: 12, streamType: 21, collections: COLLECTIONS_74 },
+  '8.0': { rdbVersion: 12, streamType: 21, collections: COLLECTIONS_74 },
+  '8.2': { rdbVersion: 12, streamType: 21, collections: COLLECTIONS_74 },
+  '8.4': { rdbVersion: 12, streamType: 21, collections: COLLECTIONS_74 },
+  '8.6': { rdbVersion: 13, streamType: 26, collections: COLLECTIONS_74 },
+  '8.8': { rdbVersion: 14, streamType: 27, collections: COLLECTIONS_74 },
+  '8.10': { rdbVersion: 15, streamType: 27, collections: COLLECTIONS_74 },
+};

@@ -1,8 +1,12 @@
 /**
- * The command registry, kept as data: every stream command as `{ name, arity, run }` with
+ * The command registry, kept as data: every command as `{ name, arity, run }` with
  * Redis's arity convention. The adapter registers each entry (and its `…Buffer` twin).
  */
 import type { CommandSpec } from './types';
+import * as config from './config';
+import * as copy from './copy';
+import * as dump from './dump';
+import * as restore from './restore';
 import * as xack from './xack';
 import * as xackdel from './xackdel';
 import * as xadd from './xadd';
@@ -21,7 +25,12 @@ import * as xreadgroup from './xreadgroup';
 import * as xsetid from './xsetid';
 import * as xtrim from './xtrim';
 
-const modules = [xadd, xtrim, xdel, xlen, xrange, xsetid, xdelex, xgroup, xack, xackdel, xpending, xinfo, xclaim, xautoclaim, xnack, xread, xreadgroup];
+const modules = [
+  xadd, xtrim, xdel, xlen, xrange, xsetid, xdelex, xgroup, xack, xackdel, xpending, xinfo, xclaim, xautoclaim, xnack,
+  xread, xreadgroup,
+  // keyspace commands ioredis-mock lacks (DUMP/RESTORE/COPY) or answers falsely (CONFIG)
+  dump, restore, copy, config,
+];
 
 /** All stream command specs by lower-case name. */
 export const COMMANDS: ReadonlyMap<string, CommandSpec> = new Map(

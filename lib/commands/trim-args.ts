@@ -16,8 +16,8 @@ import {
   ERR_XTRIM_NO_STRATEGY,
   fail,
 } from '../errors';
-import type { RefPolicy, TrimStrategy } from '../model/stream';
-import { DEFAULT_NODE_MAX_ENTRIES } from '../model/stream-entries';
+import type { RefPolicy, Stream, TrimStrategy } from '../model/stream';
+import { DEFAULT_NODE_MAX_ENTRIES, defaultApproxTrimLimit } from '../model/stream-entries';
 import { ParsedId, parseStreamId } from '../model/stream-id';
 import { RedisVersion, supports } from '../version';
 import { int64OrFail, is, strictIdOrFail } from './args';
@@ -25,16 +25,29 @@ import { int64OrFail, is, strictIdOrFail } from './args';
 /**
  * Default work limit of an approximate (`~`) trim without LIMIT: 100 × `stream-node-max-entries`
  * (10000 with the default 100), clamped by Redis to [10000 if ≤ 0, 1000000]. Unit: entries.
+ * It follows CONFIG SET stream-node-max-entries: see `trimLimit`.
  */
-export const DEFAULT_APPROX_TRIM_LIMIT =
-  100 * DEFAULT_NODE_MAX_ENTRIES <= 0 ? 10_000 : Math.min(100 * DEFAULT_NODE_MAX_ENTRIES, 1_000_000);
+export const DEFAULT_APPROX_TRIM_LIMIT = defaultApproxTrimLimit(BigInt(DEFAULT_NODE_MAX_ENTRIES));
 
-/** The parsed options. `limit` is the effective work limit in entries (0 = unlimited). */
+/**
+ * The work limit a trim of `stream` uses: LIMIT when given, else for `~` the default Redis
+ * derives from the keyspace's `stream-node-max-entries` at command time, else 0 (unlimited).
+ */
+export function trimLimit(args: AddOrTrimArgs, stream: Stream): number {
+  return args.defaultLimit ? stream.entries.limits.approxTrimLimit : args.limit;
+}
+
+/**
+ * The parsed options. `limit` is the effective work limit in entries (0 = unlimited) with the
+ * default configuration; `defaultLimit` tells that it is the `~` default (see `trimLimit`).
+ */
 export interface AddOrTrimArgs {
   strategy: TrimStrategy | null;
   /** `~` given: remove whole nodes only (ignored by DELREF/ACKED trims, as in Redis). */
   approx: boolean;
   limit: number;
+  /** `~` without LIMIT: the limit comes from `stream-node-max-entries` (see `trimLimit`). */
+  defaultLimit: boolean;
   /** KEEPREF (default), DELREF or ACKED (Redis 8.2). */
   policy: RefPolicy;
   /** XADD NOMKSTREAM. */
@@ -61,6 +74,7 @@ export function parseAddOrTrimArgs(argv: string[], xadd: boolean, version: Redis
     strategy: null,
     approx: false,
     limit: 0,
+    defaultLimit: false,
     policy: 'keepref',
     noMkStream: false,
     idPos: argv.length,
@@ -129,6 +143,7 @@ export function parseAddOrTrimArgs(argv: string[], xadd: boolean, version: Redis
     out.limit = limitToNumber(limit);
   } else {
     out.limit = out.approx ? DEFAULT_APPROX_TRIM_LIMIT : 0;
+    out.defaultLimit = out.approx;
   }
   return out;
 }

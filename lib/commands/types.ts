@@ -2,7 +2,9 @@
  * The contract between command modules and the adapter. Command modules parse arguments,
  * call the pure model and shape replies; they never touch ioredis or ioredis-mock.
  */
+import type { ServerConfig } from '../config/server-config';
 import type { Stream } from '../model/stream';
+import type { KeyValue } from '../rdb/key-value';
 import type { RedisVersion } from '../version';
 
 import type { Reply } from '../reply/reply';
@@ -24,7 +26,30 @@ export interface Db {
   touch(key: string): void;
   /** A keyspace event of class `t` (stream) happened on `key` (e.g. 'xadd', 'xgroup-create'). */
   notify(event: string, key: string): void;
+
+  // Whole-key access for the keyspace commands (DUMP, RESTORE, COPY) and CONFIG. Optional so
+  // that a minimal front end can leave them out: those commands then throw a StreamsMockError.
+
+  /** The value at `key` with its type (after lazy expiry), or undefined when the key is missing. */
+  getValue?(key: string): KeyValue | undefined;
+  /**
+   * Store `value` at `key`, replacing whatever is there, with absolute expiry `expireAt` (ms since
+   * the epoch; undefined = no TTL). Dirties WATCH; wakes blocked readers when a stream arrives.
+   */
+  setValue?(key: string, value: KeyValue, expireAt?: number): void;
+  /** Delete `key` (any type); true if it existed. */
+  deleteKey?(key: string): boolean;
+  /** Absolute expiry of `key` in ms since the epoch, or undefined when it has no TTL. */
+  expireAt?(key: string): number | undefined;
+  /** The database `index` of the same server (COPY … DB), or undefined when unreachable. */
+  selectDb?(index: number): Db | undefined;
+  /** This database's index on its server (ioredis `db` option). */
+  readonly dbIndex?: number;
+  /** The configuration (CONFIG GET/SET) of the server this keyspace belongs to. */
+  readonly config?: ServerConfig;
 }
+
+export type { KeyValue } from '../rdb/key-value';
 
 /** Everything one execution of a command may read. */
 export interface CommandContext {

@@ -20,7 +20,7 @@ import {
 import type { Stream } from '../model/stream';
 import { MAX_ID, StreamId, UINT64_MAX, compareIds, formatId, idEquals, isZeroId } from '../model/stream-id';
 import { RedisVersion, supports } from '../version';
-import { AddOrTrimArgs, parseAddOrTrimArgs } from './trim-args';
+import { AddOrTrimArgs, parseAddOrTrimArgs, trimLimit } from './trim-args';
 import type { CommandContext, CommandSpec, Reply } from './types';
 
 /** Redis STREAM_LISTPACK_MAX_SIZE: total field+value bytes one entry may hold. */
@@ -84,8 +84,8 @@ export function execute(ctx: CommandContext, key: string, args: XaddArgs): Reply
   stream.append(id, args.fields);
   ctx.db.notify('xadd', key);
   if (args.strategy) {
-    const { strategy, approx, limit, policy } = args;
-    if (stream.trim({ strategy, approx, limit, policy }).length) ctx.db.notify('xtrim', key);
+    const { strategy, approx, policy } = args;
+    if (stream.trim({ strategy, approx, limit: trimLimit(args, stream), policy }).length) ctx.db.notify('xtrim', key);
   }
   ctx.db.touch(key);
   ctx.db.signalReady(key);

@@ -11,7 +11,7 @@
  */
 import type { TrimStrategy } from '../model/stream';
 import type { RedisVersion } from '../version';
-import { AddOrTrimArgs, parseAddOrTrimArgs } from './trim-args';
+import { AddOrTrimArgs, parseAddOrTrimArgs, trimLimit } from './trim-args';
 import type { CommandContext, CommandSpec, Reply } from './types';
 
 export interface XtrimArgs extends AddOrTrimArgs {
@@ -26,7 +26,7 @@ export function parse(argv: string[], version: RedisVersion): XtrimArgs {
 export function execute(ctx: CommandContext, key: string, args: XtrimArgs): Reply {
   const stream = ctx.db.getStream(key);
   if (!stream) return 0;
-  const removed = stream.trim({ strategy: args.strategy, approx: args.approx, limit: args.limit, policy: args.policy });
+  const removed = stream.trim({ strategy: args.strategy, approx: args.approx, limit: trimLimit(args, stream), policy: args.policy });
   if (removed.length) {
     ctx.db.touch(key);
     ctx.db.notify('xtrim', key);

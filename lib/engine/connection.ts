@@ -37,6 +37,7 @@ import { prefixedData, prefixedExpires } from '../keyspace/store';
 import { builtinError, typedBuiltinReply } from './builtin-replies';
 import type { ConnectionCommandSpec } from './command-types';
 import { CONNECTION_COMMANDS } from './commands/index';
+import { wholeKeyAccess } from '../adapter/key-values';
 import { defaultEmulators, type EmulatorTable } from './emulators';
 import { ServerState, nextClientId, openRegistered, register, serverFor, unregister } from './registry';
 
@@ -575,6 +576,7 @@ export class Connection {
         arity = sub.arity;
       }
       if (!arityOk(arity, argv.length)) throw new CommandError(ERR_ARITY_FROM_SCRIPT);
+      if (DENIED_IN_SCRIPTS.has(name)) throw new CommandError(ERR_NOT_ALLOWED_FROM_SCRIPT); // CONFIG
       const ctx: CommandContext = { now: ks.now(), version: ks.redisVersion, db: this.scriptDb, canBlock: false, isRetry: false, inScript: true };
       const result = dispatch(ctx, argv);
       return isBlockRequest(result) ? NIL_ARRAY : result;
@@ -861,6 +863,8 @@ export function makeDb(conn: Connection, ks: Keyspace, prefix: string): Db {
       ks.emitEvent(event, full(key));
       publishStreamEvent(conn, ks, event, full(key));
     },
+    // DUMP, RESTORE, COPY (… DB n) and CONFIG: whole values and the server's other databases
+    ...wholeKeyAccess(ks, full, ks.dbIndex, (index) => makeDb(conn, conn.server.keyspace(index), prefix)),
   };
 }
 

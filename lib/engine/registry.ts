@@ -10,6 +10,7 @@
  */
 import { EventEmitter } from 'events';
 import { Keyspace } from '../keyspace/keyspace';
+import { ServerConfig } from '../config/server-config';
 
 /** Number of databases (Redis `databases` default): SELECT accepts 0 … 15. */
 export const DATABASES = 16;
@@ -27,6 +28,8 @@ export class ServerState {
   readonly patternChannels = new EventEmitter();
   /** SCRIPT LOAD / EVAL cache: lower-case SHA1 hex → script body (byte string). */
   readonly scripts = new Map<string, string>();
+  /** CONFIG GET/SET values of this server (every database shares them). */
+  readonly config = new ServerConfig();
 
   constructor(
     readonly host: string,
@@ -41,7 +44,7 @@ export class ServerState {
   keyspace(db: number): Keyspace {
     let ks = this.dbs.get(db);
     if (!ks) {
-      ks = new Keyspace(`${this.host}:${this.port}/${db}`, db);
+      ks = new Keyspace(`${this.host}:${this.port}/${db}`, db, this.config); // CONFIG is per server
       this.dbs.set(db, ks);
     }
     return ks;

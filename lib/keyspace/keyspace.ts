@@ -4,6 +4,7 @@
  */
 import { BlockingQueue } from '../blocking/blocking';
 import { Clock, StreamsMockError } from '../clock/clock';
+import { ServerConfig } from '../config/server-config';
 import { globalClock } from '../clock/global-clock';
 import { DEFAULT_REDIS_VERSION, RedisVersion, parseRedisVersion } from '../version';
 import { KeyStore } from './store';
@@ -39,12 +40,16 @@ export class Keyspace {
   readonly watchers = new Map<string, Set<KeyWatcher>>();
   /** Extra observer of key modifications (the ioredis-mock adapter's WATCH hook). */
   onKeyModified: ((key: string) => void) | null = null;
-
   constructor(
     /** The keyspace's name: `host:port/db`, as ioredis-mock names its contexts. */
     readonly id = '',
     /** The database index (SELECT), for `__keyspace@<db>__` notifications and CLIENT LIST. */
     readonly dbIndex = 0,
+    /**
+     * CONFIG GET/SET values (Redis: per server). The engine's server state gives every
+     * database of one host:port the same object.
+     */
+    readonly config = new ServerConfig(),
   ) {
     this.store = new KeyStore({
       now: () => this.now(),
@@ -52,7 +57,7 @@ export class Keyspace {
       streamRemoved: (key) => this.blocking.signal(key),
       streamArrived: (key) => this.blocking.signal(key),
       expiryChanged: (key) => this.blocking.armExpiry(key),
-    });
+    }, this.config.nodeLimits);
     this.blocking = new BlockingQueue(() => this.currentClock, {
       at: (key) => this.store.expiryOf(key),
       probe: (key) => void this.store.hasKey(key),
@@ -125,9 +130,10 @@ export class Keyspace {
     for (const l of this.eventListeners) l(event, key);
   }
 
-  /** Back to the default clock (global) and version (8.10). */
+  /** Back to the default clock (global), version (8.10) and configuration. */
   restoreDefaults(): void {
     this.reset();
+    this.config.reset();
     this.currentClock = globalClock;
     this.currentVersion = DEFAULT_REDIS_VERSION;
   }

@@ -10,6 +10,7 @@
  * exactly as ioredis-mock does, so its built-in commands keep working unchanged.
  */
 import { Stream } from '../model/stream';
+import type { NodeLimits } from '../model/stream-entries';
 
 export interface StoreHooks {
   /** Current keyspace time in ms. */
@@ -58,7 +59,11 @@ export class KeyStore {
   private readonly raw = new Map<string, unknown>();
   private readonly expiry = new Map<string, number>();
 
-  constructor(private readonly hooks: StoreHooks) {}
+  constructor(
+    private readonly hooks: StoreHooks,
+    /** The keyspace's stream node limits (CONFIG); every stream stored here reads them. */
+    private readonly nodeLimits?: Readonly<NodeLimits>,
+  ) {}
 
   /** Drop `key` if its TTL has passed on the keyspace clock. */
   private expireIfDue(key: string): void {
@@ -88,6 +93,7 @@ export class KeyStore {
 
   /** Store a value (streams by reference). */
   setRaw(key: string, val: unknown): void {
+    if (val instanceof Stream && this.nodeLimits) val.entries.limits = this.nodeLimits;
     const old = this.raw.get(key);
     this.raw.set(key, val);
     this.hooks.modified(key);

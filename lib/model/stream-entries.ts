@@ -24,6 +24,40 @@ export interface StreamEntry {
 interface Slot {
   readonly id: StreamId;
   fields: readonly string[] | null; // null = deleted (tombstone)
+  /** A deleted entry's fields: Redis keeps them in the listpack (flagged), so DUMP writes them. */
+  deletedFields?: readonly string[];
+}
+
+/**
+ * The node limits Redis reads at every append (`stream-node-max-entries`, `stream-node-max-bytes`).
+ * A stream holds a reference to its keyspace's object, so CONFIG SET applies to the next XADD.
+ */
+export interface NodeLimits {
+  /** Entries (live + deleted) per node; 0 = no limit. */
+  maxEntries: number;
+  /** Listpack bytes per node; 0 or above 2^30 = 2^30. */
+  maxBytes: number;
+  /** Work limit (entries) of a `~` trim without LIMIT: see `defaultApproxTrimLimit`. */
+  approxTrimLimit: number;
+}
+
+/**
+ * t_stream.c: a `~` trim without LIMIT may remove at most 100 × `stream-node-max-entries`
+ * entries (long long arithmetic, so it can wrap), 10000 when that is <= 0, at most 1000000.
+ */
+export function defaultApproxTrimLimit(maxEntries: bigint): number {
+  const limit = BigInt.asIntN(64, 100n * maxEntries);
+  if (limit <= 0n) return 10_000;
+  return limit > 1_000_000n ? 1_000_000 : Number(limit);
+}
+
+/**
+ * One macro node as stored, for DUMP/RESTORE (lib/rdb): the master entry's field names and every
+ * entry in insertion order, deleted ones included (`deleted: true`, their fields kept).
+ */
+export interface StoredNode {
+  readonly masterFields: readonly string[];
+  readonly entries: readonly { readonly id: StreamId; readonly fields: readonly string[]; readonly deleted: boolean }[];
 }
 
 interface EntryNode {
@@ -48,6 +82,12 @@ interface EntryNode {
 export const DEFAULT_NODE_MAX_ENTRIES = 100;
 /** Redis `stream-node-max-bytes` default. */
 export const DEFAULT_NODE_MAX_BYTES = 4096;
+/** The default limits (shared, never modified). */
+export const DEFAULT_NODE_LIMITS: Readonly<NodeLimits> = Object.freeze({
+  maxEntries: DEFAULT_NODE_MAX_ENTRIES,
+  maxBytes: DEFAULT_NODE_MAX_BYTES,
+  approxTrimLimit: defaultApproxTrimLimit(BigInt(DEFAULT_NODE_MAX_ENTRIES)),
+});
 /** Redis STREAM_LISTPACK_MAX_SIZE: the byte limit used when `stream-node-max-bytes` is 0 or larger. */
 const STREAM_LISTPACK_MAX_SIZE = 1 << 30;
 
@@ -185,14 +225,31 @@ export class StreamEntries {
   /** Radix tree over the nodes' master IDs (`radix-tree-nodes`); every node add/drop updates it. */
   private rax = new RaxNodeCounter();
 
+  /** The node limits read at each append (see `NodeLimits`); the keyspace binds its own. */
+  limits: Readonly<NodeLimits>;
+
   /**
    * `maxEntriesPerNode`: `stream-node-max-entries` (0 = no entry limit); `maxBytesPerNode`:
-   * `stream-node-max-bytes` (0 or above 2^30 = 2^30).
+   * `stream-node-max-bytes` (0 or above 2^30 = 2^30). Without arguments the defaults apply.
    */
-  constructor(
-    readonly maxEntriesPerNode = DEFAULT_NODE_MAX_ENTRIES,
-    readonly maxBytesPerNode = DEFAULT_NODE_MAX_BYTES,
-  ) {}
+  constructor(maxEntriesPerNode?: number, maxBytesPerNode?: number) {
+    this.limits =
+      maxEntriesPerNode === undefined && maxBytesPerNode === undefined
+        ? DEFAULT_NODE_LIMITS
+        : {
+            maxEntries: maxEntriesPerNode ?? DEFAULT_NODE_MAX_ENTRIES,
+            maxBytes: maxBytesPerNode ?? DEFAULT_NODE_MAX_BYTES,
+            approxTrimLimit: defaultApproxTrimLimit(BigInt(maxEntriesPerNode ?? DEFAULT_NODE_MAX_ENTRIES)),
+          };
+  }
+
+  get maxEntriesPerNode(): number {
+    return this.limits.maxEntries;
+  }
+
+  get maxBytesPerNode(): number {
+    return this.limits.maxBytes;
+  }
 
   /** Number of live entries. */
   get length(): number {
@@ -238,10 +295,11 @@ export class StreamEntries {
 
   /** Redis `streamAppendItem`'s test for opening a new node before appending `fields`. */
   private isFull(tail: EntryNode, fields: readonly string[]): boolean {
-    let maxBytes = this.maxBytesPerNode;
+    const { maxEntries } = this.limits;
+    let { maxBytes } = this.limits;
     if (maxBytes <= 0 || maxBytes > STREAM_LISTPACK_MAX_SIZE) maxBytes = STREAM_LISTPACK_MAX_SIZE;
     if (listpackBytes(tail) + rawLength(fields) >= maxBytes) return true;
-    return this.maxEntriesPerNode > 0 && tail.slots.length >= this.maxEntriesPerNode;
+    return maxEntries > 0 && tail.slots.length >= maxEntries;
   }
 
   /**
@@ -354,7 +412,9 @@ export class StreamEntries {
     const p = this.find(id);
     if (!p) return false;
     const node = this.nodes[p.n];
-    node.slots[p.s].fields = null;
+    const slot = node.slots[p.s];
+    slot.deletedFields = slot.fields as readonly string[];
+    slot.fields = null;
     node.live--;
     this.liveCount--;
     if (node.live === 0 && !keepEmptyNode) {
@@ -450,9 +510,10 @@ export class StreamEntries {
 
   /** Deep copy (COPY / RESTORE semantics), keeping node boundaries. */
   clone(): StreamEntries {
-    const c = new StreamEntries(this.maxEntriesPerNode, this.maxBytesPerNode);
+    const c = new StreamEntries();
+    c.limits = this.limits;
     c.nodes = this.nodes.map((n) => ({
-      slots: n.slots.map((s) => ({ id: s.id, fields: s.fields })),
+      slots: n.slots.map((s) => (s.fields === null ? { id: s.id, fields: null, deletedFields: s.deletedFields } : { id: s.id, fields: s.fields })),
       ordered: n.ordered,
       live: n.live,
       master: n.master,
@@ -462,4 +523,54 @@ export class StreamEntries {
     for (const n of c.nodes) c.rax.insert(n.slots[0].id);
     return c;
   }
+
+  /** The nodes as stored, head first (DUMP). O(entries). */
+  storedNodes(): StoredNode[] {
+    return this.nodes.map((n) => ({
+      masterFields: masterFieldNames(n.master),
+      entries: n.slots.map((s) => ({
+        id: s.id,
+        fields: s.fields ?? s.deletedFields ?? [],
+        deleted: s.fields === null,
+      })),
+    }));
+  }
+
+  /**
+   * Entries rebuilt from stored nodes (RESTORE): node boundaries, master fields and deleted
+   * entries exactly as given. The caller has validated them (each node non-empty, its first entry
+   * at the node's master ID, IDs of live entries ascending across nodes, every entry's field
+   * count even).
+   */
+  static fromStoredNodes(stored: readonly StoredNode[]): StreamEntries {
+    const c = new StreamEntries();
+    for (const sn of stored) {
+      const master: string[] = [];
+      for (const f of sn.masterFields) master.push(f, '');
+      const first = sn.entries[0];
+      const node: EntryNode = { slots: [], ordered: true, live: 0, master, bytes: masterBytes(master) };
+      for (const e of sn.entries) {
+        node.bytes += entryBytes(first.id, master, e.id, e.fields);
+        const prev = node.slots[node.slots.length - 1];
+        if (prev && compareIds(prev.id, e.id) >= 0) node.ordered = false;
+        if (e.deleted) {
+          node.slots.push({ id: e.id, fields: null, deletedFields: e.fields });
+        } else {
+          node.slots.push({ id: e.id, fields: e.fields });
+          node.live++;
+        }
+      }
+      c.nodes.push(node);
+      c.liveCount += node.live;
+      c.rax.insert(first.id);
+    }
+    return c;
+  }
+}
+
+/** The field names of a master entry given as `[f1, v1, …]`. */
+function masterFieldNames(master: readonly string[]): string[] {
+  const names: string[] = [];
+  for (let i = 0; i < master.length; i += 2) names.push(master[i]);
+  return names;
 }

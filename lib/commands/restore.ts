@@ -1,0 +1,111 @@
+/**
+ * RESTORE key ttl serialized-value [REPLACE] [ABSTTL] [IDLETIME seconds] [FREQ frequency]
+ *
+ * Creates `key` from a DUMP payload (cluster.c `restoreCommand`): `ttl` in ms (0 = none;
+ * absolute unix ms with ABSTTL); REPLACE overwrites an existing key. Reply: `OK` — also when
+ * the TTL is already in the past, in which case nothing is created (and REPLACE still deleted
+ * the old key). IDLETIME/FREQ are checked and ignored (no LRU/LFU here). Accepts every stream
+ * encoding up to the emulated version's (6.x type 15, 7.0 type 19, 7.2+ type 21, 8.6 type 26 with
+ * an empty IDMP section, 8.8 type 27), strings, and lists, sets, sorted sets and hashes in every
+ * encoding since 7.0; wakes readers blocked on the key.
+ * Errors, in Redis's order: option errors (`ERR syntax error` — IDLETIME and FREQ exclude each
+ * other —, a non-integer, `ERR Invalid IDLETIME value, must be >= 0`, `ERR Invalid FREQ value,
+ * must be >= 0 and <= 255`), `BUSYKEY Target key name already exists.` (no REPLACE), the TTL
+ * (`ERR value is not an integer or out of range`, `ERR Invalid TTL value, must be >= 0`), `ERR
+ * DUMP payload version or checksum are wrong` (shorter than 10 bytes, a newer RDB version, a
+ * CRC mismatch), `ERR Bad data format` (anything the loader rejects; the fake validates as
+ * `sanitize-dump-payload yes` does, so a malformed payload Redis would load unchecked is refused).
+ * Library limits (StreamsMockError): pre-7.0 ziplist/zipmap encodings, hashes with field TTLs,
+ * a stream with IDMP state.
+ */
+import { StreamsMockError } from '../clock/clock';
+import {
+  ERR_BAD_DATA_FORMAT,
+  ERR_BUSYKEY,
+  ERR_DUMP_PAYLOAD,
+  ERR_INVALID_FREQ,
+  ERR_INVALID_IDLETIME,
+  ERR_INVALID_TTL,
+  ERR_SYNTAX,
+  fail,
+} from '../errors';
+import { LoadedValue, loadDumpPayload, verifyDumpPayload } from '../rdb/payload';
+import { RdbFormatError, bytesOf } from '../rdb/rdb-io';
+import { IDMP_DEFAULT_DURATION, IDMP_DEFAULT_MAXSIZE } from '../rdb/stream-codec';
+import { OK } from '../reply/reply';
+import { RDB_FORMAT } from '../version';
+import { int64OrFail, is } from './args';
+import { wholeKeyDb, withRdbTypes } from './whole-key';
+import type { CommandContext, CommandSpec, Reply } from './types';
+
+export interface RestoreArgs {
+  key: string;
+  ttl: string;
+  payload: string;
+  replace: boolean;
+  absttl: boolean;
+}
+
+/** The options (argv[4…]); throws their errors. */
+export function parse(argv: string[]): RestoreArgs {
+  let replace = false;
+  let absttl = false;
+  let idle = -1n;
+  let freq = -1n;
+  for (let j = 4; j < argv.length; j++) {
+    const additional = argv.length - j - 1;
+    if (is(argv[j], 'REPLACE')) replace = true;
+    else if (is(argv[j], 'ABSTTL')) absttl = true;
+    else if (is(argv[j], 'IDLETIME') && additional >= 1 && freq === -1n) {
+      idle = int64OrFail(argv[++j]);
+      if (idle < 0n) fail(ERR_INVALID_IDLETIME);
+    } else if (is(argv[j], 'FREQ') && additional >= 1 && idle === -1n) {
+      freq = int64OrFail(argv[++j]);
+      if (freq < 0n || freq > 255n) fail(ERR_INVALID_FREQ);
+    } else fail(ERR_SYNTAX);
+  }
+  return { key: argv[1], ttl: argv[2], payload: argv[3], replace, absttl };
+}
+
+function checkIdmp(loaded: LoadedValue): void {
+  const idmp = loaded.idmp;
+  if (!idmp) return;
+  if (
+    idmp.producers > 0 ||
+    idmp.duration !== IDMP_DEFAULT_DURATION ||
+    idmp.maxSize !== IDMP_DEFAULT_MAXSIZE ||
+    idmp.iidsAdded !== 0n ||
+    idmp.iidsDuplicates !== 0n
+  ) {
+    throw new StreamsMockError(
+      'RESTORE of a stream with IDMP state (Redis 8.6 idempotent XADD / XCFGSET) is not emulated',
+    );
+  }
+}
+
+function restore(ctx: CommandContext, argv: string[]): Reply {
+  const args = parse(argv);
+  const db = wholeKeyDb(ctx.db, 'RESTORE');
+  if (!args.replace && db.getValue(args.key) !== undefined) fail(ERR_BUSYKEY);
+  let ttl = int64OrFail(args.ttl);
+  if (ttl < 0n) fail(ERR_INVALID_TTL);
+  const payload = bytesOf(args.payload);
+  const format = RDB_FORMAT[ctx.version];
+  if (!verifyDumpPayload(payload, format)) fail(ERR_DUMP_PAYLOAD);
+  let loaded: LoadedValue;
+  try {
+    loaded = withRdbTypes(() => loadDumpPayload(payload, format));
+  } catch (err) {
+    if (err instanceof RdbFormatError) fail(ERR_BAD_DATA_FORMAT);
+    throw err;
+  }
+  checkIdmp(loaded);
+  if (args.replace) db.deleteKey(args.key);
+  const now = BigInt(Math.floor(ctx.now));
+  if (ttl !== 0n && !args.absttl) ttl = BigInt.asIntN(64, ttl + now); // long long arithmetic
+  if (ttl !== 0n && ttl <= now) return OK; // already expired: nothing is created
+  db.setValue(args.key, loaded.value, ttl === 0n ? undefined : Number(ttl));
+  return OK;
+}
+
+export const specs: CommandSpec[] = [{ name: 'restore', arity: -4, write: true, run: restore }];

@@ -1,0 +1,478 @@
+/**
+ * Lists, sets, sorted sets and hashes in the RDB encoding (rdb.c `rdbSaveObject` /
+ * `rdbLoadObject`), with the encoding Redis would pick for the value.
+ *
+ * ioredis-mock keeps only the elements, not the history that decided Redis's encoding, so DUMP
+ * assumes the value was built by adding elements one at a time (RPUSH, SADD, HSET, ZADD) under
+ * the keyspace's limits (`list-max-listpack-size`, `set-max-intset-entries`,
+ * `set-max-listpack-*`, `hash-max-listpack-*`, `zset-max-listpack-*`), which Redis reads at each
+ * write. For such a history the payload is byte-identical to Redis's, except for hash-table
+ * encoded sets and hashes, whose order is the dict's (seeded per process in Redis: not
+ * reproducible); they are written in ioredis-mock's order. Deletions or batch sizes that made
+ * Redis convert earlier (an encoding never converts back) are not visible here.
+ *
+ * - list (RDB_TYPE_LIST_QUICKLIST_2): 7.0 always a quicklist whose nodes fill while
+ *   `node bytes + element + 8 <= 8192` (-2); 7.2+ a single listpack until it would pass the limit,
+ *   then a quicklist; 7.4+ an element above the limit gets a plain node of its own.
+ * - set: intset (all integers, up to set-max-intset-entries; sorted, smallest width), 7.2+
+ *   listpack (insertion order, intset members first in ascending order when it came from an
+ *   intset), else hash table.
+ * - sorted set: listpack ordered by (score, member), scores as `d2string` text (7.0 `%.17g`,
+ *   7.2+ shortest digits as fpconv_dtoa lays them out), else skiplist written from the greatest
+ *   element with binary doubles.
+ * - hash: listpack in field order, else hash table.
+ */
+import type { KeyValue } from './key-value';
+import { ListpackWriter, LpValue, lpString, readListpack } from './listpack';
+import { RdbFormatError, RdbReader, RdbWriter, byteString, string2ll } from './rdb-io';
+
+export const RDB_TYPE_LIST_QUICKLIST_2 = 18;
+export const RDB_TYPE_SET = 2;
+export const RDB_TYPE_SET_INTSET = 11;
+export const RDB_TYPE_SET_LISTPACK = 20;
+export const RDB_TYPE_ZSET = 3;
+export const RDB_TYPE_ZSET_2 = 5;
+export const RDB_TYPE_ZSET_LISTPACK = 17;
+export const RDB_TYPE_HASH = 4;
+export const RDB_TYPE_HASH_LISTPACK = 16;
+
+/** What differs between releases in these encodings. */
+export interface CollectionFlavor {
+  /** 7.2+: small lists are one listpack (OBJ_ENCODING_LISTPACK); 7.0: always a quicklist. */
+  readonly listListpack: boolean;
+  /** 7.4+: an element above the node size limit gets a plain node (7.0–7.2: at 1 GiB). */
+  readonly plainBySize: boolean;
+  /** 7.2+: listpack-encoded sets. */
+  readonly setListpack: boolean;
+  /** Score text in a listpack sorted set: 7.0 `%.17g`, 7.2+ fpconv_dtoa's shortest form. */
+  readonly scoreText: 'g17' | 'shortest';
+}
+
+/** The limits Redis reads when elements are added (CONFIG parameters). */
+export interface CollectionLimits {
+  listMaxListpackSize: number;
+  hashMaxListpackEntries: number;
+  hashMaxListpackValue: number;
+  setMaxIntsetEntries: number;
+  setMaxListpackEntries: number;
+  setMaxListpackValue: number;
+  zsetMaxListpackEntries: number;
+  zsetMaxListpackValue: number;
+}
+
+export const DEFAULT_COLLECTION_LIMITS: CollectionLimits = Object.freeze({
+  listMaxListpackSize: -2,
+  hashMaxListpackEntries: 512,
+  hashMaxListpackValue: 64,
+  setMaxIntsetEntries: 512,
+  setMaxListpackEntries: 128,
+  setMaxListpackValue: 64,
+  zsetMaxListpackEntries: 128,
+  zsetMaxListpackValue: 64,
+});
+
+// ---------------------------------------------------------------------------------------------
+// Doubles as text
+
+/** C `%.17g`. */
+function formatG17(x: number): string {
+  const [mant, expText] = x.toExponential(16).split('e');
+  const exp = Number(expText);
+  const trim = (s: string) => (s.includes('.') ? s.replace(/0+$/, '').replace(/\.$/, '') : s);
+  if (exp < -4 || exp >= 17) return `${trim(mant)}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
+  return trim(x.toFixed(16 - exp));
+}
+
+/**
+ * fpconv_dtoa's layout (deps/fpconv `emit_digits`) of the shortest round-trip digits. (fpconv's
+ * Grisu2 may, for rare doubles, produce one digit more than the shortest; those differ.)
+ */
+function formatShortest(x: number): string {
+  const neg = x < 0;
+  const [m, e] = Math.abs(x).toExponential().split('e');
+  let digits = m.replace('.', '');
+  let ndigits = digits.length;
+  const K = Number(e) - (ndigits - 1);
+  let exp = Math.abs(K + ndigits - 1);
+  const sign = neg ? '-' : '';
+  if (K >= 0 && exp < ndigits + 7) return sign + digits + '0'.repeat(K);
+  if (K < 0 && (K > -7 || exp < 4)) {
+    const offset = ndigits - Math.abs(K);
+    if (offset <= 0) return `${sign}0.${'0'.repeat(-offset)}${digits}`;
+    return `${sign}${digits.slice(0, offset)}.${digits.slice(offset)}`;
+  }
+  ndigits = Math.min(ndigits, 18 - (neg ? 1 : 0));
+  digits = digits.slice(0, ndigits);
+  let out = sign + digits[0];
+  if (ndigits > 1) out += `.${digits.slice(1)}`;
+  out += K + ndigits - 1 < 0 ? 'e-' : 'e+';
+  let cent = 0;
+  let text = '';
+  if (exp > 99) {
+    cent = Math.floor(exp / 100);
+    text += String(cent);
+    exp -= cent * 100;
+  }
+  if (exp > 9) {
+    const dec = Math.floor(exp / 10);
+    text += String(dec);
+    exp -= dec * 10;
+  } else if (cent) text += '0';
+  return out + text + String(exp % 10);
+}
+
+/** util.c `d2string`: the text Redis stores a sorted-set score as in a listpack. */
+export function d2string(x: number, style: 'g17' | 'shortest'): string {
+  if (Number.isNaN(x)) return 'nan';
+  if (x === Infinity) return 'inf';
+  if (x === -Infinity) return '-inf';
+  if (x === 0) return Object.is(x, -0) ? '-0' : '0';
+  // double2ll: integral and within ±LLONG_MAX/2 → integer text
+  if (Number.isInteger(x) && Math.abs(x) <= 4611686018427387903) return BigInt(x).toString();
+  return style === 'g17' ? formatG17(x) : formatShortest(x);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Encoding
+
+/** The RDB type byte and writer of a collection value. */
+export function encodeCollection(
+  w: RdbWriter,
+  value: Exclude<KeyValue, { type: 'stream' } | { type: 'string' }>,
+  flavor: CollectionFlavor,
+  limits: CollectionLimits,
+): number {
+  switch (value.type) {
+    case 'list':
+      return encodeList(w, value.value, flavor, limits);
+    case 'set':
+      return encodeSet(w, value.value, flavor, limits);
+    case 'zset':
+      return encodeZset(w, value.value, flavor, limits);
+    case 'hash':
+      return encodeHash(w, value.value, limits);
+  }
+}
+
+/** quicklist `optimization_level` for a negative fill. */
+function negFillLimit(fill: number): number {
+  const levels = [4096, 8192, 16384, 32768, 65536];
+  return levels[Math.min(-fill - 1, levels.length - 1)];
+}
+
+/** quicklist `quicklistNodeExceedsLimit` (7.2+). */
+function exceedsLimit(fill: number, size: number, count: number): boolean {
+  if (fill < 0) return size > negFillLimit(fill);
+  if (size > 8192) return true; // SIZE_SAFETY_LIMIT
+  return count > (fill === 0 ? 1 : fill);
+}
+
+interface QlNode {
+  plain: boolean;
+  items: string[];
+  /** listpack bytes (node->sz) */
+  sz: number;
+}
+
+function listpackOf(items: readonly string[]): Uint8Array {
+  const lp = new ListpackWriter();
+  for (const s of items) lp.string(s);
+  return lp.finish();
+}
+
+/** listpack bytes after appending `s` to a listpack of `sz` bytes. */
+function lpBytesAfter(sz: number, s: string): number {
+  const lp = new ListpackWriter();
+  lp.string(s);
+  return sz + lp.finish().length - 7;
+}
+
+function encodeList(w: RdbWriter, items: readonly string[], flavor: CollectionFlavor, limits: CollectionLimits): number {
+  const fill = limits.listMaxListpackSize;
+  const nodes: QlNode[] = [];
+  let listpackEncoded = flavor.listListpack; // 7.2+: starts as a plain listpack object
+  const large = (len: number) => (flavor.plainBySize ? (fill < 0 ? len > negFillLimit(fill) : len > 8192) : len >= 1 << 30);
+  for (const s of items) {
+    if (listpackEncoded) {
+      const node = nodes[0] ?? { plain: false, items: [], sz: 7 };
+      // listTypeTryConvertListpack: convert before the push that would pass the limit
+      if (exceedsLimit(fill, node.sz + s.length, node.items.length + 1)) {
+        listpackEncoded = false;
+      } else {
+        node.items.push(s);
+        node.sz = lpBytesAfter(node.sz, s);
+        nodes[0] = node;
+        continue;
+      }
+    }
+    const tail = nodes[nodes.length - 1];
+    if (large(s.length)) {
+      nodes.push({ plain: true, items: [s], sz: s.length });
+      continue;
+    }
+    let allow = false;
+    if (tail && !tail.plain) {
+      const newSz = tail.sz + s.length + 8; // SIZE_ESTIMATE_OVERHEAD
+      if (flavor.listListpack) allow = !exceedsLimit(fill, newSz, tail.items.length + 1);
+      else if (fill < 0 && -fill - 1 < 5 && newSz <= negFillLimit(fill)) allow = true;
+      else allow = newSz <= 8192 && tail.items.length < fill;
+    }
+    if (allow) {
+      tail.items.push(s);
+      tail.sz = lpBytesAfter(tail.sz, s);
+    } else {
+      nodes.push({ plain: false, items: [s], sz: lpBytesAfter(7, s) });
+    }
+  }
+  w.len(nodes.length);
+  for (const node of nodes) {
+    w.len(node.plain ? 1 : 2);
+    if (node.plain) w.string(node.items[0]);
+    else w.bytesString(listpackOf(node.items));
+  }
+  return RDB_TYPE_LIST_QUICKLIST_2;
+}
+
+function intsetBlob(values: bigint[]): Uint8Array {
+  let width = 2;
+  for (const v of values) {
+    if (v < -2147483648n || v > 2147483647n) width = 8;
+    else if ((v < -32768n || v > 32767n) && width < 4) width = 4;
+  }
+  const b = new Uint8Array(8 + width * values.length);
+  const view = new DataView(b.buffer);
+  view.setUint32(0, width, true);
+  view.setUint32(4, values.length, true);
+  values.forEach((v, i) => {
+    const at = 8 + i * width;
+    if (width === 2) view.setInt16(at, Number(v), true);
+    else if (width === 4) view.setInt32(at, Number(v), true);
+    else view.setBigInt64(at, v, true);
+  });
+  return b;
+}
+
+function encodeSet(w: RdbWriter, members: readonly string[], flavor: CollectionFlavor, limits: CollectionLimits): number {
+  type Enc = 'intset' | 'listpack' | 'ht';
+  let enc: Enc | null = null;
+  let ints: bigint[] = [];
+  let lp: string[] = [];
+  const maxIntset = Math.min(limits.setMaxIntsetEntries, 1 << 30);
+  for (const m of members) {
+    const v = string2ll(m);
+    if (enc === null) {
+      // setTypeCreate with a size hint of 1
+      enc = v !== null && 1 <= maxIntset ? 'intset' : flavor.setListpack && 1 <= limits.setMaxListpackEntries ? 'listpack' : 'ht';
+    }
+    if (enc === 'intset') {
+      if (v !== null) {
+        ints.push(v);
+        if (ints.length > maxIntset) enc = 'ht';
+        continue;
+      }
+      const sorted = ints.slice().sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      const maxLen = Math.max(0, ...sorted.map((x) => x.toString().length));
+      if (flavor.setListpack && ints.length < limits.setMaxListpackEntries && m.length <= limits.setMaxListpackValue && maxLen <= limits.setMaxListpackValue) {
+        enc = 'listpack';
+        lp = sorted.map((x) => x.toString());
+        lp.push(m);
+      } else {
+        enc = 'ht';
+      }
+      continue;
+    }
+    if (enc === 'listpack') {
+      if (lp.length < limits.setMaxListpackEntries && m.length <= limits.setMaxListpackValue) lp.push(m);
+      else enc = 'ht';
+    }
+  }
+  if (enc === 'intset') {
+    ints = ints.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    w.bytesString(intsetBlob(ints));
+    return RDB_TYPE_SET_INTSET;
+  }
+  if (enc === 'listpack') {
+    w.bytesString(listpackOf(lp));
+    return RDB_TYPE_SET_LISTPACK;
+  }
+  w.len(members.length);
+  for (const m of members) w.string(m);
+  return RDB_TYPE_SET;
+}
+
+function compareBytes(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function encodeZset(
+  w: RdbWriter,
+  entries: readonly (readonly [string, number])[],
+  flavor: CollectionFlavor,
+  limits: CollectionLimits,
+): number {
+  const sorted = entries.slice().sort((x, y) => (x[1] !== y[1] ? (x[1] < y[1] ? -1 : 1) : compareBytes(x[0], y[0])));
+  const listpack =
+    sorted.length <= limits.zsetMaxListpackEntries && sorted.every(([m]) => m.length <= limits.zsetMaxListpackValue);
+  if (listpack) {
+    const lp = new ListpackWriter();
+    for (const [m, score] of sorted) {
+      lp.string(m);
+      lp.string(d2string(score, flavor.scoreText));
+    }
+    w.bytesString(lp.finish());
+    return RDB_TYPE_ZSET_LISTPACK;
+  }
+  w.len(sorted.length);
+  const dbl = new Uint8Array(8);
+  const view = new DataView(dbl.buffer);
+  for (let i = sorted.length - 1; i >= 0; i--) {
+    w.string(sorted[i][0]);
+    view.setFloat64(0, sorted[i][1], true);
+    w.raw(dbl);
+  }
+  return RDB_TYPE_ZSET_2;
+}
+
+function encodeHash(w: RdbWriter, pairs: readonly (readonly [string, string])[], limits: CollectionLimits): number {
+  const listpack =
+    pairs.length <= limits.hashMaxListpackEntries &&
+    pairs.every(([f, v]) => f.length <= limits.hashMaxListpackValue && v.length <= limits.hashMaxListpackValue);
+  if (listpack) {
+    const lp = new ListpackWriter();
+    for (const [f, v] of pairs) {
+      lp.string(f);
+      lp.string(v);
+    }
+    w.bytesString(lp.finish());
+    return RDB_TYPE_HASH_LISTPACK;
+  }
+  w.len(pairs.length);
+  for (const [f, v] of pairs) {
+    w.string(f);
+    w.string(v);
+  }
+  return RDB_TYPE_HASH;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decoding
+
+/** strtod of a score as Redis's `zzlGetScore` / `rdbLoadDoubleValue` read it. */
+function parseScore(s: string): number {
+  if (s === 'inf' || s === '+inf') return Infinity;
+  if (s === '-inf') return -Infinity;
+  if (s === 'nan') return NaN;
+  const v = Number(s);
+  if (s.trim() === '' || Number.isNaN(v)) throw new RdbFormatError('bad score');
+  return v;
+}
+
+function nonEmptyListpack(bytes: Uint8Array): LpValue[] {
+  const items = readListpack(bytes);
+  if (items.length === 0) throw new RdbFormatError('Empty listpack');
+  return items;
+}
+
+function parseIntset(b: Uint8Array): string[] {
+  if (b.length < 8) throw new RdbFormatError('intset too short');
+  const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  const width = view.getUint32(0, true);
+  const n = view.getUint32(4, true);
+  if ((width !== 2 && width !== 4 && width !== 8) || b.length !== 8 + width * n || n === 0) {
+    throw new RdbFormatError('Intset integrity check failed');
+  }
+  const out: bigint[] = [];
+  for (let i = 0; i < n; i++) {
+    const at = 8 + i * width;
+    const v = width === 2 ? BigInt(view.getInt16(at, true)) : width === 4 ? BigInt(view.getInt32(at, true)) : view.getBigInt64(at, true);
+    if (i > 0 && v <= out[i - 1]) throw new RdbFormatError('Intset integrity check failed');
+    out.push(v);
+  }
+  return out.map((v) => v.toString());
+}
+
+function noDuplicates(values: readonly string[], what: string): void {
+  if (new Set(values).size !== values.length) throw new RdbFormatError(`Duplicate ${what}`);
+}
+
+/** Read a list, set, sorted set or hash of RDB type `type`; undefined for another type. */
+export function decodeCollection(r: RdbReader, type: number): KeyValue | undefined {
+  switch (type) {
+    case RDB_TYPE_LIST_QUICKLIST_2: {
+      const nodes = r.count('quicklist nodes');
+      const items: string[] = [];
+      for (let i = 0; i < nodes; i++) {
+        const container = r.len();
+        if (container !== 1n && container !== 2n) throw new RdbFormatError('Quicklist integrity check failed');
+        const data = r.stringBytes();
+        if (container === 1n) items.push(byteString(data));
+        else for (const v of readListpack(data)) items.push(lpString(v)); // empty listpacks are skipped
+      }
+      if (items.length === 0) throw new RdbFormatError('Empty list');
+      return { type: 'list', value: items };
+    }
+    case RDB_TYPE_SET: {
+      const n = r.count('set size');
+      if (n === 0) throw new RdbFormatError('Empty set');
+      const members: string[] = [];
+      for (let i = 0; i < n; i++) members.push(r.string());
+      noDuplicates(members, 'set members');
+      return { type: 'set', value: members };
+    }
+    case RDB_TYPE_SET_INTSET:
+      return { type: 'set', value: parseIntset(r.stringBytes()) };
+    case RDB_TYPE_SET_LISTPACK: {
+      const members = nonEmptyListpack(r.stringBytes()).map(lpString);
+      noDuplicates(members, 'set members');
+      return { type: 'set', value: members };
+    }
+    case RDB_TYPE_ZSET:
+    case RDB_TYPE_ZSET_2: {
+      const n = r.count('zset size');
+      if (n === 0) throw new RdbFormatError('Empty zset');
+      const entries: [string, number][] = [];
+      for (let i = 0; i < n; i++) {
+        const member = r.string();
+        let score: number;
+        if (type === RDB_TYPE_ZSET_2) {
+          const b = r.raw(8);
+          score = new DataView(b.buffer, b.byteOffset, 8).getFloat64(0, true);
+        } else {
+          const len = r.byte();
+          score = len === 255 ? -Infinity : len === 254 ? Infinity : len === 253 ? NaN : parseScore(byteString(r.raw(len)));
+        }
+        if (Number.isNaN(score)) throw new RdbFormatError('Zset with NAN score detected');
+        entries.push([member, score]);
+      }
+      noDuplicates(entries.map(([m]) => m), 'zset members');
+      entries.reverse();
+      return { type: 'zset', value: entries };
+    }
+    case RDB_TYPE_ZSET_LISTPACK: {
+      const items = nonEmptyListpack(r.stringBytes());
+      if (items.length % 2) throw new RdbFormatError('Zset listpack integrity check failed');
+      const entries: [string, number][] = [];
+      for (let i = 0; i < items.length; i += 2) entries.push([lpString(items[i]), parseScore(lpString(items[i + 1]))]);
+      noDuplicates(entries.map(([m]) => m), 'zset members');
+      return { type: 'zset', value: entries };
+    }
+    case RDB_TYPE_HASH: {
+      const n = r.count('hash size');
+      if (n === 0) throw new RdbFormatError('Empty hash');
+      const pairs: [string, string][] = [];
+      for (let i = 0; i < n; i++) pairs.push([r.string(), r.string()]);
+      noDuplicates(pairs.map(([f]) => f), 'hash fields');
+      return { type: 'hash', value: pairs };
+    }
+    case RDB_TYPE_HASH_LISTPACK: {
+      const items = nonEmptyListpack(r.stringBytes());
+      if (items.length % 2) throw new RdbFormatError('Hash listpack integrity check failed');
+      const pairs: [string, string][] = [];
+      for (let i = 0; i < items.length; i += 2) pairs.push([lpString(items[i]), lpString(items[i + 1])]);
+      noDuplicates(pairs.map(([f]) => f), 'hash fields');
+      return { type: 'hash', value: pairs };
+    }
+    default:
+      return undefined;
+  }
+}
