@@ -13,7 +13,7 @@ import type { RedisOptions } from 'ioredis';
 import { ReplyError } from 'redis-errors';
 import { allKeyspaces, installStreams, keyspaceOf } from './adapter/install';
 import { normalizeClientArgs } from './adapter/client-options';
-import type { Keyspace, KeyspaceOptions } from './keyspace/keyspace';
+import type { KeyspaceOptions } from './keyspace/keyspace';
 export type {} from './ioredis-augment'; // types only: `streams` option and …Buffer twins on ioredis's typings
 
 export { installStreams } from './adapter/install';
@@ -68,46 +68,8 @@ export { RedisClass as Redis };
 export const Cluster = (RedisMockBase as unknown as { Cluster: unknown }).Cluster;
 export default RedisClass;
 
-/** What a test can read and change of a client's keyspace (host:port/db). */
-export interface StreamsKeyspace {
-  /** The keyspace clock (shared by all clients of the keyspace). */
-  readonly clock: KeyspaceOptions['clock'];
-  /** The emulated Redis version, e.g. '8.10'. */
-  readonly redisVersion: string;
-  /** Number of calls blocked in XREAD/XREADGROUP. */
-  readonly blockedCount: number;
-  /** Replace the clock (not while calls are blocked). */
-  setClock(clock: NonNullable<KeyspaceOptions['clock']>): void;
-  /** Emulate another Redis version, e.g. '7.0'. Throws StreamsMockError on unknown versions. */
-  setRedisVersion(version: string): void;
-  /** Delete every key and release blocked calls (they reject with "Connection is closed."). */
-  reset(): void;
-  /**
-   * Observe the keyspace events of stream commands (`xadd`, `xtrim`, `xdel`, `xsetid`,
-   * `xgroup-create`, `xgroup-setid`, `xgroup-destroy`, `xgroup-createconsumer`,
-   * `xgroup-delconsumer`), with the full key, whatever `notifyKeyspaceEvents` says.
-   * @returns a function that removes the listener
-   */
-  onEvent(listener: (event: string, key: string) => void): () => void;
-}
-
-function view(ks: Keyspace): StreamsKeyspace {
-  return {
-    get clock() {
-      return ks.clock;
-    },
-    get redisVersion() {
-      return ks.redisVersion;
-    },
-    get blockedCount() {
-      return ks.blocking.size;
-    },
-    setClock: (clock) => ks.setClock(clock),
-    setRedisVersion: (v) => ks.setRedisVersion(v),
-    reset: () => ks.reset(),
-    onEvent: (listener) => ks.onEvent(listener),
-  };
-}
+import { type StreamsKeyspace, keyspaceView as view } from './keyspace/view';
+export type { StreamsKeyspace } from './keyspace/view';
 
 /** The keyspace of a fake client: its clock, emulated version and blocked calls. */
 export function streamsKeyspace(redis: IORedis): StreamsKeyspace {

@@ -120,6 +120,22 @@ function viewsOf(ks: Keyspace, prefix: string): { data: unknown; expires: unknow
   return v;
 }
 
+/** Event classes of `notify-keyspace-events` (Redis notify.c; `A` = all of g$lshzxetd). */
+const EVENT_CLASSES = 'g$lshzxetdmn';
+const parsedEvents = new Map<string, { K: Record<string, boolean>; E: Record<string, boolean> }>();
+/** ioredis-mock's `keyspaceEvents` shape for a flags string: per K/E, which classes are on. */
+function parsedKeyspaceEvents(flags: string): { K: Record<string, boolean>; E: Record<string, boolean> } {
+  let out = parsedEvents.get(flags);
+  if (!out) {
+    const on: Record<string, boolean> = {};
+    for (const c of EVENT_CLASSES) on[c] = flags.includes(c) || (flags.includes('A') && 'g$lshzxetd'.includes(c));
+    const off = Object.fromEntries([...EVENT_CLASSES].map((c) => [c, false]));
+    out = { K: flags.includes('K') ? on : off, E: flags.includes('E') ? on : off };
+    parsedEvents.set(flags, out);
+  }
+  return out;
+}
+
 /**
  * The `this` of ioredis-mock's emulators for a connection without an ioredis-mock instance:
  * key views of the connection's current keyspace, the server's pub/sub channels.
@@ -146,6 +162,13 @@ class EngineBuiltinHost {
   }
   get options(): object {
     return { keyPrefix: this.conn.keyPrefix, notifyKeyspaceEvents: this.conn.notifyKeyspaceEvents };
+  }
+  /** ioredis-mock's parsed notify-keyspace-events flags (its emulators read them). */
+  get keyspaceEvents(): { K: Record<string, boolean>; E: Record<string, boolean> } {
+    return parsedKeyspaceEvents(this.conn.notifyKeyspaceEvents);
+  }
+  publish(channel: string, message: string): unknown {
+    return this.conn.emulators.publish.call(this, channel, message);
   }
   /** ioredis-mock delivers pub/sub messages as events of the instance. */
   emit(event: string, ...args: unknown[]): boolean {

@@ -45,8 +45,8 @@ import {
   ERR_UNAUTHORIZED,
   restRefusal,
 } from './rest-rules';
-// TEMPORARY: lib/engine's createConnection once the engine lands (see temp-connection.ts).
-import { createConnection, keyspaceOfConnection, type TempConnection } from './temp-connection';
+import { type Connection, createConnection } from '../engine';
+import { keyspaceView } from '../keyspace/view';
 
 /** A `fetch`-like function, for `fallback`. */
 export type FetchLike = (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
@@ -240,7 +240,7 @@ export function createUpstashHandler(options: UpstashHandlerOptions): UpstashHan
   const basePath = base.pathname.replace(/\/+$/, '');
   const baseUrl = base.origin + basePath;
 
-  let conn: TempConnection;
+  let conn: Connection;
   if (options.redis !== undefined) {
     try {
       streamsKeyspace(options.redis); // throws for anything but a fake client of this package
@@ -248,17 +248,12 @@ export function createUpstashHandler(options: UpstashHandlerOptions): UpstashHan
       throw new StreamsMockError('createUpstashHandler: `redis` must be a fake client of ioredis-mock-streams (its `Redis` class, or ioredis mocked by it)');
     }
     const o = (options.redis as unknown as { options: { host?: string; port?: number; db?: number } }).options ?? {};
-    conn = createConnection({
-      host: o.host,
-      port: o.port,
-      db: o.db,
-      RedisClass: (options.redis as unknown as { constructor: new (options: object) => IORedis }).constructor,
-    });
+    conn = createConnection({ host: o.host, port: o.port, db: o.db });
   } else {
     const streams = parseStreamsOptions(options.streams);
     conn = createConnection({ host: OWN_HOST, port: nextOwnPort++, db: 0, streams });
   }
-  const keyspace = keyspaceOfConnection(conn);
+  const keyspace = keyspaceView(conn.keyspace);
   const token = options.token;
   const fallback = options.fallback;
   let syncToken = 0;
