@@ -151,8 +151,8 @@ export function parseRedisVersion(input: string | number): RedisVersion {
  * 100/100). The 8.x rows are not checked on a real 8.x server.
  */
 const COLLECTIONS_70 = { listListpack: false, plainBySize: false, setListpack: false, scoreText: 'g17' } as const;
-const COLLECTIONS_72 = { listListpack: true, plainBySize: false, setListpack: true, scoreText: 'shortest' } as const;
-const COLLECTIONS_74 = { listListpack: true, plainBySize: true, setListpack: true, scoreText: 'shortest' } as const;
+const COLLECTIONS_72 = { listListpack: true, plainBySize: false, setListpack: true, scoreText: 'fpconv' } as const;
+const COLLECTIONS_74 = { listListpack: true, plainBySize: true, setListpack: true, scoreText: 'fpconv' } as const;
 
 /**
  * …and how lists, sets and sorted sets are encoded (7.2: listpack lists and sets, scores printed
@@ -168,7 +168,7 @@ export const RDB_FORMAT: Record<
       readonly listListpack: boolean;
       readonly plainBySize: boolean;
       readonly setListpack: boolean;
-      readonly scoreText: 'g17' | 'shortest';
+      readonly scoreText: 'g17' | 'fpconv';
     };
   }
 > = {

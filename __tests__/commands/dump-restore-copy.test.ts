@@ -255,6 +255,20 @@ describe('RESTORE', () => {
   });
 });
 
+describe('WATCH', () => {
+  it('sees RESTORE and COPY modify the key', async () => {
+    const r = client({ streams: { redisVersion: '7.0' } });
+    const other = r.duplicate();
+    await r.watch('k');
+    await other.restore('k', 0, STREAM_70);
+    expect(await r.multi().xlen('k').exec()).toBeNull();
+    await r.watch('k2');
+    await other.copy('k', 'k2');
+    expect(await r.multi().xlen('k2').exec()).toBeNull();
+    [r, other].forEach((c) => c.disconnect());
+  });
+});
+
 describe('COPY', () => {
   it('deep-copies a stream: the copy evolves on its own', async () => {
     const r = client();

@@ -9,6 +9,7 @@ import { createDumpPayload, loadDumpPayload } from '../../lib/rdb/payload';
 import { RdbFormatError } from '../../lib/rdb/rdb-io';
 import { UnsupportedRdbType } from '../../lib/rdb/value-codec';
 import { crc64Bytes } from '../../lib/rdb/crc64';
+import { cachedPower } from '../../lib/rdb/fpconv';
 import { RDB_FORMAT } from '../../lib/version';
 
 const bytes = (s: string) => new Uint8Array(Buffer.from(s, 'latin1'));
@@ -39,7 +40,7 @@ describe('collections DUMP like Redis (recorded payloads)', () => {
     expect(dump(v, '7.0').charCodeAt(0)).toBe(2);
   });
 
-  it('a small sorted set is a listpack by score, scores as 7.0 (%.17g) or 7.2+ (shortest) print them', () => {
+  it('a small sorted set is a listpack by score, scores as 7.0 (%.17g) or 7.2+ (fpconv) print them', () => {
     const v: KeyValue = { type: 'zset', value: [['a', 1.5], ['b', 0.1], ['c', 3]] };
     expect(dump(v, '7.0')).toBe(
       '\x11\xc3#,\r,\x00\x00\x00\x06\x00\x81b\x02\x930.10\xe0\x05\x00\x0f1\x14\x81a\x02\x831.5\x04\x81c\x02\x03\x01\xff\n\x00%r\xe0\x9fnT\xdc\x00',
@@ -79,9 +80,23 @@ describe('d2string (sorted-set scores in listpacks)', () => {
     [2 ** 62, '4611686018427387904', '4611686018427387904'],
     [9223372036854775807, '9.2233720368547758e+18', '9223372036854776000'],
     [Infinity, 'inf', 'inf'],
-  ])('%p → 7.0 %p, 7.2+ %p (checked on 7.0.15 and the 7.4+ build)', (x, g17, shortest) => {
+    // Grisu2 gives one digit more than the shortest form here; %.17g rounds the tie to even
+    [2964595561.100878, '2964595561.1008778', '2.9645955611008778e+9'],
+    [2.259829548433712e-11, '2.2598295484337118e-11', '2.2598295484337118e-11'],
+    [-171041.5906596727, '-171041.59065967271', '-1.7104159065967271e+5'],
+    [43256180864.65028, '43256180864.650284', '43256180864.650284'],
+    [-964171874802559.625, '-964171874802559.62', '-964171874802559.6'],
+  ])('%p → 7.0 %p, 7.2+ fpconv %p (checked on 7.0.15 and the 7.4+ build)', (x, g17, fpconv) => {
     expect(d2string(x, 'g17')).toBe(g17);
-    expect(d2string(x, 'shortest')).toBe(shortest);
+    expect(d2string(x, 'fpconv')).toBe(fpconv);
+  });
+});
+
+describe('fpconv cached powers of ten', () => {
+  it('equal fpconv_powers.h (first, 10^20, last)', () => {
+    expect(cachedPower(-348)).toEqual({ frac: 18054884314459144840n, exp: -1220 });
+    expect(cachedPower(20)).toEqual({ frac: 12500000000000000000n, exp: 3 });
+    expect(cachedPower(340)).toEqual({ frac: 12648080533535911531n, exp: 1066 });
   });
 });
 

@@ -2,7 +2,7 @@
  * Whole-key access for DUMP, RESTORE, COPY and CONFIG (the optional part of `Db`): ioredis-mock's
  * value representation (string or Buffer, array = list, Set = set, Map member → {score, value}
  * = sorted set, plain object = hash) converted to and from the typed `KeyValue` the command
- * modules use, and the other databases of the same server for COPY … DB.
+ * modules use; the engine supplies the other databases of the same server for COPY … DB.
  */
 import type { Db, KeyValue } from '../commands/types';
 import type { Keyspace } from '../keyspace/keyspace';
@@ -75,25 +75,6 @@ export function fromKeyValue(v: KeyValue): unknown {
       return o;
     }
   }
-}
-
-/** Hidden clients that hold the other databases of a server open, by `host:port/db`. */
-const otherDbClients = new Map<string, any>();
-
-/**
- * The ioredis-mock client of database `index` on the same host:port as `redis` (created once,
- * hidden, lazyConnect), so COPY … DB reaches that keyspace.
- */
-export function clientOfDb(redis: any, index: number): any {
-  const opts = redis.options ?? {};
-  const id = `${opts.host}:${opts.port}/${index}`;
-  if (redis.keyData === id) return redis;
-  let other = otherDbClients.get(id);
-  if (!other) {
-    other = new redis.constructor({ host: opts.host, port: opts.port, db: index, lazyConnect: true });
-    otherDbClients.set(id, other);
-  }
-  return other;
 }
 
 /**

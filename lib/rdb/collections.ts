@@ -18,10 +18,11 @@
  *   listpack (insertion order, intset members first in ascending order when it came from an
  *   intset), else hash table.
  * - sorted set: listpack ordered by (score, member), scores as `d2string` text (7.0 `%.17g`,
- *   7.2+ shortest digits as fpconv_dtoa lays them out), else skiplist written from the greatest
+ *   7.2+ fpconv_dtoa's Grisu2 digits: ./fpconv.ts), else skiplist written from the greatest
  *   element with binary doubles.
  * - hash: listpack in field order, else hash table.
  */
+import { fpconvDtoa } from './fpconv';
 import type { KeyValue } from './key-value';
 import { ListpackWriter, LpValue, lpString, readListpack } from './listpack';
 import { RdbFormatError, RdbReader, RdbWriter, byteString, string2ll } from './rdb-io';
@@ -44,8 +45,8 @@ export interface CollectionFlavor {
   readonly plainBySize: boolean;
   /** 7.2+: listpack-encoded sets. */
   readonly setListpack: boolean;
-  /** Score text in a listpack sorted set: 7.0 `%.17g`, 7.2+ fpconv_dtoa's shortest form. */
-  readonly scoreText: 'g17' | 'shortest';
+  /** Score text in a listpack sorted set: 7.0 `%.17g`, 7.2+ fpconv_dtoa (Grisu2). */
+  readonly scoreText: 'g17' | 'fpconv';
 }
 
 /** The limits Redis reads when elements are added (CONFIG parameters). */
@@ -74,62 +75,67 @@ export const DEFAULT_COLLECTION_LIMITS: CollectionLimits = Object.freeze({
 // ---------------------------------------------------------------------------------------------
 // Doubles as text
 
-/** C `%.17g`. */
-function formatG17(x: number): string {
-  const [mant, expText] = x.toExponential(16).split('e');
-  const exp = Number(expText);
-  const trim = (s: string) => (s.includes('.') ? s.replace(/0+$/, '').replace(/\.$/, '') : s);
-  if (exp < -4 || exp >= 17) return `${trim(mant)}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
-  return trim(x.toFixed(16 - exp));
-}
-
 /**
- * fpconv_dtoa's layout (deps/fpconv `emit_digits`) of the shortest round-trip digits. (fpconv's
- * Grisu2 may, for rare doubles, produce one digit more than the shortest; those differ.)
+ * C `%.17g` as glibc prints it: the exact binary value rounded to 17 significant digits, ties to
+ * even (JavaScript's toExponential rounds ties up, so the digits come from an exact expansion).
  */
-function formatShortest(x: number): string {
-  const neg = x < 0;
-  const [m, e] = Math.abs(x).toExponential().split('e');
-  let digits = m.replace('.', '');
-  let ndigits = digits.length;
-  const K = Number(e) - (ndigits - 1);
-  let exp = Math.abs(K + ndigits - 1);
-  const sign = neg ? '-' : '';
-  if (K >= 0 && exp < ndigits + 7) return sign + digits + '0'.repeat(K);
-  if (K < 0 && (K > -7 || exp < 4)) {
-    const offset = ndigits - Math.abs(K);
-    if (offset <= 0) return `${sign}0.${'0'.repeat(-offset)}${digits}`;
-    return `${sign}${digits.slice(0, offset)}.${digits.slice(offset)}`;
+export function formatG17(x: number): string {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, Math.abs(x));
+  const bits = view.getBigUint64(0);
+  const biased = Number(bits >> 52n);
+  let mant = bits & 0xfffffffffffffn;
+  let e2 = biased - 1075;
+  if (biased === 0) e2 = -1074;
+  else mant |= 1n << 52n;
+  // exact value = num / den
+  const num = e2 >= 0 ? mant << BigInt(e2) : mant;
+  const den = e2 >= 0 ? 1n : 1n << BigInt(-e2);
+  // decimal exponent of the leading digit
+  let exp = Math.floor(Math.log10(Math.abs(x)));
+  const pow10 = (k: number) => 10n ** BigInt(k);
+  const scaled = (k: number): [bigint, bigint] => (k >= 0 ? [num, den * pow10(k)] : [num * pow10(-k), den]);
+  // digits = round(value / 10^(exp - 16)) must have 17 digits; fix exp when log10 was off by one
+  for (;;) {
+    const [n, d] = scaled(exp);
+    if (n >= d * 10n) exp++;
+    else if (n < d) exp--;
+    else break;
   }
-  ndigits = Math.min(ndigits, 18 - (neg ? 1 : 0));
-  digits = digits.slice(0, ndigits);
-  let out = sign + digits[0];
-  if (ndigits > 1) out += `.${digits.slice(1)}`;
-  out += K + ndigits - 1 < 0 ? 'e-' : 'e+';
-  let cent = 0;
-  let text = '';
-  if (exp > 99) {
-    cent = Math.floor(exp / 100);
-    text += String(cent);
-    exp -= cent * 100;
+  const [n, d] = scaled(exp - 16);
+  let q = n / d;
+  const r = n % d;
+  if (2n * r > d || (2n * r === d && q % 2n === 1n)) q++;
+  if (q === pow10(17)) {
+    q = pow10(16);
+    exp++;
   }
-  if (exp > 9) {
-    const dec = Math.floor(exp / 10);
-    text += String(dec);
-    exp -= dec * 10;
-  } else if (cent) text += '0';
-  return out + text + String(exp % 10);
+  const digits = q.toString();
+  const sign = x < 0 ? '-' : '';
+  if (exp < -4 || exp >= 17) {
+    const frac = digits.slice(1).replace(/0+$/, '');
+    return `${sign}${digits[0]}${frac ? `.${frac}` : ''}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
+  }
+  let text: string;
+  if (exp >= 0) {
+    const intPart = digits.slice(0, exp + 1);
+    const fracPart = digits.slice(exp + 1).replace(/0+$/, '');
+    text = fracPart ? `${intPart}.${fracPart}` : intPart;
+  } else {
+    text = `0.${'0'.repeat(-exp - 1)}${digits}`.replace(/0+$/, '');
+  }
+  return sign + text;
 }
 
 /** util.c `d2string`: the text Redis stores a sorted-set score as in a listpack. */
-export function d2string(x: number, style: 'g17' | 'shortest'): string {
+export function d2string(x: number, style: 'g17' | 'fpconv'): string {
   if (Number.isNaN(x)) return 'nan';
   if (x === Infinity) return 'inf';
   if (x === -Infinity) return '-inf';
   if (x === 0) return Object.is(x, -0) ? '-0' : '0';
   // double2ll: integral and within ±LLONG_MAX/2 → integer text
   if (Number.isInteger(x) && Math.abs(x) <= 4611686018427387903) return BigInt(x).toString();
-  return style === 'g17' ? formatG17(x) : formatShortest(x);
+  return style === 'g17' ? formatG17(x) : fpconvDtoa(x);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -8,8 +8,11 @@
  */
 import { RdbFormatError, string2ll } from './rdb-io';
 
-/** A listpack element: an integer or a byte string (one char per byte). */
-export type LpValue = bigint | string;
+/**
+ * A listpack element: an integer (a number when within ±2^53, else a bigint) or a byte string
+ * (one char per byte).
+ */
+export type LpValue = number | bigint | string;
 
 const HDR = 6;
 const NUMELE_UNKNOWN = 65535;
@@ -34,9 +37,14 @@ function intEncodingSize(v: bigint): number {
 
 /** Builds a listpack by appending elements (lpAppend / lpAppendInteger). */
 export class ListpackWriter {
-  private buf = new Uint8Array(64);
+  private buf: Uint8Array;
   private pos = HDR;
   private count = 0;
+
+  /** `capacity`: expected total bytes (avoids regrowing when the size is known). */
+  constructor(capacity = 256) {
+    this.buf = new Uint8Array(Math.max(capacity + 1, 16));
+  }
 
   private reserve(n: number): void {
     if (this.pos + n + 1 <= this.buf.length) return;
@@ -76,6 +84,14 @@ export class ListpackWriter {
 
   /** lpAppendInteger (signed 64-bit). */
   int(value: bigint | number): void {
+    if (typeof value === 'number' && value >= -2147483648 && value <= 2147483647) {
+      this.smallInt(value);
+      return;
+    }
+    if (typeof value === 'bigint' && value >= -2147483648n && value <= 2147483647n) {
+      this.smallInt(Number(value));
+      return;
+    }
     const v = BigInt.asIntN(64, BigInt(value));
     const size = intEncodingSize(v);
     this.reserve(size + 1);
@@ -115,14 +131,48 @@ export class ListpackWriter {
     this.count++;
   }
 
+  /** An integer in the 32-bit range (7-bit, 13, 16, 24 or 32-bit encodings), number arithmetic. */
+  private smallInt(v: number): void {
+    this.reserve(6);
+    const b = this.buf;
+    let p = this.pos;
+    let size: number;
+    if (v >= 0 && v <= 127) {
+      b[p++] = v;
+      size = 1;
+    } else if (v >= -4096 && v <= 4095) {
+      const x = v < 0 ? v + 8192 : v;
+      b[p++] = (x >> 8) | 0xc0;
+      b[p++] = x & 0xff;
+      size = 2;
+    } else {
+      const bytes = v >= -32768 && v <= 32767 ? 2 : v >= -8388608 && v <= 8388607 ? 3 : 4;
+      b[p++] = bytes === 2 ? 0xf1 : bytes === 3 ? 0xf2 : 0xf3;
+      for (let k = 0; k < bytes; k++) b[p++] = (v >> (8 * k)) & 0xff;
+      size = bytes + 1;
+    }
+    b[p++] = size; // backlen of a 1..5-byte encoding
+    this.pos = p;
+    this.count++;
+  }
+
   /** lpAppend of a byte string: integer-encoded when it is a canonical int64 decimal. */
   string(s: string): void {
     const n = s.length;
     if (n > 0 && n <= 20) {
-      const v = string2ll(s);
-      if (v !== null) {
-        this.int(v);
-        return;
+      const c0 = s.charCodeAt(0);
+      if ((c0 >= 48 && c0 <= 57) || c0 === 45) {
+        if (n <= 15 && /^(0|-?[1-9][0-9]*)$/.test(s)) {
+          const v = Number(s);
+          if (v >= -2147483648 && v <= 2147483647) this.smallInt(v);
+          else this.int(v);
+          return;
+        }
+        const v = string2ll(s);
+        if (v !== null) {
+          this.int(v);
+          return;
+        }
       }
     }
     const enc = n < 64 ? 1 + n : n < 4096 ? 2 + n : 5 + n;
@@ -187,7 +237,7 @@ export function readListpack(lp: Uint8Array): LpValue[] {
     let value: LpValue;
     if ((b & 0x80) === 0) {
       encLen = 1;
-      value = BigInt(b);
+      value = b;
     } else if ((b & 0xc0) === 0x80) {
       const n = b & 0x3f;
       encLen = 1 + n;
@@ -198,7 +248,7 @@ export function readListpack(lp: Uint8Array): LpValue[] {
       if (p + 2 > end) throw new RdbFormatError('listpack int out of range');
       let x = ((b & 0x1f) << 8) | lp[p + 1];
       if (x >= 1 << 12) x -= 1 << 13;
-      value = BigInt(x);
+      value = x;
     } else if ((b & 0xf0) === 0xe0) {
       if (p + 2 > end) throw new RdbFormatError('listpack string out of range');
       const n = ((b & 0x0f) << 8) | lp[p + 1];
@@ -214,21 +264,22 @@ export function readListpack(lp: Uint8Array): LpValue[] {
     } else if (b === 0xf1) {
       encLen = 3;
       if (p + 3 > end) throw new RdbFormatError('listpack int out of range');
-      value = BigInt(view.getInt16(p + 1, true));
+      value = view.getInt16(p + 1, true);
     } else if (b === 0xf2) {
       encLen = 4;
       if (p + 4 > end) throw new RdbFormatError('listpack int out of range');
       let x = lp[p + 1] | (lp[p + 2] << 8) | (lp[p + 3] << 16);
       if (x >= 1 << 23) x -= 1 << 24;
-      value = BigInt(x);
+      value = x;
     } else if (b === 0xf3) {
       encLen = 5;
       if (p + 5 > end) throw new RdbFormatError('listpack int out of range');
-      value = BigInt(view.getInt32(p + 1, true));
+      value = view.getInt32(p + 1, true);
     } else if (b === 0xf4) {
       encLen = 9;
       if (p + 9 > end) throw new RdbFormatError('listpack int out of range');
-      value = view.getBigInt64(p + 1, true);
+      const big = view.getBigInt64(p + 1, true);
+      value = big >= -9007199254740991n && big <= 9007199254740991n ? Number(big) : big;
     } else {
       throw new RdbFormatError('listpack: invalid encoding');
     }
@@ -256,5 +307,5 @@ export function readListpack(lp: Uint8Array): LpValue[] {
 
 /** A listpack element value as the byte string Redis returns for it (integers in decimal). */
 export function lpString(v: LpValue): string {
-  return typeof v === 'string' ? v : v.toString();
+  return typeof v === 'string' ? v : String(v);
 }

@@ -36,13 +36,19 @@ const FLAG_SAMEFIELDS = 2;
 export const IDMP_DEFAULT_DURATION = 100n;
 export const IDMP_DEFAULT_MAXSIZE = 100n;
 
-/** The 16-byte big-endian form of an ID (a rax key; `streamEncodeID`). */
+const RAW_ID = new Uint8Array(16);
+const RAW_ID_VIEW = new DataView(RAW_ID.buffer);
+
+/** The 16-byte big-endian form of an ID (a rax key; `streamEncodeID`). A fresh array. */
 export function rawId(id: StreamId): Uint8Array {
-  const b = new Uint8Array(16);
-  const v = new DataView(b.buffer);
-  v.setBigUint64(0, id.ms, false);
-  v.setBigUint64(8, id.seq, false);
-  return b;
+  return writeRawId(id).slice();
+}
+
+/** The same in a shared scratch buffer (valid until the next call). */
+function writeRawId(id: StreamId): Uint8Array {
+  RAW_ID_VIEW.setBigUint64(0, id.ms, false);
+  RAW_ID_VIEW.setBigUint64(8, id.seq, false);
+  return RAW_ID;
 }
 
 function readRawId(r: RdbReader): StreamId {
@@ -57,9 +63,12 @@ function sameFields(master: readonly string[], fields: readonly string[]): boole
   return true;
 }
 
-/** The listpack of one macro node, as Redis's appends and in-place deletions leave it. */
-export function nodeListpack(node: StoredNode): Uint8Array {
-  const lp = new ListpackWriter();
+/**
+ * The listpack of one macro node, as Redis's appends and in-place deletions leave it.
+ * `expectedBytes`: its size when known (the model's byte-exact node size), to allocate once.
+ */
+export function nodeListpack(node: StoredNode, expectedBytes?: number): Uint8Array {
+  const lp = new ListpackWriter(expectedBytes);
   let deleted = 0;
   for (const e of node.entries) if (e.deleted) deleted++;
   lp.int(node.entries.length - deleted);
@@ -71,8 +80,8 @@ export function nodeListpack(node: StoredNode): Uint8Array {
   for (const e of node.entries) {
     const same = sameFields(node.masterFields, e.fields);
     lp.int((e.deleted ? FLAG_DELETED : 0) | (same ? FLAG_SAMEFIELDS : 0));
-    lp.int(BigInt.asIntN(64, e.id.ms - master.ms));
-    lp.int(BigInt.asIntN(64, e.id.seq - master.seq));
+    lp.int(e.id.ms === master.ms ? 0 : BigInt.asIntN(64, e.id.ms - master.ms));
+    lp.int(e.id.seq === master.seq ? 0 : BigInt.asIntN(64, e.id.seq - master.seq));
     const numFields = e.fields.length >> 1;
     if (same) {
       for (let i = 1; i < e.fields.length; i += 2) lp.string(e.fields[i]);
@@ -90,10 +99,10 @@ export function nodeListpack(node: StoredNode): Uint8Array {
 export function writeStream(w: RdbWriter, s: Stream, type: number): void {
   const nodes = s.entries.storedNodes();
   w.len(nodes.length);
-  for (const node of nodes) {
+  nodes.forEach((node, n) => {
     w.bytesString(rawId(node.entries[0].id));
-    w.bytesString(nodeListpack(node));
-  }
+    w.bytesString(nodeListpack(node, s.entries.nodeBytes(n)));
+  });
   w.len(s.length);
   w.len(s.lastId.ms);
   w.len(s.lastId.seq);
@@ -114,7 +123,7 @@ export function writeStream(w: RdbWriter, s: Stream, type: number): void {
     const pel = g.pel.valuesArray();
     w.len(pel.length);
     for (const pe of pel) {
-      w.raw(rawId(pe.id));
+      w.raw(writeRawId(pe.id));
       w.millisecondTime(pe.deliveryTime);
       w.len(pe.deliveryCount);
     }
@@ -126,7 +135,7 @@ export function writeStream(w: RdbWriter, s: Stream, type: number): void {
       if (type >= RDB_TYPE_STREAM_LISTPACKS_3) w.millisecondTime(c.activeTime);
       const ids = c.pel.keysArray();
       w.len(ids.length);
-      for (const id of ids) w.raw(rawId(id));
+      for (const id of ids) w.raw(writeRawId(id));
     }
     if (type >= RDB_TYPE_STREAM_LISTPACKS_5) {
       const nacked: StreamId[] = [];
@@ -135,7 +144,7 @@ export function writeStream(w: RdbWriter, s: Stream, type: number): void {
         nacked.push(pe.id);
       }
       w.len(nacked.length);
-      for (const id of nacked) w.raw(rawId(id));
+      for (const id of nacked) w.raw(writeRawId(id));
     }
   }
   if (type >= RDB_TYPE_STREAM_LISTPACKS_4) {
@@ -164,14 +173,17 @@ export interface DecodedStream {
 }
 
 function asInt(v: LpValue | undefined, what: string): bigint {
-  if (typeof v !== 'bigint') {
-    if (typeof v === 'string') {
-      // Redis reads listpack integers with lpGetInteger, which accepts string-encoded decimals.
-      if (/^-?\d+$/.test(v)) return BigInt(v);
-    }
-    throw new RdbFormatError(`stream listpack: ${what} is not an integer`);
-  }
-  return v;
+  if (typeof v === 'number') return BigInt(v);
+  if (typeof v === 'bigint') return v;
+  // Redis reads listpack integers with lpGetInteger, which accepts string-encoded decimals.
+  if (typeof v === 'string' && /^-?\d{1,19}$/.test(v)) return BigInt.asIntN(64, BigInt(v));
+  throw new RdbFormatError(`stream listpack: ${what} is not an integer`);
+}
+
+/** A small listpack integer (flags, counts) as a number. */
+function asSmall(v: LpValue | undefined, what: string): number {
+  if (typeof v === 'number') return v;
+  return Number(asInt(v, what));
 }
 
 /** Parse one node's listpack into a StoredNode (full validation). */
@@ -196,25 +208,25 @@ export function parseNodeListpack(master: StreamId, lp: Uint8Array): StoredNode 
   let dead = 0n;
   while (i < el.length) {
     const start = i;
-    const flags = asInt(next(), 'flags');
-    const msDiff = asInt(next(), 'ms diff');
-    const seqDiff = asInt(next(), 'seq diff');
+    const flags = asSmall(next(), 'flags');
+    const msDiff = next();
+    const seqDiff = next();
     const id = {
-      ms: BigInt.asUintN(64, master.ms + msDiff),
-      seq: BigInt.asUintN(64, master.seq + seqDiff),
+      ms: msDiff === 0 ? master.ms : BigInt.asUintN(64, master.ms + asInt(msDiff, 'ms diff')),
+      seq: seqDiff === 0 ? master.seq : BigInt.asUintN(64, master.seq + asInt(seqDiff, 'seq diff')),
     };
     const fields: string[] = [];
-    if (flags & BigInt(FLAG_SAMEFIELDS)) {
+    if (flags & FLAG_SAMEFIELDS) {
       for (const f of masterFields) fields.push(f, lpString(next()));
     } else {
-      const n = asInt(next(), 'field count');
-      if (n < 0n || n * 2n > BigInt(el.length - i)) throw new RdbFormatError('stream listpack: bad field count');
-      for (let k = 0n; k < n * 2n; k++) fields.push(lpString(next()));
+      const n = asSmall(next(), 'field count');
+      if (n < 0 || n * 2 > el.length - i) throw new RdbFormatError('stream listpack: bad field count');
+      for (let k = 0; k < n * 2; k++) fields.push(lpString(next()));
     }
-    const lpCount = asInt(next(), 'lp-count');
-    if (lpCount !== BigInt(i - start - 1)) throw new RdbFormatError('stream listpack: bad lp-count');
+    const lpCount = asSmall(next(), 'lp-count');
+    if (lpCount !== i - start - 1) throw new RdbFormatError('stream listpack: bad lp-count');
     if (fields.length === 0) throw new RdbFormatError('stream listpack: entry without fields');
-    const deleted = (flags & BigInt(FLAG_DELETED)) !== 0n;
+    const deleted = (flags & FLAG_DELETED) !== 0;
     if (deleted) dead++;
     else live++;
     entries.push({ id, fields, deleted });
