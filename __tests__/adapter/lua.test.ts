@@ -308,6 +308,20 @@ describe('errors', () => {
     expect(await pe("'XLEN', {}")).toBe('ERR Lua redis lib command arguments must be strings or integers');
   });
 
+  it("answers the script arity text for ioredis-mock's own commands too (TYPE, SET), before the deny check", async () => {
+    const r = client();
+    const pe = (call: string) => r.eval(`return redis.pcall(${call}).err`, 0);
+    // Checked on redis-server 7.0.15 and the 4f8cdc2a tree (differential test, EVAL family).
+    expect(await pe("'TYPE'")).toBe('ERR Wrong number of args calling Redis command from script');
+    expect(await pe("'TYPE', 'a', 'b'")).toBe('ERR Wrong number of args calling Redis command from script');
+    expect(await pe("'SET', 'k'")).toBe('ERR Wrong number of args calling Redis command from script');
+    expect(await pe("'MULTI', 'x'")).toBe('ERR Wrong number of args calling Redis command from script');
+    const script = "return redis.call('TYPE')";
+    expect((await errorOf(r.eval(script, 0))).message).toBe(
+      `ERR Wrong number of args calling Redis command from script script: ${sha1(script)}, on @user_script:1.`,
+    );
+  });
+
   it('reports Lua errors and compile errors as Redis does', async () => {
     const r = client();
     const boom = "local x = 1\nerror('boom')";

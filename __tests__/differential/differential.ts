@@ -11,6 +11,7 @@
  */
 import IORedis from 'ioredis';
 import FakeRedis, { REDIS_VERSIONS, createFakeClock, streamsKeyspace } from 'ioredis-mock-streams';
+import { dispatchCheckOnly } from '../../lib/commands/dispatch';
 
 // ---------------------------------------------------------------------------------------------
 // PRNG
@@ -67,6 +68,8 @@ export function show(v: unknown): string {
   if (typeof v === 'number') return Number.isInteger(v) ? String(v) : `(float)${v}`;
   if (Array.isArray(v)) return `[${v.map(show).join(',')}]`;
   if (Buffer.isBuffer(v)) return `<Buffer ${JSON.stringify(v.toString('latin1'))}>`;
+  // An error inside an EXEC reply.
+  if (v instanceof Error) return `(error ${v.name}) ${v.message}`;
   return `<${typeof v} ${String(v)}>`;
 }
 
@@ -92,8 +95,12 @@ function mapFields(flat: unknown, f: (name: string, value: unknown) => unknown):
   return out;
 }
 
-/** A wall-clock number becomes a placeholder; anything else (a type mismatch) stays visible. */
-const clockValue = (v: unknown) => (typeof v === 'number' ? TIME : v);
+/**
+ * A wall-clock number becomes a placeholder; anything else (a type mismatch) stays visible, and
+ * so does -1, Redis's "never" (`active-time`/`inactive` of a consumer that never got an entry,
+ * 7.2+), which no clock reading can equal.
+ */
+const clockValue = (v: unknown) => (typeof v === 'number' && v !== -1 ? TIME : v);
 
 function mapRows(rows: unknown, f: (row: unknown[]) => unknown[]): unknown {
   return Array.isArray(rows) ? rows.map((r) => (Array.isArray(r) ? f([...r]) : r)) : rows;
@@ -117,11 +124,35 @@ export class Normaliser {
   /** stream key → (auto-generated ID → placeholder). */
   private readonly auto = new Map<string, Map<string, string>>();
   private autoCount = 0;
+  /** Commands queued since MULTI (undefined outside a transaction). */
+  private multi: string[][] | undefined;
 
   apply(argv: string[], o: Outcome): Outcome {
+    const cmd = upper(argv[0]);
+    // A script's reply is its command's (EVAL <script> 0 <command…>).
+    if (cmd === 'EVAL') return this.apply(argv.slice(3), o);
+    if (cmd === 'MULTI') {
+      if (o.ok) this.multi = [];
+      return o;
+    }
+    if (this.multi) {
+      if (cmd !== 'EXEC' && cmd !== 'DISCARD') {
+        if (o.ok && o.value === 'QUEUED') this.multi.push(argv);
+        return o;
+      }
+      const queued = this.multi;
+      this.multi = undefined;
+      if (cmd !== 'EXEC' || !o.ok || !Array.isArray(o.value)) return o;
+      // Each element of EXEC's reply in the context of its command.
+      const value = o.value.map((v, i) => {
+        if (v instanceof Error || !queued[i]) return v;
+        const n = this.apply(queued[i], { ok: true, value: v });
+        return n.ok ? n.value : v;
+      });
+      return { ok: true, value };
+    }
     if (!o.ok) return o;
     let value = o.value;
-    const cmd = upper(argv[0]);
     if (cmd === 'XADD' && argv.includes('*') && typeof value === 'string' && /^\d+-\d+$/.test(value)) {
       const ids = this.auto.get(argv[1]) ?? new Map<string, string>();
       this.auto.set(argv[1], ids);
@@ -259,6 +290,8 @@ export class RealSide implements Side {
   }
 
   async reset(): Promise<void> {
+    // A run (or a shrunk replay) may stop inside MULTI: leave it, or FLUSHDB would be queued.
+    await this.conn.call('DISCARD').catch(() => undefined);
     await this.conn.call('FLUSHDB');
   }
 
@@ -275,7 +308,7 @@ export class FakeSide implements Side {
   private static nextPort = 41_000;
   private client: InstanceType<typeof FakeRedis> | undefined;
 
-  constructor(private readonly redisVersion: string) {}
+  constructor(readonly redisVersion: string) {}
 
   call(argv: string[]): Promise<Outcome> {
     if (!this.client) throw new Error('FakeSide: reset() first');
@@ -304,8 +337,21 @@ export class FakeSide implements Side {
   }
 }
 
-/** The fake's version for a server version ("7.0.15" → "7.0"), or null if the library lacks it. */
-export function fakeVersionFor(serverVersion: string): string | null {
+/**
+ * The fake's mode for the redis/redis development tree at 4f8cdc2a (2024-10-18, after 7.4, before
+ * 8.0), whose INFO says 255.255.255. Its t_stream.c has every FEATURE_SINCE entry up to '8.0'
+ * (#13338 tombstones-from-last-id, #13473 lag rules, #13474 `'+'` in the unbalanced text, #12596
+ * BLOCK from scripts, the 7.2/7.4 items) and none of 8.2+ (no XDELEX/XACKDEL/ref policies, no
+ * ENTRIESREAD clamp, no CLAIM/XNACK/MAXCOUNT), so it is the fake's '8.0'.
+ */
+export const UNSTABLE_FAKE_VERSION = '8.0';
+
+/**
+ * The fake's version for a server version ("7.0.15" → "7.0"), or null if the library lacks it.
+ * A development build (255.255.255) says nothing about its age: it maps to `unstable` when given.
+ */
+export function fakeVersionFor(serverVersion: string, opts: { unstable?: string } = {}): string | null {
+  if (/^255\.255\.255/.test(serverVersion)) return opts.unstable ?? null;
   const m = /^(\d+)\.(\d+)/.exec(serverVersion);
   const v = m ? `${m[1]}.${m[2]}` : '';
   return (REDIS_VERSIONS as readonly string[]).includes(v) ? v : null;
@@ -313,6 +359,24 @@ export function fakeVersionFor(serverVersion: string): string | null {
 
 // ---------------------------------------------------------------------------------------------
 // The command generator
+
+/** Arity (Redis convention) of the non-stream commands the generator sends. */
+const OTHER_ARITY: Record<string, number> = { type: 2, exists: -2, del: -2, set: -3 };
+
+/** True if Redis rejects `argv` before running it (MULTI answers the error, not QUEUED). */
+function hasQueueTimeError(argv: string[]): boolean {
+  const name = argv[0].toLowerCase();
+  if (name in OTHER_ARITY) {
+    const arity = OTHER_ARITY[name];
+    return arity >= 0 ? argv.length !== arity : argv.length < -arity;
+  }
+  try {
+    dispatchCheckOnly('8.10', argv);
+    return false;
+  } catch {
+    return true;
+  }
+}
 
 export const KEYS = ['sa', 'sb', 'sc'] as const;
 export const GROUPS = ['g1', 'g2'] as const;
@@ -543,7 +607,7 @@ export class Generator {
     else if (x < 870) id = this.r.chance(0.6) ? this.knownId(key) : idStr(ms, seq);
     else if (x < 975 || this.long) id = `${this.r.chance(0.6) ? ms : ms + this.r.int(-2, 1)}-*`; // long: no `*` (it would end the stream)
     else if (x < 990) id = '*';
-    else id = this.r.pick(['0-1', '0-*', `${U64_MAX}-${U64_MAX}`, `${U64_MAX}-*`]);
+    else id = this.r.pick(['0-1', '0-*', `${U64_MAX}-${U64_MAX}`, `${U64_MAX}-*`, `${ms + 1}-${U64_MAX}`, `${ms}-${U64_MAX}`]);
     argv.push(id);
     if (bad && x >= 500) {
       // Wrong arity (odd field/value list) or no fields at all.
@@ -643,13 +707,18 @@ export class Generator {
     return [this.tok('STREAMS'), ...keys, ...keys.map(id)];
   }
 
-  private xreadgroup(): string[] {
+  /**
+   * `block`: the call runs where it cannot block (inside MULTI or a script), so a BLOCK option
+   * may be added: it must answer at once (7.4+ scripts and every MULTI) or fail (7.0/7.2 scripts).
+   */
+  private xreadgroup(block = false): string[] {
     const key = this.groupKey();
     const g = this.group(key);
     const argv = ['XREADGROUP', this.tok('GROUP'), g, this.consumer()];
     const opts: string[][] = [];
     if (this.r.chance(0.55)) opts.push([this.tok('COUNT'), this.count()]);
     if (this.r.chance(0.15)) opts.push([this.tok('NOACK')]);
+    if (block && this.r.chance(0.6)) opts.push([this.tok('BLOCK'), this.r.pick(['0', '100'])]);
     const streams = this.streams(key, (k) => {
       const x = this.r.int(0, 99);
       if (x < 70) return '>';
@@ -671,14 +740,17 @@ export class Generator {
     return argv.concat(...this.shuffled(opts), streams);
   }
 
-  private xread(): string[] {
+  /** `block`: as for xreadgroup. */
+  private xread(block = false): string[] {
     const argv = ['XREAD'];
     if (this.r.chance(0.5)) argv.push(this.tok('COUNT'), this.count());
+    if (block && this.r.chance(0.6)) argv.push(this.tok('BLOCK'), this.r.pick(['0', '100']));
     const streams = this.streams(this.key(), (key) => {
       const x = this.r.int(0, 99);
       if (x < 30) return this.r.pick(['0', '0-0']);
-      if (x < 70) return this.knownId(key);
-      if (x < 80) return '$';
+      if (x < 65) return this.knownId(key);
+      if (x < 75) return '$';
+      if (x < 85) return '+'; // 7.4: the last entry; before, an invalid ID
       return this.nearId(key);
     });
     if (this.r.chance(this.pBad)) {
@@ -864,11 +936,55 @@ export class Generator {
     }
   }
 
+  /** Commands already chosen, sent before anything new (the rest of a MULTI … EXEC block). */
+  private readonly queue: string[][] = [];
+
   /** The next command. */
   next(): string[] {
+    const queued = this.queue.shift();
+    if (queued) return queued;
     // A key that only errors (string, or IDs beyond what the generator makes) is deleted soon.
     const poisoned = KEYS.filter((k) => this.sh(k).poisoned);
     if (poisoned.length > 0 && this.r.chance(0.06)) return ['DEL', this.r.pick(poisoned)];
+    const x = this.r.int(0, 999);
+    if (x < (this.long ? 10 : 30)) return this.script();
+    if (x < (this.long ? 20 : 55)) {
+      // MULTI, 1–4 commands, EXEC (sometimes DISCARD): one time snapshot, BLOCK answers nil,
+      // a queue-time error (arity) aborts the whole block.
+      const body = Array.from({ length: this.r.int(1, 4) }, () => this.queueable());
+      this.queue.push(...body, [this.r.chance(0.9) ? 'EXEC' : 'DISCARD']);
+      return ['MULTI'];
+    }
+    return this.one();
+  }
+
+  /**
+   * A command for a MULTI block without a queue-time error (wrong arity, unknown subcommand).
+   * KNOWN DIVERGENCE: MULTI sent through ioredis's `call()` queues such a command on the fake
+   * ("QUEUED") where Redis answers the error and EXEC then fails with EXECABORT
+   * (lib/adapter/install.ts `genericCall` skips the queue-time check `multi()` makes). Until the
+   * adapter does it, the generator does not send them inside MULTI.
+   */
+  private queueable(): string[] {
+    for (;;) {
+      const argv = this.one(true);
+      if (!hasQueueTimeError(argv)) return argv;
+    }
+  }
+
+  /** Lua bodies that run their ARGV as one command and return what it returns. */
+  static readonly SCRIPTS = ['return redis.pcall(unpack(ARGV))', 'return redis.call(unpack(ARGV))'] as const;
+
+  /**
+   * `EVAL <script> 0 <command>`: a stream command run from a script (reply conversion, error
+   * texts raised from a script, frozen time, BLOCK from scripts: nil on 7.4+, an error before).
+   */
+  private script(): string[] {
+    return ['EVAL', this.r.pick(Generator.SCRIPTS), '0', ...this.one(true)];
+  }
+
+  /** One plain command; `block`: where it cannot block (MULTI, script), so reads may carry BLOCK. */
+  private one(block = false): string[] {
     const family = this.r.weighted({
       XADD: this.long ? 150 : 22,
       XDEL: 5,
@@ -902,9 +1018,9 @@ export class Generator {
       case 'XGROUP':
         return this.xgroup();
       case 'XREADGROUP':
-        return this.xreadgroup();
+        return this.xreadgroup(block);
       case 'XREAD':
-        return this.xread();
+        return this.xread(block);
       case 'XACK':
         return this.xack();
       case 'XPENDING':
@@ -922,9 +1038,32 @@ export class Generator {
     }
   }
 
+  /** Commands queued since MULTI (undefined outside a transaction). */
+  private multi: string[][] | undefined;
+
   /** Learns from an (agreed, normalised) outcome. Never sees a clock value or a `*` ID. */
   observe(argv: string[], o: Outcome): void {
     const cmd = upper(argv[0]);
+    if (cmd === 'MULTI') {
+      this.multi = o.ok ? [] : this.multi;
+      return;
+    }
+    if (this.multi) {
+      if (cmd === 'EXEC' || cmd === 'DISCARD') {
+        const commands = this.multi;
+        this.multi = undefined;
+        if (cmd === 'EXEC' && o.ok && Array.isArray(o.value)) {
+          o.value.forEach((v, i) => {
+            if (commands[i]) this.observe(commands[i], v instanceof Error ? { ok: false, error: v.message } : { ok: true, value: v });
+          });
+        }
+      } else if (o.ok && o.value === 'QUEUED') this.multi.push(argv);
+      return;
+    }
+    if (cmd === 'EVAL') {
+      this.observe(argv.slice(3), o);
+      return;
+    }
     if (!o.ok) {
       // A NOGROUP from a one-key command: the group is gone.
       if (o.error.startsWith('NOGROUP') && cmd !== 'XREADGROUP') {
@@ -1062,15 +1201,45 @@ export function replay(argvs: string[][], real: Side, fake: Side): Promise<RunRe
 }
 
 /**
+ * Groups step indices into units the shrinker keeps or drops whole: a MULTI with its queued
+ * commands and its EXEC/DISCARD, or a single step.
+ */
+function units(argvs: string[][]): string[][][] {
+  const out: string[][][] = [];
+  let open: string[][] | undefined;
+  for (const argv of argvs) {
+    const cmd = upper(argv[0]);
+    if (open) {
+      open.push(argv);
+      if (cmd === 'EXEC' || cmd === 'DISCARD') open = undefined;
+    } else if (cmd === 'MULTI') {
+      open = [argv];
+      out.push(open);
+    } else out.push([argv]);
+  }
+  return out;
+}
+
+/**
  * Cuts the commands before the failing one down while the replay still fails first at the
- * (kept) failing command: removes chunks of 32, 8, 2, then single steps, from the end backwards.
- * Stops refining when `budgetMs` is spent.
+ * (kept) failing command: removes chunks of 32, 8, 2, then single units (a whole MULTI … EXEC
+ * block is one unit; a failing step inside a block keeps the block's start), from the end
+ * backwards. Stops refining when `budgetMs` is spent.
  */
 export async function shrink(argvs: string[][], failing: number, real: Side, fake: Side, budgetMs: number): Promise<RunResult> {
   const deadline = Date.now() + budgetMs;
-  const last = argvs[failing];
-  let prefix = argvs.slice(0, failing);
-  const failsLast = async (p: string[][]) => (await replay([...p, last], real, fake)).mismatchAt === p.length;
+  // The failing step and, if it is inside a MULTI block, the block's earlier steps stay.
+  let tailStart = failing;
+  const blocks = units(argvs.slice(0, failing + 1));
+  const lastUnit = blocks[blocks.length - 1];
+  if (upper(lastUnit[0][0]) === 'MULTI' && lastUnit.length > 1) tailStart = failing + 1 - lastUnit.length;
+  const tail = argvs.slice(tailStart, failing + 1);
+  let prefix = units(argvs.slice(0, tailStart));
+  const flat = (u: string[][][]) => u.flat();
+  const failsLast = async (p: string[][][]) => {
+    const list = [...flat(p), ...tail];
+    return (await replay(list, real, fake)).mismatchAt === list.length - 1;
+  };
   for (const chunk of [32, 8, 2, 1, 1]) {
     for (let end = prefix.length; end > 0 && Date.now() < deadline; end -= chunk) {
       const start = Math.max(0, end - chunk);
@@ -1078,7 +1247,7 @@ export async function shrink(argvs: string[][], failing: number, real: Side, fak
       if (await failsLast(candidate)) prefix = candidate;
     }
   }
-  return replay([...prefix, last], real, fake);
+  return replay([...flat(prefix), ...tail], real, fake);
 }
 
 const quote = (a: string) => (a === '' || /[\s"'\\]/.test(a) ? JSON.stringify(a) : a);

@@ -18,10 +18,19 @@
  *   DIFF_SEEDS=7,8 DIFF_STEPS=1000 REDIS_URL=redis://127.0.0.1:6407 npx jest __tests__/differential
  * (DIFF_SEEDS / DIFF_STEPS replace the default runs; DIFF_PROFILE=long for the long-stream mix).
  */
-import { FakeSide, RealSide, fakeVersionFor, formatArgv, formatRecords, runSeed, shrink, type GeneratorProfile } from './differential';
+import {
+  FakeSide,
+  RealSide,
+  UNSTABLE_FAKE_VERSION,
+  fakeVersionFor,
+  formatArgv,
+  formatRecords,
+  runSeed,
+  shrink,
+  type GeneratorProfile,
+} from './differential';
 
-const REDIS_URL = process.env.REDIS_URL;
-/** Database reserved for this test on the REDIS_URL server. */
+/** Database reserved for this test on each server. */
 const DB = 9;
 
 interface Run {
@@ -50,55 +59,67 @@ const RUNS: Run[] = process.env.DIFF_SEEDS
 const TEST_TIMEOUT_MS = 30_000;
 const SHRINK_BUDGET_MS = 15_000;
 
-if (!REDIS_URL) {
-  console.warn('REDIS_URL not set: differential random-command tests against a real server skipped');
-}
+/**
+ * One suite per real server: `REDIS_URL` (redis-server 7.0.15 in CI; the fake runs in the mode
+ * named by the server's <major>.<minor>) and `REDIS_UNSTABLE_URL` (the redis/redis tree at
+ * 4f8cdc2a, between 7.4 and 8.0, whose INFO says 255.255.255; the fake runs in '8.0' mode, see
+ * UNSTABLE_FAKE_VERSION). An unset variable skips its suite with a visible message.
+ */
+describeAgainst('REDIS_URL', process.env.REDIS_URL, (serverVersion) => fakeVersionFor(serverVersion));
+describeAgainst('REDIS_UNSTABLE_URL', process.env.REDIS_UNSTABLE_URL, (serverVersion) =>
+  fakeVersionFor(serverVersion, { unstable: UNSTABLE_FAKE_VERSION }),
+);
 
-(REDIS_URL ? describe : describe.skip)(`random stream commands: fake vs real server (REDIS_URL, db ${DB})`, () => {
-  let real: RealSide | undefined;
-  let fake: FakeSide | undefined;
-  let serverVersion = '';
+function describeAgainst(envName: string, url: string | undefined, fakeVersion: (serverVersion: string) => string | null): void {
+  if (!url) {
+    console.warn(`${envName} not set: differential random-command tests against that server skipped`);
+  }
+  (url ? describe : describe.skip)(`random stream commands: fake vs real server (${envName}, db ${DB})`, () => {
+    let real: RealSide | undefined;
+    let fake: FakeSide | undefined;
+    let serverVersion = '';
 
-  beforeAll(async () => {
-    real = await RealSide.connect(REDIS_URL as string, DB);
-    serverVersion = await real.serverVersion();
-    const version = fakeVersionFor(serverVersion);
-    if (version) fake = new FakeSide(version);
-    else console.warn(`redis-server ${serverVersion} has no matching redisVersion in the fake: differential checks skipped`);
-  }, 10_000);
+    beforeAll(async () => {
+      real = await RealSide.connect(url as string, DB);
+      serverVersion = await real.serverVersion();
+      const version = fakeVersion(serverVersion);
+      if (version) fake = new FakeSide(version);
+      else console.warn(`redis-server ${serverVersion} (${envName}) has no matching redisVersion in the fake: differential checks skipped`);
+    }, 10_000);
 
-  afterAll(async () => {
-    await fake?.close();
-    await real?.close();
+    afterAll(async () => {
+      await fake?.close();
+      await real?.close();
+    });
+
+    it.each(RUNS.map((r) => [r.seed, r.steps, r.profile, r] as const))(
+      'seed %i: %i random commands (%s mix) answer identically',
+      async (seed, _steps, _profile, run) => {
+        if (!real || !fake) return;
+        const result = await runSeed(seed, run.steps, real, fake, run.profile);
+        if (result.mismatchAt === null) return;
+        const at = result.mismatchAt;
+        const minimal = await shrink(
+          result.records.map((r) => r.argv),
+          at,
+          real,
+          fake,
+          SHRINK_BUDGET_MS,
+        );
+        throw new Error(
+          [
+            `seed ${seed} (${run.profile} mix): first mismatch at step #${at} (redis-server ${serverVersion}, fake ${fake.redisVersion}):`,
+            `  ${formatArgv(result.records[at].argv)}`,
+            '',
+            'shrunk reproduction (the real reply after →; the last step shows both):',
+            formatRecords(minimal),
+            '',
+            `full step list of seed ${seed} up to the mismatch:`,
+            formatRecords(result, 100),
+          ].join('\n'),
+        );
+      },
+      TEST_TIMEOUT_MS,
+    );
   });
-
-  it.each(RUNS.map((r) => [r.seed, r.steps, r.profile, r] as const))(
-    'seed %i: %i random commands (%s mix) answer identically',
-    async (seed, _steps, _profile, run) => {
-      if (!real || !fake) return;
-      const result = await runSeed(seed, run.steps, real, fake, run.profile);
-      if (result.mismatchAt === null) return;
-      const at = result.mismatchAt;
-      const minimal = await shrink(
-        result.records.map((r) => r.argv),
-        at,
-        real,
-        fake,
-        SHRINK_BUDGET_MS,
-      );
-      throw new Error(
-        [
-          `seed ${seed} (${run.profile} mix): first mismatch at step #${at} (redis-server ${serverVersion}):`,
-          `  ${formatArgv(result.records[at].argv)}`,
-          '',
-          'shrunk reproduction (the real reply after →; the last step shows both):',
-          formatRecords(minimal),
-          '',
-          `full step list of seed ${seed} up to the mismatch:`,
-          formatRecords(result, 100),
-        ].join('\n'),
-      );
-    },
-    TEST_TIMEOUT_MS,
-  );
-});
+}
