@@ -23,9 +23,9 @@ function block(h: Harness, ...argv: (string | number)[]): BlockRequest {
 function retryCtx(h: Harness): CommandContext {
   return { ...h.ctx(), isRetry: true };
 }
-function retryError(h: Harness, req: BlockRequest): string {
+function retryError(h: Harness, req: BlockRequest, signalledKey?: string): string {
   try {
-    req.retry(retryCtx(h));
+    (req.retry as (ctx: CommandContext, key?: string) => Reply | BlockRequest)(retryCtx(h), signalledKey);
   } catch (e) {
     if (e instanceof CommandError) return e.message;
     throw e;
@@ -258,10 +258,25 @@ describe('XREAD', () => {
       expect(isBlockRequest(req.retry(retryCtx(h)))).toBe(true);
     });
 
-    it('a re-run answers WRONGTYPE when the key changed type (7.2+)', () => {
+    it('is not woken when its key is deleted or overwritten with another type (7.2+)', () => {
+      // Checked on the 4f8cdc2a tree (fixture xreadgroup-block-rerun-on-del-type-destroy).
+      xadd(h, 's', '1-0');
       const req = block(h, 'XREAD', 'BLOCK', 0, 'STREAMS', 's', '$');
+      const retry = req.retry as (ctx: CommandContext, key?: string) => Reply | BlockRequest;
       h.keys.set('s', 'a string');
-      expect(retryError(h, req)).toBe(WRONGTYPE);
+      expect(isBlockRequest(retry(retryCtx(h), 's'))).toBe(true);
+      h.keys.delete('s');
+      expect(isBlockRequest(retry(retryCtx(h), 's'))).toBe(true);
+      xadd(h, 's', '2-0');
+      expect(retry(retryCtx(h), 's')).toEqual([['s', [E('2-0')]]]);
+    });
+
+    it('a re-run woken by one key answers WRONGTYPE when another listed key changed type (7.2+)', () => {
+      // Checked on the 4f8cdc2a tree: XREAD BLOCK 0 STREAMS s t $ $; SET s x; XADD t 1-0.
+      const req = block(h, 'XREAD', 'BLOCK', 0, 'STREAMS', 's', 't', '$', '$');
+      h.keys.set('s', 'a string');
+      xadd(h, 't', '1-0');
+      expect(retryError(h, req, 't')).toBe(WRONGTYPE);
     });
 
     it('cannot block inside MULTI or scripts: nil at once, even with BLOCK 0', () => {

@@ -111,10 +111,26 @@ function execute(ctx: CommandContext, argv: readonly string[]): CommandResult {
   const afters = new Map<string, StreamId>();
   targets.forEach((t) => afters.has(t.key) || afters.set(t.key, t.after));
   const retry: ReadRetry = (retryCtx, signalledKey) => {
-    if (supports(retryCtx.version, 'blockedReadRerun')) return execute(retryCtx, pinned);
+    if (supports(retryCtx.version, 'blockedReadRerun')) {
+      // blocked.c handleClientsBlockedOnKey: an XREAD reader is re-run only if the signalled key
+      // holds a stream (XREADGROUP also when it is gone or of another type). The re-run covers
+      // every listed key, so another key of another type does answer WRONGTYPE.
+      if (signalledKey !== undefined && !holdsStream(retryCtx, signalledKey)) return blockRequest(args.keys, timeoutMs, null, retry);
+      return execute(retryCtx, pinned);
+    }
     return wake70(retryCtx, args, afters, signalledKey) ?? blockRequest(args.keys, timeoutMs, null, retry);
   };
   return blockRequest(args.keys, timeoutMs, null, retry);
+}
+
+/** True if `key` holds a stream (false when missing or of another type). */
+function holdsStream(ctx: CommandContext, key: string): boolean {
+  try {
+    return ctx.db.getStream(key) !== undefined;
+  } catch (e) {
+    if (e instanceof CommandError) return false;
+    throw e;
+  }
 }
 
 /**
