@@ -8,8 +8,10 @@
  *     skipped), or with --url on a real server (only scenarios with source "recorded"). One line per scenario, then
  *     "N passed, M failed[, K skipped]". Exit code 1 if any failed.
  *
- *   ioredis-mock-streams record --url redis://host:port [paths...]
- *     Plays scenarios on a real server and writes its replies into the files.
+ *   ioredis-mock-streams record --url redis://host:port [--redis-version 8.0 --server LABEL] [paths...]
+ *     Plays scenarios on a real server and writes its replies into the files. On a
+ *     development build (INFO says 255.255.255) --redis-version names the fake mode the
+ *     tree matches and --server the build (e.g. "redis 4f8cdc2a (7.4+ unstable)").
  *     Exit code 1 if any file could not be recorded.
  *
  *   ioredis-mock-streams format [paths...]
@@ -26,6 +28,7 @@ import type { Json } from './scenarios/matchers';
 import { formatResult, formatSummary, replayFiles } from './scenarios/replay';
 import { recordFiles } from './scenarios/record';
 import { RealTarget } from './scenarios/targets/real';
+import { parseRedisVersion } from './version';
 import type { Target } from './scenarios/targets/target';
 
 const DEFAULT_PATHS = ['fixtures/'];
@@ -58,8 +61,10 @@ async function replay(paths: string[], opts: { url?: string; upstash?: boolean }
   }
 }
 
-async function record(paths: string[], opts: { url: string }): Promise<number> {
-  const results = await recordFiles(paths.length > 0 ? paths : DEFAULT_PATHS, opts.url);
+async function record(paths: string[], opts: { url: string; redisVersion?: string; server?: string }): Promise<number> {
+  // "8.0.1" → "8.0"; throws on a mode the fake lacks.
+  const redisVersion = opts.redisVersion === undefined ? undefined : parseRedisVersion(opts.redisVersion);
+  const results = await recordFiles(paths.length > 0 ? paths : DEFAULT_PATHS, opts.url, { redisVersion, server: opts.server });
   for (const r of results) {
     const label = r.status.toUpperCase().padEnd(9);
     console.log(`${label} ${r.name}`);
@@ -107,8 +112,10 @@ export async function main(argv: readonly string[] = process.argv): Promise<numb
     .command('record')
     .description('play scenarios on a real server and write its replies into the files')
     .requiredOption('--url <url>', 'real Redis server, e.g. redis://127.0.0.1:6399')
+    .option('--redis-version <version>', 'fake mode the recording stands for (needed on a 255.255.255 development build), e.g. 8.0')
+    .option('--server <label>', 'which server this is, written as "server" (needed on a development build)')
     .addArgument(pathsArgument())
-    .action(async (paths: string[], opts: { url: string }) => {
+    .action(async (paths: string[], opts: { url: string; redisVersion?: string; server?: string }) => {
       code = await record(paths, opts);
     });
   program

@@ -2,7 +2,7 @@
  * Scenario fixture format: one JSON file per scenario, validated with zod.
  *
  * The format is documented for fixture authors in `fixtures/README.md`. In short:
- * `{ name, description, source, recordedOn?, redisVersion, clock?, clients?, steps }`,
+ * `{ name, description, source, recordedOn?, server?, redisVersion, clock?, clients?, steps }`,
  * where a step is one of
  * - a command: `{ client?, cmd: [...], reply | error }`, or `{ client?, cmd, async: "r1" }`;
  * - an await:  `{ await: "r1", reply | error }`;
@@ -66,6 +66,7 @@ export const scenarioSchema = z.strictObject({
   description: nonEmpty,
   source: z.enum(['recorded', 'hand-written']),
   recordedOn: z.string().regex(/^\d+\.\d+\.\d+/).optional(),
+  server: nonEmpty.optional(),
   redisVersion: versionSchema,
   clock: z.number().int().min(0).optional(),
   clients: z.array(nonEmpty).min(1).optional(),
@@ -137,6 +138,10 @@ function semanticProblems(s: Scenario, opts: ValidateOptions): string[] {
   }
   if (s.source === 'recorded' && s.recordedOn === undefined) problems.push('a recorded scenario needs "recordedOn"');
   if (s.source === 'hand-written' && s.recordedOn !== undefined) problems.push('"recordedOn" is only for recorded scenarios');
+  if (s.source === 'hand-written' && s.server !== undefined) problems.push('"server" is only for recorded scenarios');
+  if (s.recordedOn !== undefined && isDevelopmentBuild(s.recordedOn) && s.server === undefined) {
+    problems.push(`recorded on a development build (${s.recordedOn}): "server" must say which one`);
+  }
   const clients = clientsOf(s);
   if (new Set(clients).size !== clients.length) problems.push('"clients" has duplicate names');
 
@@ -236,6 +241,23 @@ export function listScenarioFiles(paths: readonly string[]): string[] {
     }
   }
   return files;
+}
+
+/**
+ * True for the version a build of Redis's development branch reports (255.255.255): it says
+ * nothing about the tree's age, so such recordings name their server in `server` and their
+ * fake mode in `redisVersion` explicitly.
+ */
+export function isDevelopmentBuild(version: string): boolean {
+  return /^255\.255\.255/.test(version);
+}
+
+/**
+ * True if a recording made on `recordedOn` belongs to a server reporting `serverVersion`: same
+ * <major>.<minor> (a development build only matches a development build).
+ */
+export function sameServerLine(recordedOn: string, serverVersion: string): boolean {
+  return compareVersions(recordedOn, serverVersion) === 0;
 }
 
 /** "7.0.15" or "7.0" -> [7, 0]. */

@@ -8,9 +8,22 @@
  * (or a reply with matchers became an error, or a step got no reply in time) the file is
  * not written and the problem is reported. The file then gets `source: "recorded"`,
  * `recordedOn` (INFO server `redis_version`) and `redisVersion` (its major.minor).
+ *
+ * A development build (255.255.255) does not say which Redis it is: recording on one needs
+ * `redisVersion` (the fake mode the tree matches) and `server` (e.g. "redis 4f8cdc2a (7.4+
+ * unstable)"), given as options or kept from an earlier recording on such a build.
  */
 import * as fs from 'node:fs';
-import { isAdvanceStep, isCommandStep, listScenarioFiles, parseScenario, parseVersion, type Scenario, type Step } from './format';
+import {
+  isAdvanceStep,
+  isCommandStep,
+  isDevelopmentBuild,
+  listScenarioFiles,
+  parseScenario,
+  parseVersion,
+  type Scenario,
+  type Step,
+} from './format';
 import { formatJson } from './json-format';
 import { containsMatcher, mergeRecorded, type Bindings, type Json } from './matchers';
 import { runScenario } from './replay';
@@ -36,6 +49,7 @@ function orderStep(step: Record<string, unknown>): Json {
 function orderScenario(s: Scenario, steps: Json[]): Json {
   const out: Record<string, Json> = { name: s.name, description: s.description, source: s.source };
   if (s.recordedOn !== undefined) out.recordedOn = s.recordedOn;
+  if (s.server !== undefined) out.server = s.server;
   out.redisVersion = s.redisVersion;
   if (s.clock !== undefined) out.clock = s.clock;
   if (s.clients !== undefined) out.clients = s.clients;
@@ -43,8 +57,15 @@ function orderScenario(s: Scenario, steps: Json[]): Json {
   return out;
 }
 
+export interface RecordOptions {
+  /** The fake mode (`"<major>.<minor>"`) the recording stands for; required on a development build. */
+  redisVersion?: string;
+  /** Which server this is, written as `server`; required on a development build. */
+  server?: string;
+}
+
 /** Records one file. Never throws for scenario problems; they come back as 'failed'. */
-export async function recordFile(file: string, target: RealTarget): Promise<RecordResult> {
+export async function recordFile(file: string, target: RealTarget, opts: RecordOptions = {}): Promise<RecordResult> {
   const failed = (name: string, messages: string[]): RecordResult => ({ file, name, status: 'failed', messages });
   let scenario: Scenario;
   try {
@@ -56,6 +77,18 @@ export async function recordFile(file: string, target: RealTarget): Promise<Reco
   if (skip !== null) return { file, name: scenario.name, status: 'skipped', messages: [skip] };
 
   const version = await target.serverVersion();
+  let redisVersion = opts.redisVersion;
+  let server = opts.server;
+  if (isDevelopmentBuild(version)) {
+    const earlier = scenario.recordedOn !== undefined && isDevelopmentBuild(scenario.recordedOn);
+    redisVersion ??= earlier ? scenario.redisVersion : undefined;
+    server ??= earlier ? scenario.server : undefined;
+    if (redisVersion === undefined || server === undefined) {
+      return failed(scenario.name, [
+        `the server is a development build (${version}): give --redis-version (the fake mode it matches) and --server (which build)`,
+      ]);
+    }
+  }
   const run = await runScenario(scenario, target, { stopOnMismatch: false });
   if (run.failure && run.failure.step < 0) return failed(scenario.name, [run.failure.message]);
 
@@ -100,7 +133,9 @@ export async function recordFile(file: string, target: RealTarget): Promise<Reco
   if (problems.length > 0) return failed(scenario.name, problems);
 
   const [major, minor] = parseVersion(version);
-  const recorded: Scenario = { ...scenario, source: 'recorded', recordedOn: version, redisVersion: `${major}.${minor}` };
+  const recorded: Scenario = { ...scenario, source: 'recorded', recordedOn: version, redisVersion: redisVersion ?? `${major}.${minor}` };
+  if (server !== undefined) recorded.server = server;
+  else delete recorded.server;
   const text = formatJson(orderScenario(recorded, newSteps));
   // The result must itself be a valid, complete scenario.
   parseScenario(JSON.parse(text), { file });
@@ -112,11 +147,11 @@ export async function recordFile(file: string, target: RealTarget): Promise<Reco
 }
 
 /** Records every scenario file under `paths` against the server at `url`. */
-export async function recordFiles(paths: readonly string[], url: string): Promise<RecordResult[]> {
+export async function recordFiles(paths: readonly string[], url: string, opts: RecordOptions = {}): Promise<RecordResult[]> {
   const target = new RealTarget({ url, recordedOnly: false });
   try {
     const results: RecordResult[] = [];
-    for (const file of listScenarioFiles(paths)) results.push(await recordFile(file, target));
+    for (const file of listScenarioFiles(paths)) results.push(await recordFile(file, target, opts));
     return results;
   } finally {
     await target.dispose();

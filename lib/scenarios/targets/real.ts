@@ -8,14 +8,15 @@
  * `CLIENT LIST ID <id>` until that connection shows the blocked flag `b`.
  */
 import IORedis from 'ioredis';
-import { compareVersions, clientsOf, type Scenario } from '../format';
+import { compareVersions, clientsOf, sameServerLine, type Scenario } from '../format';
 import { clientNamed, sleep, type PendingCall, type Target, type TargetSession } from './target';
 
 export interface RealTargetOptions {
   /** Server URL, e.g. `redis://127.0.0.1:6399/0`. */
   url: string;
   /**
-   * Run only scenarios with `source: "recorded"` (replay mode). The recorder turns this off.
+   * Run only scenarios with `source: "recorded"` on a server of their recording's line (same
+   * <major>.<minor> as `recordedOn`; replay mode). The recorder turns this off.
    * @default true
    */
   recordedOnly?: boolean;
@@ -83,6 +84,10 @@ export class RealTarget implements Target {
   async skipReason(scenario: Scenario): Promise<string | null> {
     if (this.recordedOnly && scenario.source !== 'recorded') return `source is "${scenario.source}", not "recorded"`;
     const version = await this.serverVersion();
+    // A recording holds one server's answers; a server of another line may answer otherwise.
+    if (this.recordedOnly && scenario.recordedOn !== undefined && !sameServerLine(scenario.recordedOn, version)) {
+      return `recorded on ${scenario.recordedOn}${scenario.server ? ` (${scenario.server})` : ''}, server is ${version}`;
+    }
     if (compareVersions(scenario.redisVersion, version) > 0) return `needs Redis ${scenario.redisVersion}, server is ${version}`;
     return null;
   }
