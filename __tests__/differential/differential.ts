@@ -258,6 +258,13 @@ export class Normaliser {
 
 export interface Side {
   call(argv: string[]): Promise<Outcome>;
+  /**
+   * Sends `argv` on the side's second connection (the reader) without waiting for the reply;
+   * resolves once the reader is blocked ('blocked') or has its reply ('answered').
+   */
+  start(argv: string[]): Promise<'blocked' | 'answered'>;
+  /** The reader's reply; a reader still blocked after the wait is released and gives `<still blocked>`. */
+  finish(): Promise<Outcome>;
   /** Empty keyspace for a new run. */
   reset(): Promise<void>;
   close(): Promise<void>;
@@ -271,33 +278,70 @@ async function settle(p: Promise<unknown>): Promise<Outcome> {
   }
 }
 
-/** The real server: one ioredis connection to a dedicated database, emptied with FLUSHDB. */
+const STILL_BLOCKED: Outcome = { ok: false, error: '<still blocked>' };
+
+/** A reply in flight, with a flag that says whether it has arrived. */
+class InFlight {
+  settled = false;
+  readonly outcome: Promise<Outcome>;
+  constructor(p: Promise<unknown>) {
+    this.outcome = settle(p).then((o) => {
+      this.settled = true;
+      return o;
+    });
+  }
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function connectOptions(db: number, name: string) {
+  return {
+    db,
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    retryStrategy: () => null,
+    connectionName: name,
+  };
+}
+
+/**
+ * The real server: one ioredis connection to a dedicated database, emptied with FLUSHDB, and a
+ * second one (the reader) for blocking reads.
+ */
 export class RealSide implements Side {
-  private constructor(private readonly conn: IORedis) {}
+  private reading: InFlight | undefined;
+
+  private constructor(
+    private readonly conn: IORedis,
+    private readonly reader: IORedis,
+    private readonly readerId: number,
+  ) {}
 
   /** Connects to `url` on database `db` (any database in the URL's path is ignored). */
   static async connect(url: string, db: number): Promise<RealSide> {
     const u = new URL(url);
     u.pathname = '';
-    const conn = new IORedis(u.toString(), {
-      db,
-      lazyConnect: true,
-      maxRetriesPerRequest: 0,
-      enableOfflineQueue: false,
-      retryStrategy: () => null,
-      connectionName: 'differential-test',
-    });
-    let lastError: Error | undefined;
-    conn.on('error', (e: Error) => {
-      lastError = e;
-    });
-    try {
-      await conn.connect();
-    } catch (e) {
+    const open = async (name: string) => {
+      const conn = new IORedis(u.toString(), connectOptions(db, name));
+      let lastError: Error | undefined;
+      conn.on('error', (e: Error) => {
+        lastError = e;
+      });
+      try {
+        await conn.connect();
+      } catch (e) {
+        conn.disconnect();
+        throw new Error(`cannot connect to ${url}: ${lastError?.message ?? (e as Error).message}`);
+      }
+      return conn;
+    };
+    const conn = await open('differential-test');
+    const reader = await open('differential-reader').catch((e) => {
       conn.disconnect();
-      throw new Error(`cannot connect to ${url}: ${lastError?.message ?? (e as Error).message}`);
-    }
-    return new RealSide(conn);
+      throw e;
+    });
+    return new RealSide(conn, reader, Number(await reader.call('CLIENT', 'ID')));
   }
 
   /** `redis_version` from INFO server, e.g. "7.0.15". */
@@ -312,7 +356,32 @@ export class RealSide implements Side {
     return settle(this.conn.call(argv[0], ...argv.slice(1)));
   }
 
+  async start(argv: string[]): Promise<'blocked' | 'answered'> {
+    const reading = new InFlight(this.reader.call(argv[0], ...argv.slice(1)));
+    this.reading = reading;
+    // Wait (at most 2 s) until the server lists the reader as blocked, or its reply came.
+    for (let waited = 0; waited < 2000; waited += 1) {
+      if (reading.settled) return 'answered';
+      const line = String(await this.conn.call('CLIENT', 'LIST', 'ID', String(this.readerId)));
+      if ((/\bflags=(\S*)/.exec(line)?.[1] ?? '').includes('b')) return 'blocked';
+      await sleep(1);
+    }
+    return reading.settled ? 'answered' : 'blocked';
+  }
+
+  async finish(): Promise<Outcome> {
+    const reading = this.reading;
+    this.reading = undefined;
+    if (!reading) throw new Error('RealSide: finish() without start()');
+    for (let waited = 0; waited < 2000 && !reading.settled; waited += 1) await sleep(1);
+    if (reading.settled) return reading.outcome;
+    await this.conn.call('CLIENT', 'UNBLOCK', String(this.readerId));
+    await reading.outcome;
+    return STILL_BLOCKED;
+  }
+
   async reset(): Promise<void> {
+    if (this.reading) await this.finish();
     // A run (or a shrunk replay) may stop inside MULTI: leave it, or FLUSHDB would be queued.
     await this.conn.call('DISCARD').catch(() => undefined);
     await this.conn.call('FLUSHDB');
@@ -320,16 +389,30 @@ export class RealSide implements Side {
 
   async close(): Promise<void> {
     this.conn.disconnect();
+    this.reader.disconnect();
   }
 }
 
 /** Start of the fake clock; it never moves during a run. */
 export const FAKE_NOW = Date.UTC(2024, 0, 1);
 
-/** The fake: a fresh ioredis-mock keyspace (own port) per run, fake clock, given Redis version. */
+const realSetImmediate = globalThis.setImmediate;
+
+/** Lets promise chains and queued callbacks run (no clock moves). */
+async function drain(): Promise<void> {
+  for (let i = 0; i < 10; i++) await Promise.resolve();
+  await new Promise<void>((resolve) => realSetImmediate(resolve));
+}
+
+/**
+ * The fake: a fresh ioredis-mock keyspace (own port) per run, fake clock, given Redis version;
+ * the reader is a `duplicate()` of the client (same keyspace, own connection).
+ */
 export class FakeSide implements Side {
   private static nextPort = 41_000;
   private client: InstanceType<typeof FakeRedis> | undefined;
+  private reader: InstanceType<typeof FakeRedis> | undefined;
+  private reading: InFlight | undefined;
 
   constructor(readonly redisVersion: string) {}
 
@@ -338,6 +421,30 @@ export class FakeSide implements Side {
     const c = this.client;
     // A synchronous throw is an outcome too.
     return settle(Promise.resolve().then(() => c.call(argv[0], ...argv.slice(1))));
+  }
+
+  async start(argv: string[]): Promise<'blocked' | 'answered'> {
+    if (!this.client || !this.reader) throw new Error('FakeSide: reset() first');
+    const keyspace = streamsKeyspace(this.client);
+    const before = keyspace.blockedCount;
+    const r = this.reader;
+    const reading = new InFlight(Promise.resolve().then(() => r.call(argv[0], ...argv.slice(1))));
+    this.reading = reading;
+    for (let i = 0; i < 50 && !reading.settled && keyspace.blockedCount <= before; i++) await drain();
+    return reading.settled ? 'answered' : 'blocked';
+  }
+
+  async finish(): Promise<Outcome> {
+    const reading = this.reading;
+    this.reading = undefined;
+    if (!reading) throw new Error('FakeSide: finish() without start()');
+    for (let i = 0; i < 50 && !reading.settled; i++) await drain();
+    if (reading.settled) return reading.outcome;
+    // Nothing wakes it on a frozen clock: close its connection (the call rejects), open another.
+    this.reader?.disconnect();
+    await reading.outcome;
+    this.reader = this.client?.duplicate();
+    return STILL_BLOCKED;
   }
 
   async reset(): Promise<void> {
@@ -349,13 +456,17 @@ export class FakeSide implements Side {
       db: 0,
       streams: { clock, redisVersion: this.redisVersion },
     } as never);
+    this.reader = this.client.duplicate();
   }
 
   async close(): Promise<void> {
+    this.reading = undefined;
     if (this.client) {
       streamsKeyspace(this.client).reset();
+      this.reader?.disconnect();
       this.client.disconnect();
       this.client = undefined;
+      this.reader = undefined;
     }
   }
 }
@@ -402,6 +513,11 @@ function hasQueueTimeError(argv: string[]): boolean {
 }
 
 export const KEYS = ['sa', 'sb', 'sc'] as const;
+/**
+ * Prefix of the streams the generator's blocked reads also wait on (a new one per read, so a
+ * group on it has nothing old to deliver); an XADD to it ends the wait.
+ */
+const WAKE = 'wake';
 export const GROUPS = ['g1', 'g2'] as const;
 export const CONSUMERS = ['c1', 'c2', 'c3'] as const;
 
@@ -614,8 +730,7 @@ export class Generator {
 
   // ---- one command per family
 
-  private xadd(): string[] {
-    const key = this.key();
+  private xadd(key = this.key()): string[] {
     const s = this.sh(key);
     const argv = ['XADD', key];
     if (this.r.chance(0.12)) argv.push(this.tok('NOMKSTREAM'));
@@ -978,7 +1093,61 @@ export class Generator {
       this.queue.push(...body, [this.r.chance(0.9) ? 'EXEC' : 'DISCARD']);
       return ['MULTI'];
     }
+    if (x < (this.long ? 25 : 80)) return this.blocking();
     return this.one();
+  }
+
+  /** Number of blocked reads so far (names their `wake` streams). */
+  private wakeSeq = 0;
+
+  /**
+   * A read blocked on the reader connection (`<ASYNC>` XREAD/XREADGROUP … BLOCK 0 … key wake …),
+   * 1–3 commands that may wake it (XADD, DEL, SET, XGROUP DESTROY/CREATE on its key, or any
+   * other), an XADD to the `wake` stream it also waits on, then `<AWAIT>` its reply: which
+   * signals re-run it, what the re-run answers (entries, NOGROUP, WRONGTYPE), `$` pinning.
+   */
+  private blocking(): string[] {
+    const key = this.groupKey();
+    const g = this.group(key);
+    const wake = `${WAKE}${++this.wakeSeq}`;
+    let reader: string[];
+    if (this.r.chance(0.65)) {
+      this.queue.push(['XGROUP', 'CREATE', wake, g, '$', 'MKSTREAM']);
+      reader = ['XREADGROUP', 'GROUP', g, this.consumer()];
+      if (this.r.chance(0.3)) reader.push(this.tok('COUNT'), String(this.r.int(1, 3)));
+      if (this.r.chance(0.1)) reader.push(this.tok('NOACK'));
+      const id = this.r.chance(0.9) ? '>' : this.r.pick(['0', this.pendingId(key, g)]);
+      reader.push(this.tok('BLOCK'), '0', 'STREAMS', key, wake, id, '>');
+    } else {
+      reader = ['XREAD'];
+      if (this.r.chance(0.3)) reader.push(this.tok('COUNT'), String(this.r.int(1, 3)));
+      const id = this.r.pick(['$', '$', '$', '+', this.knownId(key)]);
+      reader.push(this.tok('BLOCK'), '0', 'STREAMS', key, wake, id, '$');
+    }
+    this.queue.push([ASYNC, ...reader]);
+    for (let n = this.r.int(1, 3); n > 0; n--) this.queue.push(this.waker(key, g));
+    this.queue.push(['XADD', wake, '1-1', 'f', 'v'], [AWAIT]);
+    return this.queue.shift() as string[];
+  }
+
+  /** A command likely to signal `key` (or any command). */
+  private waker(key: string, g: string): string[] {
+    switch (this.r.weighted({ XADD: 4, DEL: 1, SET: 0.5, DESTROY: 1, CREATE: 1, MKSTREAM: 0.5, OTHER: 3 })) {
+      case 'XADD':
+        return this.xadd(key);
+      case 'DEL':
+        return ['DEL', key];
+      case 'SET':
+        return ['SET', key, 'str'];
+      case 'DESTROY':
+        return ['XGROUP', 'DESTROY', key, g];
+      case 'CREATE':
+        return ['XGROUP', 'CREATE', key, g, '$'];
+      case 'MKSTREAM':
+        return ['XGROUP', 'CREATE', key, this.newGroup(key), '$', 'MKSTREAM'];
+      default:
+        return this.one();
+    }
   }
 
   /**
@@ -1172,7 +1341,14 @@ export interface RunResult {
 
 const same = (a: Outcome, b: Outcome) => showOutcome(a) === showOutcome(b);
 
-/** Runs `next()`'s commands on both sides (after emptying them) until a mismatch or `steps`. */
+/** Pseudo-commands of a step list: start the rest of the argv on the reader connection; its reply. */
+export const ASYNC = '<ASYNC>';
+export const AWAIT = '<AWAIT>';
+
+/**
+ * Runs `next()`'s commands on both sides (after emptying them) until a mismatch or `steps`.
+ * `[ASYNC, …command]` starts a (blocking) read on the reader connection, `[AWAIT]` compares its reply.
+ */
 async function drive(
   real: Side,
   fake: Side,
@@ -1185,13 +1361,30 @@ async function drive(
   const nr = new Normaliser(opts);
   const nf = new Normaliser(opts);
   const records: StepRecord[] = [];
+  let readerArgv: string[] | undefined;
   for (let i = 0; i < steps; i++) {
     const argv = next(i);
-    const r = nr.apply(argv, await real.call(argv));
-    const f = nf.apply(argv, await fake.call(argv));
+    let r: Outcome;
+    let f: Outcome;
+    let command = argv;
+    if (argv[0] === ASYNC) {
+      // Started on the reader connection: was it blocked, or did it answer at once?
+      readerArgv = argv.slice(1);
+      r = { ok: true, value: `<${await real.start(readerArgv)}>` };
+      f = { ok: true, value: `<${await fake.start(readerArgv)}>` };
+    } else if (argv[0] === AWAIT) {
+      if (!readerArgv) throw new Error(`${AWAIT} without ${ASYNC}`);
+      command = readerArgv;
+      readerArgv = undefined;
+      r = nr.apply(command, await real.finish());
+      f = nf.apply(command, await fake.finish());
+    } else {
+      r = nr.apply(argv, await real.call(argv));
+      f = nf.apply(argv, await fake.call(argv));
+    }
     records.push({ argv, real: r, fake: f });
     if (!same(r, f)) return { records, mismatchAt: i };
-    observe(argv, r);
+    if (argv[0] !== ASYNC) observe(command, r);
   }
   return { records, mismatchAt: null };
 }
@@ -1225,18 +1418,20 @@ export function replay(argvs: string[][], real: Side, fake: Side): Promise<RunRe
 }
 
 /**
- * Groups step indices into units the shrinker keeps or drops whole: a MULTI with its queued
- * commands and its EXEC/DISCARD, or a single step.
+ * Groups steps into units the shrinker keeps or drops whole: a MULTI with its queued commands
+ * and its EXEC/DISCARD, an ASYNC read with the steps up to its AWAIT, or a single step.
  */
 function units(argvs: string[][]): string[][][] {
   const out: string[][][] = [];
   let open: string[][] | undefined;
+  let closers: string[] = [];
   for (const argv of argvs) {
     const cmd = upper(argv[0]);
     if (open) {
       open.push(argv);
-      if (cmd === 'EXEC' || cmd === 'DISCARD') open = undefined;
-    } else if (cmd === 'MULTI') {
+      if (closers.includes(cmd)) open = undefined;
+    } else if (cmd === 'MULTI' || cmd === ASYNC) {
+      closers = cmd === 'MULTI' ? ['EXEC', 'DISCARD'] : [AWAIT];
       open = [argv];
       out.push(open);
     } else out.push([argv]);
@@ -1247,7 +1442,7 @@ function units(argvs: string[][]): string[][][] {
 /**
  * Cuts the commands before the failing one down while the replay still fails first at the
  * (kept) failing command: removes chunks of 32, 8, 2, then single units (a whole MULTI … EXEC
- * block is one unit; a failing step inside a block keeps the block's start), from the end
+ * or ASYNC … AWAIT block is one unit; a failing step inside a block keeps the block's start), from the end
  * backwards. Stops refining when `budgetMs` is spent.
  */
 export async function shrink(argvs: string[][], failing: number, real: Side, fake: Side, budgetMs: number): Promise<RunResult> {
@@ -1256,7 +1451,7 @@ export async function shrink(argvs: string[][], failing: number, real: Side, fak
   let tailStart = failing;
   const blocks = units(argvs.slice(0, failing + 1));
   const lastUnit = blocks[blocks.length - 1];
-  if (upper(lastUnit[0][0]) === 'MULTI' && lastUnit.length > 1) tailStart = failing + 1 - lastUnit.length;
+  if (lastUnit.length > 1) tailStart = failing + 1 - lastUnit.length;
   const tail = argvs.slice(tailStart, failing + 1);
   let prefix = units(argvs.slice(0, tailStart));
   const flat = (u: string[][][]) => u.flat();
