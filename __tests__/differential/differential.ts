@@ -522,6 +522,8 @@ export const GROUPS = ['g1', 'g2'] as const;
 export const CONSUMERS = ['c1', 'c2', 'c3'] as const;
 
 const U64_MAX = '18446744073709551615';
+/** An idle-time threshold (ms) that only entries with a delivery time set hours back reach. */
+const HOUR = '3600000';
 const BAD_IDS = ['abc', '1-x', '-1', '1-', '1--1', '18446744073709551616', '1.5', '', '1-18446744073709551616', ' 1'];
 const BAD_INTS = ['x', '1.5', '', '9223372036854775808', '2x'];
 
@@ -932,8 +934,9 @@ export class Generator {
     }
     if (this.r.chance(0.35)) return ['XPENDING', key, g];
     const argv = ['XPENDING', key, g];
-    // IDLE only with 0: any other threshold would compare against the running wall clock.
-    if (this.r.chance(0.2)) argv.push(this.tok('IDLE'), '0');
+    // IDLE 0 (no filter) or an hour: a threshold between would compare against the running wall
+    // clock; an hour is reached only by entries given an old delivery time (XCLAIM IDLE/TIME).
+    if (this.r.chance(0.2)) argv.push(this.tok('IDLE'), this.r.chance(0.7) ? '0' : HOUR);
     const known = () => this.pendingId(key, g);
     argv.push(this.bound(key, 'start', known), this.bound(key, 'end', known), this.r.chance(0.1) ? this.r.pick(['0', '-1']) : String(this.r.int(1, 6)));
     if (this.r.chance(0.4)) argv.push(this.consumer());
@@ -960,10 +963,13 @@ export class Generator {
         () => ['XCLAIM', key, g],
       ])();
     }
-    // min-idle-time 0 (or negative, which Redis treats as 0): any positive threshold would
-    // compare against the running wall clock. No IDLE/TIME options for the same reason.
-    argv.push(this.r.chance(0.9) ? '0' : '-5', ...this.someIds(3, id));
+    // min-idle-time 0 (or negative, which Redis treats as 0) or an hour (see xpending); IDLE
+    // and TIME only with values that put the delivery time hours back (or at 0).
+    const x = this.r.int(0, 99);
+    argv.push(x < 80 ? '0' : x < 88 ? '-5' : HOUR, ...this.someIds(3, id));
     const opts: string[][] = [];
+    if (this.r.chance(0.1)) opts.push([this.tok('IDLE'), '7200000']);
+    if (this.r.chance(0.05)) opts.push([this.tok('TIME'), this.r.pick(['0', '1000'])]);
     if (this.r.chance(0.2)) opts.push([this.tok('RETRYCOUNT'), String(this.r.int(0, 5))]);
     if (this.r.chance(0.25)) opts.push([this.tok('FORCE')]);
     if (this.r.chance(0.3)) opts.push([this.tok('JUSTID')]);
@@ -997,8 +1003,8 @@ export class Generator {
           : this.r.chance(0.2)
             ? `(${this.pendingId(key, g)}`
             : this.pendingId(key, g);
-    // min-idle-time 0, as for XCLAIM.
-    argv.push('0', start);
+    // min-idle-time 0 or an hour, as for XCLAIM (an hour also spends the COUNT × 10 attempts).
+    argv.push(this.r.chance(0.75) ? '0' : HOUR, start);
     const opts: string[][] = [];
     if (this.r.chance(0.5)) opts.push([this.tok('COUNT'), String(this.r.int(1, 3))]);
     if (this.r.chance(0.3)) opts.push([this.tok('JUSTID')]);
