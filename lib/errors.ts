@@ -77,6 +77,8 @@ export function errXreadgroupMeaninglessId(id: '$' | '+'): string {
 
 // XCLAIM / XAUTOCLAIM
 export const ERR_XAUTOCLAIM_COUNT = 'ERR COUNT must be > 0';
+/** XAUTOCLAIM after the key/group check, when its COUNT-sized work array cannot be allocated. */
+export const ERR_XAUTOCLAIM_COUNT_TOO_HIGH = 'ERR Insufficient memory, failed allocating transient memory, COUNT too high.';
 export function errInvalidMinIdle(cmd: 'XCLAIM' | 'XAUTOCLAIM'): string {
   return `ERR Invalid min-idle-time argument for ${cmd}`;
 }

@@ -196,6 +196,23 @@ describe('XAUTOCLAIM', () => {
       expect(h.error('XAUTOCLAIM', 'nokey', 'g', 'c', 0, '-', 'COUNT', 5, 'COUNT', 0)).toBe('ERR COUNT must be > 0');
     });
 
+    it('fails a COUNT of 2^43 or more after the group check: its work array cannot be allocated', () => {
+      // Both redis-server 7.0.15 and the 4f8cdc2a tree (differential spot check); smaller
+      // COUNTs fail or not depending on the machine's memory.
+      xaddChecked(h, 's', '1-0');
+      h.run('XGROUP', 'CREATE', 's', 'g', '0');
+      const tooHigh = 'ERR Insufficient memory, failed allocating transient memory, COUNT too high.';
+      expect(h.error('XAUTOCLAIM', 's', 'g', 'c', 0, '0', 'COUNT', '8796093022208')).toBe(tooHigh);
+      expect(h.error('XAUTOCLAIM', 's', 'g', 'c', 0, '0', 'COUNT', '576460752303423487')).toBe(tooHigh);
+      expect(h.error('XAUTOCLAIM', 's', 'nog', 'c', 0, '0', 'COUNT', '576460752303423487')).toBe(
+        "NOGROUP No such key 's' or consumer group 'nog'",
+      );
+      // The failed calls did not create the consumer (Redis allocates before the lookup).
+      expect(h.run('XINFO', 'CONSUMERS', 's', 'g')).toEqual([]);
+      expect(h.run('XAUTOCLAIM', 's', 'g', 'c', 0, '0', 'COUNT', '8796093022207')).toEqual(['0-0', [], []]);
+      expect(h.run('XINFO', 'CONSUMERS', 's', 'g')).toHaveLength(1);
+    });
+
     it('answers syntax error for unknown options and a COUNT without value', () => {
       expect(h.error('XAUTOCLAIM', 'nokey', 'g', 'c', 0, '-', 'COUNT')).toBe('ERR syntax error');
       expect(h.error('XAUTOCLAIM', 'nokey', 'g', 'c', 0, '-', 'FOO')).toBe('ERR syntax error');
