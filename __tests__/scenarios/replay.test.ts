@@ -2,7 +2,7 @@
  * The replay engine and the fixture format, driven by a scripted in-memory target (no
  * fake, no server), so these tests pin the replayer's own behaviour.
  */
-import { parseScenario, ScenarioFormatError, type Scenario } from '../../lib/scenarios/format';
+import { isDevelopmentBuild, parseScenario, sameServerLine, ScenarioFormatError, type Scenario } from '../../lib/scenarios/format';
 import { formatJson } from '../../lib/scenarios/json-format';
 import { formatResult, formatSummary, replayScenario, runScenario, type ReplayResult } from '../../lib/scenarios/replay';
 import type { PendingCall, Target, TargetSession } from '../../lib/scenarios/targets/target';
@@ -149,15 +149,17 @@ describe('replay', () => {
   });
 });
 
+/** The validation problems of a raw scenario ([] when valid). */
+const problems = (raw: unknown, opts = {}) => {
+  try {
+    parseScenario(raw, opts);
+    return [];
+  } catch (e) {
+    return (e as ScenarioFormatError).problems;
+  }
+};
+
 describe('scenario format', () => {
-  const problems = (raw: unknown, opts = {}) => {
-    try {
-      parseScenario(raw, opts);
-      return [];
-    } catch (e) {
-      return (e as ScenarioFormatError).problems;
-    }
-  };
 
   it('accepts the documented shape and defaults', () => {
     const s = scenario([{ cmd: ['PING'], reply: 'PONG' }]);
@@ -205,6 +207,26 @@ describe('scenario format', () => {
       'steps[5]: async "r" is never awaited',
       'steps[7]: async "z" is never awaited',
     ]);
+  });
+});
+
+describe('recordings on a development build', () => {
+  const base = { name: 'x', description: 'd', redisVersion: '8.0', steps: [{ cmd: ['XLEN', 's'], reply: 0 }] };
+  it('need "server" with recordedOn 255.255.255, and "server" only on recorded scenarios', () => {
+    expect(problems({ ...base, source: 'recorded', recordedOn: '255.255.255' })).toEqual([
+      'recorded on a development build (255.255.255): "server" must say which one',
+    ]);
+    expect(problems({ ...base, source: 'recorded', recordedOn: '255.255.255', server: 'redis 4f8cdc2a (7.4+ unstable)' })).toEqual([]);
+    expect(problems({ ...base, source: 'hand-written', server: 'redis 4f8cdc2a' })).toEqual(['"server" is only for recorded scenarios']);
+  });
+
+  it('belong to their own server line only', () => {
+    expect(sameServerLine('255.255.255', '255.255.255')).toBe(true);
+    expect(sameServerLine('7.0.15', '7.0.11')).toBe(true);
+    expect(sameServerLine('7.0.15', '255.255.255')).toBe(false);
+    expect(sameServerLine('255.255.255', '8.0.2')).toBe(false);
+    expect(isDevelopmentBuild('255.255.255')).toBe(true);
+    expect(isDevelopmentBuild('7.0.15')).toBe(false);
   });
 });
 
