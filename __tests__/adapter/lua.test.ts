@@ -308,18 +308,32 @@ describe('errors', () => {
     expect(await pe("'XLEN', {}")).toBe('ERR Lua redis lib command arguments must be strings or integers');
   });
 
-  it("answers the script arity text for ioredis-mock's own commands too (TYPE, SET), before the deny check", async () => {
+  it('checks arity before the no-script flag, for every kind of command (script.c scriptCall)', async () => {
     const r = client();
     const pe = (call: string) => r.eval(`return redis.pcall(${call}).err`, 0);
-    // Checked on redis-server 7.0.15 and the 4f8cdc2a tree (differential test, EVAL family).
-    expect(await pe("'TYPE'")).toBe('ERR Wrong number of args calling Redis command from script');
-    expect(await pe("'TYPE', 'a', 'b'")).toBe('ERR Wrong number of args calling Redis command from script');
-    expect(await pe("'SET', 'k'")).toBe('ERR Wrong number of args calling Redis command from script');
-    expect(await pe("'MULTI', 'x'")).toBe('ERR Wrong number of args calling Redis command from script');
+    // Each text as redis-server 7.0.15 and the 4f8cdc2a tree answer it.
+    const ARITY = 'ERR Wrong number of args calling Redis command from script';
+    const expected: [string, string][] = [
+      ["'TYPE'", ARITY],
+      ["'TYPE', 'a', 'b'", ARITY],
+      ["'SET', 'k'", ARITY],
+      ["'MULTI', 'x'", ARITY],
+      ["'EXEC', 'x'", ARITY],
+      ["'WATCH'", ARITY],
+      ["'CLIENT'", ARITY],
+      ["'CONFIG'", ARITY],
+      ["'CONFIG', 'GET'", ARITY],
+      ["'SUBSCRIBE'", ARITY],
+      ["'EVAL'", ARITY],
+      ["'AUTH'", ARITY],
+      ["'SELECT'", ARITY],
+      ["'QUIT', 'x'", 'ERR This Redis command is not allowed from script'],
+      ["'HELLO', 'x'", 'ERR This Redis command is not allowed from script'],
+      ["'PING', 'a', 'b'", "ERR wrong number of arguments for 'ping' command"],
+    ];
+    for (const [call, text] of expected) expect([call, await pe(call)]).toEqual([call, text]);
     const script = "return redis.call('TYPE')";
-    expect((await errorOf(r.eval(script, 0))).message).toBe(
-      `ERR Wrong number of args calling Redis command from script script: ${sha1(script)}, on @user_script:1.`,
-    );
+    expect((await errorOf(r.eval(script, 0))).message).toBe(`${ARITY} script: ${sha1(script)}, on @user_script:1.`);
   });
 
   it('reports Lua errors and compile errors as Redis does', async () => {

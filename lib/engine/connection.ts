@@ -604,20 +604,22 @@ export class Connection {
       const result = dispatch(ctx, argv);
       return isBlockRequest(result) ? NIL_ARRAY : result;
     }
+    // Redis checks, in order: unknown command, arity, then the no-script flag (script.c scriptCall).
     const conn = CONNECTION_COMMANDS.get(name);
     if (conn) {
-      if (conn.noScript) throw new CommandError(ERR_NOT_ALLOWED_FROM_SCRIPT);
       if (conn.since && versionIndex(ks.redisVersion) < versionIndex(conn.since)) throw new CommandError(ERR_UNKNOWN_FROM_SCRIPT);
       if (!arityOk(conn.arity, argv.length)) throw new CommandError(ERR_ARITY_FROM_SCRIPT);
+      if (conn.noScript) throw new CommandError(ERR_NOT_ALLOWED_FROM_SCRIPT);
       if (name === 'select') throw new StreamsMockError('SELECT inside scripts is not emulated');
       const out = conn.run!(this, argv);
       if (out instanceof Promise) throw new StreamsMockError(`${name} cannot run inside a script`);
       return out;
     }
-    if (DENIED_IN_SCRIPTS.has(name)) throw new CommandError(ERR_NOT_ALLOWED_FROM_SCRIPT);
-    if (!this.hasBuiltin(name)) throw new CommandError(ERR_UNKNOWN_FROM_SCRIPT);
     const arity = builtinArity(name);
-    if (arity !== undefined && !arityOk(arity, argv.length)) throw new CommandError(ERR_ARITY_FROM_SCRIPT);
+    const arityWrong = arity !== undefined && !arityOk(arity, argv.length);
+    if (DENIED_IN_SCRIPTS.has(name)) throw new CommandError(arityWrong ? ERR_ARITY_FROM_SCRIPT : ERR_NOT_ALLOWED_FROM_SCRIPT);
+    if (!this.hasBuiltin(name)) throw new CommandError(ERR_UNKNOWN_FROM_SCRIPT);
+    if (arityWrong) throw new CommandError(ERR_ARITY_FROM_SCRIPT);
     const out = this.runBuiltin(name, argv);
     if (out instanceof Promise) throw new StreamsMockError(`${name} cannot run inside a script`);
     return out;
