@@ -11,7 +11,6 @@
  */
 import IORedis from 'ioredis';
 import FakeRedis, { REDIS_VERSIONS, createFakeClock, streamsKeyspace } from 'ioredis-mock-streams';
-import { dispatchCheckOnly } from '../../lib/commands/dispatch';
 import { ERR_XADD_ID_SMALLER, ERR_XADD_TOO_LARGE } from '../../lib/errors';
 
 // ---------------------------------------------------------------------------------------------
@@ -493,24 +492,6 @@ export function fakeVersionFor(serverVersion: string, opts: { unstable?: string 
 
 // ---------------------------------------------------------------------------------------------
 // The command generator
-
-/** Arity (Redis convention) of the non-stream commands the generator sends. */
-const OTHER_ARITY: Record<string, number> = { type: 2, exists: -2, del: -2, set: -3 };
-
-/** True if Redis rejects `argv` before running it (MULTI answers the error, not QUEUED). */
-function hasQueueTimeError(argv: string[]): boolean {
-  const name = argv[0].toLowerCase();
-  if (name in OTHER_ARITY) {
-    const arity = OTHER_ARITY[name];
-    return arity >= 0 ? argv.length !== arity : argv.length < -arity;
-  }
-  try {
-    dispatchCheckOnly('8.10', argv);
-    return false;
-  } catch {
-    return true;
-  }
-}
 
 export const KEYS = ['sa', 'sb', 'sc'] as const;
 /**
@@ -1095,7 +1076,7 @@ export class Generator {
     if (x < (this.long ? 20 : 55)) {
       // MULTI, 1–4 commands, EXEC (sometimes DISCARD): one time snapshot, BLOCK answers nil,
       // a queue-time error (arity) aborts the whole block.
-      const body = Array.from({ length: this.r.int(1, 4) }, () => this.queueable());
+      const body = Array.from({ length: this.r.int(1, 4) }, () => this.one(true));
       this.queue.push(...body, [this.r.chance(0.9) ? 'EXEC' : 'DISCARD']);
       return ['MULTI'];
     }
@@ -1153,20 +1134,6 @@ export class Generator {
         return ['XGROUP', 'CREATE', key, this.newGroup(key), '$', 'MKSTREAM'];
       default:
         return this.one();
-    }
-  }
-
-  /**
-   * A command for a MULTI block without a queue-time error (wrong arity, unknown subcommand).
-   * KNOWN DIVERGENCE: MULTI sent through ioredis's `call()` queues such a command on the fake
-   * ("QUEUED") where Redis answers the error and EXEC then fails with EXECABORT
-   * (lib/adapter/install.ts `genericCall` skips the queue-time check `multi()` makes). Until the
-   * adapter does it, the generator does not send them inside MULTI.
-   */
-  private queueable(): string[] {
-    for (;;) {
-      const argv = this.one(true);
-      if (!hasQueueTimeError(argv)) return argv;
     }
   }
 
