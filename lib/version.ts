@@ -90,6 +90,8 @@ export const FEATURE_SINCE = {
   clientSetinfo: '7.2',
   /** CLIENT LIST `watch=` (7.4). */
   clientListWatch: '7.4',
+  /** CLIENT KILL MAXAGE (7.4; checked on the post-7.4 build). */
+  clientKillMaxage: '7.4',
   /** CLIENT LIST `io-thread=` (8.0; redis.io CLIENT LIST history). */
   clientListIoThread: '8.0',
 } as const satisfies Record<string, RedisVersion>;

@@ -6,7 +6,7 @@
 import Redis, { createFakeClock, streamsKeyspace } from 'ioredis-mock-streams';
 import { Connection, createConnection, openConnections } from '../../lib/engine';
 import { CommandError } from '../../lib/errors';
-import { DoubleReply, ErrorReply, MapReply, NIL_ARRAY, SetReply, SimpleString, VerbatimReply } from '../../lib/reply/reply';
+import { DoubleReply, ErrorReply, MapReply, NIL_ARRAY, PushReply, SetReply, SimpleString, VerbatimReply } from '../../lib/reply/reply';
 
 let port = 52_000;
 beforeEach(() => {
@@ -354,5 +354,40 @@ describe('CLIENT', () => {
     expect(await a.execute(['CLIENT', 'KILL', 'ID', String(b.id)])).toBe(1);
     expect(b.closed).toBe(true);
     expect(await errorOf(a.execute(['CLIENT', 'KILL', '1.2.3.4:5']))).toBe('ERR No such client');
+  });
+});
+
+describe('pub/sub', () => {
+  it('pushes confirmations and messages, shares channels with ioredis clients, and limits RESP2 subscribers', async () => {
+    const sub = conn();
+    const pushed: unknown[] = [];
+    sub.onPush((m) => pushed.push(m));
+    expect(await sub.execute(['SUBSCRIBE', 'a', 'b'])).toEqual(new PushReply([]));
+    expect(await sub.execute(['PSUBSCRIBE', 'n*'])).toEqual(new PushReply([]));
+    expect(pushed).toEqual([new PushReply(['subscribe', 'a', 1]), new PushReply(['subscribe', 'b', 2]), new PushReply(['psubscribe', 'n*', 3])]);
+    expect(await errorOf(sub.execute(['GET', 'k']))).toBe(
+      "ERR Can't execute 'get': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context",
+    );
+    expect(await sub.execute(['PING'])).toEqual(['pong', '']);
+    pushed.length = 0;
+    const redis = new Redis({ port });
+    expect(await redis.publish('a', 'hi')).toBe(1);
+    const pub = conn();
+    expect(await pub.execute(['PUBLISH', 'news', 'x'])).toBe(1);
+    await new Promise((r) => setImmediate(r));
+    expect(pushed).toEqual([new PushReply(['message', 'a', 'hi']), new PushReply(['pmessage', 'n*', 'news', 'x'])]);
+    pushed.length = 0;
+    await sub.execute(['UNSUBSCRIBE']);
+    await sub.execute(['PUNSUBSCRIBE']);
+    await sub.execute(['UNSUBSCRIBE']);
+    expect(pushed).toEqual([
+      new PushReply(['unsubscribe', 'a', 2]),
+      new PushReply(['unsubscribe', 'b', 1]),
+      new PushReply(['punsubscribe', 'n*', 0]),
+      new PushReply(['unsubscribe', null, 0]),
+    ]);
+    expect(await sub.execute(['GET', 'k'])).toBeNull();
+    expect(await redis.publish('a', 'again')).toBe(0);
+    redis.disconnect();
   });
 });

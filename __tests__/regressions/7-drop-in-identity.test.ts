@@ -36,6 +36,22 @@ describe('class identity', () => {
   });
 });
 
+describe('scan streams', () => {
+  it("streams keys and hash fields through ioredis's own ScanStream", async () => {
+    const r = new Redis({ port });
+    await r.xadd('s1', '1-0', 'f', 'v');
+    await r.set('k1', 'v');
+    await r.hset('h', { a: '1', b: '2' });
+    const keys: string[] = [];
+    for await (const batch of r.scanStream({ match: '*1' })) keys.push(...(batch as string[]));
+    expect(keys.sort()).toEqual(['k1', 's1']);
+    const fields: string[] = [];
+    for await (const batch of r.hscanStream('h')) fields.push(...(batch as string[]));
+    expect(fields).toEqual(['a', '1', 'b', '2']);
+    r.disconnect();
+  });
+});
+
 describe('status and events, in ioredis order', () => {
   it('connecting → connect → ready, then close → end on disconnect()', async () => {
     const r = new Redis({ port });

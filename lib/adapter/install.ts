@@ -116,8 +116,9 @@ function attachContext(context: any, keyData: string): void {
 /** Names of ioredis-mock's table that are helpers, not commands. */
 const NOT_COMMAND_METHODS = new Set(['connect', 'customCommand', 'defineArgv', 'defineKeys', 'defineRedisObject', 'defineCommand', 'evaluate']);
 
-/** Engine commands kept out of the generic engine route (own methods below). */
-const SPECIAL = new Set(['multi', 'exec', 'quit']);
+/** Engine commands kept out of the generic engine route (own methods below; pub/sub stays
+ *  ioredis-mock's, which delivers messages as events of the instance). */
+const SPECIAL = new Set(['multi', 'exec', 'quit', 'subscribe', 'psubscribe', 'unsubscribe', 'punsubscribe']);
 
 /** The clock's TTL family (ttl.ts): the engine's versions replace ioredis-mock's. */
 const CLOCK_TTL = ['expire', 'pexpire', 'expireat', 'pexpireat', 'ttl', 'pttl'];

@@ -117,7 +117,10 @@ export function typedBuiltinReply(name: string, args: readonly unknown[], value:
       if (Array.isArray(value)) return new MapReply(value.map(plainReply));
       return plainReply(value instanceof Map ? Object.fromEntries(value) : value);
     case 'set':
-      return Array.isArray(value) ? new SetReply(value.map(plainReply)) : plainReply(value);
+      if (Array.isArray(value)) return new SetReply(value.map(plainReply));
+      // SPOP with a count answers a set even of one member (ioredis-mock gives the member)
+      if (name === 'spop' && args.length >= 2 && value !== null && value !== undefined) return new SetReply([plainReply(value)]);
+      return plainReply(value);
     case 'double':
       return doubleOf(value);
     case 'doubles':

@@ -25,7 +25,7 @@ import { isBlockRequest } from '../commands/types';
 import { CommandError, ERR_WRONGTYPE, errUnknownCommand, errUnknownSubcommand, errWrongArity } from '../errors';
 import type { KeyWatcher, Keyspace, KeyspaceOptions } from '../keyspace/keyspace';
 import { Stream } from '../model/stream';
-import { ErrorReply, NIL_ARRAY, QUEUED, type Reply } from '../reply/reply';
+import { ErrorReply, NIL_ARRAY, PushReply, QUEUED, type Reply } from '../reply/reply';
 import { StreamsMockError } from '../clock/clock';
 import { COMMAND_SINCE, versionIndex } from '../version';
 import { DENIED_IN_SCRIPTS, ERR_ARITY_FROM_SCRIPT, ERR_NOT_ALLOWED_FROM_SCRIPT, ERR_UNKNOWN_FROM_SCRIPT } from './script-rules';
@@ -38,6 +38,7 @@ import { builtinError, typedBuiltinReply } from './builtin-replies';
 import type { ConnectionCommandSpec } from './command-types';
 import { CONNECTION_COMMANDS } from './commands/index';
 import { wholeKeyAccess } from '../adapter/key-values';
+import { ALLOWED_WHEN_SUBSCRIBED } from './commands/pubsub';
 import { defaultEmulators, type EmulatorTable } from './emulators';
 import { ServerState, nextClientId, openRegistered, register, serverFor, unregister } from './registry';
 
@@ -102,6 +103,9 @@ class WatchState implements KeyWatcher {
   /** [keyspace, full key, expired when watched] */
   readonly keys: [Keyspace, string, boolean][] = [];
 }
+
+/** Container commands among the built-ins (their full name carries the subcommand). */
+const BUILTIN_CONTAINERS = new Set(['config', 'object', 'command', 'memory', 'cluster', 'debug']);
 
 /** The ioredis-mock TTL commands replaced by the keyspace clock's (lib/adapter/ttl.ts). */
 const CLOCK_TTL_COMMANDS = new Set(['expire', 'pexpire', 'expireat', 'pexpireat', 'ttl', 'pttl']);
@@ -235,6 +239,9 @@ export class Connection {
   private scriptDbCache: Db | undefined;
   private ttlCache: Record<string, (args: unknown[]) => number> | undefined;
   private pushListeners: Set<(msg: Reply) => void> | undefined;
+  /** SUBSCRIBE channels and PSUBSCRIBE patterns (byte strings), in subscription order. */
+  private channelSubs: Set<string> | undefined;
+  private patternSubs: Set<string> | undefined;
 
   constructor(options: ConnectionOptions = {}) {
     this.server = serverFor(options.host ?? 'localhost', options.port ?? 6379);
@@ -413,6 +420,11 @@ export class Connection {
     const conn = CONNECTION_COMMANDS.get(name);
     const stream = conn ? undefined : lookupCommand(name);
     if (!this.authenticated && !conn?.noAuth) return this.reject(name, ERR_NOAUTH);
+    if (this.resp === 2 && this.subscriptionCount > 0 && !ALLOWED_WHEN_SUBSCRIBED.has(name)) {
+      const container = conn?.subcommands !== undefined || stream?.subcommands !== undefined || BUILTIN_CONTAINERS.has(name);
+      const sub = argv.length > 1 && container ? `|${String(argv[1]).toLowerCase()}` : '';
+      return this.reject(name, `ERR Can't execute '${name}${sub}': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context`);
+    }
     if (this.multiQueue !== null && !conn?.immediate) return this.queueInMulti(name, argv, conn, stream !== undefined);
     if (conn) return this.runConnectionCommand(conn, name, argv);
     if (stream) {
@@ -776,6 +788,7 @@ export class Connection {
   /** RESET: back to a fresh connection's state (networking.c clearClientConnectionState). */
   resetState(): void {
     this.discardTransaction();
+    this.unsubscribeAll();
     this.selectDb(0);
     this.resp = 2;
     this.authenticated = this.requirePass === null;
@@ -793,12 +806,49 @@ export class Connection {
     return () => void this.pushListeners?.delete(listener);
   }
 
-  /** A pub/sub message from ioredis-mock's channel machinery (`message`/`pmessage` events). */
-  deliverMessage(event: string, args: unknown[]): void {
+  /** Deliver an out-of-band reply to the push listeners. */
+  push(msg: Reply): void {
     if (!this.pushListeners || this.isClosed) return;
+    for (const l of this.pushListeners) l(msg);
+  }
+
+  /** A pub/sub message from the server's channel emitters (`message`/`pmessage` events). */
+  deliverMessage(event: string, args: unknown[]): void {
     const kind = event.replace(/Buffer$/, '');
-    const items = [kind, ...args].map((a) => (Buffer.isBuffer(a) ? a.toString('latin1') : toByteString(a)));
-    for (const l of this.pushListeners) l(items as Reply);
+    if (kind !== 'message' && kind !== 'pmessage') return;
+    this.push(new PushReply([kind, ...args].map((a) => (Buffer.isBuffer(a) ? a.toString('latin1') : toByteString(a)))));
+  }
+
+  /** Channels (or patterns) this connection subscribed to, in order. */
+  subscriptions(patterns: boolean): string[] {
+    return [...((patterns ? this.patternSubs : this.channelSubs) ?? [])];
+  }
+
+  /** SUBSCRIBE/UNSUBSCRIBE count: channels + patterns (Redis clientSubscriptionsCount). */
+  get subscriptionCount(): number {
+    return (this.channelSubs?.size ?? 0) + (this.patternSubs?.size ?? 0);
+  }
+
+  /** Subscribe to a channel or pattern (byte string) on the server's emitters. */
+  subscribe(name: string, pattern: boolean): void {
+    const subs = pattern ? (this.patternSubs ??= new Set()) : (this.channelSubs ??= new Set());
+    if (subs.has(name)) return;
+    subs.add(name);
+    const emulator = this.emulators[pattern ? 'psubscribe' : 'subscribe'];
+    if (typeof emulator === 'function') emulator.call(this.builtinHost, builtinArg(name));
+  }
+
+  /** Unsubscribe from a channel or pattern. */
+  unsubscribe(name: string, pattern: boolean): void {
+    const subs = pattern ? this.patternSubs : this.channelSubs;
+    if (!subs?.delete(name)) return;
+    const emulator = this.emulators[pattern ? 'punsubscribe' : 'unsubscribe'];
+    if (typeof emulator === 'function') emulator.call(this.builtinHost, builtinArg(name));
+  }
+
+  private unsubscribeAll(): void {
+    for (const name of this.subscriptions(false)) this.unsubscribe(name, false);
+    for (const name of this.subscriptions(true)) this.unsubscribe(name, true);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -814,6 +864,7 @@ export class Connection {
     unregister(this);
     this.multiQueue = null;
     this.unwatchAll();
+    this.unsubscribeAll();
     this.pushListeners = undefined;
     const err = connectionClosedError();
     if (this.blockedCalls > 0) this.ks.blocking.releaseClient(this, err);

@@ -7,6 +7,7 @@ export { Connection, connectionClosedError, createConnection, openConnections } 
 export type { ConnectionOptions } from './connection';
 export { allKeyspaces, keyspaceFor, serverFor, ServerState, DATABASES } from './registry';
 export { CONNECTION_COMMANDS } from './commands/index';
+export { NO_REPLY } from './commands/pubsub';
 export type { ConnectionCommandSpec, ConnectionHandler, ConnectionSubcommand } from './command-types';
 export { harvestEmulators, defaultEmulators } from './emulators';
 export type { Emulator, EmulatorTable } from './emulators';

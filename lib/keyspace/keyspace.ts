@@ -38,8 +38,7 @@ export class Keyspace {
   readonly store: KeyStore;
   /** WATCHing connections per full key (Redis `db->watched_keys`). */
   readonly watchers = new Map<string, Set<KeyWatcher>>();
-  /** Extra observer of key modifications (the ioredis-mock adapter's WATCH hook). */
-  onKeyModified: ((key: string) => void) | null = null;
+
   constructor(
     /** The keyspace's name: `host:port/db`, as ioredis-mock names its contexts. */
     readonly id = '',
@@ -68,7 +67,6 @@ export class Keyspace {
   touchWatchedKey(key: string): void {
     const set = this.watchers.get(key);
     if (set) for (const w of set) w.dirty = true;
-    this.onKeyModified?.(key);
   }
 
   get clock(): Clock {

@@ -193,6 +193,7 @@ const kill: ConnectionHandler = (conn, argv) => {
   let laddr: string | null = null;
   let id: number | null = null;
   let type: string | null = null;
+  let maxAge: number | null = null;
   let skipme = true;
   if (argv.length === 3) {
     addr = argv[2];
@@ -206,6 +207,11 @@ const kill: ConnectionHandler = (conn, argv) => {
         const n = parseInt64(value);
         if (n === null || n < 1n) throw new CommandError('ERR client-id should be greater than 0');
         id = Number(n);
+      } else if (opt === 'maxage' && supports(conn.keyspace.redisVersion, 'clientKillMaxage')) {
+        const n = parseInt64(value);
+        if (n === null) throw new CommandError('ERR maxage is not an integer or out of range');
+        if (n <= 0n) throw new CommandError('ERR maxage should be greater than 0');
+        maxAge = Number(n);
       } else if (opt === 'type') {
         checkClientType(value);
         type = value;
@@ -221,6 +227,7 @@ const kill: ConnectionHandler = (conn, argv) => {
     }
   } else throw new CommandError(ERR_SYNTAX);
   const isType = ofType(type);
+  const now = conn.keyspace.clock.now();
   let killed = 0;
   let closeSelf = false;
   for (const c of [...openConnections()]) {
@@ -229,6 +236,7 @@ const kill: ConnectionHandler = (conn, argv) => {
     if (!isType(c)) continue;
     if (id !== null && c.id !== id) continue;
     if (c === conn && skipme) continue;
+    if (maxAge !== null && Math.floor(now / 1000) - Math.floor(c.createdAt / 1000) < maxAge) continue;
     if (c === conn) closeSelf = true;
     else c.close();
     killed++;

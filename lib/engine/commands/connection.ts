@@ -57,8 +57,10 @@ export const specs: readonly ConnectionCommandSpec[] = [
   {
     name: 'ping',
     arity: -1,
-    run(_conn, argv) {
+    run(conn, argv) {
       if (argv.length > 2) throw new CommandError("ERR wrong number of arguments for 'ping' command");
+      // a subscribed RESP2 connection answers an array (server.c pingCommand)
+      if (conn.protocol === 2 && conn.subscriptionCount > 0) return ['pong', argv.length === 1 ? '' : argv[1]];
       return argv.length === 1 ? PONG : argv[1];
     },
   },

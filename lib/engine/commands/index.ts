@@ -6,10 +6,11 @@
 import type { ConnectionCommandSpec } from '../command-types';
 import * as client from './client';
 import * as connection from './connection';
+import * as pubsub from './pubsub';
 import * as scripting from './scripting';
 import * as transaction from './transaction';
 
-const modules: { specs: readonly ConnectionCommandSpec[] }[] = [transaction, connection, client, scripting];
+const modules: { specs: readonly ConnectionCommandSpec[] }[] = [transaction, connection, client, scripting, pubsub];
 
 /** Connection-level commands by lower-case name. */
 export const CONNECTION_COMMANDS: ReadonlyMap<string, ConnectionCommandSpec> = new Map(
