@@ -2,7 +2,9 @@
  * The engine's connection commands against real servers: the same command sequences on a
  * fresh engine connection and on a real connection (ioredis) must answer the same RESP2
  * values and error texts. `REDIS_URL`: redis-server 7.0.15 (emulated version 7.0);
- * `REDIS_UNSTABLE_URL`: the post-7.4 build (emulated 7.4). Skips with a message otherwise.
+ * `REDIS_UNSTABLE_URL`: the post-7.4 build (emulated 7.4 here: the stream commands treat that
+ * tree as '8.0', but its connection commands are 7.4's — CLIENT LIST's `io-thread=` came with
+ * the async I/O threads merged later in 8.0, redis #13695). Skips with a message otherwise.
  * Values that name the connection itself (ids, addresses, ages, server version) are
  * normalised; CLIENT INFO is compared field by field for the names and fixed values.
  */
