@@ -202,6 +202,54 @@ describe('blocking XREADGROUP / XREAD on the keyspace clock', () => {
     w.disconnect();
   });
 
+  describe.each(['7.0', '7.2', '8.10'])('a blocked XREAD whose key changes type keeps waiting (Redis %s)', (redisVersion) => {
+    it('keeps waiting when its key is overwritten with a string (SET), and is served after DEL + XADD', async () => {
+      const { make } = setUp({ redisVersion });
+      const [r, w] = [make(), make()];
+      await w.xadd('s', '1-0', 'f', 'v');
+      const read = r.xread('BLOCK', 0, 'STREAMS', 's', '$');
+      await w.set('s', 'foo');
+      expect(await settled(read)).toBe(false);
+      await w.del('s');
+      await w.xadd('s', '2-0', 'g', 'v');
+      expect(await read).toEqual([['s', [['2-0', ['g', 'v']]]]]);
+      r.disconnect();
+      w.disconnect();
+    });
+
+    it('is not woken by XADD + DEL + LPUSH in one MULTI; a later DEL + XADD serves it', async () => {
+      const { make } = setUp({ redisVersion });
+      const [r, w] = [make(), make()];
+      const read = r.xread('BLOCK', 0, 'STREAMS', 's1', '$');
+      await w.multi().xadd('s1', '*', 'old', 'x').del('s1').lpush('s1', 'foo', 'bar').exec();
+      expect(await settled(read)).toBe(false);
+      expect(await w.type('s1')).toBe('list');
+      await w.del('s1');
+      await w.xadd('s1', '*', 'new', 'x');
+      const reply = (await read) as [string, [string, string[]][]][];
+      expect(reply[0][0]).toBe('s1');
+      expect(reply[0][1][0][1]).toEqual(['new', 'x']);
+      r.disconnect();
+      w.disconnect();
+    });
+
+    it('still answers WRONGTYPE when another of its keys is a string as a listed stream gets an entry', async () => {
+      const { make } = setUp({ redisVersion });
+      const [r, w] = [make(), make()];
+      const read = r.xread('BLOCK', 0, 'STREAMS', 'a', 'b', '$', '$');
+      await w.set('a', 'x');
+      await w.xadd('b', '1-0', 'f', 'v');
+      if (redisVersion === '7.0') {
+        // 7.0 serves the signalled key without re-running the command
+        expect(await read).toEqual([['b', [['1-0', ['f', 'v']]]]]);
+      } else {
+        await expect(read).rejects.toThrow('WRONGTYPE');
+      }
+      r.disconnect();
+      w.disconnect();
+    });
+  });
+
   it('wakes XREADGROUP CLAIM when a pending entry becomes claimable as the clock moves (8.4+)', async () => {
     const { clock, make } = setUp();
     const [c1, c2] = [make(), make()];
