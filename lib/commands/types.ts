@@ -8,6 +8,7 @@ import type { KeyValue } from '../rdb/key-value';
 import type { RedisVersion } from '../version';
 
 import type { Reply } from '../reply/reply';
+import type { ServerView } from './server/server-view';
 
 /** A typed reply (lib/reply/reply.ts): front ends encode it for their protocol. */
 export type { Reply };
@@ -47,6 +48,12 @@ export interface Db {
   readonly dbIndex?: number;
   /** The configuration (CONFIG GET/SET) of the server this keyspace belongs to. */
   readonly config?: ServerConfig;
+
+  /**
+   * The command changed the dataset `n` times (Redis `server.dirty += n`; INFO persistence
+   * `rdb_changes_since_last_save`). Optional: front ends without INFO may leave it out.
+   */
+  dirty?(n: number): void;
 }
 
 export type { KeyValue } from '../rdb/key-value';
@@ -64,6 +71,8 @@ export interface CommandContext {
   readonly isRetry: boolean;
   /** True when a Lua script runs the command (`redis.call`/`redis.pcall`); absent = false. */
   readonly inScript?: boolean;
+  /** The server around the keyspace (INFO, COMMAND, MOCKCLOCK); absent in front ends without one. */
+  readonly server?: ServerView;
 }
 
 /** Returned by XREAD/XREADGROUP when they must wait; the blocking machinery owns it. */
@@ -81,6 +90,11 @@ export interface BlockRequest {
    * that key); undefined for a timer wake-up.
    */
   retry(ctx: CommandContext, signalledKey?: string): Reply | BlockRequest;
+  /**
+   * True when a deletion or type change of a key must wake the call (XREADGROUP: Redis
+   * `unblock_on_nokey`; INFO `total_blocking_keys_on_nokey` counts such keys). Absent = false.
+   */
+  readonly unblockOnNoKey?: boolean;
 }
 
 export type CommandResult = Reply | BlockRequest;

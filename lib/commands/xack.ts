@@ -36,7 +36,9 @@ function run(ctx: CommandContext, argv: string[]): Reply {
   const stream = ctx.db.getStream(argv[1]);
   const group = stream?.groups.get(argv[2]);
   if (!group) return 0;
-  return execute(group, parse(argv));
+  const acknowledged = execute(group, parse(argv));
+  ctx.db.dirty?.(acknowledged); // one per acknowledged entry (t_stream.c xackCommand)
+  return acknowledged;
 }
 
 export const specs: CommandSpec[] = [{ name: 'xack', arity: -4, write: true, run }];

@@ -73,14 +73,16 @@ function ackdelOne(stream: Stream, group: ConsumerGroup, id: StreamId, policy: R
   return { code: acked ? 1 : -1, deleted: false };
 }
 
-export function execute(stream: Stream, group: ConsumerGroup, args: XackdelArgs): { reply: number[]; deleted: number } {
+export function execute(stream: Stream, group: ConsumerGroup, args: XackdelArgs): { reply: number[]; deleted: number; changed: number } {
   let deleted = 0;
+  let changed = 0;
   const reply = args.ids.map((id) => {
     const r = ackdelOne(stream, group, id, args.policy);
     if (r.deleted) deleted++;
+    if (r.code !== -1) changed++;
     return r.code;
   });
-  return { reply, deleted };
+  return { reply, deleted, changed };
 }
 
 function run(ctx: CommandContext, argv: string[]): Reply {
@@ -89,11 +91,13 @@ function run(ctx: CommandContext, argv: string[]): Reply {
   const stream = ctx.db.getStream(key);
   const group = stream?.groups.get(groupName);
   if (!stream || !group) return args.ids.map(() => -1);
-  const { reply, deleted } = execute(stream, group, args);
+  const { reply, deleted, changed } = execute(stream, group, args);
   if (deleted > 0) {
     ctx.db.touch(key);
     ctx.db.notify('xdel', key);
   }
+  // One change per ID acknowledged or deleted (assumed: the 8.2 source was not available).
+  ctx.db.dirty?.(changed);
   return reply;
 }
 

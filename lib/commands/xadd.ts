@@ -89,6 +89,7 @@ export function execute(ctx: CommandContext, key: string, args: XaddArgs): Reply
   }
   ctx.db.touch(key);
   ctx.db.signalReady(key);
+  ctx.db.dirty?.(1); // one change, trimming included (t_stream.c xaddCommand)
   return formatId(id);
 }
 

@@ -85,6 +85,7 @@ export function execute(ctx: CommandContext, stream: Stream, group: ConsumerGrou
     if (!stream.entries.has(id)) {
       // Deleted or trimmed entry: drop it from the PEL and report it (Redis 7.0+).
       group.removePending(pe);
+      ctx.db.dirty?.(1);
       deleted.push(formatId(id));
       count--;
     } else if (idleEnough(pe, args.minIdleTime, now)) {

@@ -133,7 +133,10 @@ export class ClaimingConsumer {
   get(): Consumer {
     if (!this.consumer) {
       const { consumer, created } = this.group.ensureConsumer(this.name, this.ctx.now);
-      if (created) this.ctx.db.notify('xgroup-createconsumer', this.key);
+      if (created) {
+        this.ctx.db.notify('xgroup-createconsumer', this.key);
+        this.ctx.db.dirty?.(1);
+      }
       consumer.seenTime = this.ctx.now;
       this.consumer = consumer;
     }
@@ -150,6 +153,7 @@ export class ClaimingConsumer {
     this.group.setDeliveryTime(pe, deliveryTime);
     pe.deliveryCount = deliveryCount;
     if (supports(this.ctx.version, 'consumerActiveTime')) consumer.activeTime = this.ctx.now;
+    this.ctx.db.dirty?.(1); // each claim is a change (t_stream.c xclaimCommand/xautoclaimCommand)
   }
 }
 
@@ -171,7 +175,12 @@ export function claimedReply(stream: Stream, id: StreamId, justId: boolean): Rep
 
 export function execute(ctx: CommandContext, stream: Stream, group: ConsumerGroup, consumerName: string, key: string, args: XclaimArgs): Reply {
   const now = ctx.now;
-  if (args.LASTID && compareIds(args.LASTID, group.lastId) > 0) group.lastId = args.LASTID;
+  let lastIdMoved = false;
+  if (args.LASTID && compareIds(args.LASTID, group.lastId) > 0) {
+    group.lastId = args.LASTID;
+    lastIdMoved = true;
+  }
+  let changes = 0;
   const deliveryTime = args.deliveryTime === null ? now : Number(args.deliveryTime);
   const claimer = new ClaimingConsumer(ctx, key, group, consumerName);
   const reply: Reply[] = [];
@@ -179,7 +188,11 @@ export function execute(ctx: CommandContext, stream: Stream, group: ConsumerGrou
     let pe = group.pel.get(id);
     if (!stream.entries.has(id)) {
       // The entry was deleted or trimmed: drop its pending entry (Redis 7.0+, PR #10227).
-      if (pe) group.removePending(pe);
+      if (pe) {
+        group.removePending(pe);
+        ctx.db.dirty?.(1);
+        changes++;
+      }
       continue;
     }
     if (!pe) {
@@ -192,8 +205,12 @@ export function execute(ctx: CommandContext, stream: Stream, group: ConsumerGrou
     const count =
       args.retryCount !== null ? args.retryCount : args.JUSTID ? pe.deliveryCount : bumpDeliveryCount(pe.deliveryCount);
     claimer.claim(pe, deliveryTime, count);
+    changes++;
     reply.push(claimedReply(stream, id, args.JUSTID));
   }
+  // A moved last-delivered-id counts only when no claim or PEL cleanup was made (Redis
+  // propagates it with the XCLAIMs then).
+  if (lastIdMoved && changes === 0) ctx.db.dirty?.(1);
   return reply;
 }
 

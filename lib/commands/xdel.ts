@@ -24,6 +24,7 @@ export function execute(ctx: CommandContext, key: string, stream: Stream, ids: S
   if (deleted) {
     ctx.db.touch(key);
     ctx.db.notify('xdel', key);
+    ctx.db.dirty?.(deleted);
   }
   return deleted;
 }

@@ -89,6 +89,7 @@ export function execute(ctx: CommandContext, key: string, stream: Stream, policy
   if (deleted) {
     ctx.db.touch(key);
     ctx.db.notify('xdel', key);
+    ctx.db.dirty?.(deleted); // as XDEL (assumed for 8.2's XDELEX)
   }
   return out;
 }

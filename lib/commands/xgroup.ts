@@ -147,6 +147,7 @@ function create(ctx: CommandContext, argv: string[]): Reply {
   if (stream.groups.has(p.groupName)) fail(ERR_BUSYGROUP);
   stream.groups.set(p.groupName, new ConsumerGroup(p.groupName, id, storedEntriesRead(ctx, p.ENTRIESREAD, stream)));
   ctx.db.notify('xgroup-create', p.key);
+  ctx.db.dirty?.(1); // the group (MKSTREAM's new key adds nothing: t_stream.c xgroupCommand)
   return OK;
 }
 
@@ -159,6 +160,7 @@ function setid(ctx: CommandContext, argv: string[]): Reply {
   group.lastId = id;
   group.entriesRead = storedEntriesRead(ctx, p.ENTRIESREAD, stream);
   ctx.db.notify('xgroup-setid', p.key);
+  ctx.db.dirty?.(1);
   return OK;
 }
 
@@ -167,6 +169,7 @@ function destroy(ctx: CommandContext, argv: string[]): Reply {
   if (!p.group) return 0;
   (p.stream as Stream).groups.delete(p.groupName);
   ctx.db.notify('xgroup-destroy', p.key);
+  ctx.db.dirty?.(1);
   // Blocked XREADGROUP readers of this group re-run and answer NOGROUP.
   ctx.db.signalReady(p.key);
   return 1;
@@ -177,6 +180,7 @@ function createconsumer(ctx: CommandContext, argv: string[]): Reply {
   const { created } = (p.group as ConsumerGroup).ensureConsumer(argv[4], ctx.now);
   if (!created) return 0;
   ctx.db.notify('xgroup-createconsumer', p.key);
+  ctx.db.dirty?.(1);
   return 1;
 }
 
@@ -186,6 +190,7 @@ function delconsumer(ctx: CommandContext, argv: string[]): Reply {
   if (!group.getConsumer(argv[4])) return 0;
   const pending = group.deleteConsumer(argv[4]);
   ctx.db.notify('xgroup-delconsumer', p.key);
+  ctx.db.dirty?.(1);
   return pending;
 }
 

@@ -115,6 +115,7 @@ export function execute(ctx: CommandContext, stream: Stream, group: ConsumerGrou
     released++;
   }
   if (released > 0) ctx.db.signalReady(key);
+  ctx.db.dirty?.(released); // one change per released entry (assumed: no 8.8 source at hand)
   return released;
 }
 

@@ -81,7 +81,10 @@ function resolveTargets(ctx: CommandContext, args: ReadArgs): GroupTarget[] {
 /** Look the consumer up, creating it (with its keyspace event); seen-time = now. */
 function touchConsumer(ctx: CommandContext, t: { key: string; group: ConsumerGroup }, name: string): Consumer {
   const { consumer, created } = t.group.ensureConsumer(name, ctx.now);
-  if (created) ctx.db.notify('xgroup-createconsumer', t.key);
+  if (created) {
+    ctx.db.notify('xgroup-createconsumer', t.key);
+    ctx.db.dirty?.(1);
+  }
   consumer.seenTime = ctx.now;
   return consumer;
 }
@@ -227,6 +230,9 @@ function serve(ctx: CommandContext, args: ReadArgs, targets: GroupTarget[]): { o
       budget.addStreamHeader(t.key);
       const { entries, cut } = serveHistory(ctx, t, consumer, streamLimit(args.count, budget), budget);
       if (!cut || entries.length) out.push(t.key, entries);
+      // 7.0 counts every served stream as a change; 7.2+ only new deliveries (history re-reads
+      // update delivery counts without propagation: "XREADGROUP from PEL does not change dirty").
+      if (!supports(ctx.version, 'xreadgroupHistoryNotDirty')) ctx.db.dirty?.(1);
       continue;
     }
     if (args.claimMinIdle === null) {
@@ -234,7 +240,10 @@ function serve(ctx: CommandContext, args: ReadArgs, targets: GroupTarget[]): { o
       consumer ??= touchConsumer(ctx, t, name);
       budget.addStreamHeader(t.key);
       const entries = serveNew(ctx, t, consumer, args.noack, streamLimit(args.count, budget), budget, false);
-      if (entries.length) out.push(t.key, entries);
+      if (entries.length) {
+        out.push(t.key, entries);
+        ctx.db.dirty?.(1); // one change per stream served with new deliveries
+      }
       continue;
     }
     // CLAIM (8.4): claimable pending entries first, then new entries, sharing COUNT.
@@ -249,7 +258,10 @@ function serve(ctx: CommandContext, args: ReadArgs, targets: GroupTarget[]): { o
     const { found } = scanClaimable(ctx, t, args.claimMinIdle, limit, budget);
     const entries = applyClaims(ctx, t, consumer, found);
     entries.push(...serveNew(ctx, t, consumer, args.noack, limit - found.length, budget, true));
-    if (entries.length) out.push(t.key, entries);
+    if (entries.length) {
+      out.push(t.key, entries);
+      ctx.db.dirty?.(1);
+    }
   }
   return { out, wakeAt };
 }
@@ -265,9 +277,10 @@ function execute(ctx: CommandContext, argv: readonly string[]): CommandResult {
   const retry: ReadRetry = (retryCtx, signalledKey) => {
     // 7.2+: re-run the whole command (a missing key/group now answers NOGROUP, a new type WRONGTYPE).
     if (supports(retryCtx.version, 'blockedReadRerun')) return execute(retryCtx, argv);
-    return wake70(retryCtx, args, signalledKey) ?? blockRequest(args.keys, timeoutMs, null, retry);
+    return wake70(retryCtx, args, signalledKey) ?? { ...blockRequest(args.keys, timeoutMs, null, retry), unblockOnNoKey: true };
   };
-  return blockRequest(args.keys, timeoutMs, wakeAt, retry);
+  // A deleted key or a new type wakes the reader (Redis `unblock_on_nokey`).
+  return { ...blockRequest(args.keys, timeoutMs, wakeAt, retry), unblockOnNoKey: true };
 }
 
 /**

@@ -70,6 +70,7 @@ export function execute(ctx: CommandContext, key: string, args: XsetidArgs): Rep
   // No ctx.db.touch: Redis does not signal the key as modified here (7.0.15: a WATCH on the key
   // survives XSETID; 8.x calls keyModified(..., 0), "update LRM without signaling").
   ctx.db.notify('xsetid', key);
+  ctx.db.dirty?.(1);
   return OK;
 }
 

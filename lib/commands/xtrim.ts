@@ -30,6 +30,7 @@ export function execute(ctx: CommandContext, key: string, args: XtrimArgs): Repl
   if (removed.length) {
     ctx.db.touch(key);
     ctx.db.notify('xtrim', key);
+    ctx.db.dirty?.(removed.length);
   }
   return removed.length;
 }
