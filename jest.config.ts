@@ -18,6 +18,7 @@ const config: Config = {
     '^ioredis-mock-streams/jest$': '<rootDir>/lib/jest/setup.ts',
     '^ioredis-mock-streams/upstash$': '<rootDir>/lib/upstash/index.ts',
     '^ioredis-mock-streams/msw$': '<rootDir>/lib/msw/index.ts',
+    '^ioredis-mock-streams/server$': '<rootDir>/lib/server/index.ts',
   },
 };
 

@@ -14,6 +14,13 @@
  *     tree matches and --server the build (e.g. "redis 4f8cdc2a (7.4+ unstable)").
  *     Exit code 1 if any file could not be recorded.
  *
+ *   ioredis-mock-streams serve [--port P] [--host H] [--redis-version V] [--password PW]
+ *                              [--clock adjustable|manual|real] [--time MS] [--no-clock-command]
+ *     Runs the fake as a RESP server (RESP2/RESP3) until SIGINT/SIGTERM. Prints one line,
+ *     "ioredis-mock-streams server listening on redis://HOST:PORT (Redis V)", once it accepts
+ *     connections (--port 0, the default, picks a free port). The clock moves over the wire
+ *     with MOCKCLOCK GET | TICK ms | SET ms (see the README).
+ *
  *   ioredis-mock-streams format [paths...]
  *     Validates scenario files and rewrites them in the stable fixture layout (for
  *     hand-written scenarios, which the recorder does not touch). Exit code 1 if any is invalid.
@@ -93,12 +100,58 @@ function format(paths: string[]): number {
   return bad > 0 ? 1 : 0;
 }
 
+interface ServeCliOptions {
+  port: string;
+  host: string;
+  redisVersion: string;
+  password?: string;
+  clock: string;
+  time?: string;
+  clockCommand: boolean;
+}
+
+/** `serve`: start the RESP server and wait for SIGINT/SIGTERM. Resolves with the exit code. */
+async function serveCommand(opts: ServeCliOptions): Promise<number> {
+  // Loaded on demand: the server code stays off every other path.
+  const { serve } = await import('./server/index');
+  const { createFakeClock } = await import('./clock/fake-clock');
+  const { realClock } = await import('./clock/real-clock');
+  const { AdjustableClock } = await import('./clock/adjustable-clock');
+  const port = Number(opts.port);
+  if (!/^\d+$/.test(opts.port) || port > 65535) throw new Error(`--port must be 0-65535, got ${opts.port}`);
+  const time = opts.time === undefined ? undefined : Number(opts.time);
+  if (opts.time !== undefined && (!/^\d+$/.test(opts.time) || !Number.isSafeInteger(time))) {
+    throw new Error(`--time must be ms since the epoch, got ${opts.time}`);
+  }
+  let clock;
+  if (opts.clock === 'manual') clock = createFakeClock({ now: time ?? Date.now() });
+  else if (opts.clock === 'real') clock = realClock;
+  else if (opts.clock === 'adjustable') clock = new AdjustableClock(time);
+  else throw new Error(`--clock must be adjustable, manual or real, got ${opts.clock}`);
+  const server = await serve({
+    port,
+    host: opts.host,
+    redisVersion: opts.redisVersion,
+    password: opts.password,
+    clock,
+    clockCommand: opts.clockCommand,
+  });
+  console.log(`ioredis-mock-streams server listening on ${server.url} (Redis ${server.redisVersion})`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await server.close();
+  return 0;
+}
+
 export async function main(argv: readonly string[] = process.argv): Promise<number> {
   let code = 0;
   const program = new Command();
   // Before the subcommands are added, so that they inherit it: errors come back as exceptions.
   program.exitOverride();
-  program.name('ioredis-mock-streams').description('Replay and record Redis Streams scenario fixtures.');
+  program.name('ioredis-mock-streams').description('Replay and record Redis Streams scenario fixtures; serve the fake over RESP.');
   program
     .command('replay')
     .description('replay scenarios on the fake (or on a real server with --url)')
@@ -117,6 +170,19 @@ export async function main(argv: readonly string[] = process.argv): Promise<numb
     .addArgument(pathsArgument())
     .action(async (paths: string[], opts: { url: string; redisVersion?: string; server?: string }) => {
       code = await record(paths, opts);
+    });
+  program
+    .command('serve')
+    .description('run the fake as a Redis server (RESP2/RESP3) on a TCP port until SIGINT/SIGTERM')
+    .option('--port <port>', 'TCP port (0 = any free port, printed)', '0')
+    .option('--host <host>', 'interface to listen on', '127.0.0.1')
+    .option('--redis-version <version>', 'Redis version to emulate (7.0 … 8.10)', '8.10')
+    .option('--password <password>', 'require AUTH with this password')
+    .option('--clock <kind>', 'adjustable (wall time, MOCKCLOCK moves it), manual (moves only by MOCKCLOCK) or real', 'adjustable')
+    .option('--time <ms>', 'start time in ms since the epoch (adjustable and manual clocks)')
+    .option('--no-clock-command', 'answer MOCKCLOCK as an unknown command')
+    .action(async (opts: ServeCliOptions) => {
+      code = await serveCommand(opts);
     });
   program
     .command('format')

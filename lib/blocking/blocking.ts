@@ -206,6 +206,23 @@ export class BlockingQueue {
     }
   }
 
+  /**
+   * End the blocked calls of `client` early (CLIENT UNBLOCK): as a timeout (the nil array) when
+   * `error` is null, else rejected with `error`.
+   */
+  settleClient(client: object, error: Error | null): void {
+    for (const w of this.allWaiters()) {
+      if (w.client === client) this.finish(w, (x) => (error ? x.reject(error) : x.resolve(NIL_ARRAY)));
+    }
+  }
+
+  /** Every key with blocked calls (full key → their current requests), for INFO clients. */
+  waitingKeys(): Map<string, BlockRequest[]> {
+    const out = new Map<string, BlockRequest[]>();
+    for (const [key, ws] of this.byKey) if (ws.length) out.set(key, ws.map((w) => w.request));
+    return out;
+  }
+
   /** Settle every blocked call of `client` (disconnect/quit) by rejecting with `error`. */
   releaseClient(client: object, error: Error): void {
     for (const w of this.allWaiters()) if (w.client === client) this.finish(w, (x) => x.reject(error));

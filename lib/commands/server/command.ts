@@ -1,0 +1,137 @@
+/**
+ * COMMAND [COUNT | LIST | INFO [name ...] | DOCS [name ...] | GETKEYS … | HELP]
+ *
+ * Introspection of the commands this server answers. Entries come from Redis's command table
+ * as ioredis ships it (`@ioredis/commands`: arity, flags, first/last key, step) plus the stream
+ * commands newer than that table; an entry (COMMAND INFO, 7.0 layout) is
+ * `[name, arity, flags, first-key, last-key, step, acl-categories, tips, key-specs, subcommands]`
+ * with flags and categories as status strings. ACL categories are derived (read/write, the
+ * command's group, fast/slow, blocking); tips, key specs, subcommands and the DOCS maps are left
+ * empty, which clients (node-redis, redis-cli) accept. COUNT/LIST count what COMMAND lists.
+ * Errors: `ERR unknown subcommand '…'. Try COMMAND HELP.`
+ */
+import { errUnknownSubcommand, fail } from '../../errors';
+import { MapReply, type Reply, SetReply, SimpleString, statusLines } from '../../reply/reply';
+import { COMMAND_SINCE, type RedisVersion, versionIndex } from '../../version';
+import { COMMANDS } from '../index';
+
+/** The commands a server answers: names (lower case) beyond the stream family, and its version. */
+export interface CommandTableSource {
+  readonly version: RedisVersion;
+  /** Non-stream command names the front end runs (the stream commands are added here). */
+  readonly names: readonly string[];
+}
+
+interface TableEntry {
+  arity: number;
+  flags: string[];
+  keyStart: number;
+  keyStop: number;
+  step: number;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-var-requires
+const REDIS_TABLE: Record<string, TableEntry | undefined> = require('@ioredis/commands/built/commands.json');
+
+/** Stream commands newer than ioredis's table (flags as the Redis docs list them). */
+const EXTRA: Record<string, TableEntry> = {
+  xackdel: { arity: -6, flags: ['write', 'fast'], keyStart: 1, keyStop: 1, step: 1 },
+  xdelex: { arity: -5, flags: ['write', 'fast'], keyStart: 1, keyStop: 1, step: 1 },
+  xnack: { arity: -6, flags: ['write', 'fast'], keyStart: 1, keyStop: 1, step: 1 },
+  mockclock: { arity: -2, flags: ['fast'], keyStart: 0, keyStop: 0, step: 0 },
+};
+
+function entryOf(name: string): TableEntry | undefined {
+  return EXTRA[name] ?? REDIS_TABLE[name];
+}
+
+function group(name: string): string {
+  if (name.startsWith('x')) return 'stream';
+  if (/^(b?[lr]|l)(pop|push|range|index|len|set|rem|trim|insert|pos|move|mpop)|^brpoplpush|^rpoplpush|^blmove/.test(name)) return 'list';
+  if (name.startsWith('h')) return 'hash';
+  if (name.startsWith('z') || name.startsWith('bz')) return 'sortedset';
+  if (name.startsWith('s') && ['sadd', 'srem', 'smembers', 'scard', 'sismember', 'smismember', 'spop', 'srandmember', 'smove', 'sinter', 'sinterstore', 'sunion', 'sunionstore', 'sdiff', 'sdiffstore', 'sscan', 'sintercard'].includes(name)) return 'set';
+  return 'keyspace';
+}
+
+function infoEntry(name: string): Reply {
+  const e = entryOf(name);
+  if (!e) return null;
+  const cats = [e.flags.includes('write') ? '@write' : e.flags.includes('readonly') ? '@read' : null, `@${group(name)}`, e.flags.includes('fast') ? '@fast' : '@slow', e.flags.includes('blocking') ? '@blocking' : null]
+    .filter((c): c is string => c !== null)
+    .map((c) => new SimpleString(c));
+  return [
+    name,
+    e.arity,
+    new SetReply(e.flags.map((f) => new SimpleString(f))),
+    e.keyStart,
+    e.keyStop,
+    e.step,
+    new SetReply(cats),
+    new SetReply([]),
+    [],
+    [],
+  ];
+}
+
+/** Every command name the source answers (stream commands of its version included), sorted. */
+export function commandNames(source: CommandTableSource): string[] {
+  const v = versionIndex(source.version);
+  const names = new Set(source.names.filter((n) => entryOf(n) !== undefined));
+  for (const name of COMMANDS.keys()) {
+    const since = COMMAND_SINCE[name];
+    if (!since || v >= versionIndex(since)) names.add(name);
+  }
+  return [...names].sort();
+}
+
+const HELP = [
+  'COMMAND <subcommand> [<arg> [value] [opt] ...]. Subcommands are:',
+  '(no subcommand)',
+  '    Return details about all Redis commands.',
+  'COUNT',
+  '    Return the total number of commands in this Redis server.',
+  'LIST',
+  '    Return a list of all commands in this Redis server.',
+  'INFO [<command-name> ...]',
+  '    Return details about multiple Redis commands.',
+  '    If no command names are given, documentation details for all',
+  '    commands are returned.',
+  'DOCS [<command-name> ...]',
+  '    Return documentation details about multiple Redis commands.',
+  '    If no command names are given, documentation details for all',
+  '    commands are returned.',
+  'HELP',
+  '    Print this help.',
+];
+
+/** Run COMMAND (argv[0] = 'command'). */
+export function commandReply(argv: readonly string[], source: CommandTableSource): Reply {
+  const names = commandNames(source);
+  if (argv.length === 1) return names.map(infoEntry);
+  const sub = argv[1].toLowerCase();
+  switch (sub) {
+    case 'count':
+      if (argv.length === 2) return names.length;
+      break;
+    case 'list':
+      if (argv.length === 2) return names;
+      break;
+    case 'info': {
+      const known = new Set(names);
+      const asked = argv.length === 2 ? names : argv.slice(2).map((n) => n.toLowerCase());
+      return asked.map((n) => (known.has(n) ? infoEntry(n) : null));
+    }
+    case 'docs': {
+      const known = new Set(names);
+      const asked = argv.length === 2 ? names : argv.slice(2).map((n) => n.toLowerCase()).filter((n) => known.has(n));
+      return new MapReply(asked.flatMap((n) => [n, new MapReply(['group', group(n)])]));
+    }
+    case 'help':
+      if (argv.length === 2) return statusLines(HELP);
+      break;
+    default:
+      break;
+  }
+  return fail(errUnknownSubcommand(argv[1], 'command'));
+}

@@ -1,0 +1,246 @@
+/**
+ * `ioredis-mock-streams/server`: the fake as a real Redis server on a loopback TCP port, for
+ * any client (node-redis, redis-cli, a worker in a child process, another language), with the
+ * clock under control — the miniredis idea for Redis Streams.
+ *
+ * Each socket gets its own engine connection on the same keyspace machinery as the ioredis
+ * fake (clock, version, blocking, MULTI/WATCH/EXEC, Lua, keyspace notifications, pub/sub):
+ * RESP2 and RESP3 (HELLO), pipelined and inline requests, AUTH, SELECT, CLIENT, INFO, COMMAND.
+ * In-process ioredis fake clients created with `{ port: server.port }` (host `localhost`) share
+ * its data.
+ *
+ * @example
+ * import { serve } from 'ioredis-mock-streams/server';
+ * const server = await serve();                  // any free port on 127.0.0.1
+ * const client = createClient({ url: server.url }); // node-redis
+ * await server.tick(5_000);                      // a BLOCK 5000 read now answers nil
+ * await server.close();
+ */
+import * as net from 'net';
+import { AdjustableClock } from '../clock/adjustable-clock';
+import { type Clock, StreamsMockError } from '../clock/clock';
+import { FakeClock } from '../clock/fake-clock';
+import { CommandError } from '../errors';
+import { parseRedisVersion, type RedisVersion } from '../version';
+import type { ClockControl } from '../commands/server/mockclock';
+import { Session } from './session';
+// TEMPORARY: until lib/engine lands, connections come from the stand-in (see its header).
+import { createConnection, dropServerState, serverStateFor } from './temporary-engine';
+
+export interface ServeOptions {
+  /**
+   * TCP port; 0 picks a free one (read it from `server.port`).
+   * @default 0
+   */
+  port?: number;
+  /**
+   * Interface to listen on.
+   * @default '127.0.0.1'
+   */
+  host?: string;
+  /**
+   * Redis version to emulate ('7.0' … '8.10'); INFO and HELLO report it (7.0 → 7.0.15).
+   * @default '8.10'
+   */
+  redisVersion?: RedisVersion | string;
+  /**
+   * The clock of every database of the server. Default: wall time that `tick()`/`setTime()`
+   * (and `MOCKCLOCK`) can move, running on its own in between. Pass `createFakeClock()` for a
+   * clock that moves only when told, or `realClock` for untouchable wall time.
+   */
+  clock?: Clock;
+  /**
+   * Require AUTH with this password (user `default`).
+   * @default none
+   */
+  password?: string;
+  /**
+   * Answer `MOCKCLOCK GET|TICK|SET` (clock control for other processes). When false, MOCKCLOCK
+   * is an unknown command, as on a real server.
+   * @default true
+   */
+  clockCommand?: boolean;
+  /**
+   * `proto-max-bulk-len`: the largest bulk string a request may carry, in bytes.
+   * @default 536870912 (512 MiB)
+   */
+  maxBulkLen?: number;
+}
+
+/** A running server. */
+export interface RedisServer {
+  /** The interface it listens on, e.g. '127.0.0.1'. */
+  readonly host: string;
+  /** The TCP port it listens on. */
+  readonly port: number;
+  /** `redis://host:port` for clients. */
+  readonly url: string;
+  /** The emulated Redis version. */
+  readonly redisVersion: RedisVersion;
+  /** The clock of the server's databases. */
+  readonly clock: Clock;
+  /** Open client connections. */
+  readonly connectionCount: number;
+  /** Server time in ms since the epoch. */
+  now(): number;
+  /**
+   * Move the clock forward by `ms` (>= 0): BLOCK timeouts, XREADGROUP CLAIM wake-ups and key
+   * expiries reached fire, in deadline order. Resolves with the new time once the replies they
+   * produce have been handed to the sockets. Throws StreamsMockError for a clock that cannot
+   * move (realClock, globalClock).
+   */
+  tick(ms: number): Promise<number>;
+  /** Jump to `ms` since the epoch (forward or back); what becomes due fires. Resolves with the new time. */
+  setTime(ms: number): Promise<number>;
+  /** Delete every key of every database (FLUSHALL; blocked readers are woken as by FLUSHALL). */
+  flushAll(): void;
+  /** Stop listening, close every connection (blocked calls released), drop the data. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** How `tick`/`setTime` move a clock; null for clocks that cannot move. */
+function controlFor(clock: Clock): ClockControl | null {
+  if (clock instanceof AdjustableClock) {
+    return { now: () => clock.now(), tick: (ms) => clock.tick(ms), setTime: (ms) => clock.setTime(ms) };
+  }
+  if (clock instanceof FakeClock) {
+    return {
+      now: () => clock.now(),
+      tick: (ms) => {
+        clock.tick(ms);
+        return clock.now();
+      },
+      setTime: (ms) => {
+        clock.setSystemTime(ms);
+        clock.tick(0);
+        return clock.now();
+      },
+    };
+  }
+  return null;
+}
+
+/** A control that refuses to move (MOCKCLOCK GET still works). */
+function fixedControl(clock: Clock): ClockControl {
+  const refuse = (): never => {
+    throw new CommandError(`ERR this server's clock (${clock.kind}) cannot be moved; start it with the default or a fake clock`);
+  };
+  return { now: () => clock.now(), tick: refuse, setTime: refuse };
+}
+
+/** Settle the promise callbacks that timers fired by a clock move started (plain promises). */
+async function settle(): Promise<void> {
+  for (let i = 0; i < 10; i++) await Promise.resolve();
+}
+
+/**
+ * Start a RESP server on loopback. Resolves once it listens.
+ * @throws StreamsMockError for bad options (unknown redisVersion, a clock without now/schedule)
+ */
+export async function serve(options: ServeOptions = {}): Promise<RedisServer> {
+  const host = options.host ?? '127.0.0.1';
+  const requestedPort = options.port ?? 0;
+  if (!Number.isInteger(requestedPort) || requestedPort < 0 || requestedPort > 65535) {
+    throw new StreamsMockError(`serve: port must be an integer 0-65535, got ${String(options.port)}`);
+  }
+  const redisVersion = parseRedisVersion(options.redisVersion ?? '8.10');
+  const clock: Clock = options.clock ?? new AdjustableClock();
+  if (!clock || typeof clock.now !== 'function' || typeof clock.schedule !== 'function') {
+    throw new StreamsMockError('serve: clock must implement now() and schedule(fn, ms); use createFakeClock()');
+  }
+  const ownsClock = options.clock === undefined;
+  const control = controlFor(clock);
+  const sessions = new Set<Session>();
+  const tcp = net.createServer({ allowHalfOpen: true });
+  await new Promise<void>((resolve, reject) => {
+    tcp.once('error', reject);
+    tcp.listen(requestedPort, host, () => {
+      tcp.off('error', reject);
+      resolve();
+    });
+  });
+  const address = tcp.address() as net.AddressInfo;
+  const port = address.port;
+  // The keyspace id the ioredis fake uses for `new Redis({ port })`.
+  const keyspaceHost = 'localhost';
+  const state = serverStateFor(keyspaceHost, port);
+  state.tcpPort = port;
+  state.password = options.password ?? null;
+  state.streams = { clock, redisVersion };
+  state.clockControl = options.clockCommand === false ? null : control ?? fixedControl(clock);
+  state.config.set('port', String(port));
+  state.config.set('bind', host);
+  if (options.password) state.config.set('requirepass', options.password);
+  state.db(0); // create db 0 on the server's clock and version
+
+  tcp.on('connection', (socket) => {
+    state.stats.connectionOpened();
+    socket.setNoDelay(true);
+    const conn = createConnection({
+      host: keyspaceHost,
+      port,
+      password: options.password ?? null,
+      streams: { clock, redisVersion },
+      peer: {
+        addr: `${socket.remoteAddress ?? '127.0.0.1'}:${socket.remotePort ?? 0}`,
+        laddr: `${socket.localAddress ?? host}:${socket.localPort ?? port}`,
+        fd: 8 + sessions.size,
+      },
+    });
+    const session = new Session(socket, conn, {
+      stats: state.stats,
+      maxBulkLen: options.maxBulkLen,
+      onClose: () => sessions.delete(session),
+    });
+    conn.onKill = () => session.destroy();
+    sessions.add(session);
+  });
+  // A listening error after start (rare) must not crash the process.
+  tcp.on('error', () => undefined);
+
+  let closed: Promise<void> | null = null;
+  const moveClock = async (move: (c: ClockControl) => number): Promise<number> => {
+    const c = control ?? fixedControlThrowing(clock);
+    const t = move(c);
+    await settle();
+    return t;
+  };
+  return {
+    host,
+    port,
+    url: `redis://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    redisVersion,
+    clock,
+    get connectionCount() {
+      return sessions.size;
+    },
+    now: () => clock.now(),
+    tick: (ms) => moveClock((c) => c.tick(ms)),
+    setTime: (ms) => moveClock((c) => c.setTime(ms)),
+    flushAll: () => {
+      for (const h of state.createdDbs()) {
+        h.ks.store.clearAll();
+        h.ks.blocking.flush();
+      }
+    },
+    close: () => {
+      closed ??= new Promise<void>((resolve) => {
+        tcp.close(() => resolve());
+        for (const s of [...sessions]) s.destroy();
+        for (const h of state.createdDbs()) h.ks.reset();
+        if (ownsClock && clock instanceof AdjustableClock) clock.cancelAll();
+        dropServerState(keyspaceHost, port);
+      });
+      return closed;
+    },
+  };
+}
+
+function fixedControlThrowing(clock: Clock): ClockControl {
+  const refuse = (): never => {
+    throw new StreamsMockError(`tick()/setTime() need a clock that can move (the default or createFakeClock()); this server runs on the ${clock.kind} clock`);
+  };
+  return { now: () => clock.now(), tick: refuse, setTime: refuse };
+}
+
+export { AdjustableClock } from '../clock/adjustable-clock';

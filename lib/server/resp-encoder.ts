@@ -1,0 +1,139 @@
+/**
+ * Typed reply → RESP bytes, one encoder per protocol (STYLE 16), as Redis's `addReply*` family
+ * writes them (networking.c):
+ *
+ * | typed reply        | RESP2                          | RESP3                         |
+ * |--------------------|--------------------------------|-------------------------------|
+ * | byte string        | `$<len>\r\n<bytes>\r\n`        | same                          |
+ * | number / bigint    | `:<n>\r\n`                     | same                          |
+ * | null               | `$-1\r\n`                      | `_\r\n`                       |
+ * | NIL_ARRAY          | `*-1\r\n`                      | `_\r\n`                       |
+ * | array              | `*<n>\r\n` + items             | same                          |
+ * | SimpleString       | `+<text>\r\n`                  | same                          |
+ * | ErrorReply / error | `-<text>\r\n`                  | same                          |
+ * | MapReply           | `*<2n>` flat (or n pairs)      | `%<n>\r\n` + key, value …     |
+ * | SetReply           | `*<n>`                         | `~<n>`                        |
+ * | PushReply          | `*<n>`                         | `><n>`                        |
+ * | DoubleReply        | bulk string of its text        | `,<text>\r\n`                 |
+ * | BooleanReply       | `:1` / `:0`                    | `#t` / `#f`                   |
+ * | VerbatimReply      | bulk string of its text        | `=<len+4>\r\n<fmt>:<text>\r\n`|
+ * | BigNumberReply     | bulk string                    | `(<n>\r\n`                    |
+ *
+ * Strings in replies are byte strings (one char per byte), so the output is built as one
+ * latin1 string and converted once. Error texts never carry CR/LF (Redis maps them to spaces).
+ */
+import {
+  BigNumberReply,
+  BooleanReply,
+  DoubleReply,
+  ErrorReply,
+  MapReply,
+  NIL_ARRAY,
+  PushReply,
+  type Reply,
+  SetReply,
+  SimpleString,
+  VerbatimReply,
+  formatDouble,
+} from '../reply/reply';
+
+export type Protocol = 2 | 3;
+
+/** A byte string that is not one (chars above 255) would be corrupted by latin1: re-encode it. */
+function bytes(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return /[^\x00-\xff]/.test(s) ? Buffer.from(s, 'utf8').toString('latin1') : s;
+}
+
+function bulk(s: string): string {
+  const b = bytes(s);
+  return `$${b.length}\r\n${b}\r\n`;
+}
+
+/** An error line: `-<text>\r\n`, CR/LF replaced by spaces (addReplyErrorFormat). */
+export function errorLine(message: string): string {
+  return `-${bytes(message).replace(/[\r\n]/g, ' ')}\r\n`;
+}
+
+function encode(r: Reply, proto: Protocol, out: string[]): void {
+  if (typeof r === 'string') {
+    out.push(bulk(r));
+  } else if (typeof r === 'number') {
+    // integers only: Redis has no non-integer number reply outside doubles
+    out.push(`:${Number.isInteger(r) ? r : Math.trunc(r)}\r\n`);
+  } else if (typeof r === 'bigint') {
+    out.push(`:${r}\r\n`);
+  } else if (r === null) {
+    out.push(proto === 3 ? '_\r\n' : '$-1\r\n');
+  } else if (Array.isArray(r)) {
+    out.push(`*${r.length}\r\n`);
+    for (const item of r) encode(item, proto, out);
+  } else if (r instanceof SimpleString) {
+    out.push(`+${bytes(r.value).replace(/[\r\n]/g, ' ')}\r\n`);
+  } else if (r instanceof ErrorReply) {
+    out.push(errorLine(r.message));
+  } else if (r instanceof MapReply) {
+    const n = r.items.length / 2;
+    if (proto === 3) {
+      out.push(`%${n}\r\n`);
+      for (const item of r.items) encode(item, proto, out);
+    } else if (r.resp2Pairs) {
+      out.push(`*${n}\r\n`);
+      for (let i = 0; i < r.items.length; i += 2) {
+        out.push('*2\r\n');
+        encode(r.items[i], proto, out);
+        encode(r.items[i + 1], proto, out);
+      }
+    } else {
+      out.push(`*${r.items.length}\r\n`);
+      for (const item of r.items) encode(item, proto, out);
+    }
+  } else if (r instanceof SetReply) {
+    out.push(`${proto === 3 ? '~' : '*'}${r.items.length}\r\n`);
+    for (const item of r.items) encode(item, proto, out);
+  } else if (r instanceof PushReply) {
+    out.push(`${proto === 3 ? '>' : '*'}${r.items.length}\r\n`);
+    for (const item of r.items) encode(item, proto, out);
+  } else if (r === NIL_ARRAY) {
+    out.push(proto === 3 ? '_\r\n' : '*-1\r\n');
+  } else if (r instanceof DoubleReply) {
+    const text = r.text ?? formatDouble(r.value);
+    out.push(proto === 3 ? `,${text}\r\n` : bulk(text));
+  } else if (r instanceof BooleanReply) {
+    out.push(proto === 3 ? (r.value ? '#t\r\n' : '#f\r\n') : r.value ? ':1\r\n' : ':0\r\n');
+  } else if (r instanceof VerbatimReply) {
+    if (proto === 3) {
+      const text = bytes(r.text);
+      const format = (r.format + '   ').slice(0, 3);
+      out.push(`=${text.length + 4}\r\n${format}:${text}\r\n`);
+    } else {
+      out.push(bulk(r.text));
+    }
+  } else if (r instanceof BigNumberReply) {
+    out.push(proto === 3 ? `(${r.value}\r\n` : bulk(r.value.toString()));
+  } else {
+    throw new TypeError(`[ioredis-mock-streams] cannot encode reply ${String(r)}`);
+  }
+}
+
+/** The RESP bytes of a typed reply in `proto` (2 or 3) as a byte string. */
+export function encodeToString(reply: Reply, proto: Protocol): string {
+  const out: string[] = [];
+  encode(reply, proto, out);
+  return out.join('');
+}
+
+/** The RESP2 bytes of a typed reply. */
+export function encodeResp2(reply: Reply): Buffer {
+  return Buffer.from(encodeToString(reply, 2), 'latin1');
+}
+
+/** The RESP3 bytes of a typed reply. */
+export function encodeResp3(reply: Reply): Buffer {
+  return Buffer.from(encodeToString(reply, 3), 'latin1');
+}
+
+/** The bytes of an error reply (`message` is the full text, e.g. `ERR syntax error`). */
+export function encodeError(message: string): Buffer {
+  return Buffer.from(errorLine(message), 'latin1');
+}

@@ -1,0 +1,217 @@
+/**
+ * One client socket: bytes in → requests (resp-parser) → engine connection → typed replies →
+ * RESP bytes out (resp-encoder), in order.
+ *
+ * - Requests are taken one at a time and submitted to the connection, which runs them in order
+ *   (a request after a blocked one waits behind it, as on a Redis connection). Parsing pauses
+ *   after AUTH, HELLO and RESET until their reply (they change what the next request may be:
+ *   the unauthenticated size limits, the protocol) and stops for good after QUIT.
+ * - Replies are written in request order. Each is encoded in the protocol in effect when it is
+ *   written: a successful HELLO switches to the protocol it reports (its own reply included),
+ *   RESET back to RESP2. SUBSCRIBE-family requests answer one frame per channel.
+ * - Out-of-band pushes (pub/sub messages) are written as soon as the replies before them are:
+ *   appended after pending replies, or ahead of a blocked one.
+ * - A protocol error is answered with Redis's text, after the replies of the requests before it,
+ *   and the connection is closed (CLIENT_CLOSE_AFTER_REPLY). A client that disconnects (even
+ *   mid-request or while blocked) releases its blocked calls; nothing is written to it.
+ */
+import type { Socket } from 'net';
+import { CommandError } from '../errors';
+import { MapReply, PushReply, type Reply, mapPairs } from '../reply/reply';
+import type { ServerStats } from '../stats/server-stats';
+import { RequestParser } from './resp-parser';
+import { type Protocol, encodeToString, errorLine } from './resp-encoder';
+
+/** The engine connection as the session uses it (ENGINE-API.md). */
+export interface SessionConnection {
+  execute(argv: string[]): Promise<Reply>;
+  onPush(listener: (msg: Reply) => void): () => void;
+  close(): void;
+  readonly closed: boolean;
+  readonly blocked: boolean;
+  readonly protocol: 2 | 3;
+  /** True while the connection must authenticate first (tighter request size limits). */
+  readonly requiresAuth?: boolean;
+}
+
+interface Slot {
+  /** Request name (lower case), '' for pushes and protocol errors. */
+  readonly name: string;
+  settled: boolean;
+  /** The reply, or the error text; `drop` = write nothing (connection closed). */
+  result?: { reply: Reply } | { error: string } | { drop: true } | { raw: string };
+}
+
+const SUBSCRIBE_FAMILY = new Set(['subscribe', 'psubscribe', 'unsubscribe', 'punsubscribe', 'ssubscribe', 'sunsubscribe']);
+const PAUSE_AFTER = new Set(['auth', 'hello', 'reset']);
+
+export interface SessionOptions {
+  stats?: ServerStats;
+  /** `proto-max-bulk-len` in bytes. */
+  maxBulkLen?: number;
+  /** Called once when the session ends. */
+  onClose?: () => void;
+}
+
+export class Session {
+  private readonly parser: RequestParser;
+  private readonly slots: Slot[] = [];
+  private proto: Protocol;
+  private paused = false;
+  /** QUIT or a protocol error: no more requests; close once the queued replies are written. */
+  private closing = false;
+  private ended = false;
+  private readonly unsubscribePush: () => void;
+
+  constructor(
+    private readonly socket: Socket,
+    private readonly conn: SessionConnection,
+    private readonly options: SessionOptions = {},
+  ) {
+    this.proto = conn.protocol;
+    this.parser = new RequestParser({ maxBulkLen: options.maxBulkLen, authRequired: () => conn.requiresAuth === true });
+    this.unsubscribePush = conn.onPush((msg) => this.push(msg));
+    socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    socket.on('end', () => this.onEnd());
+    socket.on('error', () => this.teardown());
+    socket.on('close', () => this.teardown());
+  }
+
+  private onData(chunk: Buffer): void {
+    if (this.ended || this.closing) return;
+    const stats = this.options.stats;
+    if (stats) {
+      stats.totalNetInputBytes += chunk.length;
+      stats.totalReadsProcessed++;
+    }
+    this.parser.push(chunk);
+    this.pump();
+  }
+
+  /** Take and submit requests until more bytes are needed, or a pause/stop. */
+  private pump(): void {
+    while (!this.paused && !this.closing && !this.ended) {
+      const req = this.parser.next();
+      if (!req) return;
+      if ('protocolError' in req) {
+        // addReplyError: "-ERR " + the text
+        const text = `ERR ${req.protocolError}`;
+        this.options.stats?.errorReply(text);
+        this.slots.push({ name: '', settled: true, result: { error: text } });
+        this.closing = true;
+        this.flush();
+        return;
+      }
+      this.submit(req.argv);
+    }
+  }
+
+  private submit(argv: string[]): void {
+    const name = argv[0].toLowerCase();
+    const slot: Slot = { name, settled: false };
+    this.slots.push(slot);
+    if (name === 'quit') this.closing = true;
+    const pause = PAUSE_AFTER.has(name);
+    if (pause) this.paused = true;
+    this.conn.execute(argv).then(
+      (reply) => {
+        slot.result = { reply };
+      },
+      (err: unknown) => {
+        if (err instanceof CommandError) slot.result = { error: err.message };
+        else if (this.conn.closed) slot.result = { drop: true };
+        else slot.result = { error: `ERR ${err instanceof Error ? err.message : String(err)}` };
+      },
+    ).finally(() => {
+      slot.settled = true;
+      this.flush();
+      if (pause && !this.ended) {
+        this.paused = false;
+        this.pump();
+      }
+    });
+  }
+
+  /** A pub/sub message: after the replies already due, ahead of a blocked one. */
+  private push(msg: Reply): void {
+    if (this.ended || this.closing) return;
+    const slot: Slot = { name: '', settled: true, result: { reply: msg } };
+    if (this.conn.blocked) {
+      const i = this.slots.findIndex((s) => !s.settled);
+      if (i >= 0) this.slots.splice(i, 0, slot);
+      else this.slots.push(slot);
+    } else {
+      this.slots.push(slot);
+    }
+    this.flush();
+  }
+
+  /** Write every settled reply at the head of the queue. */
+  private flush(): void {
+    let out = '';
+    while (this.slots.length > 0 && this.slots[0].settled) {
+      const slot = this.slots.shift() as Slot;
+      out += this.encode(slot);
+    }
+    if (out && this.socket.writable) {
+      const stats = this.options.stats;
+      if (stats) {
+        stats.totalNetOutputBytes += out.length;
+        stats.totalWritesProcessed++;
+      }
+      this.socket.write(Buffer.from(out, 'latin1'));
+    }
+    if (this.slots.length === 0 && (this.closing || this.ended)) this.finish();
+  }
+
+  private encode(slot: Slot): string {
+    const r = slot.result;
+    if (!r || 'drop' in r) return '';
+    if ('raw' in r) return r.raw;
+    if ('error' in r) return errorLine(r.error);
+    let reply = r.reply;
+    if (slot.name === 'hello' && reply instanceof MapReply) {
+      for (const [k, v] of mapPairs(reply)) if (k === 'proto' && (v === 2 || v === 3)) this.proto = v as Protocol;
+    } else if (slot.name === 'reset') {
+      this.proto = 2;
+    }
+    if (SUBSCRIBE_FAMILY.has(slot.name) && Array.isArray(reply) && reply.every((x) => x instanceof PushReply)) {
+      return reply.map((x) => encodeToString(x, this.proto)).join('');
+    }
+    if (reply === undefined) reply = null;
+    return encodeToString(reply, this.proto);
+  }
+
+  /** Client half-closed: answer what was already executed, then close. */
+  private onEnd(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.conn.close();
+    if (this.slots.every((s) => s.settled)) this.finish();
+  }
+
+  private finish(): void {
+    if (!this.socket.destroyed) this.socket.end();
+    this.teardown();
+  }
+
+  /** Close the connection (socket gone or ended): releases blocked calls. */
+  private teardown(): void {
+    if (!this.conn.closed) this.conn.close();
+    this.unsubscribePush();
+    if (!this.ended) {
+      this.ended = true;
+    }
+    if (this.options.onClose) {
+      const cb = this.options.onClose;
+      this.options.onClose = undefined;
+      cb();
+    }
+  }
+
+  /** Close from the server side (server shutdown, CLIENT KILL). */
+  destroy(): void {
+    this.teardown();
+    this.socket.destroy();
+  }
+}

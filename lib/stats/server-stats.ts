@@ -1,0 +1,127 @@
+/**
+ * Counters of one emulated server, as INFO reports them (server.h `struct redisServer` stats):
+ * the dirty counter (`rdb_changes_since_last_save`), per-command statistics (INFO commandstats:
+ * calls, usec, rejected_calls, failed_calls — keyed by Redis's full command name such as
+ * `xgroup|create`), error statistics (INFO errorstats: count per error code, the first word of
+ * the error text) and the Stats section counters.
+ *
+ * What the engine calls (one `ServerStats` per emulated server, shared by its databases):
+ * - `addDirty(n)` whenever a command changes the dataset (`server.dirty += n`); stream commands
+ *   report through `Db.dirty` (lib/commands/types.ts), other commands as their engine decides;
+ * - `commandDone(name, usec, outcome, errorText?)` once per executed command: outcome `ok`,
+ *   `failed` (an error raised while running: `failed_calls`) or `rejected` (refused before
+ *   running — arity, NOAUTH, MULTI queue-time errors: `rejected_calls`); every error reply is
+ *   also counted in errorstats and `total_error_replies`;
+ * - `errorReply(errorText)` for error replies not tied to a known command (unknown command,
+ *   protocol errors) — Redis counts them in errorstats too;
+ * - `connectionOpened()` per accepted client; `keyspaceHit()`/`keyspaceMiss()` optional.
+ * `resetStats()` is CONFIG RESETSTAT (it keeps `dirty`, as Redis does).
+ */
+
+export interface CommandStats {
+  calls: number;
+  /** Total execution time in microseconds. */
+  usec: number;
+  rejectedCalls: number;
+  failedCalls: number;
+}
+
+export type CommandOutcome = 'ok' | 'failed' | 'rejected';
+
+/** The errorstats code of an error text: its first word (Redis `afterErrorReply`), else `ERR`. */
+export function errorCode(message: string): string {
+  const text = message.startsWith('-') ? message.slice(1) : message;
+  const space = text.indexOf(' ');
+  const code = space < 0 ? text : text.slice(0, space);
+  // Redis takes the code only when the text starts with an upper-case word; else counts "ERR".
+  return /^[A-Z][A-Z0-9_]*$/.test(code) ? code : 'ERR';
+}
+
+/** errorstats stops adding new codes after 128 distinct ones (ERROR_STATS_NUMBER). */
+const ERROR_STATS_NUMBER = 128;
+
+export class ServerStats {
+  /** Changes since the last save (`server.dirty`). */
+  dirty = 0;
+  /** Unix ms of the last (pretended) save: start time, SAVE/BGSAVE/FLUSHALL. */
+  lastSaveMs: number;
+  totalConnectionsReceived = 0;
+  totalCommandsProcessed = 0;
+  totalErrorReplies = 0;
+  unexpectedErrorReplies = 0;
+  rejectedConnections = 0;
+  keyspaceHits = 0;
+  keyspaceMisses = 0;
+  expiredKeys = 0;
+  totalNetInputBytes = 0;
+  totalNetOutputBytes = 0;
+  totalReadsProcessed = 0;
+  totalWritesProcessed = 0;
+  /** Command statistics in first-call order. */
+  readonly commands = new Map<string, CommandStats>();
+  /** Error code → count, in first-seen order. */
+  readonly errors = new Map<string, number>();
+
+  constructor(nowMs: number) {
+    this.lastSaveMs = nowMs;
+  }
+
+  addDirty(n = 1): void {
+    if (n > 0) this.dirty += n;
+  }
+
+  /** A save happened (SAVE, BGSAVE, FLUSHALL with save points): dirty restarts at 0. */
+  saved(nowMs: number): void {
+    this.dirty = 0;
+    this.lastSaveMs = nowMs;
+  }
+
+  connectionOpened(): void {
+    this.totalConnectionsReceived++;
+  }
+
+  /** Count an error reply in errorstats and total_error_replies. */
+  errorReply(message: string): void {
+    this.totalErrorReplies++;
+    const code = errorCode(message);
+    const seen = this.errors.get(code);
+    if (seen !== undefined) this.errors.set(code, seen + 1);
+    else if (this.errors.size < ERROR_STATS_NUMBER) this.errors.set(code, 1);
+  }
+
+  /**
+   * One command finished. `name` is Redis's full name (`xadd`, `xgroup|create`); `usec` its
+   * run time. Error texts of failed/rejected calls go to errorstats as well.
+   */
+  commandDone(name: string, usec: number, outcome: CommandOutcome, errorText?: string): void {
+    let s = this.commands.get(name);
+    if (!s) this.commands.set(name, (s = { calls: 0, usec: 0, rejectedCalls: 0, failedCalls: 0 }));
+    if (outcome === 'rejected') {
+      s.rejectedCalls++;
+    } else {
+      s.calls++;
+      s.usec += usec;
+      this.totalCommandsProcessed++;
+      if (outcome === 'failed') s.failedCalls++;
+    }
+    if (outcome !== 'ok' && errorText !== undefined) this.errorReply(errorText);
+  }
+
+  /** CONFIG RESETSTAT: command, error and Stats counters back to zero (dirty is kept). */
+  resetStats(): void {
+    this.commands.clear();
+    this.errors.clear();
+    this.totalConnectionsReceived = 0;
+    this.totalCommandsProcessed = 0;
+    this.totalErrorReplies = 0;
+    this.unexpectedErrorReplies = 0;
+    this.rejectedConnections = 0;
+    this.keyspaceHits = 0;
+    this.keyspaceMisses = 0;
+    this.expiredKeys = 0;
+    this.totalNetInputBytes = 0;
+    this.totalNetOutputBytes = 0;
+    this.totalReadsProcessed = 0;
+    this.totalWritesProcessed = 0;
+  }
+}
