@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Redis's own stream suites (tests/unit/type/stream.tcl and stream-cgroups.tcl) against the
+# fake's RESP server, in Redis's external-server mode.
+#
+# usage: .ci/redis-suites.sh [--redis-version V] [--port P] [--write-expected FILE]
+#   --redis-version V   emulate V (default 8.10) and compare with .ci/redis-suites/expected-V.txt
+#                       (the names of the tests a real server of that version passes; one per line)
+#   --port P            run against a server already listening on 127.0.0.1:P instead of starting
+#                       the fake (e.g. a real redis-server, to record an expected list)
+#   --write-expected F  write the sorted names of the passed tests to F (with --port: record)
+# env: REDIS_TESTS_DIR  the copy of Redis's tests/ + utils/ (default /work/shared/redis-tests);
+#                       when missing the run is skipped with a message (exit 0) unless
+#                       REQUIRE_REDIS_SUITES=1.
+# Exit 1 when the passed tests differ from the expected list (any missing or extra test).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+version=8.10
+port=""
+write_expected=""
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --redis-version) version=$2; shift 2 ;;
+    --port) port=$2; shift 2 ;;
+    --write-expected) write_expected=$2; shift 2 ;;
+    *) echo "unknown option $1" >&2; exit 2 ;;
+  esac
+done
+
+tests_dir=${REDIS_TESTS_DIR:-/work/shared/redis-tests}
+if [[ ! -f $tests_dir/tests/test_helper.tcl ]]; then
+  msg="redis suites: SKIPPED (no Redis test suite at $tests_dir; set REDIS_TESTS_DIR)"
+  if [[ ${REQUIRE_REDIS_SUITES:-0} == 1 ]]; then echo "$msg" >&2; exit 1; fi
+  echo "$msg"
+  exit 0
+fi
+if ! command -v tclsh >/dev/null 2>&1; then
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tcl >/dev/null) || true
+fi
+command -v tclsh >/dev/null 2>&1 || { echo "redis suites: tclsh missing (apt-get install -y tcl)" >&2; exit 1; }
+
+work=$(mktemp -d)
+server_pid=""
+cleanup() {
+  [[ -n $server_pid ]] && kill "$server_pid" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+# The runner writes tmp files next to the tests: run a copy.
+cp -r "$tests_dir" "$work/redis-tests"
+
+label="port $port"
+if [[ -z $port ]]; then
+  [[ -f dist/cli.js ]] || npm run build >/dev/null
+  node dist/cli.js serve --port 0 --redis-version "$version" >"$work/server.log" 2>&1 &
+  server_pid=$!
+  for _ in $(seq 1 100); do
+    port=$(sed -n 's/.*listening on redis:\/\/[^:]*:\([0-9]*\).*/\1/p' "$work/server.log")
+    [[ -n $port ]] && break
+    sleep 0.1
+  done
+  [[ -n $port ]] || { cat "$work/server.log" >&2; echo "redis suites: the server did not start" >&2; exit 1; }
+  label="fake, Redis $version"
+fi
+
+(
+  cd "$work/redis-tests"
+  TERM=dumb tclsh tests/test_helper.tcl --host 127.0.0.1 --port "$port" \
+    --single unit/type/stream --single unit/type/stream-cgroups \
+    --tags -needs:debug --durable --timeout 300 >"$work/out.txt" 2>&1 || true
+)
+
+sed -e 's/\x1b\[[0-9;]*m//g' "$work/out.txt" >"$work/clean.txt"
+grep -E '^\[ok\]: ' "$work/clean.txt" | sed -E 's/^\[ok\]: //; s/ \([0-9]+ ms\)$//' | LC_ALL=C sort >"$work/passed.txt" || true
+grep -E '^\[err\]: ' "$work/clean.txt" | sed -E 's/^\[err\]: //; s/ in tests\/unit\/.*$//' | LC_ALL=C sort >"$work/failed.txt" || true
+passed=$(wc -l <"$work/passed.txt")
+failed=$(wc -l <"$work/failed.txt")
+echo "redis suites ($label): $passed passed, $failed failed"
+if [[ -s $work/failed.txt ]]; then
+  echo "failed tests:"
+  sed 's/^/  /' "$work/failed.txt"
+  grep -A3 -E '^\[err\]: ' "$work/clean.txt" | grep -vE '^\[(err|ok)\]|^--$' | head -60 | sed 's/^/    /' || true
+fi
+if grep -q 'exception\]' "$work/clean.txt"; then
+  echo "the runner aborted:" >&2
+  grep -A12 'exception\]' "$work/clean.txt" >&2 || true
+fi
+
+if [[ -n $write_expected ]]; then
+  cp "$work/passed.txt" "$write_expected"
+  echo "wrote $write_expected ($passed tests)"
+  exit 0
+fi
+
+expected=$root/.ci/redis-suites/expected-$version.txt
+if [[ ! -f $expected ]]; then
+  echo "redis suites: no expected list $expected" >&2
+  exit 1
+fi
+if diff -u "$expected" "$work/passed.txt" >"$work/diff.txt"; then
+  echo "redis suites: as expected ($(wc -l <"$expected") of $(wc -l <"$expected") expected tests pass)"
+  exit 0
+fi
+echo "redis suites: passed tests differ from $expected (- expected but not passed, + passed but not expected):"
+grep -E '^[-+][^-+]' "$work/diff.txt" | sed 's/^/  /'
+exit 1
