@@ -36,6 +36,27 @@ describe('layering of lib/', () => {
     expect(engine.filter(([f, spec]) => spec === 'ioredis' || (spec === 'fengari' && f !== 'lua.ts'))).toEqual([]);
   });
 
+  it('keeps server-level command modules (INFO, COMMAND, MOCKCLOCK) free of ioredis, the adapter and the server', () => {
+    // (Redis's command table as @ioredis/commands ships it is data, not the client)
+    const bad = importsOf('commands/server').filter(
+      ([, spec]) => /ioredis|adapter|keyspace|blocking|\/server\//.test(spec) && !spec.startsWith('@ioredis/commands/'),
+    );
+    expect(bad).toEqual([]);
+  });
+
+  it('keeps the RESP server off every import path but its own entry and the CLI (loaded on demand)', () => {
+    const dirs = ['', 'model', 'commands', 'commands/server', 'clock', 'blocking', 'keyspace', 'scenarios', 'adapter', 'jest', 'reply', 'stats'];
+    const bad = dirs.flatMap((d) =>
+      importsOf(d)
+        .filter(([f, spec]) => /(^|\/)server(\/|$)/.test(spec) && !(d === 'commands' && spec === './server/server-view'))
+        .filter(([f, spec]) => !(d === '' && f === 'cli.ts' && spec === './server/index'))
+        .map(([f, spec]) => `${d}/${f} → ${spec}`),
+    );
+    expect(bad).toEqual([]);
+    // the CLI loads it with a dynamic import, inside the serve command only
+    expect(readFileSync(join(LIB, 'cli.ts'), 'utf8')).toMatch(/await import\('\.\/server\/index'\)/);
+  });
+
   it('lets only the adapter (and the public entry) import ioredis-mock', () => {
     const dirs = ['model', 'commands', 'clock', 'blocking', 'keyspace', 'scenarios'];
     const bad = dirs.flatMap((d) => importsOf(d).filter(([, spec]) => spec === 'ioredis-mock').map(([f]) => `${d}/${f}`));

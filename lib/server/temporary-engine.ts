@@ -28,8 +28,10 @@ import { CommandError, ERR_NOT_INTEGER, ERR_SYNTAX, ERR_WRONGTYPE, errUnknownCom
 import type { Keyspace } from '../keyspace/keyspace';
 import { Stream } from '../model/stream';
 import {
+  DoubleReply,
   ErrorReply,
   MapReply,
+  SetReply,
   NIL_ARRAY,
   OK,
   PONG,
@@ -306,8 +308,27 @@ const STATUS_COMMANDS = new Set([
   'pfmerge', 'shutdown', 'swapdb', 'asking', 'failover',
 ]);
 
+/** Commands whose array reply is a map / a set in RESP3 (t_hash.c, t_set.c). */
+const MAP_COMMANDS = new Set(['hgetall']);
+const SET_COMMANDS = new Set(['smembers', 'sinter', 'sunion', 'sdiff']);
+/** Commands answering a double (RESP3 `,`; RESP2 bulk string). */
+const DOUBLE_COMMANDS = new Set(['zscore', 'zincrby']);
+
 /** A JS value from an ioredis-mock command as a typed reply. */
 function fromMock(name: string, v: unknown): Reply {
+  if (MAP_COMMANDS.has(name) && v !== null && typeof v === 'object') {
+    const flat = fromPlain(name, v);
+    return Array.isArray(flat) ? new MapReply(flat) : flat;
+  }
+  if (SET_COMMANDS.has(name) && Array.isArray(v)) return new SetReply(v.map((x) => fromPlain('', x)));
+  if (DOUBLE_COMMANDS.has(name) && (typeof v === 'string' || Buffer.isBuffer(v))) {
+    const text = Buffer.isBuffer(v) ? v.toString('latin1') : v;
+    return new DoubleReply(Number(text), text);
+  }
+  return fromPlain(name, v);
+}
+
+function fromPlain(name: string, v: unknown): Reply {
   if (v === null || v === undefined) return null;
   if (Buffer.isBuffer(v)) {
     const s = v.toString('latin1');
@@ -319,9 +340,9 @@ function fromMock(name: string, v: unknown): Reply {
   if (typeof v === 'number') return Number.isInteger(v) ? v : toByteString(String(v));
   if (typeof v === 'bigint') return v;
   if (typeof v === 'boolean') return v ? 1 : 0;
-  if (Array.isArray(v)) return v.map((x) => fromMock('', x));
-  if (v instanceof Map) return [...v].flatMap(([k, x]) => [fromMock('', k), fromMock('', x)]);
-  if (typeof v === 'object') return Object.entries(v as Record<string, unknown>).flatMap(([k, x]) => [toByteString(k), fromMock('', x)]);
+  if (Array.isArray(v)) return v.map((x) => fromPlain('', x));
+  if (v instanceof Map) return [...v].flatMap(([k, x]) => [fromPlain('', k), fromPlain('', x)]);
+  if (typeof v === 'object') return Object.entries(v as Record<string, unknown>).flatMap(([k, x]) => [toByteString(k), fromPlain('', x)]);
   return toByteString(String(v));
 }
 
