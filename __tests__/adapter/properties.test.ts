@@ -27,9 +27,12 @@ const ODD_ARGS: unknown[][] = [
   [Buffer.from([0xff, 0x00])],
 ];
 
+/** Blocking list pops: odd arguments such as (NaN, -0) block forever, as on Redis (timeout 0). */
+const BLOCKING_POPS = ['blpop', 'brpop', 'blmove', 'brpoplpush', 'blmpop'].flatMap((n) => [n, `${n}Buffer`]);
+
 /** Command methods of the prototype (lifecycle methods excluded). */
 function commandMethods(): string[] {
-  const skip = new Set(['constructor', 'multi', 'pipeline', 'defineCommand', 'connect', 'disconnect', 'end', 'duplicate', 'quit', 'quitBuffer', 'emit', 'monitor', 'subscribe', 'psubscribe', 'ssubscribe', 'subscribeBuffer', 'psubscribeBuffer', 'ssubscribeBuffer']);
+  const skip = new Set([...BLOCKING_POPS, 'constructor', 'multi', 'pipeline', 'defineCommand', 'connect', 'disconnect', 'end', 'duplicate', 'quit', 'quitBuffer', 'emit', 'monitor', 'subscribe', 'psubscribe', 'ssubscribe', 'subscribeBuffer', 'psubscribeBuffer', 'ssubscribeBuffer']);
   const names = new Set<string>();
   for (let proto = Redis.prototype as object; proto && proto !== EventEmitter.prototype; proto = Object.getPrototypeOf(proto)) {
     for (const name of Object.getOwnPropertyNames(proto)) {
@@ -56,6 +59,19 @@ describe('nothing throws synchronously', () => {
     }
     await Promise.allSettled(results);
     r.disconnect();
+    // the blocking pops, on a client of their own that then disconnects (releasing them)
+    const b = new Redis({ port }) as unknown as Client;
+    const blocked: Promise<unknown>[] = [];
+    for (const name of BLOCKING_POPS) {
+      for (const args of ODD_ARGS) {
+        let out: unknown;
+        expect(() => (out = b[name](...args))).not.toThrow();
+        if (typeof (out as Promise<unknown>)?.then !== 'function') throw new Error(`${name} answered ${String(out)}`);
+        blocked.push(out as Promise<unknown>);
+      }
+    }
+    b.disconnect();
+    await Promise.allSettled(blocked);
   });
 
   it('call, callBuffer and send_command answer promises for odd names and arguments', async () => {

@@ -266,6 +266,48 @@ describe('blocking XREADGROUP / XREAD on the keyspace clock', () => {
   });
 });
 
+describe('blocking list pops (BLPOP, BRPOP, BLMOVE, BRPOPLPUSH, BLMPOP) on the ioredis fake', () => {
+  it('BLPOP waits for a push from another client, first come first served', async () => {
+    const { make } = setUp();
+    const [a, b, w] = [make(), make(), make()];
+    const ra = a.blpop('q', 0);
+    const rb = b.brpop('q', 0);
+    expect(await settled(ra)).toBe(false);
+    await w.rpush('q', 'x', 'y', 'z');
+    expect(await ra).toEqual(['q', 'x']);
+    expect(await rb).toEqual(['q', 'z']);
+    expect(await w.lrange('q', 0, -1)).toEqual(['y']);
+    [a, b, w].forEach((c) => c.disconnect());
+  });
+
+  it('times out on the keyspace clock (seconds, as a float) with null', async () => {
+    const { clock, make } = setUp();
+    const r = make();
+    const read = r.blmove('src', 'dst', 'LEFT', 'RIGHT', 1.5);
+    await clock.tickAsync(1499);
+    expect(await settled(read)).toBe(false);
+    await clock.tickAsync(1);
+    expect(await read).toBeNull();
+    r.disconnect();
+  });
+
+  it('answers at once inside MULTI (nil) and keeps a TTL of the popped list', async () => {
+    const { clock, make } = setUp();
+    const r = make();
+    expect(await r.multi().blpop('none', 0).brpoplpush('none', 'x', 0).exec()).toEqual([
+      [null, null],
+      [null, null],
+    ]);
+    await r.rpush('l', 'a', 'b');
+    await r.pexpire('l', 10_000);
+    expect(await r.blpop('l', 0)).toEqual(['l', 'a']);
+    expect(await r.pttl('l')).toBe(10_000);
+    await clock.tickAsync(10_000);
+    expect(await r.exists('l')).toBe(0);
+    r.disconnect();
+  });
+});
+
 describe('clock modes', () => {
   afterEach(() => jest.useRealTimers());
 

@@ -57,7 +57,10 @@ const set: CommandHandler = (ctx, argv): Reply => {
   return OK;
 };
 
-const resetstat: CommandHandler = () => OK;
+const resetstat: CommandHandler = (ctx) => {
+  ctx.db.resetStats?.();
+  return OK;
+};
 
 const rewrite: CommandHandler = () => fail('ERR The server is running without a config file');
 

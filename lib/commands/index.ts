@@ -6,6 +6,7 @@ import type { CommandSpec } from './types';
 import * as config from './config';
 import * as copy from './copy';
 import * as dump from './dump';
+import * as listBlocking from './list-blocking';
 import * as restore from './restore';
 import * as xack from './xack';
 import * as xackdel from './xackdel';
@@ -30,6 +31,8 @@ const modules = [
   xread, xreadgroup,
   // keyspace commands ioredis-mock lacks (DUMP/RESTORE/COPY) or answers falsely (CONFIG)
   dump, restore, copy, config,
+  // blocking list pops ioredis-mock lacks (BLPOP, BRPOP, BLMOVE, BRPOPLPUSH, BLMPOP)
+  listBlocking,
 ];
 
 /** All stream command specs by lower-case name. */

@@ -12,42 +12,20 @@
  * answers WRONGTYPE when reached; a waiting call is not woken by a key becoming a stream or a
  * string (blocked.c serves only clients whose blocking type matches the key's new type).
  *
- * These commands live outside ioredis-mock (which has no blocking list commands) and work on
- * any list store through `ListAccess`, so every front end can offer them; their waiting uses
- * the keyspace's blocking queue like XREAD. Errors: `ERR timeout is not a float or out of
+ * ioredis-mock has no blocking list commands (its BRPOPLPUSH never waits): these modules work on
+ * the whole-key access of `Db` (lists keep their TTL), so every front end has them, and they wait
+ * on the keyspace's blocking queue like XREAD (a push to a key with waiters signals it, see
+ * lib/keyspace/keyspace.ts). Each pop counts in INFO's dirty counter as Redis's
+ * `listElementsRemoved` does (one per element removed). Errors: `ERR timeout is not a float or out of
  * range`, `ERR timeout is negative`, `ERR timeout is out of range`, `ERR syntax error` (LEFT/
  * RIGHT, BLMPOP options), `ERR numkeys should be greater than 0`, `ERR count should be greater
  * than 0`, WRONGTYPE. Source: t_list.c `blockingPopGenericCommand`, `blmoveGenericCommand`,
  * `lmpopGenericCommand`; timeout.c `getTimeoutFromObjectOrReply` (7.0.15 and 7.4/8.0 agree).
  */
+import { StreamsMockError } from '../clock/clock';
 import { ERR_NOT_INTEGER, ERR_SYNTAX, fail } from '../errors';
 import { NIL_ARRAY, type Reply } from '../reply/reply';
-import type { BlockRequest, CommandResult } from './types';
-
-/** Key access to lists (elements as byte strings, head first). */
-export interface ListAccess {
-  /** The list at `key`; undefined when the key is missing; throws WRONGTYPE for another type. */
-  get(key: string): string[] | undefined;
-  /** Store the list at `key` (an empty list deletes the key). Marks the key modified. */
-  set(key: string, elements: string[]): void;
-}
-
-export interface ListPopContext {
-  readonly lists: ListAccess;
-  /** False inside MULTI/EXEC and scripts. */
-  readonly canBlock: boolean;
-  /** Command time in ms (for the out-of-range timeout check). */
-  readonly now: number;
-}
-
-/** Names of the commands this module runs (lower case) and their Redis arity. */
-export const LIST_BLOCKING_COMMANDS: Readonly<Record<string, number>> = {
-  blpop: -3,
-  brpop: -3,
-  brpoplpush: 4,
-  blmove: 6,
-  blmpop: -5,
-};
+import type { BlockRequest, CommandContext, CommandResult, CommandSpec, Db } from './types';
 
 const LLONG_MAX = 9223372036854775807;
 
@@ -75,24 +53,38 @@ function position(arg: string): 'left' | 'right' {
 /** getRangeLongFromObjectOrReply(…, 1, LONG_MAX, msg). */
 function positiveLong(arg: string, message: string): number {
   if (!/^-?\d+$/.test(arg)) fail(ERR_NOT_INTEGER);
+  if (BigInt(arg) > 9223372036854775807n || BigInt(arg) < -9223372036854775808n) fail(ERR_NOT_INTEGER);
   const v = Number(arg);
-  if (!Number.isSafeInteger(v) && BigInt(arg) > 9223372036854775807n) fail(ERR_NOT_INTEGER);
   if (v < 1) fail(`ERR ${message}`);
   return v;
+}
+
+/** The list at `key` (a copy), undefined when missing; WRONGTYPE for another type. */
+function getList(db: Db, key: string): string[] | undefined {
+  if (!db.getValue) throw new StreamsMockError('blocking list commands need whole-key access (Db.getValue); this front end has none');
+  const v = db.getValue(key);
+  if (v === undefined) return undefined;
+  if (v.type !== 'list') fail('WRONGTYPE Operation against a key holding the wrong kind of value');
+  return [...v.value];
+}
+
+/** Store the list back, keeping the key's TTL; an empty list deletes the key. */
+function setList(db: Db, key: string, list: string[]): void {
+  if (list.length === 0) db.deleteKey?.(key);
+  else db.setValue?.(key, { type: 'list', value: list }, db.expireAt?.(key));
 }
 
 interface PopPlan {
   readonly keys: string[];
   readonly timeoutMs: number;
   /** Try to serve now: a reply, or undefined when every key is missing or empty. */
-  readonly attempt: () => Reply | undefined;
-  /** Reply when blocking is not allowed. */
+  readonly attempt: (db: Db) => Reply | undefined;
+  /** Reply when blocking is not allowed (MULTI/EXEC, scripts). */
   readonly denied: Reply;
 }
 
-function popPlan(ctx: ListPopContext, argv: readonly string[]): PopPlan {
+function popPlan(ctx: CommandContext, argv: readonly string[]): PopPlan {
   const name = argv[0].toLowerCase();
-  const { lists } = ctx;
   if (name === 'blpop' || name === 'brpop') {
     const keys = argv.slice(1, -1);
     const timeoutMs = parseSecondsTimeout(argv[argv.length - 1], ctx.now);
@@ -101,12 +93,13 @@ function popPlan(ctx: ListPopContext, argv: readonly string[]): PopPlan {
       keys,
       timeoutMs,
       denied: NIL_ARRAY,
-      attempt: () => {
+      attempt: (db) => {
         for (const key of keys) {
-          const list = lists.get(key);
+          const list = getList(db, key);
           if (!list || list.length === 0) continue;
           const value = (left ? list.shift() : list.pop()) as string;
-          lists.set(key, list);
+          setList(db, key, list);
+          db.dirty?.(1);
           return [key, value];
         }
         return undefined;
@@ -132,20 +125,21 @@ function popPlan(ctx: ListPopContext, argv: readonly string[]): PopPlan {
       keys,
       timeoutMs,
       denied: NIL_ARRAY,
-      attempt: () => {
+      attempt: (db) => {
         for (const key of keys) {
-          const list = lists.get(key);
+          const list = getList(db, key);
           if (!list || list.length === 0) continue;
           const n = Math.min(count, list.length);
           const taken = where === 'left' ? list.splice(0, n) : list.splice(list.length - n, n).reverse();
-          lists.set(key, list);
+          setList(db, key, list);
+          db.dirty?.(n);
           return [key, taken];
         }
         return undefined;
       },
     };
   }
-  // BRPOPLPUSH / BLMOVE
+  // BRPOPLPUSH source destination timeout / BLMOVE source destination from to timeout
   const source = argv[1];
   const destination = argv[2];
   let from: 'left' | 'right' = 'right';
@@ -161,39 +155,55 @@ function popPlan(ctx: ListPopContext, argv: readonly string[]): PopPlan {
     keys: [source],
     timeoutMs,
     denied: null,
-    attempt: () => {
-      const list = lists.get(source);
+    attempt: (db) => {
+      const list = getList(db, source);
       if (!list || list.length === 0) return undefined;
-      const dest = source === destination ? list : lists.get(destination) ?? []; // WRONGTYPE before popping
+      // WRONGTYPE for the destination before anything moves (lmoveGenericCommand)
+      const dest = source === destination ? list : getList(db, destination) ?? [];
       const value = (from === 'left' ? list.shift() : list.pop()) as string;
       if (to === 'left') dest.unshift(value);
       else dest.push(value);
-      if (source !== destination) lists.set(destination, dest);
-      lists.set(source, list);
+      if (source !== destination) setList(db, destination, dest);
+      setList(db, source, list);
+      db.dirty?.(1);
       return value;
     },
   };
 }
 
+/** True when `key` holds a list now. */
+function holdsList(db: Db, key: string): boolean {
+  return db.getValue?.(key)?.type === 'list';
+}
+
 /**
- * Run a blocking list pop. Returns the reply, or a BlockRequest to wait on (the caller's
- * blocking machinery re-runs `retry` when one of its keys is signalled). `isList(key)` tells the
- * retry whether a signalled key now holds a list (other types leave the call waiting).
+ * Run a blocking list pop: the reply, or a BlockRequest the blocking machinery re-runs when one
+ * of its keys is signalled — a signalled key that does not hold a list leaves the call waiting.
  */
-export function runListPop(ctx: ListPopContext, argv: readonly string[], isList: (key: string) => boolean): CommandResult {
+export function runListPop(ctx: CommandContext, argv: readonly string[]): CommandResult {
   const plan = popPlan(ctx, argv);
-  const served = plan.attempt();
+  const served = plan.attempt(ctx.db);
   if (served !== undefined) return served;
-  if (!ctx.canBlock) return plan.denied;
+  if (!ctx.isRetry && !ctx.canBlock) return plan.denied;
   const request: BlockRequest = {
     kind: 'block',
     keys: [...new Set(plan.keys)],
     timeoutMs: plan.timeoutMs,
     wakeAt: null,
-    retry: (_retryCtx, signalledKey) => {
-      if (signalledKey !== undefined && !isList(signalledKey)) return request;
-      return plan.attempt() ?? request;
+    retry: (retryCtx, signalledKey) => {
+      if (signalledKey !== undefined && !holdsList(retryCtx.db, signalledKey)) return request;
+      return plan.attempt(retryCtx.db) ?? request;
     },
   };
   return request;
 }
+
+const run = (ctx: CommandContext, argv: string[]) => runListPop(ctx, argv);
+
+export const specs: CommandSpec[] = [
+  { name: 'blpop', arity: -3, write: true, run },
+  { name: 'brpop', arity: -3, write: true, run },
+  { name: 'brpoplpush', arity: 4, write: true, run },
+  { name: 'blmove', arity: 6, write: true, run },
+  { name: 'blmpop', arity: -5, write: true, run },
+];

@@ -8,7 +8,6 @@ import type { KeyValue } from '../rdb/key-value';
 import type { RedisVersion } from '../version';
 
 import type { Reply } from '../reply/reply';
-import type { ServerView } from './server/server-view';
 
 /** A typed reply (lib/reply/reply.ts): front ends encode it for their protocol. */
 export type { Reply };
@@ -54,6 +53,8 @@ export interface Db {
    * `rdb_changes_since_last_save`). Optional: front ends without INFO may leave it out.
    */
   dirty?(n: number): void;
+  /** CONFIG RESETSTAT: zero the server's INFO statistics (commandstats, errorstats, Stats). */
+  resetStats?(): void;
 }
 
 export type { KeyValue } from '../rdb/key-value';
@@ -71,8 +72,6 @@ export interface CommandContext {
   readonly isRetry: boolean;
   /** True when a Lua script runs the command (`redis.call`/`redis.pcall`); absent = false. */
   readonly inScript?: boolean;
-  /** The server around the keyspace (INFO, COMMAND, MOCKCLOCK); absent in front ends without one. */
-  readonly server?: ServerView;
 }
 
 /** Returned by XREAD/XREADGROUP when they must wait; the blocking machinery owns it. */

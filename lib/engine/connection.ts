@@ -41,6 +41,8 @@ import { wholeKeyAccess } from '../adapter/key-values';
 import { ALLOWED_WHEN_SUBSCRIBED } from './commands/pubsub';
 import { defaultEmulators, type EmulatorTable } from './emulators';
 import { ServerState, nextClientId, openRegistered, register, serverFor, unregister } from './registry';
+import { commandStatsName, dirtyOfBuiltin, RejectedCommandError } from '../stats/command-stats';
+import { performance } from 'perf_hooks';
 
 /** Where a connection's keys live, and how it starts. */
 export interface ConnectionOptions {
@@ -413,6 +415,50 @@ export class Connection {
    */
   run(argv: string[]): Reply | Promise<Reply> {
     if (this.isClosed) throw connectionClosedError();
+    return this.counted(argv, () => this.runCommand(argv));
+  }
+
+  /**
+   * Run `body` for argv and record it in the server's INFO statistics (commandstats,
+   * errorstats, commands processed): when it answers, fails, or is refused before running.
+   */
+  private counted(argv: string[], body: () => Reply | Promise<Reply>): Reply | Promise<Reply> {
+    const start = performance.now();
+    let out: Reply | Promise<Reply>;
+    try {
+      out = body();
+    } catch (err) {
+      this.recordCommand(argv, start, err);
+      throw err;
+    }
+    if (out instanceof Promise) {
+      out.then(
+        () => this.recordCommand(argv, start),
+        (err) => this.recordCommand(argv, start, err),
+      );
+      return out;
+    }
+    this.recordCommand(argv, start);
+    return out;
+  }
+
+  private recordCommand(argv: string[], start: number, err?: unknown): void {
+    if (err !== undefined && !(err instanceof CommandError)) return; // closed connection, library errors
+    if (this.multiQueue !== null && err === undefined && argv[0].toLowerCase() !== 'multi') return; // QUEUED
+    const name = String(argv[0]).toLowerCase();
+    const stats = this.server.stats;
+    const known = CONNECTION_COMMANDS.has(name) || lookupCommand(name) !== undefined || this.hasBuiltin(name);
+    if (!known) {
+      if (err instanceof CommandError) stats.errorReply(err.message);
+      return;
+    }
+    const usec = Math.round((performance.now() - start) * 1000);
+    const full = commandStatsName(argv, CONNECTION_COMMANDS.get(name)?.subcommands !== undefined || lookupCommand(name)?.subcommands !== undefined);
+    if (err === undefined) stats.commandDone(full, usec, 'ok');
+    else stats.commandDone(full, usec, err instanceof RejectedCommandError ? 'rejected' : 'failed', (err as CommandError).message);
+  }
+
+  private runCommand(argv: string[]): Reply | Promise<Reply> {
     if (!Array.isArray(argv) || argv.length === 0) {
       throw new StreamsMockError('execute(argv): argv must be a non-empty array whose first element is the command name');
     }
@@ -427,6 +473,9 @@ export class Connection {
     }
     if (this.multiQueue !== null && !conn?.immediate) return this.queueInMulti(name, argv, conn, stream !== undefined);
     if (conn) return this.runConnectionCommand(conn, name, argv);
+    // Unknown command, arity, subcommand: refused before running (rejected_calls in INFO)
+    const refused = this.commandCheckError(name, argv, undefined, stream !== undefined);
+    if (refused !== null) this.reject(name, refused);
     if (stream) {
       this.lastCommand = name;
       return this.runStream(argv);
@@ -452,7 +501,7 @@ export class Connection {
       throw new CommandError(`EXECABORT Transaction discarded because of: ${message.replace(/^ERR /, '')}`);
     }
     if (this.multiQueue !== null) this.multiErrored = true;
-    throw new CommandError(message);
+    throw new RejectedCommandError(message);
   }
 
   /** The error processCommand gives before running or queueing argv, or null. */
@@ -562,6 +611,7 @@ export class Connection {
     this.lastInteractionAt = ks.clock.now();
     const prefix = this.keyPrefix;
     const args = argv.slice(1).map(builtinArg);
+    const writesBefore = ks.modifications;
     let value: unknown;
     try {
       if (CLOCK_TTL_COMMANDS.has(name)) {
@@ -579,6 +629,7 @@ export class Connection {
     } catch (err) {
       throw builtinError(err);
     } finally {
+      this.server.stats.addDirty(dirtyOfBuiltin(name, argv.length, ks.modifications - writesBefore));
       ks.blocking.flush();
     }
     if (value instanceof Promise) {
@@ -702,10 +753,11 @@ export class Connection {
     try {
       const name = argv[0].toLowerCase();
       const conn = CONNECTION_COMMANDS.get(name);
-      let out: Reply | Promise<Reply>;
-      if (conn) out = this.runConnectionCommand(conn, name, argv);
-      else if (lookupCommand(name)) out = this.runStream(argv);
-      else out = this.runBuiltin(name, argv);
+      const out = this.counted(argv, () => {
+        if (conn) return this.runConnectionCommand(conn, name, argv);
+        if (lookupCommand(name)) return this.runStream(argv);
+        return this.runBuiltin(name, argv);
+      });
       return out instanceof Promise ? out.catch(errorReplyOf) : out;
     } catch (err) {
       return errorReplyOf(err);
@@ -854,6 +906,18 @@ export class Connection {
   // -------------------------------------------------------------------------------------------
   // Closing
 
+  /** Called once when the connection closes (QUIT, CLIENT KILL, close()); returns an unsubscribe. */
+  onClose(listener: () => void): () => void {
+    if (this.isClosed) {
+      listener();
+      return () => undefined;
+    }
+    (this.closeListeners ??= new Set()).add(listener);
+    return () => void this.closeListeners?.delete(listener);
+  }
+
+  private closeListeners: Set<() => void> | undefined;
+
   /**
    * Close: blocked calls of this connection reject with "Connection is closed.", commands
    * waiting behind them too; MULTI and WATCH are dropped. Idempotent.
@@ -878,6 +942,9 @@ export class Connection {
         this.closing = false;
       }
     }
+    const listeners = this.closeListeners;
+    this.closeListeners = undefined;
+    if (listeners) for (const l of listeners) l();
   }
 
   /** Unblock a blocked call of this connection (CLIENT UNBLOCK): nil reply, or `error`. */
@@ -939,6 +1006,8 @@ export function makeDb(conn: Connection, ks: Keyspace, prefix: string): Db {
       ks.emitEvent(event, full(key));
       publishStreamEvent(conn, ks, event, full(key));
     },
+    dirty: (n) => conn.server.stats.addDirty(n),
+    resetStats: () => conn.server.stats.resetStats(),
     // DUMP, RESTORE, COPY (… DB n) and CONFIG: whole values and the server's other databases
     ...wholeKeyAccess(ks, full, ks.dbIndex, (index) => makeDb(conn, conn.server.keyspace(index), prefix)),
   };

@@ -8,9 +8,12 @@
  * any object (a real server would keep the socket; a test suite creating thousands of clients
  * must not run out of memory).
  */
+import { createHash } from 'crypto';
 import { EventEmitter } from 'events';
 import { Keyspace } from '../keyspace/keyspace';
 import { ServerConfig } from '../config/server-config';
+import type { ClockControl } from '../commands/server/mockclock';
+import { ServerStats } from '../stats/server-stats';
 
 /** Number of databases (Redis `databases` default): SELECT accepts 0 … 15. */
 export const DATABASES = 16;
@@ -30,11 +33,25 @@ export class ServerState {
   readonly scripts = new Map<string, string>();
   /** CONFIG GET/SET values of this server (every database shares them). */
   readonly config = new ServerConfig();
+  /** INFO counters: dirty, commandstats, errorstats, Stats section (lib/stats/server-stats.ts). */
+  readonly stats = new ServerStats(0);
+  /** INFO run_id / master_replid: 40 hex characters, fixed per host:port. */
+  readonly runId: string;
+  readonly replId: string;
+  // ---- set by a network front end (the RESP server) ----
+  /** The TCP port it listens on (INFO tcp_port; 0 without one). */
+  tcpPort = 0;
+  /** Server start on its clock (INFO uptime), or null (uptime 0). */
+  startedAt: number | null = null;
+  /** MOCKCLOCK's control of the clock, or null (MOCKCLOCK is then an unknown command). */
+  clockControl: ClockControl | null = null;
 
   constructor(
     readonly host: string,
     readonly port: number,
   ) {
+    this.runId = createHash('sha1').update(`run ${host}:${port}`).digest('hex');
+    this.replId = createHash('sha1').update(`repl ${host}:${port}`).digest('hex');
     // many subscribers per channel are normal in tests
     this.channels.setMaxListeners(0);
     this.patternChannels.setMaxListeners(0);

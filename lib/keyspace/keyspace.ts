@@ -63,10 +63,20 @@ export class Keyspace {
     });
   }
 
+  /** Store writes so far (a front end counts a command's key writes for INFO's dirty counter). */
+  modifications = 0;
+
   /** A key was modified: every connection WATCHing it will see its EXEC fail (Redis `touchWatchedKey`). */
   touchWatchedKey(key: string): void {
+    this.modifications++;
     const set = this.watchers.get(key);
     if (set) for (const w of set) w.dirty = true;
+    // A push to a key that calls wait on (BLPOP & co.): wake them (Redis signalKeyAsReady for a
+    // list). Stream waiters are signalled by the stream commands themselves.
+    if (this.blocking.hasWaiters(key)) {
+      const v = this.store.peekRaw(key);
+      if (Array.isArray(v) && v.length > 0) this.blocking.signal(key);
+    }
   }
 
   get clock(): Clock {

@@ -80,6 +80,11 @@ export class KeyStore {
     if (old instanceof Stream) this.hooks.streamRemoved(key);
   }
 
+  /** The stored value without expiring it (for observers inside a write). */
+  peekRaw(key: string): unknown {
+    return this.raw.get(key);
+  }
+
   /** The stored value itself (no copy), after lazy expiry. */
   getRaw(key: string): unknown {
     this.expireIfDue(key);

@@ -21,11 +21,11 @@ import { AdjustableClock } from '../clock/adjustable-clock';
 import { type Clock, StreamsMockError } from '../clock/clock';
 import { FakeClock } from '../clock/fake-clock';
 import { CommandError } from '../errors';
+import { DATABASES } from '../engine/index';
 import { parseRedisVersion, type RedisVersion } from '../version';
 import type { ClockControl } from '../commands/server/mockclock';
+import { createConnection, serverFor } from '../engine/index';
 import { Session } from './session';
-// TEMPORARY: until lib/engine lands, connections come from the stand-in (see its header).
-import { createConnection, dropServerState, serverStateFor } from './temporary-engine';
 
 export interface ServeOptions {
   /**
@@ -163,15 +163,17 @@ export async function serve(options: ServeOptions = {}): Promise<RedisServer> {
   const port = address.port;
   // The keyspace id the ioredis fake uses for `new Redis({ port })`.
   const keyspaceHost = 'localhost';
-  const state = serverStateFor(keyspaceHost, port);
+  const state = serverFor(keyspaceHost, port);
+  // A fresh server, even on a port an earlier one used: default CONFIG, zeroed statistics.
+  state.config.reset();
+  state.stats.resetStats();
   state.tcpPort = port;
-  state.password = options.password ?? null;
-  state.streams = { clock, redisVersion };
+  state.startedAt = clock.now();
+  state.stats.saved(clock.now());
   state.clockControl = options.clockCommand === false ? null : control ?? fixedControl(clock);
-  state.config.set('port', String(port));
-  state.config.set('bind', host);
-  if (options.password) state.config.set('requirepass', options.password);
-  state.db(0); // create db 0 on the server's clock and version
+  // Every database runs on the server's clock and version (configured as they are created).
+  const streams = { clock, redisVersion };
+  for (let db = 0; db < DATABASES; db++) state.keyspace(db).configure(streams);
 
   tcp.on('connection', (socket) => {
     state.stats.connectionOpened();
@@ -180,19 +182,14 @@ export async function serve(options: ServeOptions = {}): Promise<RedisServer> {
       host: keyspaceHost,
       port,
       password: options.password ?? null,
-      streams: { clock, redisVersion },
-      peer: {
-        addr: `${socket.remoteAddress ?? '127.0.0.1'}:${socket.remotePort ?? 0}`,
-        laddr: `${socket.localAddress ?? host}:${socket.localPort ?? port}`,
-        fd: 8 + sessions.size,
-      },
+      addr: `${socket.remoteAddress ?? '127.0.0.1'}:${socket.remotePort ?? 0}`,
+      laddr: `${socket.localAddress ?? host}:${socket.localPort ?? port}`,
     });
     const session = new Session(socket, conn, {
       stats: state.stats,
       maxBulkLen: options.maxBulkLen,
       onClose: () => sessions.delete(session),
     });
-    conn.onKill = () => session.destroy();
     sessions.add(session);
   });
   // A listening error after start (rare) must not crash the process.
@@ -218,18 +215,19 @@ export async function serve(options: ServeOptions = {}): Promise<RedisServer> {
     tick: (ms) => moveClock((c) => c.tick(ms)),
     setTime: (ms) => moveClock((c) => c.setTime(ms)),
     flushAll: () => {
-      for (const h of state.createdDbs()) {
-        h.ks.store.clearAll();
-        h.ks.blocking.flush();
+      for (const ks of state.keyspaces()) {
+        ks.store.clearAll();
+        ks.blocking.flush();
       }
     },
     close: () => {
       closed ??= new Promise<void>((resolve) => {
         tcp.close(() => resolve());
         for (const s of [...sessions]) s.destroy();
-        for (const h of state.createdDbs()) h.ks.reset();
+        for (const ks of state.keyspaces()) ks.reset();
+        state.tcpPort = 0;
+        state.clockControl = null;
         if (ownsClock && clock instanceof AdjustableClock) clock.cancelAll();
-        dropServerState(keyspaceHost, port);
       });
       return closed;
     },

@@ -30,8 +30,10 @@ export interface SessionConnection {
   readonly closed: boolean;
   readonly blocked: boolean;
   readonly protocol: 2 | 3;
-  /** True while the connection must authenticate first (tighter request size limits). */
-  readonly requiresAuth?: boolean;
+  /** False while the connection must authenticate first (tighter request size limits). */
+  readonly isAuthenticated: boolean;
+  /** Called when the connection closes (QUIT, CLIENT KILL). */
+  onClose(listener: () => void): () => void;
 }
 
 interface Slot {
@@ -62,6 +64,7 @@ export class Session {
   private closing = false;
   private ended = false;
   private readonly unsubscribePush: () => void;
+  private unsubscribeClose: (() => void) | undefined;
 
   constructor(
     private readonly socket: Socket,
@@ -69,8 +72,13 @@ export class Session {
     private readonly options: SessionOptions = {},
   ) {
     this.proto = conn.protocol;
-    this.parser = new RequestParser({ maxBulkLen: options.maxBulkLen, authRequired: () => conn.requiresAuth === true });
+    this.parser = new RequestParser({ maxBulkLen: options.maxBulkLen, authRequired: () => !conn.isAuthenticated });
     this.unsubscribePush = conn.onPush((msg) => this.push(msg));
+    // Closed by the server side (CLIENT KILL; QUIT after its +OK): write what is due, then close.
+    this.unsubscribeClose = conn.onClose(() => {
+      this.closing = true;
+      this.flush();
+    });
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
     socket.on('end', () => this.onEnd());
     socket.on('error', () => this.teardown());
@@ -175,9 +183,9 @@ export class Session {
     } else if (slot.name === 'reset') {
       this.proto = 2;
     }
-    if (SUBSCRIBE_FAMILY.has(slot.name) && Array.isArray(reply) && reply.every((x) => x instanceof PushReply)) {
-      return reply.map((x) => encodeToString(x, this.proto)).join('');
-    }
+    // SUBSCRIBE & co.: the confirmations were pushed; the command itself answers nothing more
+    // (the engine's NO_REPLY, an empty push).
+    if (SUBSCRIBE_FAMILY.has(slot.name) && reply instanceof PushReply && reply.items.length === 0) return '';
     if (reply === undefined) reply = null;
     return encodeToString(reply, this.proto);
   }
@@ -197,6 +205,7 @@ export class Session {
 
   /** Close the connection (socket gone or ended): releases blocked calls. */
   private teardown(): void {
+    this.unsubscribeClose?.();
     if (!this.conn.closed) this.conn.close();
     this.unsubscribePush();
     if (!this.ended) {

@@ -18,14 +18,11 @@
  * (calls, usec, rejected_calls, failed_calls), errorstats and the keyspace lines. Memory, CPU and
  * machine fields are plausible constants (a fake has no allocator to report).
  *
- * A front end provides the data as an `InfoSource` (ctx.server?.info() for command modules).
+ * The engine's INFO command (lib/engine/commands/server.ts) gathers the data as an `InfoSource`.
  */
 import * as os from 'os';
-import { VerbatimReply, type Reply } from '../../reply/reply';
 import type { ServerStats } from '../../stats/server-stats';
-import { type RedisVersion, versionIndex } from '../../version';
-import type { CommandContext, CommandSpec } from '../types';
-import { StreamsMockError } from '../../clock/clock';
+import { type RedisVersion, SERVER_VERSION, versionIndex } from '../../version';
 
 /** What INFO reports, gathered by the front end at the time of the command. */
 export interface InfoSource {
@@ -60,10 +57,6 @@ export interface InfoSource {
   readonly config: ReadonlyMap<string, string>;
 }
 
-/** The `redis_version` a server of the emulated version reports. */
-export function redisVersionString(v: RedisVersion): string {
-  return v === '7.0' ? '7.0.15' : `${v}.0`;
-}
 
 type Value = string | number | bigint | ((s: InfoSource) => string | number | bigint);
 type Field = [name: string, value: Value, since?: RedisVersion];
@@ -95,7 +88,7 @@ function cpu(): { sys: string; user: string } {
 
 const SECTIONS: Record<string, Field[]> = {
   server: [
-    ['redis_version', (s) => redisVersionString(s.version)],
+    ['redis_version', (s) => SERVER_VERSION[s.version]],
     ['redis_git_sha1', '00000000'],
     ['redis_git_dirty', '0'],
     ['redis_build_id', '0000000000000000'],
@@ -377,12 +370,3 @@ export function infoText(s: InfoSource, args: readonly string[]): string {
   }
   return wanted.map((section) => `# ${TITLES[section]}\r\n${sectionLines(s, section).map((l) => `${l}\r\n`).join('')}`).join('\r\n');
 }
-
-/** INFO as a command module: needs the front end's server view (ctx.server). */
-export function infoCommand(ctx: CommandContext, argv: readonly string[]): Reply {
-  const source = ctx.server?.info();
-  if (!source) throw new StreamsMockError('INFO needs a server view (CommandContext.server); this front end does not provide one');
-  return new VerbatimReply(infoText(source, argv.slice(1)));
-}
-
-export const specs: CommandSpec[] = [{ name: 'info', arity: -1, write: false, run: infoCommand }];

@@ -14,9 +14,8 @@
  * positive` (negative ms), `ERR unknown subcommand '…'. Try MOCKCLOCK HELP.`,
  * `ERR wrong number of arguments for 'mockclock|tick' command`.
  */
-import { ERR_NOT_INTEGER, errUnknownCommand, errUnknownSubcommand, errWrongArity, fail } from '../../errors';
+import { ERR_NOT_INTEGER, errUnknownSubcommand, errWrongArity, fail } from '../../errors';
 import { type Reply, statusLines } from '../../reply/reply';
-import type { CommandContext, CommandSpec } from '../types';
 import { parseInt64 } from '../args';
 
 /** How a front end moves its clock (the server's `tick`/`setTime`). */
@@ -65,16 +64,3 @@ export function mockclockReply(argv: readonly string[], control: ClockControl): 
       return statusLines(HELP);
   }
 }
-
-export const specs: CommandSpec[] = [
-  {
-    name: 'mockclock',
-    arity: -2,
-    write: false,
-    run: (ctx: CommandContext, argv: readonly string[]) => {
-      const control = ctx.server?.clockControl() ?? null;
-      if (!control) fail(errUnknownCommand(argv[0], argv.slice(1)));
-      return mockclockReply(argv, control);
-    },
-  },
-];

@@ -8,9 +8,10 @@ import * as client from './client';
 import * as connection from './connection';
 import * as pubsub from './pubsub';
 import * as scripting from './scripting';
+import * as server from './server';
 import * as transaction from './transaction';
 
-const modules: { specs: readonly ConnectionCommandSpec[] }[] = [transaction, connection, client, scripting, pubsub];
+const modules: { specs: readonly ConnectionCommandSpec[] }[] = [transaction, connection, client, scripting, pubsub, server];
 
 /** Connection-level commands by lower-case name. */
 export const CONNECTION_COMMANDS: ReadonlyMap<string, ConnectionCommandSpec> = new Map(

@@ -1,0 +1,210 @@
+/**
+ * Server commands (server.c, db.c, debug.c, functions.c) for every front end:
+ *
+ * INFO [section …] — the server report (lib/commands/server/info.ts) from this server's live
+ *   state: its connections, blocked calls and blocking keys, counters (lib/stats), databases.
+ * COMMAND [COUNT | LIST | INFO … | DOCS … | HELP] — the commands this server answers
+ *   (lib/commands/server/command.ts).
+ * MOCKCLOCK GET | TICK ms | SET ms | HELP — clock control over the wire, when a front end
+ *   enabled it (`ServerState.clockControl`); otherwise an unknown command, as on Redis.
+ * TIME — the server clock as `[seconds, microseconds]`.
+ * FLUSHALL / FLUSHDB [ASYNC|SYNC] — delete every key of every database / of this one (blocked
+ *   XREADGROUP readers are woken as after a deletion); each deleted key counts as a change.
+ * SAVE / BGSAVE / LASTSAVE — no file is written: SAVE `+OK` and BGSAVE `+Background saving
+ *   started` reset the dirty counter and the last-save time, LASTSAVE answers that time (s).
+ * DEBUG … — "ERR DEBUG command not allowed …", what a server with the default
+ *   `enable-debug-command no` answers.
+ * FUNCTION FLUSH [ASYNC|SYNC] — `+OK` (no function libraries exist); FUNCTION LIST — empty.
+ *   Other FUNCTION subcommands and FCALL are not emulated (StreamsMockError).
+ */
+import { StreamsMockError } from '../../clock/clock';
+import { CommandError, ERR_SYNTAX, errUnknownCommand, errUnknownSubcommand } from '../../errors';
+import { COMMANDS } from '../../commands/index';
+import { commandReply } from '../../commands/server/command';
+import { type InfoSource, infoText } from '../../commands/server/info';
+import { mockclockReply } from '../../commands/server/mockclock';
+import { OK, type Reply, SimpleString, VerbatimReply } from '../../reply/reply';
+import type { ConnectionCommandSpec } from '../command-types';
+import { type Connection, builtinArity, openConnections } from '../connection';
+import type { ServerState } from '../registry';
+import { CONNECTION_COMMANDS } from './index';
+
+/** INFO's view of `server` now (`conn` asks). */
+export function infoSource(conn: Connection): InfoSource {
+  const server = conn.server;
+  const conns = [...openConnections()].filter((c) => c.server === server);
+  const blockingKeys = new Map<string, boolean>();
+  const keyspace: { db: number; keys: number; expires: number; avgTtl: number }[] = [];
+  for (const ks of [...server.keyspaces()].sort((a, b) => a.dbIndex - b.dbIndex)) {
+    for (const [key, requests] of ks.blocking.waitingKeys()) {
+      const id = `${ks.dbIndex}\n${key}`;
+      blockingKeys.set(id, (blockingKeys.get(id) ?? false) || requests.some((r) => r.unblockOnNoKey === true));
+    }
+    const keys = ks.store.data.keys();
+    if (keys.length === 0) continue;
+    const now = ks.now();
+    let expires = 0;
+    let ttl = 0;
+    for (const k of keys) {
+      const at = ks.store.expiryOf(k);
+      if (at === undefined) continue;
+      expires++;
+      ttl += Math.max(0, at - now);
+    }
+    keyspace.push({ db: ks.dbIndex, keys: keys.length, expires, avgTtl: expires ? Math.floor(ttl / expires) : 0 });
+  }
+  const subscribed = (c: Connection) => ((c as unknown as { subscriptionCount?: number }).subscriptionCount ?? 0) > 0;
+  const nowMs = conn.keyspace.clock.now();
+  return {
+    version: conn.keyspace.redisVersion,
+    nowMs,
+    startMs: server.startedAt ?? nowMs,
+    tcpPort: server.tcpPort,
+    runId: server.runId,
+    replId: server.replId,
+    processId: process.pid,
+    executable: process.execPath,
+    clients: {
+      connected: conns.length,
+      blocked: conns.filter((c) => c.blocked).length,
+      pubsub: conns.filter(subscribed).length,
+      watching: conns.filter((c) => c.watchCount > 0).length,
+      totalWatchedKeys: conns.reduce((n, c) => n + c.watchCount, 0),
+      totalBlockingKeys: blockingKeys.size,
+      totalBlockingKeysOnNokey: [...blockingKeys.values()].filter(Boolean).length,
+      maxclients: 10000,
+    },
+    stats: server.stats,
+    pubsubChannels: server.channels.eventNames().length,
+    pubsubPatterns: server.patternChannels.eventNames().length,
+    keyspace,
+    scripts: server.scripts.size,
+    config: new Map(),
+  };
+}
+
+/** Every command name a connection of `server` answers. */
+function commandNames(conn: Connection): string[] {
+  const names = new Set<string>();
+  for (const name of CONNECTION_COMMANDS.keys()) if (name !== 'mockclock' || conn.server.clockControl) names.add(name);
+  for (const name of Object.keys(conn.emulators)) {
+    if (/^[a-z]+$/.test(name) && builtinArity(name) !== undefined && !COMMANDS.has(name)) names.add(name);
+  }
+  return [...names];
+}
+
+/** Delete every key of `dbs`; each key deleted counts as a change (db.c emptyData). */
+function flush(server: ServerState, dbs: Iterable<ReturnType<ServerState['keyspace']>>): void {
+  let removed = 0;
+  for (const ks of dbs) {
+    removed += ks.store.data.keys().length;
+    ks.store.clearAll();
+    ks.blocking.flush();
+  }
+  server.stats.addDirty(removed);
+}
+
+function flushMode(argv: string[]): void {
+  if (argv.length > 2 || (argv.length === 2 && !/^(a?sync)$/i.test(argv[1]))) throw new CommandError(ERR_SYNTAX);
+}
+
+const ERR_DEBUG_NOT_ALLOWED =
+  'ERR DEBUG command not allowed. If the enable-debug-command option is set to "local", you can run it from a local connection, otherwise you need to set this option in the configuration file, and then restart the server.';
+
+export const specs: readonly ConnectionCommandSpec[] = [
+  {
+    name: 'info',
+    arity: -1,
+    run: (conn, argv): Reply => new VerbatimReply(infoText(infoSource(conn), argv.slice(1))),
+  },
+  {
+    name: 'command',
+    arity: -1,
+    noScript: true,
+    run: (conn, argv): Reply => commandReply(argv, { version: conn.keyspace.redisVersion, names: commandNames(conn) }),
+  },
+  {
+    name: 'mockclock',
+    arity: -2,
+    noScript: true,
+    run(conn, argv): Reply {
+      const control = conn.server.clockControl;
+      if (!control) throw new CommandError(errUnknownCommand(argv[0], argv.slice(1)));
+      return mockclockReply(argv, control);
+    },
+  },
+  {
+    name: 'time',
+    arity: 1,
+    run(conn): Reply {
+      const us = BigInt(Math.floor(conn.keyspace.clock.now())) * 1000n;
+      return [String(us / 1000000n), String(us % 1000000n)];
+    },
+  },
+  {
+    name: 'flushall',
+    arity: -1,
+    run(conn, argv): Reply {
+      flushMode(argv);
+      flush(conn.server, conn.server.keyspaces());
+      return OK;
+    },
+  },
+  {
+    name: 'flushdb',
+    arity: -1,
+    run(conn, argv): Reply {
+      flushMode(argv);
+      flush(conn.server, [conn.keyspace]);
+      return OK;
+    },
+  },
+  {
+    name: 'save',
+    arity: 1,
+    noScript: true,
+    run(conn): Reply {
+      conn.server.stats.saved(conn.keyspace.clock.now());
+      return OK;
+    },
+  },
+  {
+    name: 'bgsave',
+    arity: -1,
+    noScript: true,
+    run(conn): Reply {
+      conn.server.stats.saved(conn.keyspace.clock.now());
+      return new SimpleString('Background saving started');
+    },
+  },
+  {
+    name: 'lastsave',
+    arity: 1,
+    run: (conn): Reply => Math.floor(conn.server.stats.lastSaveMs / 1000),
+  },
+  {
+    name: 'debug',
+    arity: -2,
+    noScript: true,
+    run(): Reply {
+      throw new CommandError(ERR_DEBUG_NOT_ALLOWED);
+    },
+  },
+  {
+    name: 'function',
+    arity: -2,
+    noScript: true,
+    run(_conn, argv): Reply {
+      const sub = argv[1].toLowerCase();
+      if (sub === 'flush' && argv.length <= 3) {
+        flushMode(argv.slice(1));
+        return OK;
+      }
+      if (sub === 'list') return [];
+      if (['delete', 'dump', 'kill', 'load', 'restore', 'stats', 'help'].includes(sub)) {
+        throw new StreamsMockError(`FUNCTION ${sub.toUpperCase()} is not emulated`);
+      }
+      throw new CommandError(errUnknownSubcommand(argv[1], 'function'));
+    },
+  },
+];
