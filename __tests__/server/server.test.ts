@@ -238,6 +238,20 @@ describe('RESP server', () => {
     redis.disconnect();
   });
 
+  it('CLIENT KILL closes the killed client\'s socket; waitForBlocked() resolves once clients wait', async () => {
+    const victim = await connect();
+    const admin = await connect();
+    const id = (await victim.call('CLIENT', 'ID')).slice(1, -2);
+    victim.write(request('BLPOP', 'q', '0'));
+    await server.waitForBlocked(1);
+    expect(server.blockedCount).toBe(1);
+    expect(await admin.call('CLIENT', 'KILL', 'ID', id)).toBe(':1\r\n');
+    await victim.whenClosed();
+    expect(victim.pending).toBe('');
+    expect(server.blockedCount).toBe(0);
+    await server.waitForBlocked(0);
+  });
+
   it('close() disconnects clients and releases blocked calls', async () => {
     const c = await connect();
     c.write(request('XREAD', 'BLOCK', 0, 'STREAMS', 's', '$'));

@@ -81,6 +81,14 @@ export interface RedisServer {
   readonly clock: Clock;
   /** Open client connections. */
   readonly connectionCount: number;
+  /** Client connections blocked in a command (XREAD/XREADGROUP BLOCK, BLPOP …). */
+  readonly blockedCount: number;
+  /**
+   * Resolves once at least `count` clients are blocked (at once if they already are): await it
+   * after starting a blocking read on another connection, before moving the clock.
+   * @param count @default 1
+   */
+  waitForBlocked(count?: number): Promise<void>;
   /** Server time in ms since the epoch. */
   now(): number;
   /**
@@ -151,6 +159,19 @@ export async function serve(options: ServeOptions = {}): Promise<RedisServer> {
   const ownsClock = options.clock === undefined;
   const control = controlFor(clock);
   const sessions = new Set<Session>();
+  const connections = new Set<{ blocked: boolean; closed: boolean }>();
+  const blockedCount = () => [...connections].filter((c) => !c.closed && c.blocked).length;
+  const blockedWaiters: { count: number; resolve: () => void; reject: (e: Error) => void }[] = [];
+  const checkBlocked = () => {
+    if (blockedWaiters.length === 0) return;
+    const n = blockedCount();
+    for (const w of [...blockedWaiters]) {
+      if (n >= w.count) {
+        blockedWaiters.splice(blockedWaiters.indexOf(w), 1);
+        w.resolve();
+      }
+    }
+  };
   const tcp = net.createServer({ allowHalfOpen: true });
   await new Promise<void>((resolve, reject) => {
     tcp.once('error', reject);
@@ -188,9 +209,14 @@ export async function serve(options: ServeOptions = {}): Promise<RedisServer> {
     const session = new Session(socket, conn, {
       stats: state.stats,
       maxBulkLen: options.maxBulkLen,
-      onClose: () => sessions.delete(session),
+      onClose: () => {
+        sessions.delete(session);
+        connections.delete(conn);
+      },
+      onActivity: checkBlocked,
     });
     sessions.add(session);
+    connections.add(conn);
   });
   // A listening error after start (rare) must not crash the process.
   tcp.on('error', () => undefined);
@@ -211,6 +237,17 @@ export async function serve(options: ServeOptions = {}): Promise<RedisServer> {
     get connectionCount() {
       return sessions.size;
     },
+    get blockedCount() {
+      return blockedCount();
+    },
+    waitForBlocked: (count = 1) => {
+      if (!Number.isInteger(count) || count < 0) {
+        return Promise.reject(new StreamsMockError(`waitForBlocked(count) needs an integer >= 0, got ${String(count)}`));
+      }
+      if (blockedCount() >= count) return Promise.resolve();
+      if (closed) return Promise.reject(new StreamsMockError('waitForBlocked(): the server is closed'));
+      return new Promise<void>((resolve, reject) => blockedWaiters.push({ count, resolve, reject }));
+    },
     now: () => clock.now(),
     tick: (ms) => moveClock((c) => c.tick(ms)),
     setTime: (ms) => moveClock((c) => c.setTime(ms)),
@@ -225,6 +262,7 @@ export async function serve(options: ServeOptions = {}): Promise<RedisServer> {
         tcp.close(() => resolve());
         for (const s of [...sessions]) s.destroy();
         for (const ks of state.keyspaces()) ks.reset();
+        for (const w of blockedWaiters.splice(0)) w.reject(new StreamsMockError('waitForBlocked(): the server was closed'));
         state.tcpPort = 0;
         state.clockControl = null;
         if (ownsClock && clock instanceof AdjustableClock) clock.cancelAll();

@@ -53,6 +53,8 @@ export interface SessionOptions {
   maxBulkLen?: number;
   /** Called once when the session ends. */
   onClose?: () => void;
+  /** Called after the session submitted requests (the server checks `waitForBlocked`). */
+  onActivity?: () => void;
 }
 
 export class Session {
@@ -98,6 +100,14 @@ export class Session {
 
   /** Take and submit requests until more bytes are needed, or a pause/stop. */
   private pump(): void {
+    try {
+      this.pumpRequests();
+    } finally {
+      this.options.onActivity?.();
+    }
+  }
+
+  private pumpRequests(): void {
     while (!this.paused && !this.closing && !this.ended) {
       const req = this.parser.next();
       if (!req) return;
