@@ -279,6 +279,9 @@ async function settle(p: Promise<unknown>): Promise<Outcome> {
 
 const STILL_BLOCKED: Outcome = { ok: false, error: '<still blocked>' };
 
+/** A key no generated command names, set at each reset of the real side. */
+const MARKER = 'differential:marker';
+
 /** A reply in flight, with a flag that says whether it has arrived. */
 class InFlight {
   settled = false;
@@ -384,6 +387,15 @@ export class RealSide implements Side {
     // A run (or a shrunk replay) may stop inside MULTI: leave it, or FLUSHDB would be queued.
     await this.conn.call('DISCARD').catch(() => undefined);
     await this.conn.call('FLUSHDB');
+    await this.conn.call('SET', MARKER, '1');
+  }
+
+  /**
+   * True if something outside the run emptied the database since `reset()` (another test file
+   * on the same server running FLUSHALL, e.g. the FLUSHALL fixture): the run proves nothing.
+   */
+  async disturbed(): Promise<boolean> {
+    return Number(await this.conn.call('EXISTS', MARKER)) === 0;
   }
 
   async close(): Promise<void> {
