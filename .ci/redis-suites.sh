@@ -52,7 +52,7 @@ cp -r "$tests_dir" "$work/redis-tests"
 
 label="port $port"
 if [[ -z $port ]]; then
-  [[ -f dist/cli.js ]] || npm run build >/dev/null
+  npm run build >/dev/null
   node dist/cli.js serve --port 0 --redis-version "$version" >"$work/server.log" 2>&1 &
   server_pid=$!
   for _ in $(seq 1 100); do

@@ -79,6 +79,14 @@ describe('INFO', () => {
     expect(all.match(/^\$\d+\r\n# Server\r\n/)).not.toBeNull();
   });
 
+  it('reports the CONFIG values it shows (maxmemory, hz)', async () => {
+    expect(await c.call('CONFIG', 'SET', 'maxmemory', '10mb', 'hz', '20')).toBe('+OK\r\n');
+    const memory = await c.call('INFO', 'memory');
+    expect(field(memory, 'maxmemory')).toBe('10485760');
+    expect(field(memory, 'maxmemory_human')).toBe('10.00M');
+    expect(field(await c.call('INFO', 'server'), 'hz')).toBe('20');
+  });
+
   it('reports keys with a TTL and their average TTL on the server clock', async () => {
     await c.call('SET', 'a', '1', 'PX', '10000');
     await c.call('SET', 'b', '1');

@@ -1,4 +1,4 @@
-import Redis, { createFakeClock } from 'ioredis-mock-streams';
+import Redis, { createFakeClock, realClock } from 'ioredis-mock-streams';
 import { type RedisServer, serve } from 'ioredis-mock-streams/server';
 import { RawClient, request } from './raw-client';
 
@@ -206,11 +206,7 @@ describe('RESP server', () => {
     expect(await c.call('MOCKCLOCK', 'NOPE')).toBe("-ERR unknown subcommand 'NOPE'. Try MOCKCLOCK HELP.\r\n");
   });
 
-  // SUBSCRIBE confirmations as pushes come with the engine's pub/sub (engine branch 2ef1098,
-  // not yet on main: until then SUBSCRIBE answers ioredis-mock's channel count).
-  const enginePubSub = 'NO_REPLY' in (require('../../lib/engine') as object);
-  if (!enginePubSub) console.warn('[server.test] the engine has no pub/sub commands yet: the pub/sub test is skipped');
-  (enginePubSub ? it : it.skip)('delivers pub/sub messages across connections (RESP2 arrays, RESP3 pushes)', async () => {
+  it('delivers pub/sub messages across connections (RESP2 arrays, RESP3 pushes)', async () => {
     const sub2 = await connect();
     const sub3 = await connect();
     const pub = await connect();
@@ -324,6 +320,27 @@ describe('RESP server options', () => {
     const moved = await server.tick(3_600_000);
     expect(moved).toBeGreaterThanOrEqual(before + 3_600_000);
     await server.close();
+  });
+
+  it('refuses to move a clock that cannot move (realClock): tick() rejects, MOCKCLOCK TICK is an error', async () => {
+    const server = await serve({ clock: realClock });
+    const c = await RawClient.connect(server.port);
+    await expect(server.tick(1)).rejects.toThrow('[ioredis-mock-streams] tick()/setTime() need a clock that can move');
+    expect(await c.call('MOCKCLOCK', 'TICK', '1')).toMatch(/^-ERR this server's clock \(real\) cannot be moved/);
+    expect(await c.call('MOCKCLOCK', 'GET')).toMatch(/^:\d{13}\r\n$/);
+    c.close();
+    await server.close();
+  });
+
+  it('moves the clock even while jest fake timers are installed', async () => {
+    const server = await serve({ clock: createFakeClock({ now: T0 }) });
+    jest.useFakeTimers();
+    try {
+      expect(await server.tick(1000)).toBe(T0 + 1000);
+    } finally {
+      jest.useRealTimers();
+      await server.close();
+    }
   });
 
   it('rejects bad options with a StreamsMockError', async () => {

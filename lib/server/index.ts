@@ -13,10 +13,13 @@
  * import { serve } from 'ioredis-mock-streams/server';
  * const server = await serve();                  // any free port on 127.0.0.1
  * const client = createClient({ url: server.url }); // node-redis
- * await server.tick(5_000);                      // a BLOCK 5000 read now answers nil
+ * // … a reader on another connection sends XREADGROUP … BLOCK 5000
+ * await server.waitForBlocked();                 // it reached the server and waits
+ * await server.tick(5_000);                      // it now answers nil
  * await server.close();
  */
 import * as net from 'net';
+import * as timers from 'timers';
 import { AdjustableClock } from '../clock/adjustable-clock';
 import { type Clock, StreamsMockError } from '../clock/clock';
 import { FakeClock } from '../clock/fake-clock';
@@ -128,17 +131,24 @@ function controlFor(clock: Clock): ClockControl | null {
   return null;
 }
 
-/** A control that refuses to move (MOCKCLOCK GET still works). */
-function fixedControl(clock: Clock): ClockControl {
+/**
+ * A control for a clock that cannot move: MOCKCLOCK GET works, TICK/SET answer an error reply
+ * (`wire`) or throw StreamsMockError (the API).
+ */
+function fixedControl(clock: Clock, wire: boolean): ClockControl {
   const refuse = (): never => {
-    throw new CommandError(`ERR this server's clock (${clock.kind}) cannot be moved; start it with the default or a fake clock`);
+    if (wire) throw new CommandError(`ERR this server's clock (${clock.kind}) cannot be moved; start it with the default or a fake clock`);
+    throw new StreamsMockError(`tick()/setTime() need a clock that can move (the default or createFakeClock()); this server runs on the ${clock.kind} clock`);
   };
   return { now: () => clock.now(), tick: refuse, setTime: refuse };
 }
 
-/** Settle the promise callbacks that timers fired by a clock move started (plain promises). */
-async function settle(): Promise<void> {
-  for (let i = 0; i < 10; i++) await Promise.resolve();
+/**
+ * Let the replies that a clock move produced reach the sockets: a macrotask later, through the
+ * `timers` module, which jest and @sinonjs/fake-timers leave alone (they patch globals only).
+ */
+function settle(): Promise<void> {
+  return new Promise((resolve) => timers.setImmediate(resolve));
 }
 
 /**
@@ -191,7 +201,7 @@ export async function serve(options: ServeOptions = {}): Promise<RedisServer> {
   state.tcpPort = port;
   state.startedAt = clock.now();
   state.stats.saved(clock.now());
-  state.clockControl = options.clockCommand === false ? null : control ?? fixedControl(clock);
+  state.clockControl = options.clockCommand === false ? null : control ?? fixedControl(clock, true);
   // Every database runs on the server's clock and version (configured as they are created).
   const streams = { clock, redisVersion };
   for (let db = 0; db < DATABASES; db++) state.keyspace(db).configure(streams);
@@ -223,7 +233,7 @@ export async function serve(options: ServeOptions = {}): Promise<RedisServer> {
 
   let closed: Promise<void> | null = null;
   const moveClock = async (move: (c: ClockControl) => number): Promise<number> => {
-    const c = control ?? fixedControlThrowing(clock);
+    const c = control ?? fixedControl(clock, false);
     const t = move(c);
     await settle();
     return t;
@@ -270,13 +280,6 @@ export async function serve(options: ServeOptions = {}): Promise<RedisServer> {
       return closed;
     },
   };
-}
-
-function fixedControlThrowing(clock: Clock): ClockControl {
-  const refuse = (): never => {
-    throw new StreamsMockError(`tick()/setTime() need a clock that can move (the default or createFakeClock()); this server runs on the ${clock.kind} clock`);
-  };
-  return { now: () => clock.now(), tick: refuse, setTime: refuse };
 }
 
 export { AdjustableClock } from '../clock/adjustable-clock';

@@ -54,7 +54,8 @@ export interface InfoSource {
   readonly keyspace: readonly { db: number; keys: number; expires: number; avgTtl: number }[];
   /** Cached scripts (EVAL / SCRIPT LOAD). */
   readonly scripts: number;
-  readonly config: ReadonlyMap<string, string>;
+  /** CONFIG values (hz, maxmemory, maxmemory-policy, appendonly). */
+  readonly config: { get(name: string): string | undefined };
 }
 
 
@@ -161,7 +162,7 @@ const SECTIONS: Record<string, Field[]> = {
     ['used_memory_scripts', '0'],
     ['used_memory_scripts_human', '0B'],
     ['maxmemory', (s) => s.config.get('maxmemory') ?? '0'],
-    ['maxmemory_human', '0B'],
+    ['maxmemory_human', (s) => bytesHuman(Number(s.config.get('maxmemory') ?? 0))],
     ['maxmemory_policy', (s) => s.config.get('maxmemory-policy') ?? 'noeviction'],
     ['allocator_frag_ratio', '1.00'],
     ['allocator_frag_bytes', '0'],

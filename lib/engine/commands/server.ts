@@ -79,7 +79,7 @@ export function infoSource(conn: Connection): InfoSource {
     pubsubPatterns: server.patternChannels.eventNames().length,
     keyspace,
     scripts: server.scripts.size,
-    config: new Map(),
+    config: server.config,
   };
 }
 
