@@ -137,15 +137,20 @@ export function supports(version: RedisVersion, feature: Feature): boolean {
   return versionIndex(version) >= versionIndex(FEATURE_SINCE[feature]);
 }
 
-/** Normalise a user-given version ("7.0.15", "8.10", 7) to a table entry; throws on unknown. */
-export function parseRedisVersion(input: string | number): RedisVersion {
-  const m = /^(\d+)(?:\.(\d+))?/.exec(String(input));
-  if (m) {
-    const mm = `${m[1]}.${m[2] ?? '0'}` as RedisVersion;
-    if ((REDIS_VERSIONS as readonly string[]).includes(mm)) return mm;
-  }
+/**
+ * A user-given version as a table entry. The rule: a string "<major>.<minor>" or
+ * "<major>.<minor>.<patch>" (as INFO's redis_version shows it) whose major.minor is in
+ * REDIS_VERSIONS: "8.10", "7.0.15". Anything else is refused, including numbers (8.10 is the
+ * number 8.1), a bare major ("8": which 8.x?) and surrounding spaces.
+ * @throws StreamsMockError naming the accepted versions
+ */
+export function parseRedisVersion(input: unknown): RedisVersion {
+  const m = typeof input === 'string' ? /^(\d+)\.(\d+)(?:\.\d+)?$/.exec(input) : null;
+  const mm = m ? `${Number(m[1])}.${Number(m[2])}` : undefined;
+  if (mm !== undefined && (REDIS_VERSIONS as readonly string[]).includes(mm)) return mm as RedisVersion;
+  const shown = typeof input === 'string' ? JSON.stringify(input) : `${String(input)} (a ${typeof input})`;
   throw new StreamsMockError(
-    `unsupported redisVersion ${JSON.stringify(input)}; choose one of ${REDIS_VERSIONS.join(', ')}`,
+    `unsupported redisVersion ${shown}; give a string "<major>.<minor>" (or "<major>.<minor>.<patch>"), one of ${REDIS_VERSIONS.join(', ')}`,
   );
 }
 

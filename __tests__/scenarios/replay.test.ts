@@ -169,10 +169,10 @@ describe('scenario format', () => {
 
   it('reports schema problems with their path', () => {
     expect(problems({ ...base, steps: [{ cmd: [] }] })).toEqual(['steps[0].cmd: cmd needs at least the command name']);
-    expect(problems({ ...base, steps: [{ cmd: ['X'], reply: 1, extra: true }] })).toEqual(['steps[0]: Unrecognized key: "extra"']);
+    expect(problems({ ...base, steps: [{ cmd: ['X'], reply: 1, extra: true }] })).toEqual(['steps[0]: unknown key "extra"']);
     expect(problems({ ...base, steps: [{ wait: 1 }] })).toEqual(['steps[0]: a step needs "cmd", "await" or "advance"']);
     expect(problems({ ...base, redisVersion: '7', steps: [{ advance: 1 }] })).toEqual(['redisVersion: use "<major>.<minor>", e.g. "7.0"']);
-    expect(problems({ ...base, steps: [{ advance: -1 }] })).toEqual(['steps[0].advance: Too small: expected number to be >=0']);
+    expect(problems({ ...base, steps: [{ advance: -1 }] })).toEqual(['steps[0].advance: must be a whole number >= 0']);
   });
 
   it('reports rule violations the schema cannot express', () => {

@@ -1,32 +1,33 @@
 /**
  * Validation of the `streams` constructor option (library misuse is loud: StreamsMockError).
+ * Hand-written: a schema library cost more import time than the rest of the package.
  */
-import { z } from 'zod';
+import { acceptClock } from '../clock/accept';
 import { StreamsMockError } from '../clock/clock';
 import type { KeyspaceOptions } from '../keyspace/keyspace';
 import { parseRedisVersion } from '../version';
 
-const clockSchema = z.custom<NonNullable<KeyspaceOptions['clock']>>(
-  (v) => typeof v === 'object' && v !== null && typeof (v as { now?: unknown }).now === 'function' && typeof (v as { schedule?: unknown }).schedule === 'function',
-  { message: 'clock must implement now() and schedule(fn, ms) — use createFakeClock(), globalClock or realClock' },
-);
-
-const streamsSchema = z
-  .object({
-    clock: clockSchema.optional(),
-    redisVersion: z.union([z.string(), z.number()]).optional(),
-  })
-  .strict();
+const KEYS = ['clock', 'redisVersion'];
 
 /** Parse `options.streams`; undefined when absent. Throws StreamsMockError when malformed. */
 export function parseStreamsOptions(input: unknown): KeyspaceOptions | undefined {
   if (input === undefined || input === null) return undefined;
-  const parsed = streamsSchema.safeParse(input);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue.path.length ? `streams.${issue.path.join('.')}` : 'streams';
-    throw new StreamsMockError(`invalid option ${where}: ${issue.message}`);
+  if (typeof input !== 'object' || Array.isArray(input)) {
+    throw new StreamsMockError(`invalid option streams: expected an object { clock?, redisVersion? }, got ${Array.isArray(input) ? 'an array' : typeof input}`);
   }
-  const { clock, redisVersion } = parsed.data;
-  return { clock, redisVersion: redisVersion === undefined ? undefined : parseRedisVersion(redisVersion) };
+  const options = input as Record<string, unknown>;
+  const unknown = Object.keys(options).filter((k) => !KEYS.includes(k));
+  if (unknown.length > 0) {
+    throw new StreamsMockError(`invalid option streams.${unknown[0]}: unknown option; streams takes clock and redisVersion`);
+  }
+  const out: KeyspaceOptions = {};
+  if (options.clock !== undefined) {
+    try {
+      out.clock = acceptClock(options.clock);
+    } catch (e) {
+      throw new StreamsMockError(`invalid option streams.clock: ${(e as Error).message.replace('[ioredis-mock-streams] ', '')}`);
+    }
+  }
+  if (options.redisVersion !== undefined) out.redisVersion = parseRedisVersion(options.redisVersion);
+  return out;
 }

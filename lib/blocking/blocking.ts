@@ -6,7 +6,7 @@
  * waiter wakes on a signal, on its deadline, or at its `wakeAt` (XREADGROUP CLAIM), each
  * scheduled once on the keyspace clock.
  */
-import type { Clock, ClockTimer } from '../clock/clock';
+import { readNow, scheduleChecked, type Clock, type ClockTimer } from '../clock/clock';
 import type { BlockRequest, Reply } from '../commands/types';
 import { isBlockRequest } from '../commands/types';
 import { NIL_ARRAY } from '../reply/reply';
@@ -49,7 +49,10 @@ export class BlockingQueue {
     },
   ) {}
 
-  /** (Re)arm the active-expiry timer of `key` while calls wait on it. */
+  /**
+   * (Re)arm the active-expiry timer of `key` while calls wait on it. A clock that cannot
+   * schedule it (library misuse) rejects the calls waiting on the key with its StreamsMockError.
+   */
   armExpiry(key: string): void {
     this.expiryTimers.get(key)?.cancel();
     this.expiryTimers.delete(key);
@@ -57,14 +60,16 @@ export class BlockingQueue {
     const at = this.expiry.at(key);
     if (at === undefined) return;
     const clock = this.getClock();
-    this.expiryTimers.set(
-      key,
-      clock.schedule(() => {
+    try {
+      const timer = scheduleChecked(clock, () => {
         this.expiryTimers.delete(key);
         this.expiry.probe(key);
         this.flush();
-      }, Math.max(0, at - clock.now())),
-    );
+      }, Math.max(0, at - readNow(clock)));
+      this.expiryTimers.set(key, timer);
+    } catch (err) {
+      for (const w of [...(this.byKey.get(key) ?? [])]) this.finish(w, (x) => x.reject(err));
+    }
   }
 
   /** Number of blocked calls. */
@@ -98,15 +103,23 @@ export class BlockingQueue {
         wakeTimer: null,
         done: false,
       };
+      // The deadline first: a clock that cannot schedule it (library misuse) rejects the call
+      // with its StreamsMockError before anything is registered.
+      if (request.timeoutMs > 0) {
+        try {
+          w.deadlineTimer = scheduleChecked(this.getClock(), () => this.finish(w, (x) => x.resolve(NIL_ARRAY)), request.timeoutMs);
+        } catch (err) {
+          w.done = true;
+          reject(err);
+          return;
+        }
+      }
       for (const key of w.keys) {
         let list = this.byKey.get(key);
         if (!list) this.byKey.set(key, (list = []));
         list.push(w);
         if (list.length === 1) this.armExpiry(key);
-      }
-      const clock = this.getClock();
-      if (request.timeoutMs > 0) {
-        w.deadlineTimer = clock.schedule(() => this.finish(w, (x) => x.resolve(NIL_ARRAY)), request.timeoutMs);
+        if (w.done) return; // the clock failed: armExpiry rejected it
       }
       this.armWake(w);
     });
@@ -116,13 +129,17 @@ export class BlockingQueue {
     w.wakeTimer?.cancel();
     w.wakeTimer = null;
     const at = w.request.wakeAt;
-    if (at === null) return;
+    if (at === null || w.done) return;
     const clock = this.getClock();
-    w.wakeTimer = clock.schedule(() => {
-      w.wakeTimer = null;
-      this.rerun(w);
-      this.flush();
-    }, Math.max(0, at - clock.now()));
+    try {
+      w.wakeTimer = scheduleChecked(clock, () => {
+        w.wakeTimer = null;
+        this.rerun(w);
+        this.flush();
+      }, Math.max(0, at - readNow(clock)));
+    } catch (err) {
+      this.finish(w, (x) => x.reject(err));
+    }
   }
 
   private finish(w: Waiter, settle: (w: Waiter) => void): void {

@@ -1,6 +1,16 @@
 /**
  * The clock a keyspace runs on. Every time a stream command reads (XADD `*` IDs, idle times,
  * seen-time/active-time, XCLAIM IDLE/TIME, BLOCK deadlines, key TTLs) comes from one `Clock`.
+ *
+ * The rule for clocks given by users (`streams.clock`, `setClock`), enforced in ./accept.ts and
+ * at every read:
+ * - a `Clock` (`now()` + `schedule(fn, ms)` returning `{ cancel() }`), or a @sinonjs/fake-timers
+ *   clock (`createClock()`, `install()`), which is adapted;
+ * - `now()` answers ms since the Unix epoch as a number in [0, 2^53 − 1]; a fraction is dropped
+ *   (Redis keeps whole ms). Anything else (NaN, negative, 2^64, a string) makes the command
+ *   reject with a StreamsMockError before it changes anything;
+ * - `schedule()` returns an object with a `cancel()` method; otherwise the call that needed the
+ *   timer (a blocked read) rejects with a StreamsMockError.
  */
 
 /** A scheduled callback; cancel it with `cancel()` (idempotent). */
@@ -28,9 +38,47 @@ export class StreamsMockError extends Error {
 /** Largest delay a JS timer takes (2^31 − 1 ms, about 24.8 days); longer ones fire at once. */
 export const MAX_TIMER_DELAY = 2 ** 31 - 1;
 
+function show(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'bigint') return `${value}n`;
+  return String(value);
+}
+
+/**
+ * `clock.now()`, checked: ms since the epoch as a whole number in [0, 2^53 − 1].
+ * @throws StreamsMockError when the clock answers anything else
+ */
+export function readNow(clock: Clock): number {
+  const value: unknown = clock.now();
+  if (typeof value !== 'number' || !(value >= 0 && value <= Number.MAX_SAFE_INTEGER)) {
+    throw new StreamsMockError(
+      `clock.now() returned ${show(value)}; it must return ms since the Unix epoch as a number from 0 to 2^53 - 1 ` +
+        `(like Date.now()). Fix the clock given in streams.clock / setClock()`,
+    );
+  }
+  return Math.floor(value);
+}
+
+/**
+ * `clock.schedule(fn, ms)`, checked: the handle must have `cancel()`.
+ * @throws StreamsMockError when it has not (the timer may still fire; callers ignore it then)
+ */
+export function scheduleChecked(clock: Clock, fn: () => void, ms: number): ClockTimer {
+  const handle: unknown = clock.schedule(fn, ms);
+  if (typeof handle !== 'object' || handle === null || typeof (handle as ClockTimer).cancel !== 'function') {
+    throw new StreamsMockError(
+      `clock.schedule() returned ${show(handle)}; it must return an object with a cancel() method ` +
+        `(e.g. { cancel: () => clearTimeout(id) }). Fix the clock given in streams.clock / setClock()`,
+    );
+  }
+  return handle as ClockTimer;
+}
+
 /**
  * Schedule `fn` after `ms` using a timer API limited to MAX_TIMER_DELAY, by chaining timers,
- * so a BLOCK of 30 days waits 30 days (JS timers would fire after 1 ms).
+ * so a BLOCK of 30 days waits 30 days (JS timers would fire after 1 ms). Each step costs one
+ * timer per 24.8 days of the clock's time: nothing for real time; for fake timers, see
+ * ./fake-timers-long.ts, which avoids the chain.
  */
 export function scheduleLong(
   setT: (fn: () => void, ms: number) => unknown,

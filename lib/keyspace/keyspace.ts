@@ -3,7 +3,8 @@
  * version and its blocked calls. All clients of the keyspace share these.
  */
 import { BlockingQueue } from '../blocking/blocking';
-import { Clock, StreamsMockError } from '../clock/clock';
+import { acceptClock } from '../clock/accept';
+import { Clock, StreamsMockError, readNow } from '../clock/clock';
 import { ServerConfig } from '../config/server-config';
 import { globalClock } from '../clock/global-clock';
 import { DEFAULT_REDIS_VERSION, RedisVersion, parseRedisVersion } from '../version';
@@ -11,15 +12,23 @@ import { KeyStore } from './store';
 
 export interface KeyspaceOptions {
   /**
-   * The clock for stream IDs, idle times, BLOCK timeouts and key TTLs.
+   * The clock for stream IDs, idle times, BLOCK timeouts and key TTLs: createFakeClock(),
+   * globalClock, realClock, a @sinonjs/fake-timers clock (adapted), or your own `Clock`.
    * @default globalClock — follows the global Date/setTimeout (so jest fake timers drive it)
    */
-  clock?: Clock;
+  clock?: Clock | FakeTimersClockLike;
   /**
    * Redis version to emulate ('7.0', '7.2', '7.4', '8.0', '8.2', '8.4', '8.6', '8.8', '8.10').
    * @default '8.10'
    */
   redisVersion?: RedisVersion | `${RedisVersion}.${number}`;
+}
+
+/** A @sinonjs/fake-timers clock (`createClock()`, `install()`): accepted and adapted. */
+export interface FakeTimersClockLike {
+  now: number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: never): void;
 }
 
 /** A connection's WATCH state as the keyspace sees it: set dirty when a watched key is modified. */
@@ -93,10 +102,9 @@ export class Keyspace {
     if (options.redisVersion !== undefined) this.setRedisVersion(options.redisVersion);
   }
 
-  setClock(clock: Clock): void {
-    if (!clock || typeof clock.now !== 'function' || typeof clock.schedule !== 'function') {
-      throw new StreamsMockError('clock must implement now() and schedule(fn, ms); use createFakeClock()');
-    }
+  /** Use `input` from now on (see KeyspaceOptions.clock). Throws StreamsMockError for a bad clock. */
+  setClock(input: Clock | FakeTimersClockLike): void {
+    const clock = acceptClock(input);
     if (clock !== this.currentClock && this.blocking.size > 0) {
       throw new StreamsMockError('cannot change the clock while calls are blocked in this keyspace');
     }
@@ -107,15 +115,15 @@ export class Keyspace {
     this.currentVersion = parseRedisVersion(version);
   }
 
-  /** Current command time in ms. */
+  /** Current command time in ms. Throws StreamsMockError when the clock answers no valid time. */
   now(): number {
-    return this.frozenNow ?? this.currentClock.now();
+    return this.frozenNow ?? readNow(this.currentClock);
   }
 
   /** Run `fn` as one atomic unit: one time snapshot, blocked readers served after it. */
   atomically<T>(fn: () => T): T {
     const outer = this.frozenNow === null;
-    if (outer) this.frozenNow = this.currentClock.now();
+    if (outer) this.frozenNow = readNow(this.currentClock);
     this.blocking.hold();
     try {
       return fn();

@@ -1,5 +1,5 @@
 /**
- * Scenario fixture format: one JSON file per scenario, validated with zod.
+ * Scenario fixture format: one JSON file per scenario, validated here.
  *
  * The format is documented for fixture authors in `fixtures/README.md`. In short:
  * `{ name, description, source, recordedOn?, server?, redisVersion, clock?, clients?, steps }`,
@@ -12,68 +12,133 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { z } from 'zod';
 import { forEachMatcher, type Arg, type Json } from './matchers';
 
-const nonEmpty = z.string().min(1);
-const jsonValue = z.json() as z.ZodType<Json>;
-const argSchema = z.union([z.string(), z.strictObject({ ref: nonEmpty })]);
-
-const commandStep = z.strictObject({
-  client: nonEmpty.optional(),
-  cmd: z.array(argSchema).min(1, 'cmd needs at least the command name'),
-  async: nonEmpty.optional(),
-  reply: jsonValue.optional(),
-  error: z.string().optional(),
-  comment: z.string().optional(),
-});
-const awaitStep = z.strictObject({
-  await: nonEmpty,
-  reply: jsonValue.optional(),
-  error: z.string().optional(),
-  comment: z.string().optional(),
-});
-const advanceStep = z.strictObject({
-  advance: z.number().int().min(0),
-  comment: z.string().optional(),
-});
-
-export type CommandStep = z.infer<typeof commandStep>;
-export type AwaitStep = z.infer<typeof awaitStep>;
-export type AdvanceStep = z.infer<typeof advanceStep>;
+export interface CommandStep {
+  client?: string;
+  cmd: Arg[];
+  async?: string;
+  reply?: Json;
+  error?: string;
+  comment?: string;
+}
+export interface AwaitStep {
+  await: string;
+  reply?: Json;
+  error?: string;
+  comment?: string;
+}
+export interface AdvanceStep {
+  advance: number;
+  comment?: string;
+}
 export type Step = CommandStep | AwaitStep | AdvanceStep;
 
-/** Picks the step schema from the step's distinguishing key, for readable errors. */
-const stepSchema = z.unknown().transform((raw, ctx): Step => {
-  const obj = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
-  const schema = 'advance' in obj ? advanceStep : 'await' in obj ? awaitStep : 'cmd' in obj ? commandStep : null;
-  if (schema === null) {
-    ctx.addIssue({ code: 'custom', message: 'a step needs "cmd", "await" or "advance"' });
-    return z.NEVER;
-  }
-  const r = (schema as z.ZodType<Step>).safeParse(raw);
-  if (!r.success) {
-    for (const issue of r.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
-    return z.NEVER;
-  }
-  return r.data;
+export interface Scenario {
+  name: string;
+  description: string;
+  source: 'recorded' | 'hand-written';
+  recordedOn?: string;
+  /** Which server a recording on a development build came from. */
+  server?: string;
+  redisVersion: string;
+  clock?: number;
+  clients?: string[];
+  steps: Step[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shape checks (hand-written: the package keeps schema libraries off its dependencies). Each
+// pushes "<path>: <problem>" and answers whether the value is usable.
+
+type Problems = string[];
+type Check = (value: unknown, where: string, problems: Problems) => boolean;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const say = (problems: Problems, where: string, message: string): false => {
+  problems.push(`${where || '(root)'}: ${message}`);
+  return false;
+};
+const sub = (where: string, key: string | number) => (typeof key === 'number' ? `${where}[${key}]` : where ? `${where}.${key}` : key);
+
+const string: Check = (v, where, p) => typeof v === 'string' || say(p, where, 'must be a string');
+const nonEmpty: Check = (v, where, p) => (typeof v === 'string' && v.length > 0) || say(p, where, 'must be a non-empty string');
+const wholeMs: Check = (v, where, p) => (typeof v === 'number' && Number.isInteger(v) && v >= 0) || say(p, where, 'must be a whole number >= 0');
+const matching = (re: RegExp, hint: string): Check => (v, where, p) => (typeof v === 'string' && re.test(v)) || say(p, where, hint);
+
+function isJson(v: unknown): boolean {
+  if (v === null || typeof v === 'string' || typeof v === 'boolean') return true;
+  if (typeof v === 'number') return Number.isFinite(v);
+  if (Array.isArray(v)) return v.every(isJson);
+  return isObject(v) && Object.values(v).every(isJson);
+}
+const json: Check = (v, where, p) => isJson(v) || say(p, where, 'must be a JSON value');
+
+const arg: Check = (v, where, p) => {
+  if (typeof v === 'string') return true;
+  if (isObject(v) && Object.keys(v).length === 1 && typeof v.ref === 'string' && v.ref !== '') return true;
+  return say(p, where, 'an argument is a string or {"ref": "name"}');
+};
+
+/** An object with exactly these optional/required keys, each checked. */
+function object(fields: Record<string, { check: Check; required?: boolean }>): Check {
+  return (v, where, p) => {
+    if (!isObject(v)) return say(p, where, 'must be an object');
+    const before = p.length;
+    const unknown = Object.keys(v).filter((k) => !(k in fields));
+    if (unknown.length > 0) say(p, where, `unknown key${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => JSON.stringify(k)).join(', ')}`);
+    for (const [key, f] of Object.entries(fields)) {
+      if (v[key] === undefined) {
+        if (f.required) say(p, sub(where, key), 'is required');
+      } else f.check(v[key], sub(where, key), p);
+    }
+    return p.length === before;
+  };
+}
+
+function array(item: Check, min: number, tooShort: string): Check {
+  return (v, where, p) => {
+    if (!Array.isArray(v)) return say(p, where, 'must be an array');
+    if (v.length < min) return say(p, where, tooShort);
+    const before = p.length;
+    v.forEach((x, i) => item(x, sub(where, i), p));
+    return p.length === before;
+  };
+}
+
+const optional = (check: Check) => ({ check });
+const required = (check: Check) => ({ check, required: true });
+
+const commandStep = object({
+  client: optional(nonEmpty),
+  cmd: required(array(arg, 1, 'cmd needs at least the command name')),
+  async: optional(nonEmpty),
+  reply: optional(json),
+  error: optional(string),
+  comment: optional(string),
 });
+const awaitStep = object({ await: required(nonEmpty), reply: optional(json), error: optional(string), comment: optional(string) });
+const advanceStep = object({ advance: required(wholeMs), comment: optional(string) });
 
-const versionSchema = z.string().regex(/^\d+\.\d+$/, 'use "<major>.<minor>", e.g. "7.0"');
+/** Picks the step's shape from its distinguishing key, for readable errors. */
+const step: Check = (v, where, p) => {
+  const obj = isObject(v) ? v : {};
+  const check = 'advance' in obj ? advanceStep : 'await' in obj ? awaitStep : 'cmd' in obj ? commandStep : null;
+  if (check === null) return say(p, where, 'a step needs "cmd", "await" or "advance"');
+  return check(v, where, p);
+};
 
-export const scenarioSchema = z.strictObject({
-  name: z.string().regex(/^[a-z0-9][a-z0-9.-]*$/, 'use lower-case kebab-case'),
-  description: nonEmpty,
-  source: z.enum(['recorded', 'hand-written']),
-  recordedOn: z.string().regex(/^\d+\.\d+\.\d+/).optional(),
-  server: nonEmpty.optional(),
-  redisVersion: versionSchema,
-  clock: z.number().int().min(0).optional(),
-  clients: z.array(nonEmpty).min(1).optional(),
-  steps: z.array(stepSchema).min(1),
+const scenarioShape = object({
+  name: required(matching(/^[a-z0-9][a-z0-9.-]*$/, 'use lower-case kebab-case')),
+  description: required(nonEmpty),
+  source: required((v, where, p) => v === 'recorded' || v === 'hand-written' || say(p, where, 'must be "recorded" or "hand-written"')),
+  recordedOn: optional(matching(/^\d+\.\d+\.\d+/, 'must be a full server version, e.g. "7.0.15"')),
+  server: optional(nonEmpty),
+  redisVersion: required(matching(/^\d+\.\d+$/, 'use "<major>.<minor>", e.g. "7.0"')),
+  clock: optional(wholeMs),
+  clients: optional(array(nonEmpty, 1, 'needs at least one client')),
+  steps: required(array(step, 1, 'needs at least one step')),
 });
-
-export type Scenario = z.infer<typeof scenarioSchema>;
 
 /** Default start of the fake clock (ms since the epoch) when `clock` is absent. */
 export const DEFAULT_CLOCK = 1700000000000;
@@ -119,10 +184,6 @@ export interface ValidateOptions {
   requireExpectations?: boolean;
   /** Used in error messages and to check that `name` equals the file's base name. */
   file?: string;
-}
-
-function pathText(p: readonly PropertyKey[]): string {
-  return p.map((k) => (typeof k === 'number' ? `[${k}]` : `.${String(k)}`)).join('').replace(/^\./, '');
 }
 
 /**
@@ -200,16 +261,12 @@ function semanticProblems(s: Scenario, opts: ValidateOptions): string[] {
 
 /** Validates a parsed JSON value as a scenario; throws ScenarioFormatError listing all problems. */
 export function parseScenario(raw: unknown, opts: ValidateOptions = {}): Scenario {
-  const r = scenarioSchema.safeParse(raw);
-  if (!r.success) {
-    throw new ScenarioFormatError(
-      opts.file,
-      r.error.issues.map((issue) => `${pathText(issue.path) || '(root)'}: ${issue.message}`),
-    );
-  }
-  const problems = semanticProblems(r.data, opts);
+  const shapeProblems: Problems = [];
+  if (!scenarioShape(raw, '', shapeProblems)) throw new ScenarioFormatError(opts.file, shapeProblems);
+  const scenario = raw as Scenario;
+  const problems = semanticProblems(scenario, opts);
   if (problems.length > 0) throw new ScenarioFormatError(opts.file, problems);
-  return r.data;
+  return scenario;
 }
 
 /** Reads and validates one scenario file. */

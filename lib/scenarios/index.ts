@@ -1,6 +1,5 @@
 /** Scenario fixtures: format, matchers, replayer, recorder and targets. */
 export {
-  scenarioSchema,
   parseScenario,
   loadScenarioFile,
   listScenarioFiles,
