@@ -2,13 +2,13 @@
 /**
  * ioredis-mock-streams command line.
  *
- *   ioredis-mock-streams replay [paths...] [--url redis://host:port | --upstash]
+ *   ioredis-mock-streams replay [paths...] [--url redis://host:port[/db] [--flush] | --upstash]
  *     Replays scenario fixtures (default: fixtures/) on the fake, with --upstash on the fake
  *     through its Upstash REST front end (scenarios that need blocking or connection state are
  *     skipped), or with --url on a real server (only scenarios with source "recorded"). One line per scenario, then
  *     "N passed, M failed[, K skipped]". Exit code 1 if any failed.
  *
- *   ioredis-mock-streams record --url redis://host:port [--redis-version 8.0 --server LABEL] [paths...]
+ *   ioredis-mock-streams record --url redis://host:port[/db] [--flush] [--redis-version 8.0 --server LABEL] [paths...]
  *     Plays scenarios on a real server and writes its replies into the files. On a
  *     development build (INFO says 255.255.255) --redis-version names the fake mode the
  *     tree matches and --server the build (e.g. "redis 4f8cdc2a (7.4+ unstable)").
@@ -20,6 +20,10 @@
  *     "ioredis-mock-streams server listening on redis://HOST:PORT (Redis V)", once it accepts
  *     connections (--port 0, the default, picks a free port). The clock moves over the wire
  *     with MOCKCLOCK GET | TICK ms | SET ms (see the README).
+ *
+ *   With --url the database must be empty (refused otherwise, exit code 2) unless --flush
+ *   allows deleting its keys; the keys the scenarios create are deleted afterwards, and a
+ *   scenario that reaches other databases (FLUSHALL …) runs only if they are empty.
  *
  *   ioredis-mock-streams format [paths...]
  *     Validates scenario files and rewrites them in the stable fixture layout (for
@@ -40,16 +44,29 @@ import type { Target } from './scenarios/targets/target';
 
 const DEFAULT_PATHS = ['fixtures/'];
 
+const DATA_SAFETY_HELP = `
+Data on the server (--url): the database the URL names (default 0) must be empty; a database
+with keys is refused (exit code 2) unless --flush allows emptying it with FLUSHDB. The keys the
+scenarios create are deleted afterwards. A scenario that reaches other databases (FLUSHALL,
+SWAPDB, SELECT, MOVE, COPY ... DB) is skipped unless they are empty too.`;
+
 /** The `[paths...]` argument; its help line shows the real default (`fixtures/`). */
 function pathsArgument(): Argument {
   return new Argument('[paths...]', 'scenario files or directories').default([...DEFAULT_PATHS], DEFAULT_PATHS.join(' '));
 }
 
-async function replay(paths: string[], opts: { url?: string; upstash?: boolean }): Promise<number> {
+async function replay(paths: string[], opts: { url?: string; upstash?: boolean; flush?: boolean }): Promise<number> {
   let target: Target;
   if (opts.url && opts.upstash) throw new Error('give --url or --upstash, not both');
   if (opts.url) {
-    target = new RealTarget({ url: opts.url });
+    const real = new RealTarget({ url: opts.url, flush: opts.flush });
+    target = real;
+    try {
+      await real.prepare();
+    } catch (e) {
+      await real.dispose();
+      throw e;
+    }
   } else if (opts.upstash) {
     const { UpstashTarget } = await import('./scenarios/targets/upstash');
     target = new UpstashTarget();
@@ -68,10 +85,10 @@ async function replay(paths: string[], opts: { url?: string; upstash?: boolean }
   }
 }
 
-async function record(paths: string[], opts: { url: string; redisVersion?: string; server?: string }): Promise<number> {
+async function record(paths: string[], opts: { url: string; redisVersion?: string; server?: string; flush?: boolean }): Promise<number> {
   // "8.0.1" → "8.0"; throws on a mode the fake lacks.
   const redisVersion = opts.redisVersion === undefined ? undefined : parseRedisVersion(opts.redisVersion);
-  const results = await recordFiles(paths.length > 0 ? paths : DEFAULT_PATHS, opts.url, { redisVersion, server: opts.server });
+  const results = await recordFiles(paths.length > 0 ? paths : DEFAULT_PATHS, opts.url, { redisVersion, server: opts.server, flush: opts.flush });
   for (const r of results) {
     const label = r.status.toUpperCase().padEnd(9);
     console.log(`${label} ${r.name}`);
@@ -156,19 +173,23 @@ export async function main(argv: readonly string[] = process.argv): Promise<numb
     .command('replay')
     .description('replay scenarios on the fake (or on a real server with --url)')
     .addArgument(pathsArgument())
-    .option('--url <url>', 'replay on this real Redis server instead of the fake (recorded scenarios only)')
+    .option('--url <url>', 'replay on this real Redis server instead of the fake (recorded scenarios only); its database must be empty')
+    .option('--flush', 'with --url: allow deleting every key of the URL\'s database first (FLUSHDB) when it is not empty')
     .option('--upstash', 'replay on the fake through its Upstash REST front end (raw REST requests)')
-    .action(async (paths: string[], opts: { url?: string; upstash?: boolean }) => {
+    .addHelpText('after', DATA_SAFETY_HELP)
+    .action(async (paths: string[], opts: { url?: string; upstash?: boolean; flush?: boolean }) => {
       code = await replay(paths, opts);
     });
   program
     .command('record')
     .description('play scenarios on a real server and write its replies into the files')
-    .requiredOption('--url <url>', 'real Redis server, e.g. redis://127.0.0.1:6399')
+    .requiredOption('--url <url>', 'real Redis server, e.g. redis://127.0.0.1:6399/15; its database must be empty')
+    .option('--flush', 'allow deleting every key of the URL\'s database first (FLUSHDB) when it is not empty')
     .option('--redis-version <version>', 'fake mode the recording stands for (needed on a 255.255.255 development build), e.g. 8.0')
     .option('--server <label>', 'which server this is, written as "server" (needed on a development build)')
     .addArgument(pathsArgument())
-    .action(async (paths: string[], opts: { url: string; redisVersion?: string; server?: string }) => {
+    .addHelpText('after', DATA_SAFETY_HELP)
+    .action(async (paths: string[], opts: { url: string; redisVersion?: string; server?: string; flush?: boolean }) => {
       code = await record(paths, opts);
     });
   program
@@ -199,7 +220,7 @@ export async function main(argv: readonly string[] = process.argv): Promise<numb
       // commander already printed usage or help text.
       return err.exitCode === 0 ? 0 : 2;
     }
-    console.error(`ioredis-mock-streams: ${err.message ?? String(e)}`);
+    console.error(`ioredis-mock-streams: ${(err.message ?? String(e)).replace(/^\[ioredis-mock-streams\] /, '')}`);
     return 2;
   }
   return code;

@@ -1,8 +1,8 @@
 /**
  * Every fixture in fixtures/ replayed on the fake (one test per scenario), and, when
  * REDIS_URL / REDIS_UNSTABLE_URL are set, every recorded fixture replayed on the server of its
- * recording so the fixtures stay true. The real-server blocks empty the database named in the
- * URL (FLUSHDB).
+ * recording so the fixtures stay true. The real-server blocks need the database named in the
+ * URL empty (they delete the keys the scenarios create).
  */
 import * as path from 'node:path';
 import { isDevelopmentBuild, listScenarioFiles, loadScenarioFile, type Scenario } from '../../lib/scenarios/format';

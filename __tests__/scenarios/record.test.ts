@@ -1,6 +1,6 @@
 /**
  * The recorder and the CLI against a real server. Needs REDIS_URL; skipped with a warning
- * otherwise. Uses the database after the one REDIS_URL names (emptied with FLUSHDB), so it
+ * otherwise. Uses the database after the one REDIS_URL names (which must be empty), so it
  * cannot disturb fixtures.test.ts, which jest may run at the same time on REDIS_URL's own.
  */
 import * as fs from 'node:fs';

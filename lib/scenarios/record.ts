@@ -6,8 +6,11 @@
  * expectation. Where the old expectation holds matchers, they are kept if the real reply
  * satisfies them, so time-dependent values keep their tolerance; if a matcher is violated
  * (or a reply with matchers became an error, or a step got no reply in time) the file is
- * not written and the problem is reported. The file then gets `source: "recorded"`,
- * `recordedOn` (INFO server `redis_version`) and `redisVersion` (its major.minor).
+ * not written and the problem is reported. Time-dependent values without a matcher (IDs XADD
+ * generated from the clock, idle times, seen/active/delivery times, TTLs) are written as
+ * matchers (./time-matchers.ts) and listed in the report, so the file replays on the fake and
+ * on a server alike. The file then gets `source: "recorded"`, `recordedOn` (INFO server
+ * `redis_version`) and `redisVersion` (its major.minor).
  *
  * A development build (255.255.255) does not say which Redis it is: recording on one needs
  * `redisVersion` (the fake mode the tree matches) and `server` (e.g. "redis 4f8cdc2a (7.4+
@@ -27,6 +30,7 @@ import {
 import { formatJson } from './json-format';
 import { containsMatcher, mergeRecorded, type Bindings, type Json } from './matchers';
 import { runScenario } from './replay';
+import { withTimeMatchers, type TimeContext } from './time-matchers';
 import { RealTarget } from './targets/real';
 
 export interface RecordResult {
@@ -62,6 +66,8 @@ export interface RecordOptions {
   redisVersion?: string;
   /** Which server this is, written as `server`; required on a development build. */
   server?: string;
+  /** Allow emptying the URL's database first (FLUSHDB) when it holds keys (recordFiles). */
+  flush?: boolean;
 }
 
 /** Records one file. Never throws for scenario problems; they come back as 'failed'. */
@@ -89,13 +95,36 @@ export async function recordFile(file: string, target: RealTarget, opts: RecordO
       ]);
     }
   }
+  const serverNowMs = await target.serverTimeMs();
   const run = await runScenario(scenario, target, { stopOnMismatch: false });
   if (run.failure && run.failure.step < 0) return failed(scenario.name, [run.failure.message]);
 
   const problems: string[] = [];
   const changes: string[] = [];
   const bindings: Bindings = new Map();
+  // Generated IDs: value -> capture name; names not used by the scenario already.
+  const ids = new Map<string, string>();
+  const usedNames = new Set([...JSON.stringify(scenario.steps).matchAll(/"capture":\s*"([^"]+)"/g)].map((m) => m[1]));
+  let idCounter = 0;
+  const nextCaptureName = () => {
+    let name: string;
+    do name = `id${++idCounter}`;
+    while (usedNames.has(name));
+    usedNames.add(name);
+    return name;
+  };
+  const asyncCmd = new Map<string, readonly string[]>();
+  const timeContext = (i: number, cmd: readonly unknown[]): TimeContext => {
+    const elapsedCandidates = [0];
+    let sum = 0;
+    for (let j = i - 1; j >= 0; j--) {
+      const s = scenario.steps[j];
+      if (isAdvanceStep(s)) elapsedCandidates.push((sum += s.advance));
+    }
+    return { cmd: cmd.map((a) => (typeof a === 'string' ? a : '')), elapsedCandidates, serverNowMs, ids, nextCaptureName };
+  };
   const newSteps: Json[] = scenario.steps.map((step: Step, i: number) => {
+    if (isCommandStep(step) && step.async !== undefined) asyncCmd.set(step.async, step.cmd as string[]);
     const copy: Record<string, unknown> = { ...step };
     if (isAdvanceStep(step) || (isCommandStep(step) && step.async !== undefined)) return orderStep(copy);
     const outcome = run.outcomes[i];
@@ -123,11 +152,16 @@ export async function recordFile(file: string, target: RealTarget, opts: RecordO
       problems.push(`step ${i}: matcher not satisfied at ${merged.path || '(reply)'}: ${merged.message}`);
       return orderStep(copy);
     }
-    if (old.error !== undefined || old.reply === undefined || JSON.stringify(old.reply) !== JSON.stringify(merged.value)) {
-      changes.push(`step ${i}: reply ${JSON.stringify(merged.value)}`);
+    // IDs the old matchers captured are generated IDs too: later exact copies become refs.
+    for (const [name, value] of bindings) if (typeof value === 'string' && !ids.has(value) && /^\d+-\d+$/.test(value)) ids.set(value, name);
+    const cmd = isCommandStep(step) ? step.cmd : asyncCmd.get((step as { await: string }).await) ?? [];
+    const timed = withTimeMatchers(merged.value, outcome.value, timeContext(i, cmd));
+    for (const n of timed.notes) changes.push(`step ${i}: ${n.what} at ${n.path} written as ${JSON.stringify(n.matcher)}`);
+    if (old.error !== undefined || old.reply === undefined || JSON.stringify(old.reply) !== JSON.stringify(timed.value)) {
+      changes.push(`step ${i}: reply ${JSON.stringify(timed.value)}`);
     }
     delete copy.error;
-    copy.reply = merged.value;
+    copy.reply = timed.value;
     return orderStep(copy);
   });
   if (problems.length > 0) return failed(scenario.name, problems);
@@ -146,10 +180,15 @@ export async function recordFile(file: string, target: RealTarget, opts: RecordO
   return { file, name: scenario.name, status: 'updated', messages: changes };
 }
 
-/** Records every scenario file under `paths` against the server at `url`. */
+/**
+ * Records every scenario file under `paths` against the server at `url`, whose database must be
+ * empty unless `opts.flush` allows emptying it (see RealTarget).
+ * @throws NotEmptyDatabaseError before recording anything, or a connection error
+ */
 export async function recordFiles(paths: readonly string[], url: string, opts: RecordOptions = {}): Promise<RecordResult[]> {
-  const target = new RealTarget({ url, recordedOnly: false });
+  const target = new RealTarget({ url, recordedOnly: false, flush: opts.flush });
   try {
+    await target.prepare();
     const results: RecordResult[] = [];
     for (const file of listScenarioFiles(paths)) results.push(await recordFile(file, target, opts));
     return results;

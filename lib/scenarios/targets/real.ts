@@ -1,9 +1,14 @@
 /**
  * Real-server target: each scenario client is its own ioredis connection to `url`.
  *
- * The database named in the URL (default 0) is emptied with FLUSHDB at the start of every
- * scenario. FLUSHDB rather than FLUSHALL, so that other databases of a shared server are
- * left alone; point the URL at a server (or database) reserved for fixtures all the same.
+ * It never destroys data it did not create:
+ * - the database named in the URL (default 0) must be empty when the run starts and before
+ *   each scenario; otherwise `prepare()`/`open()` throw a NotEmptyDatabaseError, unless the
+ *   caller allowed emptying it (`flush`: FLUSHDB of that database only);
+ * - every key a scenario command names (as the server's `COMMAND GETKEYS` reports it) is
+ *   deleted when the scenario ends, so the database is left as empty as it was found;
+ * - a scenario that reaches other databases (FLUSHALL, SWAPDB, SELECT, MOVE, COPY … DB) is
+ *   skipped unless every other database of the server is empty.
  * `advance` sleeps in real time. After an `async` step the target polls
  * `CLIENT LIST ID <id>` until that connection shows the blocked flag `b`.
  */
@@ -24,6 +29,46 @@ export interface RealTargetOptions {
   callTimeoutMs?: number;
   /** Longest wait for an async command to block, in ms. @default 2000 */
   blockWaitMs?: number;
+  /**
+   * Allow emptying the URL's database (FLUSHDB) when it holds keys at the start of the run or
+   * of a scenario. Without it a non-empty database is refused.
+   * @default false
+   */
+  flush?: boolean;
+}
+
+/** The URL's database holds keys the target did not create (and `flush` was not given). */
+export class NotEmptyDatabaseError extends Error {
+  constructor(url: string, db: number, keys: number) {
+    super(
+      `[ioredis-mock-streams] database ${db} of ${redactUrl(url)} holds ${keys} key${keys === 1 ? '' : 's'}; ` +
+        'the real-server target needs an empty database (it creates keys and deletes them afterwards). ' +
+        'Point --url at an empty database (e.g. redis://host:port/15) or pass --flush to delete every key of this one first.',
+    );
+    this.name = 'NotEmptyDatabaseError';
+  }
+}
+
+/** The URL without a password, for messages. */
+function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return url;
+  }
+}
+
+/** Commands that reach databases other than the connection's own. */
+function crossDatabaseCommand(scenario: Scenario): string | undefined {
+  for (const step of scenario.steps) {
+    if (!('cmd' in step)) continue;
+    const [name, ...args] = step.cmd.map((a) => (typeof a === 'string' ? a.toUpperCase() : ''));
+    if (['FLUSHALL', 'SWAPDB', 'SELECT', 'MOVE'].includes(name)) return name;
+    if (name === 'COPY' && args.includes('DB')) return 'COPY … DB';
+  }
+  return undefined;
 }
 
 function connect(url: string, name: string): Promise<IORedis> {
@@ -55,14 +100,60 @@ export class RealTarget implements Target {
   private readonly url: string;
   private readonly recordedOnly: boolean;
   private readonly blockWaitMs: number;
+  private readonly flush: boolean;
   private admin: IORedis | undefined;
   private version: string | undefined;
+  /** Keys named by the current scenario's commands: deleted when it ends. */
+  private readonly created = new Set<string>();
 
   constructor(opts: RealTargetOptions) {
     this.url = opts.url;
     this.recordedOnly = opts.recordedOnly ?? true;
     this.callTimeoutMs = opts.callTimeoutMs ?? 5000;
     this.blockWaitMs = opts.blockWaitMs ?? 2000;
+    this.flush = opts.flush ?? false;
+  }
+
+  /** The database number the URL selects. */
+  private get db(): number {
+    try {
+      return Number(new URL(this.url).pathname.replace(/^\//, '') || '0') || 0;
+    } catch {
+      return 0;
+    }
+  }
+
+  /**
+   * Checks, before anything runs, that the URL's database is empty (or empties it if `flush`).
+   * @throws NotEmptyDatabaseError, or a connection error
+   */
+  async prepare(): Promise<void> {
+    await this.ensureEmpty();
+  }
+
+  private async ensureEmpty(): Promise<void> {
+    const admin = await this.adminClient();
+    const keys = (await admin.call('DBSIZE')) as number;
+    if (keys === 0) return;
+    if (!this.flush) throw new NotEmptyDatabaseError(this.url, this.db, keys);
+    await admin.call('FLUSHDB');
+  }
+
+  /** Remember the keys `argv` names (the server's own key specs), to delete them afterwards. */
+  private async track(argv: readonly string[]): Promise<void> {
+    try {
+      const keys = (await (await this.adminClient()).call('COMMAND', 'GETKEYS', ...argv)) as string[];
+      for (const k of keys) this.created.add(k);
+    } catch {
+      // no key arguments, or arguments the server rejects: the command creates nothing
+    }
+  }
+
+  private async deleteCreated(): Promise<void> {
+    const keys = [...this.created];
+    this.created.clear();
+    const admin = await this.adminClient();
+    for (let i = 0; i < keys.length; i += 500) await admin.call('UNLINK', ...keys.slice(i, i + 500));
   }
 
   private async adminClient(): Promise<IORedis> {
@@ -81,6 +172,12 @@ export class RealTarget implements Target {
     return this.version;
   }
 
+  /** The server's wall time in ms (TIME). */
+  async serverTimeMs(): Promise<number> {
+    const [sec, usec] = (await (await this.adminClient()).call('TIME')) as [string, string];
+    return Number(sec) * 1000 + Math.floor(Number(usec) / 1000);
+  }
+
   async skipReason(scenario: Scenario): Promise<string | null> {
     if (this.recordedOnly && scenario.source !== 'recorded') return `source is "${scenario.source}", not "recorded"`;
     const version = await this.serverVersion();
@@ -89,12 +186,19 @@ export class RealTarget implements Target {
       return `recorded on ${scenario.recordedOn}${scenario.server ? ` (${scenario.server})` : ''}, server is ${version}`;
     }
     if (compareVersions(scenario.redisVersion, version) > 0) return `needs Redis ${scenario.redisVersion}, server is ${version}`;
+    const crossDb = crossDatabaseCommand(scenario);
+    if (crossDb !== undefined) {
+      const info = (await (await this.adminClient()).call('INFO', 'keyspace')) as string;
+      const others = [...info.matchAll(/^db(\d+):keys=(\d+)/gm)].filter(([, db, n]) => Number(db) !== this.db && Number(n) > 0).map(([, db]) => `db${db}`);
+      if (others.length > 0) return `sends ${crossDb}, which reaches other databases, and ${others.join(', ')} of the server hold keys`;
+    }
     return null;
   }
 
   async open(scenario: Scenario): Promise<TargetSession> {
     const admin = await this.adminClient();
-    await admin.call('FLUSHDB');
+    await this.ensureEmpty();
+    this.created.clear();
     const clients = new Map<string, { conn: IORedis; id: number }>();
     try {
       for (const name of clientsOf(scenario)) {
@@ -108,9 +212,11 @@ export class RealTarget implements Target {
     const blockWaitMs = this.blockWaitMs;
     const get = (name: string) => clientNamed(clients, name);
     return {
-      call: (client, argv) => {
+      call: async (client, argv) => {
+        const { conn } = get(client);
+        await this.track(argv);
         const [command, ...args] = argv;
-        return get(client).conn.call(command, ...args);
+        return conn.call(command, ...args);
       },
       advance: (ms) => sleep(ms),
       async settleAsync(client: string, pending: PendingCall): Promise<void> {
@@ -123,9 +229,10 @@ export class RealTarget implements Target {
           await sleep(2);
         }
       },
-      async close(): Promise<void> {
+      close: async (): Promise<void> => {
         // disconnect() drops the socket at once, which also ends commands still blocked.
         for (const { conn } of clients.values()) conn.disconnect();
+        await this.deleteCreated();
       },
     };
   }
