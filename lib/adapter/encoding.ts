@@ -30,11 +30,15 @@ export function toByteString(arg: unknown): string {
   return ASCII.test(s) ? s : Buffer.from(s, 'utf8').toString('latin1');
 }
 
-/** Flatten arguments the way ioredis does (arrays are spread one level). */
-export function flattenArgs(args: unknown[]): unknown[] {
+/**
+ * Flatten arguments the way ioredis does (arrays are spread one level). Element by element:
+ * `push(...a)` passes the array as call arguments, which overflows the stack above ~120 000
+ * elements, where ioredis and Redis take any number.
+ */
+export function flattenArgs(args: readonly unknown[]): unknown[] {
   const out: unknown[] = [];
   for (const a of args) {
-    if (Array.isArray(a)) out.push(...a);
+    if (Array.isArray(a)) for (const x of a) out.push(x);
     else out.push(a);
   }
   return out;

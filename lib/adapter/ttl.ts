@@ -8,7 +8,7 @@
 import { ReplyError } from 'redis-errors';
 import { parseInt64 } from '../commands/args';
 import type { Keyspace } from '../keyspace/keyspace';
-import { toByteString } from './encoding';
+import { decodeBytes, toByteString } from './encoding';
 
 type Method = (...args: unknown[]) => Promise<unknown>;
 
@@ -37,15 +37,24 @@ type SyncCommand = (args: unknown[]) => number;
  */
 export function clockTtlCommands(ks: Keyspace, prefix: string): Record<string, SyncCommand> {
   const full = (key: unknown) => prefix + toByteString(key);
-  const expireCmd = (unitMs: number, absolute: boolean): SyncCommand => (args) => {
+  const expireCmd = (name: string, unitMs: number, absolute: boolean): SyncCommand => (args) => {
     const [key, when, ...flags] = args;
-    const v = parseInt64(toByteString(when));
-    if (v === null) throw new ReplyError('ERR value is not an integer or out of range');
+    // Options first, named as typed (expire.c parseExtendedExpireArgumentsOrReply), then the time.
+    for (const x of flags) {
+      if (!['NX', 'XX', 'GT', 'LT'].includes(toByteString(x).toUpperCase())) throw new ReplyError(`ERR Unsupported option ${decodeBytes(toByteString(x))}`);
+    }
     const f = new Set(flags.map((x) => toByteString(x).toUpperCase()));
-    for (const x of f) if (!['NX', 'XX', 'GT', 'LT'].includes(x)) throw new ReplyError(`ERR Unsupported option ${x}`);
     if (f.has('NX') && (f.has('XX') || f.has('GT') || f.has('LT')))
       throw new ReplyError('ERR NX and XX, GT or LT options at the same time are not compatible');
     if (f.has('GT') && f.has('LT')) throw new ReplyError('ERR GT and LT options at the same time are not compatible');
+    const v = parseInt64(toByteString(when));
+    if (v === null) throw new ReplyError('ERR value is not an integer or out of range');
+    // expire.c: an overflow of the unit conversion or of the base time is an invalid time
+    const LLONG_MAX = 2n ** 63n - 1n;
+    const ms = v * BigInt(unitMs);
+    if (ms > LLONG_MAX || ms < -LLONG_MAX - 1n || (!absolute && ms > LLONG_MAX - BigInt(ks.now()))) {
+      throw new ReplyError(`ERR invalid expire time in '${name}' command`);
+    }
     const k = full(key);
     if (!ks.store.hasKey(k)) return 0;
     const now = ks.now();
@@ -72,10 +81,10 @@ export function clockTtlCommands(ks: Keyspace, prefix: string): Record<string, S
     return ms ? left : Math.floor((left + 500) / 1000);
   };
   return {
-    expire: expireCmd(1000, false),
-    pexpire: expireCmd(1, false),
-    expireat: expireCmd(1000, true),
-    pexpireat: expireCmd(1, true),
+    expire: expireCmd('expire', 1000, false),
+    pexpire: expireCmd('pexpire', 1, false),
+    expireat: expireCmd('expireat', 1000, true),
+    pexpireat: expireCmd('pexpireat', 1, true),
     ttl: ttlCmd(false),
     pttl: ttlCmd(true),
   };

@@ -257,7 +257,7 @@ function serve(ctx: CommandContext, args: ReadArgs, targets: GroupTarget[]): { o
     const limit = streamLimit(args.count, budget);
     const { found } = scanClaimable(ctx, t, args.claimMinIdle, limit, budget);
     const entries = applyClaims(ctx, t, consumer, found);
-    entries.push(...serveNew(ctx, t, consumer, args.noack, limit - found.length, budget, true));
+    for (const e of serveNew(ctx, t, consumer, args.noack, limit - found.length, budget, true)) entries.push(e);
     if (entries.length) {
       out.push(t.key, entries);
       ctx.db.dirty?.(1);

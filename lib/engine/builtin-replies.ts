@@ -14,6 +14,7 @@
  * Every other value: string → bulk string (UTF-8 bytes), Buffer → its bytes, integer → integer,
  * boolean → 1/0, null/undefined → nil, array → array (elements converted the same way).
  */
+import { StreamsMockError } from '../clock/clock';
 import { CommandError } from '../errors';
 import { DoubleReply, MapReply, NIL_ARRAY, type Reply, SetReply, SimpleString, VerbatimReply } from '../reply/reply';
 
@@ -137,8 +138,13 @@ export function typedBuiltinReply(name: string, args: readonly unknown[], value:
   }
 }
 
-/** An error an emulator threw, as Redis's error reply (an `ERR ` prefix when it has no code). */
+/**
+ * An error an emulator threw, as Redis's error reply (an `ERR ` prefix when it has no code). A
+ * StreamsMockError (a command or argument the fake lacks, adapter/builtin-errors.ts) is a
+ * library error, not a reply: it is thrown as it is.
+ */
 export function builtinError(err: unknown): CommandError {
+  if (err instanceof StreamsMockError) throw err;
   if (err instanceof CommandError) return err;
   const text = err instanceof Error ? err.message : String(err);
   const msg = bytesOfText(text).replace(/[\r\n]/g, ' ');

@@ -29,7 +29,8 @@ import { ErrorReply, NIL_ARRAY, PushReply, QUEUED, type Reply } from '../reply/r
 import { StreamsMockError } from '../clock/clock';
 import { COMMAND_SINCE, versionIndex } from '../version';
 import { DENIED_IN_SCRIPTS, ERR_ARITY_FROM_SCRIPT, ERR_NOT_ALLOWED_FROM_SCRIPT, ERR_UNKNOWN_FROM_SCRIPT } from './script-rules';
-import { fixStreamReplies, guardStreamKeys, withKeyspaceTime } from '../adapter/builtins';
+import { runBuiltin } from '../adapter/builtins';
+import { callSliced } from '../adapter/large-args';
 import { decodeBytes, toByteString } from '../adapter/encoding';
 import { storeKeyOfBytes } from '../adapter/keys';
 import { clockTtlCommands } from '../adapter/ttl';
@@ -621,10 +622,9 @@ export class Connection {
       } else {
         const emulator = this.emulators[name];
         const host = this.builtinHost;
-        value = withKeyspaceTime(ks, () => {
-          guardStreamKeys(ks, name, args, prefix);
-          return fixStreamReplies(ks, name, args, prefix, emulator.apply(host, args));
-        });
+        // Redis's checks, the keyspace clock, reply fixes (adapter/builtins.ts); long argument
+        // lists in slices (adapter/large-args.ts)
+        value = runBuiltin(ks, name, args, prefix, (all) => callSliced(name, all, (slice) => emulator.apply(host, slice)));
       }
     } catch (err) {
       throw builtinError(err);

@@ -25,6 +25,17 @@ export interface StoreHooks {
   expiryChanged(key: string): void;
 }
 
+/**
+ * An empty list, set, sorted set or hash: Redis never keeps one (the key goes away with its last
+ * element). ioredis-mock creates them before filling them and writes them back when emptied,
+ * so the adapter drops them after each of its commands (`dropIfEmptyAggregate`).
+ */
+export function isEmptyAggregate(val: unknown): boolean {
+  if (Array.isArray(val)) return val.length === 0;
+  if (val instanceof Set || val instanceof Map) return val.size === 0;
+  return typeof val === 'object' && val !== null && !Buffer.isBuffer(val) && !(val instanceof Stream) && Object.keys(val).length === 0;
+}
+
 function copyValue(val: unknown): unknown {
   if (val instanceof Stream) return val;
   if (Array.isArray(val)) return val.slice();
@@ -110,6 +121,11 @@ export class KeyStore {
     this.remove(key);
   }
 
+  /** Delete `key` if it holds an empty list, set, sorted set or hash (see isEmptyAggregate). */
+  dropIfEmptyAggregate(key: string): void {
+    if (this.raw.has(key) && isEmptyAggregate(this.raw.get(key))) this.remove(key);
+  }
+
   /** Report an in-place change of `key` (a stream command modified it): dirties WATCH. */
   markModified(key: string): void {
     this.hooks.modified(key);
@@ -166,6 +182,32 @@ export class KeyStore {
       if (this.expiry.delete(key)) this.hooks.expiryChanged(key);
     },
   });
+
+  /**
+   * Exchange every key and TTL with `other` (SWAPDB). Waiters on stream keys of either side are
+   * signalled, and every key is reported modified (WATCH).
+   */
+  swapWith(other: KeyStore): void {
+    if (other === this) return;
+    const mine = [new Map(this.raw), new Map(this.expiry)] as const;
+    const theirs = [new Map(other.raw), new Map(other.expiry)] as const;
+    const fill = (store: KeyStore, [raw, expiry]: readonly [Map<string, unknown>, Map<string, number>], before: Map<string, unknown>) => {
+      store.raw.clear();
+      store.expiry.clear();
+      for (const [k, v] of raw) store.raw.set(k, v);
+      for (const [k, v] of expiry) store.expiry.set(k, v);
+      for (const key of new Set([...before.keys(), ...raw.keys()])) {
+        store.hooks.modified(key);
+        const was = before.get(key);
+        const now = raw.get(key);
+        if (was instanceof Stream && was !== now) store.hooks.streamRemoved(key);
+        if (now instanceof Stream && was !== now) store.hooks.streamArrived(key);
+        if (expiry.has(key)) store.hooks.expiryChanged(key);
+      }
+    };
+    fill(this, theirs, mine[0]);
+    fill(other, mine, theirs[0]);
+  }
 
   /** Absolute expiry time of a full key in ms, if it has a TTL. */
   expiryOf(key: string): number | undefined {

@@ -6,12 +6,13 @@
 import type { ConnectionCommandSpec } from '../command-types';
 import * as client from './client';
 import * as connection from './connection';
+import * as keyspace from './keyspace';
 import * as pubsub from './pubsub';
 import * as scripting from './scripting';
 import * as server from './server';
 import * as transaction from './transaction';
 
-const modules: { specs: readonly ConnectionCommandSpec[] }[] = [transaction, connection, client, scripting, pubsub, server];
+const modules: { specs: readonly ConnectionCommandSpec[] }[] = [transaction, connection, client, scripting, pubsub, server, keyspace];
 
 /** Connection-level commands by lower-case name. */
 export const CONNECTION_COMMANDS: ReadonlyMap<string, ConnectionCommandSpec> = new Map(

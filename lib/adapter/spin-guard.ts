@@ -1,0 +1,94 @@
+/**
+ * Keeps a command loop from starving the event loop.
+ *
+ * The fake answers through promises alone, so a loop that sends commands whose replies come at
+ * once (`while (running) { try { await redis.xreadgroup(…) } catch {} }` once its group is gone)
+ * never lets the event loop turn: no timer fires again, jest's test timeout included, and jest
+ * hangs without printing anything. A real connection goes through the socket, so the same loop
+ * only burns CPU. The guard counts commands between two turns of the event loop; past
+ * `SPIN_LIMIT` the next command first waits for a macrotask (`setImmediate` of Node's `timers`
+ * module, captured here: jest and sinon fake timers patch the globals only). Normal tests stay
+ * fast and deterministic: they rarely send a thousand commands without awaiting anything else,
+ * and when they do, they wait one macrotask per thousand.
+ *
+ * Clients the jest setup closed because their test ended (`orphan`) go further: once such a
+ * client spins, its later commands never settle, so the leaked loop stops for good and jest can
+ * exit. Observers (the jest setup) hear about each spinning client once (and once more when it
+ * is parked), to name its test.
+ */
+import * as timers from 'timers';
+
+/** Commands allowed between two turns of the event loop before one waits for a macrotask. */
+export const SPIN_LIMIT = 1000;
+
+const realSetImmediate = timers.setImmediate;
+
+export type SpinVerdict = 'run' | 'park' | Promise<void>;
+
+export interface SpinInfo {
+  /** The client whose command passed the limit. */
+  client: object;
+  /** Commands sent since the event loop last turned. */
+  commands: number;
+  /** The jest setup closed this client (its test ended): its commands now never settle. */
+  parked: boolean;
+}
+
+/** Clients closed by the jest setup after their test ended, with that test's name. */
+const orphans = new WeakMap<object, string>();
+/** Clients already reported, as spinning and as parked (each once). */
+const reportedSpin = new WeakSet<object>();
+const reportedPark = new WeakSet<object>();
+const parkedClients = new WeakSet<object>();
+const observers = new Set<(info: SpinInfo) => void>();
+
+let count = 0;
+let armed = false;
+let turn: Promise<void> | undefined;
+
+function arm(): void {
+  if (armed) return;
+  armed = true;
+  turn = new Promise((resolve) =>
+    realSetImmediate(() => {
+      armed = false;
+      count = 0;
+      turn = undefined;
+      resolve();
+    }),
+  );
+}
+
+/**
+ * Called by a client before each command: 'run' (go on now), a promise (wait for the event loop
+ * to turn first), or 'park' (a spinning orphan: never answer).
+ */
+export function spinCheck(client: object): SpinVerdict {
+  if (parkedClients.has(client)) return 'park';
+  arm();
+  if (++count <= SPIN_LIMIT) return 'run';
+  const parked = orphans.has(client);
+  if (parked) parkedClients.add(client);
+  const seen = parked ? reportedPark : reportedSpin;
+  if (!seen.has(client)) {
+    seen.add(client);
+    for (const o of observers) o({ client, commands: count, parked });
+  }
+  return parked ? 'park' : (turn as Promise<void>);
+}
+
+/** Mark a client its test no longer owns (the jest setup closed it). */
+export function markOrphan(client: object, testName: string): void {
+  orphans.set(client, testName);
+}
+
+/** The test that owned an orphaned client. */
+export function orphanTestOf(client: object): string | undefined {
+  return orphans.get(client);
+}
+
+/** Hear about each client that passes the limit (once per client). @returns unsubscribe */
+export function onSpin(observer: (info: SpinInfo) => void): () => void {
+  observers.add(observer);
+  return () => void observers.delete(observer);
+}
