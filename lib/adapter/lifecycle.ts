@@ -11,6 +11,7 @@
  * Events are emitted from promise callbacks, never `process.nextTick`, so jest/sinon fake
  * timers cannot hold them back (ioredis-mock's own nextTick `connect`/`ready` are dropped).
  */
+import { clientCreated } from './client-registry';
 import { Connection, type ConnectionOptions } from '../engine/connection';
 import type { EmulatorTable } from '../engine/emulators';
 import { parseStreamsOptions } from './options';
@@ -100,6 +101,7 @@ export function openInstance(redis: Instance, options: any, emulators: EmulatorT
   const conn = new Connection(connectionOptionsOf(redis, options, emulators));
   applyClientInfo(conn, options);
   redis[CONN] = conn;
+  clientCreated(redis); // the jest setup tags it with the running test
   if (options?.lazyConnect) {
     redis.status = 'wait';
     return;

@@ -22,7 +22,9 @@ import { CommandError } from '../errors';
 import { type Connection, connectionClosedError } from '../engine/connection';
 import type { Emulator, EmulatorTable } from '../engine/emulators';
 import type { Reply } from '../reply/reply';
-import { fixStreamReplies, guardStreamKeys, withKeyspaceTime } from './builtins';
+import { runBuiltin } from './builtins';
+import { callSliced } from './large-args';
+import { spinCheck } from './spin-guard';
 import { decodeBytes, encodeReply, type ReplyEncoding, toByteString } from './encoding';
 import { applyKeyPrefix } from './keys';
 import { CONN, autoConnect, closeInstance } from './lifecycle';
@@ -143,8 +145,24 @@ export function executeArgv(redis: Instance, conn: Connection, argv: string[], b
   return later;
 }
 
+/**
+ * The spin guard (spin-guard.ts) before every command of a client: run now, first wait for the
+ * event loop to turn (a loop of commands that answer at once), or never settle (the loop of a
+ * finished test, whose client the jest setup closed).
+ */
+function guarded(redis: Instance, run: () => Promise<unknown>): Promise<unknown> {
+  const verdict = spinCheck(redis);
+  if (verdict === 'run') return run();
+  if (verdict === 'park') return new Promise(() => undefined);
+  return verdict.then(run);
+}
+
 /** A stream command from a method, `call()` or `send_command()`; `name` as sent. */
 export function runStreamCommand(redis: Instance, emulators: EmulatorTable, name: string, args: unknown[], buffers: boolean): Promise<unknown> {
+  return guarded(redis, () => runStreamNow(redis, emulators, name, args, buffers));
+}
+
+function runStreamNow(redis: Instance, emulators: EmulatorTable, name: string, args: unknown[], buffers: boolean): Promise<unknown> {
   const conn = usableConnection(redis, emulators);
   if (conn instanceof Error) return Promise.reject(conn);
   if (redis.subscriberMode) return Promise.reject(new Error(SUBSCRIBER_ERROR));
@@ -162,6 +180,10 @@ const PREFIXED_ENGINE_COMMANDS = new Set(['watch']);
 
 /** A command the engine answers (connection commands, TTLs, scripts, anything unemulated). */
 export function runEngineCommand(redis: Instance, emulators: EmulatorTable, name: string, args: unknown[], buffers: boolean): Promise<unknown> {
+  return guarded(redis, () => runEngineNow(redis, emulators, name, args, buffers));
+}
+
+function runEngineNow(redis: Instance, emulators: EmulatorTable, name: string, args: unknown[], buffers: boolean): Promise<unknown> {
   const conn = usableConnection(redis, emulators);
   if (conn instanceof Error) return Promise.reject(conn);
   const lower = name.toLowerCase();
@@ -229,15 +251,18 @@ export function runBuiltinNow(redis: Instance, conn: Connection, name: string, b
   const prefix = conn.keyPrefix;
   let result: unknown;
   try {
-    result = withKeyspaceTime(ks, () => {
-      guardStreamKeys(ks, name, processed, prefix);
-      return fixStreamReplies(ks, name, processed, prefix, emulator.apply(redis, processed));
-    });
+    // Redis's checks, the keyspace clock, reply fixes, errors as Redis's (builtins.ts); a long
+    // argument list runs in slices (large-args.ts)
+    result = runBuiltin(ks, name, processed, prefix, (args) => callSliced(base, args, (slice) => emulator.apply(redis, slice)));
+  } catch (err) {
+    throw toClientError(err);
   } finally {
     ks.blocking.flush();
   }
   conn.noteCommand(base);
-  return result instanceof Promise ? result.then((r) => processReply(r, base)) : processReply(result, base);
+  return result instanceof Promise
+    ? result.then((r) => processReply(r, base), (err) => Promise.reject(toClientError(err)))
+    : processReply(result, base);
 }
 
 /** A built-in sent while MULTI (through `call()`) is open: queued by the engine. */
@@ -254,6 +279,10 @@ function queueBuiltin(redis: Instance, conn: Connection, name: string, base: str
 
 /** One of ioredis-mock's commands, from a method or `call()`. */
 export function runBuiltinCommand(redis: Instance, emulators: EmulatorTable, name: string, base: string, emulator: Emulator, args: unknown[]): Promise<unknown> {
+  return guarded(redis, () => runBuiltinCommandNow(redis, emulators, name, base, emulator, args));
+}
+
+function runBuiltinCommandNow(redis: Instance, emulators: EmulatorTable, name: string, base: string, emulator: Emulator, args: unknown[]): Promise<unknown> {
   const conn = usableConnection(redis, emulators);
   if (conn instanceof Error) return Promise.reject(conn);
   let processed: unknown[];
