@@ -20,7 +20,7 @@
  * Nothing throws synchronously.
  */
 import { dispatch, dispatchCheckOnly, lookupCommand } from '../commands/dispatch';
-import type { BlockRequest, CommandContext, Db } from '../commands/types';
+import type { BlockRequest, CommandContext, CommandHandler, Db } from '../commands/types';
 import { isBlockRequest } from '../commands/types';
 import { CommandError, ERR_WRONGTYPE, errUnknownCommand, errUnknownSubcommand, errWrongArity } from '../errors';
 import type { KeyWatcher, Keyspace, KeyspaceOptions } from '../keyspace/keyspace';
@@ -448,13 +448,18 @@ export class Connection {
     if (this.multiQueue !== null && err === undefined && argv[0].toLowerCase() !== 'multi') return; // QUEUED
     const name = String(argv[0]).toLowerCase();
     const stats = this.server.stats;
-    const known = CONNECTION_COMMANDS.has(name) || lookupCommand(name) !== undefined || this.hasBuiltin(name);
-    if (!known) {
+    let kind = COMMAND_KINDS.get(name);
+    if (kind === undefined) {
+      const spec = CONNECTION_COMMANDS.get(name) ?? lookupCommand(name);
+      kind = spec ? (spec.subcommands ? 'container' : 'command') : this.hasBuiltin(name) ? 'command' : 'unknown';
+      if (spec) COMMAND_KINDS.set(name, kind); // built-ins depend on the emulator table: not cached
+    }
+    if (kind === 'unknown') {
       if (err instanceof CommandError) stats.errorReply(err.message);
       return;
     }
     const usec = Math.round((performance.now() - start) * 1000);
-    const full = commandStatsName(argv, CONNECTION_COMMANDS.get(name)?.subcommands !== undefined || lookupCommand(name)?.subcommands !== undefined);
+    const full = commandStatsName(argv, kind === 'container');
     if (err === undefined) stats.commandDone(full, usec, 'ok');
     else stats.commandDone(full, usec, err instanceof RejectedCommandError ? 'rejected' : 'failed', (err as CommandError).message);
   }
@@ -474,13 +479,13 @@ export class Connection {
     }
     if (this.multiQueue !== null && !conn?.immediate) return this.queueInMulti(name, argv, conn, stream !== undefined);
     if (conn) return this.runConnectionCommand(conn, name, argv);
-    // Unknown command, arity, subcommand: refused before running (rejected_calls in INFO)
-    const refused = this.commandCheckError(name, argv, undefined, stream !== undefined);
-    if (refused !== null) this.reject(name, refused);
     if (stream) {
       this.lastCommand = name;
-      return this.runStream(argv);
+      return this.runStream(argv, true);
     }
+    // Unknown command, arity: refused before running (rejected_calls in INFO)
+    const refused = this.commandCheckError(name, argv, undefined, false);
+    if (refused !== null) this.reject(name, refused);
     return this.runBuiltin(name, argv);
   }
 
@@ -572,11 +577,19 @@ export class Connection {
   }
 
   /** Run a stream command; blocks (returns a promise) on a BLOCK that must wait. */
-  private runStream(argv: string[]): Reply | Promise<Reply> {
+  private runStream(argv: string[], refusals = false): Reply | Promise<Reply> {
     const ks = this.ks;
     let result: Reply | BlockRequest;
+    // Unknown (in this version), arity, subcommand: refused before running (INFO rejected_calls)
+    let handler: CommandHandler;
     try {
-      result = dispatch(this.context(false), argv);
+      handler = dispatchCheckOnly(ks.redisVersion, argv);
+    } catch (err) {
+      if (refusals && err instanceof CommandError) this.reject(argv[0].toLowerCase(), err.message);
+      throw err;
+    }
+    try {
+      result = handler(this.context(false), argv);
     } finally {
       ks.blocking.flush();
     }
@@ -953,6 +966,9 @@ export class Connection {
     return this.ks.blocking.unblockClient(this, error);
   }
 }
+
+/** How INFO commandstats names a command of the engine or the registry (by lower-case name). */
+const COMMAND_KINDS = new Map<string, 'command' | 'container' | 'unknown'>();
 
 /** An error thrown inside EXEC as its reply in place; library errors propagate. */
 function errorReplyOf(err: unknown): ErrorReply {
