@@ -38,8 +38,6 @@ import {
   errBlockFromScript,
   fail,
 } from '../errors';
-import type { StreamEntry } from '../model/stream-entries';
-import { formatId } from '../model/stream-id';
 import { supports } from '../version';
 import { blockTimeoutOrFail, int64OrFail, is, parseInt64 } from './args';
 import type { BlockRequest, CommandContext, Reply } from './types';
@@ -245,11 +243,6 @@ export class ReplyBudget {
 /** A per-stream limit: COUNT (0 = none) capped by what MAXCOUNT still allows. */
 export function streamLimit(count: number, budget: ReplyBudget): number {
   return Math.min(count > 0 ? count : Infinity, budget.remaining());
-}
-
-/** `[id, [f1, v1, …]]`, as XRANGE replies an entry. */
-export function entryReply(e: StreamEntry): Reply[] {
-  return [formatId(e.id), [...e.fields]];
 }
 
 /**

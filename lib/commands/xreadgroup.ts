@@ -43,7 +43,6 @@ import {
   ReadRetry,
   ReplyBudget,
   blockRequest,
-  entryReply,
   parseReadArgs,
   streamLimit,
   wakeKeys70,
@@ -138,23 +137,24 @@ function serveNew(
   if (!start || limit <= 0) return out;
   const tombstonesFrom = supports(ctx.version, 'entriesReadTombstonesFromLastId') ? 'lastId' : 'entry';
   let delivered = false;
-  for (const e of stream.entries.range(start, MAX_ID)) {
-    if (out.length >= limit || !budget.open()) break;
-    stream.advanceGroup(group, e.id, tombstonesFrom);
-    const reply = entryReply(e);
-    if (ext) reply.push(0, 0);
+  stream.entries.forEach(start, MAX_ID, (id, fields) => {
+    if (out.length >= limit || !budget.open()) return false;
+    stream.advanceGroup(group, id, tombstonesFrom);
+    const idText = formatId(id);
+    const reply: Reply[] = ext ? [idText, fields.slice(), 0, 0] : [idText, fields.slice()];
     out.push(reply);
-    budget.addEntry(reply[0] as string, e.fields, ext ? [0, 0] : undefined);
-    if (noack) continue;
-    const pe = group.pel.get(e.id);
-    if (!pe) group.addPending(e.id, consumer, ctx.now, 1n);
+    budget.addEntry(idText, fields, ext ? [0, 0] : undefined);
+    if (noack) return true;
+    const pe = group.pel.get(id);
+    if (!pe) group.addPending(id, consumer, ctx.now, 1n);
     else {
       group.setOwner(pe, consumer);
       group.setDeliveryTime(pe, ctx.now);
       pe.deliveryCount = 1n;
     }
     delivered = true;
-  }
+    return true;
+  });
   if (delivered && supports(ctx.version, 'consumerActiveTime')) consumer.activeTime = ctx.now;
   return out;
 }
@@ -211,8 +211,8 @@ function applyClaims(ctx: CommandContext, t: GroupTarget, consumer: Consumer, fo
 
 /** True when the stream has a live entry after the group's last-delivered-id. */
 function hasNew(t: { stream: Stream; group: ConsumerGroup }): boolean {
-  const last = t.stream.entries.last();
-  return last !== undefined && compareIds(last.id, t.group.lastId) > 0;
+  const last = t.stream.entries.lastId();
+  return last !== undefined && compareIds(last, t.group.lastId) > 0;
 }
 
 /** Serve every stream in order; `wakeAt` is the earliest CLAIM wake-up when nothing was served. */
