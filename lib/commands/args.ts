@@ -29,9 +29,18 @@ export function int64OrFail(s: string, message = ERR_NOT_INTEGER): bigint {
   return v;
 }
 
-/** Case-insensitive token comparison (Redis `strcasecmp`). */
+/**
+ * Case-insensitive token comparison (Redis `strcasecmp`) with an upper-case ASCII `word`: only
+ * `a`–`z` match their capitals, byte by byte (no allocation: this runs for every option word).
+ */
 export function is(token: string | undefined, word: string): boolean {
-  return token !== undefined && token.length === word.length && token.toUpperCase() === word;
+  if (token === undefined || token.length !== word.length) return false;
+  for (let i = 0; i < word.length; i++) {
+    const c = token.charCodeAt(i);
+    const w = word.charCodeAt(i);
+    if (c !== w && !(c >= 97 && c <= 122 && c - 32 === w)) return false;
+  }
+  return true;
 }
 
 /** Strict stream ID (`-`/`+` rejected) or the invalid-ID error. */
