@@ -261,8 +261,14 @@ export function uniqueKeys(keys: readonly string[]): string[] {
 /** A retry function; the optional key is the signalled key (used by the 7.0 wake-up model). */
 export type ReadRetry = (ctx: CommandContext, signalledKey?: string) => Reply | BlockRequest;
 
-export function blockRequest(keys: readonly string[], timeoutMs: number, wakeAt: number | null, retry: ReadRetry): BlockRequest {
-  return { kind: 'block', keys: uniqueKeys(keys), timeoutMs, wakeAt, retry };
+export function blockRequest(
+  keys: readonly string[],
+  timeoutMs: number,
+  wakeAt: number | null,
+  retry: ReadRetry,
+  unblockOnNoKey?: boolean,
+): BlockRequest {
+  return { kind: 'block', keys: uniqueKeys(keys), timeoutMs, wakeAt, retry, unblockOnNoKey: unblockOnNoKey === true };
 }
 
 /** Keys a 7.0 wake-up may serve: the signalled key if known, else every key in argument order. */

@@ -79,8 +79,9 @@ function resolveTargets(ctx: CommandContext, args: ReadArgs): GroupTarget[] {
 
 /** Look the consumer up, creating it (with its keyspace event); seen-time = now. */
 function touchConsumer(ctx: CommandContext, t: { key: string; group: ConsumerGroup }, name: string): Consumer {
-  const { consumer, created } = t.group.ensureConsumer(name, ctx.now);
-  if (created) {
+  let consumer = t.group.getConsumer(name);
+  if (!consumer) {
+    consumer = t.group.ensureConsumer(name, ctx.now).consumer;
     ctx.db.notify('xgroup-createconsumer', t.key);
     ctx.db.dirty?.(1);
   }
@@ -276,11 +277,46 @@ function execute(ctx: CommandContext, argv: readonly string[]): CommandResult {
   const timeoutMs = args.timeoutMs;
   const retry: ReadRetry = (retryCtx, signalledKey) => {
     // 7.2+: re-run the whole command (a missing key/group now answers NOGROUP, a new type WRONGTYPE).
-    if (supports(retryCtx.version, 'blockedReadRerun')) return execute(retryCtx, argv);
-    return wake70(retryCtx, args, signalledKey) ?? { ...blockRequest(args.keys, timeoutMs, null, retry), unblockOnNoKey: true };
+    if (supports(retryCtx.version, 'blockedReadRerun')) {
+      return rerunQuietly(retryCtx, ctx.version, args, targets) ? request : execute(retryCtx, argv);
+    }
+    return wake70(retryCtx, args, signalledKey) ?? request;
   };
   // A deleted key or a new type wakes the reader (Redis `unblock_on_nokey`).
-  return { ...blockRequest(args.keys, timeoutMs, wakeAt, retry), unblockOnNoKey: true };
+  const request = blockRequest(args.keys, timeoutMs, wakeAt, retry, true);
+  return request;
+}
+
+/** A BLOCK deadline far enough from int64 overflow that a later `now` cannot make it overflow. */
+const SAFE_DEADLINE = 2 ** 62;
+
+/**
+ * The re-execution of a blocked `>` read (7.2+) when it would block again, done cheaply: with
+ * thousands of readers blocked on one key, every XADD re-runs all of them, and all but the first
+ * find nothing new for their group. When re-parsing would give the same arguments (same version;
+ * a BLOCK timeout that cannot overflow), every stream key still holds the same stream and group,
+ * nothing follows the group's last-delivered-id and no CLAIM is asked, the full re-run would do
+ * exactly this: create the consumer if it was deleted meanwhile (with its keyspace event) and set
+ * its seen-time, stream by stream (consumerCreatedOnEmptyRead), then block again. Returns false,
+ * having changed nothing, whenever any of that does not hold (the caller then re-runs in full).
+ */
+function rerunQuietly(ctx: CommandContext, parsedFor: CommandContext['version'], args: ReadArgs, targets: readonly GroupTarget[]): boolean {
+  if (ctx.version !== parsedFor || args.claimMinIdle !== null) return false;
+  if (args.timeoutMs !== null && args.timeoutMs > 0 && args.timeoutMs + ctx.now >= SAFE_DEADLINE) return false;
+  for (const t of targets) {
+    if (t.after !== null) return false;
+    let stream: Stream | undefined;
+    try {
+      stream = ctx.db.getStream(t.key);
+    } catch {
+      return false; // WRONGTYPE: the full re-run answers it
+    }
+    if (stream !== t.stream || stream.groups.get(args.group as string) !== t.group || hasNew(t)) return false;
+  }
+  if (supports(ctx.version, 'consumerCreatedOnEmptyRead')) {
+    for (const t of targets) touchConsumer(ctx, t, args.consumer as string);
+  }
+  return true;
 }
 
 /**
