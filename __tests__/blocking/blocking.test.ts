@@ -174,7 +174,7 @@ describe('blocking XREADGROUP / XREAD on the keyspace clock', () => {
     const rb = b.xreadgroup('GROUP', 'g', 'b', 'BLOCK', 0, 'STREAMS', 's', '>');
     await clock.tickAsync(100);
     const events: string[] = [];
-    streamsKeyspace(w).onEvent((event, key) => events.push(`${event} ${key}`));
+    streamsKeyspace(w as never).onEvent((event, key) => events.push(`${event} ${key}`));
     expect(await w.xgroup('DELCONSUMER', 's', 'g', 'b')).toBe(0);
     await clock.tickAsync(100);
     await w.xadd('s', '1-0', 'f', 'v');
