@@ -422,11 +422,23 @@ export class StreamEntries {
 
   /**
    * Find the live entry with this ID (the same walk as `forEach(id, id)`): true with its node
-   * and slot written into `pos`, false when there is none. O(log n).
+   * and slot written into `pos`, false when there is none. O(log n). `pos.n`, when it names a
+   * node whose master ID is <= id while the next node's is > id, is taken as the start node
+   * instead of bisecting (callers looking up ascending IDs pass the previous position): any
+   * such node is at or before the node holding a live `id`, because every entry appended after
+   * `id` has a greater ID, so the walk finds the same entry.
    */
   private find(id: StreamId, pos: { n: number; s: number }): boolean {
     const nodes = this.nodes;
-    for (let n = this.seekNode(id, false), first = true; n < nodes.length; n++, first = false) {
+    let start = pos.n;
+    if (
+      !(start >= 0 && start < nodes.length && compareIds(nodes[start].ids[0], id) <= 0 &&
+        (start + 1 === nodes.length || compareIds(nodes[start + 1].ids[0], id) > 0))
+    ) {
+      start = this.seekNode(id, false);
+    }
+    pos.n = start;
+    for (let n = start, first = true; n < nodes.length; n++, first = false) {
       const node = nodes[n];
       const ids = node.ids;
       for (let s = first ? StreamEntries.firstSlotFrom(node, id) : 0; s < ids.length; s++) {
@@ -444,14 +456,23 @@ export class StreamEntries {
 
   /** The live entry with this ID, or undefined. O(log n). */
   get(id: StreamId): StreamEntry | undefined {
-    const pos = { n: 0, s: 0 };
+    const pos = { n: -1, s: 0 };
     if (!this.find(id, pos)) return undefined;
     const node = this.nodes[pos.n];
     return { id: node.ids[pos.s], fields: fieldsOf(node, pos.s) };
   }
 
   has(id: StreamId): boolean {
-    return this.find(id, { n: 0, s: 0 });
+    return this.find(id, { n: -1, s: 0 });
+  }
+
+  /**
+   * `has(id)` for a caller looking up ascending IDs one after another (a PEL scan): `hint`
+   * carries the position between calls (start with `{ n: -1, s: 0 }`), so each lookup costs
+   * O(log node size) instead of O(log n) when the IDs are close.
+   */
+  hasAscending(id: StreamId, hint: { n: number; s: number }): boolean {
+    return this.find(id, hint);
   }
 
   /**
@@ -461,7 +482,7 @@ export class StreamEntries {
    * MINID trim can do that when the node ends with tombstones at or above the MINID).
    */
   delete(id: StreamId, keepEmptyNode = false): boolean {
-    const pos = { n: 0, s: 0 };
+    const pos = { n: -1, s: 0 };
     if (!this.find(id, pos)) return false;
     const node = this.nodes[pos.n];
     node.fields[pos.s] = new Deleted(fieldsOf(node, pos.s));
