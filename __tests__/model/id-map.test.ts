@@ -40,6 +40,20 @@ describe('IdMap (the PELs’ ordered map)', () => {
     expect(seen).toEqual([302, 304, 306, 308, 310]);
   });
 
+  it('empties and refills (a PEL acknowledged entry by entry)', () => {
+    const m = new IdMap<number>();
+    for (let round = 0; round < 3; round++) {
+      m.set(id(round * 10 + 2), 2);
+      m.set(id(round * 10 + 1), 1);
+      expect(m.delete(id(round * 10 + 1))).toBe(true);
+      expect(m.delete(id(round * 10 + 2))).toBe(true);
+      expect([m.size, m.minKey(), m.maxKey(), m.getPairOrNextHigher(id(0)), m.keysArray()]).toEqual([0, undefined, undefined, undefined, []]);
+      expect(m.get(id(round * 10 + 1))).toBeUndefined();
+    }
+    m.set(id(7), 7);
+    expect(m.keysArray().map(formatId)).toEqual(['7-0']);
+  });
+
   it('matches a sorted-array reference over 20,000 random operations', () => {
     const rnd = lcg(42);
     const m = new IdMap<number>();

@@ -1,6 +1,6 @@
 /**
  * An ID-ordered map (the PELs): a sorted array of small sorted chunks, i.e. a B+ tree of height
- * two. Lookups bisect the chunks by their first key, then the chunk (O(log n)); an insert or a
+ * two. Invariant: no chunk is empty, except that an empty map may keep one empty chunk. Lookups bisect the chunks by their first key, then the chunk (O(log n)); an insert or a
  * delete moves at most one chunk's worth of slots, plus, when a chunk splits or empties, the
  * chunk list (amortised over at least CHUNK/2 operations). Appending past the greatest key —
  * what deliveries do — is a push. Iteration walks the chunks: O(1) per step.
@@ -83,7 +83,7 @@ export class IdMap<V> {
       this.count++;
       return;
     }
-    if (compareIds(last.keys[last.keys.length - 1], key) < 0) {
+    if (this.count === 0 || compareIds(last.keys[last.keys.length - 1], key) < 0) {
       // past the greatest key: append
       if (last.keys.length < CHUNK) {
         last.keys.push(key);
@@ -126,17 +126,20 @@ export class IdMap<V> {
       chunk.values.splice(i, 1);
     }
     this.count--;
-    if (chunk.keys.length === 0) this.chunks.splice(c, 1);
+    // An emptied chunk leaves the list, except the last one of an empty map, kept for the next
+    // insert (a PEL emptied by each XACK refills at once).
+    if (chunk.keys.length === 0 && this.count > 0) this.chunks.splice(c, 1);
     return true;
   }
 
   minKey(): StreamId | undefined {
-    return this.chunks[0]?.keys[0];
+    return this.count === 0 ? undefined : this.chunks[0].keys[0];
   }
 
   maxKey(): StreamId | undefined {
+    if (this.count === 0) return undefined;
     const last = this.chunks[this.chunks.length - 1];
-    return last?.keys[last.keys.length - 1];
+    return last.keys[last.keys.length - 1];
   }
 
   /** The first pair whose key is >= `key` (`strict`: > `key`), as chunk and slot; null past the end. */
