@@ -1,15 +1,17 @@
 /**
  * Start-up: importing the package must cost little more than importing ioredis-mock (jest loads
- * it once per test file). So the adapter (./install.ts and everything it needs: keyspaces, the
- * blocking machinery, the model, the command registry) loads when ioredis-mock constructs its
- * first instance, not at import.
+ * it once per test file). So the adapter (./install.ts) and the engine behind it load when
+ * ioredis-mock constructs its first instance, not at import.
  *
- * `installStreamsOnFirstUse(RedisMock)` puts a one-shot `options` accessor on the class's
- * prototype. ioredis-mock assigns `this.options` last in its constructor; the first assignment
- * loads the adapter, removes the accessor, runs the adapter's `installStreams(RedisMock)` (which
- * installs everything on the class, including its own `options` hook) and assigns the options
- * again, now through the adapter. Every instance therefore has the stream commands, as with an
- * eager install; only the class's prototype is bare until the first instance exists.
+ * `installStreamsOnFirstUse(RedisMock)` puts a one-shot `batch` accessor on the class's
+ * prototype: ioredis-mock's constructor assigns `this.batch` first, right after the
+ * EventEmitter constructor, before it touches `context`, `data`, `expires`, `_initCommands` or
+ * `options` (the properties the adapter hooks). That first assignment removes the accessor,
+ * loads the adapter and runs its `installStreams(RedisMock)`, then stores the value as an own
+ * property, as the plain assignment would have; the rest of the constructor then runs on the
+ * installed prototype. So every instance — of the default export, of ioredis-mock's own class,
+ * of its `Cluster` — has the engine, as with an install at import; only the class's prototype is
+ * bare until the first instance is constructed (`installStreams()` installs at once).
  */
 import type * as Adapter from './install';
 
@@ -24,11 +26,6 @@ export function adapterModule(): typeof Adapter {
   return (adapter ??= require('./install') as typeof Adapter);
 }
 
-/** The adapter module if an instance (or a caller) has loaded it; undefined otherwise. */
-export function loadedAdapter(): typeof Adapter | undefined {
-  return adapter;
-}
-
 const INSTALLED = Symbol.for('ioredis-mock-streams.installed');
 
 /**
@@ -38,14 +35,14 @@ const INSTALLED = Symbol.for('ioredis-mock-streams.installed');
  */
 export function installStreamsOnFirstUse<T extends MockClass>(RedisMock: T): T {
   const proto = (RedisMock as MockClass).prototype;
-  if (proto[INSTALLED] || Object.prototype.hasOwnProperty.call(proto, 'options')) return RedisMock;
-  Object.defineProperty(proto, 'options', {
+  if (proto[INSTALLED] || Object.prototype.hasOwnProperty.call(proto, 'batch')) return RedisMock;
+  Object.defineProperty(proto, 'batch', {
     configurable: true,
     get: () => undefined,
     set(this: any, value: unknown) {
-      delete proto.options;
+      delete proto.batch;
       adapterModule().installStreams(RedisMock);
-      this.options = value;
+      this.batch = value;
     },
   });
   return RedisMock;
