@@ -224,7 +224,11 @@ function benchHeap() {
 // ------------------------------------------------------------------------------------------
 function benchCommands() {
   section('commands: µs per call through the methods (median of batches)');
-  const sides = { plain: work('commands', 'plain'), streams: work('commands', 'streams') };
+  // three runs per side, interleaved; the median per command
+  const runs = { plain: [], streams: [] };
+  for (let i = 0; i < (QUICK ? 1 : 3); i++) for (const t of ['plain', 'streams']) runs[t].push(work('commands', t));
+  const merge = (list) => Object.fromEntries(Object.keys(list[0]).map((n) => [n, median(list.map((r) => r[n]))]));
+  const sides = { plain: merge(runs.plain), streams: merge(runs.streams) };
   if (hasReal) sides.real = work('commands', 'real', { calls: 500 });
   const names = [...new Set(Object.values(sides).flatMap((s) => Object.keys(s)))];
   const get = sides.plain.GET;

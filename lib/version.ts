@@ -133,9 +133,17 @@ export function versionIndex(v: RedisVersion): number {
   return VERSION_INDEX[v] ?? -1;
 }
 
+/** Per version, which features it has (computed once: `supports` runs several times per command). */
+const SUPPORTS: Readonly<Record<string, Readonly<Record<string, boolean>>>> = Object.fromEntries(
+  REDIS_VERSIONS.map((v, i) => [
+    v,
+    Object.fromEntries(Object.entries(FEATURE_SINCE).map(([feature, since]) => [feature, i >= VERSION_INDEX[since]])),
+  ]),
+);
+
 /** True if `version` has `feature`. */
 export function supports(version: RedisVersion, feature: Feature): boolean {
-  return versionIndex(version) >= VERSION_INDEX[FEATURE_SINCE[feature]];
+  return SUPPORTS[version]?.[feature] === true;
 }
 
 /**

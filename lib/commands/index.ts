@@ -42,26 +42,26 @@ const TABLE: [name: string, arity: number, write: boolean, load: () => CommandMo
 ];
 /* eslint-enable @typescript-eslint/no-require-imports */
 
-/** A spec whose handler (and subcommand table) come from its module, loaded on first access. */
+/**
+ * A spec whose handler (and subcommand table) come from its module, loaded on first access;
+ * then the two become plain properties of the spec (no getter on the per-command path).
+ */
 function lazySpec(name: string, arity: number, write: boolean, load: () => CommandModule): CommandSpec {
-  let loaded: CommandSpec | undefined;
-  const real = (): CommandSpec => {
-    if (loaded) return loaded;
-    const spec = load().specs.find((s) => s.name === name);
-    if (!spec) throw new Error(`[ioredis-mock-streams] command module for ${name} has no spec`);
-    return (loaded = spec);
+  const spec = { name, arity, write } as CommandSpec;
+  const resolve = (): CommandSpec => {
+    const real = load().specs.find((s) => s.name === name);
+    if (!real) throw new Error(`[ioredis-mock-streams] command module for ${name} has no spec`);
+    Object.defineProperties(spec, {
+      run: { value: real.run, enumerable: true },
+      subcommands: { value: real.subcommands, enumerable: true },
+    });
+    return spec;
   };
-  return {
-    name,
-    arity,
-    write,
-    get run() {
-      return real().run;
-    },
-    get subcommands() {
-      return real().subcommands;
-    },
-  };
+  Object.defineProperties(spec, {
+    run: { get: () => resolve().run, enumerable: true, configurable: true },
+    subcommands: { get: () => resolve().subcommands, enumerable: true, configurable: true },
+  });
+  return spec;
 }
 
 /** All stream command specs by lower-case name. */

@@ -338,6 +338,10 @@ export class StreamEntries {
   private seekNode(id: StreamId, reverse: boolean): number {
     const nodes = this.nodes;
     if (id.ms === 0n && id.seq === 0n) return reverse ? nodes.length - 1 : 0;
+    // Reads that follow the stream (`>`, `$`, XRANGE to `+`) start in the last node: one test.
+    // (Master IDs ascend from node to node, so this is what the bisection would find.)
+    const last = nodes.length - 1;
+    if (last >= 0 && compareIds(nodes[last].ids[0], id) <= 0) return last;
     let lo = 0;
     let hi = nodes.length - 1;
     let n = -1;
