@@ -275,10 +275,11 @@ function execute(ctx: CommandContext, argv: readonly string[]): CommandResult {
   if (args.timeoutMs === null) return NIL_ARRAY;
   if (!ctx.isRetry && !ctx.canBlock) return NIL_ARRAY; // MULTI/EXEC, scripts: answer as a timeout
   const timeoutMs = args.timeoutMs;
+  const seen: SeenConsumers = { consumers: [], removals: [] };
   const retry: ReadRetry = (retryCtx, signalledKey) => {
     // 7.2+: re-run the whole command (a missing key/group now answers NOGROUP, a new type WRONGTYPE).
     if (supports(retryCtx.version, 'blockedReadRerun')) {
-      return rerunQuietly(retryCtx, ctx.version, args, targets) ? request : execute(retryCtx, argv);
+      return rerunQuietly(retryCtx, ctx.version, args, targets, seen) ? request : execute(retryCtx, argv);
     }
     return wake70(retryCtx, args, signalledKey) ?? request;
   };
@@ -300,7 +301,19 @@ const SAFE_DEADLINE = 2 ** 62;
  * its seen-time, stream by stream (consumerCreatedOnEmptyRead), then block again. Returns false,
  * having changed nothing, whenever any of that does not hold (the caller then re-runs in full).
  */
-function rerunQuietly(ctx: CommandContext, parsedFor: CommandContext['version'], args: ReadArgs, targets: readonly GroupTarget[]): boolean {
+/** The consumer each target's quiet re-run touched, and its group's consumer removals then. */
+interface SeenConsumers {
+  consumers: (Consumer | undefined)[];
+  removals: number[];
+}
+
+function rerunQuietly(
+  ctx: CommandContext,
+  parsedFor: CommandContext['version'],
+  args: ReadArgs,
+  targets: readonly GroupTarget[],
+  seen: SeenConsumers,
+): boolean {
   if (ctx.version !== parsedFor || args.claimMinIdle !== null) return false;
   if (args.timeoutMs !== null && args.timeoutMs > 0 && args.timeoutMs + ctx.now >= SAFE_DEADLINE) return false;
   for (const t of targets) {
@@ -314,7 +327,17 @@ function rerunQuietly(ctx: CommandContext, parsedFor: CommandContext['version'],
     if (stream !== t.stream || stream.groups.get(args.group as string) !== t.group || hasNew(t)) return false;
   }
   if (supports(ctx.version, 'consumerCreatedOnEmptyRead')) {
-    for (const t of targets) touchConsumer(ctx, t, args.consumer as string);
+    for (let i = 0; i < targets.length; i++) {
+      const t = targets[i];
+      const consumer = seen.consumers[i];
+      // The consumer object seen last time is still the group's while no consumer was removed.
+      if (consumer !== undefined && seen.removals[i] === t.group.consumerRemovals) {
+        consumer.seenTime = ctx.now;
+      } else {
+        seen.consumers[i] = touchConsumer(ctx, t, args.consumer as string);
+        seen.removals[i] = t.group.consumerRemovals;
+      }
+    }
   }
   return true;
 }

@@ -30,6 +30,8 @@ export class ConsumerGroup {
   private byTime: BTree<TimeKey, PendingEntry> | null = null;
   readonly consumers = new Map<string, Consumer>();
   private nackCounter = 0;
+  /** Consumers removed so far (XGROUP DELCONSUMER): lets a caller keep a consumer object between commands. */
+  consumerRemovals = 0;
   /** Pending entries in the NACK zone (nackSeq > 0). */
   private nacked = 0;
 
@@ -70,6 +72,7 @@ export class ConsumerGroup {
       if (pe.nackSeq > 0) this.nacked--; // (an owned entry is never NACKed; kept for safety)
     }
     this.consumers.delete(name);
+    this.consumerRemovals++;
     return owned;
   }
 
