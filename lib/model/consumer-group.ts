@@ -6,7 +6,7 @@
  * The time-ordered view is built the first time something asks for it (a CLAIM read) and kept
  * up to date from then on; until then a delivery costs no second ordered insert.
  */
-import BTree from 'sorted-btree';
+import type BTree from 'sorted-btree';
 import { Consumer } from './consumer';
 import { IdMap, PendingEntry, newIdMap } from './pel';
 import { StreamId, compareIds } from './stream-id';
@@ -123,7 +123,10 @@ export class ConsumerGroup {
   /** The time-ordered view, built from the PEL on first use (O(n log n) once). */
   private timeIndex(): BTree<TimeKey, PendingEntry> {
     if (!this.byTime) {
-      const index = new BTree<TimeKey, PendingEntry>(undefined, compareTimeKeys);
+      // sorted-btree loads with the first time index (XREADGROUP CLAIM), not with the model
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const BTreeClass = (require('sorted-btree') as { default: typeof BTree }).default;
+      const index = new BTreeClass<TimeKey, PendingEntry>(undefined, compareTimeKeys);
       for (const pe of this.pel.valuesArray()) index.set(pe, pe);
       this.byTime = index;
     }
