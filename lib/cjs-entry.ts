@@ -7,5 +7,11 @@
 import * as api from './index';
 
 const Redis = api.default;
-const entry = Object.assign(Redis, api, { default: Redis });
+// Like Object.assign(Redis, api, { default: Redis }), but lazy exports (getters such as
+// `ReplyError`) stay lazy instead of being read here.
+for (const [name, descriptor] of Object.entries(Object.getOwnPropertyDescriptors(api))) {
+  if (descriptor.enumerable) Object.defineProperty(Redis, name, { ...descriptor, configurable: true });
+}
+Object.defineProperty(Redis, 'default', { value: Redis, enumerable: true, writable: true, configurable: true });
+const entry = Redis as typeof Redis & typeof api;
 export = entry;

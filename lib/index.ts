@@ -10,13 +10,27 @@
 import RedisMockBase from 'ioredis-mock';
 import type IORedis from 'ioredis';
 import type { RedisOptions } from 'ioredis';
-import { ReplyError } from 'redis-errors';
-import { allKeyspaces, installStreams, keyspaceOf } from './adapter/install';
+import type { ReplyError as ReplyErrorClass } from 'redis-errors';
+import { adapterModule, installStreamsOnFirstUse } from './adapter/bootstrap';
 import { normalizeClientArgs } from './adapter/client-options';
 import type { KeyspaceOptions } from './keyspace/keyspace';
 export type {} from './ioredis-augment'; // types only: `streams` option and …Buffer twins on ioredis's typings
 
-export { installStreams } from './adapter/install';
+// Start-up cost (jest loads the package once per test file): the adapter and the engine behind
+// it load with the first client, not with the package (./adapter/bootstrap.ts); redis-errors
+// with the first use of `ReplyError` (a getter below).
+
+/**
+ * Install the engine on an ioredis-mock class (idempotent): every instance created afterwards
+ * has XADD, XREADGROUP, XAUTOCLAIM … and every other command as methods, `…Buffer` twins, in
+ * `pipeline()` and `multi()`, and through `call()`. The default export's class gets it with its
+ * first instance.
+ * @param RedisMock the class exported by `ioredis-mock` 8
+ * @returns the same class
+ */
+export function installStreams<T>(RedisMock: T): T {
+  return adapterModule().installStreams(RedisMock);
+}
 export { createFakeClock, FakeClock } from './clock/fake-clock';
 export type { FakeClockOptions } from './clock/fake-clock';
 export { globalClock } from './clock/global-clock';
@@ -26,7 +40,14 @@ export type { Clock, ClockTimer } from './clock/clock';
 export { REDIS_VERSIONS, DEFAULT_REDIS_VERSION, FEATURE_SINCE } from './version';
 export type { RedisVersion } from './version';
 export type { KeyspaceOptions } from './keyspace/keyspace';
-export { ReplyError };
+
+/** ioredis's `ReplyError` (from redis-errors): the class of every error reply. */
+export declare const ReplyError: typeof ReplyErrorClass;
+Object.defineProperty(exports, 'ReplyError', {
+  enumerable: true,
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  get: () => (require('redis-errors') as { ReplyError: typeof ReplyErrorClass }).ReplyError,
+});
 
 /** Options of the fake client: ioredis's options plus `streams` (and ioredis-mock's `data`). */
 export interface StreamsMockOptions extends RedisOptions {
@@ -45,7 +66,7 @@ export interface StreamsRedisConstructor {
   readonly prototype: IORedis;
 }
 
-installStreams(RedisMockBase);
+installStreamsOnFirstUse(RedisMockBase);
 
 /**
  * The fake client class, named `Redis` like ioredis's: ioredis-mock's class (with the engine
@@ -73,7 +94,7 @@ export type { StreamsKeyspace } from './keyspace/view';
 
 /** The keyspace of a fake client: its clock, emulated version and blocked calls. */
 export function streamsKeyspace(redis: IORedis): StreamsKeyspace {
-  return view(keyspaceOf(redis));
+  return view(adapterModule().keyspaceOf(redis));
 }
 
 /**
@@ -82,7 +103,10 @@ export function streamsKeyspace(redis: IORedis): StreamsKeyspace {
  * version 8.10.
  */
 export function resetAllKeyspaces(options: { keepClocks?: boolean } = {}): void {
-  for (const ks of allKeyspaces) {
+  // every front end's keyspaces live in the engine's registry
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { allKeyspaces } = require('./engine/registry') as typeof import('./engine/registry');
+  for (const ks of allKeyspaces()) {
     if (options.keepClocks) {
       ks.reset();
       ks.config.reset();

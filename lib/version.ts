@@ -126,15 +126,24 @@ export const COMMAND_SINCE: Record<string, RedisVersion> = {
   xnack: '8.8',
 };
 
-const VERSION_INDEX = new Map<string, number>(REDIS_VERSIONS.map((v, i) => [v, i]));
+/** Position of each version in REDIS_VERSIONS (a lookup, not a search: this runs per command). */
+const VERSION_INDEX: Readonly<Record<string, number>> = Object.fromEntries(REDIS_VERSIONS.map((v, i) => [v, i]));
 
 export function versionIndex(v: RedisVersion): number {
-  return VERSION_INDEX.get(v) ?? -1;
+  return VERSION_INDEX[v] ?? -1;
 }
+
+/** Per version, which features it has (computed once: `supports` runs several times per command). */
+const SUPPORTS: Readonly<Record<string, Readonly<Record<string, boolean>>>> = Object.fromEntries(
+  REDIS_VERSIONS.map((v, i) => [
+    v,
+    Object.fromEntries(Object.entries(FEATURE_SINCE).map(([feature, since]) => [feature, i >= VERSION_INDEX[since]])),
+  ]),
+);
 
 /** True if `version` has `feature`. */
 export function supports(version: RedisVersion, feature: Feature): boolean {
-  return versionIndex(version) >= versionIndex(FEATURE_SINCE[feature]);
+  return SUPPORTS[version]?.[feature] === true;
 }
 
 /**

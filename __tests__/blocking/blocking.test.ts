@@ -166,6 +166,46 @@ describe('blocking XREADGROUP / XREAD on the keyspace clock', () => {
     w.disconnect();
   });
 
+  it('re-runs every blocked group reader on each XADD: one with nothing new keeps waiting, its consumer re-created and seen now (7.2+)', async () => {
+    const { clock, make } = setUp();
+    const [a, b, w] = [make(), make(), make()];
+    await w.xgroup('CREATE', 's', 'g', '$', 'MKSTREAM');
+    const ra = a.xreadgroup('GROUP', 'g', 'a', 'BLOCK', 0, 'STREAMS', 's', '>');
+    const rb = b.xreadgroup('GROUP', 'g', 'b', 'BLOCK', 0, 'STREAMS', 's', '>');
+    await clock.tickAsync(100);
+    const events: string[] = [];
+    streamsKeyspace(w as never).onEvent((event, key) => events.push(`${event} ${key}`));
+    expect(await w.xgroup('DELCONSUMER', 's', 'g', 'b')).toBe(0);
+    await clock.tickAsync(100);
+    await w.xadd('s', '1-0', 'f', 'v');
+    expect(await ra).toEqual([['s', [['1-0', ['f', 'v']]]]]);
+    expect(await settled(rb)).toBe(false);
+    expect(events).toEqual(['xgroup-delconsumer s', 'xadd s', 'xgroup-createconsumer s']);
+    await clock.tickAsync(30);
+    const consumers = (await w.xinfo('CONSUMERS', 's', 'g')) as unknown[][];
+    expect(consumers.map((c) => [c[1], c[5]])).toEqual([['a', 30], ['b', 30]]); // idle since the XADD's re-run
+    // A stream replaced under the reader (inside one MULTI) is re-run in full: served from the new one.
+    await w.multi().del('s').xgroup('CREATE', 's', 'g', '$', 'MKSTREAM').xadd('s', '5-0', 'f', 'w').exec();
+    expect(await rb).toEqual([['s', [['5-0', ['f', 'w']]]]]);
+    [a, b, w].forEach((c) => c.disconnect());
+  });
+
+  it('does not re-run a blocked group reader when emulating Redis 7.0: a deleted consumer stays deleted', async () => {
+    const { make } = setUp({ redisVersion: '7.0' });
+    const [a, b, w] = [make(), make(), make()];
+    await w.xgroup('CREATE', 's', 'g', '$', 'MKSTREAM');
+    const ra = a.xreadgroup('GROUP', 'g', 'a', 'BLOCK', 0, 'STREAMS', 's', '>');
+    const rb = b.xreadgroup('GROUP', 'g', 'b', 'BLOCK', 0, 'STREAMS', 's', '>');
+    await w.xreadgroup('GROUP', 'g', 'b', 'STREAMS', 's', '0'); // 7.0 creates the consumer when served (history read)
+    expect(await w.xgroup('DELCONSUMER', 's', 'g', 'b')).toBe(0);
+    await w.xadd('s', '1-0', 'f', 'v');
+    expect(await ra).toEqual([['s', [['1-0', ['f', 'v']]]]]);
+    expect(await settled(rb)).toBe(false);
+    const consumers = (await w.xinfo('CONSUMERS', 's', 'g')) as unknown[][];
+    expect(consumers.map((c) => c[1])).toEqual(['a']);
+    [a, b, w].forEach((c) => c.disconnect());
+  });
+
   it('wakes a blocked reader with NOGROUP when its key expires on the keyspace clock', async () => {
     const { clock, make } = setUp();
     const [r, w] = [make(), make()];

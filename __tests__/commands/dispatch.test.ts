@@ -23,3 +23,22 @@ describe('command dispatch (server.c processCommand)', () => {
     );
   });
 });
+
+describe('command registry (lib/commands/index.ts)', () => {
+  it('lists every command of every command module with the module’s own name, arity and write flag', () => {
+    const { COMMANDS, loadAllCommandModules } = require('../../lib/commands/index');
+    const fromModules = new Map<string, { arity: number; write: boolean }>();
+    for (const m of loadAllCommandModules()) for (const s of m.specs) fromModules.set(s.name, { arity: s.arity, write: s.write });
+    const fromTable = new Map([...COMMANDS.values()].map((s: { name: string; arity: number; write: boolean }) => [s.name, { arity: s.arity, write: s.write }]));
+    expect(fromTable).toEqual(fromModules);
+    expect(fromTable.size).toBe(27);
+  });
+
+  it('hands out the module’s handler and subcommand table', () => {
+    const { COMMANDS } = require('../../lib/commands/index');
+    const xadd = require('../../lib/commands/xadd');
+    const xgroup = require('../../lib/commands/xgroup');
+    expect(COMMANDS.get('xadd').run).toBe(xadd.specs[0].run);
+    expect(COMMANDS.get('xgroup').subcommands).toBe(xgroup.specs[0].subcommands);
+  });
+});

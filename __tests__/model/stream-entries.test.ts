@@ -228,3 +228,35 @@ describe('Stream trimming with byte-based nodes (redis-server 7.0.15)', () => {
     expect(s.length).toBe(4);
   });
 });
+
+describe('StreamEntries lookups with a position hint (ascending scans)', () => {
+  it('answers hasAscending exactly as has, also across tombstones and nodes left unordered by a lowered last ID', () => {
+    let x = 7;
+    const rnd = () => (x = (Math.imul(x, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+    for (let round = 0; round < 40; round++) {
+      const s = new StreamEntries(1 + Math.floor(rnd() * 5));
+      let top = 0;
+      let liveMax = 0;
+      const appended: number[] = [];
+      for (let i = 0; i < 300; i++) {
+        if (rnd() < 0.1 && top > liveMax + 1) {
+          // what XSETID allows: the next ID only has to exceed the live entries, not the deleted ones
+          top = liveMax + 1 + Math.floor(rnd() * (top - liveMax - 1));
+        }
+        top += 1 + Math.floor(rnd() * 3);
+        s.append(id(top), ['f', 'v']);
+        appended.push(top);
+        liveMax = top;
+        if (rnd() < 0.4) {
+          const victim = appended[Math.floor(rnd() * appended.length)];
+          s.delete(id(victim));
+          if (victim === liveMax) liveMax = s.last() ? Number(s.last()!.id.ms) : 0;
+        }
+      }
+      const hint = { n: -1, s: 0 };
+      for (let q = 0; q <= top + 2; q += 1 + Math.floor(rnd() * 3)) {
+        expect([q, s.hasAscending(id(q), hint)]).toEqual([q, s.has(id(q))]);
+      }
+    }
+  });
+});

@@ -40,6 +40,7 @@ import {
   withCallback,
 } from './methods';
 import { installPipeline } from './pipeline';
+import { MethodLayer } from './method-layer';
 import { parseStreamsOptions } from './options';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -129,8 +130,12 @@ interface Route {
   emulator?: Emulator;
 }
 
+/** The methods of the prototype being installed, added in one step (method-layer.ts). */
+let methodLayer: MethodLayer | undefined;
+
 function defineMethod(proto: object, name: string, fn: unknown): void {
-  Object.defineProperty(proto, name, { value: fn, writable: true, configurable: true, enumerable: false });
+  if (methodLayer) methodLayer.define(name, fn);
+  else Object.defineProperty(proto, name, { value: fn, writable: true, configurable: true, enumerable: false });
 }
 
 /** ioredis's command list (every Redis command is a method of an ioredis client). */
@@ -153,6 +158,7 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
   if (proto[INSTALLED]) return RedisMock;
   Object.defineProperty(proto, INSTALLED, { value: true });
   const emulators: EmulatorTable = harvestEmulators((RedisMock as MockClass).Pipeline);
+  methodLayer = new MethodLayer(proto);
 
   // --- keyspace wiring and per-instance state
   Object.defineProperty(proto, 'context', {
@@ -343,6 +349,9 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
       return new ScanStream({ objectMode: true, key, redis: this, command, ...(options as object) });
     });
   }
+
+  methodLayer.commit();
+  methodLayer = undefined;
 
   installPipeline(RedisMock, emulators, routes, commandMethods);
   return RedisMock;

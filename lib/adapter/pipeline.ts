@@ -20,6 +20,7 @@ import type { Reply } from '../reply/reply';
 import { encodeReply, toByteString } from './encoding';
 import { CONN } from './lifecycle';
 import { buildArgv, popCallback, processArguments, runBuiltinNow, toClientError, withCallback } from './methods';
+import { MethodLayer } from './method-layer';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Instance = any;
@@ -135,8 +136,8 @@ export function installPipeline(
     return pipeline;
   };
 
-  const define = (name: string, fn: unknown) =>
-    Object.defineProperty(pproto, name, { value: fn, writable: true, configurable: true, enumerable: false });
+  const layer = new MethodLayer(pproto); // one step for ~1500 methods (method-layer.ts)
+  const define = (name: string, fn: unknown) => layer.define(name, fn);
 
   const builtinEntry = (name: string, emulator: Emulator, args: unknown[], cb?: Callback): Entry => {
     const base = name.endsWith('Buffer') ? name.slice(0, -'Buffer'.length) : name;
@@ -234,4 +235,5 @@ export function installPipeline(
     };
     return withCallback(conn.enqueue(run), callback);
   });
+  layer.commit();
 }

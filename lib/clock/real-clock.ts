@@ -1,15 +1,24 @@
 /**
  * Wall-clock time that fake timers cannot touch: `perf_hooks` and `timers` module functions,
- * which jest and @sinonjs/fake-timers leave alone (they patch globals only).
+ * which jest and @sinonjs/fake-timers leave alone (they patch globals only). Both modules load
+ * on first use of the clock, not with the package.
  */
-import { performance } from 'perf_hooks';
-import * as timers from 'timers';
+import type { Performance } from 'perf_hooks';
+import type * as Timers from 'timers';
 import { Clock, ClockTimer, scheduleLong } from './clock';
+
+/* eslint-disable @typescript-eslint/no-require-imports */
+let performance: Performance | undefined;
+let timers: typeof Timers | undefined;
 
 export const realClock: Clock = {
   kind: 'real',
-  now: () => Math.floor(performance.timeOrigin + performance.now()),
+  now: () => {
+    const perf = (performance ??= (require('perf_hooks') as typeof import('perf_hooks')).performance);
+    return Math.floor(perf.timeOrigin + perf.now());
+  },
   schedule(fn: () => void, ms: number): ClockTimer {
-    return scheduleLong((f, d) => timers.setTimeout(f, d), (h) => timers.clearTimeout(h), fn, ms);
+    const t = (timers ??= require('timers') as typeof Timers);
+    return scheduleLong((f, d) => t.setTimeout(f, d), (h) => t.clearTimeout(h), fn, ms);
   },
 };

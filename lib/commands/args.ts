@@ -17,6 +17,23 @@ export { INT64_MAX, INT64_MIN };
 
 /** Redis `string2ll`: canonical signed 64-bit decimal ("+1", "-0", "01", " 1" rejected). */
 export function parseInt64(s: string): bigint | null {
+  const n = s.length;
+  if (n > 0 && n <= 15) {
+    // Fast path: a canonical decimal below 2^53 ("0", or no leading zero; "-0" is not canonical).
+    const neg = s.charCodeAt(0) === 45;
+    let i = neg ? 1 : 0;
+    const first = s.charCodeAt(i);
+    const canonicalStart = (first >= 49 && first <= 57) || (first === 48 && n === 1); // 1-9, or "0" alone
+    if (i < n && canonicalStart) {
+      let v = 0;
+      for (; i < n; i++) {
+        const d = s.charCodeAt(i) - 48;
+        if (d < 0 || d > 9) break;
+        v = v * 10 + d;
+      }
+      if (i === n) return BigInt(neg ? -v : v);
+    }
+  }
   if (!/^(0|-?[1-9][0-9]{0,19})$/.test(s)) return null;
   const v = BigInt(s);
   return v < INT64_MIN || v > INT64_MAX ? null : v;
@@ -29,9 +46,18 @@ export function int64OrFail(s: string, message = ERR_NOT_INTEGER): bigint {
   return v;
 }
 
-/** Case-insensitive token comparison (Redis `strcasecmp`). */
+/**
+ * Case-insensitive token comparison (Redis `strcasecmp`) with an upper-case ASCII `word`: only
+ * `a`–`z` match their capitals, byte by byte (no allocation: this runs for every option word).
+ */
 export function is(token: string | undefined, word: string): boolean {
-  return token !== undefined && token.length === word.length && token.toUpperCase() === word;
+  if (token === undefined || token.length !== word.length) return false;
+  for (let i = 0; i < word.length; i++) {
+    const c = token.charCodeAt(i);
+    const w = word.charCodeAt(i);
+    if (c !== w && !(c >= 97 && c <= 122 && c - 32 === w)) return false;
+  }
+  return true;
 }
 
 /** Strict stream ID (`-`/`+` rejected) or the invalid-ID error. */

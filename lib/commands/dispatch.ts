@@ -22,9 +22,14 @@ export function lookupCommand(name: string): CommandSpec | undefined {
  * version, arity, subcommand): throws their CommandError, else returns the handler.
  */
 export function dispatchCheckOnly(version: RedisVersion, argv: string[]): CommandHandler {
-  const name = argv[0].toLowerCase();
-  const spec = COMMANDS.get(name);
-  const since = COMMAND_SINCE[name];
+  // names usually arrive in lower case already (the client methods): look them up as they are first
+  let name = argv[0];
+  let spec = COMMANDS.get(name);
+  if (!spec) {
+    name = name.toLowerCase();
+    spec = COMMANDS.get(name);
+  }
+  const since = spec && Object.prototype.hasOwnProperty.call(COMMAND_SINCE, name) ? COMMAND_SINCE[name] : undefined;
   if (!spec || (since && versionIndex(version) < versionIndex(since as never))) {
     fail(errUnknownCommand(argv[0], argv.slice(1)));
   }

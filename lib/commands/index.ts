@@ -1,43 +1,77 @@
 /**
- * The command registry, kept as data: every command as `{ name, arity, run }` with
- * Redis's arity convention. The adapter registers each entry (and its `…Buffer` twin).
+ * The command registry, kept as data: every command as `{ name, arity, write }` with
+ * Redis's arity convention, and the module that implements it. The adapter registers each entry
+ * (and its `…Buffer` twin) from this table alone.
+ *
+ * A command module loads on the first use of its command (its `run`/`subcommands`), not when
+ * the package is imported: a test file pays only for the commands it runs. The name, arity and
+ * write flag written here must equal the module's own `specs` (a test checks that).
  */
 import type { CommandSpec } from './types';
-import * as config from './config';
-import * as copy from './copy';
-import * as dump from './dump';
-import * as listBlocking from './list-blocking';
-import * as restore from './restore';
-import * as xack from './xack';
-import * as xackdel from './xackdel';
-import * as xadd from './xadd';
-import * as xautoclaim from './xautoclaim';
-import * as xclaim from './xclaim';
-import * as xdel from './xdel';
-import * as xdelex from './xdelex';
-import * as xgroup from './xgroup';
-import * as xinfo from './xinfo';
-import * as xlen from './xlen';
-import * as xnack from './xnack';
-import * as xpending from './xpending';
-import * as xrange from './xrange';
-import * as xread from './xread';
-import * as xreadgroup from './xreadgroup';
-import * as xsetid from './xsetid';
-import * as xtrim from './xtrim';
 
-const modules = [
-  xadd, xtrim, xdel, xlen, xrange, xsetid, xdelex, xgroup, xack, xackdel, xpending, xinfo, xclaim, xautoclaim, xnack,
-  xread, xreadgroup,
+/** What every command module exports. */
+export interface CommandModule {
+  readonly specs: readonly CommandSpec[];
+}
+
+/* eslint-disable @typescript-eslint/no-require-imports -- lazy loading: each module on first use */
+const TABLE: [name: string, arity: number, write: boolean, load: () => CommandModule][] = [
+  ['xadd', -5, true, () => require('./xadd')],
+  ['xtrim', -4, true, () => require('./xtrim')],
+  ['xdel', -3, true, () => require('./xdel')],
+  ['xlen', 2, false, () => require('./xlen')],
+  ['xrange', -4, false, () => require('./xrange')],
+  ['xrevrange', -4, false, () => require('./xrange')],
+  ['xsetid', -3, true, () => require('./xsetid')],
+  ['xdelex', -5, true, () => require('./xdelex')],
+  ['xgroup', -2, true, () => require('./xgroup')],
+  ['xack', -4, true, () => require('./xack')],
+  ['xackdel', -6, true, () => require('./xackdel')],
+  ['xpending', -3, false, () => require('./xpending')],
+  ['xinfo', -2, false, () => require('./xinfo')],
+  ['xclaim', -6, true, () => require('./xclaim')],
+  ['xautoclaim', -6, true, () => require('./xautoclaim')],
+  ['xnack', -7, true, () => require('./xnack')],
+  ['xread', -4, false, () => require('./xread')],
+  ['xreadgroup', -7, true, () => require('./xreadgroup')],
   // keyspace commands ioredis-mock lacks (DUMP/RESTORE/COPY) or answers falsely (CONFIG)
-  dump, restore, copy, config,
-  // blocking list pops ioredis-mock lacks (BLPOP, BRPOP, BLMOVE, BRPOPLPUSH, BLMPOP)
-  listBlocking,
+  ['dump', 2, false, () => require('./dump')],
+  ['restore', -4, true, () => require('./restore')],
+  ['copy', -3, true, () => require('./copy')],
+  ['config', -2, false, () => require('./config')],
 ];
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+/**
+ * A spec whose handler (and subcommand table) come from its module, loaded on first access;
+ * then the two become plain properties of the spec (no getter on the per-command path).
+ */
+function lazySpec(name: string, arity: number, write: boolean, load: () => CommandModule): CommandSpec {
+  const spec = { name, arity, write } as CommandSpec;
+  const resolve = (): CommandSpec => {
+    const real = load().specs.find((s) => s.name === name);
+    if (!real) throw new Error(`[ioredis-mock-streams] command module for ${name} has no spec`);
+    Object.defineProperties(spec, {
+      run: { value: real.run, enumerable: true },
+      subcommands: { value: real.subcommands, enumerable: true },
+    });
+    return spec;
+  };
+  Object.defineProperties(spec, {
+    run: { get: () => resolve().run, enumerable: true, configurable: true },
+    subcommands: { get: () => resolve().subcommands, enumerable: true, configurable: true },
+  });
+  return spec;
+}
 
 /** All stream command specs by lower-case name. */
 export const COMMANDS: ReadonlyMap<string, CommandSpec> = new Map(
-  modules.flatMap((m) => m.specs).map((spec) => [spec.name, spec] as const),
+  TABLE.map(([name, arity, write, load]) => [name, lazySpec(name, arity, write, load)] as const),
 );
+
+/** The modules behind the registry, loaded (for tests that compare the table with them). */
+export function loadAllCommandModules(): CommandModule[] {
+  return TABLE.map(([, , , load]) => load());
+}
 
 export type { CommandSpec, CommandContext, Reply, BlockRequest, Db } from './types';

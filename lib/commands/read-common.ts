@@ -38,8 +38,6 @@ import {
   errBlockFromScript,
   fail,
 } from '../errors';
-import type { StreamEntry } from '../model/stream-entries';
-import { formatId } from '../model/stream-id';
 import { supports } from '../version';
 import { blockTimeoutOrFail, int64OrFail, is, parseInt64 } from './args';
 import type { BlockRequest, CommandContext, Reply } from './types';
@@ -247,11 +245,6 @@ export function streamLimit(count: number, budget: ReplyBudget): number {
   return Math.min(count > 0 ? count : Infinity, budget.remaining());
 }
 
-/** `[id, [f1, v1, …]]`, as XRANGE replies an entry. */
-export function entryReply(e: StreamEntry): Reply[] {
-  return [formatId(e.id), [...e.fields]];
-}
-
 /**
  * The XREAD/XREADGROUP reply from `key, entries, key, entries …`: a map in RESP3, an array of
  * `[key, entries]` pairs in RESP2 (t_stream.c `c->resp == 2 ? addReplyArrayLen(c,2) : map`).
@@ -268,8 +261,14 @@ export function uniqueKeys(keys: readonly string[]): string[] {
 /** A retry function; the optional key is the signalled key (used by the 7.0 wake-up model). */
 export type ReadRetry = (ctx: CommandContext, signalledKey?: string) => Reply | BlockRequest;
 
-export function blockRequest(keys: readonly string[], timeoutMs: number, wakeAt: number | null, retry: ReadRetry): BlockRequest {
-  return { kind: 'block', keys: uniqueKeys(keys), timeoutMs, wakeAt, retry };
+export function blockRequest(
+  keys: readonly string[],
+  timeoutMs: number,
+  wakeAt: number | null,
+  retry: ReadRetry,
+  unblockOnNoKey?: boolean,
+): BlockRequest {
+  return { kind: 'block', keys: uniqueKeys(keys), timeoutMs, wakeAt, retry, unblockOnNoKey: unblockOnNoKey === true };
 }
 
 /** Keys a 7.0 wake-up may serve: the signalled key if known, else every key in argument order. */

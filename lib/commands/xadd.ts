@@ -42,7 +42,10 @@ export function parse(argv: string[], version: RedisVersion): XaddArgs {
   if (fieldArgs < 2 || fieldArgs % 2 === 1) fail(errWrongArity('xadd'));
   // Explicit 0-0 (also the bare `0`; not `0-*`) fails before the key is looked up or created.
   if (args.id?.kind === 'id' && isZeroId(args.id.id)) fail(ERR_XADD_ID_ZERO);
-  return { ...args, fields: argv.slice(fieldPos) };
+  // Extend the parsed object in place: `{ ...args, fields }` is a V8 slow path (~1 µs).
+  const xaddArgs = args as XaddArgs;
+  xaddArgs.fields = argv.slice(fieldPos);
+  return xaddArgs;
 }
 
 /** The ID the entry gets, or the error Redis gives (`streamAppendItem`). */

@@ -19,6 +19,7 @@
  */
 import { ERR_SYNTAX, ERR_XAUTOCLAIM_COUNT, ERR_XAUTOCLAIM_COUNT_TOO_HIGH, errInvalidMinIdle, fail } from '../errors';
 import type { ConsumerGroup } from '../model/consumer-group';
+import type { PendingEntry } from '../model/pel';
 import type { Stream } from '../model/stream';
 import { MIN_ID, StreamId, formatId } from '../model/stream-id';
 import { INT64_MAX, is, parseInt64, rangeBoundOrFail } from './args';
@@ -72,30 +73,47 @@ export function parse(argv: string[]): XautoclaimArgs {
 export function execute(ctx: CommandContext, stream: Stream, group: ConsumerGroup, consumerName: string, key: string, args: XautoclaimArgs): Reply {
   const now = ctx.now;
   const claimer = new ClaimingConsumer(ctx, key, group, consumerName);
-  const claimed: Reply[] = [];
-  const deleted: Reply[] = [];
+  // Scan first (nothing changes while the PEL is walked), then act in ID order: each decision
+  // depends only on its own pending entry, and acting removes or re-times only that entry, so
+  // this is the same as deciding and acting entry by entry. The cursor is the PEL ID after the
+  // last one examined (0-0 at the end of the PEL).
+  const toDelete: PendingEntry[] = [];
+  const actions: (PendingEntry | null)[] = []; // null: the next entry of toDelete
   let count = args.COUNT;
   let attempts = args.COUNT * ATTEMPTS_FACTOR;
-  // Each step seeks the next PEL key after the current one: O(log n), and safe when the
-  // current entry is removed.
-  let pair = group.pel.getPairOrNextHigher(args.start);
-  while (attempts > 0 && count > 0 && pair) {
+  let cursor: StreamId = MIN_ID;
+  const near = { n: -1, s: 0 }; // PEL IDs ascend: each stream lookup starts where the last one ended
+  group.pel.forEachFrom(args.start, (id, pe) => {
+    if (attempts === 0 || count === 0) {
+      cursor = id;
+      return false;
+    }
     attempts--;
-    const [id, pe] = pair;
-    if (!stream.entries.has(id)) {
+    if (!stream.entries.hasAscending(id, near)) {
       // Deleted or trimmed entry: drop it from the PEL and report it (Redis 7.0+).
-      group.removePending(pe);
-      ctx.db.dirty?.(1);
-      deleted.push(formatId(id));
+      toDelete.push(pe);
+      actions.push(null);
       count--;
     } else if (idleEnough(pe, args.minIdleTime, now)) {
-      claimer.claim(pe, now, args.JUSTID ? pe.deliveryCount : bumpDeliveryCount(pe.deliveryCount));
-      claimed.push(claimedReply(stream, id, args.JUSTID));
+      actions.push(pe);
       count--;
     }
-    pair = group.pel.nextHigherPair(id);
+    return true;
+  });
+  const claimed: Reply[] = [];
+  const deleted: Reply[] = [];
+  let d = 0;
+  for (const pe of actions) {
+    if (pe === null) {
+      const gone = toDelete[d++];
+      group.removePending(gone);
+      ctx.db.dirty?.(1);
+      deleted.push(formatId(gone.id));
+    } else {
+      claimer.claim(pe, now, args.JUSTID ? pe.deliveryCount : bumpDeliveryCount(pe.deliveryCount));
+      claimed.push(claimedReply(stream, pe.id, args.JUSTID));
+    }
   }
-  const cursor = pair ? pair[0] : MIN_ID;
   return [formatId(cursor), claimed, deleted];
 }
 

@@ -163,7 +163,7 @@ export const bumpDeliveryCount = nextDeliveryCount;
 /** Is `pe` idle long enough? Unowned entries (FORCE-created, XNACK'd) always are. */
 export function idleEnough(pe: PendingEntry, minIdleTime: bigint, now: number): boolean {
   if (pe.consumer === null || minIdleTime === 0n) return true;
-  return BigInt(Math.floor(now - pe.deliveryTime)) >= minIdleTime;
+  return Math.floor(now - pe.deliveryTime) >= minIdleTime; // number vs bigint: an exact comparison
 }
 
 /** One reply element for a claimed entry: the entry, or its ID with JUSTID. */

@@ -21,7 +21,7 @@
  */
 import { ERR_SYNTAX, errNoKeyOrGroup, errorArg, fail } from '../errors';
 import type { ConsumerGroup } from '../model/consumer-group';
-import { deliveryCountReply, iterateFrom } from '../model/pel';
+import { deliveryCountReply } from '../model/pel';
 import { StreamId, compareIds, formatId } from '../model/stream-id';
 import { int64OrFail, is, rangeBoundOrFail } from './args';
 import type { CommandContext, CommandSpec, Reply } from './types';
@@ -84,14 +84,15 @@ export function extended(group: ConsumerGroup, range: NonNullable<XpendingArgs['
     if (!consumer) return out;
     pel = consumer.pel;
   }
-  for (const [id, pe] of iterateFrom(pel, range.start)) {
-    if (compareIds(id, range.end) > 0) break;
+  const minIdle = range.IDLE;
+  pel.forEachFrom(range.start, (id, pe) => {
+    if (compareIds(id, range.end) > 0) return false;
     const idle = Math.floor(now - pe.deliveryTime);
-    if (range.IDLE !== 0n && BigInt(idle) < range.IDLE) continue;
+    if (minIdle !== 0n && idle < minIdle) return true; // (number < bigint compares exactly)
     if (pe.consumer) out.push([formatId(id), pe.consumer.name, Math.max(0, idle), deliveryCountReply(pe.deliveryCount)]);
     else out.push([formatId(id), '', -1, deliveryCountReply(pe.deliveryCount)]); // Redis 8.8: released by XNACK
-    if (--count === 0n) break;
-  }
+    return --count !== 0n;
+  });
   return out;
 }
 

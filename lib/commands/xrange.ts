@@ -53,11 +53,12 @@ export function execute(ctx: CommandContext, key: string, args: XrangeArgs, rev:
   if (args.COUNT === 0n) return NIL_ARRAY;
   const limit = args.COUNT === null || args.COUNT > BigInt(Number.MAX_SAFE_INTEGER) ? Infinity : Number(args.COUNT);
   const out: Reply[] = [];
-  const it = rev ? stream.entries.revRange(args.end, args.start) : stream.entries.range(args.start, args.end);
-  for (const e of it) {
-    out.push(entryReply(e));
-    if (out.length >= limit) break;
-  }
+  const visit = (id: StreamId, fields: readonly string[]) => {
+    out.push([formatId(id), fields.slice()]);
+    return out.length < limit;
+  };
+  if (rev) stream.entries.forEachReverse(args.end, args.start, visit);
+  else stream.entries.forEach(args.start, args.end, visit);
   return out;
 }
 

@@ -23,7 +23,6 @@ import {
   ReadRetry,
   ReplyBudget,
   blockRequest,
-  entryReply,
   parseReadArgs,
   streamLimit,
   wakeKeys70,
@@ -68,12 +67,13 @@ function readAfter(stream: Stream, after: StreamId, limit: number, budget: Reply
   const out: Reply[] = [];
   const start = incrId(after);
   if (!start) return out;
-  for (const e of stream.entries.range(start, MAX_ID)) {
-    if (out.length >= limit || !budget.open()) break;
-    const reply = entryReply(e);
-    budget.addEntry(reply[0] as string, e.fields);
-    out.push(reply);
-  }
+  stream.entries.forEach(start, MAX_ID, (id, fields) => {
+    if (out.length >= limit || !budget.open()) return false;
+    const idText = formatId(id);
+    budget.addEntry(idText, fields);
+    out.push([idText, fields.slice()]);
+    return true;
+  });
   return out;
 }
 
@@ -85,8 +85,8 @@ function serve(args: ReadArgs, targets: XreadTarget[]): Reply[] {
     if (!budget.open()) break; // MAXCOUNT/MAXSIZE reached: the remaining streams are skipped
     const s = t.stream;
     if (!s || s.length === 0) continue;
-    const last = s.entries.last();
-    if (!last || compareIds(last.id, t.after) <= 0) continue;
+    const last = s.entries.lastId();
+    if (!last || compareIds(last, t.after) <= 0) continue;
     budget.addStreamHeader(t.key);
     const entries = readAfter(s, t.after, streamLimit(args.count, budget), budget);
     // Only MAXSIZE can leave a servable stream empty; such a stream is left out (unconfirmed).

@@ -43,7 +43,6 @@ import {
   ReadRetry,
   ReplyBudget,
   blockRequest,
-  entryReply,
   parseReadArgs,
   streamLimit,
   wakeKeys70,
@@ -80,8 +79,9 @@ function resolveTargets(ctx: CommandContext, args: ReadArgs): GroupTarget[] {
 
 /** Look the consumer up, creating it (with its keyspace event); seen-time = now. */
 function touchConsumer(ctx: CommandContext, t: { key: string; group: ConsumerGroup }, name: string): Consumer {
-  const { consumer, created } = t.group.ensureConsumer(name, ctx.now);
-  if (created) {
+  let consumer = t.group.getConsumer(name);
+  if (!consumer) {
+    consumer = t.group.ensureConsumer(name, ctx.now).consumer;
     ctx.db.notify('xgroup-createconsumer', t.key);
     ctx.db.dirty?.(1);
   }
@@ -138,23 +138,24 @@ function serveNew(
   if (!start || limit <= 0) return out;
   const tombstonesFrom = supports(ctx.version, 'entriesReadTombstonesFromLastId') ? 'lastId' : 'entry';
   let delivered = false;
-  for (const e of stream.entries.range(start, MAX_ID)) {
-    if (out.length >= limit || !budget.open()) break;
-    stream.advanceGroup(group, e.id, tombstonesFrom);
-    const reply = entryReply(e);
-    if (ext) reply.push(0, 0);
+  stream.entries.forEach(start, MAX_ID, (id, fields) => {
+    if (out.length >= limit || !budget.open()) return false;
+    stream.advanceGroup(group, id, tombstonesFrom);
+    const idText = formatId(id);
+    const reply: Reply[] = ext ? [idText, fields.slice(), 0, 0] : [idText, fields.slice()];
     out.push(reply);
-    budget.addEntry(reply[0] as string, e.fields, ext ? [0, 0] : undefined);
-    if (noack) continue;
-    const pe = group.pel.get(e.id);
-    if (!pe) group.addPending(e.id, consumer, ctx.now, 1n);
+    budget.addEntry(idText, fields, ext ? [0, 0] : undefined);
+    if (noack) return true;
+    const pe = group.pel.get(id);
+    if (!pe) group.addPending(id, consumer, ctx.now, 1n);
     else {
       group.setOwner(pe, consumer);
       group.setDeliveryTime(pe, ctx.now);
       pe.deliveryCount = 1n;
     }
     delivered = true;
-  }
+    return true;
+  });
   if (delivered && supports(ctx.version, 'consumerActiveTime')) consumer.activeTime = ctx.now;
   return out;
 }
@@ -211,8 +212,8 @@ function applyClaims(ctx: CommandContext, t: GroupTarget, consumer: Consumer, fo
 
 /** True when the stream has a live entry after the group's last-delivered-id. */
 function hasNew(t: { stream: Stream; group: ConsumerGroup }): boolean {
-  const last = t.stream.entries.last();
-  return last !== undefined && compareIds(last.id, t.group.lastId) > 0;
+  const last = t.stream.entries.lastId();
+  return last !== undefined && compareIds(last, t.group.lastId) > 0;
 }
 
 /** Serve every stream in order; `wakeAt` is the earliest CLAIM wake-up when nothing was served. */
@@ -274,13 +275,71 @@ function execute(ctx: CommandContext, argv: readonly string[]): CommandResult {
   if (args.timeoutMs === null) return NIL_ARRAY;
   if (!ctx.isRetry && !ctx.canBlock) return NIL_ARRAY; // MULTI/EXEC, scripts: answer as a timeout
   const timeoutMs = args.timeoutMs;
+  const seen: SeenConsumers = { consumers: [], removals: [] };
   const retry: ReadRetry = (retryCtx, signalledKey) => {
     // 7.2+: re-run the whole command (a missing key/group now answers NOGROUP, a new type WRONGTYPE).
-    if (supports(retryCtx.version, 'blockedReadRerun')) return execute(retryCtx, argv);
-    return wake70(retryCtx, args, signalledKey) ?? { ...blockRequest(args.keys, timeoutMs, null, retry), unblockOnNoKey: true };
+    if (supports(retryCtx.version, 'blockedReadRerun')) {
+      return rerunQuietly(retryCtx, ctx.version, args, targets, seen) ? request : execute(retryCtx, argv);
+    }
+    return wake70(retryCtx, args, signalledKey) ?? request;
   };
   // A deleted key or a new type wakes the reader (Redis `unblock_on_nokey`).
-  return { ...blockRequest(args.keys, timeoutMs, wakeAt, retry), unblockOnNoKey: true };
+  const request = blockRequest(args.keys, timeoutMs, wakeAt, retry, true);
+  return request;
+}
+
+/** A BLOCK deadline far enough from int64 overflow that a later `now` cannot make it overflow. */
+const SAFE_DEADLINE = 2 ** 62;
+
+/**
+ * The re-execution of a blocked `>` read (7.2+) when it would block again, done cheaply: with
+ * thousands of readers blocked on one key, every XADD re-runs all of them, and all but the first
+ * find nothing new for their group. When re-parsing would give the same arguments (same version;
+ * a BLOCK timeout that cannot overflow), every stream key still holds the same stream and group,
+ * nothing follows the group's last-delivered-id and no CLAIM is asked, the full re-run would do
+ * exactly this: create the consumer if it was deleted meanwhile (with its keyspace event) and set
+ * its seen-time, stream by stream (consumerCreatedOnEmptyRead), then block again. Returns false,
+ * having changed nothing, whenever any of that does not hold (the caller then re-runs in full).
+ */
+/** The consumer each target's quiet re-run touched, and its group's consumer removals then. */
+interface SeenConsumers {
+  consumers: (Consumer | undefined)[];
+  removals: number[];
+}
+
+function rerunQuietly(
+  ctx: CommandContext,
+  parsedFor: CommandContext['version'],
+  args: ReadArgs,
+  targets: readonly GroupTarget[],
+  seen: SeenConsumers,
+): boolean {
+  if (ctx.version !== parsedFor || args.claimMinIdle !== null) return false;
+  if (args.timeoutMs !== null && args.timeoutMs > 0 && args.timeoutMs + ctx.now >= SAFE_DEADLINE) return false;
+  for (const t of targets) {
+    if (t.after !== null) return false;
+    let stream: Stream | undefined;
+    try {
+      stream = ctx.db.getStream(t.key);
+    } catch {
+      return false; // WRONGTYPE: the full re-run answers it
+    }
+    if (stream !== t.stream || stream.groups.get(args.group as string) !== t.group || hasNew(t)) return false;
+  }
+  if (supports(ctx.version, 'consumerCreatedOnEmptyRead')) {
+    for (let i = 0; i < targets.length; i++) {
+      const t = targets[i];
+      const consumer = seen.consumers[i];
+      // The consumer object seen last time is still the group's while no consumer was removed.
+      if (consumer !== undefined && seen.removals[i] === t.group.consumerRemovals) {
+        consumer.seenTime = ctx.now;
+      } else {
+        seen.consumers[i] = touchConsumer(ctx, t, args.consumer as string);
+        seen.removals[i] = t.group.consumerRemovals;
+      }
+    }
+  }
+  return true;
 }
 
 /**

@@ -2,8 +2,11 @@
  * A consumer group (Redis `streamCG`): last-delivered-id, entries-read, the group PEL,
  * a delivery-time ordered view of the PEL (for XREADGROUP CLAIM, Redis 8.4+, whose head is
  * the XNACK zone, Redis 8.8) and the consumers.
+ *
+ * The time-ordered view is built the first time something asks for it (a CLAIM read) and kept
+ * up to date from then on; until then a delivery costs no second ordered insert.
  */
-import BTree from 'sorted-btree';
+import type BTree from 'sorted-btree';
 import { Consumer } from './consumer';
 import { IdMap, PendingEntry, newIdMap } from './pel';
 import { StreamId, compareIds } from './stream-id';
@@ -23,10 +26,14 @@ function compareTimeKeys(a: TimeKey, b: TimeKey): number {
 export class ConsumerGroup {
   /** Group PEL: every delivered, unacknowledged ID. */
   readonly pel: IdMap<PendingEntry> = newIdMap();
-  /** The same pending entries ordered for CLAIM: NACK zone, then oldest delivery first. */
-  private readonly byTime = new BTree<TimeKey, PendingEntry>(undefined, compareTimeKeys);
+  /** The same pending entries ordered for CLAIM (NACK zone, then oldest delivery first); null until first needed. */
+  private byTime: BTree<TimeKey, PendingEntry> | null = null;
   readonly consumers = new Map<string, Consumer>();
   private nackCounter = 0;
+  /** Consumers removed so far (XGROUP DELCONSUMER): lets a caller keep a consumer object between commands. */
+  consumerRemovals = 0;
+  /** Pending entries in the NACK zone (nackSeq > 0). */
+  private nacked = 0;
 
   constructor(
     readonly name: string,
@@ -61,9 +68,11 @@ export class ConsumerGroup {
     const owned = consumer.pel.size;
     for (const pe of consumer.pel.valuesArray()) {
       this.pel.delete(pe.id);
-      this.byTime.delete(pe);
+      this.byTime?.delete(pe);
+      if (pe.nackSeq > 0) this.nacked--; // (an owned entry is never NACKed; kept for safety)
     }
     this.consumers.delete(name);
+    this.consumerRemovals++;
     return owned;
   }
 
@@ -71,7 +80,7 @@ export class ConsumerGroup {
   addPending(id: StreamId, consumer: Consumer | null, deliveryTime: number, deliveryCount: bigint): PendingEntry {
     const pe: PendingEntry = { id, deliveryTime, deliveryCount, consumer, nackSeq: 0 };
     this.pel.set(id, pe);
-    this.byTime.set(pe, pe);
+    this.byTime?.set(pe, pe);
     consumer?.pel.set(id, pe);
     return pe;
   }
@@ -79,7 +88,8 @@ export class ConsumerGroup {
   /** Remove a pending entry from the group PEL and its owner's PEL. */
   removePending(pe: PendingEntry): void {
     this.pel.delete(pe.id);
-    this.byTime.delete(pe);
+    this.byTime?.delete(pe);
+    if (pe.nackSeq > 0) this.nacked--;
     pe.consumer?.pel.delete(pe.id);
   }
 
@@ -93,45 +103,57 @@ export class ConsumerGroup {
 
   /** Change delivery time (and leave the NACK zone); keeps the time-ordered view sorted. */
   setDeliveryTime(pe: PendingEntry, time: number): void {
-    this.byTime.delete(pe);
+    this.byTime?.delete(pe);
+    if (pe.nackSeq > 0) this.nacked--;
     pe.deliveryTime = time;
     pe.nackSeq = 0;
-    this.byTime.set(pe, pe);
+    this.byTime?.set(pe, pe);
   }
 
   /** XNACK (Redis 8.8): unowned, delivery time 0, moved to the tail of the NACK zone. */
   nack(pe: PendingEntry): void {
     this.setOwner(pe, null);
-    this.byTime.delete(pe);
+    this.byTime?.delete(pe);
+    if (pe.nackSeq === 0) this.nacked++;
     pe.deliveryTime = 0;
     pe.nackSeq = ++this.nackCounter;
-    this.byTime.set(pe, pe);
+    this.byTime?.set(pe, pe);
+  }
+
+  /** The time-ordered view, built from the PEL on first use (O(n log n) once). */
+  private timeIndex(): BTree<TimeKey, PendingEntry> {
+    if (!this.byTime) {
+      // sorted-btree loads with the first time index (XREADGROUP CLAIM), not with the model
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const BTreeClass = (require('sorted-btree') as { default: typeof BTree }).default;
+      const index = new BTreeClass<TimeKey, PendingEntry>(undefined, compareTimeKeys);
+      for (const pe of this.pel.valuesArray()) index.set(pe, pe);
+      this.byTime = index;
+    }
+    return this.byTime;
   }
 
   /** Pending entries in CLAIM order: NACK zone first, then oldest delivery first. */
   *pendingByDeliveryTime(): Generator<PendingEntry> {
-    let pair = this.byTime.minKey() ? this.byTime.getPairOrNextHigher(this.byTime.minKey() as TimeKey) : undefined;
+    const byTime = this.timeIndex();
+    let pair = byTime.minKey() ? byTime.getPairOrNextHigher(byTime.minKey() as TimeKey) : undefined;
     while (pair) {
       const key = pair[0];
       yield pair[1];
-      pair = this.byTime.nextHigherPair(key);
+      pair = byTime.nextHigherPair(key);
     }
   }
 
-  /** Number of NACKed (unowned, Redis 8.8) pending entries. */
+  /** Number of NACKed (unowned, Redis 8.8) pending entries. O(1). */
   get nackedCount(): number {
-    let n = 0;
-    for (const pe of this.pendingByDeliveryTime()) {
-      if (pe.nackSeq === 0) break;
-      n++;
-    }
-    return n;
+    return this.nacked;
   }
 
   /** Deep copy for COPY / RENAME-safe duplication. */
   clone(): ConsumerGroup {
     const g = new ConsumerGroup(this.name, this.lastId, this.entriesRead);
     g.nackCounter = this.nackCounter;
+    g.nacked = this.nacked;
     const consumers = new Map<Consumer, Consumer>();
     for (const c of this.consumers.values()) {
       const copy = new Consumer(c.name, c.seenTime, c.activeTime);
@@ -141,11 +163,7 @@ export class ConsumerGroup {
     for (const pe of this.pel.valuesArray()) {
       const owner = pe.consumer ? consumers.get(pe.consumer) ?? null : null;
       const copy = g.addPending(pe.id, owner, pe.deliveryTime, pe.deliveryCount);
-      if (pe.nackSeq) {
-        g.byTime.delete(copy);
-        copy.nackSeq = pe.nackSeq;
-        g.byTime.set(copy, copy);
-      }
+      copy.nackSeq = pe.nackSeq; // the copy has no time index yet: it is built from these on first use
     }
     return g;
   }

@@ -4,9 +4,11 @@
  * One `PendingEntry` object per ID is shared by the group PEL and by its consumer's PEL
  * (as Redis shares one streamNACK between the two radix trees).
  */
-import BTree from 'sorted-btree';
-import { StreamId, compareIds } from './stream-id';
+import { IdMap } from './id-map';
+import type { StreamId } from './stream-id';
 import type { Consumer } from './consumer';
+
+export { IdMap };
 
 export interface PendingEntry {
   readonly id: StreamId;
@@ -20,11 +22,9 @@ export interface PendingEntry {
   nackSeq: number;
 }
 
-/** An ID-ordered map: O(log n) insert, delete and seek. */
-export type IdMap<V> = BTree<StreamId, V>;
-
+/** A new ID-ordered map: O(log n) insert, delete and seek (see ./id-map.ts). */
 export function newIdMap<V>(): IdMap<V> {
-  return new BTree<StreamId, V>(undefined, compareIds);
+  return new IdMap<V>();
 }
 
 /**

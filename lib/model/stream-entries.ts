@@ -21,12 +21,17 @@ export interface StreamEntry {
   readonly fields: readonly string[];
 }
 
-interface Slot {
-  readonly id: StreamId;
-  fields: readonly string[] | null; // null = deleted (tombstone)
-  /** A deleted entry's fields: Redis keeps them in the listpack (flagged), so DUMP writes them. */
-  deletedFields?: readonly string[];
+/** A deleted entry (tombstone): Redis keeps its fields in the listpack (flagged), so DUMP writes them. */
+class Deleted {
+  constructor(readonly fields: readonly string[]) {}
 }
+
+/**
+ * What a node stores for one entry: the value alone (a string) when the entry has exactly one
+ * field and it is the master entry's only field (Redis stores such "same fields" entries without
+ * their field names too); else the `[f1, v1, …]` list; a `Deleted` once deleted.
+ */
+type StoredFields = string | readonly string[] | Deleted;
 
 /**
  * The node limits Redis reads at every append (`stream-node-max-entries`, `stream-node-max-bytes`).
@@ -62,11 +67,14 @@ export interface StoredNode {
 
 interface EntryNode {
   /**
-   * Live and deleted entries in insertion order. Live IDs always ascend; a deleted entry can
-   * stand above later ones when XSETID moved the last ID below it (Redis allows that, 7.0 even
-   * below max-deleted-entry-id): then `ordered` is false and the node is scanned, not bisected.
+   * IDs of the live and deleted entries in insertion order (parallel to `fields`). Live IDs
+   * always ascend; a deleted entry can stand above later ones when XSETID moved the last ID
+   * below it (Redis allows that, 7.0 even below max-deleted-entry-id): then `ordered` is false
+   * and the node is scanned, not bisected.
    */
-  slots: Slot[];
+  ids: StreamId[];
+  /** The entries' fields, as `StoredFields` (deleted entries as `Deleted`). */
+  fields: StoredFields[];
   ordered: boolean;
   live: number; // live entries in this node
   /** The master entry's field names: the fields (`[f1, v1, …]`) of the entry that opened the node. */
@@ -76,6 +84,23 @@ interface EntryNode {
    * encoded size changes with their values: see `listpackBytes`.
    */
   bytes: number;
+}
+
+/** The stored form of `fields` in a node whose master fields are `master`. */
+function storedFields(master: readonly string[], fields: readonly string[]): StoredFields {
+  return fields.length === 2 && master.length === 2 && fields[0] === master[0] ? fields[1] : fields;
+}
+
+/** The `[f1, v1, …]` list of slot `s`, deleted or not (a new array when the node stores the value alone). */
+function fieldsOf(node: EntryNode, s: number): readonly string[] {
+  let f = node.fields[s];
+  if (f instanceof Deleted) f = f.fields;
+  return typeof f === 'string' ? [node.master[0], f] : f;
+}
+
+/** True when slot `s` of `node` holds a deleted entry. */
+function isDeleted(node: EntryNode, s: number): boolean {
+  return node.fields[s] instanceof Deleted;
 }
 
 /** Redis `stream-node-max-entries` default. */
@@ -203,21 +228,18 @@ function entryBytes(masterId: StreamId, master: readonly string[], id: StreamId,
 
 /** Total bytes of a node's listpack (Redis `lpBytes`). */
 function listpackBytes(node: EntryNode): number {
-  return node.bytes + lpIntBytes(node.live) + lpIntBytes(node.slots.length - node.live);
+  return node.bytes + lpIntBytes(node.live) + lpIntBytes(node.ids.length - node.live);
 }
 
 /** Sum of the raw byte lengths of an entry's fields and values (Redis `totelelen`). */
 function rawLength(fields: readonly string[]): number {
   let n = 0;
-  for (const f of fields) n += f.length;
+  for (let i = 0; i < fields.length; i++) n += fields[i].length;
   return n;
 }
 
-/** A cursor position: node index and slot index. */
-interface Pos {
-  n: number;
-  s: number;
-}
+/** A visitor of live entries; returning `false` ends the walk. */
+export type EntryVisitor = (id: StreamId, fields: readonly string[]) => boolean | void;
 
 export class StreamEntries {
   private nodes: EntryNode[] = [];
@@ -278,15 +300,21 @@ export class StreamEntries {
    */
   append(id: StreamId, fields: readonly string[]): void {
     const tail = this.nodes[this.nodes.length - 1];
-    const slot: Slot = { id, fields };
     if (tail && !this.isFull(tail, fields)) {
-      tail.bytes += entryBytes(tail.slots[0].id, tail.master, id, fields);
-      if (compareIds(tail.slots[tail.slots.length - 1].id, id) >= 0) tail.ordered = false;
-      tail.slots.push(slot);
+      tail.bytes += entryBytes(tail.ids[0], tail.master, id, fields);
+      if (compareIds(tail.ids[tail.ids.length - 1], id) >= 0) tail.ordered = false;
+      tail.ids.push(id);
+      tail.fields.push(storedFields(tail.master, fields));
       tail.live++;
     } else {
-      const node: EntryNode = { slots: [slot], ordered: true, live: 1, master: fields, bytes: 0 };
-      node.bytes = masterBytes(fields) + entryBytes(id, fields, id, fields);
+      const node: EntryNode = {
+        ids: [id],
+        fields: [storedFields(fields, fields)],
+        ordered: true,
+        live: 1,
+        master: fields,
+        bytes: masterBytes(fields) + entryBytes(id, fields, id, fields),
+      };
       this.nodes.push(node);
       this.rax.insert(id);
     }
@@ -299,7 +327,7 @@ export class StreamEntries {
     let { maxBytes } = this.limits;
     if (maxBytes <= 0 || maxBytes > STREAM_LISTPACK_MAX_SIZE) maxBytes = STREAM_LISTPACK_MAX_SIZE;
     if (listpackBytes(tail) + rawLength(fields) >= maxBytes) return true;
-    return maxEntries > 0 && tail.slots.length >= maxEntries;
+    return maxEntries > 0 && tail.ids.length >= maxEntries;
   }
 
   /**
@@ -310,12 +338,16 @@ export class StreamEntries {
   private seekNode(id: StreamId, reverse: boolean): number {
     const nodes = this.nodes;
     if (id.ms === 0n && id.seq === 0n) return reverse ? nodes.length - 1 : 0;
+    // Reads that follow the stream (`>`, `$`, XRANGE to `+`) start in the last node: one test.
+    // (Master IDs ascend from node to node, so this is what the bisection would find.)
+    const last = nodes.length - 1;
+    if (last >= 0 && compareIds(nodes[last].ids[0], id) <= 0) return last;
     let lo = 0;
     let hi = nodes.length - 1;
     let n = -1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      if (compareIds(nodes[mid].slots[0].id, id) <= 0) {
+      if (compareIds(nodes[mid].ids[0], id) <= 0) {
         n = mid;
         lo = mid + 1;
       } else hi = mid - 1;
@@ -327,11 +359,12 @@ export class StreamEntries {
   /** In an ordered node, the first slot whose ID is >= id (bisection); else 0. */
   private static firstSlotFrom(node: EntryNode, id: StreamId): number {
     if (!node.ordered) return 0;
+    const ids = node.ids;
     let a = 0;
-    let b = node.slots.length;
+    let b = ids.length;
     while (a < b) {
       const mid = (a + b) >> 1;
-      if (compareIds(node.slots[mid].id, id) < 0) a = mid + 1;
+      if (compareIds(ids[mid], id) < 0) a = mid + 1;
       else b = mid;
     }
     return a;
@@ -339,67 +372,111 @@ export class StreamEntries {
 
   /** In an ordered node, the last slot whose ID is <= id (bisection); else the last slot. */
   private static lastSlotUpTo(node: EntryNode, id: StreamId): number {
-    if (!node.ordered) return node.slots.length - 1;
+    const ids = node.ids;
+    if (!node.ordered) return ids.length - 1;
     let a = 0;
-    let b = node.slots.length;
+    let b = ids.length;
     while (a < b) {
       const mid = (a + b) >> 1;
-      if (compareIds(node.slots[mid].id, id) <= 0) a = mid + 1;
+      if (compareIds(ids[mid], id) <= 0) a = mid + 1;
       else b = mid;
     }
     return a - 1;
   }
 
   /**
-   * Live entries from `start` to `end`, ascending, exactly as Redis's forward stream iterator
-   * walks them: entries below `start` and deleted ones are skipped, the first live entry above
-   * `end` ends the walk. O(log n) to start, O(1) per step.
+   * Visit the live entries from `start` to `end`, ascending, exactly as Redis's forward stream
+   * iterator walks them: entries below `start` and deleted ones are skipped, the first live
+   * entry above `end` ends the walk; so does `visit` returning false. O(log n) to start, O(1)
+   * per step. `visit` must not add or delete entries.
    */
-  private *forward(start: StreamId, end: StreamId): Generator<[Pos, Slot]> {
+  forEach(start: StreamId, end: StreamId, visit: EntryVisitor): void {
     const nodes = this.nodes;
     for (let n = this.seekNode(start, false), first = true; n < nodes.length; n++, first = false) {
       const node = nodes[n];
-      const slots = node.slots;
-      for (let s = first ? StreamEntries.firstSlotFrom(node, start) : 0; s < slots.length; s++) {
-        const slot = slots[s];
-        if (slot.fields === null || compareIds(slot.id, start) < 0) continue;
-        if (compareIds(slot.id, end) > 0) return;
-        yield [{ n, s }, slot];
+      const ids = node.ids;
+      const fields = node.fields;
+      for (let s = first ? StreamEntries.firstSlotFrom(node, start) : 0; s < ids.length; s++) {
+        if (fields[s] instanceof Deleted) continue;
+        const id = ids[s];
+        if (compareIds(id, start) < 0) continue;
+        if (compareIds(id, end) > 0) return;
+        if (visit(id, fieldsOf(node, s)) === false) return;
       }
     }
   }
 
   /** The same walk backward (Redis's reverse iterator), from `upper` down to `lower`. */
-  private *backward(upper: StreamId, lower: StreamId): Generator<[Pos, Slot]> {
+  forEachReverse(upper: StreamId, lower: StreamId, visit: EntryVisitor): void {
     const nodes = this.nodes;
     for (let n = this.seekNode(upper, true), first = true; n >= 0; n--, first = false) {
       const node = nodes[n];
       if (!node) return;
-      const slots = node.slots;
-      for (let s = first ? StreamEntries.lastSlotUpTo(node, upper) : slots.length - 1; s >= 0; s--) {
-        const slot = slots[s];
-        if (slot.fields === null || compareIds(slot.id, upper) > 0) continue;
-        if (compareIds(slot.id, lower) < 0) return;
-        yield [{ n, s }, slot];
+      const ids = node.ids;
+      const fields = node.fields;
+      for (let s = first ? StreamEntries.lastSlotUpTo(node, upper) : ids.length - 1; s >= 0; s--) {
+        if (fields[s] instanceof Deleted) continue;
+        const id = ids[s];
+        if (compareIds(id, upper) > 0) continue;
+        if (compareIds(id, lower) < 0) return;
+        if (visit(id, fieldsOf(node, s)) === false) return;
       }
     }
   }
 
-  private find(id: StreamId): Pos | null {
-    for (const [pos] of this.forward(id, id)) return pos;
-    return null;
+  /**
+   * Find the live entry with this ID (the same walk as `forEach(id, id)`): true with its node
+   * and slot written into `pos`, false when there is none. O(log n). `pos.n`, when it names a
+   * node whose master ID is <= id while the next node's is > id, is taken as the start node
+   * instead of bisecting (callers looking up ascending IDs pass the previous position): any
+   * such node is at or before the node holding a live `id`, because every entry appended after
+   * `id` has a greater ID, so the walk finds the same entry.
+   */
+  private find(id: StreamId, pos: { n: number; s: number }): boolean {
+    const nodes = this.nodes;
+    let start = pos.n;
+    if (
+      !(start >= 0 && start < nodes.length && compareIds(nodes[start].ids[0], id) <= 0 &&
+        (start + 1 === nodes.length || compareIds(nodes[start + 1].ids[0], id) > 0))
+    ) {
+      start = this.seekNode(id, false);
+    }
+    pos.n = start;
+    for (let n = start, first = true; n < nodes.length; n++, first = false) {
+      const node = nodes[n];
+      const ids = node.ids;
+      for (let s = first ? StreamEntries.firstSlotFrom(node, id) : 0; s < ids.length; s++) {
+        if (isDeleted(node, s)) continue;
+        const c = compareIds(ids[s], id);
+        if (c < 0) continue;
+        if (c > 0) return false;
+        pos.n = n;
+        pos.s = s;
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The live entry with this ID, or undefined. O(log n). */
   get(id: StreamId): StreamEntry | undefined {
-    const p = this.find(id);
-    if (!p) return undefined;
-    const slot = this.nodes[p.n].slots[p.s];
-    return { id: slot.id, fields: slot.fields as readonly string[] };
+    const pos = { n: -1, s: 0 };
+    if (!this.find(id, pos)) return undefined;
+    const node = this.nodes[pos.n];
+    return { id: node.ids[pos.s], fields: fieldsOf(node, pos.s) };
   }
 
   has(id: StreamId): boolean {
-    return this.find(id) !== null;
+    return this.find(id, { n: -1, s: 0 });
+  }
+
+  /**
+   * `has(id)` for a caller looking up ascending IDs one after another (a PEL scan): `hint`
+   * carries the position between calls (start with `{ n: -1, s: 0 }`), so each lookup costs
+   * O(log node size) instead of O(log n) when the IDs are close.
+   */
+  hasAscending(id: StreamId, hint: { n: number; s: number }): boolean {
+    return this.find(id, hint);
   }
 
   /**
@@ -409,35 +486,54 @@ export class StreamEntries {
    * MINID trim can do that when the node ends with tombstones at or above the MINID).
    */
   delete(id: StreamId, keepEmptyNode = false): boolean {
-    const p = this.find(id);
-    if (!p) return false;
-    const node = this.nodes[p.n];
-    const slot = node.slots[p.s];
-    slot.deletedFields = slot.fields as readonly string[];
-    slot.fields = null;
+    const pos = { n: -1, s: 0 };
+    if (!this.find(id, pos)) return false;
+    const node = this.nodes[pos.n];
+    node.fields[pos.s] = new Deleted(fieldsOf(node, pos.s));
     node.live--;
     this.liveCount--;
     if (node.live === 0 && !keepEmptyNode) {
-      this.nodes.splice(p.n, 1);
-      this.rax.remove(node.slots[0].id);
+      this.nodes.splice(pos.n, 1);
+      this.rax.remove(node.ids[0]);
     }
     return true;
   }
 
-  /** Live entries with start <= id <= end, ascending (Redis forward iteration). */
+  /** Live entries with start <= id <= end, ascending (Redis forward iteration; see `forEach`). */
   *range(start: StreamId, end: StreamId): Generator<StreamEntry> {
-    for (const [, slot] of this.forward(start, end)) yield { id: slot.id, fields: slot.fields as readonly string[] };
+    const nodes = this.nodes;
+    for (let n = this.seekNode(start, false), first = true; n < nodes.length; n++, first = false) {
+      const node = nodes[n];
+      for (let s = first ? StreamEntries.firstSlotFrom(node, start) : 0; s < node.ids.length; s++) {
+        if (isDeleted(node, s)) continue;
+        const id = node.ids[s];
+        if (compareIds(id, start) < 0) continue;
+        if (compareIds(id, end) > 0) return;
+        yield { id, fields: fieldsOf(node, s) };
+      }
+    }
   }
 
-  /** Live entries with start >= id >= end, descending (Redis reverse iteration). */
+  /** Live entries with start >= id >= end, descending (Redis reverse iteration; see `forEachReverse`). */
   *revRange(start: StreamId, end: StreamId): Generator<StreamEntry> {
-    for (const [, slot] of this.backward(start, end)) yield { id: slot.id, fields: slot.fields as readonly string[] };
+    const nodes = this.nodes;
+    for (let n = this.seekNode(start, true), first = true; n >= 0; n--, first = false) {
+      const node = nodes[n];
+      if (!node) return;
+      for (let s = first ? StreamEntries.lastSlotUpTo(node, start) : node.ids.length - 1; s >= 0; s--) {
+        if (isDeleted(node, s)) continue;
+        const id = node.ids[s];
+        if (compareIds(id, start) > 0) continue;
+        if (compareIds(id, end) < 0) return;
+        yield { id, fields: fieldsOf(node, s) };
+      }
+    }
   }
 
   /** The head node's entries in storage order, live and deleted (for exact trimming). */
   headSlots(): { id: StreamId; live: boolean }[] {
     const node = this.nodes[0];
-    return node ? node.slots.map((slot) => ({ id: slot.id, live: slot.fields !== null })) : [];
+    return node ? node.ids.map((id, s) => ({ id, live: !isDeleted(node, s) })) : [];
   }
 
   /**
@@ -447,7 +543,17 @@ export class StreamEntries {
   first(): StreamEntry | undefined {
     for (const node of this.nodes) {
       if (node.live === 0) continue;
-      for (const slot of node.slots) if (slot.fields !== null) return { id: slot.id, fields: slot.fields };
+      for (let s = 0; s < node.ids.length; s++) if (!isDeleted(node, s)) return { id: node.ids[s], fields: fieldsOf(node, s) };
+    }
+    return undefined;
+  }
+
+  /** ID of the last live entry, or undefined. O(1) unless the tail nodes end with tombstones. */
+  lastId(): StreamId | undefined {
+    for (let n = this.nodes.length - 1; n >= 0; n--) {
+      const node = this.nodes[n];
+      if (node.live === 0) continue;
+      for (let s = node.ids.length - 1; s >= 0; s--) if (!isDeleted(node, s)) return node.ids[s];
     }
     return undefined;
   }
@@ -457,10 +563,7 @@ export class StreamEntries {
     for (let n = this.nodes.length - 1; n >= 0; n--) {
       const node = this.nodes[n];
       if (node.live === 0) continue;
-      for (let s = node.slots.length - 1; s >= 0; s--) {
-        const slot = node.slots[s];
-        if (slot.fields !== null) return { id: slot.id, fields: slot.fields };
-      }
+      for (let s = node.ids.length - 1; s >= 0; s--) if (!isDeleted(node, s)) return { id: node.ids[s], fields: fieldsOf(node, s) };
     }
     return undefined;
   }
@@ -469,7 +572,7 @@ export class StreamEntries {
   headNode(): { entries: number; live: number; lastId: StreamId } | undefined {
     const node = this.nodes[0];
     if (!node) return undefined;
-    return { entries: node.slots.length, live: node.live, lastId: node.slots[node.slots.length - 1].id };
+    return { entries: node.ids.length, live: node.live, lastId: node.ids[node.ids.length - 1] };
   }
 
   /**
@@ -479,16 +582,14 @@ export class StreamEntries {
   nodeInfo(n: number): { live: number; lastId: StreamId } | undefined {
     const node = this.nodes[n];
     if (!node) return undefined;
-    return { live: node.live, lastId: node.slots[node.slots.length - 1].id };
+    return { live: node.live, lastId: node.ids[node.ids.length - 1] };
   }
 
   /** IDs of the live entries of the `n`-th node, ascending (a copy: safe to delete while iterating). */
   liveIdsInNode(n: number): StreamId[] {
     const node = this.nodes[n];
     if (!node) return [];
-    const ids: StreamId[] = [];
-    for (const slot of node.slots) if (slot.fields !== null) ids.push(slot.id);
-    return ids;
+    return node.ids.filter((_, s) => !isDeleted(node, s));
   }
 
   /** Remove the head node entirely; returns the IDs of the live entries removed. */
@@ -501,11 +602,9 @@ export class StreamEntries {
     const node = this.nodes[n];
     if (!node) return [];
     this.nodes.splice(n, 1);
-    this.rax.remove(node.slots[0].id);
-    const ids: StreamId[] = [];
-    for (const slot of node.slots) if (slot.fields !== null) ids.push(slot.id);
+    this.rax.remove(node.ids[0]);
     this.liveCount -= node.live;
-    return ids;
+    return node.ids.filter((_, s) => !isDeleted(node, s));
   }
 
   /** Deep copy (COPY / RESTORE semantics), keeping node boundaries. */
@@ -513,14 +612,15 @@ export class StreamEntries {
     const c = new StreamEntries();
     c.limits = this.limits;
     c.nodes = this.nodes.map((n) => ({
-      slots: n.slots.map((s) => (s.fields === null ? { id: s.id, fields: null, deletedFields: s.deletedFields } : { id: s.id, fields: s.fields })),
+      ids: n.ids.slice(),
+      fields: n.fields.slice(),
       ordered: n.ordered,
       live: n.live,
       master: n.master,
       bytes: n.bytes,
     }));
     c.liveCount = this.liveCount;
-    for (const n of c.nodes) c.rax.insert(n.slots[0].id);
+    for (const n of c.nodes) c.rax.insert(n.ids[0]);
     return c;
   }
 
@@ -528,11 +628,7 @@ export class StreamEntries {
   storedNodes(): StoredNode[] {
     return this.nodes.map((n) => ({
       masterFields: masterFieldNames(n.master),
-      entries: n.slots.map((s) => ({
-        id: s.id,
-        fields: s.fields ?? s.deletedFields ?? [],
-        deleted: s.fields === null,
-      })),
+      entries: n.ids.map((id, s) => ({ id, fields: fieldsOf(n, s), deleted: isDeleted(n, s) })),
     }));
   }
 
@@ -548,15 +644,17 @@ export class StreamEntries {
       const master: string[] = [];
       for (const f of sn.masterFields) master.push(f, '');
       const first = sn.entries[0];
-      const node: EntryNode = { slots: [], ordered: true, live: 0, master, bytes: masterBytes(master) };
+      const node: EntryNode = { ids: [], fields: [], ordered: true, live: 0, master, bytes: masterBytes(master) };
       for (const e of sn.entries) {
         node.bytes += entryBytes(first.id, master, e.id, e.fields);
-        const prev = node.slots[node.slots.length - 1];
-        if (prev && compareIds(prev.id, e.id) >= 0) node.ordered = false;
+        const prev = node.ids[node.ids.length - 1];
+        if (prev && compareIds(prev, e.id) >= 0) node.ordered = false;
+        node.ids.push(e.id);
+        const stored = storedFields(master, e.fields);
         if (e.deleted) {
-          node.slots.push({ id: e.id, fields: null, deletedFields: e.fields });
+          node.fields.push(new Deleted(e.fields));
         } else {
-          node.slots.push({ id: e.id, fields: e.fields });
+          node.fields.push(stored);
           node.live++;
         }
       }

@@ -70,6 +70,17 @@ const CANONICAL_INT64 = /^(0|-?[1-9][0-9]*)$/;
  */
 export function parseUint64Part(s: string): bigint | null {
   if (s.length === 0) return null;
+  if (s.length <= 15) {
+    // Fast path: only digits (leading zeros included, which strtoull accepts), below 2^53.
+    let v = 0;
+    let i = 0;
+    for (; i < s.length; i++) {
+      const d = s.charCodeAt(i) - 48;
+      if (d < 0 || d > 9) break;
+      v = v * 10 + d;
+    }
+    if (i === s.length) return BigInt(v);
+  }
   if (CANONICAL_INT64.test(s) && s.length <= 20) {
     const v = BigInt(s);
     if (v >= -(1n << 63n) && v < 1n << 63n) return v < 0n ? null : v;

@@ -1,0 +1,331 @@
+#!/usr/bin/env node
+/*
+ * One benchmark measurement in a process of its own, so that plain ioredis-mock is never
+ * touched by this package (importing the package installs the stream commands on ioredis-mock's
+ * class for the whole process). Run by bench/run.js:
+ *
+ *   node --expose-gc bench/worker.js <task> <target> [json options]
+ *
+ * target: `plain` (ioredis-mock alone), `streams` (this package, from dist/) or `real` (ioredis
+ * against REDIS_URL). Prints one JSON line with the results. Times are µs per call, heap in
+ * bytes; every figure is the median of several batches after a warm-up.
+ */
+const path = require('path');
+const { performance } = require('perf_hooks');
+
+const [task, target, optionsJson] = process.argv.slice(2);
+const options = optionsJson ? JSON.parse(optionsJson) : {};
+
+function load() {
+  if (target === 'plain') return require('ioredis-mock');
+  if (target === 'streams') return require(path.join(__dirname, '..', 'dist', 'cjs-entry.js'));
+  if (target === 'real') return require('ioredis');
+  throw new Error(`unknown target ${target}`);
+}
+
+let nextPort = 46_000;
+/** A client of a fresh keyspace (a port of its own), or of the real server's db 0. */
+function client(Redis, opts = {}) {
+  if (target === 'real') return new Redis(process.env.REDIS_URL, { lazyConnect: false, ...opts });
+  return new Redis({ port: nextPort++, ...opts });
+}
+
+function gc() {
+  if (!global.gc) throw new Error('run with --expose-gc');
+  for (let i = 0; i < 4; i++) global.gc();
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/** CPU µs (user + system) of this process so far: unlike wall time, not inflated by a busy machine. */
+function cpuUs() {
+  const c = process.cpuUsage();
+  return c.user + c.system;
+}
+
+/**
+ * CPU µs per call of `fn` (awaited one after another): median of `batches` batches of `calls`.
+ * CPU time rather than wall time, so that other processes on the machine do not count; wall
+ * time for a real server (whose work is in another process).
+ */
+async function timeIt(fn, { calls = 2000, batches = 7, warmup = 1000 } = {}) {
+  const now = target === 'real' ? () => performance.now() * 1000 : cpuUs;
+  for (let i = 0; i < warmup; i++) await fn(i);
+  const out = [];
+  let i = 0;
+  for (let b = 0; b < batches; b++) {
+    const t0 = now();
+    for (let c = 0; c < calls; c++) await fn(i++);
+    out.push((now() - t0) / calls);
+  }
+  return median(out);
+}
+
+const tasks = {
+  /** CPU ms of `require(target)` in this fresh process (the process does nothing else before). */
+  async import() {
+    const t0 = process.cpuUsage();
+    const w0 = performance.now();
+    load();
+    const c = process.cpuUsage(t0);
+    return { cpuMs: (c.user + c.system) / 1000, wallMs: performance.now() - w0 };
+  },
+
+  /** Heap bytes per client: `n` clients of one keyspace, as a test suite makes them. */
+  async clientHeap() {
+    const Redis = load();
+    const n = options.n ?? 1000;
+    const keep = [];
+    keep.push(new Redis({ port: 47_000 })); // first client of the keyspace: not counted
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < n; i++) keep.push(new Redis({ port: 47_000 }));
+    await new Promise((r) => setTimeout(r, 10)); // ioredis-mock connects on a later tick
+    gc();
+    const after = process.memoryUsage().heapUsed;
+    const perClient = (after - before) / n;
+    for (const r of keep) r.disconnect();
+    return { perClientBytes: perClient };
+  },
+
+  /** µs per call through the methods, for the commands every target can run. */
+  async commands() {
+    const Redis = load();
+    const r = client(Redis);
+    const res = {};
+    const k = (s) => `bench:${s}`;
+    if (target === 'real') await r.flushdb();
+    await r.set(k('str'), 'value');
+    // a 1000-entry stream for the read commands
+    for (let i = 1; i <= 1000; i++) await r.xadd(k('s'), `${i}-0`, 'f', 'v');
+    const small = { calls: options.calls ?? 2000, batches: 7, warmup: 1000 };
+    res.GET = await timeIt(() => r.get(k('str')), small);
+    res.SET = await timeIt(() => r.set(k('str'), 'value'), small);
+    res.XLEN = await timeIt(() => r.xlen(k('s')), small);
+    res['XRANGE 1k COUNT 10'] = await timeIt(() => r.xrange(k('s'), '500', '+', 'COUNT', 10), small);
+    res['XREVRANGE 1k COUNT 10'] = await timeIt(() => r.xrevrange(k('s'), '+', '-', 'COUNT', 10), small);
+    res['XREAD 1k COUNT 10'] = await timeIt(() => r.xread('COUNT', 10, 'STREAMS', k('s'), '990-0'), small);
+    // XADD on a stream that grows from empty: ioredis-mock's own XADD copies the stream, so it
+    // is measured on a short one (1000 warm-up + 7×300 calls), the same for every target.
+    res['XADD *'] = await timeIt(() => r.xadd(k('a'), '*', 'f', 'v'), { calls: 300, batches: 7, warmup: 3000 });
+    if (target === 'plain') return res;
+
+    // Commands ioredis-mock cannot run: this package and a real server.
+    await r.xgroup('CREATE', k('s'), 'g', '$');
+    await r.xgroup('CREATE', k('a'), 'g', '$');
+    res['XADD+XREADGROUP+XACK'] = await timeIt(async () => {
+      await r.xadd(k('a'), '*', 'f', 'v');
+      const got = await r.xreadgroup('GROUP', 'g', 'c', 'COUNT', 1, 'STREAMS', k('a'), '>');
+      await r.xack(k('a'), 'g', got[0][1][0][0]);
+    }, { calls: 300, batches: 7, warmup: 5000 }); // long warm-up: three commands' code to optimize
+    // a PEL of 1000 entries on the 1000-entry stream, delivered at one time
+    await r.xgroup('SETID', k('s'), 'g', '0');
+    await r.xreadgroup('GROUP', 'g', 'c1', 'COUNT', 1000, 'STREAMS', k('s'), '>');
+    res['XPENDING summary'] = await timeIt(() => r.xpending(k('s'), 'g'), small);
+    res['XPENDING - + 10'] = await timeIt(() => r.xpending(k('s'), 'g', '-', '+', 10), small);
+    res['XAUTOCLAIM COUNT 10 (none idle)'] = await timeIt(
+      () => r.xautoclaim(k('s'), 'g', 'c2', 3_600_000, '0-0', 'COUNT', 10),
+      small,
+    );
+    res['XCLAIM 1 (not idle)'] = await timeIt(() => r.xclaim(k('s'), 'g', 'c2', 3_600_000, '5-0'), small);
+    res['XINFO GROUPS'] = await timeIt(() => r.xinfo('GROUPS', k('s')), small);
+    if (target === 'real') {
+      await r.flushdb();
+      r.disconnect();
+    }
+    return res;
+  },
+
+  /**
+   * Heap bytes per entry of one stream of `n` small entries: `XADD s * f <digit>` with the clock
+   * one ms further for each entry (`ids: 'auto'`), or `XADD s <i>-1 f <digit>` (`'explicit'`).
+   */
+  async entryHeap() {
+    const Redis = load();
+    const n = options.n ?? 1_000_000;
+    const clock = Redis.createFakeClock({ now: 1_700_000_000_000 });
+    const r = client(Redis, { streams: { clock } });
+    await r.xadd('s', '0-1', 'f', 'v');
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const batch = 10_000;
+    for (let done = 0; done < n; done += batch) {
+      if (options.ids === 'explicit') {
+        const p = r.pipeline();
+        for (let i = 1; i <= batch; i++) p.xadd('s', `${done + i}-1`, 'f', String(i % 10));
+        await p.exec();
+      } else {
+        for (let i = 0; i < batch; i++) {
+          clock.tick(1);
+          await r.xadd('s', '*', 'f', String(i % 10));
+        }
+      }
+    }
+    gc();
+    const after = process.memoryUsage().heapUsed;
+    const len = await r.xlen('s');
+    return { perEntryBytes: (after - before) / n, entries: len };
+  },
+
+  /**
+   * XAUTOCLAIM / XPENDING per examined PEL entry on a stream of `entries` entries whose group
+   * has `pel` pending entries.
+   */
+  async pelScan() {
+    const Redis = load();
+    const entries = options.entries ?? 1_000_000;
+    const pel = options.pel ?? 100_000;
+    const clock = Redis.createFakeClock({ now: 1_700_000_000_000 });
+    const r = client(Redis, { streams: { clock } });
+    for (let done = 0; done < entries; done += 10_000) {
+      const p = r.pipeline();
+      for (let i = 1; i <= 10_000; i++) p.xadd('s', `${done + i}-0`, 'f', 'v');
+      await p.exec();
+    }
+    await r.xgroup('CREATE', 's', 'g', '0');
+    // the PEL: `pel` entries spread over the stream (every (entries/pel)-th one)
+    const step = Math.floor(entries / pel);
+    await r.xreadgroup('GROUP', 'g', 'c1', 'COUNT', entries, 'STREAMS', 's', '>');
+    const p = r.pipeline();
+    const acks = [];
+    for (let i = 1; i <= entries; i++) if (i % step !== 0) acks.push(`${i}-0`);
+    for (let i = 0; i < acks.length; i += 1000) p.xack('s', 'g', ...acks.slice(i, i + 1000));
+    await p.exec();
+    const pending = (await r.xpending('s', 'g'))[0];
+    clock.tick(1000);
+    const mid = `${Math.floor(entries / 2)}-0`;
+    const opts = { calls: 40, batches: 7, warmup: 20 };
+    // none idle enough: every call examines COUNT×10 = 1000 PEL entries and claims nothing
+    const autoclaim = await timeIt(() => r.xautoclaim('s', 'g', 'c2', 3_600_000, mid, 'COUNT', 100), opts);
+    // 1000 entries listed from the middle of the PEL
+    const pendingRange = await timeIt(() => r.xpending('s', 'g', mid, '+', 1000), opts);
+    // IDLE filter that keeps nothing: examines 1000 entries of the named consumer's PEL
+    const pendingIdle = await timeIt(() => r.xpending('s', 'g', 'IDLE', 3_600_000, mid, `${Math.floor(entries / 2) + 1000 * step}-0`, 1000, 'c1'), opts);
+    return {
+      pending,
+      autoclaimPerEntry: autoclaim / 1000,
+      xpendingPerEntry: pendingRange / 1000,
+      xpendingIdlePerEntry: pendingIdle / 1000,
+    };
+  },
+
+  /**
+   * `readers` clients blocked in XREADGROUP … BLOCK 0 … > on one key (one consumer each); ms
+   * for an XADD (which wakes the first reader and re-runs the others), per Redis version.
+   */
+  async waiters() {
+    const Redis = load();
+    const readers = options.readers ?? 3000;
+    const version = options.version ?? '8.10';
+    const clock = Redis.createFakeClock({ now: 1_700_000_000_000 });
+    const port = nextPort++;
+    const w = new Redis({ port, streams: { clock, redisVersion: version } });
+    await w.xgroup('CREATE', 's', 'g', '$', 'MKSTREAM');
+    const clients = [];
+    const pendingReads = [];
+    for (let i = 0; i < readers; i++) {
+      const c = new Redis({ port });
+      clients.push(c);
+      pendingReads.push(c.xreadgroup('GROUP', 'g', `c${i}`, 'BLOCK', 0, 'STREAMS', 's', '>'));
+    }
+    await new Promise((r) => setTimeout(r, 0));
+    const ks = Redis.streamsKeyspace(w);
+    if (ks.blockedCount !== readers) throw new Error(`expected ${readers} blocked, got ${ks.blockedCount}`);
+    const times = [];
+    gc(); // once, before: the readers' setup garbage is not the XADDs' cost
+    for (let i = 0; i < 40; i++) {
+      clock.tick(1);
+      const t0 = cpuUs();
+      await w.xadd('s', '*', 'f', 'v');
+      times.push((cpuUs() - t0) / 1000);
+    }
+    const served = ks.blockedCount;
+    ks.reset();
+    await Promise.allSettled(pendingReads);
+    // the first XADD runs the re-run code cold (3,000 times unoptimized); then it is optimized
+    return { firstXaddMs: times[0], xaddMs: median(times.slice(20)), stillBlocked: served };
+  },
+
+  /** The per-command cost at 1k/10k/100k entries (growth check; see run.js). */
+  async growth() {
+    const Redis = load();
+    const SIZES = [1_000, 10_000, 100_000];
+    const CALLS = 850;
+    const WARMUP = 100;
+    async function fill(n) {
+      const clock = Redis.createFakeClock({ now: 1_000_000 });
+      const r = client(Redis, { streams: { clock } });
+      const p = r.pipeline();
+      for (let i = 1; i <= n; i++) p.xadd('s', `${i}-0`, 'f', 'v');
+      await p.exec();
+      await r.xgroup('CREATE', 's', 'g', '0');
+      // Half of the stream delivered and pending: a large PEL.
+      await r.xreadgroup('GROUP', 'g', 'c1', 'COUNT', Math.floor(n / 2), 'STREAMS', 's', '>');
+      clock.tick(60_000);
+      return { r, clock, n };
+    }
+    const cases = {
+      'XADD * (append)': ({ r }) => r.xadd('s', '*', 'f', 'v'),
+      'XRANGE middle COUNT 10': ({ r, n }) => r.xrange('s', `${n >> 1}`, '+', 'COUNT', 10),
+      'XREVRANGE end COUNT 10': ({ r }) => r.xrevrange('s', '+', '-', 'COUNT', 10),
+      'XADD + XREADGROUP > COUNT 1 + XACK': async ({ r }) => {
+        await r.xadd('s', '*', 'f', 'v'); // always something new to read, at every size
+        const res = await r.xreadgroup('GROUP', 'g', 'c2', 'COUNT', 1, 'STREAMS', 's', '>');
+        if (res) await r.xack('s', 'g', res[0][1][0][0]);
+      },
+      'XPENDING range COUNT 10 (middle of PEL)': ({ r, n }) => r.xpending('s', 'g', `${n >> 2}`, '+', 10),
+      'XAUTOCLAIM COUNT 10 from the middle': ({ r, n }) => r.xautoclaim('s', 'g', 'c3', 1000, `${n >> 2}`, 'COUNT', 10),
+      'XDEL one live entry': (ctx) => {
+        // Steps through the stream by 7919 (coprime with every size): each call deletes a
+        // distinct live entry spread over all nodes; same work at every size.
+        ctx.i = ((ctx.i ?? 0) + 7919) % ctx.n;
+        return ctx.r.xdel('s', `${ctx.i + 1}-0`);
+      },
+      'XADD MAXLEN ~ n (trim from head)': ({ r, n }) => r.xadd('s', 'MAXLEN', '~', String(n), '*', 'f', 'v'),
+      'XINFO GROUPS (lag)': ({ r }) => r.xinfo('GROUPS', 's'),
+      XLEN: ({ r }) => r.xlen('s'),
+    };
+    // 100 warm-up + 850 measured calls: fewer than the smallest stream's 1000 entries, so every
+    // XDEL removes a distinct live entry at every size. Median of 5 batches; best of 3 streams.
+    async function measure(fn, ctx) {
+      for (let i = 0; i < WARMUP; i++) await fn(ctx);
+      gc();
+      const batches = [];
+      for (let b = 0; b < 5; b++) {
+        const t0 = cpuUs();
+        for (let i = 0; i < CALLS / 5; i++) await fn(ctx);
+        batches.push((cpuUs() - t0) / (CALLS / 5));
+      }
+      return median(batches);
+    }
+    const rows = {};
+    for (const [name, fn] of Object.entries(cases)) {
+      rows[name] = [];
+      for (const n of SIZES) {
+        let best = Infinity;
+        for (let round = 0; round < 3; round++) {
+          const ctx = await fill(n);
+          best = Math.min(best, await measure(fn, ctx));
+          Redis.streamsKeyspace(ctx.r).reset();
+          ctx.r.disconnect();
+        }
+        rows[name].push(best);
+      }
+    }
+    return { sizes: SIZES, rows };
+  },
+};
+
+(async () => {
+  const fn = tasks[task];
+  if (!fn) throw new Error(`unknown task ${task}`);
+  const result = await fn();
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+  process.exit(0);
+})().catch((err) => {
+  process.stderr.write(`${err.stack || err}\n`);
+  process.exit(2);
+});
