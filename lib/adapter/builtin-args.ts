@@ -381,6 +381,11 @@ const RULES: Record<string, { before?: Check[]; after?: Check[]; missing?: strin
   zremrangebyrank: { before: [int(1), int(2)] },
 };
 
+/** True when the table has checks for `command`. */
+export function hasArgChecks(command: string): boolean {
+  return Object.prototype.hasOwnProperty.call(RULES, command);
+}
+
 /** Run the checks Redis makes before looking the key up. Throws CommandError. */
 export function checkArgsBeforeLookup(command: string, args: readonly string[]): void {
   for (const check of RULES[command]?.before ?? []) check(args);

@@ -12,13 +12,13 @@
  * - its errors as error replies (CommandError) with Redis's texts, or StreamsMockErrors
  *   (./builtin-errors.ts).
  */
-import { exists, getKeyIndexes } from '@ioredis/commands';
+import { getKeyIndexes } from '@ioredis/commands';
 import { CommandError, ERR_WRONGTYPE } from '../errors';
 import type { Keyspace } from '../keyspace/keyspace';
 import { Stream } from '../model/stream';
 import { supports } from '../version';
 import { flattenArgs } from './encoding';
-import { checkArgsAfterLookup, checkArgsBeforeLookup } from './builtin-args';
+import { checkArgsAfterLookup, checkArgsBeforeLookup, hasArgChecks } from './builtin-args';
 import { builtinError } from './builtin-errors';
 import { missingSourceReply, redisTypeOf, typeRuleOf, wrongTypeKey } from './key-types';
 import { DESTINATION_FIRST_COMMANDS, OVERWRITING_COMMANDS, TYPE_AGNOSTIC_COMMANDS, storeKeyOfArg } from './keys';
@@ -36,63 +36,102 @@ export function withKeyspaceTime<T>(ks: Keyspace, fn: () => T): T {
   }
 }
 
-/** Redis's command table as ioredis ships it (arity per command). */
+/** Redis's command table as ioredis ships it (arity, flags and key positions per command). */
 // eslint-disable-next-line @typescript-eslint/no-var-requires
-const COMMAND_TABLE: Record<string, { arity: number } | undefined> = require('@ioredis/commands/built/commands.json');
+const COMMAND_TABLE: Record<string, { arity: number; flags: string[]; keyStart: number; keyStop: number; step: number } | undefined> = require('@ioredis/commands/built/commands.json');
+
+/** Lower-case command name without the `Buffer` suffix (memoised: called per command). */
+const baseNames = new Map<string, string>();
+function baseName(command: string): string {
+  let name = baseNames.get(command);
+  if (name === undefined) {
+    name = command.replace(/Buffer$/, '').toLowerCase();
+    baseNames.set(command, name);
+  }
+  return name;
+}
+
+function isPlainArg(a: unknown): boolean {
+  return a === null || a === undefined || typeof a !== 'object' || Buffer.isBuffer(a);
+}
+
+/** Positions of the key arguments of `name` in `flat` (Redis's key specs), or [] when unknown. */
+function keyIndexes(name: string, flat: readonly unknown[]): number[] {
+  const spec = COMMAND_TABLE[name];
+  if (!spec || spec.keyStart <= 0) return [];
+  if (!spec.flags.includes('movablekeys')) {
+    const out: number[] = [];
+    const last = spec.keyStop < 0 ? flat.length + spec.keyStop : spec.keyStop - 1;
+    for (let i = spec.keyStart - 1; i <= last && i < flat.length; i += spec.step || 1) out.push(i);
+    return out;
+  }
+  try {
+    return getKeyIndexes(name, flat.map((a) => (Buffer.isBuffer(a) ? a : String(a ?? ''))));
+  } catch {
+    return []; // arguments the key table cannot parse: Redis rejects them (arity, syntax)
+  }
+}
+
+const textOf = (a: unknown) => (Buffer.isBuffer(a) ? a.toString('latin1') : String(a ?? ''));
 
 /**
  * Checks Redis makes before running any command, for ioredis-mock's own commands: the arity
  * of Redis's command table (ioredis-mock ignores extra or missing arguments of many commands),
- * then WRONGTYPE when a key argument holds a type the command does not take.
+ * Redis's argument checks before the key lookup (./builtin-args.ts), WRONGTYPE when a key
+ * argument holds a type the command does not take (./key-types.ts; a stream for any command
+ * outside that table), then the checks after the lookup. `flat` are the flattened arguments.
+ * @returns the positions of the key arguments (for the clean-up after the command)
  */
-export function guardStreamKeys(ks: Keyspace, command: string, args: unknown[], prefix: string): void {
-  const name = command.replace(/Buffer$/, '').toLowerCase();
-  const flatArgs = flattenArgs(args);
-  // Object arguments (hset(key, { … })) are expanded later by ioredis's argument transformers.
-  const plain = flatArgs.every((a) => a === null || a === undefined || typeof a !== 'object' || Buffer.isBuffer(a));
-  const arity = COMMAND_TABLE[name]?.arity;
-  if (plain && arity !== undefined) {
-    const argc = flatArgs.length + 1;
-    if (arity >= 0 ? argc !== arity : argc < -arity) throw new CommandError(`ERR wrong number of arguments for '${name}' command`);
-  }
-  if (plain) checkArgsBeforeLookup(name, flatArgs.map((a) => (Buffer.isBuffer(a) ? a.toString('latin1') : String(a ?? ''))));
-  if (TYPE_AGNOSTIC_COMMANDS.has(name) || !exists(name)) return;
+function checkBuiltin(ks: Keyspace, name: string, flat: readonly unknown[], prefix: string): number[] {
+  let plain = true;
+  for (let i = 0; i < flat.length; i++) if (!isPlainArg(flat[i])) plain = false;
   const lookup = (key: unknown) => ks.store.getRaw(prefix + storeKeyOfArg(key));
   if (!plain) {
-    // hset(key, { … }), mset({ … }): the key, if any, comes first
+    // hset(key, { … }), mset({ … }): ioredis's transformer expands them later; the key, if any, comes first
     const rule = typeRuleOf(name);
-    const first = flatArgs[0];
+    const first = flat[0];
     const type = rule && (typeof first === 'string' || Buffer.isBuffer(first)) ? redisTypeOf(lookup(first)) : undefined;
     if (rule && type !== undefined && !rule.accepts.includes(type)) throw new CommandError(ERR_WRONGTYPE);
-    return;
+    return [];
   }
-  const flat = flatArgs.map((a) => (Buffer.isBuffer(a) ? a : String(a ?? '')));
-  const text = flat.map((a) => (Buffer.isBuffer(a) ? a.toString('latin1') : a));
+  const spec = COMMAND_TABLE[name];
+  if (spec) {
+    const argc = flat.length + 1;
+    if (spec.arity >= 0 ? argc !== spec.arity : argc < -spec.arity) throw new CommandError(`ERR wrong number of arguments for '${name}' command`);
+  }
+  const argChecks = hasArgChecks(name);
+  const text = argChecks ? flat.map(textOf) : [];
+  if (argChecks) checkArgsBeforeLookup(name, text);
+  if (TYPE_AGNOSTIC_COMMANDS.has(name) || !spec) return [];
+  const indexes = keyIndexes(name, flat);
   // SET … GET reads the old value (WRONGTYPE unless a string); plain SET overwrites any type.
-  if (name === 'set' && flat.slice(2).some((a) => String(a).toUpperCase() === 'GET')) {
-    const type = redisTypeOf(lookup(flat[0]));
-    if (type !== undefined && type !== 'string') throw new CommandError(ERR_WRONGTYPE);
-    return;
-  }
-  if (OVERWRITING_COMMANDS.has(name)) return;
-  if (typeRuleOf(name)) {
-    if (wrongTypeKey(name, flat, lookup) !== undefined) throw new CommandError(ERR_WRONGTYPE);
-    if (flat.length > 0) checkArgsAfterLookup(name, text, lookup(flat[0]));
-    return;
-  }
-  let indexes: number[];
-  try {
-    indexes = getKeyIndexes(name, flat as (string | Buffer)[]);
-    if (DESTINATION_FIRST_COMMANDS.has(name)) indexes = indexes.slice(1);
-    for (const i of indexes) {
-      if (ks.store.getRaw(prefix + storeKeyOfArg(flat[i])) instanceof Stream) {
-        throw new CommandError(ERR_WRONGTYPE);
+  if (name === 'set') {
+    for (let i = 2; i < flat.length; i++) {
+      if (textOf(flat[i]).toUpperCase() === 'GET') {
+        const type = redisTypeOf(lookup(flat[0]));
+        if (type !== undefined && type !== 'string') throw new CommandError(ERR_WRONGTYPE);
+        break;
       }
     }
-  } catch (err) {
-    if (err instanceof CommandError) throw err;
-    // arguments ioredis's key table cannot parse: leave them to ioredis-mock
+    return indexes;
   }
+  if (OVERWRITING_COMMANDS.has(name)) return indexes;
+  if (typeRuleOf(name)) {
+    if (wrongTypeKey(name, flat, indexes, lookup) !== undefined) throw new CommandError(ERR_WRONGTYPE);
+    if (argChecks && flat.length > 0) checkArgsAfterLookup(name, text, lookup(flat[0]));
+    return indexes;
+  }
+  const keys = DESTINATION_FIRST_COMMANDS.has(name) ? indexes.slice(1) : indexes;
+  for (const i of keys) if (lookup(flat[i]) instanceof Stream) throw new CommandError(ERR_WRONGTYPE);
+  return indexes;
+}
+
+/**
+ * The checks of `runBuiltin` alone (arity, argument checks, WRONGTYPE): throws CommandError.
+ * For callers that run the emulator themselves.
+ */
+export function guardStreamKeys(ks: Keyspace, command: string, args: unknown[], prefix: string): void {
+  checkBuiltin(ks, baseName(command), flattenArgs(args), prefix);
 }
 
 /**
@@ -101,8 +140,11 @@ export function guardStreamKeys(ks: Keyspace, command: string, args: unknown[], 
  * the list, hash or stream object). Applied to methods, pipelines and scripts alike.
  * `result` is the emulator's value or a promise of it.
  */
+const REPLY_FIXES = new Set(['type', 'mget', 'object', 'zpopmin', 'zpopmax', 'hrandfield', 'srandmember', 'spop']);
+
 export function fixStreamReplies(ks: Keyspace, command: string, args: unknown[], prefix: string, result: unknown): unknown {
-  const name = command.replace(/Buffer$/, '').toLowerCase();
+  const name = baseName(command);
+  if (!REPLY_FIXES.has(name)) return result;
   const buffers = command.endsWith('Buffer');
   const isStream = (key: unknown) => ks.store.getRaw(prefix + storeKeyOfArg(key)) instanceof Stream;
   let fix: ((r: unknown) => unknown) | undefined;
@@ -138,19 +180,24 @@ export function fixStreamReplies(ks: Keyspace, command: string, args: unknown[],
  * an asynchronous one.
  */
 export function runBuiltin(ks: Keyspace, command: string, args: unknown[], prefix: string, invoke: (args: unknown[]) => unknown): unknown {
+  const name = baseName(command);
   let out: unknown;
   try {
     out = withKeyspaceTime(ks, () => {
-      guardStreamKeys(ks, command, args, prefix);
-      const name = command.replace(/Buffer$/, '').toLowerCase();
-      const early = missingSourceReply(name, flattenArgs(args), (key) => ks.store.getRaw(prefix + storeKeyOfArg(key)));
+      const flat = flattenArgs(args);
+      const indexes = checkBuiltin(ks, name, flat, prefix);
+      const early = missingSourceReply(name, flat, (key) => ks.store.getRaw(prefix + storeKeyOfArg(key)));
       if (early) return early.reply;
-      const restoreTtl = keepTtl(ks, name, args, prefix);
+      const restoreTtl = name === 'set' ? keepTtl(ks, flat, prefix) : undefined;
       try {
         return fixStreamReplies(ks, command, args, prefix, invoke(args));
       } finally {
         restoreTtl?.();
-        dropEmptyAggregates(ks, command, args, prefix);
+        // Redis never keeps an empty list, set, sorted set or hash; ioredis-mock does
+        if (typeRuleOf(name)) {
+          if (indexes.length === 0 && flat.length > 0) ks.store.dropIfEmptyAggregate(prefix + storeKeyOfArg(flat[0]));
+          for (const i of indexes) ks.store.dropIfEmptyAggregate(prefix + storeKeyOfArg(flat[i]));
+        }
       }
     });
   } catch (err) {
@@ -164,32 +211,14 @@ export function runBuiltin(ks: Keyspace, command: string, args: unknown[], prefi
  * SET … KEEPTTL keeps the key's TTL (ioredis-mock drops it): returns what puts it back after
  * the command, or undefined.
  */
-function keepTtl(ks: Keyspace, name: string, args: unknown[], prefix: string): (() => void) | undefined {
-  if (name !== 'set') return undefined;
-  const flat = flattenArgs(args);
-  if (!flat.slice(2).some((a) => String(Buffer.isBuffer(a) ? a.toString('latin1') : a).toUpperCase() === 'KEEPTTL')) return undefined;
+function keepTtl(ks: Keyspace, flat: readonly unknown[], prefix: string): (() => void) | undefined {
+  let keep = false;
+  for (let i = 2; i < flat.length; i++) if (textOf(flat[i]).toUpperCase() === 'KEEPTTL') keep = true;
+  if (!keep) return undefined;
   const key = prefix + storeKeyOfArg(flat[0]);
   const at = ks.store.expiryOf(key);
   if (at === undefined) return undefined;
   return () => {
     if (ks.store.hasKey(key) && ks.store.expiryOf(key) === undefined) ks.store.expires.set(key, at);
   };
-}
-
-/** Delete the key arguments of a command that it left as empty lists, sets, zsets or hashes. */
-function dropEmptyAggregates(ks: Keyspace, command: string, args: unknown[], prefix: string): void {
-  const name = command.replace(/Buffer$/, '').toLowerCase();
-  if (!typeRuleOf(name)) return;
-  const flat = flattenArgs(args);
-  if (!flat.every((a) => a === null || a === undefined || typeof a !== 'object' || Buffer.isBuffer(a))) {
-    if (flat.length > 0) ks.store.dropIfEmptyAggregate(prefix + storeKeyOfArg(flat[0]));
-    return;
-  }
-  let indexes: number[];
-  try {
-    indexes = getKeyIndexes(name, flat.map((a) => (Buffer.isBuffer(a) ? a : String(a ?? ''))));
-  } catch {
-    return;
-  }
-  for (const i of indexes) ks.store.dropIfEmptyAggregate(prefix + storeKeyOfArg(flat[i]));
 }

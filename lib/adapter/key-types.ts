@@ -9,7 +9,6 @@
  * Value shapes (ioredis-mock's): string → string/Buffer, list → Array, set → Set,
  * zset → Map, hash → plain object, stream → the model's Stream.
  */
-import { getKeyIndexes } from '@ioredis/commands';
 import { Stream } from '../model/stream';
 
 export type RedisType = 'string' | 'list' | 'set' | 'zset' | 'hash' | 'stream';
@@ -65,24 +64,16 @@ export function typeRuleOf(command: string): TypeRule | undefined {
 }
 
 /**
- * The first key argument of `command` whose existing value has a type the command does not
- * accept (`lookup` gives the stored value of a key argument), or undefined.
- * Commands outside the table, arguments ioredis's key table cannot parse: undefined.
+ * The first key argument of `command` (at `indexes` of `args`) whose existing value has a type
+ * the command does not accept (`lookup` gives the stored value of a key argument), or undefined.
  */
-export function wrongTypeKey(command: string, args: readonly (string | Buffer)[], lookup: (key: string | Buffer) => unknown): string | Buffer | undefined {
+export function wrongTypeKey(command: string, args: readonly unknown[], indexes: readonly number[], lookup: (key: unknown) => unknown): unknown {
   const rule = rules.get(command);
   if (!rule) return undefined;
-  // SET overwrites any type, except with GET (it reads the old string first).
-  let indexes: number[];
-  try {
-    indexes = getKeyIndexes(command, args as (string | Buffer)[]);
-  } catch {
-    return undefined;
-  }
-  if (rule.destinationFirst) indexes = indexes.slice(1);
+  let keys = rule.destinationFirst ? indexes.slice(1) : indexes;
   // These answer 0/nil for a missing source before they look at the destination's type.
-  if (SOURCE_FIRST.has(command) && indexes.length > 0 && lookup(args[indexes[0]]) === undefined) return undefined;
-  for (const i of indexes) {
+  if (SOURCE_FIRST.has(command) && keys.length > 0 && lookup(args[keys[0]]) === undefined) keys = [];
+  for (const i of keys) {
     const type = redisTypeOf(lookup(args[i]));
     if (type !== undefined && !rule.accepts.includes(type)) return args[i];
   }
