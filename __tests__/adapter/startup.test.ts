@@ -35,6 +35,7 @@ function inFreshProcess(body: string): any {
       'dist/cjs-entry.js',
       'dist/clock/clock.js',
       'dist/clock/fake-clock.js',
+      'dist/clock/fake-timers-long.js',
       'dist/clock/global-clock.js',
       'dist/clock/real-clock.js',
       'dist/index.js',

@@ -39,6 +39,12 @@ const TABLE: [name: string, arity: number, write: boolean, load: () => CommandMo
   ['restore', -4, true, () => require('./restore')],
   ['copy', -3, true, () => require('./copy')],
   ['config', -2, false, () => require('./config')],
+  // blocking list pops ioredis-mock lacks (BLPOP, BRPOP, BLMOVE, BRPOPLPUSH, BLMPOP)
+  ['blpop', -3, true, () => require('./list-blocking')],
+  ['brpop', -3, true, () => require('./list-blocking')],
+  ['brpoplpush', 4, true, () => require('./list-blocking')],
+  ['blmove', 6, true, () => require('./list-blocking')],
+  ['blmpop', -5, true, () => require('./list-blocking')],
 ];
 /* eslint-enable @typescript-eslint/no-require-imports */
 
