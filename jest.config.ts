@@ -1,12 +1,19 @@
 import type { Config } from 'jest';
 
+/**
+ * IOREDIS_MAJOR=5 runs the suite against ioredis 5.11.1 (the `ioredis5` dev alias) in place of
+ * the ioredis 6 dev dependency: `ioredis` resolves to it everywhere (tests, the fake's command
+ * table, the real-server clients) and types come from it (tsconfig.ioredis5.json).
+ */
+const ioredis5 = process.env.IOREDIS_MAJOR === '5';
+
 const config: Config = {
   preset: 'ts-jest',
   testEnvironment: 'node',
   roots: ['<rootDir>/__tests__'],
   testMatch: ['**/*.test.ts'],
   transform: {
-    '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json', diagnostics: { warnOnly: false } }],
+    '^.+\\.ts$': ['ts-jest', { tsconfig: ioredis5 ? 'tsconfig.ioredis5.json' : 'tsconfig.test.json', diagnostics: { warnOnly: false } }],
     // msw 2 on Node 20 under jest's CommonJS mode: three of its dependencies ship only ES
     // modules; babel-jest turns them into CommonJS (the configuration the README gives users).
     '^.+\\.m?js$': ['babel-jest', { plugins: ['@babel/plugin-transform-modules-commonjs'] }],
@@ -19,6 +26,7 @@ const config: Config = {
     '^ioredis-mock-streams/upstash$': '<rootDir>/lib/upstash/index.ts',
     '^ioredis-mock-streams/msw$': '<rootDir>/lib/msw/index.ts',
     '^ioredis-mock-streams/server$': '<rootDir>/lib/server/index.ts',
+    ...(ioredis5 ? { '^ioredis$': '<rootDir>/node_modules/ioredis5', '^ioredis/(.*)$': '<rootDir>/node_modules/ioredis5/$1' } : {}),
   },
 };
 

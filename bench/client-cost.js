@@ -15,7 +15,8 @@ const fs = require('fs');
 
 /** A private copy of ioredis-mock (not patched by this package). */
 function plainIoredisMock() {
-  const file = require.resolve('ioredis-mock');
+  // ioredis-mock as bundled with the package (packages/mock-runtime)
+  const file = require.resolve('ioredis-mock', { paths: [path.dirname(require.resolve('@ioredis-mock-streams/mock-runtime/package.json'))] });
   const mod = new M(file);
   mod.filename = file;
   mod.paths = M._nodeModulePaths(path.dirname(file));

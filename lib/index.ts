@@ -7,14 +7,14 @@
  * const clock = createFakeClock({ now: Date.UTC(2024, 0, 1) });
  * const redis = new Redis({ streams: { clock, redisVersion: '8.10' } });
  */
-import RedisMockBase from 'ioredis-mock';
+import RedisMockBase = require('@ioredis-mock-streams/mock-runtime');
 import type IORedis from 'ioredis';
 import type { RedisOptions } from 'ioredis';
 import type { ReplyError as ReplyErrorClass } from 'redis-errors';
 import { adapterModule, installStreamsOnFirstUse } from './adapter/bootstrap';
 import { normalizeClientArgs } from './adapter/client-options';
 import type { KeyspaceOptions } from './keyspace/keyspace';
-export type {} from './ioredis-augment'; // types only: `streams` option and …Buffer twins on ioredis's typings
+export type {} from './ioredis-augment'; // types only: `streams` option, …Buffer twins and typed stream replies on ioredis's typings
 
 // Start-up cost (jest loads the package once per test file): the adapter and the engine behind
 // it load with the first client, not with the package (./adapter/bootstrap.ts); redis-errors

@@ -99,6 +99,27 @@ type XSetIdArgs = [key: RedisKey, lastId: Id, ...options: RedisValue[]];
 type XDelExArgs = [key: RedisKey, ...policyAndIds: RedisValue[]];
 type XGroupSetArgs = [key: RedisKey, groupname: string | Buffer, id: Id, ...options: RedisValue[]];
 
+/**
+ * Typed string replies (ioredis 5 types XREADGROUP, XAUTOCLAIM, XCLAIM, XPENDING and XINFO
+ * replies as `unknown`; ioredis 6 types XREADGROUP only). `Shape` picks the RESP3 form for an
+ * ioredis 6 client with `replyMapping: 'resp3'` (its context has `mapping: 'resp3'`; ioredis 5
+ * contexts never do), the RESP2 / legacy form otherwise — the way ioredis 6 types XREADGROUP.
+ * Only forms without a string-literal token are typed: TypeScript keeps overloads with literal
+ * parameters (XINFO subcommands, XAUTOCLAIM's `JUSTID`) ahead of any augmentation, so those stay
+ * as ioredis types them.
+ */
+type Shape<Legacy, Resp3Mapped, Context> = Context extends { mapping: 'resp3' } ? Resp3Mapped : Legacy;
+type Entry = [id: string, fields: string[]];
+type XReadGroupReply<Context> = Shape<
+  [key: string, entries: [id: string, fields: string[] | null][]][] | null,
+  Record<string, [id: string, fields: string[] | null][]> | null,
+  Context
+>;
+type XAutoClaimReply = [nextStart: string, claimed: Entry[], deletedIds: string[]];
+type XAutoClaimJustIdReply = [nextStart: string, claimedIds: string[], deletedIds: string[]];
+type XPendingSummaryReply = [count: number, smallestId: string | null, largestId: string | null, consumers: [name: string, count: string][] | null];
+type XPendingExtendedReply = [id: string, consumer: string, idle: number, deliveryCount: number][];
+
 declare module 'ioredis' {
   interface CommonRedisOptions {
     /**
@@ -109,6 +130,25 @@ declare module 'ioredis' {
   }
 
   interface RedisCommander<Context extends ClientContext = { type: 'default' }> {
+    xreadgroup(...args: WithCallback<XReadGroupArgs, XReadGroupReply<Context>>): Result<XReadGroupReply<Context>, Context>;
+    xreadgroup(...args: XReadGroupArgs): Result<XReadGroupReply<Context>, Context>;
+
+    xautoclaim(...args: WithCallback<XAutoClaimJustIdArgs, XAutoClaimJustIdReply>): Result<XAutoClaimJustIdReply, Context>;
+    xautoclaim(...args: XAutoClaimJustIdArgs): Result<XAutoClaimJustIdReply, Context>;
+    xautoclaim(...args: WithCallback<XAutoClaimArgs, XAutoClaimReply>): Result<XAutoClaimReply, Context>;
+    xautoclaim(...args: XAutoClaimArgs): Result<XAutoClaimReply, Context>;
+
+    // JUSTID first: the general form below would match it too
+    xclaim(...args: WithCallback<XClaimJustIdArgs, string[]>): Result<string[], Context>;
+    xclaim(...args: XClaimJustIdArgs): Result<string[], Context>;
+    xclaim(...args: WithCallback<XClaimArgs, Entry[]>): Result<Entry[], Context>;
+    xclaim(...args: XClaimArgs): Result<Entry[], Context>;
+
+    xpending(...args: WithCallback<XPendingSummaryArgs, XPendingSummaryReply>): Result<XPendingSummaryReply, Context>;
+    xpending(...args: XPendingSummaryArgs): Result<XPendingSummaryReply, Context>;
+    xpending(...args: WithCallback<XPendingExtendedArgs, XPendingExtendedReply>): Result<XPendingExtendedReply, Context>;
+    xpending(...args: XPendingExtendedArgs): Result<XPendingExtendedReply, Context>;
+
     xackBuffer(...args: WithCallback<[key: RedisKey, group: string | Buffer, ...ids: Id[]], number>): Result<number, Context>;
     xackBuffer(...args: [key: RedisKey, group: string | Buffer, ...ids: Id[]]): Result<number, Context>;
 
@@ -160,3 +200,4 @@ declare module 'ioredis' {
     xtrimBuffer(...args: XTrimArgs): Result<number, Context>;
   }
 }
+

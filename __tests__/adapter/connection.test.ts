@@ -68,15 +68,18 @@ describe('connection order', () => {
 describe('keyPrefix, applied as ioredis applies it', () => {
   it('prefixes XADD/XREADGROUP keys, so replies and errors carry the full key', async () => {
     const p = make({ keyPrefix: 'app:' });
+    const raw = make();
     await p.xadd('s', '1-0', 'f', 'v');
-    await p.xgroup('CREATE', 'app:s', 'g', '0'); // ioredis does not prefix XGROUP keys
+    // XGROUP's key is prefixed by ioredis 6 only (__tests__/adapter/key-prefix.test.ts): use the full key.
+    await raw.xgroup('CREATE', 'app:s', 'g', '0');
     expect(await p.xreadgroup('GROUP', 'g', 'c', 'STREAMS', 's', '>')).toEqual([['app:s', [['1-0', ['f', 'v']]]]]);
     await expect(p.xreadgroup('GROUP', 'nope', 'c', 'STREAMS', 's', '>')).rejects.toThrow(
       "NOGROUP No such key 'app:s' or consumer group 'nope' in XREADGROUP with GROUP option",
     );
-    await expect(p.xgroup('CREATE', 's', 'g2', '0')).rejects.toThrow('ERR The XGROUP subcommand requires the key to exist');
     expect(await p.xlen('s')).toBe(1);
+    expect(await raw.xlen('s')).toBe(0);
     p.disconnect();
+    raw.disconnect();
   });
 });
 

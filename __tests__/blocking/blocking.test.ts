@@ -296,7 +296,8 @@ describe('blocking XREADGROUP / XREAD on the keyspace clock', () => {
     await c1.xgroup('CREATE', 's', 'g', '0', 'MKSTREAM');
     await c1.xadd('s', '1-0', 'f', 'v');
     await c1.xreadgroup('GROUP', 'g', 'c1', 'STREAMS', 's', '>');
-    const read = c2.call('XREADGROUP', 'GROUP', 'g', 'c2', 'CLAIM', '100', 'BLOCK', '0', 'STREAMS', 's', '>');
+    // lowercase: ioredis 6 applies its xreadgroup reply transformer by exact name (RESP3: `[key, entries]` pairs)
+    const read = c2.call('xreadgroup', 'GROUP', 'g', 'c2', 'CLAIM', '100', 'BLOCK', '0', 'STREAMS', 's', '>');
     await clock.tickAsync(99);
     expect(await settled(read)).toBe(false);
     await clock.tickAsync(1);

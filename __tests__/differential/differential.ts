@@ -304,6 +304,8 @@ function connectOptions(db: number, name: string) {
     enableOfflineQueue: false,
     retryStrategy: () => null,
     connectionName: name,
+    // The fake answers a RESP2 client here: ioredis 6 speaks RESP3 by default (ioredis 5 ignores this).
+    ...({ protocol: 2 } as object),
   };
 }
 
@@ -465,6 +467,7 @@ export class FakeSide implements Side {
       host: 'differential',
       port: FakeSide.nextPort++,
       db: 0,
+      protocol: 2, // compared with a protocol-2 real client
       streams: { clock, redisVersion: this.redisVersion },
     } as never);
     this.reader = this.client.duplicate();

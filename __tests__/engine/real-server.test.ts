@@ -94,7 +94,7 @@ for (const [envName, version] of [
   (url ? describe : describe.skip)(`connection commands answer as ${envName} does (emulated ${version})`, () => {
     let port = 48_000 + (version === '7.0' ? 0 : 500);
     it.each(SEQUENCES.map((seq, i) => [i, seq.map((a) => a.join(' ')).join(' | '), seq] as const))('sequence %i: %s', async (_i, _text, seq) => {
-      const real = new IORedis(url!, { lazyConnect: true, enableReadyCheck: false, maxRetriesPerRequest: 0, disableClientInfo: true });
+      const real = new IORedis(url!, { lazyConnect: true, enableReadyCheck: false, maxRetriesPerRequest: 0, disableClientInfo: true, ...({ protocol: 2 } as object) }); // RESP2 as the engine connection (ioredis 6 defaults to 3)
       await real.connect();
       await real.call('FLUSHALL');
       await real.call('SCRIPT', 'FLUSH');

@@ -9,12 +9,15 @@ import Redis, { StreamsMockError, createFakeClock, streamsKeyspace } from 'iored
 let port = 51_300;
 const client = (opts: object = {}) => new Redis({ port: ++port, ...opts } as never) as any;
 
-/** The outcome of a call: the reply, or the error's class and message. */
+/**
+ * The outcome of a call: the reply, or the error's name and message. (The name, not the class:
+ * ioredis 6 rejects with its own ReplyError subclasses, SimpleError/BlobError, named 'ReplyError'.)
+ */
 async function outcome(p: Promise<unknown>): Promise<unknown> {
   try {
     return await p;
   } catch (e) {
-    return { error: (e as Error).constructor.name, message: (e as Error).message };
+    return { error: (e as Error).name, message: (e as Error).message };
   }
 }
 const replyError = (message: string) => ({ error: 'ReplyError', message });

@@ -127,7 +127,7 @@ describe('Cluster and installStreams', () => {
   it("installs on a user's own ioredis-mock class, sharing keyspaces with the default export", async () => {
     let Own: new (options?: object) => Record<string, any> = undefined as never;
     jest.isolateModules(() => {
-      Own = require('ioredis-mock');
+      Own = require('@ioredis-mock-streams/mock-runtime'); // ioredis-mock (bundled with the package)
     });
     expect(installStreams(Own)).toBe(Own);
     const own = new Own({ port });

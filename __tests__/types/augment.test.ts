@@ -200,8 +200,8 @@ describe('what a user of the published types sees', () => {
   const usage = `
     import Redis from 'ioredis';
     const redis = new Redis({ streams: { redisVersion: '7.0' } });
-    export const read: Promise<[Buffer, [Buffer, Buffer[] | null][]][] | null> =
-      redis.xreadgroupBuffer('GROUP', 'g', 'c', 'STREAMS', 's', '>');
+    export const claimed: Promise<[Buffer, Buffer[], Buffer[]]> =
+      redis.xautoclaimBuffer('s', 'g', 'c', 0, '0-0', 'JUSTID');
   `;
 
   it('gets the additions from any import of ioredis-mock-streams, even a type-only one', () => {
@@ -211,6 +211,6 @@ describe('what a user of the published types sees', () => {
   it('does not get them without importing ioredis-mock-streams', () => {
     const errors = typeErrors(usage).join('\n');
     expect(errors).toMatch(/'streams' does not exist/);
-    expect(errors).toMatch(/Property 'xreadgroupBuffer' does not exist/);
+    expect(errors).toMatch(/Property 'xautoclaimBuffer' does not exist/);
   }, 60_000);
 });

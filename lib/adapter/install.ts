@@ -17,6 +17,8 @@
  * engine does WATCH), so no instance is registered anywhere and unreferenced clients are
  * collected.
  */
+import { asCalledByName } from './builtin-replies';
+import { commandTable } from './command-table';
 import { StreamsMockError } from '../clock/clock';
 import { COMMANDS } from '../commands/index';
 import { lookupCommand } from '../commands/dispatch';
@@ -140,8 +142,8 @@ function defineMethod(proto: object, name: string, fn: unknown): void {
 
 /** ioredis's command list (every Redis command is a method of an ioredis client). */
 function ioredisCommandNames(): string[] {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return (require('@ioredis/commands') as { list: string[] }).list.filter((c) => !c.includes('|') && c !== 'monitor');
+  // the installed ioredis's own list (./command-table.ts): its version decides which methods exist
+  return commandTable().list.filter((c) => !c.includes('|') && c !== 'monitor');
 }
 
 /**
@@ -256,7 +258,8 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
     if (route?.kind === 'builtin') {
       const method = buffers ? `${lower}Buffer` : lower;
       const emulator = emulators[method] ?? route.emulator!;
-      return runBuiltinCommand(redis, emulators, method, lower, emulator, args);
+      // ioredis's transformers are keyed by the exact name: call('HGETALL') skips hgetall's
+      return runBuiltinCommand(redis, emulators, method, lower, emulator, args).then((v) => asCalledByName(redis, lower, sent, args, v, buffers));
     }
     return runEngineCommand(redis, emulators, sent, args, buffers);
   };

@@ -2,14 +2,15 @@
  * Keys at the ioredis boundary.
  *
  * - `keyPrefix` is applied exactly as ioredis applies it (`Command._iterateKeys`): only to the
- *   arguments that `@ioredis/commands` reports as keys for that command. So XADD, XREADGROUP
- *   STREAMS keys, XAUTOCLAIM … are prefixed, while XGROUP and XINFO are not (their keys sit
- *   behind a subcommand) and commands unknown to ioredis's table (XACKDEL, XNACK, XDELEX) are
- *   not either. Replies and error texts then carry the full key, as from a real server.
+ *   arguments that the installed ioredis's `@ioredis/commands` reports as keys for that command
+ *   (./command-table.ts). XADD, XREADGROUP STREAMS keys, XAUTOCLAIM … are prefixed by every
+ *   ioredis; XGROUP and XINFO (keys behind a subcommand) and XACKDEL only by ioredis 6; XNACK
+ *   and XDELEX by ioredis 5.11 and 6 but not by ioredis releases whose table lacks them.
+ *   Replies and error texts then carry the full key, as from a real server.
  * - Keys are stored the way ioredis-mock stores them (JS strings; Buffers decoded as UTF-8),
  *   so DEL, EXISTS, KEYS, RENAME … of ioredis-mock see the same keys as the stream commands.
  */
-import { exists, getKeyIndexes } from '@ioredis/commands';
+import { commandTable } from './command-table';
 import { decodeBytes } from './encoding';
 
 /** The store key of a key argument given as a byte string (one char per byte). */
@@ -25,11 +26,13 @@ export function storeKeyOfArg(arg: unknown): string {
 
 /** Prefix the key arguments of `name` like ioredis does for a client with `keyPrefix`. */
 export function applyKeyPrefix(name: string, args: unknown[], prefix: string | Buffer | undefined): unknown[] {
-  if (!prefix || !exists(name, { caseInsensitive: true })) return args;
+  if (!prefix) return args;
+  const table = commandTable();
+  if (!table.exists(name)) return args;
   const asArgs = args.map((a) => (Buffer.isBuffer(a) ? a : typeof a === 'string' ? a : String(a ?? '')));
   let indexes: number[];
   try {
-    indexes = getKeyIndexes(name, asArgs as (string | Buffer)[], { nameCaseInsensitive: true } as never);
+    indexes = table.keyIndexes(name, asArgs as (string | Buffer)[]);
   } catch {
     return args; // malformed arguments: Redis will reject them; ioredis sends them unprefixed
   }

@@ -12,6 +12,8 @@
  * timers cannot hold them back (ioredis-mock's own nextTick `connect`/`ready` are dropped).
  */
 import { clientCreated } from './client-registry';
+import { installedIoredisMajor } from './command-table';
+import { replyContextOf } from './ioredis-reply';
 import { Connection, type ConnectionOptions } from '../engine/connection';
 import type { EmulatorTable } from '../engine/emulators';
 import { parseStreamsOptions } from './options';
@@ -59,6 +61,8 @@ export function connectionOptionsOf(redis: Instance, options: any, emulators: Em
     keyPrefix: options?.keyPrefix ? String(options.keyPrefix) : '',
     notifyKeyspaceEvents: typeof options?.notifyKeyspaceEvents === 'string' ? options.notifyKeyspaceEvents : '',
     name: typeof options?.connectionName === 'string' && options.connectionName !== '' ? options.connectionName : null,
+    // ioredis 6 says HELLO 3 on connect unless `protocol: 2`; ioredis 5 speaks RESP2
+    protocol: replyContextOf(installedIoredisMajor(), options).protocol,
     emulators,
     builtinHost: redis,
   };

@@ -25,7 +25,10 @@ import type { Reply } from '../reply/reply';
 import { runBuiltin } from './builtins';
 import { callSliced } from './large-args';
 import { spinCheck } from './spin-guard';
-import { decodeBytes, encodeReply, type ReplyEncoding, toByteString } from './encoding';
+import { decodeBytes, toByteString } from './encoding';
+import { replyEncoderFor } from './ioredis-reply';
+import { mendBuiltinReply } from './builtin-replies';
+import { installedIoredisMajor, privateIoredisModule } from './command-table';
 import { applyKeyPrefix } from './keys';
 import { CONN, autoConnect, closeInstance } from './lifecycle';
 
@@ -52,15 +55,24 @@ export function popCallback(args: unknown[]): Callback | undefined {
   return undefined;
 }
 
-const ENCODINGS: readonly ReplyEncoding[] = [
-  { buffers: false, stringNumbers: false },
-  { buffers: false, stringNumbers: true },
-  { buffers: true, stringNumbers: false },
-  { buffers: true, stringNumbers: true },
-];
-
-function encodingOf(redis: Instance, buffers: boolean): ReplyEncoding {
-  return ENCODINGS[(buffers ? 2 : 0) + (redis.options?.stringNumbers ? 1 : 0)];
+/**
+ * The encoder of a reply for this client, as the installed ioredis delivers it: its
+ * `protocol` / `replyMapping` / `stringNumbers`, the protocol the connection now speaks (HELLO),
+ * a `…Buffer` method or not, and the command name as sent (ioredis picks its reply transformers
+ * by that exact name: `call('XREADGROUP')` differs from `xreadgroup()` on RESP3).
+ */
+export function encoderOf(redis: Instance, conn: Connection | undefined, buffers: boolean, name: string): (reply: Reply) => unknown {
+  // the protocol is read when the reply arrives: HELLO's own reply comes in the new protocol
+  return (reply) => {
+    const wire = conn?.protocol;
+    if (wire === 3 && installedIoredisMajor() === 5) {
+      // ioredis 5 cannot read RESP3: its parser fails on the reply, and the reconnect it then
+      // makes speaks RESP2 again
+      conn!.setProtocol(2);
+      throw new Error('Protocol error, got "%" as reply type byte. Please report this.');
+    }
+    return replyEncoderFor(redis.options, buffers, name, wire)(reply);
+  };
 }
 
 /** A command error as ioredis delivers it: a ReplyError with `command: { name, args }`. */
@@ -119,7 +131,7 @@ export function buildArgv(name: string, args: unknown[], keyPrefix: unknown, pre
  * final promise when the connection is ready and the command does not block.
  */
 export function executeArgv(redis: Instance, conn: Connection, argv: string[], buffers: boolean): Promise<unknown> {
-  const enc = encodingOf(redis, buffers);
+  const encode = encoderOf(redis, conn, buffers, decodeBytes(argv[0]));
   if (conn.ready) {
     let out: Reply | Promise<Reply>;
     try {
@@ -127,9 +139,15 @@ export function executeArgv(redis: Instance, conn: Connection, argv: string[], b
     } catch (err) {
       return Promise.reject(toClientError(err, argv));
     }
-    if (!(out instanceof Promise)) return Promise.resolve(encodeReply(out, enc));
+    if (!(out instanceof Promise)) {
+      try {
+        return Promise.resolve(encode(out));
+      } catch (err) {
+        return Promise.reject(err);
+      }
+    }
     const blocked = out.then(
-      (r) => encodeReply(r, enc),
+      (r) => encode(r),
       (err) => Promise.reject(toClientError(err, argv)),
     );
     // A blocked call released by disconnect()/reset must not become an unhandled rejection
@@ -138,7 +156,7 @@ export function executeArgv(redis: Instance, conn: Connection, argv: string[], b
     return blocked;
   }
   const later = conn.execute(argv).then(
-    (r) => encodeReply(r, enc),
+    (r) => encode(r),
     (err) => Promise.reject(toClientError(err, argv)),
   );
   later.catch(noop);
@@ -210,7 +228,7 @@ function runEngineNow(redis: Instance, emulators: EmulatorTable, name: string, a
 const transformers: {
   argument: Record<string, ((args: unknown[]) => unknown[]) | undefined>;
   reply: Record<string, ((reply: unknown) => unknown) | undefined>;
-} = require('ioredis/built/Command').default._transformer;
+} = privateIoredisModule<{ default: { _transformer: never } }>('built/Command').default._transformer;
 
 /** ioredis-mock processArguments: flatten, ioredis's argument transformer, values to strings. */
 export function processArguments(args: unknown[], base: string): unknown[] {
@@ -260,9 +278,13 @@ export function runBuiltinNow(redis: Instance, conn: Connection, name: string, b
     ks.blocking.flush();
   }
   conn.noteCommand(base);
-  return result instanceof Promise
-    ? result.then((r) => processReply(r, base), (err) => Promise.reject(toClientError(err)))
-    : processReply(result, base);
+  // ioredis-mock answers ioredis 5's RESP2 shapes: reshape for the installed ioredis and the client's options
+  return mendBuiltinReply(
+    redis,
+    name,
+    processed,
+    result instanceof Promise ? result.then((r) => processReply(r, base), (err) => Promise.reject(toClientError(err))) : processReply(result, base),
+  );
 }
 
 /** A built-in sent while MULTI (through `call()`) is open: queued by the engine. */
@@ -271,7 +293,7 @@ function queueBuiltin(redis: Instance, conn: Connection, name: string, base: str
   argv[0] = base;
   for (let i = 0; i < processed.length; i++) argv[i + 1] = toByteString(processed[i]);
   try {
-    return encodeReply(conn.run(argv) as Reply, encodingOf(redis, name.endsWith('Buffer')));
+    return encoderOf(redis, conn, name.endsWith('Buffer'), base)(conn.run(argv) as Reply);
   } catch (err) {
     throw toClientError(err, argv);
   }

@@ -17,9 +17,9 @@ import { CommandError } from '../errors';
 import type { Connection } from '../engine/connection';
 import type { Emulator, EmulatorTable } from '../engine/emulators';
 import type { Reply } from '../reply/reply';
-import { encodeReply, toByteString } from './encoding';
+import { decodeBytes, toByteString } from './encoding';
 import { CONN } from './lifecycle';
-import { buildArgv, popCallback, processArguments, runBuiltinNow, toClientError, withCallback } from './methods';
+import { buildArgv, encoderOf, popCallback, processArguments, runBuiltinNow, toClientError, withCallback } from './methods';
 import { MethodLayer } from './method-layer';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -49,13 +49,8 @@ interface Entry {
   cb?: Callback;
 }
 
-const ENC = [
-  [{ buffers: false, stringNumbers: false }, { buffers: false, stringNumbers: true }],
-  [{ buffers: true, stringNumbers: false }, { buffers: true, stringNumbers: true }],
-] as const;
-
-function encode(redis: Instance, reply: Reply, buffers: boolean): unknown {
-  return encodeReply(reply, ENC[buffers ? 1 : 0][redis.options?.stringNumbers ? 1 : 0]);
+function encode(redis: Instance, conn: Connection, reply: Reply, buffers: boolean, name: string): unknown {
+  return encoderOf(redis, conn, buffers, name)(reply);
 }
 
 /** argv of an engine-bound entry. */
@@ -72,9 +67,10 @@ function runArgvNow(redis: Instance, conn: Connection, argv: string[], buffers: 
   } catch (err) {
     throw toClientError(err, argv);
   }
-  if (!(out instanceof Promise)) return encode(redis, out, buffers);
+  const name = decodeBytes(argv[0]);
+  if (!(out instanceof Promise)) return encode(redis, conn, out, buffers, name);
   return out.then(
-    (r) => encode(redis, r, buffers),
+    (r) => encode(redis, conn, r, buffers, name),
     (err) => Promise.reject(toClientError(err, argv)),
   );
 }

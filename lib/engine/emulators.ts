@@ -44,7 +44,7 @@ let installed: EmulatorTable | undefined;
 /** The emulators of the installed ioredis-mock (loaded on first use). */
 export function defaultEmulators(): EmulatorTable {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  installed ??= harvestEmulators((require('ioredis-mock') as { Pipeline?: unknown }).Pipeline);
+  installed ??= harvestEmulators((require('@ioredis-mock-streams/mock-runtime') as { Pipeline?: unknown }).Pipeline);
   return installed;
 }
 

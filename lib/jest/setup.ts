@@ -19,7 +19,7 @@
 import { allKeyspaces } from '../adapter/install';
 import { onClientCreated } from '../adapter/client-registry';
 import { markOrphan, onSpin, orphanTestOf } from '../adapter/spin-guard';
-import { resetAllKeyspaces } from '../index';
+import { resetAllKeyspaces, StreamsMockError } from '../index';
 
 declare const jest: { mock(name: string, factory: () => unknown): void } | undefined;
 declare const beforeEach: ((fn: () => void) => void) | undefined;
@@ -37,6 +37,14 @@ let lastTest: string | undefined;
 let lastTestEnded = false;
 /** Clients created during the current/last test, closed once all its afterEach hooks ran. */
 let createdInTest: { client: { disconnect(): void }; test: string }[] = [];
+
+// vitest has no `jest` global: this file would silently leave real ioredis in place.
+if (typeof jest === 'undefined' && process.env.VITEST) {
+  throw new StreamsMockError(
+    "'ioredis-mock-streams/jest' is the jest setup file; under vitest use setupFiles: ['ioredis-mock-streams/vitest'] " +
+      "(or import 'ioredis-mock-streams/vitest' at the top of a test file)",
+  );
+}
 
 if (typeof jest !== 'undefined') {
   jest.mock('ioredis', () => require('../cjs-entry'));

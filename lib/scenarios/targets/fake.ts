@@ -9,7 +9,7 @@
  * Closing a run empties its keyspace.
  */
 import { parseRedisVersion } from '../../version';
-import Redis, { createFakeClock, streamsKeyspace } from '../../index';
+import Redis, { createFakeClock, streamsKeyspace, type StreamsMockOptions } from '../../index';
 import { clientsOf, DEFAULT_CLOCK, type Scenario } from '../format';
 import { clientNamed, type PendingCall, type Target, type TargetSession } from './target';
 
@@ -58,7 +58,8 @@ export class FakeTarget implements Target {
     const port = nextPort++;
     const clients = new Map<string, InstanceType<typeof Redis>>();
     for (const name of clientsOf(scenario)) {
-      clients.set(name, new Redis({ host: this.host, port, db: 0, streams: { clock, redisVersion: parseRedisVersion(scenario.redisVersion) } }));
+      // Fixtures hold RESP2 replies: a protocol-2 client (ioredis 6 defaults to RESP3; ioredis 5 ignores it).
+      clients.set(name, new Redis({ host: this.host, port, db: 0, protocol: 2, streams: { clock, redisVersion: parseRedisVersion(scenario.redisVersion) } } as StreamsMockOptions));
     }
     // All clients share one keyspace (same host, port and db).
     const keyspace = streamsKeyspace([...clients.values()][0]);

@@ -78,6 +78,8 @@ function connect(url: string, name: string): Promise<IORedis> {
     maxRetriesPerRequest: 0,
     enableOfflineQueue: false,
     retryStrategy: () => null,
+    // Fixtures hold RESP2 replies: ioredis 6 speaks RESP3 by default (ioredis 5 ignores this).
+    ...({ protocol: 2 } as object),
   });
   // Errors surface through the rejected commands; keep the emitter from throwing, but
   // remember the last one: it says why a connection attempt failed (e.g. ECONNREFUSED).

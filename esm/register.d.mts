@@ -1,0 +1,2 @@
+// Setup module for node (side effects only): see esm/register.mjs.
+export {};

@@ -1,0 +1,2 @@
+// Setup module for vitest (side effects only): see esm/vitest.mjs.
+export {};

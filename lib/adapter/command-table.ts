@@ -1,0 +1,109 @@
+/**
+ * The command table of the ioredis the project actually has installed.
+ *
+ * ioredis decides which arguments are keys (for `keyPrefix`, cluster slots) with its
+ * `@ioredis/commands` package, and that table differs between ioredis releases: ioredis 6.0.0
+ * (`@ioredis/commands` 2.0.0) has subcommand key positions (XGROUP CREATE key, XINFO STREAM key)
+ * and XACKDEL; ioredis 5.11 (1.10.0) has XNACK and XDELEX but no subcommand keys; ioredis 5.0.0
+ * takes whatever `^1.1.0` resolved to. So the fake resolves `@ioredis/commands` from the
+ * project's ioredis (never from this package's dependencies) and prefixes exactly what that
+ * ioredis would.
+ *
+ * Resolution: `ioredis/package.json` from this package (in a project: the project's ioredis, the
+ * one a test mocks), then `@ioredis/commands` from that ioredis's folder. When no ioredis is
+ * installed at all (it is a peer dependency, so npm normally installs it), the private ioredis 5
+ * bundled for ioredis-mock stands in.
+ */
+import { dirname } from 'path';
+
+export interface CommandTable {
+  /** What the table belongs to, e.g. `ioredis 6.0.0 (@ioredis/commands 2.0.0)`. */
+  readonly source: string;
+  /** Version of the ioredis whose table this is. */
+  readonly ioredisVersion: string;
+  /** Version of its `@ioredis/commands`. */
+  readonly commandsVersion: string;
+  /** ioredis's command list (lowercase; subcommands as `name|sub`): every one is a client method. */
+  readonly list: readonly string[];
+  /** True when ioredis knows the command (case-insensitive): only those get their keys prefixed. */
+  exists(name: string): boolean;
+  /**
+   * Indexes of the key arguments of `name` (case-insensitive) with arguments `args`, as ioredis
+   * computes them. Throws when the table cannot parse the arguments.
+   */
+  keyIndexes(name: string, args: (string | Buffer)[]): number[];
+}
+
+interface CommandsModule {
+  list: string[];
+  exists(name: string, options?: { caseInsensitive?: boolean }): boolean;
+  getKeyIndexes(name: string, args: (string | Buffer)[], options?: { nameCaseInsensitive?: boolean }): number[];
+}
+
+const RUNTIME = '@ioredis-mock-streams/mock-runtime';
+
+/** The command table of the ioredis installed in the folder `ioredisDir` (its package root). */
+export function commandTableAt(ioredisDir: string): CommandTable {
+  // eslint-disable-next-line @typescript-eslint/no-var-requires
+  const ioredisVersion: string = require(`${ioredisDir}/package.json`).version;
+  const commandsManifest = require.resolve('@ioredis/commands/package.json', { paths: [ioredisDir] });
+  const commandsDir = dirname(commandsManifest);
+  // eslint-disable-next-line @typescript-eslint/no-var-requires
+  const commandsVersion: string = require(commandsManifest).version;
+  // eslint-disable-next-line @typescript-eslint/no-var-requires
+  const mod: CommandsModule = require(commandsDir);
+  return {
+    source: `ioredis ${ioredisVersion} (@ioredis/commands ${commandsVersion})`,
+    ioredisVersion,
+    commandsVersion,
+    list: mod.list,
+    exists: (name) => mod.exists(name, { caseInsensitive: true }),
+    keyIndexes: (name, args) => mod.getKeyIndexes(name, args, { nameCaseInsensitive: true }),
+  };
+}
+
+/** Folder of the project's ioredis, or of the private ioredis 5 bundled for ioredis-mock. */
+export function installedIoredisDir(): string {
+  try {
+    return dirname(require.resolve('ioredis/package.json'));
+  } catch {
+    const runtimeDir = dirname(require.resolve(`${RUNTIME}/package.json`));
+    return dirname(require.resolve('ioredis/package.json', { paths: [runtimeDir] }));
+  }
+}
+
+let current: CommandTable | undefined;
+
+/** The table of the installed ioredis (loaded once). */
+export function commandTable(): CommandTable {
+  current ??= commandTableAt(installedIoredisDir());
+  return current;
+}
+
+/**
+ * Use another table (tests compare the fake with each ioredis major in one process).
+ * `undefined` goes back to the installed ioredis's table.
+ */
+export function useCommandTable(table: CommandTable | undefined): void {
+  current = table;
+}
+
+/** Major version of the installed ioredis (6 for 6.x and later, else 5). */
+export function installedIoredisMajor(): 5 | 6 {
+  const table = commandTable();
+  if (majorOf?.table !== table) majorOf = { table, major: Number(table.ioredisVersion.split('.')[0]) >= 6 ? 6 : 5 };
+  return majorOf.major;
+}
+let majorOf: { table: CommandTable; major: 5 | 6 } | undefined;
+
+/**
+ * A module of the private ioredis 5 that ioredis-mock runs on (bundled with this package), e.g.
+ * `built/Command` for the reply transformers ioredis-mock applies: ioredis 6's need a protocol
+ * context ioredis-mock does not pass.
+ */
+export function privateIoredisModule<T>(subpath: string): T {
+  const runtimeDir = dirname(require.resolve(`${RUNTIME}/package.json`));
+  const ioredisDir = dirname(require.resolve('ioredis/package.json', { paths: [runtimeDir] }));
+  // eslint-disable-next-line @typescript-eslint/no-var-requires
+  return require(`${ioredisDir}/${subpath}`) as T;
+}

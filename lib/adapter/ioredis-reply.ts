@@ -1,0 +1,256 @@
+/**
+ * Typed reply → the JS value real ioredis delivers for it, for every client setting: ioredis 5
+ * (RESP2) and ioredis 6 with `protocol` 2 or 3 and `replyMapping` 'legacy' or 'resp3', string or
+ * Buffer replies, `stringNumbers`, and the command name ioredis looks its reply transformers up by.
+ * Pure: no client, no I/O. Ground truth: __tests__/ioredis-replies/recorded.json (real ioredis
+ * 6.0.0 and 5.11.1 against redis-server 7.0.15, scripts/record-ioredis-replies.js).
+ *
+ * ioredis produces a reply in three steps, mirrored here:
+ * 1. decoding (ioredis 6 DataHandler type mapping; ioredis 5 redis-parser): every string type
+ *    as a Buffer; integers as numbers (strings with `stringNumbers`). Over RESP2 the server has
+ *    already flattened maps and sets and sent doubles as bulk strings and booleans as 1/0.
+ *    Over RESP3 with 'legacy': maps flat, sets as arrays, doubles as their text (a string with
+ *    `stringNumbers`), booleans 1/0, big numbers as strings. With 'resp3': maps as plain objects
+ *    with string keys, doubles as numbers, booleans as true/false;
+ * 2. `replyEncoding`: for all but the `…Buffer` methods and `callBuffer`, Buffers become UTF-8
+ *    strings, inside arrays and objects too;
+ * 3. the reply transformer registered under the exact command name: methods and pipelines use
+ *    the lowercase name, `call()` the name as written — so `call('XREADGROUP', …)` skips the
+ *    transformer that `xreadgroup()` gets. ioredis 5: `hgetall` (pairs → object). ioredis 6:
+ *    `hgetall`; `xread`/`xreadgroup` (RESP3 legacy: the flat map back into `[key, entries]`
+ *    pairs); `zrange` WITHSCORES and kin, `hrandfield` (RESP3 legacy: `[member, score]` pairs
+ *    flattened); `vsim` (both legacy protocols: flattened).
+ */
+import { ReplyError } from 'redis-errors';
+import {
+  BigNumberReply,
+  BooleanReply,
+  DoubleReply,
+  ErrorReply,
+  MapReply,
+  NIL_ARRAY,
+  PushReply,
+  type Reply,
+  SetReply,
+  SimpleString,
+  VerbatimReply,
+  formatDouble,
+} from '../reply/reply';
+import { installedIoredisMajor } from './command-table';
+import { decodeBytes } from './encoding';
+
+/**
+ * `[element, value]` pairs that RESP2 flattens (`*2n` of element, value, …) and RESP3 sends as
+ * an array of 2-element arrays: ZRANGE … WITHSCORES and kin (value: a DoubleReply score),
+ * HRANDFIELD … WITHVALUES (value: a bulk string). Candidate for lib/reply.
+ */
+export class PairsReply {
+  constructor(readonly items: [Reply, Reply][]) {}
+}
+
+/** How the client that receives the reply is set up. */
+export interface IoredisReplyContext {
+  /** Major version of the client's ioredis (5 speaks RESP2 only). */
+  ioredis: 5 | 6;
+  /** The connection's protocol: ioredis 6 `protocol` option (default 3); always 2 for ioredis 5. */
+  protocol: 2 | 3;
+  /**
+   * What the connection receives when it differs from `protocol`: after a HELLO sent by the
+   * user, the server answers in the new protocol while ioredis keeps the reply context it
+   * connected with (its decoder reads either protocol).
+   */
+  wireProtocol?: 2 | 3;
+  /** ioredis 6 `replyMapping` ('legacy' by default; 'resp3' only takes effect with protocol 3). */
+  replyMapping: 'legacy' | 'resp3';
+  /** A `…Buffer` method or `callBuffer`: strings stay Buffers. */
+  buffers: boolean;
+  /** ioredis `stringNumbers`: integers (and RESP3 doubles) as strings. */
+  stringNumbers: boolean;
+  /**
+   * The command name as ioredis's Command holds it: lowercase for methods and pipeline methods
+   * (`xreadgroup`), exactly as written for `call()` / `pipeline().call()` (`XREADGROUP`).
+   */
+  commandName: string;
+}
+
+type Mode = 'resp2' | 'legacy' | 'resp3';
+
+function modeOf(ctx: IoredisReplyContext, protocol: 2 | 3): Mode {
+  if (ctx.ioredis === 5 || protocol === 2) return 'resp2';
+  return ctx.replyMapping === 'resp3' ? 'resp3' : 'legacy';
+}
+
+const bytes = (s: string) => Buffer.from(s, 'latin1');
+
+/** A plain object the way ioredis 6's RESP3 decoder builds one (guarding `__proto__`). */
+function setKey(obj: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__' || key === 'constructor' || key in obj) {
+    Object.defineProperty(obj, key, { value, configurable: true, enumerable: true, writable: true });
+  } else {
+    obj[key] = value;
+  }
+}
+
+/**
+ * Steps 1 and 2: what ioredis's decoder hands on, strings already as the reply encoding makes
+ * them (`text`: a Buffer of the bytes for `…Buffer` methods, else their UTF-8 decoding — the
+ * same as decoding to Buffers and converting, without the allocations).
+ */
+function decode(r: Reply | PairsReply, mode: Mode, stringNumbers: boolean, text: (s: string) => unknown): unknown {
+  if (r === null || r === NIL_ARRAY) return null;
+  if (r instanceof PairsReply) {
+    const pairs = r.items.map(([a, b]) => [decode(a, mode, stringNumbers, text), decode(b, mode, stringNumbers, text)]);
+    return mode === 'resp2' ? pairs.flat() : pairs;
+  }
+  if (typeof r === 'string') return text(r);
+  if (typeof r === 'number' || typeof r === 'bigint') return stringNumbers ? String(r) : Number(r);
+  if (Array.isArray(r)) return r.map((x) => decode(x, mode, stringNumbers, text));
+  if (r instanceof SimpleString) return text(r.value);
+  if (r instanceof VerbatimReply) return text(r.text);
+  if (r instanceof ErrorReply) return new ReplyError(decodeBytes(r.message));
+  if (r instanceof SetReply || r instanceof PushReply) return r.items.map((x) => decode(x, mode, stringNumbers, text));
+  if (r instanceof DoubleReply) {
+    const digits = r.text ?? formatDouble(r.value);
+    if (mode === 'resp2') return text(digits);
+    if (stringNumbers) return digits;
+    return mode === 'legacy' ? text(digits) : r.value;
+  }
+  if (r instanceof BooleanReply) {
+    if (mode === 'resp3') return r.value;
+    return mode === 'resp2' && stringNumbers ? (r.value ? '1' : '0') : r.value ? 1 : 0;
+  }
+  if (r instanceof BigNumberReply) return mode === 'resp2' ? text(r.value.toString()) : r.value.toString();
+  if (r instanceof MapReply) {
+    if (mode === 'resp3') {
+      const obj: Record<string, unknown> = {};
+      for (let i = 0; i < r.items.length; i += 2) {
+        const k = r.items[i];
+        const key =
+          typeof k === 'string' ? decodeBytes(k) : k instanceof SimpleString ? decodeBytes(k.value) : String(toStrings(decode(k, mode, stringNumbers, text)));
+        setKey(obj, key, decode(r.items[i + 1], mode, stringNumbers, text));
+      }
+      return obj;
+    }
+    if (mode === 'resp2' && r.resp2Pairs) {
+      const pairs: unknown[] = [];
+      for (let i = 0; i < r.items.length; i += 2) pairs.push([decode(r.items[i], mode, stringNumbers, text), decode(r.items[i + 1], mode, stringNumbers, text)]);
+      return pairs;
+    }
+    return r.items.map((x) => decode(x, mode, stringNumbers, text));
+  }
+  return r;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype;
+}
+
+/** Step 2: ioredis `convertBufferToString(value, 'utf8')`. */
+function toStrings(v: unknown): unknown {
+  if (Buffer.isBuffer(v)) return v.toString();
+  if (Array.isArray(v)) return v.map(toStrings);
+  if (isPlainObject(v)) {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(v)) setKey(out, k, toStrings(v[k]));
+    return out;
+  }
+  return v;
+}
+
+/** `[a, [b, c], d]` → `[a, b, c, d]` (one level), ioredis 6 `flattenNestedArrayItems`. */
+function flattenPairs(v: unknown): unknown {
+  if (!Array.isArray(v)) return v;
+  return v.flatMap((x) => (Array.isArray(x) ? x : [x]));
+}
+
+/** `[k1, v1, k2, v2]` → `[[k1, v1], [k2, v2]]`, ioredis 6 `wrapStreamMapPairs`. */
+function wrapPairs(v: unknown): unknown {
+  if (!Array.isArray(v)) return v;
+  const out: unknown[] = [];
+  for (let i = 0; i < v.length; i += 2) out.push([v[i], v[i + 1]]);
+  return out;
+}
+
+/** ioredis's `hgetall` transformer: a flat array becomes an object. */
+function pairsToObject(v: unknown): unknown {
+  if (!Array.isArray(v)) return v;
+  const obj: Record<string, unknown> = {};
+  for (let i = 0; i < v.length; i += 2) setKey(obj, String(v[i]), v[i + 1]);
+  return obj;
+}
+
+/** ioredis 6 commands whose `[member, score]` pairs are flattened for RESP3 'legacy'. */
+const PAIR_COMMANDS = new Set([
+  'hrandfield', 'zdiff', 'zinter', 'zpopmax', 'zpopmin', 'zunion', 'zrandmember', 'zrange', 'zrangebyscore', 'zrevrange', 'zrevrangebyscore',
+]);
+
+/** Step 3: the reply transformer registered under the exact command name. */
+function transform(v: unknown, name: string, ioredis: 5 | 6, mode: Mode): unknown {
+  if (name === 'hgetall') return pairsToObject(v);
+  if (ioredis === 5) return v;
+  if (name === 'xread' || name === 'xreadgroup') return mode === 'legacy' ? wrapPairs(v) : v;
+  if (PAIR_COMMANDS.has(name)) return mode === 'legacy' ? flattenPairs(v) : v;
+  if (name === 'vsim') return mode === 'resp3' ? v : flattenPairs(v);
+  return v;
+}
+
+/**
+ * The value real ioredis delivers for `reply` to a client set up as `ctx` (see the module doc).
+ * Error replies nested in arrays become ReplyErrors; a top-level error is the caller's to throw.
+ */
+export function encodeIoredisReply(reply: Reply | PairsReply, ctx: IoredisReplyContext): unknown {
+  const v = decode(reply, modeOf(ctx, ctx.wireProtocol ?? ctx.protocol), ctx.stringNumbers, ctx.buffers ? bytes : decodeBytes);
+  return transform(v, ctx.commandName, ctx.ioredis, modeOf(ctx, ctx.protocol));
+}
+
+/**
+ * The reply context of a client from its constructor options: `protocol` and `replyMapping`
+ * count only for ioredis 6 (ioredis 6 defaults: protocol 3, 'legacy').
+ */
+export function replyContextOf(
+  ioredisMajor: 5 | 6,
+  options: { protocol?: unknown; replyMapping?: unknown; stringNumbers?: unknown } | undefined,
+): Omit<IoredisReplyContext, 'buffers' | 'commandName'> {
+  const protocol = ioredisMajor === 5 ? 2 : options?.protocol === 2 ? 2 : 3;
+  const replyMapping = protocol === 3 && options?.replyMapping === 'resp3' ? 'resp3' : 'legacy';
+  return { ioredis: ioredisMajor, protocol, replyMapping, stringNumbers: Boolean(options?.stringNumbers) };
+}
+
+/**
+ * The encoder for one reply to an ioredis-mock-streams client: the installed ioredis's major
+ * (./command-table.ts), the client's `protocol` / `replyMapping` / `stringNumbers` options, a
+ * `…Buffer` method or not, and the command name as the client passed it (see `commandName`).
+ */
+export function replyEncoderFor(
+  options: { protocol?: unknown; replyMapping?: unknown; stringNumbers?: unknown } | undefined,
+  buffers: boolean,
+  commandName: string,
+  wireProtocol?: 2 | 3,
+): (reply: Reply | PairsReply) => unknown {
+  const base = baseContextOf(options);
+  const ctx: IoredisReplyContext = {
+    ioredis: base.ioredis,
+    protocol: base.protocol,
+    replyMapping: base.replyMapping,
+    stringNumbers: base.stringNumbers,
+    buffers,
+    commandName,
+    wireProtocol,
+  };
+  return (reply) => encodeIoredisReply(reply, ctx);
+}
+
+type BaseContext = Omit<IoredisReplyContext, 'buffers' | 'commandName'>;
+/** Per client options object: its reply context (options are read once, as ioredis does). */
+const baseContexts = new WeakMap<object, BaseContext>();
+
+function baseContextOf(options: object | undefined): BaseContext {
+  const major = installedIoredisMajor();
+  if (!options) return replyContextOf(major, undefined);
+  let base = baseContexts.get(options);
+  if (base === undefined || base.ioredis !== major) {
+    base = replyContextOf(major, options as Parameters<typeof replyContextOf>[1]);
+    baseContexts.set(options, base);
+  }
+  return base;
+}
