@@ -49,7 +49,7 @@ function inFreshProcess(body: string): any {
 
   it('installs the engine with the first instance, whichever ioredis-mock class it is of', () => {
     const r = inFreshProcess(`
-      const RedisMock = require('ioredis-mock');
+      const RedisMock = require('@ioredis-mock-streams/mock-runtime');
       const before = typeof Redis.prototype.xreadgroup;
       const plain = new RedisMock({ port: 7001 });
       const id = await plain.xadd('s', '*', 'f', 'v');
