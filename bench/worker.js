@@ -231,8 +231,9 @@ const tasks = {
       clients.push(c);
       pendingReads.push(c.xreadgroup('GROUP', 'g', `c${i}`, 'BLOCK', 0, 'STREAMS', 's', '>'));
     }
-    await new Promise((r) => setTimeout(r, 0));
     const ks = Redis.streamsKeyspace(w);
+    // the client's spin guard lets the event loop turn every 1000 commands: wait for all to block
+    for (let turns = 0; ks.blockedCount < readers && turns < 1000; turns++) await new Promise((r) => setTimeout(r, 0));
     if (ks.blockedCount !== readers) throw new Error(`expected ${readers} blocked, got ${ks.blockedCount}`);
     const times = [];
     gc(); // once, before: the readers' setup garbage is not the XADDs' cost
