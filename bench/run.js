@@ -11,9 +11,9 @@
  *   with either client; CPU and wall, package / ioredis-mock <= 1.1
  * - heap: bytes per client (package − ioredis-mock <= 10 KB) and per small entry at 1M entries
  *   (<= 200 B)
- * - commands: µs per call through the methods, side by side; XADD / GET <= 2 and the
- *   XADD+XREADGROUP+XACK cycle / GET <= 4.6 (6 µs where GET takes 1.3 µs), GET being plain
- *   ioredis-mock's
+ * - commands: CPU µs per call through the methods, side by side, after a long warm-up (steady
+ *   state); XADD / GET <= 2 and the XADD+XREADGROUP+XACK cycle / GET <= 4.6 (6 µs where GET
+ *   takes 1.3 µs), GET being plain ioredis-mock's
  * - waiters: 3,000 group readers blocked on one key, one XADD <= 2 ms (per Redis version; CPU
  *   ms, median of the 21st-40th XADD, the first one shown apart: it runs the re-run code cold)
  * - pel: XAUTOCLAIM and XPENDING at 1M entries / 100k PEL, <= 0.5 µs per examined PEL entry
@@ -224,7 +224,7 @@ function benchHeap() {
 
 // ------------------------------------------------------------------------------------------
 function benchCommands() {
-  section('commands: µs per call through the methods (median of batches)');
+  section('commands: CPU µs per call through the methods (steady state: median of batches after a long warm-up)');
   // three runs per side, interleaved; the median per command
   const runs = { plain: [], streams: [] };
   for (let i = 0; i < (QUICK ? 1 : 3); i++) for (const t of ['plain', 'streams']) runs[t].push(work('commands', t));
