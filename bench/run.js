@@ -176,7 +176,9 @@ function benchJest() {
       plain: path.join(tmp, 'plain'),
       streams: path.join(tmp, 'streams'),
     };
-    writeJestSuite(suites.plain, require.resolve('ioredis-mock', { paths: [ROOT] }));
+    // ioredis-mock as bundled with the package (packages/mock-runtime)
+    const runtime = path.dirname(require.resolve('@ioredis-mock-streams/mock-runtime/package.json', { paths: [ROOT] }));
+    writeJestSuite(suites.plain, require.resolve('ioredis-mock', { paths: [runtime] }));
     writeJestSuite(suites.streams, path.join(ROOT, 'dist', 'cjs-entry.js'));
     runJest(suites.plain); // warm-up: jest's own caches
     runJest(suites.streams);

@@ -16,8 +16,14 @@ const { performance } = require('perf_hooks');
 const [task, target, optionsJson] = process.argv.slice(2);
 const options = optionsJson ? JSON.parse(optionsJson) : {};
 
+/** ioredis-mock's entry file: the copy bundled with the package (packages/mock-runtime). */
+function ioredisMockFile() {
+  const runtime = path.dirname(require.resolve('@ioredis-mock-streams/mock-runtime/package.json', { paths: [path.join(__dirname, '..')] }));
+  return require.resolve('ioredis-mock', { paths: [runtime] });
+}
+
 function load() {
-  if (target === 'plain') return require('ioredis-mock');
+  if (target === 'plain') return require(ioredisMockFile());
   if (target === 'streams') return require(path.join(__dirname, '..', 'dist', 'cjs-entry.js'));
   if (target === 'real') return require('ioredis');
   throw new Error(`unknown target ${target}`);
