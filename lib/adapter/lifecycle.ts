@@ -102,6 +102,16 @@ function runConnectSequence(redis: Instance, conn: Connection): Promise<void> {
 
 /** First connection, from the constructor (the `options` assignment ioredis-mock makes last). */
 export function openInstance(redis: Instance, options: any, emulators: EmulatorTable): void {
+  // ioredis 6's constructor refuses the combination (Redis.js parseOptions, after its defaults:
+  // `protocol` 3); ioredis 5 has no replyMapping option and ignores it
+  if (
+    installedIoredisMajor() === 6 &&
+    options?.replyMapping === 'resp3' &&
+    options?.protocol !== undefined &&
+    options.protocol !== 3
+  ) {
+    throw new Error('The "resp3" replyMapping is only supported with protocol 3');
+  }
   const conn = new Connection(connectionOptionsOf(redis, options, emulators));
   applyClientInfo(conn, options);
   redis[CONN] = conn;

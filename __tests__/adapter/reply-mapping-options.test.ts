@@ -1,0 +1,39 @@
+/**
+ * Constructor options of ioredis 6's reply mapping: `replyMapping: 'resp3'` needs `protocol: 3`
+ * (ioredis 6.0.0 Redis.js parseOptions throws 'The "resp3" replyMapping is only supported with
+ * protocol 3' from the constructor); ioredis 5 has no such option and ignores it.
+ */
+import Redis from 'ioredis-mock-streams';
+import { installedIoredisMajor } from '../../lib/adapter/command-table';
+
+const major = installedIoredisMajor();
+const onIoredis6 = major === 6 ? it : it.skip;
+const onIoredis5 = major === 5 ? it : it.skip;
+
+describe('replyMapping and protocol in the constructor', () => {
+  onIoredis6('ioredis 6: replyMapping resp3 with protocol 2 throws as real ioredis 6 does', () => {
+    expect(() => new Redis({ replyMapping: 'resp3', protocol: 2 } as never)).toThrow(
+      new Error('The "resp3" replyMapping is only supported with protocol 3'),
+    );
+  });
+
+  onIoredis6('ioredis 6: replyMapping resp3 alone (protocol 3 by default) answers maps as objects', async () => {
+    const r = new Redis({ replyMapping: 'resp3' } as never);
+    await r.xadd('s', '1-1', 'f', 'v');
+    expect(await r.xread('STREAMS', 's', '0')).toEqual({ s: [['1-1', ['f', 'v']]] });
+    r.disconnect();
+  });
+
+  onIoredis6('ioredis 6: protocol 2 with the legacy mapping is accepted', async () => {
+    const r = new Redis({ replyMapping: 'legacy', protocol: 2 } as never);
+    expect(await r.ping()).toBe('PONG');
+    r.disconnect();
+  });
+
+  onIoredis5('ioredis 5: replyMapping resp3 with protocol 2 is ignored (no such option in ioredis 5)', async () => {
+    const r = new Redis({ replyMapping: 'resp3', protocol: 2 } as never);
+    await r.xadd('s', '1-1', 'f', 'v');
+    expect(await r.xread('STREAMS', 's', '0')).toEqual([['s', [['1-1', ['f', 'v']]]]]);
+    r.disconnect();
+  });
+});
