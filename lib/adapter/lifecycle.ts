@@ -202,6 +202,36 @@ export function installLifecycleHooks(proto: Instance): void {
       this[DROP_MOCK_EVENTS]--;
       return false;
     }
+    if (!this[OWN_EMIT] && typeof event === 'string' && MESSAGE_EVENTS.has(event)) return emitMessage(this, baseEmit, event, args);
     return baseEmit.call(this, event, ...args);
   };
+}
+
+const MESSAGE_EVENTS = new Set(['message', 'messageBuffer', 'pmessage', 'pmessageBuffer']);
+const asBuffer = (v: unknown): Buffer => (Buffer.isBuffer(v) ? v : Buffer.from(String(v ?? '')));
+const asString = (v: unknown): string => (Buffer.isBuffer(v) ? v.toString() : String(v ?? ''));
+
+/**
+ * A pub/sub message from ioredis-mock (which emits only `message`, or only `messageBuffer` when
+ * the payload was a Buffer) as ioredis emits it (DataHandler handleSubscriberReply, 5 and 6):
+ * `message` (channel, message as strings) when it has listeners, then always `messageBuffer`
+ * (Buffers); `pmessage` (pattern, channel, message) then `pmessageBuffer` (pattern as a string,
+ * channel and message as Buffers).
+ */
+function emitMessage(
+  redis: Instance,
+  baseEmit: (this: Instance, event: string | symbol, ...args: unknown[]) => boolean,
+  event: string,
+  args: unknown[],
+): boolean {
+  let heard = false;
+  if (event.startsWith('p')) {
+    const [pattern, channel, message] = args;
+    const p = asString(pattern);
+    if (redis.listenerCount('pmessage') > 0) heard = baseEmit.call(redis, 'pmessage', p, asString(channel), asString(message)) || heard;
+    return baseEmit.call(redis, 'pmessageBuffer', p, asBuffer(channel), asBuffer(message)) || heard;
+  }
+  const [channel, message] = args;
+  if (redis.listenerCount('message') > 0) heard = baseEmit.call(redis, 'message', asString(channel), asString(message)) || heard;
+  return baseEmit.call(redis, 'messageBuffer', asBuffer(channel), asBuffer(message)) || heard;
 }

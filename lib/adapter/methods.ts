@@ -95,10 +95,19 @@ function usableConnection(redis: Instance, emulators: EmulatorTable): Connection
 }
 
 const SUBSCRIBER_ERROR = 'Connection in subscriber mode, only subscriber commands may be used';
-/** Commands ioredis-mock (and ioredis) allow in subscriber mode. */
-const SUBSCRIBER_COMMANDS = new Set([
-  'subscribe', 'psubscribe', 'unsubscribe', 'punsubscribe', 'ssubscribe', 'sunsubscribe', 'pubsub', 'ping', 'quit', 'reset',
-]);
+/** Commands ioredis allows in subscriber mode (Command.ts FLAGS.VALID_IN_SUBSCRIBER_MODE, 5 and 6). */
+const SUBSCRIBER_COMMANDS = new Set(['subscribe', 'psubscribe', 'unsubscribe', 'punsubscribe', 'ssubscribe', 'sunsubscribe', 'ping', 'quit']);
+
+/**
+ * Whether ioredis refuses other commands now: a subscribed client on a RESP2 connection (ioredis
+ * 5, or ioredis 6 with `protocol: 2`). Under RESP3 pub/sub messages are push frames, so ioredis 6
+ * lets a subscribed client send any command (utils isResp2SubscriberMode).
+ */
+function inResp2SubscriberMode(redis: Instance, conn: Connection | undefined): boolean {
+  if (!redis.subscriberMode) return false;
+  const live: Connection | undefined = conn ?? redis[CONN];
+  return live === undefined || live.protocol === 2;
+}
 
 function isArgsFlat(args: unknown[]): boolean {
   for (let i = 0; i < args.length; i++) if (Array.isArray(args[i])) return false;
@@ -183,7 +192,7 @@ export function runStreamCommand(redis: Instance, emulators: EmulatorTable, name
 function runStreamNow(redis: Instance, emulators: EmulatorTable, name: string, args: unknown[], buffers: boolean): Promise<unknown> {
   const conn = usableConnection(redis, emulators);
   if (conn instanceof Error) return Promise.reject(conn);
-  if (redis.subscriberMode) return Promise.reject(new Error(SUBSCRIBER_ERROR));
+  if (inResp2SubscriberMode(redis, conn)) return Promise.reject(new Error(SUBSCRIBER_ERROR));
   let argv: string[];
   try {
     argv = buildArgv(name, args, redis.options?.keyPrefix, true);
@@ -205,7 +214,17 @@ function runEngineNow(redis: Instance, emulators: EmulatorTable, name: string, a
   const conn = usableConnection(redis, emulators);
   if (conn instanceof Error) return Promise.reject(conn);
   const lower = name.toLowerCase();
-  if (redis.subscriberMode && !SUBSCRIBER_COMMANDS.has(lower)) return Promise.reject(new Error(SUBSCRIBER_ERROR));
+  if (!SUBSCRIBER_COMMANDS.has(lower) && inResp2SubscriberMode(redis, conn)) return Promise.reject(new Error(SUBSCRIBER_ERROR));
+  // PING on a subscribed RESP2 connection answers [pong, message] (server.c pingCommand); the
+  // subscriptions of an ioredis client are ioredis-mock's, which the engine does not count
+  if (lower === 'ping' && inResp2SubscriberMode(redis, conn)) {
+    const flat = flatten(args);
+    if (flat.length <= 1) {
+      conn.noteCommand('ping');
+      const reply = ['pong', flat.length === 1 ? flat[0] : ''];
+      return Promise.resolve(reply.map((v) => (buffers ? (Buffer.isBuffer(v) ? v : Buffer.from(String(v))) : Buffer.isBuffer(v) ? v.toString() : String(v))));
+    }
+  }
   let argv: string[];
   try {
     argv = buildArgv(name, args, redis.options?.keyPrefix, PREFIXED_ENGINE_COMMANDS.has(lower));
@@ -251,11 +270,31 @@ function processReply(result: unknown, base: string): unknown {
 }
 
 /** ioredis-mock throwIfCommandIsNotAllowed. */
-function checkAllowed(redis: Instance, base: string): void {
-  if (redis.subscriberMode && redis.channels !== undefined && !SUBSCRIBER_COMMANDS.has(base)) throw new Error(SUBSCRIBER_ERROR);
+function checkAllowed(redis: Instance, conn: Connection, base: string): void {
+  if (redis.channels !== undefined && !SUBSCRIBER_COMMANDS.has(base) && inResp2SubscriberMode(redis, conn)) throw new Error(SUBSCRIBER_ERROR);
   if (!redis.connected && !redis.options?.enableOfflineQueue) {
     throw new Error("Stream isn't writeable and enableOfflineQueue options is false");
   }
+}
+
+const SUBSCRIPTION_CHANGES = new Set(['subscribe', 'psubscribe', 'unsubscribe', 'punsubscribe']);
+
+/** How many channels or patterns of a channel store the instance listens to (ioredis-mock's). */
+function listenedIn(redis: Instance, store: { instanceListeners?: Map<string, Map<unknown, unknown>> } | undefined): number {
+  let n = 0;
+  for (const listeners of store?.instanceListeners?.values() ?? []) if (listeners.has(redis)) n++;
+  return n;
+}
+
+/**
+ * After (P)(UN)SUBSCRIBE: the count Redis confirms with (the client's channels + patterns,
+ * pubsub.c clientSubscriptionsCount; ioredis-mock counts only one kind) and subscriber mode on
+ * while it is above 0 (ioredis-mock leaves it on after a bare UNSUBSCRIBE).
+ */
+function afterSubscriptionChange(redis: Instance): number {
+  const count = listenedIn(redis, redis.channels) + listenedIn(redis, redis.patternChannels);
+  redis.subscriberMode = count > 0;
+  return count;
 }
 
 /**
@@ -264,7 +303,7 @@ function checkAllowed(redis: Instance, base: string): void {
  * value (or a promise of it, for INFO); throws the command's error.
  */
 export function runBuiltinNow(redis: Instance, conn: Connection, name: string, base: string, emulator: Emulator, processed: unknown[]): unknown {
-  checkAllowed(redis, base);
+  checkAllowed(redis, conn, base);
   const ks = conn.keyspace;
   const prefix = conn.keyPrefix;
   let result: unknown;
@@ -278,6 +317,7 @@ export function runBuiltinNow(redis: Instance, conn: Connection, name: string, b
     ks.blocking.flush();
   }
   conn.noteCommand(base);
+  if (SUBSCRIPTION_CHANGES.has(base)) result = afterSubscriptionChange(redis);
   // ioredis-mock answers ioredis 5's RESP2 shapes: reshape for the installed ioredis and the client's options
   return mendBuiltinReply(
     redis,
