@@ -416,7 +416,18 @@ export class Connection {
    */
   run(argv: string[]): Reply | Promise<Reply> {
     if (this.isClosed) throw connectionClosedError();
-    return this.counted(argv, () => this.runCommand(argv));
+    // `counted(argv, () => this.runCommand(argv))`, inlined: no closure per command
+    const start = performance.now();
+    let out: Reply | Promise<Reply>;
+    try {
+      out = this.runCommand(argv);
+    } catch (err) {
+      this.recordCommand(argv, start, err);
+      throw err;
+    }
+    if (out instanceof Promise) return this.countedLater(argv, start, out);
+    this.recordCommand(argv, start, undefined);
+    return out;
   }
 
   /**
@@ -432,34 +443,41 @@ export class Connection {
       this.recordCommand(argv, start, err);
       throw err;
     }
-    if (out instanceof Promise) {
-      out.then(
-        () => this.recordCommand(argv, start),
-        (err) => this.recordCommand(argv, start, err),
-      );
-      return out;
-    }
-    this.recordCommand(argv, start);
+    if (out instanceof Promise) return this.countedLater(argv, start, out);
+    this.recordCommand(argv, start, undefined);
     return out;
   }
 
-  private recordCommand(argv: string[], start: number, err?: unknown): void {
+  /** Record a command that answers later (blocked) once it settles; returns `out`. */
+  private countedLater(argv: string[], start: number, out: Promise<Reply>): Promise<Reply> {
+    out.then(
+      () => this.recordCommand(argv, start, undefined),
+      (err) => this.recordCommand(argv, start, err),
+    );
+    return out;
+  }
+
+  private recordCommand(argv: string[], start: number, err: unknown): void {
     if (err !== undefined && !(err instanceof CommandError)) return; // closed connection, library errors
-    if (this.multiQueue !== null && err === undefined && argv[0].toLowerCase() !== 'multi') return; // QUEUED
-    const name = String(argv[0]).toLowerCase();
-    const stats = this.server.stats;
-    let kind = COMMAND_KINDS.get(name);
-    if (kind === undefined) {
+    const raw = argv[0];
+    // name → (lower-case name, kind), cached by the name as sent (usually already lower case)
+    let known = COMMAND_KINDS.get(raw);
+    if (known === undefined) {
+      const name = String(raw).toLowerCase();
       const spec = CONNECTION_COMMANDS.get(name) ?? lookupCommand(name);
-      kind = spec ? (spec.subcommands ? 'container' : 'command') : this.hasBuiltin(name) ? 'command' : 'unknown';
-      if (spec) COMMAND_KINDS.set(name, kind); // built-ins depend on the emulator table: not cached
+      const kind = spec ? (spec.subcommands ? 'container' : 'command') : this.hasBuiltin(name) ? 'command' : 'unknown';
+      known = { name, kind };
+      // built-ins depend on the emulator table: not cached; nor are names past the cache's bound
+      if (spec && COMMAND_KINDS.size < COMMAND_KINDS_MAX) COMMAND_KINDS.set(raw, known);
     }
-    if (kind === 'unknown') {
+    if (this.multiQueue !== null && err === undefined && known.name !== 'multi') return; // QUEUED
+    const stats = this.server.stats;
+    if (known.kind === 'unknown') {
       if (err instanceof CommandError) stats.errorReply(err.message);
       return;
     }
     const usec = Math.round((performance.now() - start) * 1000);
-    const full = commandStatsName(argv, kind === 'container');
+    const full = known.kind === 'container' ? commandStatsName(argv, true) : known.name;
     if (err === undefined) stats.commandDone(full, usec, 'ok');
     else stats.commandDone(full, usec, err instanceof RejectedCommandError ? 'rejected' : 'failed', (err as CommandError).message);
   }
@@ -968,7 +986,9 @@ export class Connection {
 }
 
 /** How INFO commandstats names a command of the engine or the registry (by lower-case name). */
-const COMMAND_KINDS = new Map<string, 'command' | 'container' | 'unknown'>();
+const COMMAND_KINDS = new Map<string, { name: string; kind: 'command' | 'container' | 'unknown' }>();
+/** Spellings cached at most (names as sent: `XADD`, `xadd`, `XaDd` … each once). */
+const COMMAND_KINDS_MAX = 4096;
 
 /** An error thrown inside EXEC as its reply in place; library errors propagate. */
 function errorReplyOf(err: unknown): ErrorReply {
