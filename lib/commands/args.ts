@@ -60,16 +60,50 @@ export function is(token: string | undefined, word: string): boolean {
   return true;
 }
 
+const STRICT = { strict: true, missingSeq: 0n } as const;
+const NON_STRICT = { strict: false, missingSeq: 0n } as const;
+
+/**
+ * The common ID argument shapes, `ms` and `ms-seq` with parts of at most 15 digits (below
+ * 2^53), parsed without intermediate objects; null for anything else (then `parseStreamId`,
+ * which gives these the same result, decides).
+ */
+function plainId(s: string, missingSeq: bigint): StreamId | null {
+  const n = s.length;
+  if (n === 0 || n > 31) return null;
+  let ms = 0;
+  let i = 0;
+  for (; i < n; i++) {
+    const d = s.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) break;
+    ms = ms * 10 + d;
+  }
+  if (i === 0 || i > 15) return null;
+  if (i === n) return { ms: BigInt(ms), seq: missingSeq };
+  if (s.charCodeAt(i) !== 45) return null; // '-'
+  const from = ++i;
+  let seq = 0;
+  for (; i < n; i++) {
+    const d = s.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return null;
+    seq = seq * 10 + d;
+  }
+  if (i === from || i - from > 15) return null;
+  return { ms: BigInt(ms), seq: BigInt(seq) };
+}
+
 /** Strict stream ID (`-`/`+` rejected) or the invalid-ID error. */
 export function strictIdOrFail(s: string, missingSeq = 0n): StreamId {
-  const p = parseStreamId(s, { strict: true, missingSeq });
+  const quick = plainId(s, missingSeq);
+  if (quick !== null) return quick;
+  const p = parseStreamId(s, missingSeq === 0n ? STRICT : { strict: true, missingSeq });
   if (!p || p.kind !== 'id') fail(ERR_INVALID_STREAM_ID);
   return p.id;
 }
 
 /** Non-strict ID (`-` = 0-0, `+` = max) or the invalid-ID error. */
 export function nonStrictIdOrFail(s: string, missingSeq = 0n): StreamId {
-  const p = parseStreamId(s, { strict: false, missingSeq });
+  const p = parseStreamId(s, missingSeq === 0n ? NON_STRICT : { strict: false, missingSeq });
   if (!p || p.kind !== 'id') fail(ERR_INVALID_STREAM_ID);
   return p.id;
 }
