@@ -105,6 +105,7 @@ function decode(r: Reply | PairsReply, mode: Mode, stringNumbers: boolean, text:
   if (typeof r === 'string') return text(r);
   if (typeof r === 'number' || typeof r === 'bigint') return stringNumbers ? String(r) : Number(r);
   if (Array.isArray(r)) return decodeAll(r, mode, stringNumbers, text);
+  if (r instanceof MapReply) return decodeMap(r, mode, stringNumbers, text);
   if (r instanceof SimpleString) return text(r.value);
   if (r instanceof VerbatimReply) return text(r.text);
   if (r instanceof ErrorReply) return new ReplyError(decodeBytes(r.message));
@@ -120,25 +121,27 @@ function decode(r: Reply | PairsReply, mode: Mode, stringNumbers: boolean, text:
     return mode === 'resp2' && stringNumbers ? (r.value ? '1' : '0') : r.value ? 1 : 0;
   }
   if (r instanceof BigNumberReply) return mode === 'resp2' ? text(r.value.toString()) : r.value.toString();
-  if (r instanceof MapReply) {
-    if (mode === 'resp3') {
-      const obj: Record<string, unknown> = {};
-      for (let i = 0; i < r.items.length; i += 2) {
-        const k = r.items[i];
-        const key =
-          typeof k === 'string' ? decodeBytes(k) : k instanceof SimpleString ? decodeBytes(k.value) : String(toStrings(decode(k, mode, stringNumbers, text)));
-        setKey(obj, key, decode(r.items[i + 1], mode, stringNumbers, text));
-      }
-      return obj;
-    }
-    if (mode === 'resp2' && r.resp2Pairs) {
-      const pairs: unknown[] = [];
-      for (let i = 0; i < r.items.length; i += 2) pairs.push([decode(r.items[i], mode, stringNumbers, text), decode(r.items[i + 1], mode, stringNumbers, text)]);
-      return pairs;
-    }
-    return decodeAll(r.items, mode, stringNumbers, text);
-  }
   return r;
+}
+
+/** `decode` of a map: an object (RESP3 'resp3'), `[k, v]` pairs (RESP2 XREAD*), else flat. */
+function decodeMap(r: MapReply, mode: Mode, stringNumbers: boolean, text: (s: string) => unknown): unknown {
+  if (mode === 'resp3') {
+    const obj: Record<string, unknown> = {};
+    for (let i = 0; i < r.items.length; i += 2) {
+      const k = r.items[i];
+      const key =
+        typeof k === 'string' ? decodeBytes(k) : k instanceof SimpleString ? decodeBytes(k.value) : String(toStrings(decode(k, mode, stringNumbers, text)));
+      setKey(obj, key, decode(r.items[i + 1], mode, stringNumbers, text));
+    }
+    return obj;
+  }
+  if (mode === 'resp2' && r.resp2Pairs) {
+    const pairs: unknown[] = [];
+    for (let i = 0; i < r.items.length; i += 2) pairs.push([decode(r.items[i], mode, stringNumbers, text), decode(r.items[i + 1], mode, stringNumbers, text)]);
+    return pairs;
+  }
+  return decodeAll(r.items, mode, stringNumbers, text);
 }
 
 /** `decode` of every element of an array (a loop: no closure per array). */
