@@ -15,25 +15,31 @@ const INT64_MIN = -(1n << 63n);
 const INT64_MAX = (1n << 63n) - 1n;
 export { INT64_MAX, INT64_MIN };
 
+/**
+ * The canonical decimals of at most 15 characters (below 2^53: "0", or no leading zero; "-0" is
+ * not canonical) as a number, else null — `parseInt64`'s fast path, without the bigint.
+ */
+export function parseSmallInt(s: string): number | null {
+  const n = s.length;
+  if (n === 0 || n > 15) return null;
+  const neg = s.charCodeAt(0) === 45;
+  let i = neg ? 1 : 0;
+  const first = s.charCodeAt(i);
+  const canonicalStart = (first >= 49 && first <= 57) || (first === 48 && n === 1); // 1-9, or "0" alone
+  if (i >= n || !canonicalStart) return null;
+  let v = 0;
+  for (; i < n; i++) {
+    const d = s.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return null;
+    v = v * 10 + d;
+  }
+  return neg ? -v : v;
+}
+
 /** Redis `string2ll`: canonical signed 64-bit decimal ("+1", "-0", "01", " 1" rejected). */
 export function parseInt64(s: string): bigint | null {
-  const n = s.length;
-  if (n > 0 && n <= 15) {
-    // Fast path: a canonical decimal below 2^53 ("0", or no leading zero; "-0" is not canonical).
-    const neg = s.charCodeAt(0) === 45;
-    let i = neg ? 1 : 0;
-    const first = s.charCodeAt(i);
-    const canonicalStart = (first >= 49 && first <= 57) || (first === 48 && n === 1); // 1-9, or "0" alone
-    if (i < n && canonicalStart) {
-      let v = 0;
-      for (; i < n; i++) {
-        const d = s.charCodeAt(i) - 48;
-        if (d < 0 || d > 9) break;
-        v = v * 10 + d;
-      }
-      if (i === n) return BigInt(neg ? -v : v);
-    }
-  }
+  const small = parseSmallInt(s);
+  if (small !== null) return BigInt(small);
   if (!/^(0|-?[1-9][0-9]{0,19})$/.test(s)) return null;
   const v = BigInt(s);
   return v < INT64_MIN || v > INT64_MAX ? null : v;

@@ -469,7 +469,9 @@ export class Connection {
       const name = String(raw).toLowerCase();
       const spec = CONNECTION_COMMANDS.get(name) ?? lookupCommand(name);
       const kind = spec ? (spec.subcommands ? 'container' : 'command') : this.hasBuiltin(name) ? 'command' : 'unknown';
-      known = { name, kind, seen: 0 };
+      // Redis's full name gets `|subcommand` for containers (ours, and ioredis-mock's OBJECT …)
+      const subNamed = kind !== 'unknown' && commandStatsName([name, 'x'], kind === 'container') !== name;
+      known = { name, kind, subNamed, seen: 0 };
       // built-ins depend on the emulator table: not cached; nor are names past the cache's bound
       if (spec && COMMAND_KINDS.size < COMMAND_KINDS_MAX) COMMAND_KINDS.set(raw, known);
     }
@@ -480,7 +482,7 @@ export class Connection {
       return;
     }
     const usec = weight === 0 ? 0 : Math.round((performance.now() - start) * 1000) * weight;
-    const full = known.kind === 'container' ? commandStatsName(argv, true) : known.name;
+    const full = known.subNamed ? commandStatsName(argv, true) : known.name;
     if (err === undefined) stats.commandDone(full, usec, 'ok');
     else stats.commandDone(full, usec, err instanceof RejectedCommandError ? 'rejected' : 'failed', (err as CommandError).message);
   }
@@ -989,7 +991,7 @@ export class Connection {
 }
 
 /** How INFO commandstats names a command of the engine or the registry (by lower-case name). */
-const COMMAND_KINDS = new Map<string, { name: string; kind: 'command' | 'container' | 'unknown'; seen: number }>();
+const COMMAND_KINDS = new Map<string, { name: string; kind: 'command' | 'container' | 'unknown'; subNamed: boolean; seen: number }>();
 /** Spellings cached at most (names as sent: `XADD`, `xadd`, `XaDd` … each once). */
 const COMMAND_KINDS_MAX = 4096;
 
