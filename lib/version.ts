@@ -143,8 +143,15 @@ const SUPPORTS: Readonly<Record<string, Readonly<Record<string, boolean>>>> = Ob
 
 /** True if `version` has `feature`. */
 export function supports(version: RedisVersion, feature: Feature): boolean {
-  return SUPPORTS[version]?.[feature] === true;
+  // one keyed lookup instead of two: a process nearly always asks about one version
+  if (version !== lastVersion) {
+    lastTable = SUPPORTS[version];
+    lastVersion = version;
+  }
+  return lastTable?.[feature] === true;
 }
+let lastVersion: RedisVersion | undefined;
+let lastTable: Readonly<Record<string, boolean>> | undefined;
 
 /**
  * A user-given version as a table entry. The rule: a string "<major>.<minor>" or

@@ -391,3 +391,28 @@ describe('pub/sub', () => {
     redis.disconnect();
   });
 });
+
+describe('INFO commandstats', () => {
+  // The engine times a command name's first calls one by one, then samples (a clock read costs
+  // as much as a fast command): the counts must stay exact and usec_per_call must follow usec.
+  it('counts every call, failed and rejected call exactly after many calls of one command', async () => {
+    const c = conn();
+    await c.execute(['config', 'resetstat']);
+    await c.execute(['xadd', 's', '1-1', 'f', 'v']);
+    await c.execute(['xgroup', 'create', 's', 'g', '0']);
+    for (let i = 0; i < 500; i++) expect(await c.execute(['XLEN', 's'])).toBe(1);
+    for (let i = 0; i < 300; i++) {
+      expect(await errorOf(c.execute(['xgroup', 'create', 's', 'g', '0']))).toBe('BUSYGROUP Consumer Group name already exists');
+    }
+    for (let i = 0; i < 200; i++) expect(await errorOf(c.execute(['xlen']))).toBe("ERR wrong number of arguments for 'xlen' command");
+    const reply = await c.execute(['info', 'commandstats']);
+    const info = reply instanceof VerbatimReply ? reply.text : String(reply);
+    const xlen = /\r\ncmdstat_xlen:calls=(\d+),usec=(\d+),usec_per_call=([\d.]+),rejected_calls=(\d+),failed_calls=(\d+)\r\n/.exec(info);
+    expect(xlen).not.toBeNull();
+    const [calls, usec, perCall, rejected, failed] = xlen!.slice(1);
+    expect([calls, rejected, failed]).toEqual(['500', '200', '0']);
+    expect(perCall).toBe((Number(usec) / 500).toFixed(2));
+    expect(info).toMatch(/\r\ncmdstat_xgroup\|create:calls=301,usec=\d+,usec_per_call=[\d.]+,rejected_calls=0,failed_calls=300\r\n/);
+    expect(info).toMatch(/\r\ncmdstat_xadd:calls=1,usec=\d+,usec_per_call=[\d.]+,rejected_calls=0,failed_calls=0\r\n/);
+  });
+});

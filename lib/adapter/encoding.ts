@@ -22,12 +22,25 @@ import {
 
 const ASCII = /^[\x00-\x7f]*$/;
 
+/** Strings up to this length are checked char by char (a regex call costs more for short ones). */
+const SHORT = 64;
+
+/** True when every char of `s` is ASCII (its UTF-8 bytes and its byte string are `s` itself). */
+function isAscii(s: string): boolean {
+  const n = s.length;
+  if (n > SHORT) return ASCII.test(s);
+  for (let i = 0; i < n; i++) if (s.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
+
 /** One argument as ioredis would send it, as a byte string. */
 export function toByteString(arg: unknown): string {
+  if (typeof arg === 'string') return isAscii(arg) ? arg : Buffer.from(arg, 'utf8').toString('latin1');
+  if (typeof arg === 'number') return String(arg); // digits, sign, '.', 'e', Infinity/NaN: ASCII
   if (Buffer.isBuffer(arg)) return arg.toString('latin1');
   if (arg instanceof Uint8Array) return Buffer.from(arg).toString('latin1');
   const s = arg === null || arg === undefined ? '' : String(arg);
-  return ASCII.test(s) ? s : Buffer.from(s, 'utf8').toString('latin1');
+  return isAscii(s) ? s : Buffer.from(s, 'utf8').toString('latin1');
 }
 
 /**
@@ -46,7 +59,7 @@ export function flattenArgs(args: readonly unknown[]): unknown[] {
 
 /** A byte string as a UTF-8 decoded JS string (what ioredis returns by default). */
 export function decodeBytes(s: string): string {
-  return ASCII.test(s) ? s : Buffer.from(s, 'latin1').toString('utf8');
+  return isAscii(s) ? s : Buffer.from(s, 'latin1').toString('utf8');
 }
 
 export interface ReplyEncoding {

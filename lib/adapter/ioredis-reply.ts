@@ -75,7 +75,7 @@ export interface IoredisReplyContext {
 
 type Mode = 'resp2' | 'legacy' | 'resp3';
 
-function modeOf(ctx: IoredisReplyContext, protocol: 2 | 3): Mode {
+function modeOf(ctx: Pick<IoredisReplyContext, 'ioredis' | 'replyMapping'>, protocol: 2 | 3): Mode {
   if (ctx.ioredis === 5 || protocol === 2) return 'resp2';
   return ctx.replyMapping === 'resp3' ? 'resp3' : 'legacy';
 }
@@ -104,11 +104,12 @@ function decode(r: Reply | PairsReply, mode: Mode, stringNumbers: boolean, text:
   }
   if (typeof r === 'string') return text(r);
   if (typeof r === 'number' || typeof r === 'bigint') return stringNumbers ? String(r) : Number(r);
-  if (Array.isArray(r)) return r.map((x) => decode(x, mode, stringNumbers, text));
+  if (Array.isArray(r)) return decodeAll(r, mode, stringNumbers, text);
+  if (r instanceof MapReply) return decodeMap(r, mode, stringNumbers, text);
   if (r instanceof SimpleString) return text(r.value);
   if (r instanceof VerbatimReply) return text(r.text);
   if (r instanceof ErrorReply) return new ReplyError(decodeBytes(r.message));
-  if (r instanceof SetReply || r instanceof PushReply) return r.items.map((x) => decode(x, mode, stringNumbers, text));
+  if (r instanceof SetReply || r instanceof PushReply) return decodeAll(r.items, mode, stringNumbers, text);
   if (r instanceof DoubleReply) {
     const digits = r.text ?? formatDouble(r.value);
     if (mode === 'resp2') return text(digits);
@@ -120,25 +121,35 @@ function decode(r: Reply | PairsReply, mode: Mode, stringNumbers: boolean, text:
     return mode === 'resp2' && stringNumbers ? (r.value ? '1' : '0') : r.value ? 1 : 0;
   }
   if (r instanceof BigNumberReply) return mode === 'resp2' ? text(r.value.toString()) : r.value.toString();
-  if (r instanceof MapReply) {
-    if (mode === 'resp3') {
-      const obj: Record<string, unknown> = {};
-      for (let i = 0; i < r.items.length; i += 2) {
-        const k = r.items[i];
-        const key =
-          typeof k === 'string' ? decodeBytes(k) : k instanceof SimpleString ? decodeBytes(k.value) : String(toStrings(decode(k, mode, stringNumbers, text)));
-        setKey(obj, key, decode(r.items[i + 1], mode, stringNumbers, text));
-      }
-      return obj;
-    }
-    if (mode === 'resp2' && r.resp2Pairs) {
-      const pairs: unknown[] = [];
-      for (let i = 0; i < r.items.length; i += 2) pairs.push([decode(r.items[i], mode, stringNumbers, text), decode(r.items[i + 1], mode, stringNumbers, text)]);
-      return pairs;
-    }
-    return r.items.map((x) => decode(x, mode, stringNumbers, text));
-  }
   return r;
+}
+
+/** `decode` of a map: an object (RESP3 'resp3'), `[k, v]` pairs (RESP2 XREAD*), else flat. */
+function decodeMap(r: MapReply, mode: Mode, stringNumbers: boolean, text: (s: string) => unknown): unknown {
+  if (mode === 'resp3') {
+    const obj: Record<string, unknown> = {};
+    for (let i = 0; i < r.items.length; i += 2) {
+      const k = r.items[i];
+      const key =
+        typeof k === 'string' ? decodeBytes(k) : k instanceof SimpleString ? decodeBytes(k.value) : String(toStrings(decode(k, mode, stringNumbers, text)));
+      setKey(obj, key, decode(r.items[i + 1], mode, stringNumbers, text));
+    }
+    return obj;
+  }
+  if (mode === 'resp2' && r.resp2Pairs) {
+    const pairs: unknown[] = [];
+    for (let i = 0; i < r.items.length; i += 2) pairs.push([decode(r.items[i], mode, stringNumbers, text), decode(r.items[i + 1], mode, stringNumbers, text)]);
+    return pairs;
+  }
+  return decodeAll(r.items, mode, stringNumbers, text);
+}
+
+/** `decode` of every element of an array (a loop: no closure per array). */
+function decodeAll(items: readonly (Reply | PairsReply)[], mode: Mode, stringNumbers: boolean, text: (s: string) => unknown): unknown[] {
+  const n = items.length;
+  const out = new Array<unknown>(n);
+  for (let i = 0; i < n; i++) out[i] = decode(items[i], mode, stringNumbers, text);
+  return out;
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -227,17 +238,23 @@ export function replyEncoderFor(
   commandName: string,
   wireProtocol?: 2 | 3,
 ): (reply: Reply | PairsReply) => unknown {
+  return (reply) => encodeReplyFor(options, buffers, commandName, wireProtocol, reply);
+}
+
+/**
+ * `replyEncoderFor(options, buffers, commandName, wireProtocol)(reply)` in one call, without
+ * the context object and closure (the per-command path of the client methods).
+ */
+export function encodeReplyFor(
+  options: { protocol?: unknown; replyMapping?: unknown; stringNumbers?: unknown } | undefined,
+  buffers: boolean,
+  commandName: string,
+  wireProtocol: 2 | 3 | undefined,
+  reply: Reply | PairsReply,
+): unknown {
   const base = baseContextOf(options);
-  const ctx: IoredisReplyContext = {
-    ioredis: base.ioredis,
-    protocol: base.protocol,
-    replyMapping: base.replyMapping,
-    stringNumbers: base.stringNumbers,
-    buffers,
-    commandName,
-    wireProtocol,
-  };
-  return (reply) => encodeIoredisReply(reply, ctx);
+  const v = decode(reply, modeOf(base, wireProtocol ?? base.protocol), base.stringNumbers, buffers ? bytes : decodeBytes);
+  return transform(v, commandName, base.ioredis, modeOf(base, base.protocol));
 }
 
 type BaseContext = Omit<IoredisReplyContext, 'buffers' | 'commandName'>;

@@ -24,9 +24,9 @@ import type { Emulator, EmulatorTable } from '../engine/emulators';
 import type { Reply } from '../reply/reply';
 import { runBuiltin } from './builtins';
 import { callSliced } from './large-args';
-import { spinCheck } from './spin-guard';
+import { type SpinVerdict, spinCheck } from './spin-guard';
 import { decodeBytes, toByteString } from './encoding';
-import { replyEncoderFor } from './ioredis-reply';
+import { encodeReplyFor } from './ioredis-reply';
 import { mendBuiltinReply } from './builtin-replies';
 import { installedIoredisMajor, privateIoredisModule } from './command-table';
 import { applyKeyPrefix } from './keys';
@@ -62,17 +62,22 @@ export function popCallback(args: unknown[]): Callback | undefined {
  * by that exact name: `call('XREADGROUP')` differs from `xreadgroup()` on RESP3).
  */
 export function encoderOf(redis: Instance, conn: Connection | undefined, buffers: boolean, name: string): (reply: Reply) => unknown {
-  // the protocol is read when the reply arrives: HELLO's own reply comes in the new protocol
-  return (reply) => {
-    const wire = conn?.protocol;
-    if (wire === 3 && installedIoredisMajor() === 5) {
-      // ioredis 5 cannot read RESP3: its parser fails on the reply, and the reconnect it then
-      // makes speaks RESP2 again
-      conn!.setProtocol(2);
-      throw new Error('Protocol error, got "%" as reply type byte. Please report this.');
-    }
-    return replyEncoderFor(redis.options, buffers, name, wire)(reply);
-  };
+  return (reply) => encodeFor(redis, conn, buffers, name, reply);
+}
+
+/**
+ * `encoderOf(redis, conn, buffers, name)(reply)` without the closure. The protocol is read when
+ * the reply arrives: HELLO's own reply comes in the new protocol.
+ */
+export function encodeFor(redis: Instance, conn: Connection | undefined, buffers: boolean, name: string, reply: Reply): unknown {
+  const wire = conn?.protocol;
+  if (wire === 3 && installedIoredisMajor() === 5) {
+    // ioredis 5 cannot read RESP3: its parser fails on the reply, and the reconnect it then
+    // makes speaks RESP2 again
+    conn!.setProtocol(2);
+    throw new Error('Protocol error, got "%" as reply type byte. Please report this.');
+  }
+  return encodeReplyFor(redis.options, buffers, name, wire, reply);
 }
 
 /** A command error as ioredis delivers it: a ReplyError with `command: { name, args }`. */
@@ -140,7 +145,6 @@ export function buildArgv(name: string, args: unknown[], keyPrefix: unknown, pre
  * final promise when the connection is ready and the command does not block.
  */
 export function executeArgv(redis: Instance, conn: Connection, argv: string[], buffers: boolean): Promise<unknown> {
-  const encode = encoderOf(redis, conn, buffers, decodeBytes(argv[0]));
   if (conn.ready) {
     let out: Reply | Promise<Reply>;
     try {
@@ -150,11 +154,12 @@ export function executeArgv(redis: Instance, conn: Connection, argv: string[], b
     }
     if (!(out instanceof Promise)) {
       try {
-        return Promise.resolve(encode(out));
+        return Promise.resolve(encodeFor(redis, conn, buffers, decodeBytes(argv[0]), out));
       } catch (err) {
         return Promise.reject(err);
       }
     }
+    const encode = encoderOf(redis, conn, buffers, decodeBytes(argv[0]));
     const blocked = out.then(
       (r) => encode(r),
       (err) => Promise.reject(toClientError(err, argv)),
@@ -164,6 +169,7 @@ export function executeArgv(redis: Instance, conn: Connection, argv: string[], b
     blocked.catch(noop);
     return blocked;
   }
+  const encode = encoderOf(redis, conn, buffers, decodeBytes(argv[0]));
   const later = conn.execute(argv).then(
     (r) => encode(r),
     (err) => Promise.reject(toClientError(err, argv)),
@@ -173,20 +179,21 @@ export function executeArgv(redis: Instance, conn: Connection, argv: string[], b
 }
 
 /**
- * The spin guard (spin-guard.ts) before every command of a client: run now, first wait for the
+ * The spin guard (spin-guard.ts) runs before every command of a client: run now (callers check
+ * `spinCheck(redis) === 'run'` themselves: no closure on that path), or here: first wait for the
  * event loop to turn (a loop of commands that answer at once), or never settle (the loop of a
  * finished test, whose client the jest setup closed).
  */
-function guarded(redis: Instance, run: () => Promise<unknown>): Promise<unknown> {
-  const verdict = spinCheck(redis);
-  if (verdict === 'run') return run();
+function deferred(verdict: Exclude<SpinVerdict, 'run'>, run: () => Promise<unknown>): Promise<unknown> {
   if (verdict === 'park') return new Promise(() => undefined);
   return verdict.then(run);
 }
 
 /** A stream command from a method, `call()` or `send_command()`; `name` as sent. */
 export function runStreamCommand(redis: Instance, emulators: EmulatorTable, name: string, args: unknown[], buffers: boolean): Promise<unknown> {
-  return guarded(redis, () => runStreamNow(redis, emulators, name, args, buffers));
+  const verdict = spinCheck(redis);
+  if (verdict === 'run') return runStreamNow(redis, emulators, name, args, buffers);
+  return deferred(verdict, () => runStreamNow(redis, emulators, name, args, buffers));
 }
 
 function runStreamNow(redis: Instance, emulators: EmulatorTable, name: string, args: unknown[], buffers: boolean): Promise<unknown> {
@@ -207,7 +214,9 @@ const PREFIXED_ENGINE_COMMANDS = new Set(['watch']);
 
 /** A command the engine answers (connection commands, TTLs, scripts, anything unemulated). */
 export function runEngineCommand(redis: Instance, emulators: EmulatorTable, name: string, args: unknown[], buffers: boolean): Promise<unknown> {
-  return guarded(redis, () => runEngineNow(redis, emulators, name, args, buffers));
+  const verdict = spinCheck(redis);
+  if (verdict === 'run') return runEngineNow(redis, emulators, name, args, buffers);
+  return deferred(verdict, () => runEngineNow(redis, emulators, name, args, buffers));
 }
 
 function runEngineNow(redis: Instance, emulators: EmulatorTable, name: string, args: unknown[], buffers: boolean): Promise<unknown> {
@@ -341,7 +350,9 @@ function queueBuiltin(redis: Instance, conn: Connection, name: string, base: str
 
 /** One of ioredis-mock's commands, from a method or `call()`. */
 export function runBuiltinCommand(redis: Instance, emulators: EmulatorTable, name: string, base: string, emulator: Emulator, args: unknown[]): Promise<unknown> {
-  return guarded(redis, () => runBuiltinCommandNow(redis, emulators, name, base, emulator, args));
+  const verdict = spinCheck(redis);
+  if (verdict === 'run') return runBuiltinCommandNow(redis, emulators, name, base, emulator, args);
+  return deferred(verdict, () => runBuiltinCommandNow(redis, emulators, name, base, emulator, args));
 }
 
 function runBuiltinCommandNow(redis: Instance, emulators: EmulatorTable, name: string, base: string, emulator: Emulator, args: unknown[]): Promise<unknown> {

@@ -44,6 +44,8 @@ const observers = new Set<(info: SpinInfo) => void>();
 
 let count = 0;
 let armed = false;
+/** Some client was ever parked (spares the WeakSet lookup per command until then). */
+let anyParked = false;
 let turn: Promise<void> | undefined;
 
 function arm(): void {
@@ -64,11 +66,14 @@ function arm(): void {
  * to turn first), or 'park' (a spinning orphan: never answer).
  */
 export function spinCheck(client: object): SpinVerdict {
-  if (parkedClients.has(client)) return 'park';
-  arm();
+  if (anyParked && parkedClients.has(client)) return 'park';
+  if (!armed) arm();
   if (++count <= SPIN_LIMIT) return 'run';
   const parked = orphans.has(client);
-  if (parked) parkedClients.add(client);
+  if (parked) {
+    parkedClients.add(client);
+    anyParked = true;
+  }
   const seen = parked ? reportedPark : reportedSpin;
   if (!seen.has(client)) {
     seen.add(client);

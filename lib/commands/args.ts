@@ -15,25 +15,31 @@ const INT64_MIN = -(1n << 63n);
 const INT64_MAX = (1n << 63n) - 1n;
 export { INT64_MAX, INT64_MIN };
 
+/**
+ * The canonical decimals of at most 15 characters (below 2^53: "0", or no leading zero; "-0" is
+ * not canonical) as a number, else null — `parseInt64`'s fast path, without the bigint.
+ */
+export function parseSmallInt(s: string): number | null {
+  const n = s.length;
+  if (n === 0 || n > 15) return null;
+  const neg = s.charCodeAt(0) === 45;
+  let i = neg ? 1 : 0;
+  const first = s.charCodeAt(i);
+  const canonicalStart = (first >= 49 && first <= 57) || (first === 48 && n === 1); // 1-9, or "0" alone
+  if (i >= n || !canonicalStart) return null;
+  let v = 0;
+  for (; i < n; i++) {
+    const d = s.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return null;
+    v = v * 10 + d;
+  }
+  return neg ? -v : v;
+}
+
 /** Redis `string2ll`: canonical signed 64-bit decimal ("+1", "-0", "01", " 1" rejected). */
 export function parseInt64(s: string): bigint | null {
-  const n = s.length;
-  if (n > 0 && n <= 15) {
-    // Fast path: a canonical decimal below 2^53 ("0", or no leading zero; "-0" is not canonical).
-    const neg = s.charCodeAt(0) === 45;
-    let i = neg ? 1 : 0;
-    const first = s.charCodeAt(i);
-    const canonicalStart = (first >= 49 && first <= 57) || (first === 48 && n === 1); // 1-9, or "0" alone
-    if (i < n && canonicalStart) {
-      let v = 0;
-      for (; i < n; i++) {
-        const d = s.charCodeAt(i) - 48;
-        if (d < 0 || d > 9) break;
-        v = v * 10 + d;
-      }
-      if (i === n) return BigInt(neg ? -v : v);
-    }
-  }
+  const small = parseSmallInt(s);
+  if (small !== null) return BigInt(small);
   if (!/^(0|-?[1-9][0-9]{0,19})$/.test(s)) return null;
   const v = BigInt(s);
   return v < INT64_MIN || v > INT64_MAX ? null : v;
@@ -60,16 +66,50 @@ export function is(token: string | undefined, word: string): boolean {
   return true;
 }
 
+const STRICT = { strict: true, missingSeq: 0n } as const;
+const NON_STRICT = { strict: false, missingSeq: 0n } as const;
+
+/**
+ * The common ID argument shapes, `ms` and `ms-seq` with parts of at most 15 digits (below
+ * 2^53), parsed without intermediate objects; null for anything else (then `parseStreamId`,
+ * which gives these the same result, decides).
+ */
+function plainId(s: string, missingSeq: bigint): StreamId | null {
+  const n = s.length;
+  if (n === 0 || n > 31) return null;
+  let ms = 0;
+  let i = 0;
+  for (; i < n; i++) {
+    const d = s.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) break;
+    ms = ms * 10 + d;
+  }
+  if (i === 0 || i > 15) return null;
+  if (i === n) return { ms: BigInt(ms), seq: missingSeq };
+  if (s.charCodeAt(i) !== 45) return null; // '-'
+  const from = ++i;
+  let seq = 0;
+  for (; i < n; i++) {
+    const d = s.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return null;
+    seq = seq * 10 + d;
+  }
+  if (i === from || i - from > 15) return null;
+  return { ms: BigInt(ms), seq: BigInt(seq) };
+}
+
 /** Strict stream ID (`-`/`+` rejected) or the invalid-ID error. */
 export function strictIdOrFail(s: string, missingSeq = 0n): StreamId {
-  const p = parseStreamId(s, { strict: true, missingSeq });
+  const quick = plainId(s, missingSeq);
+  if (quick !== null) return quick;
+  const p = parseStreamId(s, missingSeq === 0n ? STRICT : { strict: true, missingSeq });
   if (!p || p.kind !== 'id') fail(ERR_INVALID_STREAM_ID);
   return p.id;
 }
 
 /** Non-strict ID (`-` = 0-0, `+` = max) or the invalid-ID error. */
 export function nonStrictIdOrFail(s: string, missingSeq = 0n): StreamId {
-  const p = parseStreamId(s, { strict: false, missingSeq });
+  const p = parseStreamId(s, missingSeq === 0n ? NON_STRICT : { strict: false, missingSeq });
   if (!p || p.kind !== 'id') fail(ERR_INVALID_STREAM_ID);
   return p.id;
 }

@@ -39,7 +39,7 @@ import {
   fail,
 } from '../errors';
 import { supports } from '../version';
-import { blockTimeoutOrFail, int64OrFail, is, parseInt64 } from './args';
+import { blockTimeoutOrFail, int64OrFail, is, parseInt64, parseSmallInt } from './args';
 import type { BlockRequest, CommandContext, Reply } from './types';
 import { MapReply } from '../reply/reply';
 
@@ -119,8 +119,13 @@ export function parseReadArgs(ctx: CommandContext, argv: readonly string[], xrea
       if (ctx.inScript && !supports(ctx.version, 'scriptBlockAllowed')) fail(errBlockFromScript(argv[0]));
       timeoutMs = parseBlockTimeout(ctx, argv[++i]);
     } else if (is(o, 'COUNT') && moreargs) {
-      const v = int64OrFail(argv[++i], ERR_NOT_INTEGER);
-      count = v < 0n ? 0 : Number(v);
+      const text = argv[++i];
+      const small = parseSmallInt(text); // the usual COUNT, without a bigint
+      if (small !== null) count = small < 0 ? 0 : small;
+      else {
+        const v = int64OrFail(text, ERR_NOT_INTEGER);
+        count = v < 0n ? 0 : Number(v);
+      }
     } else if (is(o, 'STREAMS') && moreargs) {
       streamsArg = i + 1;
       if ((argv.length - streamsArg) % 2 !== 0) fail(unbalancedError(ctx, xreadgroup));

@@ -17,14 +17,16 @@ import type { CommandContext, CommandSpec, Reply } from './types';
 
 /** Parse the IDs (argv[3…]) strictly; throws on the first invalid one. */
 export function parse(argv: string[]): StreamId[] {
-  return argv.slice(3).map((s) => strictIdOrFail(s));
+  const ids = new Array<StreamId>(argv.length - 3);
+  for (let i = 3; i < argv.length; i++) ids[i - 3] = strictIdOrFail(argv[i]);
+  return ids;
 }
 
 /** Remove each ID from the group PEL; returns how many were pending. */
 export function execute(group: ConsumerGroup, ids: readonly StreamId[]): number {
   let acknowledged = 0;
-  for (const id of ids) {
-    const pe = group.pel.get(id);
+  for (let i = 0; i < ids.length; i++) {
+    const pe = group.pel.get(ids[i]);
     if (!pe) continue;
     group.removePending(pe);
     acknowledged++;

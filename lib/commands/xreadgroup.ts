@@ -63,18 +63,25 @@ interface GroupTarget {
 function resolveTargets(ctx: CommandContext, args: ReadArgs): GroupTarget[] {
   const groupName = args.group as string;
   const plus = supports(ctx.version, 'xreadPlusId');
-  return args.keys.map((key, i) => {
+  const keys = args.keys;
+  const targets = new Array<GroupTarget>(keys.length);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
     const stream = ctx.db.getStream(key);
     const group = stream?.groups.get(groupName);
     if (!stream || !group) fail(errNoKeyOrGroupXreadgroup(key, groupName));
     const idArg = args.ids[i];
     if (idArg === '$') fail(errXreadgroupMeaninglessId('$'));
     if (plus && idArg === '+') fail(errXreadgroupMeaninglessId('+'));
-    if (idArg === '>') return { key, stream, group, after: null };
+    if (idArg === '>') {
+      targets[i] = { key, stream, group, after: null };
+      continue;
+    }
     const id = strictIdOrFail(idArg);
     // Redis encodes `>` as the max ID, so an explicit max ID reads new entries too.
-    return { key, stream, group, after: idEquals(id, MAX_ID) ? null : id };
-  });
+    targets[i] = { key, stream, group, after: idEquals(id, MAX_ID) ? null : id };
+  }
+  return targets;
 }
 
 /** Look the consumer up, creating it (with its keyspace event); seen-time = now. */

@@ -38,12 +38,30 @@ export function maxId(a: StreamId, b: StreamId): StreamId {
   return compareIds(a, b) >= 0 ? a : b;
 }
 
+/** The last ID formatted and its text (IDs are immutable: XADD's reply and the XREADGROUP right after it format the same object). */
+let lastFormatted: StreamId | undefined;
+let lastFormattedText = '';
+/** The last `ms` part formatted and its digits (consecutive IDs mostly share it). */
+let lastMs = -1n;
+let lastMsText = '';
+/** Sequence parts 0 … 15 as text (bigint-to-string costs ~50 ns). */
+const SMALL_SEQ = Array.from({ length: 16 }, (_, i) => String(i));
+
 /** `ms-seq` in decimal, as Redis writes IDs in replies. */
 export function formatId(id: StreamId): string {
-  const text = `${id.ms}-${id.seq}`;
+  if (id === lastFormatted) return lastFormattedText;
+  const ms = id.ms;
+  const seq = id.seq;
+  if (ms !== lastMs) {
+    lastMsText = `${ms}`;
+    lastMs = ms;
+  }
+  const text = lastMsText + '-' + (seq < 16n ? SMALL_SEQ[Number(seq)] : `${seq}`);
   // V8 builds a concatenation of 13+ characters as a rope; every reply encoder reads the ID,
   // and reading one character flattens it here, cheaper than a regular expression doing it later.
   text.charCodeAt(0);
+  lastFormatted = id;
+  lastFormattedText = text;
   return text;
 }
 
