@@ -7,6 +7,11 @@ import IORedisReal from 'ioredis';
 import Redis, { ReplyError, StreamsMockError, createFakeClock, streamsKeyspace } from 'ioredis-mock-streams';
 import type { Clock } from 'ioredis-mock-streams';
 
+/** Resolves once the client is `ready`: commands sent before that wait for it, as on ioredis. */
+const whenReady = (c: any): Promise<void> => // eslint-disable-line @typescript-eslint/no-explicit-any
+  new Promise((resolve) => (c.status === 'ready' ? resolve() : void c.once('ready', () => resolve())));
+
+
 let port = 36_000;
 const T0 = Date.UTC(2024, 0, 1);
 type Client = IORedisReal & Record<string, any>;
@@ -190,7 +195,7 @@ describe('atomicity and time', () => {
     const r = client();
     const reader = client();
     const blocked = reader.xread('BLOCK', 0, 'STREAMS', 's', '$');
-    await Promise.resolve();
+    await whenReady(reader); // the read was held until the new client was ready
     expect(streamsKeyspace(r).blockedCount).toBe(1);
     await r.eval(
       "redis.call('XADD', KEYS[1], '1-1', 'n', 1); redis.call('XADD', KEYS[1], '1-2', 'n', 2); return 1",

@@ -1,6 +1,11 @@
 import FakeTimers from '@sinonjs/fake-timers';
 import Redis, { createFakeClock, streamsKeyspace } from 'ioredis-mock-streams';
 
+/** Resolves once the client is `ready`: commands sent before that wait for it, as on ioredis. */
+const whenReady = (c: any): Promise<void> => // eslint-disable-line @typescript-eslint/no-explicit-any
+  new Promise((resolve) => (c.status === 'ready' ? resolve() : void c.once('ready', () => resolve())));
+
+
 let port = 31_000;
 type Client = Record<string, any> & { disconnect(): void };
 function setUp(opts: Record<string, unknown> = {}) {
@@ -221,6 +226,7 @@ describe('blocking XREADGROUP / XREAD on the keyspace clock', () => {
   it('releases blocked calls on disconnect() and leaves no timer behind', async () => {
     const { clock, make } = setUp();
     const r = make();
+    await whenReady(r);
     const read = r.xread('BLOCK', 5000, 'STREAMS', 's', '$');
     expect(clock.countTimers()).toBe(1);
     r.disconnect();

@@ -6,6 +6,11 @@
 import type IORedisReal from 'ioredis';
 import Redis, { createFakeClock, streamsKeyspace } from 'ioredis-mock-streams';
 
+/** Resolves once the client is `ready`: commands sent before that wait for it, as on ioredis. */
+const whenReady = (c: any): Promise<void> => // eslint-disable-line @typescript-eslint/no-explicit-any
+  new Promise((resolve) => (c.status === 'ready' ? resolve() : void c.once('ready', () => resolve())));
+
+
 let port = 42_000;
 const client = (opts: Record<string, unknown> = {}) =>
   new Redis({ port, ...opts } as never) as unknown as IORedisReal & Record<string, any>;
@@ -191,6 +196,7 @@ describe('RESTORE', () => {
     const r = client({ streams: { redisVersion: '7.0' } });
     const reader = r.duplicate();
     const read = reader.xread('BLOCK', 0, 'STREAMS', 's', '$');
+    await whenReady(reader); // the read was held until the new client was ready
     await r.restore('s', 0, STREAM_70);
     expect(await read).toEqual([['s', [['1-1', ['f', 'v']]]]]);
     [r, reader].forEach((c) => c.disconnect());

@@ -29,6 +29,16 @@ const CONNECTED = Symbol.for('ioredis-mock-streams.connected');
 const DROP_MOCK_EVENTS = Symbol.for('ioredis-mock-streams.dropMockEvents');
 /** Set while the adapter emits a lifecycle event itself. */
 const OWN_EMIT = Symbol.for('ioredis-mock-streams.ownEmit');
+/** Commands sent before the client was `ready` (ioredis's offline queue). */
+const OFFLINE = Symbol.for('ioredis-mock-streams.offlineQueue');
+
+/** ioredis's rejection of a command sent before `ready` when `enableOfflineQueue` is false. */
+export const OFFLINE_QUEUE_DISABLED = "Stream isn't writeable and enableOfflineQueue options is false";
+
+interface Held {
+  run(): void;
+  fail(err: Error): void;
+}
 
 const noop = () => undefined;
 
@@ -86,7 +96,11 @@ function applyClientInfo(conn: Connection, options: any): void {
   conn.libVer = ioredisVersion;
 }
 
-/** connecting → connect → ready, each event after the previous (promise callbacks). */
+/**
+ * connecting → connect → ready, each event after the previous (promise callbacks). The commands
+ * held while connecting run when the status turns `ready`, before the `ready` event (ioredis
+ * writes its offline queue in its ready handler and emits the event on the next tick).
+ */
 function runConnectSequence(redis: Instance, conn: Connection): Promise<void> {
   const live = () => redis[CONN] === conn && !conn.closed;
   return setStatus(redis, 'connecting')
@@ -95,9 +109,43 @@ function runConnectSequence(redis: Instance, conn: Connection): Promise<void> {
       return undefined;
     })
     .then(() => {
-      if (live()) return setStatus(redis, 'ready');
-      return undefined;
+      if (!live()) return undefined;
+      const emitted = setStatus(redis, 'ready');
+      const held: Held[] | undefined = redis[OFFLINE];
+      redis[OFFLINE] = undefined;
+      if (held) for (const h of held) h.run();
+      return emitted;
     });
+}
+
+/**
+ * ioredis's offline queue (Redis#sendCommand): a command sent while the client is still
+ * connecting (status `connecting`/`connect`) is not written until the client is `ready`, so a
+ * command another, ready client sends meanwhile reaches the server first. Returns null when
+ * the command can run now; otherwise a promise of `run()` once ready. With
+ * `enableOfflineQueue: false` it rejects with ioredis's "Stream isn't writeable …" error; a
+ * QUIT with nothing held closes the client and answers `OK` at once, as ioredis does.
+ */
+export function deferUntilReady<T>(redis: Instance, name: string, run: () => Promise<T>): Promise<T> | null {
+  const status = redis?.status;
+  if (status !== 'connecting' && status !== 'connect') return null;
+  if (redis.options?.enableOfflineQueue === false) return Promise.reject(new Error(OFFLINE_QUEUE_DISABLED));
+  const held: Held[] = (redis[OFFLINE] ??= []);
+  if (held.length === 0 && name.toLowerCase() === 'quit') {
+    closeInstance(redis);
+    return Promise.resolve('OK' as T);
+  }
+  return new Promise<T>((resolve, reject) => {
+    held.push({ run: () => run().then(resolve, reject), fail: reject });
+  });
+}
+
+/** Reject the commands held for `ready` (the connection closed first). */
+function failHeld(redis: Instance): void {
+  const held: Held[] | undefined = redis[OFFLINE];
+  if (!held) return;
+  redis[OFFLINE] = undefined;
+  for (const h of held) h.fail(new Error('Connection is closed.'));
 }
 
 /** First connection, from the constructor (the `options` assignment ioredis-mock makes last). */
@@ -172,6 +220,7 @@ export function closeInstance(redis: Instance): void {
   const conn: Connection | undefined = redis[CONN];
   conn?.close();
   redis[CONNECTED] = false;
+  failHeld(redis);
   if (redis.status === 'end' || redis.status === 'close') return;
   dropSubscriptions(redis);
   void setStatus(redis, 'close').then(() => {

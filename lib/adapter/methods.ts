@@ -30,7 +30,7 @@ import { encodeReplyFor } from './ioredis-reply';
 import { mendBuiltinReply } from './builtin-replies';
 import { installedIoredisMajor, privateIoredisModule } from './command-table';
 import { applyKeyPrefix } from './keys';
-import { CONN, autoConnect, closeInstance } from './lifecycle';
+import { CONN, autoConnect, closeInstance, deferUntilReady } from './lifecycle';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Instance = any;
@@ -189,8 +189,24 @@ function deferred(verdict: Exclude<SpinVerdict, 'run'>, run: () => Promise<unkno
   return verdict.then(run);
 }
 
+/**
+ * ioredis's offline queue before the spin guard: a command sent while the client is not ready
+ * (a `wait` client connects first) runs once it is, or is refused (deferUntilReady). Returns
+ * null when the command can run now.
+ */
+function heldUntilReady(redis: Instance, emulators: EmulatorTable, name: string, again: () => Promise<unknown>): Promise<unknown> | null {
+  if (redis?.status === 'wait' && redis[CONN] !== undefined) autoConnect(redis, emulators);
+  const held = deferUntilReady(redis, name, again);
+  if (held !== null) held.catch(noop);
+  return held;
+}
+
 /** A stream command from a method, `call()` or `send_command()`; `name` as sent. */
 export function runStreamCommand(redis: Instance, emulators: EmulatorTable, name: string, args: unknown[], buffers: boolean): Promise<unknown> {
+  if (redis?.status !== 'ready') {
+    const held = heldUntilReady(redis, emulators, name, () => runStreamCommand(redis, emulators, name, args, buffers));
+    if (held !== null) return held;
+  }
   const verdict = spinCheck(redis);
   if (verdict === 'run') return runStreamNow(redis, emulators, name, args, buffers);
   return deferred(verdict, () => runStreamNow(redis, emulators, name, args, buffers));
@@ -214,6 +230,10 @@ const PREFIXED_ENGINE_COMMANDS = new Set(['watch']);
 
 /** A command the engine answers (connection commands, TTLs, scripts, anything unemulated). */
 export function runEngineCommand(redis: Instance, emulators: EmulatorTable, name: string, args: unknown[], buffers: boolean): Promise<unknown> {
+  if (redis?.status !== 'ready') {
+    const held = heldUntilReady(redis, emulators, name, () => runEngineCommand(redis, emulators, name, args, buffers));
+    if (held !== null) return held;
+  }
   const verdict = spinCheck(redis);
   if (verdict === 'run') return runEngineNow(redis, emulators, name, args, buffers);
   return deferred(verdict, () => runEngineNow(redis, emulators, name, args, buffers));
@@ -260,8 +280,11 @@ const transformers: {
 
 /** ioredis-mock processArguments: flatten, ioredis's argument transformer, values to strings. */
 export function processArguments(args: unknown[], base: string): unknown[] {
+  // ioredis's Command: `args.flat()` first, then the argument transformer (hset/hmset/mset …
+  // see an array argument already spread, and an object or Map still whole)
   const transform = transformers.argument[base];
-  const flat = transform ? transform(args) : flatten(args);
+  const spread = flatten(args);
+  const flat = transform ? transform(spread) : spread;
   const out = new Array<unknown>(flat.length);
   for (let i = 0; i < flat.length; i++) {
     const a = flat[i];
@@ -350,6 +373,10 @@ function queueBuiltin(redis: Instance, conn: Connection, name: string, base: str
 
 /** One of ioredis-mock's commands, from a method or `call()`. */
 export function runBuiltinCommand(redis: Instance, emulators: EmulatorTable, name: string, base: string, emulator: Emulator, args: unknown[]): Promise<unknown> {
+  if (redis?.status !== 'ready') {
+    const held = heldUntilReady(redis, emulators, name, () => runBuiltinCommand(redis, emulators, name, base, emulator, args));
+    if (held !== null) return held;
+  }
   const verdict = spinCheck(redis);
   if (verdict === 'run') return runBuiltinCommandNow(redis, emulators, name, base, emulator, args);
   return deferred(verdict, () => runBuiltinCommandNow(redis, emulators, name, base, emulator, args));

@@ -18,7 +18,7 @@ import type { Connection } from '../engine/connection';
 import type { Emulator, EmulatorTable } from '../engine/emulators';
 import type { Reply } from '../reply/reply';
 import { decodeBytes, toByteString } from './encoding';
-import { CONN } from './lifecycle';
+import { CONN, OFFLINE_QUEUE_DISABLED, autoConnect, deferUntilReady } from './lifecycle';
 import { buildArgv, encoderOf, popCallback, processArguments, runBuiltinNow, toClientError, withCallback } from './methods';
 import { MethodLayer } from './method-layer';
 
@@ -200,6 +200,13 @@ export function installPipeline(
     return queue(this, { kind: 'builtin', name, base, buffers: name.endsWith('Buffer'), args, emulator, cb });
   });
 
+  /** Run now, or once the client is ready (ioredis's offline queue); `refused` without one. */
+  const whenReady = <T>(redis: any, name: string, run: () => Promise<T>, refused: () => Promise<T>): Promise<T> => {
+    if (redis?.status === 'wait') autoConnect(redis, emulators);
+    if ((redis?.status === 'connecting' || redis?.status === 'connect') && redis.options?.enableOfflineQueue === false) return refused();
+    return deferUntilReady(redis, name, run) ?? run();
+  };
+
   const closedPairs = (entries: Entry[], err: Error) => entries.map((e) => settle(e, () => Promise.reject(err)));
 
   define('exec', function exec(this: any, callback?: Callback) {
@@ -222,14 +229,15 @@ export function installPipeline(
         const out = conn.transaction(() => entries.map((e) => settle(e, () => runEntry(redis, conn, e))));
         return out === null ? null : Promise.all(out);
       };
-      return withCallback(conn.enqueue(run), callback);
+      return withCallback(whenReady(redis, 'exec', () => conn.enqueue(run), () => Promise.reject(new Error(OFFLINE_QUEUE_DISABLED))), callback);
     }
     const run = async () => {
       const out: [unknown, unknown?][] = [];
       for (const e of entries) out.push(await settle(e, () => runEntry(redis, conn, e)));
       return out;
     };
-    return withCallback(conn.enqueue(run), callback);
+    // a pipeline sent before `ready` with enableOfflineQueue false: each command gets the error
+    return withCallback(whenReady(redis, 'exec', () => conn.enqueue(run), () => Promise.all(closedPairs(entries, new Error(OFFLINE_QUEUE_DISABLED)))), callback);
   });
   layer.commit();
 }
