@@ -21,6 +21,7 @@ import { decodeBytes, toByteString } from './encoding';
 import { CONN } from './lifecycle';
 import { buildArgv, encoderOf, popCallback, processArguments, runBuiltinNow, toClientError, withCallback } from './methods';
 import { MethodLayer } from './method-layer';
+import { guarded } from './spin-guard';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Instance = any;
@@ -222,14 +223,15 @@ export function installPipeline(
         const out = conn.transaction(() => entries.map((e) => settle(e, () => runEntry(redis, conn, e))));
         return out === null ? null : Promise.all(out);
       };
-      return withCallback(conn.enqueue(run), callback);
+      return withCallback(guarded(redis, () => conn.enqueue(run)), callback);
     }
     const run = async () => {
       const out: [unknown, unknown?][] = [];
       for (const e of entries) out.push(await settle(e, () => runEntry(redis, conn, e)));
       return out;
     };
-    return withCallback(conn.enqueue(run), callback);
+    // one exec is one command for the spin guard (a loop of pipelines must let the event loop turn too)
+    return withCallback(guarded(redis, () => conn.enqueue(run)), callback);
   });
   layer.commit();
 }
