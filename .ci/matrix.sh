@@ -6,8 +6,10 @@
 #      used as by `npm test`;
 #   2. `npm pack` of the package, installed the way a user installs it (`npm install <tarball>`,
 #      no flags) into small consumer projects (.ci/consumers), each with the ioredis it names:
-#      jest 29 + ioredis 5.11.1, jest 30 + ioredis 6.0.0, vitest 4.1 + ioredis 6.0.0,
-#      node:test + ioredis 6.0.0, ESM TypeScript (nodenext, bundler) + ioredis 6.0.0 and 5.11.1,
+#      jest 29 + ioredis 5.11.1, jest 30 + ioredis 6.0.0, vitest 4.1 + ioredis 6.0.0 (also both
+#      pools, with and without isolation), node:test + ioredis 6.0.0 (each runner's setup entry:
+#      reset, clients closed after their test, warnings for leaked loops and blocked reads),
+#      ESM TypeScript (nodenext, bundler) + ioredis 6.0.0 and 5.11.1,
 #      plain installs next to ioredis 5.0.0 / 6.0.0 and next to a project's own ioredis-mock
 #      (ioredis 5.11.1). Each install must be clean: no npm warning, `npm ls` valid.
 # Usage: .ci/matrix.sh [--skip-suite]   (MATRIX_ONLY=name,name runs only those consumers)
@@ -82,8 +84,11 @@ launch() {
 launch jest29-ioredis5 jest jest@29.7.0 ioredis@5.11.1 -- npx jest --ci
 launch jest30-ioredis6 jest jest@30.5.2 ioredis@6.0.0 -- npx jest --ci
 launch vitest4-ioredis6 vitest vitest@4.1.12 vite@8.3.8 ioredis@6.0.0 -- \
-  sh -c 'npx vitest run && ! npx vitest run --config vitest.misuse.config.mjs >misuse.log 2>&1 && grep -q "ioredis-mock-streams/vitest" misuse.log'
-launch node-test-ioredis6 node-test ioredis@6.0.0 -- node --import ioredis-mock-streams/register --test tests/
+  sh -c 'npx vitest run && npx vitest run --config vitest.pools.config.mjs &&
+    ! npx vitest run --config vitest.misuse.config.mjs >misuse.log 2>&1 && grep -q "ioredis-mock-streams/vitest" misuse.log &&
+    ! npx vitest run --config vitest.isolate-misuse.config.mjs >isolate-misuse.log 2>&1 && grep -q "with isolate: false" isolate-misuse.log'
+# (a loop that outlives its test must stop: without that the run never exits, hence the timeout)
+launch node-test-ioredis6 node-test ioredis@6.0.0 -- timeout 300 node --import ioredis-mock-streams/register --test tests/
 launch esm-ts-ioredis6 esm-ts typescript@5.9.3 @types/node@20.19.43 ioredis@6.0.0 -- \
   sh -c 'npx tsc -p tsconfig.bundler.json && npx tsc -p tsconfig.nodenext.json && node out/main.js'
 launch esm-ts-ioredis5 esm-ts typescript@5.9.3 @types/node@20.19.43 ioredis@5.11.1 -- \

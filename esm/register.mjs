@@ -1,14 +1,20 @@
 // node:test (or any plain Node program): `node --import ioredis-mock-streams/register --test`.
 // Every `import … from 'ioredis'` and `require('ioredis')` outside this package then gives the
-// fake, and (under node:test) after each test every keyspace is emptied, blocked calls are
-// released and clocks go back to the defaults — as ioredis-mock-streams/jest does under jest.
+// fake, and under node:test, as ioredis-mock-streams/jest does under jest
+// (lib/runners/test-lifecycle.ts, shared by the three runner entries):
+// - after each test every keyspace is emptied, blocked calls are released and clocks go back to
+//   the defaults; a test that ended with blocked calls is named in a warning;
+// - once a test's afterEach hooks have run, the clients created during it (in it or its
+//   beforeEach hooks) are closed; a loop the test left running that keeps sending commands
+//   without letting the event loop turn stops (its commands no longer settle) and a warning
+//   names the test. Clients created at module scope or in before() hooks stay open.
 // ESM imports are redirected by a module.register() resolve hook (Node >= 20.6), CommonJS
-// requires by the CommonJS resolver. Keep keyspaces between tests with
+// requires by the CommonJS resolver. Keep keyspaces and clients between tests with
 // `globalThis.__IOREDIS_MOCK_STREAMS_KEEP_STATE__ = true`.
 import Module, { register } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { afterEach } from 'node:test';
-import { resetAllKeyspaces } from './index.mjs';
+import { after, afterEach, beforeEach } from 'node:test';
+import lifecycle from '../dist/runners/test-lifecycle.js';
 
 register('./register-hooks.mjs', import.meta.url);
 
@@ -20,7 +26,10 @@ Module._resolveFilename = function resolveIoredis(request, parent, ...rest) {
   return resolveFilename.call(this, request, parent, ...rest);
 };
 
-afterEach(() => {
-  if (globalThis.__IOREDIS_MOCK_STREAMS_KEEP_STATE__) return;
-  resetAllKeyspaces();
+lifecycle.installTestLifecycle({
+  beforeEach,
+  afterEach,
+  afterAll: after,
+  // t.fullName (Node >= 22.3) names the suites too; Node 20 has the test's own name
+  testName: (t) => t?.fullName ?? t?.name,
 });

@@ -27,3 +27,37 @@ describe('jest setup file', () => {
     redis.disconnect();
   });
 });
+
+describe('jest setup file: clients created during a test', () => {
+  const atModuleScope = new Redis({ port: 33_002 });
+  let inBeforeAll: any;
+  let inBeforeEach: any;
+  let inTest: any;
+  let usedInAfterEach: unknown;
+  beforeAll(() => {
+    inBeforeAll = new Redis({ port: 33_002 });
+  });
+  beforeEach(() => {
+    inBeforeEach ??= new Redis({ port: 33_002 });
+  });
+  afterEach(async () => {
+    // the test's own afterEach hooks still have its clients
+    usedInAfterEach ??= await inTest.xadd('s', '1-0', 'f', 'v');
+  });
+
+  it('creates clients (in the test and its beforeEach)', async () => {
+    inTest = new Redis({ port: 33_002 });
+    expect(await inTest.ping()).toBe('PONG');
+    expect(inBeforeEach.status).toBe('ready');
+  });
+
+  it('are closed once the afterEach hooks of their test ran; beforeAll and module-scope clients stay open', async () => {
+    expect(usedInAfterEach).toBe('1-0');
+    expect(inTest.status).toBe('end');
+    expect(inBeforeEach.status).toBe('end');
+    await expect(inTest.xlen('s')).rejects.toThrow('Connection is closed.');
+    expect(inBeforeAll.status).toBe('ready');
+    expect(atModuleScope.status).toBe('ready');
+    expect(await inBeforeAll.xlen('s')).toBe(0); // and the keyspace was reset after the test
+  });
+});

@@ -21,6 +21,7 @@ import { decodeBytes, toByteString } from './encoding';
 import { CONN, OFFLINE_QUEUE_DISABLED, autoConnect, deferUntilReady } from './lifecycle';
 import { buildArgv, encoderOf, popCallback, processArguments, runBuiltinNow, toClientError, withCallback } from './methods';
 import { MethodLayer } from './method-layer';
+import { guarded } from './spin-guard';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Instance = any;
@@ -229,15 +230,25 @@ export function installPipeline(
         const out = conn.transaction(() => entries.map((e) => settle(e, () => runEntry(redis, conn, e))));
         return out === null ? null : Promise.all(out);
       };
-      return withCallback(whenReady(redis, 'exec', () => conn.enqueue(run), () => Promise.reject(new Error(OFFLINE_QUEUE_DISABLED))), callback);
+      // one exec is one command for the spin guard (a loop of pipelines must let the event loop turn too)
+      return withCallback(
+        guarded(redis, () => whenReady(redis, 'exec', () => conn.enqueue(run), () => Promise.reject(new Error(OFFLINE_QUEUE_DISABLED)))),
+        callback,
+      );
     }
     const run = async () => {
       const out: [unknown, unknown?][] = [];
       for (const e of entries) out.push(await settle(e, () => runEntry(redis, conn, e)));
       return out;
     };
-    // a pipeline sent before `ready` with enableOfflineQueue false: each command gets the error
-    return withCallback(whenReady(redis, 'exec', () => conn.enqueue(run), () => Promise.all(closedPairs(entries, new Error(OFFLINE_QUEUE_DISABLED)))), callback);
+    // one exec is one command for the spin guard (a loop of pipelines must let the event loop turn
+    // too); a pipeline sent before `ready` with enableOfflineQueue false: each command gets the error
+    return withCallback(
+      guarded(redis, () =>
+        whenReady(redis, 'exec', () => conn.enqueue(run), () => Promise.all(closedPairs(entries, new Error(OFFLINE_QUEUE_DISABLED)))),
+      ),
+      callback,
+    );
   });
   layer.commit();
 }

@@ -97,3 +97,14 @@ export function onSpin(observer: (info: SpinInfo) => void): () => void {
   observers.add(observer);
   return () => void observers.delete(observer);
 }
+
+/**
+ * Run a client's command (a single command, or a whole `pipeline()`/`multi()` exec) behind the
+ * guard: now, after the event loop turned, or never (a spinning orphan).
+ */
+export function guarded<T>(client: object, run: () => Promise<T>): Promise<T> {
+  const verdict = spinCheck(client);
+  if (verdict === 'run') return run();
+  if (verdict === 'park') return new Promise<T>(() => undefined);
+  return verdict.then(run);
+}

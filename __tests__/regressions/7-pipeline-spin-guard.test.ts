@@ -1,0 +1,78 @@
+/**
+ * Issue 7 (runners): `pipeline().exec()` and `multi().exec()` go through the spin guard as single
+ * commands do. A loop that only awaits pipelines whose replies come at once
+ * (`while (running) { await redis.pipeline().xreadgroup(…).exec() }` once its group is gone) used
+ * to keep the event loop from ever turning: no timer fired again, a test runner's timeout
+ * included. Now every thousandth exec waits for a macrotask, and the exec of a client the runner
+ * setup closed after its test (an orphan) stops settling once it spins.
+ */
+import * as timers from 'node:timers';
+import Redis from 'ioredis-mock-streams';
+import { markOrphan, onSpin, SPIN_LIMIT } from '../../lib/adapter/spin-guard';
+
+const NOGROUP = "NOGROUP No such key 'missing' or consumer group 'nogroup' in XREADGROUP with GROUP option";
+const macrotask = () => new Promise<void>((resolve) => timers.setImmediate(resolve));
+
+describe.each([
+  ['pipeline()', 47_701, (r: any) => r.pipeline()],
+  ['multi()', 47_711, (r: any) => r.multi()],
+])('a loop of %s execs that answer at once', (_label, port, open) => {
+  it('lets the event loop turn every thousand execs, replies unchanged and in order', async () => {
+    const redis = new Redis({ port }) as any;
+    let macrotaskRanAt = -1;
+    let i = 0;
+    timers.setImmediate(() => (macrotaskRanAt = i));
+    const replies: unknown[] = [];
+    for (; i < 2_500; i++) {
+      const out = await open(redis).xreadgroup('GROUP', 'nogroup', 'c', 'STREAMS', 'missing', '>').exec();
+      replies.push(out);
+    }
+    expect(macrotaskRanAt).toBeGreaterThan(0);
+    expect(macrotaskRanAt).toBeLessThanOrEqual(SPIN_LIMIT);
+    expect(replies).toHaveLength(2_500);
+    for (const out of replies) {
+      // a pipeline answers the error in its pair; multi() runs the command and answers it the same way
+      expect(out).toEqual([[expect.objectContaining({ message: NOGROUP })]]);
+    }
+    // connection order is kept across the waits: execs and single commands interleaved
+    const sent: Promise<unknown>[] = [];
+    for (let n = 1; n <= 2_500; n++) {
+      sent.push(n % 2 === 0 ? open(redis).xadd('s', `${n}-0`, 'f', 'v').exec() : redis.xadd('s', `${n}-0`, 'f', 'v'));
+    }
+    const ids = (await Promise.all(sent)).map((r) => (Array.isArray(r) ? (r as [unknown, string][])[0][1] : r));
+    expect(ids).toEqual(Array.from({ length: 2_500 }, (_, n) => `${n + 1}-0`));
+    redis.disconnect();
+  });
+
+  it("parks a spinning orphan's execs: they stop settling, and the spin is reported once", async () => {
+    const redis = new Redis({ port: port + 1 }) as any;
+    await macrotask(); // a fresh count of commands since the event loop turned
+    const reports: { parked: boolean; commands: number }[] = [];
+    const stop = onSpin((info) => {
+      if (info.client === redis) reports.push({ parked: info.parked, commands: info.commands });
+    });
+    try {
+      markOrphan(redis, 'the test that created it');
+      redis.disconnect(); // as the runner setup does once the test is over
+      let settled = 0;
+      let running = true;
+      const loop = (async () => {
+        // bounded, so that without the guard the test fails instead of starving jest forever
+        for (let k = 0; k < 3 * SPIN_LIMIT && running; k++) {
+          await open(redis).xreadgroup('GROUP', 'g', 'c', 'STREAMS', 'jobs', '>').exec().catch(() => undefined);
+          settled++;
+        }
+      })();
+      for (let n = 0; n < 5; n++) await macrotask();
+      const after = settled;
+      for (let n = 0; n < 5; n++) await macrotask();
+      expect(after).toBe(SPIN_LIMIT);
+      expect(settled).toBe(after); // parked: no exec settles any more
+      expect(reports).toEqual([{ parked: true, commands: SPIN_LIMIT + 1 }]);
+      running = false;
+      void loop;
+    } finally {
+      stop();
+    }
+  });
+});

@@ -1,0 +1,139 @@
+/**
+ * What a test runner's setup entry does around each test, whatever the runner: the jest setup
+ * (`ioredis-mock-streams/jest`), the vitest one (`ioredis-mock-streams/vitest`) and the node:test
+ * one (`ioredis-mock-streams/register`) each call `installTestLifecycle` with their runner's hooks.
+ *
+ * - After each test every keyspace is emptied, blocked calls are released (they reject with
+ *   "Connection is closed.") and clocks and versions go back to the defaults; a test that ended
+ *   with blocked calls is named in a warning.
+ * - Once every afterEach hook of a test has run (at the next test's first beforeEach hook, or when
+ *   the file's tests are done), the clients created during that test (in it or its beforeEach
+ *   hooks) are closed, like a connection whose test is over, and handed to the spin guard as
+ *   orphans: a loop the test left running sees "Connection is closed.", and if it keeps sending
+ *   commands without ever letting the event loop turn, its commands stop settling (so the runner
+ *   can report and exit) and a warning names the test. Clients created outside tests (module
+ *   scope, beforeAll/before hooks) stay open.
+ * - `globalThis.__IOREDIS_MOCK_STREAMS_KEEP_STATE__ = true` keeps keyspaces and clients between
+ *   tests.
+ *
+ * Tests inside tests (node:test's `t.test()`) are tracked as a stack: a subtest's clients close
+ * when it is over, its parent's when the parent is; keyspaces are reset when an outermost test
+ * ends (not in the middle of its parent).
+ */
+import { onClientCreated } from '../adapter/client-registry';
+import { markOrphan, onSpin, orphanTestOf } from '../adapter/spin-guard';
+import { allKeyspaces } from '../engine/registry';
+import { resetAllKeyspaces } from '../index';
+
+/** A runner's hooks, as its setup entry hands them over. */
+export interface RunnerHooks {
+  /** Register a hook run before each test (it gets the runner's test context, if any). */
+  beforeEach(fn: (context?: unknown) => void): void;
+  /** Register a hook run after each test. */
+  afterEach(fn: (context?: unknown) => void): void;
+  /** Register a hook run once the tests of the file (or the process) are done, if the runner has one. */
+  afterAll?(fn: () => void): void;
+  /** The name of the test a beforeEach hook runs for (from its context or the runner's state). */
+  testName(context?: unknown): string | undefined;
+}
+
+const PREFIX = '[ioredis-mock-streams]';
+
+interface TestRecord {
+  name: string | undefined;
+  clients: { disconnect(): void }[];
+}
+
+const keepState = () => Boolean((globalThis as Record<string, unknown>).__IOREDIS_MOCK_STREAMS_KEEP_STATE__);
+
+/** Tests running now, outermost first (more than one only for tests inside tests). */
+const running: TestRecord[] = [];
+/** Tests that ended, whose clients close once all their afterEach hooks have run. */
+let ended: TestRecord[] = [];
+/** The last test that started, and whether it has ended. */
+let lastTest: string | undefined;
+let lastTestEnded = false;
+let listening = false;
+
+/** Start listening for clients and spins (once per module instance, however many setups ran). */
+function listen(): void {
+  if (listening) return;
+  listening = true;
+  onClientCreated((client) => {
+    const test = running[running.length - 1];
+    if (test !== undefined) test.clients.push(client as { disconnect(): void });
+  });
+  onSpin(({ client, commands, parked }) => {
+    const owner = orphanTestOf(client);
+    if (owner !== undefined) {
+      console.warn(
+        `${PREFIX} a client created by test "${owner}" keeps sending commands after the test ended ` +
+          `(${commands} without letting the event loop turn): a loop outlived its test. The client was closed; ` +
+          `${parked ? 'its commands no longer settle' : 'its commands now wait for the event loop'}. ` +
+          'Stop the loop inside the test (e.g. a flag the loop checks, then await the loop).',
+      );
+    } else if (lastTest !== undefined && lastTestEnded) {
+      console.warn(
+        `${PREFIX} a client keeps sending commands after test "${lastTest}" ended (${commands} without letting ` +
+          'the event loop turn): a loop outlived its test; its commands now wait for the event loop. ' +
+          'Stop the loop inside the test (e.g. a flag the loop checks, then await the loop).',
+      );
+    }
+  });
+}
+
+/** Close the clients of the tests that ended (all their hooks have run by now). */
+function closeClientsOfEndedTests(): void {
+  const tests = ended;
+  ended = [];
+  for (const test of tests) {
+    for (const client of test.clients) {
+      markOrphan(client, test.name ?? '(unknown)');
+      try {
+        client.disconnect();
+      } catch {
+        // already closed
+      }
+    }
+  }
+}
+
+function testStarts(name: string | undefined): void {
+  if (keepState()) ended = [];
+  else closeClientsOfEndedTests();
+  running.push({ name, clients: [] });
+  lastTest = name;
+  lastTestEnded = false;
+}
+
+function testEnds(): void {
+  const test = running.pop();
+  lastTestEnded = true;
+  if (test === undefined || keepState()) return;
+  ended.push(test);
+  if (running.length > 0) return; // a test inside a test: its parent goes on with the keyspaces
+  let blocked = 0;
+  for (const ks of allKeyspaces()) blocked += ks.blocking.size;
+  if (blocked > 0) {
+    console.warn(
+      `${PREFIX} test "${test.name ?? '(unknown)'}" ended with ${blocked} blocked call${blocked === 1 ? '' : 's'} ` +
+        '(XREAD/XREADGROUP BLOCK); the reset after it rejected them with "Connection is closed.". ' +
+        'Await or stop blocking reads inside the test.',
+    );
+  }
+  resetAllKeyspaces();
+}
+
+/**
+ * Register the per-test behaviour (see the module comment) with a runner's hooks. Call it once
+ * per test file (where the runner scopes hooks to a file) or once per process.
+ */
+export function installTestLifecycle(hooks: RunnerHooks): void {
+  listen();
+  hooks.beforeEach((context) => testStarts(hooks.testName(context)));
+  hooks.afterEach(() => testEnds());
+  hooks.afterAll?.(() => {
+    if (keepState()) ended = [];
+    else closeClientsOfEndedTests();
+  });
+}
