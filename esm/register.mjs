@@ -1,4 +1,4 @@
-// node:test (or any plain Node program): `node --import ioredis-mock-streams/register --test`.
+// node:test (or any plain Node program, mocha…): `node --import ioredis-mock-streams/register --test`.
 // Every `import … from 'ioredis'` and `require('ioredis')` outside this package then gives the
 // fake, and under node:test, as ioredis-mock-streams/jest does under jest
 // (lib/runners/test-lifecycle.ts, shared by the three runner entries):
@@ -13,7 +13,6 @@
 // `globalThis.__IOREDIS_MOCK_STREAMS_KEEP_STATE__ = true`.
 import Module, { register } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { after, afterEach, beforeEach } from 'node:test';
 import lifecycle from '../dist/runners/test-lifecycle.js';
 
 register('./register-hooks.mjs', import.meta.url);
@@ -26,10 +25,17 @@ Module._resolveFilename = function resolveIoredis(request, parent, ...rest) {
   return resolveFilename.call(this, request, parent, ...rest);
 };
 
-lifecycle.installTestLifecycle({
-  beforeEach,
-  afterEach,
-  afterAll: after,
-  // t.fullName (Node >= 22.3) names the suites too; Node 20 has the test's own name
-  testName: (t) => t?.fullName ?? t?.name,
-});
+// The per-test hooks only under node:test's runner (`node --test`: the runner's process has
+// --test, each test file's process NODE_TEST_CONTEXT): registering node:test hooks elsewhere
+// (mocha, a plain program) would start node:test's harness there (an empty TAP report, and
+// node:test's handling of unhandled rejections).
+if (process.env.NODE_TEST_CONTEXT || process.execArgv.includes('--test')) {
+  const { after, afterEach, beforeEach } = await import('node:test');
+  lifecycle.installTestLifecycle({
+    beforeEach,
+    afterEach,
+    afterAll: after,
+    // t.fullName (Node >= 22.3) names the suites too; Node 20 has the test's own name
+    testName: (t) => t?.fullName ?? t?.name,
+  });
+}
