@@ -1,20 +1,110 @@
 /**
- * The engine's own commands, as data: every module's `specs` by lower-case name. The
+ * The engine's own commands, as data: every command by lower-case name, with the flags the
+ * connection checks before running it (arity, no-auth, immediate in MULTI, noscript). The
  * connection looks names up here first, then among the stream commands (lib/commands), then
  * among ioredis-mock's built-ins.
+ *
+ * A command module loads on the first use of one of its commands (its `run`/`subcommands`),
+ * not with the first client: a test file pays only for the commands it runs (jest evaluates
+ * every module again per test file). The name and flags written here must equal the module's
+ * own `specs` (a test checks that).
  */
 import type { ConnectionCommandSpec } from '../command-types';
-import * as client from './client';
-import * as connection from './connection';
-import * as keyspace from './keyspace';
-import * as pubsub from './pubsub';
-import * as scripting from './scripting';
-import * as server from './server';
-import * as transaction from './transaction';
 
-const modules: { specs: readonly ConnectionCommandSpec[] }[] = [transaction, connection, client, scripting, pubsub, server, keyspace];
+/** What every engine command module exports. */
+export interface ConnectionCommandModule {
+  readonly specs: readonly ConnectionCommandSpec[];
+}
+
+type Flags = Pick<ConnectionCommandSpec, 'noAuth' | 'immediate' | 'noScript' | 'since'>;
+
+/* eslint-disable @typescript-eslint/no-require-imports -- lazy loading: each module on first use */
+const transaction = (): ConnectionCommandModule => require('./transaction');
+const connection = (): ConnectionCommandModule => require('./connection');
+const client = (): ConnectionCommandModule => require('./client');
+const scripting = (): ConnectionCommandModule => require('./scripting');
+const pubsub = (): ConnectionCommandModule => require('./pubsub');
+const server = (): ConnectionCommandModule => require('./server');
+const keyspace = (): ConnectionCommandModule => require('./keyspace');
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+const MULTI: Flags = { immediate: true, noScript: true };
+const AUTH: Flags = { noAuth: true, noScript: true };
+const NOSCRIPT: Flags = { noScript: true };
+const NONE: Flags = {};
+
+const TABLE: [name: string, arity: number, flags: Flags, load: () => ConnectionCommandModule][] = [
+  ['multi', 1, MULTI, transaction],
+  ['exec', 1, MULTI, transaction],
+  ['discard', 1, MULTI, transaction],
+  ['watch', -2, MULTI, transaction],
+  ['unwatch', 1, NOSCRIPT, transaction],
+  ['ping', -1, NONE, connection],
+  ['echo', 2, NONE, connection],
+  ['select', 2, NONE, connection],
+  ['quit', -1, { noAuth: true, immediate: true, noScript: true }, connection],
+  ['reset', 1, { noAuth: true, immediate: true, noScript: true }, connection],
+  ['auth', -2, AUTH, connection],
+  ['hello', -1, AUTH, connection],
+  ['client', -2, NOSCRIPT, client],
+  ['eval', -3, NOSCRIPT, scripting],
+  ['evalsha', -3, NOSCRIPT, scripting],
+  ['script', -2, NOSCRIPT, scripting],
+  ['subscribe', -2, NOSCRIPT, pubsub],
+  ['psubscribe', -2, NOSCRIPT, pubsub],
+  ['unsubscribe', -1, NOSCRIPT, pubsub],
+  ['punsubscribe', -1, NOSCRIPT, pubsub],
+  ['info', -1, NONE, server],
+  ['command', -1, NOSCRIPT, server],
+  ['mockclock', -2, NOSCRIPT, server],
+  ['time', 1, NONE, server],
+  ['flushall', -1, NONE, server],
+  ['flushdb', -1, NONE, server],
+  ['save', 1, NOSCRIPT, server],
+  ['bgsave', -1, NOSCRIPT, server],
+  ['lastsave', 1, NONE, server],
+  ['debug', -2, NOSCRIPT, server],
+  ['function', -2, NOSCRIPT, server],
+  ['del', -2, NONE, keyspace],
+  ['unlink', -2, NONE, keyspace],
+  ['exists', -2, NONE, keyspace],
+  ['touch', -2, NONE, keyspace],
+  ['rename', 3, NONE, keyspace],
+  ['renamenx', 3, NONE, keyspace],
+  ['move', 3, NONE, keyspace],
+  ['swapdb', 3, NONE, keyspace],
+  ['keys', 2, NONE, keyspace],
+  ['scan', -2, NONE, keyspace],
+];
+
+/**
+ * A spec whose handler (and subcommand table) come from its module, loaded on first access;
+ * then the two become plain properties of the spec (no getter on the per-command path).
+ */
+function lazySpec(name: string, arity: number, flags: Flags, load: () => ConnectionCommandModule): ConnectionCommandSpec {
+  const spec = { name, arity, ...flags } as ConnectionCommandSpec;
+  const resolve = (): ConnectionCommandSpec => {
+    const real = load().specs.find((s) => s.name === name);
+    if (!real) throw new Error(`[ioredis-mock-streams] engine command module for ${name} has no spec`);
+    Object.defineProperties(spec, {
+      run: { value: real.run, enumerable: true },
+      subcommands: { value: real.subcommands, enumerable: true },
+    });
+    return spec;
+  };
+  Object.defineProperties(spec, {
+    run: { get: () => resolve().run, enumerable: true, configurable: true },
+    subcommands: { get: () => resolve().subcommands, enumerable: true, configurable: true },
+  });
+  return spec;
+}
 
 /** Connection-level commands by lower-case name. */
 export const CONNECTION_COMMANDS: ReadonlyMap<string, ConnectionCommandSpec> = new Map(
-  modules.flatMap((m) => m.specs).map((spec) => [spec.name, spec] as const),
+  TABLE.map(([name, arity, flags, load]) => [name, lazySpec(name, arity, flags, load)] as const),
 );
+
+/** The modules behind the table, loaded (for tests that compare the table with them). */
+export function loadAllConnectionCommandModules(): ConnectionCommandModule[] {
+  return [...new Set(TABLE.map(([, , , load]) => load))].map((load) => load());
+}

@@ -20,14 +20,19 @@
 import { StreamsMockError } from '../../clock/clock';
 import { CommandError, ERR_SYNTAX, errUnknownCommand, errUnknownSubcommand } from '../../errors';
 import { COMMANDS } from '../../commands/index';
-import { commandReply } from '../../commands/server/command';
-import { type InfoSource, infoText } from '../../commands/server/info';
-import { mockclockReply } from '../../commands/server/mockclock';
+import type { InfoSource } from '../../commands/server/info';
 import { OK, type Reply, SimpleString, VerbatimReply } from '../../reply/reply';
 import type { ConnectionCommandSpec } from '../command-types';
 import { type Connection, builtinArity, openConnections } from '../connection';
 import type { ServerState } from '../registry';
 import { CONNECTION_COMMANDS } from './index';
+
+// INFO, COMMAND and MOCKCLOCK load their modules on first use (FLUSHALL, TIME … do not need them)
+/* eslint-disable @typescript-eslint/no-require-imports */
+const info = (): typeof import('../../commands/server/info') => require('../../commands/server/info');
+const command = (): typeof import('../../commands/server/command') => require('../../commands/server/command');
+const mockclock = (): typeof import('../../commands/server/mockclock') => require('../../commands/server/mockclock');
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 /** INFO's view of `server` now (`conn` asks). */
 export function infoSource(conn: Connection): InfoSource {
@@ -115,13 +120,13 @@ export const specs: readonly ConnectionCommandSpec[] = [
   {
     name: 'info',
     arity: -1,
-    run: (conn, argv): Reply => new VerbatimReply(infoText(infoSource(conn), argv.slice(1))),
+    run: (conn, argv): Reply => new VerbatimReply(info().infoText(infoSource(conn), argv.slice(1))),
   },
   {
     name: 'command',
     arity: -1,
     noScript: true,
-    run: (conn, argv): Reply => commandReply(argv, { version: conn.keyspace.redisVersion, names: commandNames(conn) }),
+    run: (conn, argv): Reply => command().commandReply(argv, { version: conn.keyspace.redisVersion, names: commandNames(conn) }),
   },
   {
     name: 'mockclock',
@@ -130,7 +135,7 @@ export const specs: readonly ConnectionCommandSpec[] = [
     run(conn, argv): Reply {
       const control = conn.server.clockControl;
       if (!control) throw new CommandError(errUnknownCommand(argv[0], argv.slice(1)));
-      return mockclockReply(argv, control);
+      return mockclock().mockclockReply(argv, control);
     },
   },
   {
