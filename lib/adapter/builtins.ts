@@ -12,7 +12,6 @@
  * - its errors as error replies (CommandError) with Redis's texts, or StreamsMockErrors
  *   (./builtin-errors.ts).
  */
-import { getKeyIndexes } from '@ioredis/commands';
 import { CommandError, ERR_WRONGTYPE } from '../errors';
 import type { Keyspace } from '../keyspace/keyspace';
 import { Stream } from '../model/stream';
@@ -51,6 +50,13 @@ function baseName(command: string): string {
   return name;
 }
 
+/** @ioredis/commands' module, loaded for the first command with movable keys (the table above is its data). */
+let commandsModule: typeof import('@ioredis/commands') | undefined;
+function ioredisCommands(): typeof import('@ioredis/commands') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (commandsModule ??= require('@ioredis/commands') as typeof import('@ioredis/commands'));
+}
+
 function isPlainArg(a: unknown): boolean {
   return a === null || a === undefined || typeof a !== 'object' || Buffer.isBuffer(a);
 }
@@ -66,7 +72,7 @@ function keyIndexes(name: string, flat: readonly unknown[]): number[] {
     return out;
   }
   try {
-    return getKeyIndexes(name, flat.map((a) => (Buffer.isBuffer(a) ? a : String(a ?? ''))));
+    return ioredisCommands().getKeyIndexes(name, flat.map((a) => (Buffer.isBuffer(a) ? a : String(a ?? ''))));
   } catch {
     return []; // arguments the key table cannot parse: Redis rejects them (arity, syntax)
   }

@@ -50,16 +50,35 @@ export function commandTableAt(ioredisDir: string): CommandTable {
   const commandsDir = dirname(commandsManifest);
   // eslint-disable-next-line @typescript-eslint/no-var-requires
   const commandsVersion: string = require(commandsManifest).version;
+  // The module loads on the first key-prefix lookup (only clients with `keyPrefix` need it); the
+  // method list at install time is its data's keys (`list` is `Object.keys(commands.json)` in every
+  // @ioredis/commands release), read without running the module.
+  let mod: CommandsModule | undefined;
   // eslint-disable-next-line @typescript-eslint/no-var-requires
-  const mod: CommandsModule = require(commandsDir);
+  const load = (): CommandsModule => (mod ??= require(commandsDir) as CommandsModule);
+  let list: string[] | undefined;
   return {
     source: `ioredis ${ioredisVersion} (@ioredis/commands ${commandsVersion})`,
     ioredisVersion,
     commandsVersion,
-    list: mod.list,
-    exists: (name) => mod.exists(name, { caseInsensitive: true }),
-    keyIndexes: (name, args) => mod.getKeyIndexes(name, args, { nameCaseInsensitive: true }),
+    get list(): string[] {
+      return (list ??= commandListAt(commandsDir) ?? load().list);
+    },
+    exists: (name) => load().exists(name, { caseInsensitive: true }),
+    keyIndexes: (name, args) => load().getKeyIndexes(name, args, { nameCaseInsensitive: true }),
   };
+}
+
+/** The command names of the @ioredis/commands in `commandsDir` (its data's keys), if its data file is where every release has it. */
+function commandListAt(commandsDir: string): string[] | undefined {
+  let data: Record<string, unknown>;
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-var-requires
+    data = require(`${commandsDir}/built/commands.json`);
+  } catch {
+    return undefined;
+  }
+  return Object.keys(data);
 }
 
 /** Folder of the project's ioredis, or of the private ioredis 5 bundled for ioredis-mock. */
