@@ -134,7 +134,7 @@ import { type StreamsKeyspace, keyspaceView as view } from './keyspace/view';
 export type { StreamsKeyspace } from './keyspace/view';
 
 /** The keyspace of a fake client: its clock, emulated version and blocked calls. */
-export function streamsKeyspace(redis: IORedis): StreamsKeyspace {
+export function streamsKeyspace(redis: IORedis | StreamsRedisInstance<'resp3'>): StreamsKeyspace {
   return view(adapterModule().keyspaceOf(redis));
 }
 

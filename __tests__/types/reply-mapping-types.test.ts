@@ -81,6 +81,7 @@ export async function resp3(): Promise<void> {
   const dupIsResp3: Equal<typeof dup, Redis<'resp3'>> = true;
   const back = fake.duplicate({ replyMapping: 'legacy' });
   const backIsLegacy: Equal<typeof back, Redis> = true;
+  streamsKeyspace(fake).setRedisVersion('8.10'); // takes a resp3 client too
   void [sameClient, isResp3, groupIsMap, groupSame, entries, readIsMap, readSame, infoSame, byPortIsResp3, dupIsResp3, backIsLegacy];
 }
 
@@ -106,12 +107,12 @@ new Fake({ replyMapping: 'resp3', streams: { redisVersion: 7 } });
 
 describe("the package's class follows ioredis 6's reply-mapping types", () => {
   it('CommonJS: new Redis({ replyMapping: "resp3" }) is ioredis 6\'s Redis<"resp3">; the default stays Redis', () => {
-    const source = `import Fake from 'ioredis-mock-streams';\nimport Redis from 'ioredis';\n${ioredis6Checks}`;
+    const source = `import Fake, { streamsKeyspace } from 'ioredis-mock-streams';\nimport Redis from 'ioredis';\n${ioredis6Checks}`;
     expect(typeErrors('__tests__/types/reply-mapping.virtual.ts', source, cjs)).toEqual([]);
   }, 60_000);
 
   it('ESM nodenext (the built package): the same types; ioredis\'s own default import is not constructable there', () => {
-    const source = `import Fake from 'ioredis-mock-streams';\nimport { Redis } from 'ioredis';\n${ioredis6Checks}`;
+    const source = `import Fake, { streamsKeyspace } from 'ioredis-mock-streams';\nimport { Redis } from 'ioredis';\n${ioredis6Checks}`;
     expect(typeErrors('__tests__/types/reply-mapping.virtual.mts', source, esm)).toEqual([]);
     // what the README says about ioredis 6 under nodenext (its typings, not this package's)
     const defaultImport = `import IORedis from 'ioredis';\nexport const client = new IORedis();\n`;
