@@ -57,12 +57,53 @@ export interface StreamsMockOptions extends RedisOptions {
   data?: Record<string, unknown>;
 }
 
-/** The fake client class: ioredis-mock with the stream commands installed. */
+/**
+ * ioredis 6's reply mappings (its `replyMapping` option): `'legacy'` (RESP2 shapes, the
+ * default) or `'resp3'` (maps as objects, doubles as numbers). ioredis 5 has no such option.
+ */
+export type ReplyMappingMode = 'legacy' | 'resp3';
+
+/**
+ * The `replyMapping` option, typed as the installed ioredis types it: `{ replyMapping?: M }`
+ * when its `RedisOptions` has the option (ioredis 6), nothing to add on ioredis 5 (where
+ * `replyMapping` stays an unknown option, as it is for ioredis 5 itself).
+ */
+type ReplyMappingOption<M> = 'replyMapping' extends keyof RedisOptions ? { replyMapping?: M } : unknown;
+
+/**
+ * ioredis's class with one extra generic construct signature in front, so that the
+ * instantiation expression `typeof IORedisClassProbe<M>` compiles with either ioredis: with
+ * ioredis 6 (a generic class) it keeps ioredis's own constructors instantiated with M; with
+ * ioredis 5 (not generic) it drops them and only the placeholder (instance type `never`)
+ * remains. A type-only declaration: nothing of it exists at run time.
+ */
+declare const IORedisClassProbe: (new <M>(mapping: M) => never) & typeof IORedis;
+
+/**
+ * The client type `new Redis({ replyMapping: M })` gives with the installed ioredis: ioredis 6's
+ * `Redis<M>` (its commands typed for that mapping: XREADGROUP and XREAD a `Record<key, entries>`
+ * under `'resp3'`), or ioredis 5's `Redis` (not generic, no `replyMapping` option).
+ */
+export type StreamsRedisInstance<M extends ReplyMappingMode = 'legacy'> = [M] extends [ReplyMappingMode]
+  ? OrIORedis<InstanceType<typeof IORedisClassProbe<M>>>
+  : never;
+type OrIORedis<I> = [I] extends [never] ? IORedis : I;
+
+/**
+ * The fake client class: ioredis-mock with the stream commands installed. Its constructor
+ * takes what ioredis's does, plus `streams` (and ioredis-mock's `data`), and gives the client
+ * type ioredis's constructor gives for the same arguments: with ioredis 6,
+ * `new Redis({ replyMapping: 'resp3' })` is a `Redis<'resp3'>`, as for ioredis's own class.
+ */
 export interface StreamsRedisConstructor {
-  new (options?: StreamsMockOptions): IORedis;
-  new (port: number, options?: StreamsMockOptions): IORedis;
-  new (port: number, host: string, options?: StreamsMockOptions): IORedis;
-  new (path: string, options?: StreamsMockOptions): IORedis;
+  new <M extends ReplyMappingMode = 'legacy'>(port: number, host: string, options: StreamsMockOptions & ReplyMappingOption<M>): StreamsRedisInstance<M>;
+  new <M extends ReplyMappingMode = 'legacy'>(path: string, options: StreamsMockOptions & ReplyMappingOption<M>): StreamsRedisInstance<M>;
+  new <M extends ReplyMappingMode = 'legacy'>(port: number, options: StreamsMockOptions & ReplyMappingOption<M>): StreamsRedisInstance<M>;
+  new (port: number, host: string): IORedis;
+  new <M extends ReplyMappingMode = 'legacy'>(options: StreamsMockOptions & ReplyMappingOption<M>): StreamsRedisInstance<M>;
+  new (port: number): IORedis;
+  new (path: string): IORedis;
+  new (): IORedis;
   readonly prototype: IORedis;
 }
 
@@ -93,7 +134,7 @@ import { type StreamsKeyspace, keyspaceView as view } from './keyspace/view';
 export type { StreamsKeyspace } from './keyspace/view';
 
 /** The keyspace of a fake client: its clock, emulated version and blocked calls. */
-export function streamsKeyspace(redis: IORedis): StreamsKeyspace {
+export function streamsKeyspace(redis: IORedis | StreamsRedisInstance<'resp3'>): StreamsKeyspace {
   return view(adapterModule().keyspaceOf(redis));
 }
 
