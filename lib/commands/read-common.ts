@@ -101,8 +101,6 @@ function positiveOrFail(s: string, message: string): number {
  * STREAMS ends the loop; then "no STREAMS", "missing GROUP" and MAXCOUNT < COUNT.
  */
 export function parseReadArgs(ctx: CommandContext, argv: readonly string[], xreadgroup: boolean): ReadArgs {
-  const claimSupported = supports(ctx.version, 'xreadgroupClaim');
-  const maxSupported = supports(ctx.version, 'maxCountMaxSize');
   let count = 0;
   let timeoutMs: number | null = null;
   let noack = false;
@@ -138,15 +136,15 @@ export function parseReadArgs(ctx: CommandContext, argv: readonly string[], xrea
     } else if (is(o, 'NOACK')) {
       if (!xreadgroup) fail(ERR_XREAD_NOACK_OPTION);
       noack = true;
-    } else if (claimSupported && is(o, 'CLAIM') && moreargs) {
+    } else if (is(o, 'CLAIM') && moreargs && supports(ctx.version, 'xreadgroupClaim')) {
       if (!xreadgroup) fail(ERR_XREAD_CLAIM_OPTION);
       const v = parseInt64(argv[++i]);
       if (v === null) fail(ERR_CLAIM_NOT_INTEGER);
       if (v < 0n) fail(ERR_CLAIM_NEGATIVE);
       claimMinIdle = Number(v);
-    } else if (maxSupported && is(o, 'MAXCOUNT') && moreargs) {
+    } else if (is(o, 'MAXCOUNT') && moreargs && supports(ctx.version, 'maxCountMaxSize')) {
       maxCount = positiveOrFail(argv[++i], ERR_MAXCOUNT_POSITIVE);
-    } else if (maxSupported && is(o, 'MAXSIZE') && moreargs) {
+    } else if (is(o, 'MAXSIZE') && moreargs && supports(ctx.version, 'maxCountMaxSize')) {
       maxSize = positiveOrFail(argv[++i], ERR_MAXSIZE_POSITIVE);
     } else {
       fail(ERR_SYNTAX);

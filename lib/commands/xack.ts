@@ -11,14 +11,14 @@
  * No keyspace event, and like Redis it does not dirty WATCH.
  */
 import type { ConsumerGroup } from '../model/consumer-group';
-import type { StreamId } from '../model/stream-id';
+import { StreamId, lastFormattedId } from '../model/stream-id';
 import { strictIdOrFail } from './args';
 import type { CommandContext, CommandSpec, Reply } from './types';
 
 /** Parse the IDs (argv[3…]) strictly; throws on the first invalid one. */
 export function parse(argv: string[]): StreamId[] {
   const ids = new Array<StreamId>(argv.length - 3);
-  for (let i = 3; i < argv.length; i++) ids[i - 3] = strictIdOrFail(argv[i]);
+  for (let i = 3; i < argv.length; i++) ids[i - 3] = lastFormattedId(argv[i]) ?? strictIdOrFail(argv[i]);
   return ids;
 }
 

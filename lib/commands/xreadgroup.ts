@@ -35,7 +35,7 @@ import { PendingEntry, deliveryCountReply, iterateFrom, nextDeliveryCount } from
 import type { Stream } from '../model/stream';
 import type { StreamEntry } from '../model/stream-entries';
 import { MAX_ID, StreamId, compareIds, formatId, idEquals, incrId } from '../model/stream-id';
-import { supports } from '../version';
+import { RedisVersion, supports } from '../version';
 import { strictIdOrFail } from './args';
 import {
   BLOCKED_DEFAULT_COUNT_70,
@@ -62,7 +62,7 @@ interface GroupTarget {
 /** Per stream in argument order: WRONGTYPE, NOGROUP, then the ID (first failure wins). */
 function resolveTargets(ctx: CommandContext, args: ReadArgs): GroupTarget[] {
   const groupName = args.group as string;
-  const plus = supports(ctx.version, 'xreadPlusId');
+  const plus = featuresOf(ctx.version).xreadPlusId;
   const keys = args.keys;
   const targets = new Array<GroupTarget>(keys.length);
   for (let i = 0; i < keys.length; i++) {
@@ -141,15 +141,17 @@ function serveNew(
 ): Reply[] {
   const { stream, group } = t;
   const out: Reply[] = [];
-  const start = incrId(group.lastId);
-  if (!start || limit <= 0) return out;
-  const tombstonesFrom = supports(ctx.version, 'entriesReadTombstonesFromLastId') ? 'lastId' : 'entry';
+  // entries after last-delivered-id (none after the max ID)
+  if (limit <= 0 || idEquals(group.lastId, MAX_ID)) return out;
+  const features = featuresOf(ctx.version);
+  const tombstonesFrom = features.entriesReadTombstonesFromLastId ? 'lastId' : 'entry';
   let delivered = false;
-  stream.entries.forEach(start, MAX_ID, (id, fields) => {
+  stream.entries.forEachAfter(group.lastId, (id, fields, fresh) => {
     if (out.length >= limit || !budget.open()) return false;
     stream.advanceGroup(group, id, tombstonesFrom);
     const idText = formatId(id);
-    const reply: Reply[] = ext ? [idText, fields.slice(), 0, 0] : [idText, fields.slice()];
+    const copy = fresh ? (fields as string[]) : fields.slice();
+    const reply: Reply[] = ext ? [idText, copy, 0, 0] : [idText, copy];
     out.push(reply);
     budget.addEntry(idText, fields, ext ? [0, 0] : undefined);
     if (noack) return true;
@@ -163,8 +165,34 @@ function serveNew(
     delivered = true;
     return true;
   });
-  if (delivered && supports(ctx.version, 'consumerActiveTime')) consumer.activeTime = ctx.now;
+  if (delivered && features.consumerActiveTime) consumer.activeTime = ctx.now;
   return out;
+}
+
+/** The features XREADGROUP asks about on every call, per version (one lookup per call instead of several). */
+interface ReadFeatures {
+  readonly xreadPlusId: boolean;
+  readonly consumerCreatedOnEmptyRead: boolean;
+  readonly entriesReadTombstonesFromLastId: boolean;
+  readonly consumerActiveTime: boolean;
+  readonly xreadgroupHistoryNotDirty: boolean;
+}
+
+let featuresVersion: RedisVersion | undefined;
+let features: ReadFeatures | undefined;
+
+function featuresOf(version: RedisVersion): ReadFeatures {
+  if (version !== featuresVersion || features === undefined) {
+    features = {
+      xreadPlusId: supports(version, 'xreadPlusId'),
+      consumerCreatedOnEmptyRead: supports(version, 'consumerCreatedOnEmptyRead'),
+      entriesReadTombstonesFromLastId: supports(version, 'entriesReadTombstonesFromLastId'),
+      consumerActiveTime: supports(version, 'consumerActiveTime'),
+      xreadgroupHistoryNotDirty: supports(version, 'xreadgroupHistoryNotDirty'),
+    };
+    featuresVersion = version;
+  }
+  return features;
 }
 
 interface Claimable {
@@ -226,7 +254,7 @@ function hasNew(t: { stream: Stream; group: ConsumerGroup }): boolean {
 /** Serve every stream in order; `wakeAt` is the earliest CLAIM wake-up when nothing was served. */
 function serve(ctx: CommandContext, args: ReadArgs, targets: GroupTarget[]): { out: Reply[]; wakeAt: number | null } {
   const name = args.consumer as string;
-  const eager = supports(ctx.version, 'consumerCreatedOnEmptyRead');
+  const eager = featuresOf(ctx.version).consumerCreatedOnEmptyRead;
   const budget = new ReplyBudget(args.maxCount, args.maxSize);
   const out: Reply[] = [];
   let wakeAt: number | null = null;

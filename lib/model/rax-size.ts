@@ -28,7 +28,7 @@ interface TrieNode {
   /** Bytes of prefix before this node's branch byte (branch), or 16 (leaf). */
   depth: number;
   /** A key under this node: its first `depth` bytes are this node's prefix (they never change). */
-  key: Uint8Array;
+  key: readonly number[];
   parent: TrieNode | null;
   /** Branch: byte at `depth` → child. Leaf: null. */
   children: Map<number, TrieNode> | null;
@@ -37,9 +37,26 @@ interface TrieNode {
 /** The rax key of a stream ID: ms then seq, each 64-bit big-endian (Redis `streamEncodeID`). */
 export function raxKey(id: StreamId): Uint8Array {
   const key = new Uint8Array(KEY_BYTES);
-  const view = new DataView(key.buffer);
-  view.setBigUint64(0, id.ms);
-  view.setBigUint64(8, id.seq);
+  key.set(encodeKey(id));
+  return key;
+}
+
+/** Scratch space of `encodeKey` (a typed array and its view cost ~1 µs to create). */
+const scratch = new Uint8Array(KEY_BYTES);
+const scratchView = new DataView(scratch.buffer);
+
+/** The rax key of `id` in a shared buffer: valid until the next call. */
+function encodeKey(id: StreamId): Uint8Array {
+  scratchView.setBigUint64(0, id.ms);
+  scratchView.setBigUint64(8, id.seq);
+  return scratch;
+}
+
+/** A key's 16 bytes as a plain array (the trie keeps one per leaf; cheaper to make than a typed array). */
+function keyBytes(id: StreamId): number[] {
+  const bytes = encodeKey(id);
+  const key = new Array<number>(KEY_BYTES);
+  for (let i = 0; i < KEY_BYTES; i++) key[i] = bytes[i];
   return key;
 }
 
@@ -68,7 +85,7 @@ export class RaxNodeCounter {
 
   /** Add the key of `id` (a macro node's master ID). O(16). No-op if present. */
   insert(id: StreamId): void {
-    const key = raxKey(id);
+    const key = keyBytes(id);
     const leaf: TrieNode = { depth: KEY_BYTES, key, parent: null, children: null };
     let node = this.top;
     if (!node) {
@@ -88,15 +105,10 @@ export class RaxNodeCounter {
       if (m !== -1) {
         // Split the edge into `node` at depth m with a new branch holding `node` and the leaf.
         const parent = node.parent;
-        const branch: TrieNode = {
-          depth: m,
-          key,
-          parent,
-          children: new Map([
-            [node.key[m], node],
-            [key[m], leaf],
-          ]),
-        };
+        const children = new Map<number, TrieNode>();
+        children.set(node.key[m], node);
+        children.set(key[m], leaf);
+        const branch: TrieNode = { depth: m, key, parent, children };
         if (parent) {
           this.longEdges -= chain(parent.depth, node.depth);
           (parent.children as Map<number, TrieNode>).set(key[parent.depth], branch);
@@ -126,7 +138,7 @@ export class RaxNodeCounter {
 
   /** Remove the key of `id`; false if absent. O(16). */
   remove(id: StreamId): boolean {
-    const key = raxKey(id);
+    const key = encodeKey(id);
     let node = this.top;
     while (node && node.children) node = node.children.get(key[node.depth]) ?? null;
     if (!node) return false;

@@ -190,6 +190,7 @@ export function lpStringBytes(s: string): number {
 
 /** The listpack element of an ID difference: 64-bit wrapping subtraction, read as signed. */
 function idDiffBytes(a: bigint, b: bigint): number {
+  if (a === b) return 2; // the usual ms part: no subtraction (a bigint result is an allocation)
   const d = a - b;
   if (d >= 0n && d <= 127n) return 2;
   return lpBigIntBytes(BigInt.asIntN(64, d));
@@ -370,6 +371,26 @@ export class StreamEntries {
     return a;
   }
 
+  /**
+   * In an ordered node, the first slot whose ID is > id; else 0. Reads that follow the stream
+   * start at its tail, so the last two slots are tested before bisecting.
+   */
+  private static firstSlotAfter(node: EntryNode, id: StreamId): number {
+    if (!node.ordered) return 0;
+    const ids = node.ids;
+    const len = ids.length;
+    if (compareIds(ids[len - 1], id) <= 0) return len;
+    if (len === 1 || compareIds(ids[len - 2], id) <= 0) return len - 1;
+    let a = 0;
+    let b = len - 2;
+    while (a < b) {
+      const mid = (a + b) >> 1;
+      if (compareIds(ids[mid], id) <= 0) a = mid + 1;
+      else b = mid;
+    }
+    return a;
+  }
+
   /** In an ordered node, the last slot whose ID is <= id (bisection); else the last slot. */
   private static lastSlotUpTo(node: EntryNode, id: StreamId): number {
     const ids = node.ids;
@@ -402,6 +423,30 @@ export class StreamEntries {
         if (compareIds(id, start) < 0) continue;
         if (compareIds(id, end) > 0) return;
         if (visit(id, fieldsOf(node, s)) === false) return;
+      }
+    }
+  }
+
+  /**
+   * `forEach(after + 1, max ID, visit)` without computing `after + 1`: the live entries whose ID
+   * is greater than `after`, ascending (XREADGROUP `>`, XREAD after an ID). `visit` also learns
+   * whether `fields` is an array made for this call (`fresh`: the caller may keep it) or the
+   * stored one (to copy before handing out). Same walk and costs as `forEach`: the start node is
+   * the last whose master ID is <= `after` (or the first), and entries up to `after` are skipped.
+   */
+  forEachAfter(after: StreamId, visit: (id: StreamId, fields: readonly string[], fresh: boolean) => boolean | void): void {
+    const nodes = this.nodes;
+    for (let n = this.seekNode(after, false), first = true; n < nodes.length; n++, first = false) {
+      const node = nodes[n];
+      const ids = node.ids;
+      const fields = node.fields;
+      for (let s = first ? StreamEntries.firstSlotAfter(node, after) : 0; s < ids.length; s++) {
+        const f = fields[s];
+        if (f instanceof Deleted) continue;
+        const id = ids[s];
+        if (compareIds(id, after) <= 0) continue;
+        const fresh = typeof f === 'string';
+        if (visit(id, fresh ? [node.master[0], f] : f, fresh) === false) return;
       }
     }
   }
