@@ -225,9 +225,6 @@ function runStreamNow(redis: Instance, emulators: EmulatorTable, name: string, a
   return executeArgv(redis, conn, argv, buffers);
 }
 
-/** Engine commands that take key arguments ioredis prefixes (the others take none). */
-const PREFIXED_ENGINE_COMMANDS = new Set(['watch']);
-
 /** A command the engine answers (connection commands, TTLs, scripts, anything unemulated). */
 export function runEngineCommand(redis: Instance, emulators: EmulatorTable, name: string, args: unknown[], buffers: boolean): Promise<unknown> {
   if (redis?.status !== 'ready') {
@@ -256,7 +253,7 @@ function runEngineNow(redis: Instance, emulators: EmulatorTable, name: string, a
   }
   let argv: string[];
   try {
-    argv = buildArgv(name, args, redis.options?.keyPrefix, PREFIXED_ENGINE_COMMANDS.has(lower));
+    argv = buildArgv(name, args, redis.options?.keyPrefix, true);
   } catch (err) {
     return Promise.reject(err);
   }
@@ -340,6 +337,9 @@ export function runBuiltinNow(redis: Instance, conn: Connection, name: string, b
   const prefix = conn.keyPrefix;
   let result: unknown;
   try {
+    // keyPrefix on the arguments ioredis's table marks as keys (as ioredis does before sending)
+    const keyPrefix = redis.options?.keyPrefix;
+    if (keyPrefix) processed = applyKeyPrefix(base, processed, keyPrefix as string | Buffer);
     // Redis's checks, the keyspace clock, reply fixes, errors as Redis's (builtins.ts); a long
     // argument list runs in slices (large-args.ts)
     result = runBuiltin(ks, name, processed, prefix, (args) => callSliced(base, args, (slice) => emulator.apply(redis, slice)));
@@ -361,6 +361,8 @@ export function runBuiltinNow(redis: Instance, conn: Connection, name: string, b
 
 /** A built-in sent while MULTI (through `call()`) is open: queued by the engine. */
 function queueBuiltin(redis: Instance, conn: Connection, name: string, base: string, processed: unknown[]): unknown {
+  const keyPrefix = redis.options?.keyPrefix;
+  if (keyPrefix) processed = applyKeyPrefix(base, processed, keyPrefix as string | Buffer);
   const argv = new Array<string>(processed.length + 1);
   argv[0] = base;
   for (let i = 0; i < processed.length; i++) argv[i + 1] = toByteString(processed[i]);

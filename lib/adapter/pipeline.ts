@@ -56,8 +56,9 @@ function encode(redis: Instance, conn: Connection, reply: Reply, buffers: boolea
 
 /** argv of an engine-bound entry. */
 function argvOf(redis: Instance, e: Entry): string[] {
-  if (e.kind === 'script') return buildArgv('evalsha', e.scriptArgs!(e.args), undefined, false);
-  return buildArgv(e.name, e.args, redis.options?.keyPrefix, e.kind === 'stream' || e.base === 'watch');
+  // keyPrefix on what ioredis's table marks as keys (EVALSHA: the script's KEYS)
+  if (e.kind === 'script') return buildArgv('evalsha', e.scriptArgs!(e.args), redis.options?.keyPrefix, true);
+  return buildArgv(e.name, e.args, redis.options?.keyPrefix, true);
 }
 
 /** Run argv at the head of the connection (the pipeline holds it); encoded, or a promise. */
