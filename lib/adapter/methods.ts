@@ -16,7 +16,7 @@
  * and never throws synchronously. While `MULTI` (sent through `call()`) is open, every command
  * goes to the engine and answers `QUEUED`.
  */
-import { ReplyError } from 'redis-errors';
+import { newReplyError } from './reply-error';
 import { StreamsMockError } from '../clock/clock';
 import { CommandError } from '../errors';
 import { type Connection, connectionClosedError } from '../engine/connection';
@@ -84,7 +84,7 @@ export function encodeFor(redis: Instance, conn: Connection | undefined, buffers
 export function toClientError(err: unknown, argv?: string[]): unknown {
   if (!(err instanceof CommandError)) return err;
   // Redis never emits CR/LF inside an error line (networking.c addReplyErrorLength).
-  const reply = new ReplyError(decodeBytes(err.message).replace(/[\r\n]/g, ' '));
+  const reply = newReplyError(decodeBytes(err.message).replace(/[\r\n]/g, ' '));
   if (argv) Object.assign(reply, { command: { name: argv[0], args: argv.slice(1).map(decodeBytes) } });
   return reply;
 }
@@ -344,7 +344,7 @@ export function runBuiltinNow(redis: Instance, conn: Connection, name: string, b
     // argument list runs in slices (large-args.ts)
     result = runBuiltin(ks, name, processed, prefix, (args) => callSliced(base, args, (slice) => emulator.apply(redis, slice)));
   } catch (err) {
-    throw toClientError(err);
+    throw toClientError(err, sentArgv(base, processed));
   } finally {
     ks.blocking.flush();
   }
@@ -355,8 +355,16 @@ export function runBuiltinNow(redis: Instance, conn: Connection, name: string, b
     redis,
     name,
     processed,
-    result instanceof Promise ? result.then((r) => processReply(r, base), (err) => Promise.reject(toClientError(err))) : processReply(result, base),
+    result instanceof Promise ? result.then((r) => processReply(r, base), (err) => Promise.reject(toClientError(err, sentArgv(base, processed)))) : processReply(result, base),
   );
+}
+
+/** The command as ioredis sent it (an error's `command`): name, then arguments as byte strings. */
+function sentArgv(base: string, processed: unknown[]): string[] {
+  const argv = new Array<string>(processed.length + 1);
+  argv[0] = base;
+  for (let i = 0; i < processed.length; i++) argv[i + 1] = toByteString(processed[i]);
+  return argv;
 }
 
 /** A built-in sent while MULTI (through `call()`) is open: queued by the engine. */
