@@ -6,6 +6,7 @@ export const {
   Redis,
   Cluster,
   ReplyError,
+  print,
   installStreams,
   createFakeClock,
   FakeClock,
@@ -18,3 +19,33 @@ export const {
   streamsKeyspace,
   resetAllKeyspaces,
 } = entry;
+
+// ioredis's classes (Command, ScanStream, …; of the project's ioredis): ESM named exports cannot be
+// getters, and loading them here would double this entry's import time, so each is a stand-in
+// that loads the class on first use and forwards to it (`new`, `extends`, statics, instanceof).
+// The CommonJS entry (`require`) exports the classes themselves, also loaded on first use.
+function lazyClass(name) {
+  let real;
+  const load = () => (real ??= entry[name]);
+  return new Proxy(function () {}, {
+    get: (_, key) => Reflect.get(load(), key),
+    set: (_, key, value) => Reflect.set(load(), key, value),
+    has: (_, key) => Reflect.has(load(), key),
+    apply: (_, self, args) => Reflect.apply(load(), self, args),
+    construct: (_, args, newTarget) => Reflect.construct(load(), args, newTarget === proxyOf[name] ? load() : newTarget),
+    getPrototypeOf: () => Reflect.getPrototypeOf(load()),
+  });
+}
+const proxyOf = {};
+for (const name of ['Command', 'ScanStream', 'Pipeline', 'AbstractConnector', 'SentinelConnector', 'SentinelIterator']) proxyOf[name] = lazyClass(name);
+export const { Command, ScanStream, Pipeline, AbstractConnector, SentinelConnector, SentinelIterator } = proxyOf;
+/** ioredis's client defaults (a static of its class): loaded on first use. */
+export const defaultOptions = new Proxy({}, {
+  get: (_, key) => Reflect.get(entry.defaultOptions, key),
+  has: (_, key) => Reflect.has(entry.defaultOptions, key),
+  ownKeys: () => Reflect.ownKeys(entry.defaultOptions),
+  getOwnPropertyDescriptor: (_, key) => {
+    const d = Reflect.getOwnPropertyDescriptor(entry.defaultOptions, key);
+    return d && { ...d, configurable: true };
+  },
+});

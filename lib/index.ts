@@ -41,13 +41,62 @@ export { REDIS_VERSIONS, DEFAULT_REDIS_VERSION, FEATURE_SINCE } from './version'
 export type { RedisVersion } from './version';
 export type { KeyspaceOptions } from './keyspace/keyspace';
 
-/** ioredis's `ReplyError` (from redis-errors): the class of every error reply. */
+/**
+ * The `ReplyError` your ioredis exports (redis-errors' class, resolved from your ioredis): every
+ * error reply of the fake is an instance of it (ioredis 6: of its `SimpleError` subclass, as
+ * real ioredis 6 delivers them). This package's redis-errors when no ioredis is installed.
+ */
 export declare const ReplyError: typeof ReplyErrorClass;
 Object.defineProperty(exports, 'ReplyError', {
   enumerable: true,
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  get: () => (require('redis-errors') as { ReplyError: typeof ReplyErrorClass }).ReplyError,
+  get: () => (require('./adapter/reply-error') as typeof import('./adapter/reply-error')).ioredisReplyErrorClass() as typeof ReplyErrorClass,
 });
+
+// ioredis's other named exports (ioredis 5 and 6 `built/index.js`), so code written for ioredis
+// (`import { Command, ScanStream } from 'ioredis'`) runs on the fake: the classes of the project's
+// ioredis, each loaded on first use (never with this package). Read from their own files, not
+// through `require('ioredis')`, which a test may have mocked with this package.
+function fromIoredis(file: string, name = 'default'): () => unknown {
+  return () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { installedIoredisDir } = require('./adapter/command-table') as typeof import('./adapter/command-table');
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return (require(`${installedIoredisDir()}/built/${file}`) as Record<string, unknown>)[name];
+  };
+}
+/** ioredis's `Command` class (of your ioredis), e.g. for `Command.setArgumentTransformer`. */
+export declare const Command: typeof import('ioredis').Command;
+/** ioredis's `ScanStream` class (the fake's `scanStream()` returns one). */
+export declare const ScanStream: typeof import('ioredis').ScanStream;
+/** ioredis's `Pipeline` class (the fake's `pipeline()` returns ioredis-mock's own pipeline). */
+export declare const Pipeline: typeof import('ioredis').Pipeline;
+/** ioredis's `AbstractConnector` class (the fake opens no connections). */
+export declare const AbstractConnector: typeof import('ioredis').AbstractConnector;
+/** ioredis's `SentinelConnector` class (the fake opens no connections). */
+export declare const SentinelConnector: typeof import('ioredis').SentinelConnector;
+/** ioredis's `SentinelIterator` class. */
+export declare const SentinelIterator: typeof import('ioredis').SentinelIterator;
+/** ioredis's client defaults (`Redis.defaultOptions` of your ioredis). */
+export declare const defaultOptions: RedisOptions;
+for (const [name, get] of [
+  ['Command', fromIoredis('Command')],
+  ['ScanStream', fromIoredis('ScanStream')],
+  ['Pipeline', fromIoredis('Pipeline')],
+  ['AbstractConnector', fromIoredis('connectors/AbstractConnector')],
+  ['SentinelConnector', fromIoredis('connectors/SentinelConnector')],
+  ['SentinelIterator', fromIoredis('connectors/SentinelConnector', 'SentinelIterator')],
+  // a static of ioredis's class (ioredis's client defaults), not in its typings
+  ['defaultOptions', fromIoredis('redis/RedisOptions', 'DEFAULT_REDIS_OPTIONS')],
+] as const) {
+  Object.defineProperty(exports, name, { enumerable: true, configurable: true, get });
+}
+
+/** ioredis's `print`: a callback that logs `Error: <err>` or `Reply: <reply>`. */
+export function print(err: Error | null, reply?: unknown): void {
+  if (err) console.log('Error: ' + err);
+  else console.log('Reply: ' + reply);
+}
 
 /** Options of the fake client: ioredis's options plus `streams` (and ioredis-mock's `data`). */
 export interface StreamsMockOptions extends RedisOptions {

@@ -399,7 +399,7 @@ describe('ioredis-mock built-ins inside scripts', () => {
 });
 
 describe('keyPrefix', () => {
-  it('applies the client prefix to keys in redis.call, like the built-ins do', async () => {
+  it('scripts see KEYS already prefixed by the client (ioredis prefixes EVAL keys); redis.call adds nothing', async () => {
     const prefixed = client({ keyPrefix: 'p:' });
     const plain = client();
     const res = await prefixed.eval(
@@ -413,7 +413,7 @@ describe('keyPrefix', () => {
       's',
       'k',
     );
-    expect(res).toEqual([[['s', [['1-1', ['f', 'v']]]]], 'stream']);
+    expect(res).toEqual([[['p:s', [['1-1', ['f', 'v']]]]], 'stream']);
     expect(await plain.xlen('p:s')).toBe(1);
     expect(await plain.get('p:k')).toBe('x');
     expect(await plain.exists('s')).toBe(0);

@@ -4,7 +4,7 @@
  * so names compare in byte order and any binary value round-trips. Replies go back as UTF-8
  * strings, or as Buffers for the `…Buffer` twins.
  */
-import { ReplyError } from 'redis-errors';
+import { newReplyError } from './reply-error';
 import {
   BigNumberReply,
   BooleanReply,
@@ -93,6 +93,6 @@ export function encodeReply(reply: Reply, enc: ReplyEncoding): unknown {
   if (reply instanceof VerbatimReply) return encodeReply(reply.text, enc);
   if (reply instanceof BooleanReply) return reply.value ? 1 : 0;
   if (reply instanceof BigNumberReply) return encodeReply(reply.value.toString(), enc);
-  if (reply instanceof ErrorReply) return new ReplyError(decodeBytes(reply.message));
+  if (reply instanceof ErrorReply) return newReplyError(decodeBytes(reply.message));
   return reply;
 }

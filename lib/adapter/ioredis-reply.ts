@@ -21,7 +21,7 @@
  *    pairs); `zrange` WITHSCORES and kin, `hrandfield` (RESP3 legacy: `[member, score]` pairs
  *    flattened); `vsim` (both legacy protocols: flattened).
  */
-import { ReplyError } from 'redis-errors';
+import { newReplyError } from './reply-error';
 import {
   BigNumberReply,
   BooleanReply,
@@ -108,7 +108,7 @@ function decode(r: Reply | PairsReply, mode: Mode, stringNumbers: boolean, text:
   if (r instanceof MapReply) return decodeMap(r, mode, stringNumbers, text);
   if (r instanceof SimpleString) return text(r.value);
   if (r instanceof VerbatimReply) return text(r.text);
-  if (r instanceof ErrorReply) return new ReplyError(decodeBytes(r.message));
+  if (r instanceof ErrorReply) return newReplyError(decodeBytes(r.message));
   if (r instanceof SetReply || r instanceof PushReply) return decodeAll(r.items, mode, stringNumbers, text);
   if (r instanceof DoubleReply) {
     const digits = r.text ?? formatDouble(r.value);

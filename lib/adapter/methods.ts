@@ -16,7 +16,7 @@
  * and never throws synchronously. While `MULTI` (sent through `call()`) is open, every command
  * goes to the engine and answers `QUEUED`.
  */
-import { ReplyError } from 'redis-errors';
+import { newReplyError } from './reply-error';
 import { StreamsMockError } from '../clock/clock';
 import { CommandError } from '../errors';
 import { type Connection, connectionClosedError } from '../engine/connection';
@@ -84,7 +84,7 @@ export function encodeFor(redis: Instance, conn: Connection | undefined, buffers
 export function toClientError(err: unknown, argv?: string[]): unknown {
   if (!(err instanceof CommandError)) return err;
   // Redis never emits CR/LF inside an error line (networking.c addReplyErrorLength).
-  const reply = new ReplyError(decodeBytes(err.message).replace(/[\r\n]/g, ' '));
+  const reply = newReplyError(decodeBytes(err.message).replace(/[\r\n]/g, ' '));
   if (argv) Object.assign(reply, { command: { name: argv[0], args: argv.slice(1).map(decodeBytes) } });
   return reply;
 }
@@ -225,9 +225,6 @@ function runStreamNow(redis: Instance, emulators: EmulatorTable, name: string, a
   return executeArgv(redis, conn, argv, buffers);
 }
 
-/** Engine commands that take key arguments ioredis prefixes (the others take none). */
-const PREFIXED_ENGINE_COMMANDS = new Set(['watch']);
-
 /** A command the engine answers (connection commands, TTLs, scripts, anything unemulated). */
 export function runEngineCommand(redis: Instance, emulators: EmulatorTable, name: string, args: unknown[], buffers: boolean): Promise<unknown> {
   if (redis?.status !== 'ready') {
@@ -256,7 +253,7 @@ function runEngineNow(redis: Instance, emulators: EmulatorTable, name: string, a
   }
   let argv: string[];
   try {
-    argv = buildArgv(name, args, redis.options?.keyPrefix, PREFIXED_ENGINE_COMMANDS.has(lower));
+    argv = buildArgv(name, args, redis.options?.keyPrefix, true);
   } catch (err) {
     return Promise.reject(err);
   }
@@ -340,11 +337,14 @@ export function runBuiltinNow(redis: Instance, conn: Connection, name: string, b
   const prefix = conn.keyPrefix;
   let result: unknown;
   try {
+    // keyPrefix on the arguments ioredis's table marks as keys (as ioredis does before sending)
+    const keyPrefix = redis.options?.keyPrefix;
+    if (keyPrefix) processed = applyKeyPrefix(base, processed, keyPrefix as string | Buffer);
     // Redis's checks, the keyspace clock, reply fixes, errors as Redis's (builtins.ts); a long
     // argument list runs in slices (large-args.ts)
     result = runBuiltin(ks, name, processed, prefix, (args) => callSliced(base, args, (slice) => emulator.apply(redis, slice)));
   } catch (err) {
-    throw toClientError(err);
+    throw toClientError(err, sentArgv(base, processed));
   } finally {
     ks.blocking.flush();
   }
@@ -355,12 +355,22 @@ export function runBuiltinNow(redis: Instance, conn: Connection, name: string, b
     redis,
     name,
     processed,
-    result instanceof Promise ? result.then((r) => processReply(r, base), (err) => Promise.reject(toClientError(err))) : processReply(result, base),
+    result instanceof Promise ? result.then((r) => processReply(r, base), (err) => Promise.reject(toClientError(err, sentArgv(base, processed)))) : processReply(result, base),
   );
+}
+
+/** The command as ioredis sent it (an error's `command`): name, then arguments as byte strings. */
+function sentArgv(base: string, processed: unknown[]): string[] {
+  const argv = new Array<string>(processed.length + 1);
+  argv[0] = base;
+  for (let i = 0; i < processed.length; i++) argv[i + 1] = toByteString(processed[i]);
+  return argv;
 }
 
 /** A built-in sent while MULTI (through `call()`) is open: queued by the engine. */
 function queueBuiltin(redis: Instance, conn: Connection, name: string, base: string, processed: unknown[]): unknown {
+  const keyPrefix = redis.options?.keyPrefix;
+  if (keyPrefix) processed = applyKeyPrefix(base, processed, keyPrefix as string | Buffer);
   const argv = new Array<string>(processed.length + 1);
   argv[0] = base;
   for (let i = 0; i < processed.length; i++) argv[i + 1] = toByteString(processed[i]);

@@ -12,12 +12,12 @@
  * Commands queued with `call(name, …)` keep the name as sent (Redis echoes it in errors); an
  * unknown one fails at exec time.
  */
-import { ReplyError } from 'redis-errors';
+import { newReplyError } from './reply-error';
 import { CommandError } from '../errors';
 import type { Connection } from '../engine/connection';
 import type { Emulator, EmulatorTable } from '../engine/emulators';
 import type { Reply } from '../reply/reply';
-import { decodeBytes, toByteString } from './encoding';
+import { decodeBytes } from './encoding';
 import { CONN, OFFLINE_QUEUE_DISABLED, autoConnect, deferUntilReady } from './lifecycle';
 import { buildArgv, encoderOf, popCallback, processArguments, runBuiltinNow, toClientError, withCallback } from './methods';
 import { MethodLayer } from './method-layer';
@@ -56,8 +56,14 @@ function encode(redis: Instance, conn: Connection, reply: Reply, buffers: boolea
 
 /** argv of an engine-bound entry. */
 function argvOf(redis: Instance, e: Entry): string[] {
-  if (e.kind === 'script') return buildArgv('evalsha', e.scriptArgs!(e.args), undefined, false);
-  return buildArgv(e.name, e.args, redis.options?.keyPrefix, e.kind === 'stream' || e.base === 'watch');
+  // keyPrefix on what ioredis's table marks as keys (EVALSHA: the script's KEYS)
+  if (e.kind === 'script') return buildArgv('evalsha', e.scriptArgs!(e.args), redis.options?.keyPrefix, true);
+  return buildArgv(e.name, e.args, redis.options?.keyPrefix, true);
+}
+
+/** argv of a built-in entry (processed arguments), keyPrefix applied as ioredis applies it. */
+function builtinArgvOf(redis: Instance, e: Entry): string[] {
+  return buildArgv(e.base, e.args, redis.options?.keyPrefix, true);
 }
 
 /** Run argv at the head of the connection (the pipeline holds it); encoded, or a promise. */
@@ -81,13 +87,15 @@ function runEntry(redis: Instance, conn: Connection, e: Entry): unknown {
   if (e.error !== undefined) throw e.error;
   if (conn.closed) throw new Error('Connection is closed.');
   if (e.kind === 'builtin') {
-    if (conn.inMulti) {
-      const argv = [e.base, ...e.args.map(toByteString)];
-      return runArgvNow(redis, conn, argv, e.buffers);
-    }
+    if (conn.inMulti) return runArgvNow(redis, conn, builtinArgvOf(redis, e), e.buffers);
     return runBuiltinNow(redis, conn, e.name, e.base, e.emulator!, e.args);
   }
   return runArgvNow(redis, conn, argvOf(redis, e), e.buffers);
+}
+
+function withoutCommands(pairs: [unknown, unknown?][]): [unknown, unknown?][] {
+  for (const [err] of pairs) if (err instanceof Error && 'command' in err) delete (err as { command?: unknown }).command;
+  return pairs;
 }
 
 /** ioredis's reply pair: `[null, reply]`, or `[err]` for an error; the entry's callback too. */
@@ -108,10 +116,11 @@ function settle(e: Entry, run: () => unknown): Promise<[unknown, unknown?]> {
 /** The error Redis gives an entry when MULTI queues it, or null. */
 function queueTimeError(redis: Instance, conn: Connection, e: Entry): unknown {
   if (e.error !== undefined) return null; // answered in place
-  const argv = e.kind === 'builtin' ? [e.base, ...e.args.map(toByteString)] : argvOf(redis, e);
+  const argv = e.kind === 'builtin' ? builtinArgvOf(redis, e) : argvOf(redis, e);
   try {
     const text = conn.checkCommand(argv);
-    return text === null ? null : toClientError(new CommandError(text));
+    // ioredis gives each queue-time error its command (EXEC's `previousErrors`)
+    return text === null ? null : toClientError(new CommandError(text), [e.base, ...argv.slice(1)]);
   } catch (err) {
     return err;
   }
@@ -222,13 +231,14 @@ export function installPipeline(
         if (conn.closed) return Promise.all(closedPairs(entries, new Error('Connection is closed.')));
         const previousErrors = entries.map((e) => queueTimeError(redis, conn, e)).filter((x) => x !== null);
         if (previousErrors.length > 0) {
-          const err = new ReplyError('EXECABORT Transaction discarded because of previous errors.');
-          Object.assign(err, { previousErrors });
+          const err = newReplyError('EXECABORT Transaction discarded because of previous errors.');
+          Object.assign(err, { command: { name: 'exec', args: [] }, previousErrors });
           conn.unwatchAll();
           throw err;
         }
         const out = conn.transaction(() => entries.map((e) => settle(e, () => runEntry(redis, conn, e))));
-        return out === null ? null : Promise.all(out);
+        // errors inside EXEC's reply carry no `command` (ioredis 5 and 6 parse them from the EXEC reply)
+        return out === null ? null : Promise.all(out).then(withoutCommands);
       };
       // one exec is one command for the spin guard (a loop of pipelines must let the event loop turn too)
       return withCallback(
