@@ -36,6 +36,8 @@ export const FEATURE_SINCE = {
   /** XGROUP HELP / XINFO HELP end with `    Print this help.` (7.2, redis #10965); 7.0.15 prints
    *  `    Prints this help.` (checked on the server). */
   helpPrintFooter: '7.2',
+  /** Small lists are listpacks (OBJECT ENCODING "listpack"); 7.0 answers "quicklist" for every list (checked on redis-server 7.0.15 and the 4f8cdc2a build). */
+  listpackLists: '7.2',
   /** XREADGROUP counts one change (INFO rdb_changes_since_last_save) per stream only when it
    *  delivered new entries (redis #13251, 7.4); before, every served stream counts, history
    *  re-reads included (7.0.15: "XREADGROUP from PEL does not change dirty" fails). */

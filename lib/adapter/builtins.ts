@@ -165,6 +165,11 @@ export function fixStreamReplies(ks: Keyspace, command: string, args: unknown[],
     if (other.some(Boolean)) fix = (r) => (Array.isArray(r) ? r.map((v, i) => (other[i] ? null : v)) : r);
   } else if (name === 'object' && String(args[0] ?? '').toUpperCase() === 'ENCODING' && args.length === 2 && isStream(args[1])) {
     fix = () => (buffers ? Buffer.from('stream') : 'stream');
+  } else if (
+    name === 'object' && String(flat[0] ?? '').toUpperCase() === 'ENCODING' && flat.length === 2 &&
+    !supports(ks.redisVersion, 'listpackLists') && redisTypeOf(ks.store.getRaw(prefix + storeKeyOfArg(flat[1]))) === 'list'
+  ) {
+    fix = () => (buffers ? Buffer.from('quicklist') : 'quicklist'); // 7.0: every list is a quicklist
   } else if (name === 'object' && String(flat[0] ?? '').toUpperCase() === 'HELP' && !supports(ks.redisVersion, 'helpPrintFooter')) {
     // 7.0's help ends with "Prints this help." (as XGROUP/XINFO HELP: FEATURE_SINCE.helpPrintFooter)
     fix = (r) => (Array.isArray(r) ? r.map((l) => (String(l) === '    Print this help.' ? (buffers ? Buffer.from('    Prints this help.') : '    Prints this help.') : l)) : r);
