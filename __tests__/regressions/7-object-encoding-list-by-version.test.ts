@@ -16,7 +16,7 @@ describe('OBJECT ENCODING of a small list', () => {
     await r.rpush('l', 'a', 'b');
     await r.set('s', 'x');
     expect(await r.object('ENCODING', 'l')).toBe(encoding);
-    expect(await r.objectBuffer('ENCODING', 'l')).toEqual(Buffer.from(encoding));
+    expect(await (r as unknown as { objectBuffer(...a: string[]): Promise<Buffer> }).objectBuffer('ENCODING', 'l')).toEqual(Buffer.from(encoding));
     expect(await r.object('ENCODING', 's')).toBe('embstr');
     r.disconnect();
   });

@@ -18,7 +18,8 @@
  * collected.
  */
 import { asCalledByName } from './builtin-replies';
-import { commandTable } from './command-table';
+import { commandTable, installedIoredisMajor } from './command-table';
+import { replyContextOf } from './ioredis-reply';
 import { StreamsMockError } from '../clock/clock';
 import { COMMANDS } from '../commands/index';
 import { lookupCommand } from '../commands/dispatch';
@@ -271,6 +272,25 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
       return withCallback(callCommand(this, name, rest, buffers), cb);
     });
   }
+
+  // ioredis's sendCommand(command): the reply as the wire gives it (the name upper-cased, so no
+  // reply transformer runs here; Buffers), then the Command's own conversion (its reply
+  // encoding, ioredis's transformer for its name, ioredis 6's reply context), as Redis#sendCommand
+  defineMethod(proto, 'sendCommand', function sendCommand(this: Instance, command: any) {
+    if (!command || typeof command.name !== 'string' || !Array.isArray(command.args) || typeof command.resolve !== 'function') {
+      return Promise.reject(new StreamsMockError("sendCommand(command): pass an ioredis Command, e.g. new Command('set', ['k', 'v']) (Command from 'ioredis')"));
+    }
+    if (typeof command.setReplyContext === 'function') command.setReplyContext(replyContextOf(installedIoredisMajor(), this.options));
+    callCommand(this, command.name.toUpperCase(), command.args, true).then(
+      (reply) => command.resolve(reply),
+      (err) => {
+        // the error names the command as the Command spelled it (not the upper-cased name sent)
+        if (err && typeof err === 'object' && err.command && typeof err.command === 'object') err.command = { ...err.command, name: command.name };
+        command.reject(err);
+      },
+    );
+    return command.promise;
+  });
 
   // --- lifecycle
   defineMethod(proto, 'connect', function connect(this: Instance, callback?: unknown) {
