@@ -7,6 +7,8 @@ import Redis from 'ioredis-mock-streams';
 import { installedIoredisMajor } from '../../lib/adapter/command-table';
 
 const major = installedIoredisMajor();
+// Each case is about one ioredis major: `npm test` runs on ioredis 6 (the ioredis-5 case is
+// skipped there), `npm run test:ioredis5` (CI's matrix) on 5.11.1 (the ioredis-6 cases skipped).
 const onIoredis6 = major === 6 ? it : it.skip;
 const onIoredis5 = major === 5 ? it : it.skip;
 
