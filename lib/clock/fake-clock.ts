@@ -161,13 +161,7 @@ export class FakeClock implements Clock {
     for (let i = 0; i < this.loopLimit; i++) {
       const t = this.popDue(Number.MAX_SAFE_INTEGER);
       if (!t) return this.current;
-      this.duringTick = true;
-      try {
-        const err = this.fire(t);
-        if (err) throw err.e;
-      } finally {
-        this.duringTick = false;
-      }
+      this.fireAlone(t);
     }
     if (!this.hasDue(Number.MAX_SAFE_INTEGER)) return this.current;
     throw this.loopError();
@@ -179,13 +173,7 @@ export class FakeClock implements Clock {
       await nextMacrotask();
       const t = this.popDue(Number.MAX_SAFE_INTEGER);
       if (!t) return this.current;
-      this.duringTick = true;
-      try {
-        const err = this.fire(t);
-        if (err) throw err.e;
-      } finally {
-        this.duringTick = false;
-      }
+      this.fireAlone(t);
     }
     await nextMacrotask();
     if (!this.hasDue(Number.MAX_SAFE_INTEGER)) return this.current;
@@ -227,6 +215,17 @@ export class FakeClock implements Clock {
   }
 
   /** Run one timer at its due time (never moving the clock back); returns its exception. */
+  /** Fire one timer as a tick of its own (runAll); its callback's exception is re-thrown. */
+  private fireAlone(t: Timer): void {
+    this.duringTick = true;
+    try {
+      const err = this.fire(t);
+      if (err) throw err.e;
+    } finally {
+      this.duringTick = false;
+    }
+  }
+
   private fire(t: Timer): { e: unknown } | undefined {
     this.current = Math.max(this.current, t.at);
     try {
