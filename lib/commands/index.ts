@@ -8,6 +8,7 @@
  * write flag written here must equal the module's own `specs` (a test checks that).
  */
 import type { CommandSpec } from './types';
+import { lazySpec } from './lazy-spec';
 
 /** What every command module exports. */
 export interface CommandModule {
@@ -48,31 +49,9 @@ const TABLE: [name: string, arity: number, write: boolean, load: () => CommandMo
 ];
 /* eslint-enable @typescript-eslint/no-require-imports */
 
-/**
- * A spec whose handler (and subcommand table) come from its module, loaded on first access;
- * then the two become plain properties of the spec (no getter on the per-command path).
- */
-function lazySpec(name: string, arity: number, write: boolean, load: () => CommandModule): CommandSpec {
-  const spec = { name, arity, write } as CommandSpec;
-  const resolve = (): CommandSpec => {
-    const real = load().specs.find((s) => s.name === name);
-    if (!real) throw new Error(`[ioredis-mock-streams] command module for ${name} has no spec`);
-    Object.defineProperties(spec, {
-      run: { value: real.run, enumerable: true },
-      subcommands: { value: real.subcommands, enumerable: true },
-    });
-    return spec;
-  };
-  Object.defineProperties(spec, {
-    run: { get: () => resolve().run, enumerable: true, configurable: true },
-    subcommands: { get: () => resolve().subcommands, enumerable: true, configurable: true },
-  });
-  return spec;
-}
-
 /** All stream command specs by lower-case name. */
 export const COMMANDS: ReadonlyMap<string, CommandSpec> = new Map(
-  TABLE.map(([name, arity, write, load]) => [name, lazySpec(name, arity, write, load)] as const),
+  TABLE.map(([name, arity, write, load]) => [name, lazySpec<CommandSpec>({ name, arity, write }, load)] as const),
 );
 
 /** The modules behind the registry, loaded (for tests that compare the table with them). */

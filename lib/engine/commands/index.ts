@@ -10,6 +10,7 @@
  * own `specs` (a test checks that).
  */
 import type { ConnectionCommandSpec } from '../command-types';
+import { lazySpec } from '../../commands/lazy-spec';
 
 /** What every engine command module exports. */
 export interface ConnectionCommandModule {
@@ -77,31 +78,9 @@ const TABLE: [name: string, arity: number, flags: Flags, load: () => ConnectionC
   ['scan', -2, NONE, keyspace],
 ];
 
-/**
- * A spec whose handler (and subcommand table) come from its module, loaded on first access;
- * then the two become plain properties of the spec (no getter on the per-command path).
- */
-function lazySpec(name: string, arity: number, flags: Flags, load: () => ConnectionCommandModule): ConnectionCommandSpec {
-  const spec = { name, arity, ...flags } as ConnectionCommandSpec;
-  const resolve = (): ConnectionCommandSpec => {
-    const real = load().specs.find((s) => s.name === name);
-    if (!real) throw new Error(`[ioredis-mock-streams] engine command module for ${name} has no spec`);
-    Object.defineProperties(spec, {
-      run: { value: real.run, enumerable: true },
-      subcommands: { value: real.subcommands, enumerable: true },
-    });
-    return spec;
-  };
-  Object.defineProperties(spec, {
-    run: { get: () => resolve().run, enumerable: true, configurable: true },
-    subcommands: { get: () => resolve().subcommands, enumerable: true, configurable: true },
-  });
-  return spec;
-}
-
 /** Connection-level commands by lower-case name. */
 export const CONNECTION_COMMANDS: ReadonlyMap<string, ConnectionCommandSpec> = new Map(
-  TABLE.map(([name, arity, flags, load]) => [name, lazySpec(name, arity, flags, load)] as const),
+  TABLE.map(([name, arity, flags, load]) => [name, lazySpec<ConnectionCommandSpec>({ name, arity, ...flags }, load)] as const),
 );
 
 /** The modules behind the table, loaded (for tests that compare the table with them). */
