@@ -8,7 +8,6 @@
  * - a `StreamsMockError` naming the command when ioredis-mock does not implement a command
  *   Redis has, or fails inside its own code: not a Redis reply, so never dressed as one.
  */
-import { ReplyError } from 'redis-errors';
 import { StreamsMockError } from '../clock/clock';
 import { CommandError, ERR_NOT_INTEGER, ERR_NO_SUCH_KEY, ERR_SYNTAX, ERR_WRONGTYPE } from '../errors';
 
@@ -28,6 +27,13 @@ const TRANSLATIONS: [RegExp, string | ((m: RegExpMatchArray) => string)][] = [
   [/^ERR numkeys must match the number of keys/, ERR_SYNTAX],
 ];
 
+/** redis-errors' ReplyError (ioredis-mock's error replies), loaded with the first error. */
+let replyError: typeof import('redis-errors').ReplyError | undefined;
+function replyErrorClass(): typeof import('redis-errors').ReplyError {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (replyError ??= (require('redis-errors') as typeof import('redis-errors')).ReplyError);
+}
+
 /** Messages of ioredis-mock saying it lacks something: a library limit, not a Redis reply. */
 const UNSUPPORTED = [/^Unsupported command: "([^"]*)"/, /^Currently not implemented as a mock/, /^ERR Unsupported operation, PRs welcome/];
 
@@ -41,7 +47,7 @@ const REDIS_ERROR = /^[A-Z][A-Z0-9_-]*( |$)/;
 export function builtinError(err: unknown, command: string): CommandError | StreamsMockError {
   if (err instanceof CommandError || err instanceof StreamsMockError) return err;
   const message = err instanceof Error ? err.message : String(err);
-  if (err instanceof ReplyError) return new CommandError(message);
+  if (err instanceof replyErrorClass()) return new CommandError(message);
   const name = command.replace(/Buffer$/, '').toUpperCase();
   for (const pattern of UNSUPPORTED) {
     const m = pattern.exec(message);

@@ -12,6 +12,7 @@
  * - its errors as error replies (CommandError) with Redis's texts, or StreamsMockErrors
  *   (./builtin-errors.ts).
  */
+import { commandSpec } from '../commands/command-data';
 import { CommandError, ERR_WRONGTYPE } from '../errors';
 import type { Keyspace } from '../keyspace/keyspace';
 import { Stream } from '../model/stream';
@@ -35,9 +36,6 @@ export function withKeyspaceTime<T>(ks: Keyspace, fn: () => T): T {
   }
 }
 
-/** Redis's command table as ioredis ships it (arity, flags and key positions per command). */
-// eslint-disable-next-line @typescript-eslint/no-var-requires
-const COMMAND_TABLE: Record<string, { arity: number; flags: string[]; keyStart: number; keyStop: number; step: number } | undefined> = require('@ioredis/commands/built/commands.json');
 
 /** Lower-case command name without the `Buffer` suffix (memoised: called per command). */
 const baseNames = new Map<string, string>();
@@ -63,7 +61,7 @@ function isPlainArg(a: unknown): boolean {
 
 /** Positions of the key arguments of `name` in `flat` (Redis's key specs), or [] when unknown. */
 function keyIndexes(name: string, flat: readonly unknown[]): number[] {
-  const spec = COMMAND_TABLE[name];
+  const spec = commandSpec(name);
   if (!spec || spec.keyStart <= 0) return [];
   if (!spec.flags.includes('movablekeys')) {
     const out: number[] = [];
@@ -100,7 +98,7 @@ function checkBuiltin(ks: Keyspace, name: string, flat: readonly unknown[], pref
     if (rule && type !== undefined && !rule.accepts.includes(type)) throw new CommandError(ERR_WRONGTYPE);
     return [];
   }
-  const spec = COMMAND_TABLE[name];
+  const spec = commandSpec(name);
   if (spec) {
     const argc = flat.length + 1;
     if (spec.arity >= 0 ? argc !== spec.arity : argc < -spec.arity) throw new CommandError(`ERR wrong number of arguments for '${name}' command`);

@@ -304,8 +304,22 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
   });
 
   // --- transactions: MULTI through call() is the engine's; multi() is a Pipeline (pipeline.ts)
+  // The Pipeline's ~1500 methods are installed with the first pipeline()/multi() (pipeline.ts):
+  // a test file that never pipelines does not pay for them.
+  let pipelineInstalled = false;
+  const ensurePipeline = () => {
+    if (pipelineInstalled) return;
+    pipelineInstalled = true;
+    installPipeline(RedisMock, emulators, routes, commandMethods);
+  };
+  const basePipeline = proto.pipeline;
+  defineMethod(proto, 'pipeline', function pipeline(this: Instance, ...args: unknown[]) {
+    ensurePipeline();
+    return basePipeline.apply(this, args);
+  });
   const baseMulti = proto.multi;
   defineMethod(proto, 'multi', function multi(this: Instance, ...args: unknown[]) {
+    ensurePipeline();
     const batch = baseMulti.apply(this, args);
     batch.__streamsMulti = true;
     return batch;
@@ -375,7 +389,5 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
 
   methodLayer.commit();
   methodLayer = undefined;
-
-  installPipeline(RedisMock, emulators, routes, commandMethods);
   return RedisMock;
 }

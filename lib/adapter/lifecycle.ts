@@ -12,7 +12,7 @@
  * timers cannot hold them back (ioredis-mock's own nextTick `connect`/`ready` are dropped).
  */
 import { clientCreated } from './client-registry';
-import { installedIoredisMajor } from './command-table';
+import { installedIoredisMajor, projectIoredisVersion } from './command-table';
 import { replyContextOf } from './ioredis-reply';
 import { Connection, type ConnectionOptions } from '../engine/connection';
 import type { EmulatorTable } from '../engine/emulators';
@@ -90,8 +90,7 @@ let ioredisVersion: string | undefined;
 function applyClientInfo(conn: Connection, options: any): void {
   if (options?.disableClientInfo) return;
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    ioredisVersion ??= String((require('ioredis/package.json') as { version: string }).version);
+    ioredisVersion ??= projectIoredisVersion();
   } catch {
     ioredisVersion = '';
   }

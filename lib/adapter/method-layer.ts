@@ -10,7 +10,8 @@
  * so it still wins.
  */
 export class MethodLayer {
-  private readonly methods = new Map<string, unknown>();
+  /** The methods collected so far: a plain object that becomes the prototype's parent. */
+  private readonly layer: Record<string, unknown> = {};
   private committed = false;
 
   constructor(private readonly proto: object) {}
@@ -18,10 +19,10 @@ export class MethodLayer {
   /** Method `name` (the last definition wins). */
   define(name: string, fn: unknown): void {
     if (this.committed || Object.prototype.hasOwnProperty.call(this.proto, name)) {
-      this.methods.delete(name);
+      delete this.layer[name];
       Object.defineProperty(this.proto, name, { value: fn, writable: true, configurable: true, enumerable: false });
     } else {
-      this.methods.set(name, fn);
+      this.layer[name] = fn;
     }
   }
 
@@ -29,9 +30,7 @@ export class MethodLayer {
   commit(): void {
     if (this.committed) return;
     this.committed = true;
-    const layer: Record<string, unknown> = {};
-    for (const [name, fn] of this.methods) layer[name] = fn;
-    Object.setPrototypeOf(layer, Object.getPrototypeOf(this.proto));
-    Object.setPrototypeOf(this.proto, layer);
+    Object.setPrototypeOf(this.layer, Object.getPrototypeOf(this.proto));
+    Object.setPrototypeOf(this.proto, this.layer);
   }
 }

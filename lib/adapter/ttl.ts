@@ -5,35 +5,17 @@
  * Semantics: Redis 7.0 `expireGenericCommand` / `ttlGenericCommand` (NX, XX, GT, LT; a time
  * in the past deletes the key; TTL rounds to the nearest second).
  */
-import { ReplyError } from 'redis-errors';
 import { parseInt64 } from '../commands/args';
+import { CommandError } from '../errors';
 import type { Keyspace } from '../keyspace/keyspace';
 import { decodeBytes, toByteString } from './encoding';
-
-type Method = (...args: unknown[]) => Promise<unknown>;
-
-function callback(args: unknown[]): [unknown[], ((e: unknown, r?: unknown) => void) | undefined] {
-  const last = args[args.length - 1];
-  return typeof last === 'function' ? [args.slice(0, -1), last as never] : [args, undefined];
-}
-
-function settle(fn: () => unknown, cb?: (e: unknown, r?: unknown) => void): Promise<unknown> {
-  let p: Promise<unknown>;
-  try {
-    p = Promise.resolve(fn());
-  } catch (e) {
-    p = Promise.reject(e);
-  }
-  if (cb) p.then((r) => cb(null, r), (e) => cb(e));
-  return p;
-}
 
 type SyncCommand = (args: unknown[]) => number;
 
 /**
  * The clock-based EXPIRE/PEXPIRE/EXPIREAT/PEXPIREAT/TTL/PTTL as synchronous functions of the
- * command arguments (without callback); they throw ReplyError for error replies. Used by the
- * instance methods below and by Lua `redis.call`.
+ * command arguments (without callback); they throw CommandError for error replies. Used by the
+ * engine connection for the methods, `call()` and Lua `redis.call`.
  */
 export function clockTtlCommands(ks: Keyspace, prefix: string): Record<string, SyncCommand> {
   const full = (key: unknown) => prefix + toByteString(key);
@@ -41,19 +23,19 @@ export function clockTtlCommands(ks: Keyspace, prefix: string): Record<string, S
     const [key, when, ...flags] = args;
     // Options first, named as typed (expire.c parseExtendedExpireArgumentsOrReply), then the time.
     for (const x of flags) {
-      if (!['NX', 'XX', 'GT', 'LT'].includes(toByteString(x).toUpperCase())) throw new ReplyError(`ERR Unsupported option ${decodeBytes(toByteString(x))}`);
+      if (!['NX', 'XX', 'GT', 'LT'].includes(toByteString(x).toUpperCase())) throw new CommandError(`ERR Unsupported option ${decodeBytes(toByteString(x))}`);
     }
     const f = new Set(flags.map((x) => toByteString(x).toUpperCase()));
     if (f.has('NX') && (f.has('XX') || f.has('GT') || f.has('LT')))
-      throw new ReplyError('ERR NX and XX, GT or LT options at the same time are not compatible');
-    if (f.has('GT') && f.has('LT')) throw new ReplyError('ERR GT and LT options at the same time are not compatible');
+      throw new CommandError('ERR NX and XX, GT or LT options at the same time are not compatible');
+    if (f.has('GT') && f.has('LT')) throw new CommandError('ERR GT and LT options at the same time are not compatible');
     const v = parseInt64(toByteString(when));
-    if (v === null) throw new ReplyError('ERR value is not an integer or out of range');
+    if (v === null) throw new CommandError('ERR value is not an integer or out of range');
     // expire.c: an overflow of the unit conversion or of the base time is an invalid time
     const LLONG_MAX = 2n ** 63n - 1n;
     const ms = v * BigInt(unitMs);
     if (ms > LLONG_MAX || ms < -LLONG_MAX - 1n || (!absolute && ms > LLONG_MAX - BigInt(ks.now()))) {
-      throw new ReplyError(`ERR invalid expire time in '${name}' command`);
+      throw new CommandError(`ERR invalid expire time in '${name}' command`);
     }
     const k = full(key);
     if (!ks.store.hasKey(k)) return 0;
@@ -88,15 +70,4 @@ export function clockTtlCommands(ks: Keyspace, prefix: string): Record<string, S
     ttl: ttlCmd(false),
     pttl: ttlCmd(true),
   };
-}
-
-export function installClockTtl(redis: Record<string, unknown>, ks: Keyspace, prefix: string): void {
-  for (const [name, run] of Object.entries(clockTtlCommands(ks, prefix))) {
-    const fn: Method = (...raw) => {
-      const [args, cb] = callback(raw);
-      return settle(() => run(args), cb);
-    };
-    redis[name] = fn;
-    redis[`${name}Buffer`] = fn;
-  }
 }

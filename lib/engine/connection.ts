@@ -19,6 +19,7 @@
  * a closed connection rejects with `Error('Connection is closed.')`, as ioredis says it.
  * Nothing throws synchronously.
  */
+import { commandSpec } from '../commands/command-data';
 import { dispatch, dispatchCheckOnly, lookupCommand } from '../commands/dispatch';
 import type { BlockRequest, CommandContext, CommandHandler, Db } from '../commands/types';
 import { isBlockRequest } from '../commands/types';
@@ -1023,12 +1024,9 @@ function errorReplyOf(err: unknown): ErrorReply {
   throw err;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const COMMAND_TABLE: Record<string, { arity: number } | undefined> = require('@ioredis/commands/built/commands.json');
-
 /** Redis's arity of a command ioredis's table knows. */
 export function builtinArity(name: string): number | undefined {
-  return Object.prototype.hasOwnProperty.call(COMMAND_TABLE, name) ? COMMAND_TABLE[name]?.arity : undefined;
+  return commandSpec(name)?.arity;
 }
 
 /**

@@ -14,6 +14,7 @@ import { errUnknownSubcommand, fail } from '../../errors';
 import { MapReply, type Reply, SetReply, SimpleString, statusLines } from '../../reply/reply';
 import { COMMAND_SINCE, type RedisVersion, versionIndex } from '../../version';
 import { COMMANDS } from '../index';
+import { type CommandData, commandSpec } from '../command-data';
 
 /** The commands a server answers: names (lower case) beyond the stream family, and its version. */
 export interface CommandTableSource {
@@ -22,16 +23,7 @@ export interface CommandTableSource {
   readonly names: readonly string[];
 }
 
-interface TableEntry {
-  arity: number;
-  flags: string[];
-  keyStart: number;
-  keyStop: number;
-  step: number;
-}
-
-// eslint-disable-next-line @typescript-eslint/no-var-requires
-const REDIS_TABLE: Record<string, TableEntry | undefined> = require('@ioredis/commands/built/commands.json');
+type TableEntry = CommandData;
 
 /** Stream commands newer than ioredis's table (flags as the Redis docs list them). */
 const EXTRA: Record<string, TableEntry> = {
@@ -42,7 +34,7 @@ const EXTRA: Record<string, TableEntry> = {
 };
 
 function entryOf(name: string): TableEntry | undefined {
-  return EXTRA[name] ?? REDIS_TABLE[name];
+  return EXTRA[name] ?? commandSpec(name);
 }
 
 function group(name: string): string {

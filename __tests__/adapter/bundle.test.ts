@@ -1,0 +1,61 @@
+/**
+ * The build's bundles (scripts/bundle-dist.js, run by `npm run build` after tsc, and so by
+ * `npm test` before jest): the modules the import, the first client and the command modules
+ * load at their top level are in dist/bundle/*.js, and each one's own dist file is a stub
+ * returning the bundled instance. Checked in fresh Node processes on the build.
+ */
+import { execFileSync } from 'child_process';
+import { existsSync, readdirSync, readFileSync } from 'fs';
+import { join } from 'path';
+
+const ROOT = join(__dirname, '..', '..');
+const DIST = join(ROOT, 'dist');
+const built = existsSync(join(DIST, 'bundle', 'client.js'));
+if (!built) console.warn('dist/bundle not built (run `npm run build`): bundle checks skipped');
+
+const STUB_MARK = '/* ioredis-mock-streams bundle stub */';
+const isStub = (file: string) => readFileSync(join(DIST, file), 'utf8').includes(STUB_MARK);
+
+function run(script: string, nodeArgs: string[] = []): string {
+  return execFileSync(process.execPath, [...nodeArgs, '-e', script], { cwd: ROOT, encoding: 'utf8' }).trim();
+}
+
+(built ? describe : describe.skip)('dist bundles', () => {
+  it('gives one module instance whether reached through its own file or its bundle', () => {
+    const out = run(`
+      const install = require('./dist/adapter/install.js');
+      const xpending = require('./dist/commands/xpending.js');
+      console.log(JSON.stringify([
+        install === require('./dist/bundle/client.js')['adapter/install'](),
+        xpending === require('./dist/bundle/commands.js')['commands/xpending'](),
+        require('./dist/clock/clock.js').StreamsMockError === require('ioredis-mock-streams').StreamsMockError,
+      ]));`);
+    expect(JSON.parse(out)).toEqual([true, true, true]);
+  });
+
+  it('leaves the modules loaded on demand (CLI, scenarios, Lua, front ends) in files of their own', () => {
+    for (const file of ['cli.js', 'engine/lua.js', 'upstash/index.js', 'server/index.js', 'scenarios/replay.js']) {
+      expect([file, isStub(file)]).toEqual([file, false]);
+    }
+    expect(isStub('adapter/install.js')).toBe(true);
+    expect(isStub('commands/xadd.js')).toBe(true);
+  });
+
+  it('writes the bundles in ASCII (Node reads an ASCII file without UTF-8 decoding)', () => {
+    for (const file of readdirSync(join(DIST, 'bundle')).filter((f) => f.endsWith('.js'))) {
+      const text = readFileSync(join(DIST, 'bundle', file), 'utf8');
+      expect([file, /[^\x00-\x7f]/.test(text)]).toEqual([file, false]);
+    }
+  });
+
+  it('maps a stack trace through the bundle back to lib/*.ts (--enable-source-maps)', () => {
+    const out = run(
+      `
+      const { connectionOf } = require('./dist/adapter/install.js');
+      try { connectionOf({}); } catch (e) { console.log(e.stack.split('\\n').slice(0, 3).join('\\n')); }`,
+      ['--enable-source-maps'],
+    );
+    expect(out).toMatch(/this client was not set up by installStreams\(\)/);
+    expect(out).toMatch(/lib[\\/]adapter[\\/]install\.ts:\d+/);
+  });
+});

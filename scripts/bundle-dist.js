@@ -1,0 +1,182 @@
+#!/usr/bin/env node
+/*
+ * Start-up cost under jest. jest evaluates every module again for each test file, and each
+ * module file costs it a resolution per `require` call, a stat, a read, a wrapper and a compile
+ * on top of the module's own code. The package's import and its first client load some 60 of
+ * this package's modules, so after `tsc`, `npm run build` runs this script: esbuild puts the
+ * modules each group below loads *at their top level* into one file (`dist/bundle/<name>.js`),
+ * and the module's own file becomes a one-line stub that returns the bundled instance:
+ *
+ *   module.exports = require("../bundle/client.js")["engine/registry"]();
+ *
+ * so every path into a module (other dist files, the stubs, the subpath exports, a user's deep
+ * require) reaches the same module instance, and every module still runs on its first require,
+ * as from its own file: laziness is unchanged. Modules required lazily (inside a function: the
+ * command modules, INFO, Lua, RDB, the CLI, the scenario code …) stay files of their own, so a
+ * test file that does not use them does not even read them. esbuild keeps each CommonJS module
+ * in its own closure (no renaming, no hoisting) and chains tsc's source maps, so stack traces
+ * map back to lib/*.ts (Node `--enable-source-maps`, jest, debuggers).
+ *
+ * Usage: node scripts/bundle-dist.js [distDir] — on fresh tsc output (`npm run build` runs both).
+ */
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const ts = require('typescript');
+const esbuild = require('esbuild');
+
+const DIST = path.resolve(process.argv[2] || path.join(__dirname, '..', 'dist'));
+
+/**
+ * The groups, in order: a module goes into the first group whose roots reach it through
+ * top-level requires (a root ending in `/*` is every module of that folder). `import`: what
+ * `require('ioredis-mock-streams')` loads (kept small: a plain import loads only this);
+ * `client`: what the first client loads; `commands`: the stream and engine command modules,
+ * each loaded on the first use of one of its commands (one file read for all of them, each
+ * still evaluated on its first require); `jest`: the jest setup file's own modules.
+ */
+const GROUPS = [
+  { name: 'import', roots: ['cjs-entry'] },
+  { name: 'client', roots: ['adapter/install'] },
+  { name: 'commands', roots: ['commands/*', 'engine/commands/*'] },
+  { name: 'jest', roots: ['jest/setup'] },
+];
+
+const STUB_MARK = '/* ioredis-mock-streams bundle stub */';
+
+/**
+ * ASCII for the non-ASCII characters of comments. esbuild writes code as ASCII (\u escapes) but
+ * copies comments as they are, and one non-ASCII character makes Node decode the whole file
+ * the slow way (UTF-8 instead of Latin-1: ~1 ms for the client bundle, in every jest test file).
+ * So any non-ASCII left in a bundle is in a comment, and is spelled in ASCII there.
+ */
+const ASCII_FOR = { '\u2014': '--', '\u2013': '-', '\u2026': '...', '\u2192': '->', '\u2190': '<-', '\u00a7': 'S', '\u2212': '-', '\u00d7': 'x', '\u00b7': '.', '\u2265': '>=', '\u2264': '<=', '\u00b5': 'u' };
+const asciiComments = (text) => text.replace(/[^\x00-\x7f]/g, (c) => ASCII_FOR[c] ?? '?');
+
+const idOf = (file) => path.relative(DIST, file).split(path.sep).join('/').replace(/\.js$/, '');
+const fileOf = (id) => path.join(DIST, ...id.split('/')) + '.js';
+
+/** The dist module a relative specifier in module `fromId` names, or null (a folder, JSON …). */
+function resolveId(fromId, spec) {
+  const base = path.resolve(path.dirname(fileOf(fromId)), spec);
+  for (const candidate of [base, `${base}.js`, path.join(base, 'index.js')]) {
+    if (candidate.endsWith('.js') && fs.existsSync(candidate) && fs.statSync(candidate).isFile()) return idOf(candidate);
+  }
+  return null;
+}
+
+/** Relative specifiers `id` requires when it is evaluated (not those inside functions). */
+function topLevelRequires(id) {
+  const text = fs.readFileSync(fileOf(id), 'utf8');
+  if (text.includes(STUB_MARK)) throw new Error(`bundle-dist: ${id}.js is already a stub; run tsc first (npm run build)`);
+  const source = ts.createSourceFile(`${id}.js`, text, ts.ScriptTarget.ES2022, false, ts.ScriptKind.JS);
+  const found = [];
+  const visit = (node) => {
+    if (ts.isFunctionLike(node)) return; // runs later, if ever
+    if (
+      ts.isCallExpression(node) &&
+      ts.isIdentifier(node.expression) &&
+      node.expression.text === 'require' &&
+      node.arguments.length === 1 &&
+      ts.isStringLiteral(node.arguments[0]) &&
+      node.arguments[0].text.startsWith('.')
+    ) {
+      found.push(node.arguments[0].text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+function assignGroups() {
+  const groupOf = new Map();
+  for (const group of GROUPS) {
+    const stack = group.roots.flatMap((root) =>
+      root.endsWith('/*')
+        ? fs
+            .readdirSync(path.join(DIST, root.slice(0, -2)))
+            .filter((f) => f.endsWith('.js'))
+            .map((f) => `${root.slice(0, -1)}${f.slice(0, -3)}`)
+            .sort()
+            .reverse()
+        : [root],
+    );
+    while (stack.length) {
+      const id = stack.pop();
+      if (groupOf.has(id)) continue;
+      groupOf.set(id, group.name);
+      for (const spec of topLevelRequires(id)) {
+        const dep = resolveId(id, spec);
+        if (dep && !groupOf.has(dep)) stack.push(dep);
+      }
+    }
+  }
+  return groupOf;
+}
+
+/** `./x.js`-style specifier of dist module `toId` from the folder of file `fromFile`. */
+function specifierFrom(fromFile, toId) {
+  const rel = path.relative(path.dirname(fromFile), fileOf(toId)).split(path.sep).join('/');
+  return rel.startsWith('.') ? rel : `./${rel}`;
+}
+
+async function bundleGroup(group, ids, groupOf) {
+  const outfile = path.join(DIST, 'bundle', `${group.name}.js`);
+  const entry = ['"use strict";', 'module.exports = {'];
+  for (const id of ids) entry.push(`  ${JSON.stringify(id)}: () => require(${JSON.stringify(`./${id}.js`)}),`);
+  entry.push('};');
+  const result = await esbuild.build({
+    stdin: { contents: entry.join('\n'), resolveDir: DIST, sourcefile: `bundle/${group.name}.entry.js`, loader: 'js' },
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'es2022',
+    packages: 'external',
+    sourcemap: true,
+    charset: 'ascii',
+    write: false,
+    logLevel: 'warning',
+    plugins: [
+      {
+        name: 'dist-modules',
+        setup(build) {
+          build.onResolve({ filter: /^\./ }, (args) => {
+            const fromId = args.importer.endsWith('.entry.js') || args.importer === '<stdin>' ? null : idOf(args.importer);
+            const id = fromId === null ? resolveId('index', args.path) : resolveId(fromId, args.path);
+            if (id === null) return undefined; // esbuild's own resolution (JSON, folders)
+            if (groupOf.get(id) === group.name) return { path: fileOf(id) };
+            // another group's module (its stub) or a module loaded on demand: its own file
+            return { path: specifierFrom(outfile, id), external: true };
+          });
+        },
+      },
+    ],
+  });
+  fs.mkdirSync(path.dirname(outfile), { recursive: true });
+  for (const out of result.outputFiles) fs.writeFileSync(out.path, out.path.endsWith('.js') ? asciiComments(out.text) : out.text);
+  for (const id of ids) {
+    const file = fileOf(id);
+    const stub = `"use strict";\n${STUB_MARK}\nmodule.exports = require(${JSON.stringify(specifierFrom(file, `bundle/${group.name}`))})[${JSON.stringify(id)}]();\n`;
+    fs.writeFileSync(file, stub);
+    fs.rmSync(`${file}.map`, { force: true });
+  }
+  return fs.statSync(outfile).size;
+}
+
+async function main() {
+  const groupOf = assignGroups();
+  const report = [];
+  for (const group of GROUPS) {
+    const ids = [...groupOf].filter(([, g]) => g === group.name).map(([id]) => id).sort();
+    const size = await bundleGroup(group, ids, groupOf);
+    report.push(`${group.name}: ${ids.length} modules, ${Math.round(size / 1024)} KB`);
+  }
+  console.log(`bundle-dist: ${report.join('; ')}`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
