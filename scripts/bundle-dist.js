@@ -143,13 +143,24 @@ async function bundleGroup(group, ids, groupOf) {
         name: 'dist-modules',
         setup(build) {
           build.onResolve({ filter: /^\./ }, (args) => {
+            // the other group's bundle, required by a module of the namespace below
+            if (args.namespace === 'other-group') return { path: args.path, external: true };
             const fromId = args.importer.endsWith('.entry.js') || args.importer === '<stdin>' ? null : idOf(args.importer);
             const id = fromId === null ? resolveId('index', args.path) : resolveId(fromId, args.path);
             if (id === null) return undefined; // esbuild's own resolution (JSON, folders)
-            if (groupOf.get(id) === group.name) return { path: fileOf(id) };
-            // another group's module (its stub) or a module loaded on demand: its own file
+            const owner = groupOf.get(id);
+            if (owner === group.name) return { path: fileOf(id) };
+            // another group's module: straight from that group's bundle (not through its stub,
+            // which jest would load as one more module in every test file)
+            if (owner !== undefined) return { path: id, namespace: 'other-group', pluginData: owner };
+            // a module loaded on demand: its own file
             return { path: specifierFrom(outfile, id), external: true };
           });
+          build.onLoad({ filter: /.*/, namespace: 'other-group' }, (args) => ({
+            contents: `module.exports = require(${JSON.stringify(`./${args.pluginData}.js`)})[${JSON.stringify(args.path)}]();\n`,
+            resolveDir: path.dirname(outfile),
+            loader: 'js',
+          }));
         },
       },
     ],
