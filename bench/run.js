@@ -182,7 +182,7 @@ function benchJest() {
     writeJestSuite(suites.streams, path.join(ROOT, 'dist', 'cjs-entry.js'));
     runJest(suites.plain); // warm-up: jest's own caches
     runJest(suites.streams);
-    const reps = QUICK ? 3 : 5;
+    const reps = QUICK ? 3 : 9; // one suite run varies by ±10% on a shared machine: the median of 9 interleaved pairs
     const samples = { plain: [], streams: [] };
     for (let i = 0; i < reps; i++) {
       for (const t of i % 2 ? ['plain', 'streams'] : ['streams', 'plain']) samples[t].push(runJest(suites[t]));
