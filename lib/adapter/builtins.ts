@@ -86,10 +86,10 @@ const textOf = (a: unknown) => (Buffer.isBuffer(a) ? a.toString('latin1') : Stri
  * outside that table), then the checks after the lookup. `flat` are the flattened arguments.
  * @returns the positions of the key arguments (for the clean-up after the command)
  */
-function checkBuiltin(ks: Keyspace, name: string, flat: readonly unknown[], prefix: string): number[] {
+function checkBuiltin(ks: Keyspace, name: string, flat: readonly unknown[]): number[] {
   let plain = true;
   for (let i = 0; i < flat.length; i++) if (!isPlainArg(flat[i])) plain = false;
-  const lookup = (key: unknown) => ks.store.getRaw(prefix + storeKeyOfArg(key));
+  const lookup = (key: unknown) => ks.store.getRaw(storeKeyOfArg(key));
   if (!plain) {
     // hset(key, { … }), mset({ … }): ioredis's transformer expands them later; the key, if any, comes first
     const rule = typeRuleOf(name);
@@ -131,14 +131,6 @@ function checkBuiltin(ks: Keyspace, name: string, flat: readonly unknown[], pref
 }
 
 /**
- * The checks of `runBuiltin` alone (arity, argument checks, WRONGTYPE): throws CommandError.
- * For callers that run the emulator themselves.
- */
-export function guardStreamKeys(ks: Keyspace, command: string, args: unknown[], prefix: string): void {
-  checkBuiltin(ks, baseName(command), flattenArgs(args), prefix);
-}
-
-/**
  * Replies ioredis-mock gets wrong for keys of other types: TYPE and OBJECT ENCODING of a stream
  * are `stream`; MGET answers nil for a key that holds no string (ioredis-mock would hand back
  * the list, hash or stream object). Applied to methods, pipelines and scripts alike.
@@ -146,18 +138,18 @@ export function guardStreamKeys(ks: Keyspace, command: string, args: unknown[], 
  */
 const REPLY_FIXES = new Set(['type', 'mget', 'object', 'zpopmin', 'zpopmax', 'hrandfield', 'srandmember', 'spop']);
 
-export function fixStreamReplies(ks: Keyspace, command: string, args: unknown[], prefix: string, result: unknown): unknown {
+export function fixStreamReplies(ks: Keyspace, command: string, args: unknown[], result: unknown): unknown {
   const name = baseName(command);
   if (!REPLY_FIXES.has(name)) return result;
   const buffers = command.endsWith('Buffer');
-  const isStream = (key: unknown) => ks.store.getRaw(prefix + storeKeyOfArg(key)) instanceof Stream;
+  const isStream = (key: unknown) => ks.store.getRaw(storeKeyOfArg(key)) instanceof Stream;
   let fix: ((r: unknown) => unknown) | undefined;
   const flat = flattenArgs(args);
   if (name === 'type' && flat.length === 1 && isStream(flat[0])) {
     fix = () => (buffers ? Buffer.from('stream') : 'stream');
   } else if (name === 'mget') {
     const other = flat.map((key) => {
-      const type = redisTypeOf(ks.store.getRaw(prefix + storeKeyOfArg(key)));
+      const type = redisTypeOf(ks.store.getRaw(storeKeyOfArg(key)));
       return type !== undefined && type !== 'string';
     });
     if (other.some(Boolean)) fix = (r) => (Array.isArray(r) ? r.map((v, i) => (other[i] ? null : v)) : r);
@@ -165,7 +157,7 @@ export function fixStreamReplies(ks: Keyspace, command: string, args: unknown[],
     fix = () => (buffers ? Buffer.from('stream') : 'stream');
   } else if (
     name === 'object' && String(flat[0] ?? '').toUpperCase() === 'ENCODING' && flat.length === 2 &&
-    !supports(ks.redisVersion, 'listpackLists') && redisTypeOf(ks.store.getRaw(prefix + storeKeyOfArg(flat[1]))) === 'list'
+    !supports(ks.redisVersion, 'listpackLists') && redisTypeOf(ks.store.getRaw(storeKeyOfArg(flat[1]))) === 'list'
   ) {
     fix = () => (buffers ? Buffer.from('quicklist') : 'quicklist'); // 7.0: every list is a quicklist
   } else if (name === 'object' && String(flat[0] ?? '').toUpperCase() === 'HELP' && !supports(ks.redisVersion, 'helpPrintFooter')) {
@@ -174,7 +166,7 @@ export function fixStreamReplies(ks: Keyspace, command: string, args: unknown[],
   } else if (name === 'zpopmin' || name === 'zpopmax') {
     // RESP2 scores are bulk strings; ioredis-mock hands back numbers
     fix = (r) => (Array.isArray(r) ? r.map((v) => (typeof v === 'number' ? (buffers ? Buffer.from(String(v)) : String(v)) : v)) : r);
-  } else if ((name === 'hrandfield' || name === 'srandmember' || name === 'spop') && flat.length >= 2 && !ks.store.hasKey(prefix + storeKeyOfArg(flat[0]))) {
+  } else if ((name === 'hrandfield' || name === 'srandmember' || name === 'spop') && flat.length >= 2 && !ks.store.hasKey(storeKeyOfArg(flat[0]))) {
     fix = (r) => (r === null || r === undefined ? [] : r); // with a count, a missing key answers an empty array
   }
   if (!fix) return result;
@@ -188,24 +180,24 @@ export function fixStreamReplies(ks: Keyspace, command: string, args: unknown[],
  * errors as CommandError/StreamsMockError — thrown for a synchronous failure, a rejection for
  * an asynchronous one.
  */
-export function runBuiltin(ks: Keyspace, command: string, args: unknown[], prefix: string, invoke: (args: unknown[]) => unknown): unknown {
+export function runBuiltin(ks: Keyspace, command: string, args: unknown[], invoke: (args: unknown[]) => unknown): unknown {
   const name = baseName(command);
   let out: unknown;
   try {
     out = withKeyspaceTime(ks, () => {
       const flat = flattenArgs(args);
-      const indexes = checkBuiltin(ks, name, flat, prefix);
-      const early = missingSourceReply(name, flat, (key) => ks.store.getRaw(prefix + storeKeyOfArg(key)));
+      const indexes = checkBuiltin(ks, name, flat);
+      const early = missingSourceReply(name, flat, (key) => ks.store.getRaw(storeKeyOfArg(key)));
       if (early) return early.reply;
-      const restoreTtl = name === 'set' ? keepTtl(ks, flat, prefix) : undefined;
+      const restoreTtl = name === 'set' ? keepTtl(ks, flat) : undefined;
       try {
-        return fixStreamReplies(ks, command, args, prefix, invoke(args));
+        return fixStreamReplies(ks, command, args, invoke(args));
       } finally {
         restoreTtl?.();
         // Redis never keeps an empty list, set, sorted set or hash; ioredis-mock does
         if (typeRuleOf(name)) {
-          if (indexes.length === 0 && flat.length > 0) ks.store.dropIfEmptyAggregate(prefix + storeKeyOfArg(flat[0]));
-          for (const i of indexes) ks.store.dropIfEmptyAggregate(prefix + storeKeyOfArg(flat[i]));
+          if (indexes.length === 0 && flat.length > 0) ks.store.dropIfEmptyAggregate(storeKeyOfArg(flat[0]));
+          for (const i of indexes) ks.store.dropIfEmptyAggregate(storeKeyOfArg(flat[i]));
         }
       }
     });
@@ -220,11 +212,11 @@ export function runBuiltin(ks: Keyspace, command: string, args: unknown[], prefi
  * SET … KEEPTTL keeps the key's TTL (ioredis-mock drops it): returns what puts it back after
  * the command, or undefined.
  */
-function keepTtl(ks: Keyspace, flat: readonly unknown[], prefix: string): (() => void) | undefined {
+function keepTtl(ks: Keyspace, flat: readonly unknown[]): (() => void) | undefined {
   let keep = false;
   for (let i = 2; i < flat.length; i++) if (textOf(flat[i]).toUpperCase() === 'KEEPTTL') keep = true;
   if (!keep) return undefined;
-  const key = prefix + storeKeyOfArg(flat[0]);
+  const key = storeKeyOfArg(flat[0]);
   const at = ks.store.expiryOf(key);
   if (at === undefined) return undefined;
   return () => {

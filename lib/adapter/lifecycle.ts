@@ -68,10 +68,9 @@ export function connectionOptionsOf(redis: Instance, options: any, emulators: Em
     port: Number(options?.port ?? 6379),
     db: Number(options?.db ?? 0),
     streams: parseStreamsOptions(options?.streams),
-    // no engine-side prefix: the front end prefixes the arguments ioredis's command table marks as
+    // keyPrefix is the front end's: it prefixes the arguments ioredis's command table marks as
     // keys (keys.ts applyKeyPrefix), as real ioredis does on the client side, for every command
-    // (built-ins, stream commands, EVAL/EVALSHA/FCALL KEYS); scripts then see full keys
-    keyPrefix: '',
+    // (built-ins, stream commands, EVAL/EVALSHA/FCALL KEYS); the engine and scripts see full keys
     notifyKeyspaceEvents: typeof options?.notifyKeyspaceEvents === 'string' ? options.notifyKeyspaceEvents : '',
     name: typeof options?.connectionName === 'string' && options.connectionName !== '' ? options.connectionName : null,
     // ioredis 6 says HELLO 3 on connect unless `protocol: 2`; ioredis 5 speaks RESP2

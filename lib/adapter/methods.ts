@@ -334,7 +334,6 @@ function afterSubscriptionChange(redis: Instance): number {
 export function runBuiltinNow(redis: Instance, conn: Connection, name: string, base: string, emulator: Emulator, processed: unknown[]): unknown {
   checkAllowed(redis, conn, base);
   const ks = conn.keyspace;
-  const prefix = conn.keyPrefix;
   let result: unknown;
   try {
     // keyPrefix on the arguments ioredis's table marks as keys (as ioredis does before sending)
@@ -342,7 +341,7 @@ export function runBuiltinNow(redis: Instance, conn: Connection, name: string, b
     if (keyPrefix) processed = applyKeyPrefix(base, processed, keyPrefix as string | Buffer);
     // Redis's checks, the keyspace clock, reply fixes, errors as Redis's (builtins.ts); a long
     // argument list runs in slices (large-args.ts)
-    result = runBuiltin(ks, name, processed, prefix, (args) => callSliced(base, args, (slice) => emulator.apply(redis, slice)));
+    result = runBuiltin(ks, name, processed, (args) => callSliced(base, args, (slice) => emulator.apply(redis, slice)));
   } catch (err) {
     throw toClientError(err, sentArgv(base, processed));
   } finally {

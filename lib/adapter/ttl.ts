@@ -17,8 +17,8 @@ type SyncCommand = (args: unknown[]) => number;
  * command arguments (without callback); they throw CommandError for error replies. Used by the
  * engine connection for the methods, `call()` and Lua `redis.call`.
  */
-export function clockTtlCommands(ks: Keyspace, prefix: string): Record<string, SyncCommand> {
-  const full = (key: unknown) => prefix + toByteString(key);
+export function clockTtlCommands(ks: Keyspace): Record<string, SyncCommand> {
+  const full = (key: unknown) => toByteString(key);
   const expireCmd = (name: string, unitMs: number, absolute: boolean): SyncCommand => (args) => {
     const [key, when, ...flags] = args;
     // Options first, named as typed (expire.c parseExtendedExpireArgumentsOrReply), then the time.

@@ -67,9 +67,6 @@ export interface ConnectionOptions {
   /** `notify-keyspace-events` flags for events this connection causes (ioredis-mock's
    *  per-client `notifyKeyspaceEvents` option). @default '' */
   notifyKeyspaceEvents?: string;
-  /** ioredis `keyPrefix` as ioredis-mock applies it to built-ins and scripts (the ioredis front
-   *  end). Stream commands get key arguments already prefixed by the front end. @default '' */
-  keyPrefix?: string;
   /** ioredis-mock's command emulators to run built-ins on. @default the installed ioredis-mock's */
   emulators?: EmulatorTable;
   /** `this` for the emulators: an object shaped like an ioredis-mock instance (the ioredis
@@ -114,16 +111,15 @@ const BUILTIN_CONTAINERS = new Set(['config', 'object', 'command', 'memory', 'cl
 /** The ioredis-mock TTL commands replaced by the keyspace clock's (lib/adapter/ttl.ts). */
 const CLOCK_TTL_COMMANDS = new Set(['expire', 'pexpire', 'expireat', 'pexpireat', 'ttl', 'pttl']);
 
-/** Key views of a keyspace as ioredis-mock's emulators use them, shared per prefix. */
-const views = new WeakMap<Keyspace, Map<string, { data: unknown; expires: unknown }>>();
-function viewsOf(ks: Keyspace, prefix: string): { data: unknown; expires: unknown } {
-  let byPrefix = views.get(ks);
-  if (!byPrefix) views.set(ks, (byPrefix = new Map()));
-  let v = byPrefix.get(prefix);
+/** Key views of a keyspace as ioredis-mock's emulators use them (keys are full key names: a
+ *  client's keyPrefix is applied by its front end before the engine sees the command). */
+const views = new WeakMap<Keyspace, { data: unknown; expires: unknown }>();
+function viewsOf(ks: Keyspace): { data: unknown; expires: unknown } {
+  let v = views.get(ks);
   if (!v) {
-    const expires = prefixedExpires(ks.store.expires, prefix);
-    v = { data: prefixedData(ks.store.data, prefix, expires), expires };
-    byPrefix.set(prefix, v);
+    const expires = prefixedExpires(ks.store.expires, '');
+    v = { data: prefixedData(ks.store.data, '', expires), expires };
+    views.set(ks, v);
   }
   return v;
 }
@@ -169,7 +165,8 @@ class EngineBuiltinHost {
     return this.conn.server.patternChannels;
   }
   get options(): object {
-    return { keyPrefix: this.conn.keyPrefix, notifyKeyspaceEvents: this.conn.notifyKeyspaceEvents };
+    // keys reach the emulators whole (the front end applied any keyPrefix)
+    return { keyPrefix: '', notifyKeyspaceEvents: this.conn.notifyKeyspaceEvents };
   }
   /** ioredis-mock's parsed notify-keyspace-events flags (its emulators read them). */
   get keyspaceEvents(): { K: Record<string, boolean>; E: Record<string, boolean> } {
@@ -201,8 +198,6 @@ export class Connection {
   name: string | null;
   /** The emulated server (host:port). */
   readonly server: ServerState;
-  /** ioredis `keyPrefix` as ioredis-mock applies it (built-ins, scripts). */
-  readonly keyPrefix: string;
   /** `notify-keyspace-events` flags for events this connection causes. */
   notifyKeyspaceEvents: string;
   /** CLIENT SETINFO LIB-NAME / LIB-VER, CLIENT NO-EVICT / NO-TOUCH. */
@@ -240,7 +235,6 @@ export class Connection {
   private emulatorTable: EmulatorTable | undefined;
   private host: object | undefined;
   private dbCache: Db | undefined;
-  private scriptDbCache: Db | undefined;
   private ttlCache: Record<string, (args: unknown[]) => number> | undefined;
   private pushListeners: Set<(msg: Reply) => void> | undefined;
   /** SUBSCRIBE channels and PSUBSCRIBE patterns (byte strings), in subscription order. */
@@ -260,7 +254,6 @@ export class Connection {
     this.resp = options.protocol === 3 ? 3 : 2;
     this.requirePass = options.password ?? null;
     this.authenticated = this.requirePass === null;
-    this.keyPrefix = options.keyPrefix ?? '';
     this.notifyKeyspaceEvents = options.notifyKeyspaceEvents ?? '';
     this.emulatorTable = options.emulators;
     this.host = options.builtinHost;
@@ -647,7 +640,6 @@ export class Connection {
     this.lastCommand = name;
     const ks = this.ks;
     this.lastInteractionAt = ks.clock.now();
-    const prefix = this.keyPrefix;
     const args = argv.slice(1).map(builtinArg);
     const writesBefore = ks.modifications;
     let value: unknown;
@@ -661,7 +653,7 @@ export class Connection {
         const host = this.builtinHost;
         // Redis's checks, the keyspace clock, reply fixes (adapter/builtins.ts); long argument
         // lists in slices (adapter/large-args.ts)
-        value = runBuiltin(ks, name, args, prefix, (all) => callSliced(name, all, (slice) => emulator.apply(host, slice)));
+        value = runBuiltin(ks, name, args, (all) => callSliced(name, all, (slice) => emulator.apply(host, slice)));
       }
     } catch (err) {
       throw builtinError(err);
@@ -680,7 +672,7 @@ export class Connection {
 
   /**
    * One `redis.call`/`redis.pcall` of a Lua script running on this connection (script.c
-   * scriptCall): argv are byte strings; stream commands get the connection's key prefix and
+   * scriptCall): argv are byte strings (full keys); stream commands
    * answer nil instead of blocking. Throws CommandError with the script texts for unknown,
    * wrong-arity and not-allowed commands, and the command's own error replies.
    */
@@ -700,7 +692,7 @@ export class Connection {
       }
       if (!arityOk(arity, argv.length)) throw new CommandError(ERR_ARITY_FROM_SCRIPT);
       if (DENIED_IN_SCRIPTS.has(name)) throw new CommandError(ERR_NOT_ALLOWED_FROM_SCRIPT); // CONFIG
-      const ctx: CommandContext = { now: ks.now(), version: ks.redisVersion, db: this.scriptDb, canBlock: false, isRetry: false, inScript: true };
+      const ctx: CommandContext = { now: ks.now(), version: ks.redisVersion, db: this.streamDb, canBlock: false, isRetry: false, inScript: true };
       const result = dispatch(ctx, argv);
       return isBlockRequest(result) ? NIL_ARRAY : result;
     }
@@ -726,25 +718,21 @@ export class Connection {
   }
 
   private get ttlCommands(): Record<string, (args: unknown[]) => number> {
-    return (this.ttlCache ??= clockTtlCommands(this.ks, this.keyPrefix));
+    return (this.ttlCache ??= clockTtlCommands(this.ks));
   }
 
   // -------------------------------------------------------------------------------------------
   // Keys
 
-  /** Key access for stream commands whose key arguments carry the full key. */
+  /** Key access for stream commands and scripts (key arguments are full keys). */
   get streamDb(): Db {
-    return (this.dbCache ??= makeDb(this, this.ks, ''));
+    return (this.dbCache ??= makeDb(this, this.ks));
   }
 
-  /** Key access that adds the connection's key prefix (Lua `redis.call`, like the built-ins). */
-  get scriptDb(): Db {
-    return (this.scriptDbCache ??= makeDb(this, this.ks, this.keyPrefix));
-  }
 
-  /** ioredis-mock-shaped `data`/`expires` views of the current keyspace, with the key prefix. */
+  /** ioredis-mock-shaped `data`/`expires` views of the current keyspace. */
   keyViews(): { data: unknown; expires: unknown } {
-    return viewsOf(this.ks, this.keyPrefix);
+    return viewsOf(this.ks);
   }
 
   /** SELECT: switch to database `db` (0 … 15). */
@@ -752,7 +740,6 @@ export class Connection {
     if (db === this.ks.dbIndex) return;
     this.ks = this.server.keyspace(db);
     this.dbCache = undefined;
-    this.scriptDbCache = undefined;
     this.ttlCache = undefined;
   }
 
@@ -1045,9 +1032,9 @@ function publishStreamEvent(conn: Connection, ks: Keyspace, event: string, fullK
   if (flags.includes('E')) publish.call(host, `__keyevent@${ks.dbIndex}__:${event}`, key);
 }
 
-/** Key access of the stream commands on `ks` for `conn`, with `prefix` added to keys. */
-export function makeDb(conn: Connection, ks: Keyspace, prefix: string): Db {
-  const full = (key: string) => prefix + storeKeyOfBytes(key);
+/** Key access of the stream commands on `ks` for `conn`. */
+export function makeDb(conn: Connection, ks: Keyspace): Db {
+  const full = (key: string) => storeKeyOfBytes(key);
   return {
     getStream(key) {
       const v = ks.store.getRaw(full(key));
@@ -1070,7 +1057,7 @@ export function makeDb(conn: Connection, ks: Keyspace, prefix: string): Db {
     dirty: (n) => conn.server.stats.addDirty(n),
     resetStats: () => conn.server.stats.resetStats(),
     // DUMP, RESTORE, COPY (… DB n) and CONFIG: whole values and the server's other databases
-    ...wholeKeyAccess(ks, full, ks.dbIndex, (index) => makeDb(conn, conn.server.keyspace(index), prefix)),
+    ...wholeKeyAccess(ks, full, ks.dbIndex, (index) => makeDb(conn, conn.server.keyspace(index))),
   };
 }
 

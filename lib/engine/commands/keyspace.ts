@@ -36,7 +36,7 @@ import { DATABASES } from '../registry';
 
 /** The store key of a key argument (a byte string), with the connection's prefix. */
 function keyOf(conn: Connection, arg: string): string {
-  return conn.keyPrefix + storeKeyOfBytes(arg);
+  return storeKeyOfBytes(arg);
 }
 
 /** A keyspace event of class `g` (generic), as ioredis-mock publishes them, with the real db. */
