@@ -410,31 +410,20 @@ export class Connection {
    */
   run(argv: string[]): Reply | Promise<Reply> {
     if (this.isClosed) throw connectionClosedError();
-    // `counted(argv, () => this.runCommand(argv))`, inlined: no closure per command
-    const weight = timingWeight(argv[0]);
-    const start = weight === 0 ? 0 : performance.now();
-    let out: Reply | Promise<Reply>;
-    try {
-      out = this.runCommand(argv);
-    } catch (err) {
-      this.recordCommand(argv, start, weight, err);
-      throw err;
-    }
-    if (out instanceof Promise) return this.countedLater(argv, start, weight, out);
-    this.recordCommand(argv, start, weight, undefined);
-    return out;
+    return this.counted(argv, this.runCommand);
   }
 
   /**
-   * Run `body` for argv and record it in the server's INFO statistics (commandstats,
-   * errorstats, commands processed): when it answers, fails, or is refused before running.
+   * Run `body` (a method of this connection, so that no closure is made per command) for argv
+   * and record it in the server's INFO statistics (commandstats, errorstats, commands
+   * processed): when it answers, fails, or is refused before running.
    */
-  private counted(argv: string[], body: () => Reply | Promise<Reply>): Reply | Promise<Reply> {
+  private counted(argv: string[], body: (this: Connection, argv: string[]) => Reply | Promise<Reply>): Reply | Promise<Reply> {
     const weight = timingWeight(argv[0]);
     const start = weight === 0 ? 0 : performance.now();
     let out: Reply | Promise<Reply>;
     try {
-      out = body();
+      out = body.call(this, argv);
     } catch (err) {
       this.recordCommand(argv, start, weight, err);
       throw err;
@@ -775,17 +764,20 @@ export class Connection {
   /** One command inside EXEC: its reply, or its error reply in place. */
   private runQueued(argv: string[]): Reply | Promise<Reply> {
     try {
-      const name = argv[0].toLowerCase();
-      const conn = CONNECTION_COMMANDS.get(name);
-      const out = this.counted(argv, () => {
-        if (conn) return this.runConnectionCommand(conn, name, argv);
-        if (lookupCommand(name)) return this.runStream(argv);
-        return this.runBuiltin(name, argv);
-      });
+      const out = this.counted(argv, this.runQueuedCommand);
       return out instanceof Promise ? out.catch(errorReplyOf) : out;
     } catch (err) {
       return errorReplyOf(err);
     }
+  }
+
+  /** What EXEC runs for one queued command: a connection, stream or built-in command. */
+  private runQueuedCommand(argv: string[]): Reply | Promise<Reply> {
+    const name = argv[0].toLowerCase();
+    const conn = CONNECTION_COMMANDS.get(name);
+    if (conn) return this.runConnectionCommand(conn, name, argv);
+    if (lookupCommand(name)) return this.runStream(argv);
+    return this.runBuiltin(name, argv);
   }
 
   /**
