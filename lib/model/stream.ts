@@ -111,7 +111,9 @@ export class Stream {
           ? BigInt(this.length - head.live) >= strategy.maxLen
           : compareIds(head.lastId, strategy.minId) < 0;
       if (removeNode) {
-        removed.push(...this.entries.removeHeadNode());
+        // element by element: a node may hold more IDs than a call takes arguments
+        // (stream-node-max-entries 0 with stream-node-max-bytes 0: one node for the whole stream)
+        for (const id of this.entries.removeHeadNode()) removed.push(id);
         continue;
       }
       if (approx) break;

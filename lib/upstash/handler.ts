@@ -315,7 +315,7 @@ export function createUpstashHandler(options: UpstashHandlerOptions): UpstashHan
       const body = await request.body();
       if (body.length > 0) argv.push(body.toString('latin1'));
     }
-    argv.push(...query);
+    for (const arg of query) argv.push(arg); // element by element: no call-argument limit
     if (argv[0] === '') return reply(400, errorBody(ERR_BODY_EMPTY_COMMAND));
     return runSingle(argv, base64, reply);
   }
