@@ -33,14 +33,16 @@ const DIST = path.resolve(process.argv[2] || path.join(__dirname, '..', 'dist'))
  * `require('ioredis-mock-streams')` loads (kept small: a plain import loads only this);
  * `client`: what the first client loads; `commands`: the stream and engine command modules,
  * each loaded on the first use of one of its commands (one file read for all of them, each
- * still evaluated on its first require); `jest`: the jest setup file's own modules.
+ * still evaluated on its first require).
  */
 const GROUPS = [
   { name: 'import', roots: ['cjs-entry'] },
   { name: 'client', roots: ['adapter/install'] },
   { name: 'commands', roots: ['commands/*', 'engine/commands/*'] },
-  { name: 'jest', roots: ['jest/setup'] },
 ];
+// Not the jest setup file: its `jest.mock('ioredis', () => require('../cjs-entry'))` must stay a
+// plain `require` inside the factory (babel-jest rejects a factory naming an outer variable, and
+// after `jest.resetModules()` the factory must load the package again through jest).
 
 const STUB_MARK = '/* ioredis-mock-streams bundle stub */';
 
@@ -52,6 +54,18 @@ const STUB_MARK = '/* ioredis-mock-streams bundle stub */';
  */
 const ASCII_FOR = { '\u2014': '--', '\u2013': '-', '\u2026': '...', '\u2192': '->', '\u2190': '<-', '\u00a7': 'S', '\u2212': '-', '\u00d7': 'x', '\u00b7': '.', '\u2265': '>=', '\u2264': '<=', '\u00b5': 'u' };
 const asciiComments = (text) => text.replace(/[^\x00-\x7f]/g, (c) => ASCII_FOR[c] ?? '?');
+
+/**
+ * esbuild writes a class that names itself in its body as `var Stream = class _Stream {`, so its
+ * `name` would be `_Stream` (`util.inspect`, jest diffs, stack frames, `constructor.name`
+ * checks). A static block gives it back its own name, as esbuild's keepNames does for classes
+ * (keepNames itself would also wrap every arrow function, hot paths included).
+ */
+const classNames = (text) =>
+  text.replace(
+    /^(\s*var (\w+) = class _\2(?: extends [^{\n]+)? \{)$/gm,
+    (line, head, name) => `${head} static { Object.defineProperty(this, "name", { value: ${JSON.stringify(name)}, configurable: true }); }`,
+  );
 
 const idOf = (file) => path.relative(DIST, file).split(path.sep).join('/').replace(/\.js$/, '');
 const fileOf = (id) => path.join(DIST, ...id.split('/')) + '.js';
@@ -166,7 +180,7 @@ async function bundleGroup(group, ids, groupOf) {
     ],
   });
   fs.mkdirSync(path.dirname(outfile), { recursive: true });
-  for (const out of result.outputFiles) fs.writeFileSync(out.path, out.path.endsWith('.js') ? asciiComments(out.text) : out.text);
+  for (const out of result.outputFiles) fs.writeFileSync(out.path, out.path.endsWith('.js') ? classNames(asciiComments(out.text)) : out.text);
   for (const id of ids) {
     const file = fileOf(id);
     const stub = `"use strict";\n${STUB_MARK}\nmodule.exports = require(${JSON.stringify(specifierFrom(file, `bundle/${group.name}`))})[${JSON.stringify(id)}]();\n`;
@@ -178,6 +192,7 @@ async function bundleGroup(group, ids, groupOf) {
 
 async function main() {
   const groupOf = assignGroups();
+  fs.rmSync(path.join(DIST, 'bundle'), { recursive: true, force: true }); // no group's file left from an earlier build
   const report = [];
   for (const group of GROUPS) {
     const ids = [...groupOf].filter(([, g]) => g === group.name).map(([id]) => id).sort();

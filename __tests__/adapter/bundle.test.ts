@@ -48,6 +48,21 @@ function run(script: string, nodeArgs: string[] = []): string {
     }
   });
 
+  it('keeps the names of exported classes and functions (esbuild renames self-referencing classes)', () => {
+    const out = run(`
+      const renamed = [];
+      for (const group of ['import', 'client', 'commands']) {
+        const modules = require('./dist/bundle/' + group + '.js');
+        for (const id of Object.keys(modules)) {
+          for (const [key, value] of Object.entries(modules[id]())) {
+            if (typeof value === 'function' && value.name !== key && value.name.startsWith('_')) renamed.push(id + ':' + key + '=' + value.name);
+          }
+        }
+      }
+      console.log(JSON.stringify({ renamed, names: [require('ioredis-mock-streams').name, require('./dist/model/stream.js').Stream.name] }));`);
+    expect(JSON.parse(out)).toEqual({ renamed: [], names: ['Redis', 'Stream'] });
+  });
+
   it('maps a stack trace through the bundle back to lib/*.ts (--enable-source-maps)', () => {
     const out = run(
       `

@@ -14,9 +14,8 @@
  * installed at all (it is a peer dependency, so npm normally installs it), the private ioredis 5
  * bundled for ioredis-mock stands in.
  */
-import { readFileSync } from 'fs';
 import { dirname } from 'path';
-import { readJsonFile } from '../json-file';
+import { readJsonFile, readPackageFile } from '../json-file';
 
 export interface CommandTable {
   /** What the table belongs to, e.g. `ioredis 6.0.0 (@ioredis/commands 2.0.0)`. */
@@ -71,13 +70,8 @@ export function commandTableAt(ioredisDir: string): CommandTable {
 
 /** The command names of the @ioredis/commands in `commandsDir` (its data's keys), if its data file is where every release has it. */
 function commandListAt(commandsDir: string): string[] | undefined {
-  let text: string;
-  try {
-    text = readFileSync(`${commandsDir}/built/commands.json`, 'utf8');
-  } catch {
-    return undefined;
-  }
-  return topLevelKeys(text);
+  const text = readPackageFile(`${commandsDir}/built/commands.json`);
+  return text === undefined ? undefined : topLevelKeys(text);
 }
 
 /**
