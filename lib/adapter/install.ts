@@ -319,6 +319,13 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
   });
   const baseMulti = proto.multi;
   defineMethod(proto, 'multi', function multi(this: Instance, ...args: unknown[]) {
+    // ioredis's `multi({ pipeline: false })` (also `multi(commands, { pipeline: false })`, which
+    // ignores the commands): MULTI is sent at once; the client's next commands answer QUEUED and
+    // `exec()` sends EXEC (ioredis Redis#multi → Commander#multi)
+    const options = args.length === 1 && !Array.isArray(args[0]) ? args[0] : args[1];
+    if ((options as { pipeline?: unknown } | undefined)?.pipeline === false) {
+      return runEngineCommand(this, emulators, 'multi', [], false);
+    }
     ensurePipeline();
     const batch = baseMulti.apply(this, args);
     batch.__streamsMulti = true;
@@ -331,7 +338,17 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
       this.batch = undefined;
       return pipeline.exec(cb);
     }
-    return withCallback(runEngineCommand(this, emulators, 'exec', [], false), cb);
+    // EXEC after `multi({ pipeline: false })`: ioredis wraps the replies as a pipeline's,
+    // `[null, reply]` or `[error]` each (transaction.ts wrapMultiResult); null when WATCH failed
+    const wrapped = runEngineCommand(this, emulators, 'exec', [], false).then((replies) =>
+      Array.isArray(replies) ? replies.map((r) => (r instanceof Error ? [r] : [null, r])) : replies,
+    );
+    return withCallback(wrapped, cb);
+  });
+  // execBuffer: EXEC's replies as they are (ioredis does not wrap them), values as Buffers
+  defineMethod(proto, 'execBuffer', function execBuffer(this: Instance, callback?: unknown) {
+    const cb = typeof callback === 'function' ? (callback as never) : undefined;
+    return withCallback(runEngineCommand(this, emulators, 'exec', [], true), cb);
   });
 
   // --- scripts: ioredis `defineCommand(name, { numberOfKeys?, lua })` (per instance, as ioredis)

@@ -1,0 +1,71 @@
+/**
+ * ioredis's `multi({ pipeline: false })`: MULTI is sent at once (the call resolves 'OK'), the
+ * client's next commands answer QUEUED, and `exec()` answers the replies wrapped as a
+ * pipeline's (`[null, reply]`, `[error]`), `execBuffer()` unwrapped; `call('exec')` unwrapped
+ * too. Found by a new-user trial (the fake returned a Pipeline and ran the commands at once);
+ * the expected values are real ioredis 6.0.0 on redis-server 7.0.15, and the same script runs
+ * on the real server when REDIS_URL is set.
+ */
+import * as IORedisModule from 'ioredis';
+import Redis from 'ioredis-mock-streams';
+
+type AnyClient = Record<string, any>;
+const realIoredis = (jest.requireActual('ioredis') as typeof IORedisModule & { default: any }).default ?? jest.requireActual('ioredis');
+
+/** The script, on `r`; key `k`. Errors shown by their message. */
+async function script(r: AnyClient, k: string): Promise<unknown[]> {
+  const show = (x: unknown): unknown => (x instanceof Error ? `E:${x.message}` : Array.isArray(x) ? x.map(show) : Buffer.isBuffer(x) ? `B:${x}` : x);
+  await r.del(k);
+  const out: unknown[] = [];
+  const m = r.multi({ pipeline: false });
+  out.push(typeof m.then, await m);
+  out.push(await r.xadd(k, '1-1', 'a', '1'), await r.xlen(k), await r.xadd(k, 'bad', 'a', '1'));
+  out.push(show(await r.exec()));
+  await r.multi([['xlen', k]], { pipeline: false }); // the commands are ignored, as ioredis does
+  out.push(await r.xlen(k), show(await r.execBuffer()));
+  await r.call('multi');
+  await r.call('xlen', k);
+  out.push(show(await r.call('exec')));
+  await r.watch(k);
+  await r.multi({ pipeline: false });
+  await r.xlen(k);
+  await r.del(k); // inside the transaction: queued, so the WATCH still holds
+  out.push(show(await r.exec()), await r.xlen(k));
+  await r.del(k);
+  return out;
+}
+
+const EXPECTED = [
+  'function',
+  'OK',
+  'QUEUED',
+  'QUEUED',
+  'QUEUED',
+  [[null, '1-1'], [null, 1], ['E:ERR Invalid stream ID specified as stream command argument']],
+  'QUEUED',
+  [1],
+  [1],
+  [[null, 1], [null, 1]],
+  0,
+];
+
+describe('multi({ pipeline: false })', () => {
+  it('queues on the server and exec() wraps the replies as ioredis does', async () => {
+    const r = new Redis({ port: 50_800 }) as unknown as AnyClient;
+    expect(await script(r, 'mpf')).toEqual(EXPECTED);
+    r.disconnect();
+  });
+});
+
+const REDIS_URL = process.env.REDIS_URL;
+if (!REDIS_URL) console.warn('REDIS_URL not set: multi({ pipeline: false }) on real ioredis skipped');
+(REDIS_URL ? describe : describe.skip)('multi({ pipeline: false }) with real ioredis on redis-server', () => {
+  it('gives the same replies', async () => {
+    const r = new realIoredis(REDIS_URL!, { db: 12 }) as AnyClient;
+    try {
+      expect(await script(r, `mpf:${process.pid}`)).toEqual(EXPECTED);
+    } finally {
+      r.disconnect();
+    }
+  });
+});
