@@ -69,3 +69,42 @@ if (!REDIS_URL) console.warn('REDIS_URL not set: multi({ pipeline: false }) on r
     }
   });
 });
+
+/** `multi()` pipelines with DISCARD queued (same script on the fake and, with REDIS_URL, the server). */
+async function discardScript(r: AnyClient, k: string): Promise<unknown[]> {
+  const failure = (e: any) => `${e.message} ${JSON.stringify(e.command)}`;
+  await r.del(k);
+  const out: unknown[] = [];
+  out.push(await r.multi().xadd(k, '1-1', 'a', '1').discard().exec().then(JSON.stringify, failure));
+  out.push(await r.xlen(k));
+  out.push(await r.multi().xadd(k, '1-1', 'a', '1').discard().xadd(k, '2-1', 'a', '1').exec().then(JSON.stringify, failure));
+  out.push(await r.xrange(k, '-', '+'));
+  await r.del(k);
+  return out;
+}
+
+const DISCARD_EXPECTED = [
+  'ERR EXEC without MULTI {"name":"exec","args":[]}',
+  0,
+  'ERR EXEC without MULTI {"name":"exec","args":[]}',
+  [['2-1', ['a', '1']]],
+];
+
+describe('multi() with DISCARD queued', () => {
+  it('runs nothing before DISCARD, the rest outside the transaction, and EXEC fails', async () => {
+    const r = new Redis({ port: 50_801 }) as unknown as AnyClient;
+    expect(await discardScript(r, 'mdis')).toEqual(DISCARD_EXPECTED);
+    r.disconnect();
+  });
+});
+
+(REDIS_URL ? describe : describe.skip)('multi() with DISCARD queued, real ioredis on redis-server', () => {
+  it('gives the same replies', async () => {
+    const r = new realIoredis(REDIS_URL!, { db: 12 }) as AnyClient;
+    try {
+      expect(await discardScript(r, `mdis:${process.pid}`)).toEqual(DISCARD_EXPECTED);
+    } finally {
+      r.disconnect();
+    }
+  });
+});

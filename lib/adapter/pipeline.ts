@@ -126,6 +126,19 @@ function queueTimeError(redis: Instance, conn: Connection, e: Entry): unknown {
   }
 }
 
+/**
+ * A `multi()` pipeline with DISCARD in it: nothing before DISCARD runs, the commands after it run
+ * one by one outside a transaction, and EXEC fails with `ERR EXEC without MULTI` (what the
+ * server answers to the EXEC ioredis sends last), as real ioredis on redis-server 7.0.15.
+ */
+async function runDiscarded(redis: Instance, conn: Connection, after: Entry[]): Promise<never> {
+  conn.unwatchAll();
+  for (const e of after) await settle(e, () => runEntry(redis, conn, e));
+  const err = newReplyError('ERR EXEC without MULTI');
+  Object.assign(err, { command: { name: 'exec', args: [] } });
+  throw err;
+}
+
 export function installPipeline(
   RedisMock: any,
   emulators: EmulatorTable,
@@ -229,6 +242,10 @@ export function installPipeline(
     if (this.__streamsMulti) {
       const run = () => {
         if (conn.closed) return Promise.all(closedPairs(entries, new Error('Connection is closed.')));
+        // DISCARD queued in the transaction: ioredis sends MULTI, the commands, DISCARD (which drops
+        // them and UNWATCHes), the rest outside any transaction, then EXEC, which fails
+        const discardAt = entries.findIndex((e) => e.base.toLowerCase() === 'discard');
+        if (discardAt >= 0) return runDiscarded(redis, conn, entries.slice(discardAt + 1));
         const previousErrors = entries.map((e) => queueTimeError(redis, conn, e)).filter((x) => x !== null);
         if (previousErrors.length > 0) {
           const err = newReplyError('EXECABORT Transaction discarded because of previous errors.');
