@@ -127,6 +127,20 @@ function queueTimeError(redis: Instance, conn: Connection, e: Entry): unknown {
 }
 
 /**
+ * What ioredis answers for a second exec() of a `multi()` pipeline: the raw replies of the first
+ * run — `[null, 'OK']` for MULTI, `[null, 'QUEUED']` per command, then `[null, EXEC's reply]`
+ * (each reply, or its error, unwrapped; null when WATCH failed). Checked with ioredis 5.11.1 and
+ * 6.0.0 on redis-server 7.0.15.
+ */
+function rawTransactionReplies(pairs: unknown, queued: number): unknown[] {
+  const execReply = Array.isArray(pairs) ? pairs.map((p: [unknown, unknown?]) => (p[0] ? p[0] : p[1])) : pairs;
+  const out: unknown[] = [[null, 'OK']];
+  for (let i = 0; i < queued; i++) out.push([null, 'QUEUED']);
+  out.push([null, execReply]);
+  return out;
+}
+
+/**
  * A `multi()` pipeline with DISCARD in it: nothing before DISCARD runs, the commands after it run
  * one by one outside a transaction, and EXEC fails with `ERR EXEC without MULTI` (what the
  * server answers to the EXEC ioredis sends last), as real ioredis on redis-server 7.0.15.
@@ -233,12 +247,26 @@ export function installPipeline(
   const closedPairs = (entries: Entry[], err: Error) => entries.map((e) => settle(e, () => Promise.reject(err)));
 
   define('exec', function exec(this: any, callback?: Callback) {
+    // exec() again: ioredis answers from the first run (nothing is sent again); a multi()
+    // pipeline then shows its raw replies — MULTI's OK, a QUEUED per command, EXEC's reply
+    const first: Promise<unknown> | undefined = this.__streamsExecuted;
+    if (first) {
+      const again = this.__streamsMulti ? first.then((pairs) => rawTransactionReplies(pairs, this.__streamsQueued)) : first;
+      return withCallback(again, callback);
+    }
+    const result = runExec.call(this);
+    this.__streamsExecuted = result;
+    return withCallback(result, callback);
+  });
+
+  function runExec(this: any): Promise<unknown> {
     const redis = this.redis;
     const conn: Connection | undefined = redis?.[CONN];
     const entries: Entry[] = this.batch ?? [];
     this.batch = [];
+    this.__streamsQueued = entries.length;
     if (redis?.batch === this) redis.batch = undefined;
-    if (!conn) return withCallback(Promise.reject(new Error('[ioredis-mock-streams] this client was not set up by installStreams()')), callback);
+    if (!conn) return Promise.reject(new Error('[ioredis-mock-streams] this client was not set up by installStreams()'));
     if (this.__streamsMulti) {
       const run = () => {
         if (conn.closed) return Promise.all(closedPairs(entries, new Error('Connection is closed.')));
@@ -258,10 +286,7 @@ export function installPipeline(
         return out === null ? null : Promise.all(out).then(withoutCommands);
       };
       // one exec is one command for the spin guard (a loop of pipelines must let the event loop turn too)
-      return withCallback(
-        guarded(redis, () => whenReady(redis, 'exec', () => conn.enqueue(run), () => Promise.reject(new Error(OFFLINE_QUEUE_DISABLED)))),
-        callback,
-      );
+      return guarded(redis, () => whenReady(redis, 'exec', () => conn.enqueue(run), () => Promise.reject(new Error(OFFLINE_QUEUE_DISABLED))));
     }
     const run = async () => {
       const out: [unknown, unknown?][] = [];
@@ -270,12 +295,9 @@ export function installPipeline(
     };
     // one exec is one command for the spin guard (a loop of pipelines must let the event loop turn
     // too); a pipeline sent before `ready` with enableOfflineQueue false: each command gets the error
-    return withCallback(
-      guarded(redis, () =>
-        whenReady(redis, 'exec', () => conn.enqueue(run), () => Promise.all(closedPairs(entries, new Error(OFFLINE_QUEUE_DISABLED)))),
-      ),
-      callback,
+    return guarded(redis, () =>
+      whenReady(redis, 'exec', () => conn.enqueue(run), () => Promise.all(closedPairs(entries, new Error(OFFLINE_QUEUE_DISABLED)))),
     );
-  });
+  }
   layer.commit();
 }

@@ -1,10 +1,11 @@
 /**
- * ioredis's `multi({ pipeline: false })`: MULTI is sent at once (the call resolves 'OK'), the
- * client's next commands answer QUEUED, and `exec()` answers the replies wrapped as a
- * pipeline's (`[null, reply]`, `[error]`), `execBuffer()` unwrapped; `call('exec')` unwrapped
- * too. Found by a new-user trial (the fake returned a Pipeline and ran the commands at once);
- * the expected values are real ioredis 6.0.0 on redis-server 7.0.15, and the same script runs
- * on the real server when REDIS_URL is set.
+ * Transactions and pipelines as ioredis runs them, each script also run with real ioredis on
+ * redis-server when REDIS_URL is set (expected values: real ioredis 6.0.0 on 7.0.15; found by
+ * new-user trials):
+ * - `multi({ pipeline: false })`: MULTI is sent at once (the call resolves 'OK'), the client's
+ *   next commands answer QUEUED, `exec()` wraps the replies as a pipeline's (`[null, reply]`,
+ *   `[error]`), `execBuffer()` and `call('exec')` do not;
+ * - DISCARD queued in a `multi()` pipeline; `exec()` called twice.
  */
 import * as IORedisModule from 'ioredis';
 import Redis from 'ioredis-mock-streams';
@@ -103,6 +104,47 @@ describe('multi() with DISCARD queued', () => {
     const r = new realIoredis(REDIS_URL!, { db: 12 }) as AnyClient;
     try {
       expect(await discardScript(r, `mdis:${process.pid}`)).toEqual(DISCARD_EXPECTED);
+    } finally {
+      r.disconnect();
+    }
+  });
+});
+
+/** exec() called twice on one pipeline / multi() (same script on the fake and, with REDIS_URL, the server). */
+async function execTwiceScript(r: AnyClient, k: string): Promise<unknown> {
+  await r.del(k);
+  const p = r.pipeline().xadd(k, '1-1', 'a', '1').xlen(k);
+  const first = await p.exec();
+  const second = await p.exec();
+  const m = r.multi().xlen(k).xadd(k, 'bad', 'a', '1');
+  const third = await m.exec();
+  const fourth = await m.exec();
+  const out = JSON.stringify([first, second, third, fourth, await r.xlen(k)], (_, v) => (v instanceof Error ? `E:${v.message}` : v));
+  await r.del(k);
+  return JSON.parse(out);
+}
+
+const EXEC_TWICE_EXPECTED = [
+  [[null, '1-1'], [null, 1]],
+  [[null, '1-1'], [null, 1]], // the first run's result: nothing is sent again
+  [[null, 1], ['E:ERR Invalid stream ID specified as stream command argument']],
+  [[null, 'OK'], [null, 'QUEUED'], [null, 'QUEUED'], [null, [1, 'E:ERR Invalid stream ID specified as stream command argument']]],
+  1,
+];
+
+describe('exec() twice', () => {
+  it('answers from the first run; a multi() pipeline shows its raw replies', async () => {
+    const r = new Redis({ port: 50_802 }) as unknown as AnyClient;
+    expect(await execTwiceScript(r, 'etw')).toEqual(EXEC_TWICE_EXPECTED);
+    r.disconnect();
+  });
+});
+
+(REDIS_URL ? describe : describe.skip)('exec() twice, real ioredis on redis-server', () => {
+  it('gives the same replies', async () => {
+    const r = new realIoredis(REDIS_URL!, { db: 12 }) as AnyClient;
+    try {
+      expect(await execTwiceScript(r, `etw:${process.pid}`)).toEqual(EXEC_TWICE_EXPECTED);
     } finally {
       r.disconnect();
     }
