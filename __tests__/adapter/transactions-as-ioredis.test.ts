@@ -5,7 +5,8 @@
  * - `multi({ pipeline: false })`: MULTI is sent at once (the call resolves 'OK'), the client's
  *   next commands answer QUEUED, `exec()` wraps the replies as a pipeline's (`[null, reply]`,
  *   `[error]`), `execBuffer()` and `call('exec')` do not;
- * - DISCARD queued in a `multi()` pipeline; `exec()` called twice.
+ * - DISCARD queued in a `multi()` pipeline; `exec()` called twice; a pipeline or `multi()` never
+ *   exec'd is not run by a later `exec()` on the client.
  */
 import * as IORedisModule from 'ioredis';
 import Redis from 'ioredis-mock-streams';
@@ -145,6 +146,39 @@ describe('exec() twice', () => {
     const r = new realIoredis(REDIS_URL!, { db: 12 }) as AnyClient;
     try {
       expect(await execTwiceScript(r, `etw:${process.pid}`)).toEqual(EXEC_TWICE_EXPECTED);
+    } finally {
+      r.disconnect();
+    }
+  });
+});
+
+/** A pipeline or multi() never exec'd does not stay on the client (ioredis keeps none). */
+async function abandonedScript(r: AnyClient, k: string): Promise<unknown[]> {
+  await r.del(`${k}:y`, `${k}:z`, `${k}:x`);
+  r.multi().set(`${k}:y`, '1');
+  const queued = await Promise.all([r.multi({ pipeline: false }), r.set(`${k}:z`, '2'), r.exec()]);
+  r.pipeline().set(`${k}:x`, '1');
+  const bareExec = await r.exec().catch((e: Error) => e.message);
+  const out = [queued, await r.get(`${k}:y`), await r.get(`${k}:z`), bareExec, await r.get(`${k}:x`)];
+  await r.del(`${k}:y`, `${k}:z`, `${k}:x`);
+  return out;
+}
+
+const ABANDONED_EXPECTED = [['OK', 'QUEUED', [[null, 'OK']]], null, '2', 'ERR EXEC without MULTI', null];
+
+describe('a pipeline or multi() never exec\'d', () => {
+  it('is not run by a later exec() on the client', async () => {
+    const r = new Redis({ port: 50_803 }) as unknown as AnyClient;
+    expect(await abandonedScript(r, 'ab')).toEqual(ABANDONED_EXPECTED);
+    r.disconnect();
+  });
+});
+
+(REDIS_URL ? describe : describe.skip)('a pipeline or multi() never exec\'d, real ioredis on redis-server', () => {
+  it('gives the same replies', async () => {
+    const r = new realIoredis(REDIS_URL!, { db: 12 }) as AnyClient;
+    try {
+      expect(await abandonedScript(r, `ab:${process.pid}`)).toEqual(ABANDONED_EXPECTED);
     } finally {
       r.disconnect();
     }

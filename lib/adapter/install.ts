@@ -313,9 +313,13 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
     installPipeline(RedisMock, emulators, routes, commandMethods);
   };
   const basePipeline = proto.pipeline;
+  // ioredis-mock also parks the new pipeline on the client (`this.batch`), where a later
+  // `exec()` on the client would run it; a real ioredis client keeps no such pipeline
   defineMethod(proto, 'pipeline', function pipeline(this: Instance, ...args: unknown[]) {
     ensurePipeline();
-    return basePipeline.apply(this, args);
+    const batch = basePipeline.apply(this, args);
+    this.batch = undefined;
+    return batch;
   });
   const baseMulti = proto.multi;
   defineMethod(proto, 'multi', function multi(this: Instance, ...args: unknown[]) {
@@ -328,16 +332,13 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
     }
     ensurePipeline();
     const batch = baseMulti.apply(this, args);
+    this.batch = undefined;
     batch.__streamsMulti = true;
     return batch;
   });
   defineMethod(proto, 'exec', function exec(this: Instance, callback?: unknown) {
     const cb = typeof callback === 'function' ? (callback as never) : undefined;
-    if (this.batch) {
-      const pipeline = this.batch;
-      this.batch = undefined;
-      return pipeline.exec(cb);
-    }
+    // EXEC on the connection (a `multi()` pipeline is exec'd on itself, as with ioredis);
     // EXEC after `multi({ pipeline: false })`: ioredis wraps the replies as a pipeline's,
     // `[null, reply]` or `[error]` each (transaction.ts wrapMultiResult); null when WATCH failed
     const wrapped = runEngineCommand(this, emulators, 'exec', [], false).then((replies) =>
