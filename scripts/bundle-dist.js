@@ -7,15 +7,23 @@
  * modules each group below loads *at their top level* into one file (`dist/bundle/<name>.js`),
  * and the module's own file becomes a one-line stub that returns the bundled instance:
  *
- *   module.exports = require("../bundle/client.js")["engine/registry"]();
+ *   module.exports = require("../bundle/import.js").link.get("client")["engine/registry"]();
  *
  * so every path into a module (other dist files, the stubs, the subpath exports, a user's deep
  * require) reaches the same module instance, and every module still runs on its first require,
- * as from its own file: laziness is unchanged. Modules required lazily (inside a function: the
- * command modules, INFO, Lua, RDB, the CLI, the scenario code …) stay files of their own, so a
- * test file that does not use them does not even read them. esbuild keeps each CommonJS module
- * in its own closure (no renaming, no hoisting) and chains tsc's source maps, so stack traces
- * map back to lib/*.ts (Node `--enable-source-maps`, jest, debuggers).
+ * as from its own file: laziness is unchanged. Modules only some tests need (the command
+ * modules, Lua, INFO) are in the `commands` bundle, read with the first command and each
+ * evaluated on its first use; the other entries (CLI, scenarios, the Upstash and RESP front ends,
+ * the jest setup file) stay files of their own. esbuild keeps each CommonJS module in its own
+ * closure (no renaming, no hoisting) and chains tsc's source maps, so stack traces map back to
+ * lib/*.ts (Node `--enable-source-maps`, jest, debuggers).
+ *
+ * One copy of the package, one set of modules: the root bundle (`import`) holds a link, and the
+ * other bundles are functions of a link, instantiated once per link. A module reaches another
+ * group's module through its own copy's link, never through `require` — so when jest resets its
+ * module registry between a `beforeAll` that made a client and the test that uses it, the
+ * modules that client loads on first use still belong to its copy (a second `require` would
+ * hand back the reset registry's copy: other classes, failing `instanceof`, unencoded replies).
  *
  * Usage: node scripts/bundle-dist.js [distDir] — on fresh tsc output (`npm run build` runs both).
  */
@@ -38,8 +46,9 @@ const DIST = path.resolve(process.argv[2] || path.join(__dirname, '..', 'dist'))
 const GROUPS = [
   { name: 'import', roots: ['cjs-entry'] },
   { name: 'client', roots: ['adapter/install'] },
-  { name: 'commands', roots: ['commands/*', 'engine/commands/*'] },
+  { name: 'commands', roots: ['commands/*', 'commands/server/*', 'engine/commands/*', 'engine/lua'] },
 ];
+const ROOT_GROUP = GROUPS[0].name;
 // Not the jest setup file: its `jest.mock('ioredis', () => require('../cjs-entry'))` must stay a
 // plain `require` inside the factory (babel-jest rejects a factory naming an outer variable, and
 // after `jest.resetModules()` the factory must load the package again through jest).
@@ -137,9 +146,21 @@ function specifierFrom(fromFile, toId) {
 
 async function bundleGroup(group, ids, groupOf) {
   const outfile = path.join(DIST, 'bundle', `${group.name}.js`);
-  const entry = ['"use strict";', 'module.exports = {'];
+  const root = group.name === ROOT_GROUP;
+  const entry = ['"use strict";', 'const modules = {'];
   for (const id of ids) entry.push(`  ${JSON.stringify(id)}: () => require(${JSON.stringify(`./${id}.js`)}),`);
   entry.push('};');
+  if (root) {
+    // the link of this copy of the package: each other group's bundle instantiated once for it
+    entry.push('const loaded = { [' + JSON.stringify(ROOT_GROUP) + ']: modules };');
+    entry.push('const load = {');
+    for (const g of GROUPS.slice(1)) entry.push(`  ${JSON.stringify(g.name)}: () => require(${JSON.stringify(`./${g.name}.js`)}),`);
+    entry.push('};');
+    entry.push('__link = { get: (name) => (loaded[name] ??= load[name]()(__link)) };');
+    entry.push('module.exports = { link: __link, modules };');
+  } else {
+    entry.push('module.exports = modules;');
+  }
   const result = await esbuild.build({
     stdin: { contents: entry.join('\n'), resolveDir: DIST, sourcefile: `bundle/${group.name}.entry.js`, loader: 'js' },
     outfile,
@@ -151,15 +172,18 @@ async function bundleGroup(group, ids, groupOf) {
     sourcemap: true,
     charset: 'ascii',
     write: false,
+    // the root bundle holds this copy's link; the others are instantiated for a link (wrap below)
+    footer: root ? { js: 'var __link; // hoisted: the link of this copy (set by the entry above)' } : undefined,
     logLevel: 'warning',
     plugins: [
       {
         name: 'dist-modules',
         setup(build) {
           build.onResolve({ filter: /^\./ }, (args) => {
-            // the other group's bundle, required by a module of the namespace below
-            if (args.namespace === 'other-group') return { path: args.path, external: true };
-            const fromId = args.importer.endsWith('.entry.js') || args.importer === '<stdin>' ? null : idOf(args.importer);
+            const fromEntry = args.importer.endsWith('.entry.js') || args.importer === '<stdin>';
+            // the root's loaders of the other groups' bundles
+            if (fromEntry && GROUPS.some((g) => args.path === `./${g.name}.js`)) return { path: args.path, external: true };
+            const fromId = fromEntry ? null : idOf(args.importer);
             const id = fromId === null ? resolveId('index', args.path) : resolveId(fromId, args.path);
             if (id === null) return undefined; // esbuild's own resolution (JSON, folders)
             const owner = groupOf.get(id);
@@ -171,7 +195,7 @@ async function bundleGroup(group, ids, groupOf) {
             return { path: specifierFrom(outfile, id), external: true };
           });
           build.onLoad({ filter: /.*/, namespace: 'other-group' }, (args) => ({
-            contents: `module.exports = require(${JSON.stringify(`./${args.pluginData}.js`)})[${JSON.stringify(args.path)}]();\n`,
+            contents: `module.exports = __link.get(${JSON.stringify(args.pluginData)})[${JSON.stringify(args.path)}]();\n`,
             resolveDir: path.dirname(outfile),
             loader: 'js',
           }));
@@ -180,10 +204,25 @@ async function bundleGroup(group, ids, groupOf) {
     ],
   });
   fs.mkdirSync(path.dirname(outfile), { recursive: true });
-  for (const out of result.outputFiles) fs.writeFileSync(out.path, out.path.endsWith('.js') ? classNames(asciiComments(out.text)) : out.text);
+  for (const out of result.outputFiles) {
+    let text = out.text;
+    if (out.path.endsWith('.js')) {
+      text = classNames(asciiComments(text));
+      // a non-root bundle is a function of the link: every copy of the package (a jest module
+      // registry reset loads a second one) instantiates its own modules, bound to its own link,
+      // whichever registry the file is read in. On the first line: the source map's lines stay.
+      if (!root) {
+        const mapComment = /\n\/\/# sourceMappingURL=[^\n]*\n?$/.exec(text);
+        const code = mapComment ? text.slice(0, mapComment.index) : text;
+        text = `module.exports = function (__link) { "use strict"; const module = { exports: {} }; const exports = module.exports; ${code}\nreturn module.exports; };\n${mapComment ? mapComment[0].trim() + '\n' : ''}`;
+      }
+    }
+    fs.writeFileSync(out.path, text);
+  }
   for (const id of ids) {
     const file = fileOf(id);
-    const stub = `"use strict";\n${STUB_MARK}\nmodule.exports = require(${JSON.stringify(specifierFrom(file, `bundle/${group.name}`))})[${JSON.stringify(id)}]();\n`;
+    const rootBundle = JSON.stringify(specifierFrom(file, `bundle/${ROOT_GROUP}`));
+    const stub = `"use strict";\n${STUB_MARK}\nmodule.exports = require(${rootBundle}).link.get(${JSON.stringify(group.name)})[${JSON.stringify(id)}]();\n`;
     fs.writeFileSync(file, stub);
     fs.rmSync(`${file}.map`, { force: true });
   }

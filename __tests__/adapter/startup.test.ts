@@ -31,7 +31,7 @@ function inFreshProcess(body: string): any {
     const ours = files.filter((f) => f.startsWith('dist/'));
     // the entry's stub and the import bundle (scripts/bundle-dist.js), nothing of the client's
     expect(ours).toEqual(['dist/bundle/import.js', 'dist/cjs-entry.js']);
-    expect(Object.keys(require(join(ROOT, 'dist', 'bundle', 'import.js'))).sort()).toEqual([
+    expect(Object.keys(require(join(ROOT, 'dist', 'bundle', 'import.js')).modules).sort()).toEqual([
       'adapter/bootstrap',
       'adapter/client-options',
       'cjs-entry',

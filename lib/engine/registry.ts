@@ -91,9 +91,30 @@ export function keyspaceFor(host: string, port: number, db: number): Keyspace {
   return serverFor(host, port).keyspace(db);
 }
 
-/** Every keyspace created so far (the jest setup's reset walks them). */
+/**
+ * The server tables of every copy of the package loaded in this global scope (one jest test
+ * file): after `jest.resetModules()` or inside `jest.isolateModules()` a test loads a second
+ * copy with its own servers, which the setup file's reset (made by the first copy) must reach
+ * too. Held weakly: a copy nobody uses any more is collected with its keyspaces.
+ */
+const COPIES = Symbol.for('ioredis-mock-streams.serverTables');
+const copies: Set<WeakRef<Map<string, ServerState>>> = ((globalThis as { [COPIES]?: Set<WeakRef<Map<string, ServerState>>> })[COPIES] ??= new Set());
+copies.add(new WeakRef(servers));
+
+/**
+ * Every keyspace created so far, by this copy of the package and by any other copy loaded in
+ * the same global scope (each keyspace keeps its own copy's code): the jest setup's reset and
+ * `resetAllKeyspaces()` walk them.
+ */
 export function* allKeyspaces(): IterableIterator<Keyspace> {
-  for (const s of servers.values()) yield* s.keyspaces();
+  for (const ref of [...copies]) {
+    const table = ref.deref();
+    if (table === undefined) {
+      copies.delete(ref);
+      continue;
+    }
+    for (const s of table.values()) yield* s.keyspaces();
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

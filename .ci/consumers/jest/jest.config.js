@@ -16,7 +16,7 @@ module.exports = {
       testEnvironment: 'node',
       setupFilesAfterEnv: ['ioredis-mock-streams/jest'],
       resetModules: true,
-      testMatch: ['<rootDir>/tests/reset-modules.test.js'],
+      testMatch: ['<rootDir>/tests/reset-modules*.test.js'],
     },
   ],
 };
