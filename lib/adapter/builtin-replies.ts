@@ -71,7 +71,11 @@ export function liftBuiltinReply(lower: string, args: unknown[], value: unknown)
       return Array.isArray(value) ? value.map(double) : undefined;
     case 'zpopmin':
     case 'zpopmax':
-      return Array.isArray(value) ? pairs(value, double) : undefined;
+      // t_zset.c genericZpopCommand: nested pairs in RESP3 only when a count was given; without
+      // one the member and its score, flat (checked on redis-server 7.0.15 and 8.x)
+      if (!Array.isArray(value)) return undefined;
+      if (words.length >= 2) return pairs(value, double);
+      return value.length >= 2 ? [bytes(value[0]), double(value[1])] : value.map(bytes);
     case 'hrandfield':
       return words.includes('WITHVALUES') && Array.isArray(value) ? pairs(value, bytes) : undefined;
     default:
