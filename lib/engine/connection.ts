@@ -35,7 +35,6 @@ import { callSliced } from '../adapter/large-args';
 import { decodeBytes, toByteString } from '../adapter/encoding';
 import { storeKeyOfBytes } from '../adapter/keys';
 import { clockTtlCommands } from '../adapter/ttl';
-import { prefixedData, prefixedExpires } from '../keyspace/store';
 import { builtinError, typedBuiltinReply } from './builtin-replies';
 import type { ConnectionCommandSpec } from './command-types';
 import { CONNECTION_COMMANDS } from './commands/index';
@@ -110,19 +109,6 @@ const BUILTIN_CONTAINERS = new Set(['config', 'object', 'command', 'memory', 'cl
 
 /** The ioredis-mock TTL commands replaced by the keyspace clock's (lib/adapter/ttl.ts). */
 const CLOCK_TTL_COMMANDS = new Set(['expire', 'pexpire', 'expireat', 'pexpireat', 'ttl', 'pttl']);
-
-/** Key views of a keyspace as ioredis-mock's emulators use them (keys are full key names: a
- *  client's keyPrefix is applied by its front end before the engine sees the command). */
-const views = new WeakMap<Keyspace, { data: unknown; expires: unknown }>();
-function viewsOf(ks: Keyspace): { data: unknown; expires: unknown } {
-  let v = views.get(ks);
-  if (!v) {
-    const expires = prefixedExpires(ks.store.expires, '');
-    v = { data: prefixedData(ks.store.data, '', expires), expires };
-    views.set(ks, v);
-  }
-  return v;
-}
 
 /** Event classes of `notify-keyspace-events` (Redis notify.c; `A` = all of g$lshzxetd). */
 const EVENT_CLASSES = 'g$lshzxetdmn';
@@ -721,7 +707,9 @@ export class Connection {
 
   /** ioredis-mock-shaped `data`/`expires` views of the current keyspace. */
   keyViews(): { data: unknown; expires: unknown } {
-    return viewsOf(this.ks);
+    // the store's own views have ioredis-mock's shape; keys are full key names (a client's
+    // keyPrefix is applied by its front end before the engine sees the command)
+    return { data: this.ks.store.data, expires: this.ks.store.expires };
   }
 
   /** SELECT: switch to database `db` (0 … 15). */

@@ -214,38 +214,3 @@ export class KeyStore {
     return this.expiry.get(key);
   }
 }
-
-/** A key-prefixed view, shaped like ioredis-mock's per-instance `data`. */
-export function prefixedData(shared: SharedData, prefix: string, expires: SharedExpires) {
-  return Object.freeze({
-    clear: () => shared.clear(),
-    delete: (key: string) => shared.delete(`${prefix}${key}`),
-    get: (key: string) => shared.get(`${prefix}${key}`),
-    has: (key: string) => shared.has(`${prefix}${key}`),
-    keys: () => shared.keys(prefix),
-    set: (key: string, val: unknown) => shared.set(`${prefix}${key}`, val),
-    withKeyPrefix(newPrefix: string): ReturnType<typeof prefixedData> {
-      return newPrefix === prefix ? this : prefixedData(shared, newPrefix, expires);
-    },
-  });
-}
-
-/** A key-prefixed view, shaped like ioredis-mock's per-instance `expires`. */
-export interface PrefixedExpires extends SharedExpires {
-  withKeyPrefix(newPrefix: string): PrefixedExpires;
-}
-
-export function prefixedExpires(shared: SharedExpires, prefix: string): PrefixedExpires {
-  const view: PrefixedExpires = {
-    clear: () => shared.clear(),
-    get: (key: string) => shared.get(`${prefix}${key}`),
-    set: (key: string, timestamp: number) => shared.set(`${prefix}${key}`, timestamp),
-    has: (key: string) => shared.has(`${prefix}${key}`),
-    isExpired: (key: string) => shared.isExpired(`${prefix}${key}`),
-    delete: (key: string) => shared.delete(`${prefix}${key}`),
-    withKeyPrefix(newPrefix: string): PrefixedExpires {
-      return newPrefix === prefix ? view : prefixedExpires(shared, newPrefix);
-    },
-  };
-  return view;
-}
