@@ -13,6 +13,32 @@ import Redis from 'ioredis-mock-streams';
 
 type AnyClient = Record<string, any>;
 const realIoredis = (jest.requireActual('ioredis') as typeof IORedisModule & { default: any }).default ?? jest.requireActual('ioredis');
+const REDIS_URL = process.env.REDIS_URL;
+if (!REDIS_URL) console.warn('REDIS_URL not set: the transaction scripts on real ioredis are skipped');
+
+/**
+ * `script` on a fake client (port `port`, key `key`) must give `expected`; with REDIS_URL the
+ * same script through real ioredis on the server (db 12, a per-process key) gives it too.
+ */
+function sameAsIoredis(title: string, behaviour: string, port: number, key: string, script: (r: AnyClient, k: string) => Promise<unknown>, expected: unknown): void {
+  describe(title, () => {
+    it(behaviour, async () => {
+      const r = new Redis({ port }) as unknown as AnyClient;
+      expect(await script(r, key)).toEqual(expected);
+      r.disconnect();
+    });
+
+    // skipped without a server (warned above); CI provides REDIS_URL
+    (REDIS_URL ? it : it.skip)('gives the same replies with real ioredis on redis-server', async () => {
+      const r = new realIoredis(REDIS_URL!, { db: 12 }) as AnyClient;
+      try {
+        expect(await script(r, `${key}:${process.pid}`)).toEqual(expected);
+      } finally {
+        r.disconnect();
+      }
+    });
+  });
+}
 
 /** The script, on `r`; key `k`. Errors shown by their message. */
 async function script(r: AnyClient, k: string): Promise<unknown[]> {
@@ -51,26 +77,7 @@ const EXPECTED = [
   0,
 ];
 
-describe('multi({ pipeline: false })', () => {
-  it('queues on the server and exec() wraps the replies as ioredis does', async () => {
-    const r = new Redis({ port: 50_800 }) as unknown as AnyClient;
-    expect(await script(r, 'mpf')).toEqual(EXPECTED);
-    r.disconnect();
-  });
-});
-
-const REDIS_URL = process.env.REDIS_URL;
-if (!REDIS_URL) console.warn('REDIS_URL not set: multi({ pipeline: false }) on real ioredis skipped');
-(REDIS_URL ? describe : describe.skip)('multi({ pipeline: false }) with real ioredis on redis-server', () => {
-  it('gives the same replies', async () => {
-    const r = new realIoredis(REDIS_URL!, { db: 12 }) as AnyClient;
-    try {
-      expect(await script(r, `mpf:${process.pid}`)).toEqual(EXPECTED);
-    } finally {
-      r.disconnect();
-    }
-  });
-});
+sameAsIoredis('multi({ pipeline: false })', 'queues on the server and exec() wraps the replies as ioredis does', 50_800, 'mpf', script, EXPECTED);
 
 /** `multi()` pipelines with DISCARD queued (same script on the fake and, with REDIS_URL, the server). */
 async function discardScript(r: AnyClient, k: string): Promise<unknown[]> {
@@ -92,24 +99,7 @@ const DISCARD_EXPECTED = [
   [['2-1', ['a', '1']]],
 ];
 
-describe('multi() with DISCARD queued', () => {
-  it('runs nothing before DISCARD, the rest outside the transaction, and EXEC fails', async () => {
-    const r = new Redis({ port: 50_801 }) as unknown as AnyClient;
-    expect(await discardScript(r, 'mdis')).toEqual(DISCARD_EXPECTED);
-    r.disconnect();
-  });
-});
-
-(REDIS_URL ? describe : describe.skip)('multi() with DISCARD queued, real ioredis on redis-server', () => {
-  it('gives the same replies', async () => {
-    const r = new realIoredis(REDIS_URL!, { db: 12 }) as AnyClient;
-    try {
-      expect(await discardScript(r, `mdis:${process.pid}`)).toEqual(DISCARD_EXPECTED);
-    } finally {
-      r.disconnect();
-    }
-  });
-});
+sameAsIoredis('multi() with DISCARD queued', 'runs nothing before DISCARD, the rest outside the transaction, and EXEC fails', 50_801, 'mdis', discardScript, DISCARD_EXPECTED);
 
 /** exec() called twice on one pipeline / multi() (same script on the fake and, with REDIS_URL, the server). */
 async function execTwiceScript(r: AnyClient, k: string): Promise<unknown> {
@@ -133,24 +123,7 @@ const EXEC_TWICE_EXPECTED = [
   1,
 ];
 
-describe('exec() twice', () => {
-  it('answers from the first run; a multi() pipeline shows its raw replies', async () => {
-    const r = new Redis({ port: 50_802 }) as unknown as AnyClient;
-    expect(await execTwiceScript(r, 'etw')).toEqual(EXEC_TWICE_EXPECTED);
-    r.disconnect();
-  });
-});
-
-(REDIS_URL ? describe : describe.skip)('exec() twice, real ioredis on redis-server', () => {
-  it('gives the same replies', async () => {
-    const r = new realIoredis(REDIS_URL!, { db: 12 }) as AnyClient;
-    try {
-      expect(await execTwiceScript(r, `etw:${process.pid}`)).toEqual(EXEC_TWICE_EXPECTED);
-    } finally {
-      r.disconnect();
-    }
-  });
-});
+sameAsIoredis('exec() twice', 'answers from the first run; a multi() pipeline shows its raw replies', 50_802, 'etw', execTwiceScript, EXEC_TWICE_EXPECTED);
 
 /** A pipeline or multi() never exec'd does not stay on the client (ioredis keeps none). */
 async function abandonedScript(r: AnyClient, k: string): Promise<unknown[]> {
@@ -166,21 +139,4 @@ async function abandonedScript(r: AnyClient, k: string): Promise<unknown[]> {
 
 const ABANDONED_EXPECTED = [['OK', 'QUEUED', [[null, 'OK']]], null, '2', 'ERR EXEC without MULTI', null];
 
-describe('a pipeline or multi() never exec\'d', () => {
-  it('is not run by a later exec() on the client', async () => {
-    const r = new Redis({ port: 50_803 }) as unknown as AnyClient;
-    expect(await abandonedScript(r, 'ab')).toEqual(ABANDONED_EXPECTED);
-    r.disconnect();
-  });
-});
-
-(REDIS_URL ? describe : describe.skip)('a pipeline or multi() never exec\'d, real ioredis on redis-server', () => {
-  it('gives the same replies', async () => {
-    const r = new realIoredis(REDIS_URL!, { db: 12 }) as AnyClient;
-    try {
-      expect(await abandonedScript(r, `ab:${process.pid}`)).toEqual(ABANDONED_EXPECTED);
-    } finally {
-      r.disconnect();
-    }
-  });
-});
+sameAsIoredis("a pipeline or multi() never exec'd", 'is not run by a later exec() on the client', 50_803, 'ab', abandonedScript, ABANDONED_EXPECTED);
