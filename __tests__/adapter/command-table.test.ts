@@ -6,6 +6,7 @@
 import { readFileSync } from 'fs';
 import { dirname, join } from 'path';
 import { commandTable, topLevelKeys } from '../../lib/adapter/command-table';
+import { commandSpec } from '../../lib/commands/command-data';
 
 const ROOT = join(__dirname, '..', '..');
 /** Every @ioredis/commands in this repository: ours (1.5.0), ioredis 6's (2.0.0), ioredis 5.11's and ioredis-mock's (1.10.0). */
@@ -35,5 +36,16 @@ describe('command table keys', () => {
     const table = process.env.IOREDIS_MAJOR === '5' ? TABLES[2] : TABLES[1];
     expect(commandTable().list).toEqual(Object.keys(JSON.parse(readFileSync(table, 'utf8'))));
     expect(commandTable().list).toContain('xautoclaim');
+  });
+
+  it("finds each command's arity, flags and key positions in our own table one entry at a time, as JSON.parse of the whole file gives them", () => {
+    const whole = JSON.parse(readFileSync(TABLES[0], 'utf8')) as Record<string, unknown>;
+    const names = Object.keys(whole);
+    expect(names.length).toBeGreaterThan(200);
+    for (const name of names) expect([name, commandSpec(name)]).toEqual([name, whole[name]]);
+    expect(commandSpec('xadd')).toEqual({ arity: -5, flags: ['write', 'denyoom', 'fast'], keyStart: 1, keyStop: 1, step: 1 });
+    expect(commandSpec('no-such-command')).toBeUndefined();
+    expect(commandSpec('__proto__')).toBeUndefined();
+    expect(commandSpec('XADD')).toBeUndefined(); // lower-case names only, as the table's keys
   });
 });

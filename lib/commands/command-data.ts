@@ -4,7 +4,7 @@
  * release it was generated from). Read on first use with one `fs` read: under jest a `require`
  * of a data file goes through jest's module registry again in every test file.
  */
-import { readJsonFile } from '../json-file';
+import { readJsonFile, readPackageFile } from '../json-file';
 
 /** One command of the table (arity as Redis's COMMAND INFO gives it: negative = at least). */
 export interface CommandData {
@@ -16,15 +16,44 @@ export interface CommandData {
 }
 
 let table: Record<string, CommandData | undefined> | undefined;
+let tableText: string | null | undefined;
+const entries = new Map<string, CommandData | undefined>();
+
+function tableFile(): string {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require.resolve('@ioredis/commands/built/commands.json');
+}
 
 /** The whole table, by lower-case command name (read once). */
 export function commandData(): Record<string, CommandData | undefined> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return (table ??= readJsonFile(require.resolve('@ioredis/commands/built/commands.json')) as Record<string, CommandData | undefined>);
+  return (table ??= readJsonFile(tableFile()) as Record<string, CommandData | undefined>);
 }
 
-/** The entry of lower-case command `name`, or undefined when the table does not know it. */
+/**
+ * The entry of lower-case command `name`, or undefined when the table does not know it. Only
+ * that entry is parsed (cached): the file is written with one top-level key per line at four
+ * spaces, each entry closing at the same indentation (checked against `JSON.parse` of the whole
+ * file in __tests__/adapter/command-table.test.ts). The first built-in command of every jest test
+ * file needs an arity, and parsing the whole 45 KB table for it cost more than the rest of its work.
+ */
 export function commandSpec(name: string): CommandData | undefined {
-  const t = commandData();
+  if (table !== undefined) return commandSpecOf(table, name);
+  let spec = entries.get(name);
+  if (spec === undefined && !entries.has(name)) {
+    if (tableText === undefined) tableText = readPackageFile(tableFile()) ?? null;
+    if (tableText === null) return commandSpecOf(commandData(), name); // fs mocked by a test
+    const head = `\n    ${JSON.stringify(name)}: {`;
+    const at = tableText.indexOf(head);
+    if (at !== -1) {
+      const start = at + head.length - 1;
+      const end = tableText.indexOf('\n    }', start);
+      spec = JSON.parse(tableText.slice(start, end + 6)) as CommandData;
+    }
+    entries.set(name, spec);
+  }
+  return spec;
+}
+
+function commandSpecOf(t: Record<string, CommandData | undefined>, name: string): CommandData | undefined {
   return Object.prototype.hasOwnProperty.call(t, name) ? t[name] : undefined;
 }
