@@ -22,7 +22,7 @@
 import { ERR_SYNTAX, errNoKeyOrGroup, errorArg, fail } from '../errors';
 import type { ConsumerGroup } from '../model/consumer-group';
 import { deliveryCountReply } from '../model/pel';
-import { StreamId, compareIds, formatId } from '../model/stream-id';
+import { MAX_ID, StreamId, compareIds, formatId } from '../model/stream-id';
 import { int64OrFail, is, rangeBoundOrFail } from './args';
 import type { CommandContext, CommandSpec, Reply } from './types';
 import { NIL_ARRAY } from '../reply/reply';
@@ -84,12 +84,16 @@ export function extended(group: ConsumerGroup, range: NonNullable<XpendingArgs['
     if (!consumer) return out;
     pel = consumer.pel;
   }
-  const minIdle = range.IDLE;
+  // IDLE as a number: an idle time (ms since a delivery) is far below 2^53, so it is below any
+  // IDLE too large to be exact as a number, as it is below the bigint
+  const minIdle = Number(range.IDLE);
+  const end = range.end;
+  const toEnd = end === MAX_ID;
   pel.forEachFrom(range.start, (id, pe) => {
-    if (compareIds(id, range.end) > 0) return false;
+    if (!toEnd && compareIds(id, end) > 0) return false;
     const idle = Math.floor(now - pe.deliveryTime);
-    if (minIdle !== 0n && idle < minIdle) return true; // (number < bigint compares exactly)
-    if (pe.consumer) out.push([formatId(id), pe.consumer.name, Math.max(0, idle), deliveryCountReply(pe.deliveryCount)]);
+    if (minIdle !== 0 && idle < minIdle) return true;
+    if (pe.consumer) out.push([formatId(id), pe.consumer.name, idle > 0 ? idle : 0, deliveryCountReply(pe.deliveryCount)]);
     else out.push([formatId(id), '', -1, deliveryCountReply(pe.deliveryCount)]); // Redis 8.8: released by XNACK
     return --count !== 0n;
   });

@@ -40,9 +40,14 @@ export function* iterateFrom<V>(map: IdMap<V>, from: StreamId): Generator<[Strea
   }
 }
 
-/** Redis replies with a delivery count through `addReplyLongLong`: the unsigned 64-bit counter read as signed. */
+const INT64_MAX = (1n << 63n) - 1n;
+
+/**
+ * Redis replies with a delivery count through `addReplyLongLong`: the unsigned 64-bit counter
+ * read as signed (the counter itself below 2^63: no new BigInt per PEL row of XPENDING/XINFO).
+ */
 export function deliveryCountReply(count: bigint): bigint {
-  return BigInt.asIntN(64, count);
+  return count <= INT64_MAX ? count : BigInt.asIntN(64, count);
 }
 
 /** Delivery count + 1, wrapping at 2^64 like Redis's uint64_t. */
