@@ -145,6 +145,8 @@ export function lpIntBytes(v: number): number {
   return 10;
 }
 
+const SAFE_BIGINT = BigInt(Number.MAX_SAFE_INTEGER);
+
 /** `lpIntBytes` for a 64-bit value. */
 function lpBigIntBytes(v: bigint): number {
   return v >= -2147483648n && v <= 2147483647n ? lpIntBytes(Number(v)) : 10;
@@ -191,6 +193,11 @@ export function lpStringBytes(s: string): number {
 /** The listpack element of an ID difference: 64-bit wrapping subtraction, read as signed. */
 function idDiffBytes(a: bigint, b: bigint): number {
   if (a === b) return 2; // the usual ms part: no subtraction (a bigint result is an allocation)
+  if (a <= SAFE_BIGINT && b <= SAFE_BIGINT) {
+    // both exact as numbers, so is their difference (|d| < 2^53: already a signed 64-bit value)
+    const n = Number(a) - Number(b);
+    return n >= 0 && n <= 127 ? 2 : lpIntBytes(n);
+  }
   const d = a - b;
   if (d >= 0n && d <= 127n) return 2;
   return lpBigIntBytes(BigInt.asIntN(64, d));

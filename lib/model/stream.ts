@@ -41,6 +41,8 @@ let lastNow = -1;
 let lastNowMs = 0n;
 
 /** `BigInt(max(0, floor(now)))`, remembered for consecutive calls with the same `now`. */
+const INT64_MAX = (1n << 63n) - 1n;
+
 function msBigint(now: number): bigint {
   if (now !== lastNow) {
     lastNowMs = BigInt(Math.max(0, Math.floor(now)));
@@ -80,7 +82,8 @@ export class Stream {
     this.entries.append(id, fields);
     if (this.entries.length === 1) this.firstId = id;
     this.lastId = id;
-    this.entriesAdded = BigInt.asIntN(64, this.entriesAdded + 1n); // Redis long long: wraps
+    const added = this.entriesAdded + 1n;
+    this.entriesAdded = added <= INT64_MAX ? added : BigInt.asIntN(64, added); // Redis long long: wraps
   }
 
   /** XDEL one ID: true if a live entry was removed; updates max-deleted-entry-id and first ID. */
