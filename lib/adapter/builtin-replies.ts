@@ -20,9 +20,9 @@
  * client (./ioredis-reply.ts). ioredis-mock's score quirks are normalised on the way: ZPOPMIN /
  * ZPOPMAX scores and ZADD INCR come back as numbers from ioredis-mock, as strings from Redis.
  */
-import { DoubleReply, MapReply, type Reply } from '../reply/reply';
+import { DoubleReply, MapReply, PairsReply, type Reply } from '../reply/reply';
 import { flattenArgs, toByteString } from './encoding';
-import { PairsReply, replyEncoderFor, type IoredisReplyContext, replyContextOf } from './ioredis-reply';
+import { replyEncoderFor, type IoredisReplyContext, replyContextOf } from './ioredis-reply';
 import { installedIoredisMajor } from './command-table';
 import { CONN } from './lifecycle';
 
