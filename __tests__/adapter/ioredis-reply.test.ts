@@ -15,7 +15,7 @@ import { lookupCommand } from '../../lib/commands/dispatch';
 const isStreamCommand = (name: string) => /^x/i.test(name) && lookupCommand(name) !== undefined;
 import { isBlockRequest } from '../../lib/commands/types';
 import { CommandError } from '../../lib/errors';
-import { DoubleReply, MapReply, NIL_ARRAY, SetReply, SimpleString, VerbatimReply, type Reply } from '../../lib/reply/reply';
+import { DoubleReply, MapReply, NIL_ARRAY, PairsReply, SetReply, SimpleString, VerbatimReply, type Reply } from '../../lib/reply/reply';
 import { Harness } from '../helpers/harness';
 import { maskTimes, toJson, type Json } from '../helpers/ioredis-values';
 
@@ -119,6 +119,12 @@ const BUILTINS: [string, Reply][] = [
   ['info server', new VerbatimReply('# Server')],
   ['ping', new SimpleString('PONG')],
   ['echo', 'hi'],
+  // [member, score] pairs: nested over RESP3, flat over RESP2 and after ioredis 6's legacy transformers
+  ['zrange withscores', new PairsReply([['c', new DoubleReply(-3, '-3')], ['a', new DoubleReply(1, '1')], ['b', new DoubleReply(2.5, '2.5')]])],
+  ['zrangebyscore withscores', new PairsReply([['c', new DoubleReply(-3, '-3')], ['a', new DoubleReply(1, '1')], ['b', new DoubleReply(2.5, '2.5')]])],
+  ['zpopmin', new PairsReply([['c', new DoubleReply(-3, '-3')], ['a', new DoubleReply(1, '1')]])],
+  ['zrandmember withscores', new PairsReply([['only', new DoubleReply(7, '7')]])],
+  ['hrandfield withvalues', new PairsReply([['k', 'v']])],
 ];
 
 describe.each(BUILTINS)('built-in %s', (name, typed) => {

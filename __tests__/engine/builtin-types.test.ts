@@ -14,6 +14,7 @@ import {
   ErrorReply,
   MapReply,
   NIL_ARRAY,
+  PairsReply,
   PushReply,
   type Reply,
   SetReply,
@@ -21,6 +22,7 @@ import {
   VerbatimReply,
 } from '../../lib/reply/reply';
 import { CommandError } from '../../lib/errors';
+import { typedBuiltinReply } from '../../lib/engine/builtin-replies';
 
 /** The RESP3 type tree of a reply: its type byte, and its elements' trees. */
 type Shape = string | [string, Shape[]];
@@ -34,6 +36,7 @@ function shapeOfReply(r: Reply): Shape {
   if (r instanceof MapReply) return ['%', r.items.map(shapeOfReply)];
   if (r instanceof SetReply) return ['~', r.items.map(shapeOfReply)];
   if (r instanceof PushReply) return ['>', r.items.map(shapeOfReply)];
+  if (r instanceof PairsReply) return ['*', r.items.map(([e, v]): Shape => ['*', [shapeOfReply(e), shapeOfReply(v)]])];
   if (r instanceof DoubleReply) return ',';
   if (r instanceof VerbatimReply) return '=';
   if (r instanceof BooleanReply) return '#';
@@ -135,6 +138,20 @@ const COMMANDS: string[][] = [
   ['TIME'],
   ['SCAN', '0'],
   ['ZRANGE', 'z', '0', '-1'],
+  ['ZADD', 'z', '2', 'n', '-1', 'o'],
+  ['ZRANGE', 'z', '0', '-1', 'WITHSCORES'],
+  ['ZRANGE', 'z', '(0', '+inf', 'BYSCORE', 'LIMIT', '0', '5', 'WITHSCORES'],
+  ['ZRANGEBYSCORE', 'z', '-inf', '+inf', 'WITHSCORES'],
+  ['ZREVRANGE', 'z', '0', '1', 'WITHSCORES'],
+  ['ZREVRANGEBYSCORE', 'z', '+inf', '-inf', 'WITHSCORES', 'LIMIT', '0', '1'],
+  ['ZDIFF', '1', 'z', 'WITHSCORES'],
+  ['ZSCAN', 'z', '0'],
+  ['HRANDFIELD', 'h', '2', 'WITHVALUES'],
+  ['HRANDFIELD', 'h', '-3', 'WITHVALUES'],
+  ['ZPOPMIN', 'z'],
+  ['ZPOPMAX', 'z', '1'],
+  ['ZPOPMIN', 'z', '5'],
+  ['ZPOPMIN', 'z', '2'],
   ['OBJECT', 'ENCODING', 'l'],
   ['EXISTS', 'k'],
   ['DEL', 'k'],
@@ -172,5 +189,37 @@ if (!url) {
       socket.destroy();
       fake.close();
     }
+  });
+});
+
+describe('built-ins that answer [element, value] pairs (typedBuiltinReply)', () => {
+  const scores = (...flat: [string, string][]) => new PairsReply(flat.map(([m, s]) => [m, new DoubleReply(Number(s), s)]));
+
+  it('types WITHSCORES replies of the ZRANGE family as [member, double] pairs', () => {
+    expect(typedBuiltinReply('zrange', ['z', '0', '-1', 'WITHSCORES'], ['a', '1', 'b', '2.5'])).toEqual(scores(['a', '1'], ['b', '2.5']));
+    expect(typedBuiltinReply('zrangebyscore', ['z', '-inf', '+inf', 'withscores', 'LIMIT', '0', '1'], ['a', '1'])).toEqual(scores(['a', '1']));
+    expect(typedBuiltinReply('zrevrange', ['z', '0', '-1', 'WITHSCORES'], ['b', '2.5', 'a', '1'])).toEqual(scores(['b', '2.5'], ['a', '1']));
+    expect(typedBuiltinReply('zdiff', ['1', 'z', 'WITHSCORES'], ['a', '-3'])).toEqual(scores(['a', '-3']));
+  });
+
+  it('keeps replies without WITHSCORES plain, even for a key named withscores', () => {
+    expect(typedBuiltinReply('zrange', ['z', '0', '-1'], ['a', 'b'])).toEqual(['a', 'b']);
+    expect(typedBuiltinReply('zrange', ['withscores', '0', '-1'], ['a', 'b'])).toEqual(['a', 'b']);
+    expect(typedBuiltinReply('zdiff', ['2', 'a', 'withscores'], ['x', 'y'])).toEqual(['x', 'y']);
+  });
+
+  it('gives ZPOPMIN/ZPOPMAX pairs only with a count; without one member and double score, flat', () => {
+    expect(typedBuiltinReply('zpopmin', ['z', '2'], ['a', '1', 'b', '2.5'])).toEqual(scores(['a', '1'], ['b', '2.5']));
+    expect(typedBuiltinReply('zpopmax', ['z'], ['b', '2.5'])).toEqual(['b', new DoubleReply(2.5, '2.5')]);
+    expect(typedBuiltinReply('zpopmin', ['z'], [])).toEqual([]);
+    expect(typedBuiltinReply('zpopmin', ['z', '2'], [])).toEqual(new PairsReply([]));
+  });
+
+  it('types HRANDFIELD … WITHVALUES as [field, value] pairs of bulk strings, and infinite scores as inf', () => {
+    expect(typedBuiltinReply('hrandfield', ['h', '2', 'WITHVALUES'], ['f', 'v', 'g', 'w'])).toEqual(new PairsReply([['f', 'v'], ['g', 'w']]));
+    expect(typedBuiltinReply('hrandfield', ['h', '2'], ['f', 'g'])).toEqual(['f', 'g']);
+    expect(typedBuiltinReply('zrange', ['z', '0', '-1', 'WITHSCORES'], ['a', 'Infinity', 'b', '-inf'])).toEqual(
+      new PairsReply([['a', new DoubleReply(Infinity, 'inf')], ['b', new DoubleReply(-Infinity, '-inf')]]),
+    );
   });
 });

@@ -4,9 +4,11 @@
  */
 import { Harness } from '../helpers/harness';
 import {
+  DoubleReply,
   ErrorReply,
   MapReply,
   NIL_ARRAY,
+  PairsReply,
   SimpleString,
   mapPairs,
   toResp2Plain,
@@ -93,6 +95,12 @@ describe('RESP2 encoding for ioredis (encodeReply)', () => {
     expect(encodeReply(new MapReply(['k', [['1-1', ['f', 'v']]]], true), enc)).toEqual([['k', [['1-1', ['f', 'v']]]]]);
     expect(encodeReply(new SimpleString('OK'), enc)).toBe('OK');
     expect(encodeReply(new SimpleString('OK'), { buffers: true, stringNumbers: false })).toEqual(Buffer.from('OK'));
+  });
+
+  it('flattens [member, score] pairs to member, score, … with the scores as strings', () => {
+    const pairs = new PairsReply([['a', new DoubleReply(1, '1')], ['b', new DoubleReply(2.5, '2.5')]]);
+    expect(encodeReply(pairs, enc)).toEqual(['a', '1', 'b', '2.5']);
+    expect(toResp2Plain(pairs)).toEqual(['a', '1', 'b', '2.5']);
   });
 
   it('turns an error reply inside an array into a ReplyError with its text', () => {

@@ -6,6 +6,7 @@ import {
   MapReply,
   NIL_ARRAY,
   OK,
+  PairsReply,
   PushReply,
   SetReply,
   VerbatimReply,
@@ -52,6 +53,17 @@ describe('typed reply → RESP bytes (networking.c addReply*)', () => {
     expect(both(new BooleanReply(false))).toEqual([':0\r\n', '#f\r\n']);
     expect(both(new VerbatimReply('# Server\r\n'))).toEqual(['$10\r\n# Server\r\n\r\n', '=14\r\ntxt:# Server\r\n\r\n']);
     expect(both(new BigNumberReply(12345678901234567890n))).toEqual(['$20\r\n12345678901234567890\r\n', '(12345678901234567890\r\n']);
+  });
+
+  it('writes [element, value] pairs flat in RESP2, as 2-element arrays in RESP3 (ZRANGE … WITHSCORES)', () => {
+    const pairs = new PairsReply([['a', new DoubleReply(1, '1')], ['b', new DoubleReply(2.5, '2.5')]]);
+    // bytes of redis-server 7.0.15 for ZRANGE z 0 -1 WITHSCORES
+    expect(both(pairs)).toEqual([
+      '*4\r\n$1\r\na\r\n$1\r\n1\r\n$1\r\nb\r\n$3\r\n2.5\r\n',
+      '*2\r\n*2\r\n$1\r\na\r\n,1\r\n*2\r\n$1\r\nb\r\n,2.5\r\n',
+    ]);
+    expect(both(new PairsReply([['f', 'v']]))).toEqual(['*2\r\n$1\r\nf\r\n$1\r\nv\r\n', '*1\r\n*2\r\n$1\r\nf\r\n$1\r\nv\r\n']);
+    expect(both(new PairsReply([]))).toEqual(['*0\r\n', '*0\r\n']);
   });
 
   it('writes error replies inside arrays, with CR/LF mapped to spaces', () => {

@@ -356,3 +356,65 @@ async function waitFor(check: () => Promise<boolean>, tries = 200): Promise<void
   }
   throw new Error('condition not reached');
 }
+
+/**
+ * [member, score] pairs over the wire: after HELLO 3 an array of `[member, double]` arrays
+ * (ZRANGE … WITHSCORES and kin, ZPOPMIN/ZPOPMAX with a count, HRANDFIELD … WITHVALUES), in EXEC
+ * too; flat in RESP2 and inside scripts (Lua sees RESP2). Bytes of redis-server 7.0.15; with
+ * REDIS_URL the same script runs on that server.
+ */
+async function scorePairsScript(c: RawClient, k: string): Promise<string[]> {
+  const z = `${k}:z`;
+  const h = `${k}:h`;
+  const out: string[] = [];
+  await c.call('HELLO', '3');
+  await c.call('DEL', z, h);
+  await c.call('ZADD', z, '-3', 'c', '1', 'a', '2.5', 'b');
+  await c.call('HSET', h, 'f', 'v');
+  out.push(await c.call('ZRANGE', z, '0', '-1', 'WITHSCORES'));
+  out.push(await c.call('ZREVRANGEBYSCORE', z, '+inf', '-inf', 'WITHSCORES', 'LIMIT', '0', '1'));
+  out.push(await c.call('HRANDFIELD', h, '1', 'WITHVALUES'));
+  out.push(await c.call('EVAL', "return redis.call('ZRANGE', KEYS[1], 0, 1, 'WITHSCORES')", '1', z));
+  c.write(Buffer.concat([request('MULTI'), request('ZRANGE', z, '0', '0', 'WITHSCORES'), request('ZPOPMIN', z), request('ZPOPMAX', z, '1'), request('EXEC')]));
+  out.push(...(await c.read(5)));
+  await c.call('HELLO', '2');
+  out.push(await c.call('ZRANGE', z, '0', '-1', 'WITHSCORES'));
+  await c.call('DEL', z, h);
+  return out;
+}
+
+const SCORE_PAIRS_BYTES = [
+  '*3\r\n*2\r\n$1\r\nc\r\n,-3\r\n*2\r\n$1\r\na\r\n,1\r\n*2\r\n$1\r\nb\r\n,2.5\r\n',
+  '*1\r\n*2\r\n$1\r\nb\r\n,2.5\r\n',
+  '*1\r\n*2\r\n$1\r\nf\r\n$1\r\nv\r\n',
+  '*4\r\n$1\r\nc\r\n$2\r\n-3\r\n$1\r\na\r\n$1\r\n1\r\n',
+  '+OK\r\n',
+  '+QUEUED\r\n',
+  '+QUEUED\r\n',
+  '+QUEUED\r\n',
+  '*3\r\n*1\r\n*2\r\n$1\r\nc\r\n,-3\r\n*2\r\n$1\r\nc\r\n,-3\r\n*1\r\n*2\r\n$1\r\nb\r\n,2.5\r\n',
+  '*2\r\n$1\r\na\r\n$1\r\n1\r\n',
+];
+
+describe('RESP server: [member, score] pairs', () => {
+  it('sends them as [member, double] arrays in RESP3 (EXEC too), flat in RESP2 and to scripts', async () => {
+    const server = await serve({ redisVersion: '7.0' });
+    const c = await RawClient.connect(server.port);
+    try {
+      expect(await scorePairsScript(c, 'pairs')).toEqual(SCORE_PAIRS_BYTES);
+    } finally {
+      c.close();
+      await server.close();
+    }
+  });
+
+  const url = process.env.REDIS_URL;
+  (url ? it : it.skip)('gives the bytes redis-server gives (REDIS_URL)', async () => {
+    const c = await RawClient.connect(Number(new URL(url!).port || 6379), new URL(url!).hostname);
+    try {
+      expect(await scorePairsScript(c, `pairs:${process.pid}`)).toEqual(SCORE_PAIRS_BYTES);
+    } finally {
+      c.close();
+    }
+  });
+});

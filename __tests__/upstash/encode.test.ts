@@ -8,6 +8,7 @@ import {
   MapReply,
   NIL_ARRAY,
   OK,
+  PairsReply,
   PushReply,
   SetReply,
   SimpleString,
@@ -41,6 +42,13 @@ describe('encodeResult', () => {
     expect(encodeResult(new MapReply(['s', [['1-0', ['f', 'v']]]], true), false)).toBe('[["s",[["1-0",["f","v"]]]]]');
     expect(encodeResult(new SetReply(['a', 'b']), false)).toBe('["a","b"]');
     expect(encodeResult(new PushReply(['message', 'ch', 'hi']), false)).toBe('["message","ch","hi"]');
+  });
+
+  it('flattens [member, score] pairs (ZRANGE … WITHSCORES) to member, score, … with scores as strings, as RESP2 sends them', () => {
+    const pairs = new PairsReply([['a', new DoubleReply(1, '1')], ['b', new DoubleReply(2.5, '2.5')]]);
+    expect(encodeResult(pairs, false)).toBe('["a","1","b","2.5"]');
+    expect(encodeResult([pairs], false)).toBe('[["a","1","b","2.5"]]');
+    expect(encodeResult(pairs, true)).toBe(`["${b64('a')}","${b64('1')}","${b64('b')}","${b64('2.5')}"]`);
   });
 
   it('writes doubles, verbatim strings and big numbers as strings, booleans as 1/0', () => {

@@ -77,6 +77,15 @@ describe('POST / (one command)', () => {
     expect((await send(h, '', ['TYPE', 'k'])).body).toEqual({ result: 'string' });
   });
 
+  it('answers ZRANGE … WITHSCORES, ZPOPMIN with a count and HRANDFIELD … WITHVALUES flat, as RESP2 (member, score, …), in /multi-exec too', async () => {
+    await send(h, '', ['ZADD', 'z', '1', 'a', '2.5', 'b']);
+    await send(h, '', ['HSET', 'h', 'f', 'v']);
+    expect((await send(h, '', ['ZRANGE', 'z', '0', '-1', 'WITHSCORES'])).body).toEqual({ result: ['a', '1', 'b', '2.5'] });
+    expect((await send(h, '', ['HRANDFIELD', 'h', '1', 'WITHVALUES'])).body).toEqual({ result: ['f', 'v'] });
+    const r = await send(h, '/multi-exec', [['ZREVRANGE', 'z', '0', '-1', 'WITHSCORES'], ['ZPOPMIN', 'z', '2']]);
+    expect(r.body).toEqual([{ result: ['b', '2.5', 'a', '1'] }, { result: ['a', '1', 'b', '2.5'] }]);
+  });
+
   it('takes JSON numbers and booleans as their text, as the client sends them', async () => {
     await send(h, '', ['XADD', 's', 5, 'n', 1.5, 'b', true]);
     expect((await send(h, '', ['XRANGE', 's', '-', '+'])).body).toEqual({ result: [['5-0', ['n', '1.5', 'b', 'true']]] });

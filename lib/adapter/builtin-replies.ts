@@ -10,9 +10,11 @@
  * - doubles — ZSCORE, ZINCRBY, ZMSCORE, ZADD … INCR: numbers with 'resp3' (strings with
  *   stringNumbers);
  * - pairs — ZRANGE / ZRANGEBYSCORE / ZREVRANGE / ZREVRANGEBYSCORE / ZDIFF … WITHSCORES,
- *   ZPOPMIN / ZPOPMAX, HRANDFIELD … WITHVALUES: `[member, score]` pairs with 'resp3' (numbers)
- *   and with `call('ZRANGE', …)` under protocol 3 (ioredis flattens them only for the lowercase
- *   name), flat otherwise.
+ *   ZPOPMIN / ZPOPMAX with a count, HRANDFIELD … WITHVALUES: `[member, score]` pairs with
+ *   'resp3' (numbers) and with `call('ZRANGE', …)` under protocol 3 (ioredis flattens them only
+ *   for the lowercase name), flat otherwise. Which replies are pairs is the engine's typing
+ *   (`builtinPairsReply`, lib/engine/builtin-replies.ts; `PairsReply` in lib/reply), shared
+ *   with EXEC, scripts and the other front ends.
  * `call('HGETALL', …)` answers the flat array (ioredis's hgetall transformer is keyed by the
  * lowercase name) on ioredis 5 and 6 alike.
  *
@@ -21,14 +23,14 @@
  * ZPOPMAX scores and ZADD INCR come back as numbers from ioredis-mock, as strings from Redis.
  */
 import { DoubleReply, MapReply, type Reply } from '../reply/reply';
+import { BUILTIN_PAIRS_COMMANDS, builtinPairsKind, builtinPairsReply } from '../engine/builtin-replies';
 import { flattenArgs, toByteString } from './encoding';
-import { PairsReply, replyEncoderFor, type IoredisReplyContext, replyContextOf } from './ioredis-reply';
+import { replyEncoderFor, type IoredisReplyContext, replyContextOf } from './ioredis-reply';
 import { installedIoredisMajor } from './command-table';
 import { CONN } from './lifecycle';
 
-const SCORE_PAIR_COMMANDS = new Set(['zrange', 'zrangebyscore', 'zrevrange', 'zrevrangebyscore', 'zdiff']);
 /** Every built-in whose reply may need reshaping (the rest pass through untouched). */
-const LIFTED = new Set([...SCORE_PAIR_COMMANDS, 'hgetall', 'config', 'zscore', 'zincrby', 'zadd', 'zmscore', 'zpopmin', 'zpopmax', 'hrandfield']);
+const LIFTED = new Set([...BUILTIN_PAIRS_COMMANDS, 'hgetall', 'config', 'zscore', 'zincrby', 'zadd', 'zmscore']);
 
 function bytes(v: unknown): string {
   return toByteString(typeof v === 'number' ? String(v) : v);
@@ -40,12 +42,6 @@ function double(v: unknown): Reply {
   return new DoubleReply(Number(text === 'inf' ? Infinity : text === '-inf' ? -Infinity : text), text);
 }
 
-function pairs(flat: unknown[], second: (v: unknown) => Reply): PairsReply {
-  const out: [Reply, Reply][] = [];
-  for (let i = 0; i + 1 < flat.length; i += 2) out.push([bytes(flat[i]), second(flat[i + 1])]);
-  return new PairsReply(out);
-}
-
 /**
  * The typed reply Redis sends for a built-in whose ioredis-mock value (RESP2 shapes, strings or
  * Buffers) needs converting, or undefined when ioredis-mock's value is right for every client.
@@ -53,6 +49,8 @@ function pairs(flat: unknown[], second: (v: unknown) => Reply): PairsReply {
  */
 export function liftBuiltinReply(lower: string, args: unknown[], value: unknown): Reply | undefined {
   if (!LIFTED.has(lower)) return undefined;
+  // [member, score] pairs and kin: the engine's typing (lib/engine/builtin-replies.ts)
+  if (BUILTIN_PAIRS_COMMANDS.has(lower)) return builtinPairsReply(lower, flattenArgs(args), value);
   const words = flattenArgs(args).map((a) => (Buffer.isBuffer(a) ? a.toString() : String(a)).toUpperCase());
   switch (lower) {
     case 'hgetall': {
@@ -69,17 +67,7 @@ export function liftBuiltinReply(lower: string, args: unknown[], value: unknown)
       return words.includes('INCR') ? double(value) : undefined;
     case 'zmscore':
       return Array.isArray(value) ? value.map(double) : undefined;
-    case 'zpopmin':
-    case 'zpopmax':
-      // t_zset.c genericZpopCommand: nested pairs in RESP3 only when a count was given; without
-      // one the member and its score, flat (checked on redis-server 7.0.15 and 8.x)
-      if (!Array.isArray(value)) return undefined;
-      if (words.length >= 2) return pairs(value, double);
-      return value.length >= 2 ? [bytes(value[0]), double(value[1])] : value.map(bytes);
-    case 'hrandfield':
-      return words.includes('WITHVALUES') && Array.isArray(value) ? pairs(value, bytes) : undefined;
     default:
-      if (SCORE_PAIR_COMMANDS.has(lower) && words.includes('WITHSCORES') && Array.isArray(value)) return pairs(value, double);
       return undefined;
   }
 }
@@ -144,9 +132,7 @@ export function asCalledByName(redis: any, lower: string, name: string, args: un
   if (lower === 'hgetall' && value && typeof value === 'object' && !Array.isArray(value) && !(ctx.replyMapping === 'resp3' && protocol === 3)) {
     return Object.entries(value).flatMap(([k, v]) => [buffers ? Buffer.from(k) : k, v]);
   }
-  const words = flattenArgs(args).map((a) => String(a).toUpperCase());
-  const paired =
-    lower === 'zpopmin' || lower === 'zpopmax' || (lower === 'hrandfield' && words.includes('WITHVALUES')) || (SCORE_PAIR_COMMANDS.has(lower) && words.includes('WITHSCORES'));
+  const paired = BUILTIN_PAIRS_COMMANDS.has(lower) && builtinPairsKind(lower, flattenArgs(args)) !== undefined;
   if (paired && ctx.ioredis === 6 && ctx.protocol === 3 && ctx.replyMapping === 'legacy' && protocol === 3 && Array.isArray(value)) {
     const out: unknown[] = [];
     for (let i = 0; i + 1 < value.length; i += 2) out.push([value[i], value[i + 1]]);

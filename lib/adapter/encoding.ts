@@ -12,11 +12,13 @@ import {
   ErrorReply,
   MapReply,
   NIL_ARRAY,
+  PairsReply,
   PushReply,
   type Reply,
   SetReply,
   SimpleString,
   VerbatimReply,
+  flatPairs,
   formatDouble,
 } from '../reply/reply';
 
@@ -72,8 +74,8 @@ export interface ReplyEncoding {
 /**
  * Encode a typed reply as ioredis delivers it over RESP2: strings (simple, bulk, verbatim,
  * doubles) as UTF-8 strings or Buffers, integers as numbers (64-bit ones as ioredis parses them),
- * both nils as null, maps flattened (XREAD's as `[key, entries]` pairs), sets as arrays, error
- * replies inside arrays as ReplyErrors.
+ * both nils as null, maps flattened (XREAD's as `[key, entries]` pairs), sets as arrays, pairs
+ * flattened (ZRANGE … WITHSCORES: member, score, …), error replies inside arrays as ReplyErrors.
  */
 export function encodeReply(reply: Reply, enc: ReplyEncoding): unknown {
   if (reply === null) return null;
@@ -88,6 +90,7 @@ export function encodeReply(reply: Reply, enc: ReplyEncoding): unknown {
     return out;
   }
   if (reply instanceof SetReply || reply instanceof PushReply) return reply.items.map((r) => encodeReply(r, enc));
+  if (reply instanceof PairsReply) return flatPairs(reply).map((r) => encodeReply(r, enc));
   if (reply === NIL_ARRAY) return null;
   if (reply instanceof DoubleReply) return encodeReply(reply.text ?? formatDouble(reply.value), enc);
   if (reply instanceof VerbatimReply) return encodeReply(reply.text, enc);

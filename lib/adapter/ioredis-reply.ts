@@ -29,6 +29,7 @@ import {
   ErrorReply,
   MapReply,
   NIL_ARRAY,
+  PairsReply,
   PushReply,
   type Reply,
   SetReply,
@@ -38,15 +39,6 @@ import {
 } from '../reply/reply';
 import { installedIoredisMajor } from './command-table';
 import { decodeBytes } from './encoding';
-
-/**
- * `[element, value]` pairs that RESP2 flattens (`*2n` of element, value, …) and RESP3 sends as
- * an array of 2-element arrays: ZRANGE … WITHSCORES and kin (value: a DoubleReply score),
- * HRANDFIELD … WITHVALUES (value: a bulk string). Candidate for lib/reply.
- */
-export class PairsReply {
-  constructor(readonly items: [Reply, Reply][]) {}
-}
 
 /** How the client that receives the reply is set up. */
 export interface IoredisReplyContext {
@@ -96,12 +88,8 @@ function setKey(obj: Record<string, unknown>, key: string, value: unknown): void
  * them (`text`: a Buffer of the bytes for `…Buffer` methods, else their UTF-8 decoding — the
  * same as decoding to Buffers and converting, without the allocations).
  */
-function decode(r: Reply | PairsReply, mode: Mode, stringNumbers: boolean, text: (s: string) => unknown): unknown {
+function decode(r: Reply, mode: Mode, stringNumbers: boolean, text: (s: string) => unknown): unknown {
   if (r === null || r === NIL_ARRAY) return null;
-  if (r instanceof PairsReply) {
-    const pairs = r.items.map(([a, b]) => [decode(a, mode, stringNumbers, text), decode(b, mode, stringNumbers, text)]);
-    return mode === 'resp2' ? pairs.flat() : pairs;
-  }
   if (typeof r === 'string') return text(r);
   if (typeof r === 'number' || typeof r === 'bigint') return stringNumbers ? String(r) : Number(r);
   if (Array.isArray(r)) return decodeAll(r, mode, stringNumbers, text);
@@ -110,6 +98,7 @@ function decode(r: Reply | PairsReply, mode: Mode, stringNumbers: boolean, text:
   if (r instanceof VerbatimReply) return text(r.text);
   if (r instanceof ErrorReply) return newReplyError(decodeBytes(r.message));
   if (r instanceof SetReply || r instanceof PushReply) return decodeAll(r.items, mode, stringNumbers, text);
+  if (r instanceof PairsReply) return decodePairs(r, mode, stringNumbers, text);
   if (r instanceof DoubleReply) {
     const digits = r.text ?? formatDouble(r.value);
     if (mode === 'resp2') return text(digits);
@@ -144,8 +133,20 @@ function decodeMap(r: MapReply, mode: Mode, stringNumbers: boolean, text: (s: st
   return decodeAll(r.items, mode, stringNumbers, text);
 }
 
+/** `decode` of pairs: flat over RESP2, an array of `[element, value]` arrays over RESP3. */
+function decodePairs(r: PairsReply, mode: Mode, stringNumbers: boolean, text: (s: string) => unknown): unknown[] {
+  const out: unknown[] = [];
+  for (const [element, value] of r.items) {
+    const e = decode(element, mode, stringNumbers, text);
+    const v = decode(value, mode, stringNumbers, text);
+    if (mode === 'resp2') out.push(e, v);
+    else out.push([e, v]);
+  }
+  return out;
+}
+
 /** `decode` of every element of an array (a loop: no closure per array). */
-function decodeAll(items: readonly (Reply | PairsReply)[], mode: Mode, stringNumbers: boolean, text: (s: string) => unknown): unknown[] {
+function decodeAll(items: readonly Reply[], mode: Mode, stringNumbers: boolean, text: (s: string) => unknown): unknown[] {
   const n = items.length;
   const out = new Array<unknown>(n);
   for (let i = 0; i < n; i++) out[i] = decode(items[i], mode, stringNumbers, text);
@@ -209,7 +210,7 @@ function transform(v: unknown, name: string, ioredis: 5 | 6, mode: Mode): unknow
  * The value real ioredis delivers for `reply` to a client set up as `ctx` (see the module doc).
  * Error replies nested in arrays become ReplyErrors; a top-level error is the caller's to throw.
  */
-export function encodeIoredisReply(reply: Reply | PairsReply, ctx: IoredisReplyContext): unknown {
+export function encodeIoredisReply(reply: Reply, ctx: IoredisReplyContext): unknown {
   const v = decode(reply, modeOf(ctx, ctx.wireProtocol ?? ctx.protocol), ctx.stringNumbers, ctx.buffers ? bytes : decodeBytes);
   return transform(v, ctx.commandName, ctx.ioredis, modeOf(ctx, ctx.protocol));
 }
@@ -237,7 +238,7 @@ export function replyEncoderFor(
   buffers: boolean,
   commandName: string,
   wireProtocol?: 2 | 3,
-): (reply: Reply | PairsReply) => unknown {
+): (reply: Reply) => unknown {
   return (reply) => encodeReplyFor(options, buffers, commandName, wireProtocol, reply);
 }
 
@@ -250,7 +251,7 @@ export function encodeReplyFor(
   buffers: boolean,
   commandName: string,
   wireProtocol: 2 | 3 | undefined,
-  reply: Reply | PairsReply,
+  reply: Reply,
 ): unknown {
   const base = baseContextOf(options);
   const v = decode(reply, modeOf(base, wireProtocol ?? base.protocol), base.stringNumbers, buffers ? bytes : decodeBytes);

@@ -11,12 +11,14 @@
  * - `double`: a string or number is a double; `doubles`: an array of doubles (and nils);
  * - `verbatim`: a string is a verbatim string;
  * - `nilArray`: null is the nil array (`*-1`).
+ * `[element, value]` pairs (RESP3 nested, RESP2 flat: `PairsReply`) depend on the arguments too
+ * (WITHSCORES, WITHVALUES, a count): see `builtinPairsReply`.
  * Every other value: string → bulk string (UTF-8 bytes), Buffer → its bytes, integer → integer,
  * boolean → 1/0, null/undefined → nil, array → array (elements converted the same way).
  */
 import { StreamsMockError } from '../clock/clock';
 import { CommandError } from '../errors';
-import { DoubleReply, MapReply, NIL_ARRAY, type Reply, SetReply, SimpleString, VerbatimReply } from '../reply/reply';
+import { DoubleReply, MapReply, NIL_ARRAY, PairsReply, type Reply, SetReply, SimpleString, VerbatimReply } from '../reply/reply';
 
 type Kind = 'status' | 'map' | 'set' | 'double' | 'doubles' | 'verbatim' | 'nilArray';
 
@@ -95,11 +97,96 @@ function doubleOf(value: unknown): Reply {
   return new DoubleReply(n, text === 'Infinity' ? 'inf' : text === '-Infinity' ? '-inf' : text);
 }
 
+/** `word` (upper case) among `args` from index `from` on (options follow the keys and ranges). */
+function hasOption(args: readonly unknown[], from: number, word: string): boolean {
+  for (let i = from; i < args.length; i++) if (String(args[i]).toUpperCase() === word) return true;
+  return false;
+}
+
+/**
+ * What a built-in's `[element, value]` pairs hold, given its arguments, or undefined when it
+ * answers no pairs (Redis t_zset.c, t_hash.c: `if (withscores && c->resp > 2)
+ * addReplyArrayLen(c, 2)` before each element):
+ * - `scores`: ZRANGE key start stop [BYSCORE|BYLEX] [REV] [LIMIT …] WITHSCORES, ZRANGEBYSCORE /
+ *   ZREVRANGEBYSCORE key max min … WITHSCORES, ZREVRANGE key start stop WITHSCORES, ZUNION /
+ *   ZINTER / ZDIFF numkeys key … WITHSCORES, ZRANDMEMBER key count WITHSCORES, ZPOPMIN / ZPOPMAX
+ *   key count (without a count: member and score, flat in RESP3 too — genericZpopCommand);
+ * - `values`: HRANDFIELD key count WITHVALUES.
+ * `name`: lower case; `args`: the command's arguments (strings or Buffers).
+ */
+export function builtinPairsKind(name: string, args: readonly unknown[]): 'scores' | 'values' | undefined {
+  switch (name) {
+    case 'zrange':
+    case 'zrangebyscore':
+    case 'zrevrange':
+    case 'zrevrangebyscore':
+      return hasOption(args, 3, 'WITHSCORES') ? 'scores' : undefined;
+    case 'zunion':
+    case 'zinter':
+    case 'zdiff': {
+      const numkeys = Number(String(args[0]));
+      return Number.isInteger(numkeys) && numkeys > 0 && hasOption(args, 1 + numkeys, 'WITHSCORES') ? 'scores' : undefined;
+    }
+    case 'zrandmember':
+      return args.length >= 3 && String(args[2]).toUpperCase() === 'WITHSCORES' ? 'scores' : undefined;
+    case 'hrandfield':
+      return args.length >= 3 && String(args[2]).toUpperCase() === 'WITHVALUES' ? 'values' : undefined;
+    case 'zpopmin':
+    case 'zpopmax':
+      return args.length >= 2 ? 'scores' : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** An element of a reply: a bulk string (a number as its digits). */
+function bulkOf(value: unknown): Reply {
+  return typeof value === 'number' ? String(value) : plainReply(value);
+}
+
+/**
+ * A sorted-set score as Redis's double reply (`addReplyDouble`): `inf`/`-inf` for the
+ * infinities (ioredis-mock may print them `Infinity`), else the text as given.
+ */
+export function scoreReply(value: unknown): Reply {
+  if (value === null || value === undefined) return null;
+  const text = Buffer.isBuffer(value) ? value.toString() : String(value);
+  if (text === 'inf' || text === '+inf' || text === 'Infinity') return new DoubleReply(Infinity, 'inf');
+  if (text === '-inf' || text === '-Infinity') return new DoubleReply(-Infinity, '-inf');
+  return new DoubleReply(Number(text), text);
+}
+
+/**
+ * The typed reply of a built-in that answers `[element, value]` pairs (`builtinPairsKind`) for
+ * its flat RESP2-shaped `value` (element, value, …: ioredis-mock's form), or undefined when the
+ * command answers no pairs for these arguments or `value` is no array. ZPOPMIN / ZPOPMAX
+ * without a count answer member and score flat (the score still a double).
+ */
+export function builtinPairsReply(name: string, args: readonly unknown[], value: unknown): Reply | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const kind = builtinPairsKind(name, args);
+  if (kind === undefined) {
+    if ((name === 'zpopmin' || name === 'zpopmax') && args.length === 1 && value.length === 2) return [bulkOf(value[0]), scoreReply(value[1])];
+    return undefined;
+  }
+  const second = kind === 'scores' ? scoreReply : bulkOf;
+  const items: [Reply, Reply][] = [];
+  for (let i = 0; i + 1 < value.length; i += 2) items.push([bulkOf(value[i]), second(value[i + 1])]);
+  return new PairsReply(items);
+}
+
+/** Commands that may answer pairs (`builtinPairsReply`, lower case); the rest skip that check. */
+export const BUILTIN_PAIRS_COMMANDS: ReadonlySet<string> = new Set(['zrange', 'zrangebyscore', 'zrevrange', 'zrevrangebyscore', 'zunion', 'zinter', 'zdiff', 'zrandmember', 'hrandfield', 'zpopmin', 'zpopmax']);
+
 /**
  * The typed reply of ioredis-mock's `name` command given `args` (lower-case name; args as the
  * emulator received them) for its JS result `value`.
  */
 export function typedBuiltinReply(name: string, args: readonly unknown[], value: unknown): Reply {
+  if (BUILTIN_PAIRS_COMMANDS.has(name)) {
+    const pairs = builtinPairsReply(name, args, value);
+    if (pairs !== undefined) return pairs;
+  }
   const kind = BUILTIN_REPLY_KINDS[name];
   const sub = args.length > 0 ? String(args[0]).toLowerCase() : '';
   // HELP subcommands answer status lines (networking.c addReplyHelp)

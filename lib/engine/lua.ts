@@ -25,7 +25,7 @@
  */
 import { createHash } from 'crypto';
 import { parseInt64 } from '../commands/args';
-import { ErrorReply, MapReply, PushReply, type Reply, SetReply, SimpleString, mapPairs, toResp2Plain } from '../reply/reply';
+import { ErrorReply, MapReply, PairsReply, PushReply, type Reply, SetReply, SimpleString, flatPairs, mapPairs, toResp2Plain } from '../reply/reply';
 import { CommandError, ERR_NOT_INTEGER } from '../errors';
 import type { Connection } from './connection';
 
@@ -161,18 +161,21 @@ function pushSingleFieldTable(L: LuaState, field: 'ok' | 'err', value: LuaString
 /**
  * A typed reply as Redis hands it to Lua in RESP2 mode (script_lua.c redisProtocolToLuaType):
  * bulk → string, status → `{ok=…}`, error → `{err=…}`, integer → number, both nils → false,
- * arrays (and maps/sets, flattened as RESP2 sends them) → tables.
+ * arrays (and maps/sets/pairs, flattened as RESP2 sends them) → tables.
  */
 function pushReply(L: LuaState, reply: Reply): void {
   if (reply instanceof SimpleString) pushSingleFieldTable(L, 'ok', luaBytesOf(reply.value));
   else if (reply instanceof ErrorReply) pushSingleFieldTable(L, 'err', luaBytesOf(reply.message));
-  else if (Array.isArray(reply) || reply instanceof MapReply || reply instanceof SetReply || reply instanceof PushReply) {
-    // RESP2 shapes: maps flattened (XREAD's as [key, entries] pairs), sets as arrays
+  else if (Array.isArray(reply) || reply instanceof MapReply || reply instanceof SetReply || reply instanceof PushReply || reply instanceof PairsReply) {
+    // RESP2 shapes: maps flattened (XREAD's as [key, entries] pairs), sets as arrays, pairs
+    // flattened (ZRANGE … WITHSCORES: member, score, …)
     const items: Reply[] = Array.isArray(reply)
       ? reply
-      : reply instanceof MapReply && reply.resp2Pairs
-        ? mapPairs(reply)
-        : reply.items;
+      : reply instanceof PairsReply
+        ? flatPairs(reply)
+        : reply instanceof MapReply && reply.resp2Pairs
+          ? mapPairs(reply)
+          : reply.items;
     lua.lua_checkstack(L, 4);
     lua.lua_createtable(L, items.length, 0);
     items.forEach((r, i) => {

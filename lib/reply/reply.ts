@@ -13,7 +13,8 @@
  *   an array of key, value, …), `SetReply` (`addReplySetLen`: RESP2 array), `DoubleReply`
  *   (`addReplyDouble`: RESP2 bulk string), `VerbatimReply` (`addReplyVerbatim`: RESP2 bulk
  *   string), `BooleanReply` (`addReplyBool`: RESP2 integer 1/0), `BigNumberReply`, `PushReply`
- *   (pub/sub messages in RESP3; RESP2 array);
+ *   (pub/sub messages in RESP3; RESP2 array), `PairsReply` (`[element, value]` pairs: RESP3
+ *   an array of 2-element arrays, RESP2 the flat array), e.g. ZRANGE … WITHSCORES;
  * - `NIL_ARRAY` (`addReplyNullArray`: RESP2 `*-1`, RESP3 `_`), e.g. a BLOCK timeout;
  * - `ErrorReply` inside arrays (EXEC's replies, scripts' error tables).
  */
@@ -75,6 +76,18 @@ export class PushReply {
   constructor(readonly items: Reply[]) {}
 }
 
+/**
+ * `[element, value]` pairs: RESP3 sends an array of 2-element arrays, RESP2 flattens them
+ * (`*2n` of element, value, …). Redis writes `addReplyArrayLen(c, 2)` before each element only
+ * when `c->resp > 2` (t_zset.c genericZrangebyrankCommand and kin, t_hash.c
+ * hrandfieldWithCountCommand): ZRANGE / ZRANGEBYSCORE / ZREVRANGE / ZREVRANGEBYSCORE /
+ * ZUNION / ZINTER / ZDIFF / ZRANDMEMBER … WITHSCORES and ZPOPMIN / ZPOPMAX with a count (value:
+ * a `DoubleReply` score, a double in RESP3), HRANDFIELD … WITHVALUES (value: a bulk string).
+ */
+export class PairsReply {
+  constructor(readonly items: [Reply, Reply][]) {}
+}
+
 /** The nil array (RESP2 `*-1`, RESP3 `_`). Use the `NIL_ARRAY` singleton. */
 export class NilArray {
   private constructor() {}
@@ -101,6 +114,7 @@ export type Reply =
   | BooleanReply
   | BigNumberReply
   | PushReply
+  | PairsReply
   | NilArray
   | ErrorReply;
 
@@ -133,8 +147,15 @@ export function isNil(r: Reply): r is null | NilArray {
   return r === null || r === NIL_ARRAY;
 }
 
+/** `[element, value]` pairs flattened: element, value, element, value … (their RESP2 form). */
+export function flatPairs(p: PairsReply): Reply[] {
+  const out: Reply[] = [];
+  for (const [element, value] of p.items) out.push(element, value);
+  return out;
+}
+
 /**
- * The RESP2 form of a reply as plain values: maps/sets/pushes become arrays, simple strings,
+ * The RESP2 form of a reply as plain values: maps/sets/pushes/pairs become (flat) arrays, simple strings,
  * doubles, verbatim and big numbers become strings, booleans 1/0, both nils `null`. Error
  * replies stay `ErrorReply`. This is what a RESP2 client (and Upstash's REST API) sees.
  */
@@ -144,6 +165,7 @@ export function toResp2Plain(r: Reply): unknown {
   if (r instanceof SimpleString) return r.value;
   if (r instanceof MapReply && r.resp2Pairs) return mapPairs(r).map((p) => p.map(toResp2Plain));
   if (r instanceof MapReply || r instanceof SetReply || r instanceof PushReply) return r.items.map(toResp2Plain);
+  if (r instanceof PairsReply) return flatPairs(r).map(toResp2Plain);
   if (r instanceof DoubleReply) return r.text ?? formatDouble(r.value);
   if (r instanceof VerbatimReply) return r.text;
   if (r instanceof BooleanReply) return r.value ? 1 : 0;

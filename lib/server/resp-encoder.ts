@@ -14,6 +14,7 @@
  * | MapReply           | `*<2n>` flat (or n pairs)      | `%<n>\r\n` + key, value …     |
  * | SetReply           | `*<n>`                         | `~<n>`                        |
  * | PushReply          | `*<n>`                         | `><n>`                        |
+ * | PairsReply         | `*<2n>` flat                   | `*<n>` of `*2` element, value |
  * | DoubleReply        | bulk string of its text        | `,<text>\r\n`                 |
  * | BooleanReply       | `:1` / `:0`                    | `#t` / `#f`                   |
  * | VerbatimReply      | bulk string of its text        | `=<len+4>\r\n<fmt>:<text>\r\n`|
@@ -29,6 +30,7 @@ import {
   ErrorReply,
   MapReply,
   NIL_ARRAY,
+  PairsReply,
   PushReply,
   type Reply,
   SetReply,
@@ -94,6 +96,13 @@ function encode(r: Reply, proto: Protocol, out: string[]): void {
   } else if (r instanceof PushReply) {
     out.push(`${proto === 3 ? '>' : '*'}${r.items.length}\r\n`);
     for (const item of r.items) encode(item, proto, out);
+  } else if (r instanceof PairsReply) {
+    out.push(`*${proto === 3 ? r.items.length : r.items.length * 2}\r\n`);
+    for (const [element, value] of r.items) {
+      if (proto === 3) out.push('*2\r\n');
+      encode(element, proto, out);
+      encode(value, proto, out);
+    }
   } else if (r === NIL_ARRAY) {
     out.push(proto === 3 ? '_\r\n' : '*-1\r\n');
   } else if (r instanceof DoubleReply) {
