@@ -39,7 +39,7 @@ function run(script: string, nodeArgs: string[] = []): string {
     }
     expect(isStub('adapter/install.js')).toBe(true);
     expect(isStub('commands/xadd.js')).toBe(true);
-    expect(isStub('engine/lua.js')).toBe(true); // loaded lazily from bundled code: bundled too (see below)
+    expect(isStub('engine/lua.js')).toBe(true); // loaded lazily from bundled code: bundled too (the rare bundle)
   });
 
   it('writes the bundles in ASCII (Node reads an ASCII file without UTF-8 decoding)', () => {
@@ -79,6 +79,24 @@ function run(script: string, nodeArgs: string[] = []): string {
         r.disconnect();
       })();`);
     expect(JSON.parse(out)).toEqual(['PONG', '1-1', 1, true, "NOGROUP No such key 's' or consumer group 'nogroup'"]);
+  });
+
+  it('reads the rare bundle (Lua, DUMP/RESTORE/COPY, INFO, COMMAND) only when one of those commands runs', () => {
+    const out = run(`
+      const Redis = require('ioredis-mock-streams');
+      const bundles = () => Object.keys(require.cache).filter((f) => f.includes('bundle')).map((f) => f.split(/[\\\\/]/).pop()).sort();
+      (async () => {
+        const r = new Redis({ port: 7101 });
+        await r.xadd('s', '1-1', 'f', 'v');
+        await r.xgroup('CREATE', 's', 'g', '0');
+        await r.xreadgroup('GROUP', 'g', 'c', 'STREAMS', 's', '>');
+        await r.set('k', 'v');
+        const before = bundles();
+        const info = await r.info('server');
+        console.log(JSON.stringify([before, bundles(), info.includes('redis_version')]));
+        r.disconnect();
+      })();`);
+    expect(JSON.parse(out)).toEqual([['client.js', 'commands.js', 'import.js'], ['client.js', 'commands.js', 'import.js', 'rare.js'], true]);
   });
 
   it('maps a stack trace through the bundle back to lib/*.ts (--enable-source-maps)', () => {
