@@ -12,6 +12,7 @@
  * - its errors as error replies (CommandError) with Redis's texts, or StreamsMockErrors
  *   (./builtin-errors.ts).
  */
+import { parseInt64 } from '../commands/args';
 import { commandSpec } from '../commands/command-data';
 import { CommandError, ERR_WRONGTYPE } from '../errors';
 import type { Keyspace } from '../keyspace/keyspace';
@@ -187,7 +188,7 @@ export function runBuiltin(ks: Keyspace, command: string, args: unknown[], invok
     out = withKeyspaceTime(ks, () => {
       const flat = flattenArgs(args);
       const indexes = checkBuiltin(ks, name, flat);
-      const early = missingSourceReply(name, flat, (key) => ks.store.getRaw(storeKeyOfArg(key)));
+      const early = missingSourceReply(name, flat, (key) => ks.store.getRaw(storeKeyOfArg(key))) ?? zeroCountReply(name, flat);
       if (early) return early.reply;
       const restoreTtl = name === 'set' ? keepTtl(ks, flat) : undefined;
       try {
@@ -206,6 +207,15 @@ export function runBuiltin(ks: Keyspace, command: string, args: unknown[], invok
   }
   if (out instanceof Promise) return out.catch((err: unknown) => Promise.reject(builtinError(err, command)));
   return out;
+}
+
+/**
+ * ZPOPMIN / ZPOPMAX key 0 answer an empty array and pop nothing (t_zset.c genericZpopCommand,
+ * after the type check); ioredis-mock reads a count of 0 as no count at all and empties the set.
+ */
+function zeroCountReply(name: string, flat: readonly unknown[]): { reply: unknown } | undefined {
+  if ((name === 'zpopmin' || name === 'zpopmax') && flat.length === 2 && parseInt64(textOf(flat[1])) === 0n) return { reply: [] };
+  return undefined;
 }
 
 /**
