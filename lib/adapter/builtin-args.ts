@@ -36,10 +36,26 @@ function strtod(s: string): number | null {
 }
 
 /** getDoubleFromObject / string2ld: not empty, no leading or trailing space, not nan. */
-function parseDouble(s: string): number | null {
+export function parseDouble(s: string): number | null {
   if (s === '' || /^\s|\s$/.test(s)) return null;
   const v = strtod(s);
   return v === null || Number.isNaN(v) ? null : v;
+}
+
+/**
+ * getDoubleFromObject (ZADD scores, ZINCRBY's increment) also refuses a text strtod overflows to
+ * ±HUGE_VAL or underflows to 0 (ERANGE: `1e400`, `1e-400`); the words inf/infinity are fine.
+ */
+function parseScoreArg(s: string): number | null {
+  const v = parseDouble(s);
+  if (v === null) return null;
+  const lower = s.toLowerCase();
+  if (!Number.isFinite(v) && !/^[+-]?inf(inity)?$/.test(lower)) return null;
+  if (v === 0) {
+    const mantissa = lower.startsWith('0x', /^[+-]/.test(lower) ? 1 : 0) ? lower.replace(/^[+-]?0x/, '').split('p')[0] : lower.split('e')[0];
+    if (/[1-9a-f]/.test(mantissa)) return null;
+  }
+  return v;
 }
 
 /** zslParseRange's strtod: leading spaces skipped, the empty text is 0, not nan. */
@@ -167,7 +183,7 @@ const zaddArgs: Check = (a) => {
     fail('ERR GT, LT, and/or NX options at the same time are not compatible');
   }
   if (flags.has('INCR') && pairs > 2) fail('ERR INCR option supports a single increment-element pair');
-  for (let j = i; j < a.length; j += 2) if (parseDouble(a[j]) === null) fail('ERR value is not a valid float');
+  for (let j = i; j < a.length; j += 2) if (parseScoreArg(a[j]) === null) fail('ERR value is not a valid float');
 };
 
 /**
@@ -369,7 +385,13 @@ const RULES: Record<string, { before?: Check[]; after?: Check[]; missing?: strin
   srandmember: { before: [maxArgs(2, ERR_SYNTAX), int(1)] },
   zpopmin: { before: [maxArgs(2, ERR_SYNTAX), positiveCount(1)] },
   zpopmax: { before: [maxArgs(2, ERR_SYNTAX), positiveCount(1)] },
-  zincrby: { before: [float(1)] },
+  zincrby: {
+    before: [
+      (a) => {
+        if (a.length > 1 && parseScoreArg(a[1]) === null) fail('ERR value is not a valid float');
+      },
+    ],
+  },
   zcount: { before: [scoreBound(1), scoreBound(2)] },
   zrangebyscore: { before: [zrangeArgs('score')] },
   zrevrangebyscore: { before: [zrangeArgs('score')] },

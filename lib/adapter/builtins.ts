@@ -12,6 +12,7 @@
  * - its errors as error replies (CommandError) with Redis's texts, or StreamsMockErrors
  *   (./builtin-errors.ts).
  */
+import { parseInt64 } from '../commands/args';
 import { commandSpec } from '../commands/command-data';
 import { CommandError, ERR_WRONGTYPE } from '../errors';
 import type { Keyspace } from '../keyspace/keyspace';
@@ -21,6 +22,7 @@ import { flattenArgs } from './encoding';
 import { checkArgsAfterLookup, checkArgsBeforeLookup, hasArgChecks } from './builtin-args';
 import { builtinError } from './builtin-errors';
 import { missingSourceReply, redisTypeOf, typeRuleOf, wrongTypeKey } from './key-types';
+import { SCORE_REPLY_COMMANDS, fixScoreReply, zsetScorePlan } from './zset-scores';
 import { DESTINATION_FIRST_COMMANDS, OVERWRITING_COMMANDS, TYPE_AGNOSTIC_COMMANDS, storeKeyOfArg } from './keys';
 
 /** Run `fn` with `Date.now()` answering the keyspace time (for ioredis-mock's TTL arithmetic). */
@@ -136,7 +138,7 @@ function checkBuiltin(ks: Keyspace, name: string, flat: readonly unknown[]): num
  * the list, hash or stream object). Applied to methods, pipelines and scripts alike.
  * `result` is the emulator's value or a promise of it.
  */
-const REPLY_FIXES = new Set(['type', 'mget', 'object', 'zpopmin', 'zpopmax', 'hrandfield', 'srandmember', 'spop']);
+const REPLY_FIXES = new Set(['type', 'mget', 'object', 'zpopmin', 'zpopmax', 'hrandfield', 'srandmember', 'spop', ...SCORE_REPLY_COMMANDS]);
 
 export function fixStreamReplies(ks: Keyspace, command: string, args: unknown[], result: unknown): unknown {
   const name = baseName(command);
@@ -169,6 +171,11 @@ export function fixStreamReplies(ks: Keyspace, command: string, args: unknown[],
   } else if ((name === 'hrandfield' || name === 'srandmember' || name === 'spop') && flat.length >= 2 && !ks.store.hasKey(storeKeyOfArg(flat[0]))) {
     fix = (r) => (r === null || r === undefined ? [] : r); // with a count, a missing key answers an empty array
   }
+  if (SCORE_REPLY_COMMANDS.has(name)) {
+    // infinite scores as `inf` / `-inf` (ioredis-mock prints them `Infinity`)
+    const first = fix;
+    fix = (r) => fixScoreReply(name, flat, first ? first(r) : r);
+  }
   if (!fix) return result;
   return result instanceof Promise ? result.then(fix) : fix(result);
 }
@@ -187,11 +194,15 @@ export function runBuiltin(ks: Keyspace, command: string, args: unknown[], invok
     out = withKeyspaceTime(ks, () => {
       const flat = flattenArgs(args);
       const indexes = checkBuiltin(ks, name, flat);
-      const early = missingSourceReply(name, flat, (key) => ks.store.getRaw(storeKeyOfArg(key)));
+      const early = missingSourceReply(name, flat, (key) => ks.store.getRaw(storeKeyOfArg(key))) ?? zeroCountReply(name, flat);
       if (early) return early.reply;
       const restoreTtl = name === 'set' ? keepTtl(ks, flat) : undefined;
+      // ZADD / ZINCRBY: scores as strtod reads them, ZADD … INCR's reply, NaN refused (./zset-scores.ts)
+      const plan = name === 'zadd' || name === 'zincrby' ? zsetScorePlan(name, flat, ks.store.getRaw(storeKeyOfArg(flat[0]))) : undefined;
+      if (plan?.skip) return plan.reply;
       try {
-        return fixStreamReplies(ks, command, args, invoke(args));
+        const value = invoke(plan ? plan.args : args);
+        return fixStreamReplies(ks, command, args, plan && 'reply' in plan ? plan.reply : value);
       } finally {
         restoreTtl?.();
         // Redis never keeps an empty list, set, sorted set or hash; ioredis-mock does
@@ -206,6 +217,15 @@ export function runBuiltin(ks: Keyspace, command: string, args: unknown[], invok
   }
   if (out instanceof Promise) return out.catch((err: unknown) => Promise.reject(builtinError(err, command)));
   return out;
+}
+
+/**
+ * ZPOPMIN / ZPOPMAX key 0 answer an empty array and pop nothing (t_zset.c genericZpopCommand,
+ * after the type check); ioredis-mock reads a count of 0 as no count at all and empties the set.
+ */
+function zeroCountReply(name: string, flat: readonly unknown[]): { reply: unknown } | undefined {
+  if ((name === 'zpopmin' || name === 'zpopmax') && flat.length === 2 && parseInt64(textOf(flat[1])) === 0n) return { reply: [] };
+  return undefined;
 }
 
 /**

@@ -60,6 +60,7 @@ export const BUILTIN_REPLY_KINDS: Readonly<Record<string, Kind>> = {
   zscore: 'double',
   zincrby: 'double',
   zmscore: 'doubles',
+  // ZADD … INCR too (typedBuiltinReply)
   // verbatim strings (RESP3 `=`; RESP2 bulk string)
   info: 'verbatim',
   lolwut: 'verbatim',
@@ -90,11 +91,19 @@ export function plainReply(value: unknown): Reply {
   return bytesOfText(String(value));
 }
 
+/** A double reply of a score or float (`inf`, `-inf` and `Infinity` read as the infinities). */
 function doubleOf(value: unknown): Reply {
-  if (value === null || value === undefined) return null;
-  const text = Buffer.isBuffer(value) ? value.toString() : String(value);
-  const n = Number(text);
-  return new DoubleReply(n, text === 'Infinity' ? 'inf' : text === '-Infinity' ? '-inf' : text);
+  return scoreReply(value);
+}
+
+/** ZADD key [NX|XX] [GT|LT] [CH] INCR …: the new score is a double (nil when NX/XX skip it). */
+function zaddIncr(args: readonly unknown[]): boolean {
+  for (let i = 1; i < args.length; i++) {
+    const word = String(args[i]).toUpperCase();
+    if (word === 'INCR') return true;
+    if (!['NX', 'XX', 'GT', 'LT', 'CH'].includes(word)) return false;
+  }
+  return false;
 }
 
 /** `word` (upper case) among `args` from index `from` on (options follow the keys and ranges). */
@@ -187,7 +196,7 @@ export function typedBuiltinReply(name: string, args: readonly unknown[], value:
     const pairs = builtinPairsReply(name, args, value);
     if (pairs !== undefined) return pairs;
   }
-  const kind = BUILTIN_REPLY_KINDS[name];
+  const kind = name === 'zadd' && zaddIncr(args) ? 'double' : BUILTIN_REPLY_KINDS[name];
   const sub = args.length > 0 ? String(args[0]).toLowerCase() : '';
   // HELP subcommands answer status lines (networking.c addReplyHelp)
   if (sub === 'help' && Array.isArray(value)) return value.map((l) => new SimpleString(String(l)));
