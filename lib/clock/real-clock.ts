@@ -9,13 +9,19 @@ import { Clock, ClockTimer, scheduleLong } from './clock';
 
 /* eslint-disable @typescript-eslint/no-require-imports */
 let performance: Performance | undefined;
+/** `performance.timeOrigin`: fixed for the process, and a getter that costs a third of `now()`. */
+let timeOrigin = 0;
 let timers: typeof Timers | undefined;
 
 export const realClock: Clock = {
   kind: 'real',
   now: () => {
-    const perf = (performance ??= (require('perf_hooks') as typeof import('perf_hooks')).performance);
-    return Math.floor(perf.timeOrigin + perf.now());
+    let perf = performance;
+    if (perf === undefined) {
+      perf = performance = (require('perf_hooks') as typeof import('perf_hooks')).performance;
+      timeOrigin = perf.timeOrigin;
+    }
+    return Math.floor(timeOrigin + perf.now());
   },
   schedule(fn: () => void, ms: number): ClockTimer {
     const t = (timers ??= require('timers') as typeof Timers);
