@@ -30,6 +30,8 @@ describe('command table keys', () => {
   it('parses JSON that is not written one key per line', () => {
     expect(topLevelKeys('{"xadd":{"arity":-5},"get":{"arity":2}}')).toEqual(['xadd', 'get']);
     expect(topLevelKeys('{\n  "a": {\n    "b": {\n      "c": 1\n    }\n  },\n  "d": [1, 2]\n}')).toEqual(['a', 'd']);
+    expect(topLevelKeys('{\r\n  "a": {\r\n    "x": 1\r\n  },\r\n  "b": 2\r\n}')).toEqual(['a', 'b']);
+    expect(topLevelKeys('{\n  "q\\"uote": 1,\n  "c": 2\n}')).toEqual(['q"uote', 'c']); // an escape: parsed
   });
 
   it("lists the commands of the ioredis the suite runs on (6.0.0, or 5.11.1 under test:ioredis5)", () => {

@@ -14,7 +14,7 @@
  * installed at all (it is a peer dependency, so npm normally installs it), the private ioredis 5
  * bundled for ioredis-mock stands in.
  */
-import { dirname } from 'path';
+import { basename, dirname } from 'path';
 import { readJsonFile, readPackageFile } from '../json-file';
 
 export interface CommandTable {
@@ -46,7 +46,7 @@ const RUNTIME = '@ioredis-mock-streams/mock-runtime';
 /** The command table of the ioredis installed in the folder `ioredisDir` (its package root). */
 export function commandTableAt(ioredisDir: string): CommandTable {
   const ioredisVersion = versionAt(`${ioredisDir}/package.json`);
-  const commandsManifest = require.resolve('@ioredis/commands/package.json', { paths: [ioredisDir] });
+  const commandsManifest = commandsManifestOf(ioredisDir);
   const commandsDir = dirname(commandsManifest);
   const commandsVersion = versionAt(commandsManifest);
   // The module loads on the first key-prefix lookup (only clients with `keyPrefix` need it); the
@@ -68,6 +68,20 @@ export function commandTableAt(ioredisDir: string): CommandTable {
   };
 }
 
+/**
+ * The manifest of the `@ioredis/commands` that ioredis in `ioredisDir` loads. Node looks in
+ * `<ioredis>/node_modules` first, then in the `node_modules` holding ioredis (npm's hoisting,
+ * pnpm's store layout): those two are tried with one `fs` check each before asking the resolver
+ * (under jest a `require.resolve` with `paths` costs more than the rest of this table).
+ */
+function commandsManifestOf(ioredisDir: string): string {
+  const parent = dirname(ioredisDir);
+  const candidates = [`${ioredisDir}/node_modules/@ioredis/commands/package.json`];
+  if (basename(parent) === 'node_modules') candidates.push(`${parent}/@ioredis/commands/package.json`);
+  for (const file of candidates) if (readPackageFile(file) !== undefined) return file;
+  return require.resolve('@ioredis/commands/package.json', { paths: [ioredisDir] });
+}
+
 /** The command names of the @ioredis/commands in `commandsDir` (its data's keys), if its data file is where every release has it. */
 function commandListAt(commandsDir: string): string[] | undefined {
   const text = readPackageFile(`${commandsDir}/built/commands.json`);
@@ -81,12 +95,21 @@ function commandListAt(commandsDir: string): string[] | undefined {
  * every jest test file. Anything else is parsed.
  */
 export function topLevelKeys(text: string): string[] {
-  const indent = /^\{\r?\n([ \t]+)"/.exec(text)?.[1];
+  const indent = /^\{(\r?\n[ \t]+)"/.exec(text)?.[1];
   if (indent !== undefined) {
+    // each `<newline><indent>"name":` (names without quotes or backslashes), found with indexOf
+    const head = `${indent}"`;
     const keys: string[] = [];
-    const line = new RegExp(`^${indent}"([^"\\\\]*)":`, 'gm');
-    for (let m = line.exec(text); m; m = line.exec(text)) keys.push(m[1]);
-    if (keys.length > 0) return keys;
+    let plain = true;
+    for (let at = text.indexOf(head); at !== -1 && plain; at = text.indexOf(head, at + head.length)) {
+      const start = at + head.length;
+      const end = text.indexOf('"', start);
+      const name = end === -1 ? '\\' : text.slice(start, end);
+      // anything unusual (an escape, no colon after the name): parse the whole text instead
+      plain = !name.includes('\\') && text.charCodeAt(end + 1) === 58; /* : */
+      keys.push(name);
+    }
+    if (plain && keys.length > 0) return keys;
   }
   return Object.keys(JSON.parse(text) as object);
 }
