@@ -16,6 +16,7 @@
  * and never throws synchronously. While `MULTI` (sent through `call()`) is open, every command
  * goes to the engine and answers `QUEUED`.
  */
+import { performance } from 'perf_hooks';
 import { newReplyError } from './reply-error';
 import { StreamsMockError } from '../clock/clock';
 import { CommandError } from '../errors';
@@ -335,6 +336,9 @@ export function runBuiltinNow(redis: Instance, conn: Connection, name: string, b
   checkAllowed(redis, conn, base);
   const ks = conn.keyspace;
   let result: unknown;
+  // INFO counts it as the engine counts the commands it runs (commandstats, commands processed)
+  const weight = conn.builtinTimingWeight(base);
+  const start = weight === 0 ? 0 : performance.now();
   try {
     // keyPrefix on the arguments ioredis's table marks as keys (as ioredis does before sending)
     const keyPrefix = redis.options?.keyPrefix;
@@ -343,10 +347,18 @@ export function runBuiltinNow(redis: Instance, conn: Connection, name: string, b
     // argument list runs in slices (large-args.ts)
     result = runBuiltin(ks, name, processed, (args) => callSliced(base, args, (slice) => emulator.apply(redis, slice)));
   } catch (err) {
+    conn.recordBuiltin(base, processed[0], start, weight, err);
     throw toClientError(err, sentArgv(base, processed));
   } finally {
     ks.blocking.flush();
   }
+  if (result instanceof Promise) {
+    const args = processed;
+    result.then(
+      () => conn.recordBuiltin(base, args[0], start, weight, undefined),
+      (err) => conn.recordBuiltin(base, args[0], start, weight, err),
+    );
+  } else conn.recordBuiltin(base, processed[0], start, weight, undefined);
   conn.noteCommand(base);
   if (SUBSCRIPTION_CHANGES.has(base)) result = afterSubscriptionChange(redis);
   // ioredis-mock answers ioredis 5's RESP2 shapes: reshape for the installed ioredis and the client's options

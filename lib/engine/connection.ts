@@ -428,6 +428,42 @@ export class Connection {
     return out;
   }
 
+  /**
+   * Timing of a built-in the ioredis front end runs on ioredis-mock's emulator itself (not
+   * through `run`): the weight to hand `recordBuiltin` (see `timingWeight`; 0: do not time it).
+   * `name`: the lower-case command name.
+   */
+  builtinTimingWeight(name: string): number {
+    let known = BUILTIN_KINDS.get(name);
+    if (known === undefined) {
+      known = { subNamed: commandStatsName([name, 'x'], false) !== name, seen: 0 };
+      if (BUILTIN_KINDS.size < COMMAND_KINDS_MAX) BUILTIN_KINDS.set(name, known);
+    }
+    const seen = ++known.seen;
+    if (seen <= TIMED_CALLS) return 1;
+    return (seen & (TIMING_SAMPLE - 1)) === 0 ? TIMING_SAMPLE : 0;
+  }
+
+  /**
+   * Count a built-in the ioredis front end ran itself in INFO (commands processed, commandstats,
+   * errorstats) as `run` counts the ones it runs: `name` lower case, `firstArg` its first
+   * argument (OBJECT's subcommand), `start` `performance.now()` before it ran (when `weight`
+   * is not 0), `err` what it threw (a wrong arity counts as a rejected call, as Redis refuses it
+   * before running).
+   */
+  recordBuiltin(name: string, firstArg: unknown, start: number, weight: number, err: unknown): void {
+    if (err !== undefined && !(err instanceof CommandError)) return;
+    const stats = this.server.stats;
+    const usec = weight === 0 ? 0 : Math.round((performance.now() - start) * 1000) * weight;
+    const known = BUILTIN_KINDS.get(name);
+    const full = known?.subNamed && firstArg !== undefined ? commandStatsName([name, toByteString(firstArg)], false) : name;
+    if (err === undefined) stats.commandDone(full, usec, 'ok');
+    else {
+      const message = (err as CommandError).message;
+      stats.commandDone(full, usec, err instanceof RejectedCommandError || message.startsWith('ERR wrong number of arguments') ? 'rejected' : 'failed', message);
+    }
+  }
+
   /** `weight`: see `timingWeight` (0: the call was not timed; its usec count as 0). */
   private recordCommand(argv: string[], start: number, weight: number, err: unknown): void {
     if (err !== undefined && !(err instanceof CommandError)) return; // closed connection, library errors
@@ -962,6 +998,9 @@ export class Connection {
 const COMMAND_KINDS = new Map<string, { name: string; kind: 'command' | 'container' | 'unknown'; subNamed: boolean; seen: number }>();
 /** Spellings cached at most (names as sent: `XADD`, `xadd`, `XaDd` … each once). */
 const COMMAND_KINDS_MAX = 4096;
+
+/** Built-ins the ioredis front end runs itself, by lower-case name (see `builtinTimingWeight`). */
+const BUILTIN_KINDS = new Map<string, { subNamed: boolean; seen: number }>();
 
 /** Calls of a command name that are all timed for INFO commandstats `usec` (see `timingWeight`). */
 const TIMED_CALLS = 64;

@@ -1,0 +1,68 @@
+/**
+ * Found by a new-user trial: INFO commandstats and total_commands_processed of an ioredis fake
+ * left out every command ioredis-mock's emulators answer through the methods (SET, GET, HSET …):
+ * only the engine's own commands (streams, connection, server) were counted. Now a built-in run
+ * through a method, `call()` or a pipeline counts as Redis counts it: a call, a rejected call
+ * (wrong arity: refused before running) or a failed call (WRONGTYPE), with its errorstats. The
+ * script reads the changes of a few commands other tests do not send, so it can run on a shared
+ * server too (REDIS_URL): the same deltas as redis-server.
+ */
+import Redis from 'ioredis-mock-streams';
+
+type AnyClient = Record<string, any>;
+
+/** `cmdstat_<name>` of `info commandstats` as { calls, rejected_calls, failed_calls }. */
+async function statsOf(r: AnyClient, names: string[]): Promise<Record<string, number[]>> {
+  const text: string = await r.info('commandstats');
+  const out: Record<string, number[]> = {};
+  for (const name of names) {
+    const m = new RegExp(`^cmdstat_${name.replace('|', '\\|')}:calls=(\\d+),.*rejected_calls=(\\d+),failed_calls=(\\d+)`, 'm').exec(text);
+    out[name] = m ? [Number(m[1]), Number(m[2]), Number(m[3])] : [0, 0, 0];
+  }
+  return out;
+}
+
+const NAMES = ['strlen', 'getrange', 'hstrlen'];
+
+async function script(r: AnyClient, k: string): Promise<Record<string, number[]>> {
+  await r.del(k);
+  await r.set(k, 'hello');
+  const before = await statsOf(r, NAMES);
+  await r.strlen(k);
+  await r.call('STRLEN', k);
+  await r.pipeline().strlen(k).getrange(k, 0, 1).exec();
+  await r.call('strlen').catch(() => undefined); // wrong arity: rejected
+  await r.hstrlen(k, 'f').catch(() => undefined); // WRONGTYPE: failed
+  const after = await statsOf(r, NAMES);
+  await r.del(k);
+  return Object.fromEntries(NAMES.map((n) => [n, after[n].map((v, i) => v - before[n][i])]));
+}
+
+// a failed call is still a call; a rejected one is not (and is not processed)
+const EXPECTED = { strlen: [3, 1, 0], getrange: [1, 0, 0], hstrlen: [1, 0, 1] };
+
+describe('INFO commandstats of an ioredis fake', () => {
+  it('counts the built-in commands run through methods, call() and pipelines, with rejected and failed calls', async () => {
+    const r = new Redis({ port: 50_911 }) as unknown as AnyClient;
+    const processed = async () => Number(/total_commands_processed:(\d+)/.exec(await r.info('stats'))![1]);
+    const before = await processed();
+    expect(await script(r, 'infobuiltins')).toEqual(EXPECTED);
+    // the first INFO, DEL ×2, SET, INFO ×2, STRLEN ×3, GETRANGE, HSTRLEN (the rejected STRLEN
+    // is not processed; the last INFO counts after its reply): 11, as redis-server 7.0.15 counts
+    expect((await processed()) - before).toBe(11);
+    expect(await r.info('errorstats')).toMatch(/^errorstat_WRONGTYPE:count=1$/m);
+    r.disconnect();
+  });
+
+  const REDIS_URL = process.env.REDIS_URL;
+  if (!REDIS_URL) console.warn('REDIS_URL not set: INFO commandstats of built-ins on redis-server skipped');
+  (REDIS_URL ? it : it.skip)('as redis-server counts them', async () => {
+    const RealRedis = jest.requireActual('ioredis');
+    const r = new (RealRedis.default ?? RealRedis)(REDIS_URL!, { db: 12 }) as AnyClient;
+    try {
+      expect(await script(r, `infobuiltins:${process.pid}`)).toEqual(EXPECTED);
+    } finally {
+      r.disconnect();
+    }
+  });
+});
