@@ -58,11 +58,22 @@ function parseScoreArg(s: string): number | null {
   return v;
 }
 
-/** zslParseRange's strtod: leading spaces skipped, the empty text is 0, not nan. */
+/**
+ * zslParseRange's strtod: leading C spaces (isspace) skipped, the empty text is 0 (strtod
+ * converts nothing and stops at its end), spaces alone are not a float (strtod stops at the
+ * first one), nor is nan; overflows are the infinities (ERANGE is not checked).
+ */
 function parseScore(s: string): number | null {
-  const t = s.replace(/^\s+/, '');
-  if (t === '') return 0;
+  const t = s.replace(/^[ \t\n\v\f\r]+/, '');
+  if (t === '') return s === '' ? 0 : null;
   return parseDouble(t);
+}
+
+/** A score-range bound as zslParseRange reads it: `(` makes it exclusive. null: not a float. */
+export function parseScoreBound(s: string): { value: number; exclusive: boolean } | null {
+  const exclusive = s.startsWith('(');
+  const value = parseScore(exclusive ? s.slice(1) : s);
+  return value === null ? null : { value, exclusive };
 }
 
 const int = (i: number, message = ERR_NOT_INTEGER): Check => (a) => {
@@ -93,9 +104,7 @@ const pairsFrom = (from: number, name: string): Check => (a) => {
 };
 /** zslParseRange: `(`-exclusive or plain doubles, ±inf. */
 const scoreBound = (i: number): Check => (a) => {
-  if (a.length <= i) return;
-  const s = a[i].startsWith('(') ? a[i].slice(1) : a[i];
-  if (parseScore(s) === null) fail('ERR min or max is not a float');
+  if (a.length > i && parseScoreBound(a[i]) === null) fail('ERR min or max is not a float');
 };
 /** zslParseLexRangeItem: `-`, `+`, or `(`/`[` followed by the string. */
 const lexBound = (i: number): Check => (a) => {
@@ -211,7 +220,7 @@ const zrangeArgs = (form: 'zrange' | 'zrevrange' | 'score' | 'lex'): Check => (a
   if (withScores && kind === 'lex') fail('ERR syntax error, WITHSCORES not supported in combination with BYLEX');
   const [min, max] = [a[1] ?? '', a[2] ?? ''];
   if (kind === 'rank' && (parseInt64(min) === null || parseInt64(max) === null)) fail(ERR_NOT_INTEGER);
-  if (kind === 'score') for (const b of [min, max]) if (parseScore(b.startsWith('(') ? b.slice(1) : b) === null) fail('ERR min or max is not a float');
+  if (kind === 'score') for (const b of [min, max]) if (parseScoreBound(b) === null) fail('ERR min or max is not a float');
   if (kind === 'lex') for (const b of [min, max]) if (!(b === '-' || b === '+' || b.startsWith('(') || b.startsWith('['))) fail('ERR min or max not valid string range item');
 };
 

@@ -10,7 +10,9 @@
  * - replies ioredis-mock gets wrong for keys of other types (TYPE/OBJECT ENCODING of a stream,
  *   MGET of a non-string);
  * - its errors as error replies (CommandError) with Redis's texts, or StreamsMockErrors
- *   (./builtin-errors.ts).
+ *   (./builtin-errors.ts);
+ * - sorted-set scores as Redis reads and prints them (./zset-scores.ts), and score ranges
+ *   (ZRANGEBYSCORE, ZCOUNT, ZREMRANGEBYSCORE …) selected as Redis does (./zset-ranges.ts).
  */
 import { parseInt64 } from '../commands/args';
 import { commandSpec } from '../commands/command-data';
@@ -23,6 +25,7 @@ import { checkArgsAfterLookup, checkArgsBeforeLookup, hasArgChecks } from './bui
 import { builtinError } from './builtin-errors';
 import { missingSourceReply, redisTypeOf, typeRuleOf, wrongTypeKey } from './key-types';
 import { SCORE_REPLY_COMMANDS, fixScoreReply, zsetScorePlan } from './zset-scores';
+import { SCORE_RANGE_COMMANDS, scoreRangeReply } from './zset-ranges';
 import { DESTINATION_FIRST_COMMANDS, OVERWRITING_COMMANDS, TYPE_AGNOSTIC_COMMANDS, storeKeyOfArg } from './keys';
 
 /** Run `fn` with `Date.now()` answering the keyspace time (for ioredis-mock's TTL arithmetic). */
@@ -201,6 +204,9 @@ export function runBuiltin(ks: Keyspace, command: string, args: unknown[], invok
       const plan = name === 'zadd' || name === 'zincrby' ? zsetScorePlan(name, flat, ks.store.getRaw(storeKeyOfArg(flat[0]))) : undefined;
       if (plan?.skip) return plan.reply;
       try {
+        // score ranges selected as Redis does (ioredis-mock parses the bounds with parseInt: ./zset-ranges.ts)
+        const ranged = name.charCodeAt(0) === 0x7a /* z */ && SCORE_RANGE_COMMANDS.has(name) ? scoreRangeReply(ks.store, name, flat, command.endsWith('Buffer')) : undefined;
+        if (ranged) return fixStreamReplies(ks, command, args, ranged.reply);
         const value = invoke(plan ? plan.args : args);
         return fixStreamReplies(ks, command, args, plan && 'reply' in plan ? plan.reply : value);
       } finally {
