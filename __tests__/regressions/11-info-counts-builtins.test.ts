@@ -8,8 +8,8 @@
  * server too (REDIS_URL): the same deltas as redis-server.
  */
 import Redis from 'ioredis-mock-streams';
+import { type AnyClient, itOnServer } from '../helpers/real-server';
 
-type AnyClient = Record<string, any>;
 
 /** `cmdstat_<name>` of `info commandstats` as { calls, rejected_calls, failed_calls }. */
 async function statsOf(r: AnyClient, names: string[]): Promise<Record<string, number[]>> {
@@ -54,15 +54,7 @@ describe('INFO commandstats of an ioredis fake', () => {
     r.disconnect();
   });
 
-  const REDIS_URL = process.env.REDIS_URL;
-  if (!REDIS_URL) console.warn('REDIS_URL not set: INFO commandstats of built-ins on redis-server skipped');
-  (REDIS_URL ? it : it.skip)('as redis-server counts them', async () => {
-    const RealRedis = jest.requireActual('ioredis');
-    const r = new (RealRedis.default ?? RealRedis)(REDIS_URL!, { db: 12 }) as AnyClient;
-    try {
-      expect(await script(r, `infobuiltins:${process.pid}`)).toEqual(EXPECTED);
-    } finally {
-      r.disconnect();
-    }
+  itOnServer('as redis-server counts them', 'INFO commandstats of built-ins', {}, async (r) => {
+    expect(await script(r, `infobuiltins:${process.pid}`)).toEqual(EXPECTED);
   });
 });

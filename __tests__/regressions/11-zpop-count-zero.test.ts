@@ -6,8 +6,8 @@
  * runs with real ioredis on redis-server when REDIS_URL is set.
  */
 import Redis from 'ioredis-mock-streams';
+import { type AnyClient, itOnServer } from '../helpers/real-server';
 
-type AnyClient = Record<string, any>;
 const show = (x: unknown): unknown => (x instanceof Error ? `E:${x.message}` : Array.isArray(x) ? x.map(show) : x);
 const attempt = async (p: Promise<unknown>) => show(await p.catch((e: unknown) => e));
 
@@ -50,15 +50,7 @@ describe('ZPOPMIN/ZPOPMAX with a count of 0', () => {
     r.disconnect();
   });
 
-  const REDIS_URL = process.env.REDIS_URL;
-  if (!REDIS_URL) console.warn('REDIS_URL not set: ZPOPMIN count 0 on real ioredis skipped');
-  (REDIS_URL ? it : it.skip)('as real ioredis on redis-server', async () => {
-    const RealRedis = jest.requireActual('ioredis');
-    const r = new (RealRedis.default ?? RealRedis)(REDIS_URL!, { db: 12 }) as AnyClient;
-    try {
-      expect(await script(r, `zp0:${process.pid}`)).toEqual(EXPECTED);
-    } finally {
-      r.disconnect();
-    }
+  itOnServer('as real ioredis on redis-server', 'ZPOPMIN count 0', {}, async (r) => {
+    expect(await script(r, `zp0:${process.pid}`)).toEqual(EXPECTED);
   });
 });

@@ -6,6 +6,7 @@
  * build give the same replies).
  */
 import Redis from 'ioredis-mock-streams';
+import { itOnServer } from '../helpers/real-server';
 
 const major = Number((require('ioredis/package.json') as { version: string }).version.split('.')[0]);
 
@@ -28,15 +29,7 @@ const EXPECTED = [['a', 1], [['b', 2]], [['d', 4], ['c', 3]], [], ['e', 5]];
     r.disconnect();
   });
 
-  const REDIS_URL = process.env.REDIS_URL;
-  if (!REDIS_URL) console.warn('REDIS_URL not set: ZPOPMIN resp3 shapes on real ioredis skipped');
-  (REDIS_URL ? it : it.skip)('as real ioredis 6 on redis-server', async () => {
-    const RealRedis = jest.requireActual('ioredis');
-    const r = new (RealRedis.default ?? RealRedis)(REDIS_URL!, { db: 12, replyMapping: 'resp3' });
-    try {
-      expect(await script(r, `zp:${process.pid}`)).toEqual(EXPECTED);
-    } finally {
-      r.disconnect();
-    }
+  itOnServer('as real ioredis 6 on redis-server', 'ZPOPMIN resp3 shapes', { replyMapping: 'resp3' }, async (r) => {
+    expect(await script(r, `zp:${process.pid}`)).toEqual(EXPECTED);
   });
 });

@@ -13,8 +13,8 @@
  * REDIS_URL is set.
  */
 import Redis from 'ioredis-mock-streams';
+import { type AnyClient, itOnServer } from '../helpers/real-server';
 
-type AnyClient = Record<string, any>;
 const major = Number((require('ioredis/package.json') as { version: string }).version.split('.')[0]);
 const show = (x: unknown): unknown => (x instanceof Error ? `E:${x.message}` : Array.isArray(x) ? x.map(show) : Buffer.isBuffer(x) ? `B:${x}` : x);
 const attempt = async (p: Promise<unknown>) => show(await p.catch((e: unknown) => e));
@@ -113,15 +113,7 @@ describe.each(cases)('sorted-set score ranges (%s)', (_title, options, numbers) 
     r.disconnect();
   });
 
-  const REDIS_URL = process.env.REDIS_URL;
-  (REDIS_URL ? it : it.skip)('as real ioredis on redis-server', async () => {
-    const RealRedis = jest.requireActual('ioredis');
-    const r = new (RealRedis.default ?? RealRedis)(REDIS_URL!, { db: 12, ...options }) as AnyClient;
-    try {
-      expect(await script(r, `zranges:${process.pid}`)).toEqual(expected(numbers));
-    } finally {
-      r.disconnect();
-    }
+  itOnServer('as real ioredis on redis-server', 'score ranges', options, async (r) => {
+    expect(await script(r, `zranges:${process.pid}`)).toEqual(expected(numbers));
   });
 });
-if (!process.env.REDIS_URL) console.warn('REDIS_URL not set: score ranges on real ioredis skipped');
