@@ -21,7 +21,12 @@
  * to the caller as they are, even when the script caught them with pcall.
  *
  * Not emulated: global-variable protection, Redis's Lua 5.1 (fengari is Lua 5.3: number
- * formatting, some runtime error texts), `cjson`/`cmsgpack`/`bit`/`struct`, `redis.setresp`,
+ * formatting — tostring, `..` and string.format('%s') print 1e15 as '1000000000000000.0' and 7/1
+ * as '7.0' where 5.1's `%.14g` gives '1e+15' and '7'; fengari captures its formatter at load
+ * and reaches it through module-local references, so it cannot be swapped cleanly — and some
+ * runtime error texts), redis.call number arguments as 7.2.5+/7.4+ print them (an integral
+ * value within ±2^62 as an integer, others in fpconv_dtoa's shortest form: '0.1', '1e-7'; every
+ * version here uses 7.0's `%.17g`), `cjson`/`cmsgpack`/`bit`/`struct`, `redis.setresp`,
  * script flags in the `#!lua` shebang (parsed, not enforced), the script-kill timeout, RESP3.
  */
 import { createHash } from 'crypto';
