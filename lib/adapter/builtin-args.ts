@@ -363,7 +363,16 @@ const RULES: Record<string, { before?: Check[]; after?: Check[]; missing?: strin
   incr: { after: [storedInteger] },
   decr: { after: [storedInteger] },
   incrby: { before: [int(1)], after: [storedInteger] },
-  decrby: { before: [int(1)], after: [storedInteger] },
+  decrby: {
+    before: [
+      int(1),
+      (a) => {
+        // -LLONG_MIN is not a long long (t_string.c decrbyCommand, before the key lookup)
+        if (a.length > 1 && parseInt64(a[1]) === -(2n ** 63n)) fail('ERR decrement would overflow');
+      },
+    ],
+    after: [storedInteger],
+  },
   incrbyfloat: { after: [storedFloat, float(1), floatResult], afterMissing: [float(1), floatResult] },
   setex: { before: [expireTime(1, 'setex')] },
   psetex: { before: [expireTime(1, 'psetex')] },

@@ -24,7 +24,7 @@
  */
 import { DoubleReply, MapReply, type Reply } from '../reply/reply';
 import { BUILTIN_PAIRS_COMMANDS, builtinPairsKind, builtinPairsReply } from '../engine/builtin-replies';
-import { flattenArgs, toByteString } from './encoding';
+import { flattenArgs, integerAsRead, toByteString } from './encoding';
 import { replyEncoderFor, type IoredisReplyContext, replyContextOf } from './ioredis-reply';
 import { installedIoredisMajor } from './command-table';
 import { CONN } from './lifecycle';
@@ -110,6 +110,8 @@ export function mendBuiltinReply(redis: any, method: string, args: unknown[], va
   const lower = method.replace(/Buffer$/, '').toLowerCase();
   const buffers = method.endsWith('Buffer');
   const stringNumbers = Boolean(redis?.options?.stringNumbers);
+  // an exact 64-bit integer (INCR & co., ./integers.ts): as ioredis reads an integer reply
+  if (typeof value === 'bigint') return stringNumbers ? String(value) : integerAsRead(value);
   if (!buffers && !stringNumbers && !LIFTED.has(lower)) return value;
   const mend = (raw: unknown) => {
     const v = buffers || stringNumbers ? normalise(raw, buffers, stringNumbers) : raw;

@@ -5,6 +5,7 @@
  * strings, or as Buffers for the `…Buffer` twins.
  */
 import { newReplyError } from './reply-error';
+import { installedIoredisMajor } from './command-table';
 import {
   BigNumberReply,
   BooleanReply,
@@ -71,6 +72,24 @@ export interface ReplyEncoding {
   stringNumbers: boolean;
 }
 
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * An integer reply as the installed ioredis reads it (no `stringNumbers`). Both parsers add the
+ * digits up in doubles, so past 2^53 the number is not always Number(text), and they differ:
+ * ioredis 6's decoder computes `n * 10 + byte - 48`, ioredis 5's redis-parser `n * 10 +
+ * (byte - 48)` (9223372036854775806 reads 9223372036854776000 and 9223372036854778000).
+ */
+export function integerAsRead(v: number | bigint): number {
+  if (typeof v === 'number') return v;
+  if (v <= SAFE && v >= -SAFE) return Number(v);
+  const digits = (v < 0n ? -v : v).toString();
+  let n = 0;
+  if (installedIoredisMajor() === 5) for (let i = 0; i < digits.length; i++) n = n * 10 + (digits.charCodeAt(i) - 48);
+  else for (let i = 0; i < digits.length; i++) n = n * 10 + digits.charCodeAt(i) - 48;
+  return v < 0n ? -n : n;
+}
+
 /**
  * Encode a typed reply as ioredis delivers it over RESP2: strings (simple, bulk, verbatim,
  * doubles) as UTF-8 strings or Buffers, integers as numbers (64-bit ones as ioredis parses them),
@@ -80,7 +99,7 @@ export interface ReplyEncoding {
 export function encodeReply(reply: Reply, enc: ReplyEncoding): unknown {
   if (reply === null) return null;
   if (typeof reply === 'string') return enc.buffers ? Buffer.from(reply, 'latin1') : decodeBytes(reply);
-  if (typeof reply === 'number' || typeof reply === 'bigint') return enc.stringNumbers ? String(reply) : Number(reply);
+  if (typeof reply === 'number' || typeof reply === 'bigint') return enc.stringNumbers ? String(reply) : integerAsRead(reply);
   if (Array.isArray(reply)) return reply.map((r) => encodeReply(r, enc));
   if (reply instanceof SimpleString) return encodeReply(reply.value, enc);
   if (reply instanceof MapReply) {

@@ -38,7 +38,7 @@ import {
   formatDouble,
 } from '../reply/reply';
 import { installedIoredisMajor } from './command-table';
-import { decodeBytes } from './encoding';
+import { decodeBytes, integerAsRead } from './encoding';
 
 /** How the client that receives the reply is set up. */
 export interface IoredisReplyContext {
@@ -91,7 +91,7 @@ function setKey(obj: Record<string, unknown>, key: string, value: unknown): void
 function decode(r: Reply, mode: Mode, stringNumbers: boolean, text: (s: string) => unknown): unknown {
   if (r === null || r === NIL_ARRAY) return null;
   if (typeof r === 'string') return text(r);
-  if (typeof r === 'number' || typeof r === 'bigint') return stringNumbers ? String(r) : Number(r);
+  if (typeof r === 'number' || typeof r === 'bigint') return stringNumbers ? String(r) : integerAsRead(r);
   if (Array.isArray(r)) return decodeAll(r, mode, stringNumbers, text);
   if (r instanceof MapReply) return decodeMap(r, mode, stringNumbers, text);
   if (r instanceof SimpleString) return text(r.value);

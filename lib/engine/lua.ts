@@ -11,7 +11,8 @@
  * - Redis → Lua: integer → number, bulk → string, nil bulk/array → false, array (maps and sets
  *   flattened as RESP2 sends them) → table, status → `{ok=…}`, error → `{err=…}` returned by
  *   `pcall`, raised by `call`;
- * - Lua → reply: string → bulk, number → integer (truncated), true → 1, false/nil → nil,
+ * - Lua → reply: string → bulk, number → integer (C `(long long)` cast: truncated; NaN, ±inf and
+ *   numbers beyond 64 bits are LLONG_MIN as on x86-64), true → 1, false/nil → nil,
  *   `{err=…}` → error reply, `{ok=…}` → status, a table → array up to the first nil.
  * - An error that ends the script answers "<err> script: <sha>, on @user_script:<line>.", a
  *   non-table Lua error first becoming "ERR <message>" (the server's error handler), a compile
@@ -20,7 +21,12 @@
  * to the caller as they are, even when the script caught them with pcall.
  *
  * Not emulated: global-variable protection, Redis's Lua 5.1 (fengari is Lua 5.3: number
- * formatting, some runtime error texts), `cjson`/`cmsgpack`/`bit`/`struct`, `redis.setresp`,
+ * formatting — tostring, `..` and string.format('%s') print 1e15 as '1000000000000000.0' and 7/1
+ * as '7.0' where 5.1's `%.14g` gives '1e+15' and '7'; fengari captures its formatter at load
+ * and reaches it through module-local references, so it cannot be swapped cleanly — and some
+ * runtime error texts), redis.call number arguments as 7.2.5+/7.4+ print them (an integral
+ * value within ±2^62 as an integer, others in fpconv_dtoa's shortest form: '0.1', '1e-7'; every
+ * version here uses 7.0's `%.17g`), `cjson`/`cmsgpack`/`bit`/`struct`, `redis.setresp`,
  * script flags in the `#!lua` shebang (parsed, not enforced), the script-kill timeout, RESP3.
  */
 import { createHash } from 'crypto';
@@ -129,9 +135,13 @@ function oneLine(s: string): string {
   return s.replace(/[\r\n]/g, ' ');
 }
 
-/** C `%.17g`, as Redis formats a Lua number argument (script_lua.c luaArgsToRedisArgv). */
+/**
+ * C `%.17g`, as Redis formats a Lua number argument (script_lua.c luaArgsToRedisArgv). A NaN is
+ * `-nan`: on x86-64 the NaN of 0/0, inf-inf … has its sign bit set and glibc prints it so
+ * (checked on redis-server 7.0.15; JS cannot tell the sign of a NaN, -(0/0)'s `nan` is lost).
+ */
 function formatG17(x: number): string {
-  if (Number.isNaN(x)) return 'nan';
+  if (Number.isNaN(x)) return '-nan';
   if (!Number.isFinite(x)) return x > 0 ? 'inf' : '-inf';
   if (x === 0) return Object.is(x, -0) ? '-0' : '0';
   const [mant, expText] = x.toExponential(16).split('e');
@@ -193,6 +203,22 @@ function pushReply(L: LuaState, reply: Reply): void {
 // ---------------------------------------------------------------------------------------------
 // Reading the script's result
 
+const TWO_63 = 2 ** 63;
+const LLONG_MIN = -(2n ** 63n);
+
+/**
+ * `(long long)x` as Redis computes a Lua number's integer reply (script_lua.c
+ * luaReplyToRedisReply), on x86-64 (cvttsd2si, what redis-server 7.0.15 answers): truncation
+ * toward zero (-0.5 is 0, never -0); NaN, ±inf and anything outside [-2^63, 2^63) give
+ * LLONG_MIN (-9223372036854775808). A bigint past 2^53, so the value stays exact.
+ */
+function longLongOf(x: number): number | bigint {
+  if (!(x < TWO_63 && x >= -TWO_63)) return LLONG_MIN;
+  const t = Math.trunc(x);
+  if (t === 0) return 0;
+  return Number.isSafeInteger(t) ? t : BigInt(t);
+}
+
 /** `t[field]` (raw) if it is a string, else undefined; the table is at the top of the stack. */
 function rawStringField(L: LuaState, field: string): string | undefined {
   lua.lua_pushstring(L, ls(field));
@@ -212,9 +238,9 @@ function popResult(L: LuaState): Reply {
     case lua.LUA_TSTRING:
       out = byteStringOf(lua.lua_tolstring(L, -1) as LuaString);
       break;
-    // numbers become integers (truncated), true → 1, false and nil → nil
+    // numbers become integers (C `(long long)` of the double), true → 1, false and nil → nil
     case lua.LUA_TNUMBER:
-      out = Math.trunc(lua.lua_tonumber(L, -1));
+      out = longLongOf(lua.lua_tonumber(L, -1));
       break;
     case lua.LUA_TBOOLEAN:
       out = lua.lua_toboolean(L, -1) ? 1 : null;
