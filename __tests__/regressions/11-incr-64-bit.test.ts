@@ -10,9 +10,9 @@
  * script runs with real ioredis on redis-server when REDIS_URL is set.
  */
 import Redis from 'ioredis-mock-streams';
+import { type AnyClient, integerAsRead, itOnServer } from '../helpers/real-server';
 
-type AnyClient = Record<string, any>;
-const major = Number((require('ioredis/package.json') as { version: string }).version.split('.')[0]);
+const asRead = integerAsRead;
 const show = (x: unknown): unknown => (x instanceof Error ? `E:${x.message}` : Array.isArray(x) ? x.map(show) : x);
 const attempt = async (p: Promise<unknown>) => show(await p.catch((e: unknown) => e));
 
@@ -55,16 +55,6 @@ async function script(r: AnyClient, k: string): Promise<Record<string, unknown>>
   return out;
 }
 
-/**
- * An integer reply's text as ioredis reads it: both add the digits up in doubles, ioredis 6 as
- * `n * 10 + byte - 48`, ioredis 5 (redis-parser) as `n * 10 + (byte - 48)`, so past 2^53 they
- * can differ from Number() and from each other (9223372036854775806: …776000 and …778000).
- */
-function asRead(text: string): number {
-  let n = 0;
-  for (const c of text.replace('-', '')) n = major >= 6 ? n * 10 + c.charCodeAt(0) - 48 : n * 10 + (c.charCodeAt(0) - 48);
-  return text.startsWith('-') ? -n : n;
-}
 
 /** The replies: integers past 2^53 as ioredis reads them (rounded numbers; text with `stringNumbers`). */
 function expected(stringNumbers: boolean): Record<string, unknown> {
@@ -104,15 +94,7 @@ describe.each(cases)('INCR, DECR, INCRBY, DECRBY, HINCRBY as 64-bit integers (%s
     r.disconnect();
   });
 
-  const REDIS_URL = process.env.REDIS_URL;
-  (REDIS_URL ? it : it.skip)('as real ioredis on redis-server', async () => {
-    const RealRedis = jest.requireActual('ioredis');
-    const r = new (RealRedis.default ?? RealRedis)(REDIS_URL!, { db: 12, ...options }) as AnyClient;
-    try {
-      expect(await script(r, `incr64:${process.pid}`)).toEqual(expected(stringNumbers));
-    } finally {
-      r.disconnect();
-    }
+  itOnServer('as real ioredis on redis-server', '64-bit INCR', options, async (r) => {
+    expect(await script(r, `incr64:${process.pid}`)).toEqual(expected(stringNumbers));
   });
 });
-if (!process.env.REDIS_URL) console.warn('REDIS_URL not set: 64-bit INCR on real ioredis skipped');

@@ -9,17 +9,11 @@
  * redis-server when REDIS_URL is set.
  */
 import Redis from 'ioredis-mock-streams';
+import { type AnyClient, integerAsRead, itOnServer } from '../helpers/real-server';
 
-type AnyClient = Record<string, any>;
-const major = Number((require('ioredis/package.json') as { version: string }).version.split('.')[0]);
+const asRead = integerAsRead;
 const show = (x: unknown): unknown => (x instanceof Error ? `E:${x.message}` : Array.isArray(x) ? x.map(show) : Object.is(x, -0) ? '-0' : x);
 
-/** An integer reply's text as ioredis reads it (digits added up in doubles: see 11-incr-64-bit). */
-function asRead(text: string): number {
-  let n = 0;
-  for (const c of text.replace('-', '')) n = major >= 6 ? n * 10 + c.charCodeAt(0) - 48 : n * 10 + (c.charCodeAt(0) - 48);
-  return text.startsWith('-') ? -n : n;
-}
 
 const RETURNS = ['0/0', 'math.huge', '-math.huge', '1e20', '-1e20', '{math.huge, 1.5, -2.5}', '-0.5', '2^63', '2^63 - 1024', '-2^63', '3.99', '-3.99', '2^53 + 2'];
 
@@ -59,15 +53,7 @@ describe('Lua numbers returned by a script', () => {
     r.disconnect();
   });
 
-  const REDIS_URL = process.env.REDIS_URL;
-  if (!REDIS_URL) console.warn('REDIS_URL not set: Lua number replies on real ioredis skipped');
-  (REDIS_URL ? it : it.skip)('as real ioredis on redis-server', async () => {
-    const RealRedis = jest.requireActual('ioredis');
-    const r = new (RealRedis.default ?? RealRedis)(REDIS_URL!, { db: 12 }) as AnyClient;
-    try {
-      expect(await script(r, `luanum:${process.pid}`)).toEqual(EXPECTED);
-    } finally {
-      r.disconnect();
-    }
+  itOnServer('as real ioredis on redis-server', 'Lua number replies', {}, async (r) => {
+    expect(await script(r, `luanum:${process.pid}`)).toEqual(EXPECTED);
   });
 });

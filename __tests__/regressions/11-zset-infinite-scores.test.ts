@@ -10,9 +10,8 @@
  * The same script runs with real ioredis on redis-server when REDIS_URL is set.
  */
 import Redis from 'ioredis-mock-streams';
-import { type AnyClient, itOnServer } from '../helpers/real-server';
+import { type AnyClient, itOnServer, replyShapeCases } from '../helpers/real-server';
 
-const major = Number((require('ioredis/package.json') as { version: string }).version.split('.')[0]);
 const show = (x: unknown): unknown => (x instanceof Error ? `E:${x.message}` : Array.isArray(x) ? x.map(show) : Buffer.isBuffer(x) ? `B:${x}` : x);
 const attempt = async (p: Promise<unknown>) => show(await p.catch((e: unknown) => e));
 
@@ -65,10 +64,7 @@ function expected(numbers: boolean): Record<string, unknown> {
   };
 }
 
-const cases: [string, Record<string, unknown>, boolean][] = [['default options', {}, false]];
-if (major === 6) cases.push(["replyMapping 'resp3'", { replyMapping: 'resp3' }, true], ['protocol 2', { protocol: 2 }, false]);
-
-describe.each(cases)('infinite sorted-set scores (%s)', (_title, options, numbers) => {
+describe.each(replyShapeCases())('infinite sorted-set scores (%s)', (_title, options, numbers) => {
   it('are stored and replied as Redis does', async () => {
     const r = new Redis({ port: 50_911, ...options }) as unknown as AnyClient;
     expect(await script(r, 'zinf')).toEqual(expected(numbers));
