@@ -45,8 +45,8 @@ let lastFormattedText = '';
 /** The last `ms` part formatted and its digits (consecutive IDs mostly share it). */
 let lastMs = -1n;
 let lastMsText = '';
-/** Sequence parts 0 … 15 as text (bigint-to-string costs ~50 ns). */
-const SMALL_SEQ = Array.from({ length: 16 }, (_, i) => String(i));
+/** `-0` … `-15`: the dash and a small sequence part as one text (bigint-to-string costs ~50 ns, and one concatenation fewer). */
+const SMALL_SEQ = Array.from({ length: 16 }, (_, i) => `-${i}`);
 
 /**
  * A 64-bit part in decimal: through a number below 2^53, where Number() is exact (V8 writes
@@ -75,7 +75,7 @@ export function formatId(id: StreamId): string {
     lastMsText = decimal(ms);
     lastMs = ms;
   }
-  const text = lastMsText + '-' + (seq < 16n ? SMALL_SEQ[Number(seq)] : decimal(seq));
+  const text = seq < 16n ? lastMsText + SMALL_SEQ[Number(seq)] : lastMsText + '-' + decimal(seq);
   // V8 builds a concatenation of 13+ characters as a rope; every reply encoder reads the ID,
   // and reading one character flattens it here, cheaper than a regular expression doing it later.
   text.charCodeAt(0);
