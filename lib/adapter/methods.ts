@@ -339,6 +339,7 @@ export function runBuiltinNow(redis: Instance, conn: Connection, name: string, b
   // INFO counts it as the engine counts the commands it runs (commandstats, commands processed)
   const weight = conn.builtinTimingWeight(base);
   const start = weight === 0 ? 0 : performance.now();
+  const writesBefore = ks.modifications;
   try {
     // keyPrefix on the arguments ioredis's table marks as keys (as ioredis does before sending)
     const keyPrefix = redis.options?.keyPrefix;
@@ -350,6 +351,7 @@ export function runBuiltinNow(redis: Instance, conn: Connection, name: string, b
     conn.recordBuiltin(base, processed[0], start, weight, err);
     throw toClientError(err, sentArgv(base, processed));
   } finally {
+    conn.addBuiltinDirty(base, processed.length + 1, ks.modifications - writesBefore);
     ks.blocking.flush();
   }
   if (result instanceof Promise) {

@@ -464,6 +464,15 @@ export class Connection {
     }
   }
 
+  /**
+   * INFO `rdb_changes_since_last_save` for a built-in the ioredis front end ran itself: the
+   * `server.dirty` increment of `name` (lower case) with `argc` arguments (name included) that
+   * made `writes` keyspace modifications (see `dirtyOfBuiltin`), as `run` adds it.
+   */
+  addBuiltinDirty(name: string, argc: number, writes: number): void {
+    if (writes > 0) this.server.stats.addDirty(dirtyOfBuiltin(name, argc, writes));
+  }
+
   /** `weight`: see `timingWeight` (0: the call was not timed; its usec count as 0). */
   private recordCommand(argv: string[], start: number, weight: number, err: unknown): void {
     if (err !== undefined && !(err instanceof CommandError)) return; // closed connection, library errors
