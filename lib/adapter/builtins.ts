@@ -26,6 +26,7 @@ import { builtinError } from './builtin-errors';
 import { missingSourceReply, redisTypeOf, typeRuleOf, wrongTypeKey } from './key-types';
 import { SCORE_REPLY_COMMANDS, fixScoreReply, zsetScorePlan } from './zset-scores';
 import { SCORE_RANGE_COMMANDS, scoreRangeReply } from './zset-ranges';
+import { incrByFloat } from './long-double';
 import { DESTINATION_FIRST_COMMANDS, OVERWRITING_COMMANDS, TYPE_AGNOSTIC_COMMANDS, storeKeyOfArg } from './keys';
 
 /** Run `fn` with `Date.now()` answering the keyspace time (for ioredis-mock's TTL arithmetic). */
@@ -199,6 +200,8 @@ export function runBuiltin(ks: Keyspace, command: string, args: unknown[], invok
       const indexes = checkBuiltin(ks, name, flat);
       const early = missingSourceReply(name, flat, (key) => ks.store.getRaw(storeKeyOfArg(key))) ?? zeroCountReply(name, flat);
       if (early) return early.reply;
+      // INCRBYFLOAT / HINCRBYFLOAT: the sum in long double, stored as %.17Lf text (./long-double.ts)
+      if (name === 'incrbyfloat' || name === 'hincrbyfloat') return incrByFloat(ks.store, storeKeyOfArg(flat[0]), name, flat);
       const restoreTtl = name === 'set' ? keepTtl(ks, flat) : undefined;
       // ZADD / ZINCRBY: scores as strtod reads them, ZADD … INCR's reply, NaN refused (./zset-scores.ts)
       const plan = name === 'zadd' || name === 'zincrby' ? zsetScorePlan(name, flat, ks.store.getRaw(storeKeyOfArg(flat[0]))) : undefined;
