@@ -11,6 +11,7 @@ import { parseInt64 } from '../commands/args';
 import { CommandError, ERR_NOT_INTEGER, ERR_SYNTAX, errUnknownSubcommand } from '../errors';
 import { StreamsMockError } from '../clock/clock';
 import { toByteString } from './encoding';
+import { ERR_HASH_NOT_FLOAT, ERR_NAN_OR_INF_INCR, ERR_NOT_FLOAT, parseLongDouble } from './long-double';
 
 type Check = (args: readonly string[], value?: unknown) => void;
 
@@ -78,14 +79,6 @@ export function parseScoreBound(s: string): { value: number; exclusive: boolean 
 
 const int = (i: number, message = ERR_NOT_INTEGER): Check => (a) => {
   if (a.length > i && parseInt64(a[i]) === null) fail(message);
-};
-const float = (i: number, message = 'ERR value is not a valid float'): Check => (a) => {
-  if (a.length > i && parseDouble(a[i]) === null) fail(message);
-};
-const finite = (i: number): Check => (a) => {
-  const v = a.length > i ? parseDouble(a[i]) : 0;
-  if (v === null) fail('ERR value is not a valid float');
-  if (!Number.isFinite(v)) fail('ERR value is NaN or Infinity');
 };
 /** getPositiveLongFromObjectOrReply with the "must be positive" text (pop counts). */
 const positiveCount = (i: number): Check => (a) => {
@@ -252,14 +245,19 @@ const storedInteger: Check = (_a, value) => {
   if (value === undefined) return;
   if (parseInt64(toByteString(value)) === null) fail(ERR_NOT_INTEGER);
 };
-const storedFloat: Check = (_a, value) => {
+/** INCRBYFLOAT / HINCRBYFLOAT read both numbers as long doubles (string2ld: ./long-double.ts). */
+const storedLongDouble: Check = (_a, value) => {
   if (value === undefined) return;
-  if (parseDouble(toByteString(value)) === null) fail('ERR value is not a valid float');
+  if (parseLongDouble(toByteString(value)) === null) fail(ERR_NOT_FLOAT);
 };
-/** INCRBYFLOAT's sum must stay finite. */
-const floatResult: Check = (a, value) => {
-  const sum = (value === undefined ? 0 : (parseDouble(toByteString(value)) ?? 0)) + (parseDouble(a[1] ?? '') ?? 0);
-  if (!Number.isFinite(sum)) fail('ERR increment would produce NaN or Infinity');
+const longDouble = (i: number): Check => (a) => {
+  if (a.length > i && parseLongDouble(a[i]) === null) fail(ERR_NOT_FLOAT);
+};
+/** HINCRBYFLOAT's increment: a long double, not an infinity. */
+const finiteLongDouble = (i: number): Check => (a) => {
+  const v = parseLongDouble(a[i] ?? '');
+  if (v === null) return fail(ERR_NOT_FLOAT);
+  if ('inf' in v) fail(ERR_NAN_OR_INF_INCR);
 };
 
 /** Strings the fake builds byte by byte in JS: beyond 64 MiB ioredis-mock would exhaust memory. */
@@ -275,7 +273,7 @@ const hashField = (integer: boolean): Check => (a, value) => {
   const stored = value && typeof value === 'object' && field !== undefined ? (value as Record<string, unknown>)[field] : undefined;
   if (stored === undefined) return;
   const text = toByteString(stored);
-  if (integer ? parseInt64(text) === null : parseDouble(text) === null) fail(integer ? 'ERR hash value is not an integer' : 'ERR hash value is not a float');
+  if (integer ? parseInt64(text) === null : parseLongDouble(text) === null) fail(integer ? 'ERR hash value is not an integer' : ERR_HASH_NOT_FLOAT);
 };
 
 /**
@@ -373,7 +371,7 @@ const RULES: Record<string, { before?: Check[]; after?: Check[]; missing?: strin
     ],
     after: [storedInteger],
   },
-  incrbyfloat: { after: [storedFloat, float(1), floatResult], afterMissing: [float(1), floatResult] },
+  incrbyfloat: { after: [storedLongDouble, longDouble(1)], afterMissing: [longDouble(1)] }, // the sum: ./long-double.ts
   setex: { before: [expireTime(1, 'setex')] },
   psetex: { before: [expireTime(1, 'psetex')] },
   getbit: { before: [bitOffset(1)] },
@@ -393,7 +391,7 @@ const RULES: Record<string, { before?: Check[]; after?: Check[]; missing?: strin
   hset: { before: [pairsFrom(1, 'hset')] },
   hmset: { before: [pairsFrom(1, 'hmset')] },
   hincrby: { before: [int(2)], after: [hashField(true)] },
-  hincrbyfloat: { before: [finite(2)], after: [hashField(false)] },
+  hincrbyfloat: { before: [finiteLongDouble(2)], after: [hashField(false)] }, // the sum: ./long-double.ts
   hscan: { before: [cursor(1)] },
   sscan: { before: [cursor(1)] },
   zscan: { before: [cursor(1)] },

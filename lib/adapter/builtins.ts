@@ -27,6 +27,7 @@ import { missingSourceReply, redisTypeOf, typeRuleOf, wrongTypeKey } from './key
 import { SCORE_REPLY_COMMANDS, fixScoreReply, zsetScorePlan } from './zset-scores';
 import { SCORE_RANGE_COMMANDS, scoreRangeReply } from './zset-ranges';
 import { INTEGER_COMMANDS, runIntegerCommand } from './integers';
+import { incrByFloat } from './long-double';
 import { DESTINATION_FIRST_COMMANDS, OVERWRITING_COMMANDS, TYPE_AGNOSTIC_COMMANDS, storeKeyOfArg } from './keys';
 
 /** Run `fn` with `Date.now()` answering the keyspace time (for ioredis-mock's TTL arithmetic). */
@@ -176,9 +177,10 @@ export function fixStreamReplies(ks: Keyspace, command: string, args: unknown[],
     fix = (r) => (r === null || r === undefined ? [] : r); // with a count, a missing key answers an empty array
   }
   if (SCORE_REPLY_COMMANDS.has(name)) {
-    // infinite scores as `inf` / `-inf` (ioredis-mock prints them `Infinity`)
+    // scores as the version prints them, infinities `inf` / `-inf` (./zset-scores.ts)
     const first = fix;
-    fix = (r) => fixScoreReply(name, flat, first ? first(r) : r);
+    const stored = name === 'zscan' ? ks.store.getRaw(storeKeyOfArg(flat[0])) : undefined;
+    fix = (r) => fixScoreReply(name, flat, first ? first(r) : r, ks.redisVersion, stored, stored === undefined ? undefined : ks.config.collectionLimits);
   }
   if (!fix) return result;
   return result instanceof Promise ? result.then(fix) : fix(result);
@@ -202,9 +204,11 @@ export function runBuiltin(ks: Keyspace, command: string, args: unknown[], invok
       if (early) return early.reply;
       // INCR/DECR/INCRBY/DECRBY/HINCRBY: exact 64-bit arithmetic, not ioredis-mock's (./integers.ts)
       if (INTEGER_COMMANDS.has(name)) return runIntegerCommand(ks, name, flat);
+      // INCRBYFLOAT / HINCRBYFLOAT: the sum in long double, stored as %.17Lf text (./long-double.ts)
+      if (name === 'incrbyfloat' || name === 'hincrbyfloat') return incrByFloat(ks.store, storeKeyOfArg(flat[0]), name, flat);
       const restoreTtl = name === 'set' ? keepTtl(ks, flat) : undefined;
       // ZADD / ZINCRBY: scores as strtod reads them, ZADD … INCR's reply, NaN refused (./zset-scores.ts)
-      const plan = name === 'zadd' || name === 'zincrby' ? zsetScorePlan(name, flat, ks.store.getRaw(storeKeyOfArg(flat[0]))) : undefined;
+      const plan = name === 'zadd' || name === 'zincrby' ? zsetScorePlan(name, flat, ks.store.getRaw(storeKeyOfArg(flat[0])), ks.redisVersion) : undefined;
       if (plan?.skip) return plan.reply;
       try {
         // score ranges selected as Redis does (ioredis-mock parses the bounds with parseInt: ./zset-ranges.ts)

@@ -7,10 +7,18 @@
  * - ZADD … INCR answers the member's new score, or nil when NX/XX skip it (ioredis-mock answers
  *   the count of added members), and ZADD … INCR / ZINCRBY refuse a NaN result
  *   (`ERR resulting score is not a number (NaN)`, t_zset.c zsetAdd) and change nothing;
- * - an infinite score is replied `inf` / `-inf` (addReplyDouble), never `Infinity` or `NaN`.
+ * - scores are replied as the emulated version's addReplyDouble writes them (RESP2 bulk string
+ *   and RESP3 `,` double alike): 7.0 `%.17g` (0.1 is `0.10000000000000001`, 123456789012345678
+ *   `1.2345678901234568e+17`), 7.2+ util.c d2string (an integral value within ±2^62 as an
+ *   integer, else fpconv_dtoa's Grisu2 digits: `0.1`, `1.5e-6`, `4.380604360580891e+4`); an
+ *   infinite score is `inf` / `-inf`, never `Infinity` or `NaN`;
+ * - ZSCAN's scores are bulk strings of the stored text: d2string of the version for a listpack
+ *   sorted set, `%.17g` (ld2string LD_STR_AUTO) for a skiplist one, in every version.
  */
 import { CommandError } from '../errors';
 import { builtinPairsKind } from '../engine/builtin-replies';
+import { RDB_FORMAT, type RedisVersion } from '../version';
+import { DEFAULT_COLLECTION_LIMITS, type CollectionLimits, d2string, formatG17 } from '../rdb/collections';
 import { parseDouble } from './builtin-args';
 
 const ZADD_FLAGS = ['NX', 'XX', 'GT', 'LT', 'CH', 'INCR'];
@@ -23,9 +31,23 @@ function jsScore(a: unknown): string {
   return String(parseDouble(textOf(a)) ?? NaN);
 }
 
-/** A double as Redis prints it for the infinities (the rest as JS prints numbers). */
-export function scoreText(n: number): string {
-  return n === Infinity ? 'inf' : n === -Infinity ? '-inf' : String(n);
+/**
+ * A score as `version`'s addReplyDouble writes it: 7.0 `%.17g`, 7.2+ d2string (fpconv_dtoa);
+ * `inf` / `-inf`; zero as `0` (ioredis-mock keeps no negative zero).
+ */
+export function scoreText(n: number, version: RedisVersion): string {
+  if (n === Infinity) return 'inf';
+  if (n === -Infinity) return '-inf';
+  if (n === 0) return '0';
+  return RDB_FORMAT[version].collections.scoreText === 'g17' ? formatG17(n) : d2string(n, 'fpconv');
+}
+
+/** ZSCAN's score text: the listpack's stored d2string text, or a skiplist's `%.17Lg`. */
+function scanScoreText(n: number, version: RedisVersion, listpack: boolean): string {
+  if (n === Infinity) return 'inf';
+  if (n === -Infinity) return '-inf';
+  if (n === 0) return '0';
+  return listpack ? d2string(n, RDB_FORMAT[version].collections.scoreText) : formatG17(n);
 }
 
 /** The stored score of `member` in the sorted set `value` (ioredis-mock's Map), if any. */
@@ -41,7 +63,7 @@ function storedScore(value: unknown, member: unknown): number | undefined {
  * all). undefined for every other command. `flat`: the checked arguments; `stored`: the value
  * of the key (flat[0]). Throws the NaN error.
  */
-export function zsetScorePlan(name: string, flat: readonly unknown[], stored: unknown): { args: unknown[]; reply?: unknown; skip?: boolean } | undefined {
+export function zsetScorePlan(name: string, flat: readonly unknown[], stored: unknown, version: RedisVersion): { args: unknown[]; reply?: unknown; skip?: boolean } | undefined {
   if (name === 'zincrby' && flat.length === 3) {
     const next = (storedScore(stored, flat[2]) ?? 0) + Number(jsScore(flat[1]));
     if (Number.isNaN(next)) throw new CommandError(ERR_NAN_SCORE);
@@ -60,42 +82,55 @@ export function zsetScorePlan(name: string, flat: readonly unknown[], stored: un
   if ((flags.includes('NX') && old !== undefined) || (flags.includes('XX') && old === undefined)) return { args: [], reply: null, skip: true };
   const next = (old ?? 0) + Number(increment);
   if (Number.isNaN(next)) throw new CommandError(ERR_NAN_SCORE);
-  return { args: [flat[0], String(next), member], reply: scoreText(next) };
+  return { args: [flat[0], String(next), member], reply: scoreText(next, version) };
 }
 
-/** `v` (a score from ioredis-mock: number, text or Buffer) with the infinities as Redis prints them. */
-function fixScore(v: unknown): unknown {
-  if (typeof v === 'number') return Number.isFinite(v) ? v : scoreText(v);
-  const text = Buffer.isBuffer(v) ? v.toString() : typeof v === 'string' ? v : undefined;
-  if (text !== 'Infinity' && text !== '-Infinity') return v;
-  const fixed = text === 'Infinity' ? 'inf' : '-inf';
+/** `v` (a score from ioredis-mock: number, text or Buffer) as `text` prints it (a Buffer stays a Buffer). */
+function fixScore(v: unknown, text: (n: number) => string): unknown {
+  if (v === null || v === undefined) return v;
+  const given = Buffer.isBuffer(v) ? v.toString() : String(v);
+  const n = given === 'inf' ? Infinity : given === '-inf' ? -Infinity : Number(given);
+  if (Number.isNaN(n)) return v;
+  const fixed = text(n);
   return Buffer.isBuffer(v) ? Buffer.from(fixed) : fixed;
 }
 
-const everyOther = (a: unknown[]) => a.map((v, i) => (i % 2 === 1 ? fixScore(v) : v));
+const everyOther = (a: unknown[], text: (n: number) => string) => a.map((v, i) => (i % 2 === 1 ? fixScore(v, text) : v));
 
 /** Commands whose replies hold scores (lower case). */
 export const SCORE_REPLY_COMMANDS: ReadonlySet<string> = new Set([
   'zscore', 'zincrby', 'zmscore', 'zscan', 'zpopmin', 'zpopmax', 'zrange', 'zrangebyscore', 'zrevrange', 'zrevrangebyscore', 'zunion', 'zinter', 'zdiff', 'zrandmember',
 ]);
 
+/** A sorted set (ioredis-mock's Map) small enough to be a listpack (zset-max-listpack-entries / -value). */
+function isListpack(value: unknown, limits: CollectionLimits): boolean {
+  if (!(value instanceof Map) || value.size > limits.zsetMaxListpackEntries) return false;
+  for (const member of value.keys()) if (Buffer.byteLength(Buffer.isBuffer(member) ? member : String(member)) > limits.zsetMaxListpackValue) return false;
+  return true;
+}
+
 /**
- * ioredis-mock's reply `r` of `name` (lower case; `flat`: its arguments) with infinite scores
- * as `inf` / `-inf` (ioredis-mock prints them `Infinity`). Members are left alone.
+ * ioredis-mock's reply `r` of `name` (lower case; `flat`: its arguments) with its scores as
+ * `version` prints them (ioredis-mock prints them as JS numbers, infinities `Infinity`).
+ * Members are left alone. `stored`: the sorted set (for ZSCAN's encoding).
  */
-export function fixScoreReply(name: string, flat: readonly unknown[], r: unknown): unknown {
+export function fixScoreReply(name: string, flat: readonly unknown[], r: unknown, version: RedisVersion, stored?: unknown, limits: CollectionLimits = DEFAULT_COLLECTION_LIMITS): unknown {
+  const text = (n: number) => scoreText(n, version);
   switch (name) {
     case 'zscore':
     case 'zincrby':
-      return fixScore(r);
+      return fixScore(r, text);
     case 'zmscore':
-      return Array.isArray(r) ? r.map(fixScore) : r;
-    case 'zscan':
-      return Array.isArray(r) && Array.isArray(r[1]) ? [r[0], everyOther(r[1])] : r;
+      return Array.isArray(r) ? r.map((v) => fixScore(v, text)) : r;
+    case 'zscan': {
+      if (!Array.isArray(r) || !Array.isArray(r[1])) return r;
+      const listpack = isListpack(stored, limits);
+      return [r[0], everyOther(r[1], (n) => scanScoreText(n, version, listpack))];
+    }
     case 'zpopmin':
     case 'zpopmax':
-      return Array.isArray(r) ? everyOther(r) : r;
+      return Array.isArray(r) ? everyOther(r, text) : r;
     default:
-      return Array.isArray(r) && builtinPairsKind(name, flat) === 'scores' ? everyOther(r) : r;
+      return Array.isArray(r) && builtinPairsKind(name, flat) === 'scores' ? everyOther(r, text) : r;
   }
 }
