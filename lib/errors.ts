@@ -15,6 +15,10 @@ export class CommandError extends Error {
 
 export const ERR_SYNTAX = 'ERR syntax error';
 export const ERR_NOT_INTEGER = 'ERR value is not an integer or out of range';
+export const ERR_NOT_FLOAT = 'ERR value is not a valid float';
+export const ERR_HASH_NOT_FLOAT = 'ERR hash value is not a float';
+export const ERR_NAN_OR_INF_RESULT = 'ERR increment would produce NaN or Infinity';
+export const ERR_NAN_OR_INF_INCR = 'ERR value is NaN or Infinity';
 export const ERR_INVALID_STREAM_ID = 'ERR Invalid stream ID specified as stream command argument';
 export const ERR_WRONGTYPE = 'WRONGTYPE Operation against a key holding the wrong kind of value';
 export const ERR_NO_SUCH_KEY = 'ERR no such key';

@@ -81,7 +81,7 @@ function run(script: string, nodeArgs: string[] = []): string {
     expect(JSON.parse(out)).toEqual(['PONG', '1-1', 1, true, "NOGROUP No such key 's' or consumer group 'nogroup'"]);
   });
 
-  it('reads the rare bundle (Lua, DUMP/RESTORE/COPY, INFO, COMMAND) only when one of those commands runs', () => {
+  it('reads the fixes bundle (INCR, sorted-set scores …) and the rare one (Lua, DUMP/RESTORE/COPY, INFO, COMMAND) only when one of their commands runs', () => {
     const out = run(`
       const Redis = require('ioredis-mock-streams');
       const bundles = () => Object.keys(require.cache).filter((f) => f.includes('bundle')).map((f) => f.split(/[\\\\/]/).pop()).sort();
@@ -92,11 +92,18 @@ function run(script: string, nodeArgs: string[] = []): string {
         await r.xreadgroup('GROUP', 'g', 'c', 'STREAMS', 's', '>');
         await r.set('k', 'v');
         const before = bundles();
+        await r.incr('n');
+        const afterIncr = bundles();
         const info = await r.info('server');
-        console.log(JSON.stringify([before, bundles(), info.includes('redis_version')]));
+        console.log(JSON.stringify([before, afterIncr, bundles(), info.includes('redis_version')]));
         r.disconnect();
       })();`);
-    expect(JSON.parse(out)).toEqual([['client.js', 'commands.js', 'import.js'], ['client.js', 'commands.js', 'import.js', 'rare.js'], true]);
+    expect(JSON.parse(out)).toEqual([
+      ['client.js', 'commands.js', 'import.js'],
+      ['client.js', 'commands.js', 'fixes.js', 'import.js'],
+      ['client.js', 'commands.js', 'fixes.js', 'import.js', 'rare.js'],
+      true,
+    ]);
   });
 
   it('maps a stack trace through the bundle back to lib/*.ts (--enable-source-maps)', () => {

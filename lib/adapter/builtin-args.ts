@@ -8,10 +8,10 @@
  * Arguments here exclude the command name: args[0] is the first key.
  */
 import { parseInt64 } from '../commands/args';
-import { CommandError, ERR_NOT_INTEGER, ERR_SYNTAX, errUnknownSubcommand } from '../errors';
+import { CommandError, ERR_NOT_INTEGER, ERR_SYNTAX, errUnknownSubcommand, ERR_HASH_NOT_FLOAT, ERR_NAN_OR_INF_INCR, ERR_NOT_FLOAT } from '../errors';
 import { StreamsMockError } from '../clock/clock';
 import { toByteString } from './encoding';
-import { ERR_HASH_NOT_FLOAT, ERR_NAN_OR_INF_INCR, ERR_NOT_FLOAT, parseLongDouble } from './long-double';
+import { longDoubleModule } from './builtin-fixes';
 
 type Check = (args: readonly string[], value?: unknown) => void;
 
@@ -248,14 +248,14 @@ const storedInteger: Check = (_a, value) => {
 /** INCRBYFLOAT / HINCRBYFLOAT read both numbers as long doubles (string2ld: ./long-double.ts). */
 const storedLongDouble: Check = (_a, value) => {
   if (value === undefined) return;
-  if (parseLongDouble(toByteString(value)) === null) fail(ERR_NOT_FLOAT);
+  if (longDoubleModule().parseLongDouble(toByteString(value)) === null) fail(ERR_NOT_FLOAT);
 };
 const longDouble = (i: number): Check => (a) => {
-  if (a.length > i && parseLongDouble(a[i]) === null) fail(ERR_NOT_FLOAT);
+  if (a.length > i && longDoubleModule().parseLongDouble(a[i]) === null) fail(ERR_NOT_FLOAT);
 };
 /** HINCRBYFLOAT's increment: a long double, not an infinity. */
 const finiteLongDouble = (i: number): Check => (a) => {
-  const v = parseLongDouble(a[i] ?? '');
+  const v = longDoubleModule().parseLongDouble(a[i] ?? '');
   if (v === null) return fail(ERR_NOT_FLOAT);
   if ('inf' in v) fail(ERR_NAN_OR_INF_INCR);
 };
@@ -273,7 +273,7 @@ const hashField = (integer: boolean): Check => (a, value) => {
   const stored = value && typeof value === 'object' && field !== undefined ? (value as Record<string, unknown>)[field] : undefined;
   if (stored === undefined) return;
   const text = toByteString(stored);
-  if (integer ? parseInt64(text) === null : parseLongDouble(text) === null) fail(integer ? 'ERR hash value is not an integer' : ERR_HASH_NOT_FLOAT);
+  if (integer ? parseInt64(text) === null : longDoubleModule().parseLongDouble(text) === null) fail(integer ? 'ERR hash value is not an integer' : ERR_HASH_NOT_FLOAT);
 };
 
 /**

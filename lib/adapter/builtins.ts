@@ -24,10 +24,16 @@ import { flattenArgs } from './encoding';
 import { checkArgsAfterLookup, checkArgsBeforeLookup, hasArgChecks } from './builtin-args';
 import { builtinError } from './builtin-errors';
 import { missingSourceReply, redisTypeOf, typeRuleOf, wrongTypeKey } from './key-types';
-import { SCORE_REPLY_COMMANDS, fixScoreReply, zsetScorePlan } from './zset-scores';
-import { SCORE_RANGE_COMMANDS, scoreRangeReply } from './zset-ranges';
-import { INTEGER_COMMANDS, runIntegerCommand } from './integers';
-import { incrByFloat } from './long-double';
+import {
+  INTEGER_COMMANDS,
+  LONG_DOUBLE_COMMANDS,
+  SCORE_RANGE_COMMANDS,
+  SCORE_REPLY_COMMANDS,
+  integersModule,
+  longDoubleModule,
+  zsetRangesModule,
+  zsetScoresModule,
+} from './builtin-fixes';
 import { DESTINATION_FIRST_COMMANDS, OVERWRITING_COMMANDS, TYPE_AGNOSTIC_COMMANDS, storeKeyOfArg } from './keys';
 
 /** Run `fn` with `Date.now()` answering the keyspace time (for ioredis-mock's TTL arithmetic). */
@@ -180,7 +186,7 @@ export function fixStreamReplies(ks: Keyspace, command: string, args: unknown[],
     // scores as the version prints them, infinities `inf` / `-inf` (./zset-scores.ts)
     const first = fix;
     const stored = name === 'zscan' ? ks.store.getRaw(storeKeyOfArg(flat[0])) : undefined;
-    fix = (r) => fixScoreReply(name, flat, first ? first(r) : r, ks.redisVersion, stored, stored === undefined ? undefined : ks.config.collectionLimits);
+    fix = (r) => zsetScoresModule().fixScoreReply(name, flat, first ? first(r) : r, ks.redisVersion, stored, stored === undefined ? undefined : ks.config.collectionLimits);
   }
   if (!fix) return result;
   return result instanceof Promise ? result.then(fix) : fix(result);
@@ -203,16 +209,16 @@ export function runBuiltin(ks: Keyspace, command: string, args: unknown[], invok
       const early = missingSourceReply(name, flat, (key) => ks.store.getRaw(storeKeyOfArg(key))) ?? zeroCountReply(name, flat);
       if (early) return early.reply;
       // INCR/DECR/INCRBY/DECRBY/HINCRBY: exact 64-bit arithmetic, not ioredis-mock's (./integers.ts)
-      if (INTEGER_COMMANDS.has(name)) return runIntegerCommand(ks, name, flat);
+      if (INTEGER_COMMANDS.has(name)) return integersModule().runIntegerCommand(ks, name, flat);
       // INCRBYFLOAT / HINCRBYFLOAT: the sum in long double, stored as %.17Lf text (./long-double.ts)
-      if (name === 'incrbyfloat' || name === 'hincrbyfloat') return incrByFloat(ks.store, storeKeyOfArg(flat[0]), name, flat);
+      if (LONG_DOUBLE_COMMANDS.has(name)) return longDoubleModule().incrByFloat(ks.store, storeKeyOfArg(flat[0]), name as 'incrbyfloat' | 'hincrbyfloat', flat);
       const restoreTtl = name === 'set' ? keepTtl(ks, flat) : undefined;
       // ZADD / ZINCRBY: scores as strtod reads them, ZADD … INCR's reply, NaN refused (./zset-scores.ts)
-      const plan = name === 'zadd' || name === 'zincrby' ? zsetScorePlan(name, flat, ks.store.getRaw(storeKeyOfArg(flat[0])), ks.redisVersion) : undefined;
+      const plan = name === 'zadd' || name === 'zincrby' ? zsetScoresModule().zsetScorePlan(name, flat, ks.store.getRaw(storeKeyOfArg(flat[0])), ks.redisVersion) : undefined;
       if (plan?.skip) return plan.reply;
       try {
         // score ranges selected as Redis does (ioredis-mock parses the bounds with parseInt: ./zset-ranges.ts)
-        const ranged = name.charCodeAt(0) === 0x7a /* z */ && SCORE_RANGE_COMMANDS.has(name) ? scoreRangeReply(ks.store, name, flat, command.endsWith('Buffer')) : undefined;
+        const ranged = name.charCodeAt(0) === 0x7a /* z */ && SCORE_RANGE_COMMANDS.has(name) ? zsetRangesModule().scoreRangeReply(ks.store, name, flat, command.endsWith('Buffer')) : undefined;
         if (ranged) return fixStreamReplies(ks, command, args, ranged.reply);
         const value = invoke(plan ? plan.args : args);
         return fixStreamReplies(ks, command, args, plan && 'reply' in plan ? plan.reply : value);

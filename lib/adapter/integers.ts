@@ -21,8 +21,6 @@ const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 const ERR_OVERFLOW = 'ERR increment or decrement would overflow';
 
-/** Commands run here instead of ioredis-mock (lower case). */
-export const INTEGER_COMMANDS: ReadonlySet<string> = new Set(['incr', 'decr', 'incrby', 'decrby', 'hincrby']);
 
 /** A checked integer (argument or stored value) as a bigint; 0 when absent. */
 function int64Of(v: unknown): bigint {

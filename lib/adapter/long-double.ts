@@ -12,7 +12,7 @@
  * fractional digits, ties to even (glibc). So `INCRBYFLOAT k 1e400` is accepted as Redis
  * accepts it (1e400 is within long double range) and stores the 401-digit integer Redis stores.
  */
-import { CommandError } from '../errors';
+import { CommandError, ERR_NAN_OR_INF_RESULT } from '../errors';
 
 /** An 80-bit extended value: m · 2^e (m < 2^64, finite), or an infinity. */
 export type LongDouble = { neg: boolean; m: bigint; e: number } | { inf: 1 | -1 };
@@ -137,10 +137,6 @@ export function formatLongDoubleHuman(v: LongDouble): string {
   return v.neg && text !== '0' ? `-${text}` : text;
 }
 
-export const ERR_NOT_FLOAT = 'ERR value is not a valid float';
-export const ERR_HASH_NOT_FLOAT = 'ERR hash value is not a float';
-export const ERR_NAN_OR_INF_RESULT = 'ERR increment would produce NaN or Infinity';
-export const ERR_NAN_OR_INF_INCR = 'ERR value is NaN or Infinity';
 
 /**
  * Run INCRBYFLOAT key increment / HINCRBYFLOAT key field increment on `store` (the arguments

@@ -23,8 +23,6 @@ import type { KeyStore } from '../keyspace/store';
 import { parseScoreBound } from './builtin-args';
 import { storeKeyOfArg } from './keys';
 
-/** The commands selected here (lower case); ZRANGE only with BYSCORE. */
-export const SCORE_RANGE_COMMANDS: ReadonlySet<string> = new Set(['zrangebyscore', 'zrevrangebyscore', 'zcount', 'zremrangebyscore', 'zrange']);
 
 interface Entry {
   score: number;

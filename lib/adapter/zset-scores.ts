@@ -18,7 +18,8 @@
 import { CommandError } from '../errors';
 import { builtinPairsKind } from '../engine/builtin-replies';
 import { RDB_FORMAT, type RedisVersion } from '../version';
-import { DEFAULT_COLLECTION_LIMITS, type CollectionLimits, d2string, formatG17 } from '../rdb/collections';
+import { DEFAULT_COLLECTION_LIMITS, type CollectionLimits } from '../rdb/collection-limits';
+import { d2string, formatG17 } from '../rdb/double-text';
 import { parseDouble } from './builtin-args';
 
 const ZADD_FLAGS = ['NX', 'XX', 'GT', 'LT', 'CH', 'INCR'];
@@ -97,10 +98,6 @@ function fixScore(v: unknown, text: (n: number) => string): unknown {
 
 const everyOther = (a: unknown[], text: (n: number) => string) => a.map((v, i) => (i % 2 === 1 ? fixScore(v, text) : v));
 
-/** Commands whose replies hold scores (lower case). */
-export const SCORE_REPLY_COMMANDS: ReadonlySet<string> = new Set([
-  'zscore', 'zincrby', 'zmscore', 'zscan', 'zpopmin', 'zpopmax', 'zrange', 'zrangebyscore', 'zrevrange', 'zrevrangebyscore', 'zunion', 'zinter', 'zdiff', 'zrandmember',
-]);
 
 /** A sorted set (ioredis-mock's Map) small enough to be a listpack (zset-max-listpack-entries / -value). */
 function isListpack(value: unknown, limits: CollectionLimits): boolean {

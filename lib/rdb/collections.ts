@@ -22,10 +22,14 @@
  *   element with binary doubles.
  * - hash: listpack in field order, else hash table.
  */
-import { fpconvDtoa } from './fpconv';
+import { type CollectionLimits } from './collection-limits';
+import { d2string } from './double-text';
 import type { KeyValue } from './key-value';
 import { ListpackWriter, LpValue, lpString, readListpack } from './listpack';
 import { RdbFormatError, RdbReader, RdbWriter, byteString, string2ll } from './rdb-io';
+
+export { type CollectionLimits, DEFAULT_COLLECTION_LIMITS } from './collection-limits';
+export { d2string, formatG17 } from './double-text';
 
 export const RDB_TYPE_LIST_QUICKLIST_2 = 18;
 export const RDB_TYPE_SET = 2;
@@ -49,94 +53,9 @@ export interface CollectionFlavor {
   readonly scoreText: 'g17' | 'fpconv';
 }
 
-/** The limits Redis reads when elements are added (CONFIG parameters). */
-export interface CollectionLimits {
-  listMaxListpackSize: number;
-  hashMaxListpackEntries: number;
-  hashMaxListpackValue: number;
-  setMaxIntsetEntries: number;
-  setMaxListpackEntries: number;
-  setMaxListpackValue: number;
-  zsetMaxListpackEntries: number;
-  zsetMaxListpackValue: number;
-}
+// The limits: ./collection-limits.ts (read by CONFIG and the sorted-set replies too)
 
-export const DEFAULT_COLLECTION_LIMITS: CollectionLimits = Object.freeze({
-  listMaxListpackSize: -2,
-  hashMaxListpackEntries: 512,
-  hashMaxListpackValue: 64,
-  setMaxIntsetEntries: 512,
-  setMaxListpackEntries: 128,
-  setMaxListpackValue: 64,
-  zsetMaxListpackEntries: 128,
-  zsetMaxListpackValue: 64,
-});
-
-// ---------------------------------------------------------------------------------------------
-// Doubles as text
-
-/**
- * C `%.17g` as glibc prints it: the exact binary value rounded to 17 significant digits, ties to
- * even (JavaScript's toExponential rounds ties up, so the digits come from an exact expansion).
- */
-export function formatG17(x: number): string {
-  const view = new DataView(new ArrayBuffer(8));
-  view.setFloat64(0, Math.abs(x));
-  const bits = view.getBigUint64(0);
-  const biased = Number(bits >> 52n);
-  let mant = bits & 0xfffffffffffffn;
-  let e2 = biased - 1075;
-  if (biased === 0) e2 = -1074;
-  else mant |= 1n << 52n;
-  // exact value = num / den
-  const num = e2 >= 0 ? mant << BigInt(e2) : mant;
-  const den = e2 >= 0 ? 1n : 1n << BigInt(-e2);
-  // decimal exponent of the leading digit
-  let exp = Math.floor(Math.log10(Math.abs(x)));
-  const pow10 = (k: number) => 10n ** BigInt(k);
-  const scaled = (k: number): [bigint, bigint] => (k >= 0 ? [num, den * pow10(k)] : [num * pow10(-k), den]);
-  // digits = round(value / 10^(exp - 16)) must have 17 digits; fix exp when log10 was off by one
-  for (;;) {
-    const [n, d] = scaled(exp);
-    if (n >= d * 10n) exp++;
-    else if (n < d) exp--;
-    else break;
-  }
-  const [n, d] = scaled(exp - 16);
-  let q = n / d;
-  const r = n % d;
-  if (2n * r > d || (2n * r === d && q % 2n === 1n)) q++;
-  if (q === pow10(17)) {
-    q = pow10(16);
-    exp++;
-  }
-  const digits = q.toString();
-  const sign = x < 0 ? '-' : '';
-  if (exp < -4 || exp >= 17) {
-    const frac = digits.slice(1).replace(/0+$/, '');
-    return `${sign}${digits[0]}${frac ? `.${frac}` : ''}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
-  }
-  let text: string;
-  if (exp >= 0) {
-    const intPart = digits.slice(0, exp + 1);
-    const fracPart = digits.slice(exp + 1).replace(/0+$/, '');
-    text = fracPart ? `${intPart}.${fracPart}` : intPart;
-  } else {
-    text = `0.${'0'.repeat(-exp - 1)}${digits}`.replace(/0+$/, '');
-  }
-  return sign + text;
-}
-
-/** util.c `d2string`: the text Redis stores a sorted-set score as in a listpack. */
-export function d2string(x: number, style: 'g17' | 'fpconv'): string {
-  if (Number.isNaN(x)) return 'nan';
-  if (x === Infinity) return 'inf';
-  if (x === -Infinity) return '-inf';
-  if (x === 0) return Object.is(x, -0) ? '-0' : '0';
-  // double2ll: integral and within ±LLONG_MAX/2 → integer text
-  if (Number.isInteger(x) && Math.abs(x) <= 4611686018427387903) return BigInt(x).toString();
-  return style === 'g17' ? formatG17(x) : fpconvDtoa(x);
-}
+// Doubles as text: ./double-text.ts (also used for sorted-set replies, without the RDB codec)
 
 // ---------------------------------------------------------------------------------------------
 // Encoding
