@@ -70,7 +70,68 @@ async function timeIt(fn, { calls = 2000, batches = 7, warmup = 1000 } = {}) {
   return median(out);
 }
 
+/**
+ * A copy of ioredis-mock that this package does not touch, in this process: loaded before the
+ * package, then dropped from the module cache, so that the package's own require of ioredis-mock
+ * (the one it installs the stream commands on) gets a fresh copy. Its dependencies are shared.
+ */
+function pristineIoredisMock() {
+  const file = ioredisMockFile();
+  const Mock = require(file);
+  const dir = path.dirname(path.dirname(file)); // …/node_modules/ioredis-mock
+  for (const key of Object.keys(require.cache)) if (key.startsWith(dir + path.sep)) delete require.cache[key];
+  return Mock;
+}
+
 const tasks = {
+  /**
+   * The per-command targets as ratios taken side by side: batches of ioredis-mock's own GET (a
+   * pristine copy in this process) alternate with batches of the package's XADD and of its
+   * XADD+XREADGROUP+XACK cycle, so that each ratio divides figures taken within the same few
+   * milliseconds (this machine's speed drifts by tens of percent over seconds). Returns the
+   * median of the per-round ratios and of each figure.
+   */
+  async ratios() {
+    const Mock = pristineIoredisMock();
+    const Redis = require(path.join(__dirname, '..', 'dist', 'cjs-entry.js'));
+    if (Mock.prototype.xreadgroup !== undefined) throw new Error('the pristine ioredis-mock copy got the stream commands');
+    const plain = new Mock({ port: nextPort++ });
+    const r = new Redis({ port: nextPort++ });
+    await plain.set('k', 'value');
+    await r.xgroup('CREATE', 'c', 'g', '$', 'MKSTREAM');
+    const get = () => plain.get('k');
+    const xadd = () => r.xadd('a', '*', 'f', 'v');
+    const cycle = async () => {
+      await r.xadd('c', '*', 'f', 'v');
+      const got = await r.xreadgroup('GROUP', 'g', 'c', 'COUNT', 1, 'STREAMS', 'c', '>');
+      await r.xack('c', 'g', got[0][1][0][0]);
+    };
+    const batch = async (fn, calls) => {
+      const t0 = cpuUs();
+      for (let i = 0; i < calls; i++) await fn();
+      return (cpuUs() - t0) / calls;
+    };
+    for (const fn of [get, xadd, cycle]) await batch(fn, 20_000); // warm-up: optimized paths
+    const rounds = options.rounds ?? 15;
+    const out = { get: [], xadd: [], cycle: [], xaddOverGet: [], cycleOverGet: [] };
+    for (let i = 0; i < rounds; i++) {
+      const g1 = await batch(get, 2000);
+      const x = await batch(xadd, 2000);
+      const c = await batch(cycle, 1000);
+      const g2 = await batch(get, 2000);
+      const g = (g1 + g2) / 2; // GET on both sides of the package's batches
+      out.get.push(g);
+      out.xadd.push(x);
+      out.cycle.push(c);
+      out.xaddOverGet.push(x / g);
+      out.cycleOverGet.push(c / g);
+    }
+    plain.disconnect();
+    r.disconnect();
+    return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, median(v)]));
+  },
+
+
   /** CPU ms of `require(target)` in this fresh process (the process does nothing else before). */
   async import() {
     const t0 = process.cpuUsage();
