@@ -100,3 +100,45 @@ describe('INFO rdb_changes_since_last_save of an ioredis fake', () => {
   // not run on REDIS_URL: the counter is the whole server's, and other test files write to it
   // in parallel; DIRTY is what redis-server 7.0.15 gave for these steps on an idle server
 });
+
+/** rdb_changes_since_last_save after each ZADD / ZINCRBY step (Redis counts members added or changed). */
+async function zsetDirtySteps(r: AnyClient, k: string): Promise<number[]> {
+  const dirty = async () => Number(/rdb_changes_since_last_save:(\d+)/.exec(await r.info('persistence'))![1]);
+  await r.del(k);
+  const steps = [
+    () => r.zadd(k, 1, 'a'),
+    () => r.zadd(k, 1, 'a'), // unchanged
+    () => r.zadd(k, 1, 'b', 2, 'c', 3, 'd'),
+    () => r.zadd(k, 1, 'b', 2, 'c', 3, 'd'),
+    () => r.zadd(k, 'NX', 9, 'b'),
+    () => r.zadd(k, 'XX', 9, 'b', 5, 'new'),
+    () => r.zadd(k, 'INCR', 0, 'b'),
+    () => r.zadd(k, 'INCR', 1, 'b'),
+    () => r.zincrby(k, 0, 'b'),
+    () => r.zincrby(k, 2, 'zz'),
+    () => r.zadd(k, 1, 'q', 2, 'q', 2, 'q'), // added, then changed, then the same
+    () => r.zadd(k, 'CH', 7, 'a', 7, 'b'),
+    () => r.eval("redis.call('zadd', KEYS[1], 100, 'a'); return redis.call('zincrby', KEYS[1], 0, 'a')", 1, k),
+    () => r.pipeline().zadd(k, 5, 'p').zadd(k, 5, 'p').exec(),
+    () => r.zadd(k, 'NX', 'INCR', 1, 'a'),
+  ];
+  const out: number[] = [];
+  let before = await dirty();
+  for (const step of steps) {
+    await step();
+    const now = await dirty();
+    out.push(now - before);
+    before = now;
+  }
+  await r.del(k);
+  return out;
+}
+
+describe('INFO rdb_changes_since_last_save for ZADD and ZINCRBY', () => {
+  it('grows by the members added or changed, as redis-server 7.0.15 counts them', async () => {
+    const r = new Redis({ port: 50_915 }) as unknown as AnyClient;
+    // from redis-server 7.0.15 on an idle server (the counter is the whole server's: not run on REDIS_URL)
+    expect(await zsetDirtySteps(r, 'zdirty')).toEqual([1, 0, 3, 0, 0, 1, 0, 1, 0, 1, 2, 2, 1, 1, 0]);
+    r.disconnect();
+  });
+});

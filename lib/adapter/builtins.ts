@@ -36,6 +36,20 @@ import {
 } from './builtin-fixes';
 import { DESTINATION_FIRST_COMMANDS, OVERWRITING_COMMANDS, TYPE_AGNOSTIC_COMMANDS, storeKeyOfArg } from './keys';
 
+/** `server.dirty` of the last built-in, when its writes do not tell it (see `takeExactDirty`). */
+let exactDirty: number | undefined;
+
+/**
+ * The `server.dirty` increment of the built-in `runBuiltin` just ran, when the count of its writes
+ * is not Redis's (ZADD / ZINCRBY count the members added or changed), else undefined; cleared.
+ * Callers read it right after `runBuiltin` returns (the commands that set it answer at once).
+ */
+export function takeExactDirty(): number | undefined {
+  const d = exactDirty;
+  exactDirty = undefined;
+  return d;
+}
+
 /** Run `fn` with `Date.now()` answering the keyspace time (for ioredis-mock's TTL arithmetic). */
 export function withKeyspaceTime<T>(ks: Keyspace, fn: () => T): T {
   if (ks.clock.kind === 'global') return fn();
@@ -201,6 +215,7 @@ export function fixStreamReplies(ks: Keyspace, command: string, args: unknown[],
  */
 export function runBuiltin(ks: Keyspace, command: string, args: unknown[], invoke: (args: unknown[]) => unknown): unknown {
   const name = baseName(command);
+  exactDirty = undefined;
   let out: unknown;
   try {
     out = withKeyspaceTime(ks, () => {
@@ -215,12 +230,16 @@ export function runBuiltin(ks: Keyspace, command: string, args: unknown[], invok
       const restoreTtl = name === 'set' ? keepTtl(ks, flat) : undefined;
       // ZADD / ZINCRBY: scores as strtod reads them, ZADD … INCR's reply, NaN refused (./zset-scores.ts)
       const plan = name === 'zadd' || name === 'zincrby' ? zsetScoresModule().zsetScorePlan(name, flat, ks.store.getRaw(storeKeyOfArg(flat[0])), ks.redisVersion) : undefined;
-      if (plan?.skip) return plan.reply;
+      if (plan?.skip) {
+        exactDirty = 0;
+        return plan.reply;
+      }
       try {
         // score ranges selected as Redis does (ioredis-mock parses the bounds with parseInt: ./zset-ranges.ts)
         const ranged = name.charCodeAt(0) === 0x7a /* z */ && SCORE_RANGE_COMMANDS.has(name) ? zsetRangesModule().scoreRangeReply(ks.store, name, flat, command.endsWith('Buffer')) : undefined;
         if (ranged) return fixStreamReplies(ks, command, args, ranged.reply);
         const value = invoke(plan ? plan.args : args);
+        if (plan) exactDirty = plan.dirty; // ZADD/ZINCRBY: Redis counts members, not writes
         return fixStreamReplies(ks, command, args, plan && 'reply' in plan ? plan.reply : value);
       } finally {
         restoreTtl?.();

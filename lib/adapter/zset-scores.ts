@@ -64,11 +64,17 @@ function storedScore(value: unknown, member: unknown): number | undefined {
  * all). undefined for every other command. `flat`: the checked arguments; `stored`: the value
  * of the key (flat[0]). Throws the NaN error.
  */
-export function zsetScorePlan(name: string, flat: readonly unknown[], stored: unknown, version: RedisVersion): { args: unknown[]; reply?: unknown; skip?: boolean } | undefined {
+export function zsetScorePlan(
+  name: string,
+  flat: readonly unknown[],
+  stored: unknown,
+  version: RedisVersion,
+): { args: unknown[]; reply?: unknown; skip?: boolean; dirty: number } | undefined {
   if (name === 'zincrby' && flat.length === 3) {
-    const next = (storedScore(stored, flat[2]) ?? 0) + Number(jsScore(flat[1]));
+    const old = storedScore(stored, flat[2]);
+    const next = (old ?? 0) + Number(jsScore(flat[1]));
     if (Number.isNaN(next)) throw new CommandError(ERR_NAN_SCORE);
-    return { args: [flat[0], jsScore(flat[1]), flat[2]] };
+    return { args: [flat[0], jsScore(flat[1]), flat[2]], dirty: old === next ? 0 : 1 };
   }
   if (name !== 'zadd') return undefined;
   let i = 1;
@@ -76,14 +82,35 @@ export function zsetScorePlan(name: string, flat: readonly unknown[], stored: un
   while (i < flat.length && ZADD_FLAGS.includes(textOf(flat[i]).toUpperCase())) flags.push(textOf(flat[i++]).toUpperCase());
   const pairs: unknown[] = [];
   for (let j = i; j + 1 < flat.length; j += 2) pairs.push(jsScore(flat[j]), flat[j + 1]);
-  if (!flags.includes('INCR')) return { args: [flat[0], ...flags, ...pairs] };
+  const nx = flags.includes('NX');
+  const xx = flags.includes('XX');
+  if (!flags.includes('INCR')) return { args: [flat[0], ...flags, ...pairs], dirty: addedOrUpdated(stored, pairs, nx, xx) };
   // ZADD [NX|XX] [CH] INCR increment member: one pair (./builtin-args.ts)
   const [increment, member] = pairs;
   const old = storedScore(stored, member);
-  if ((flags.includes('NX') && old !== undefined) || (flags.includes('XX') && old === undefined)) return { args: [], reply: null, skip: true };
+  if ((nx && old !== undefined) || (xx && old === undefined)) return { args: [], reply: null, skip: true, dirty: 0 };
   const next = (old ?? 0) + Number(increment);
   if (Number.isNaN(next)) throw new CommandError(ERR_NAN_SCORE);
-  return { args: [flat[0], String(next), member], reply: scoreText(next, version) };
+  return { args: [flat[0], String(next), member], reply: scoreText(next, version), dirty: old === next ? 0 : 1 };
+}
+
+/**
+ * ZADD's `server.dirty` increment (t_zset.c zaddGenericCommand: `added + updated`): the pairs
+ * `[score, member, …]` applied in order to the stored sorted set, a member counting when it is
+ * added or its score changes (NX / XX skip as Redis does).
+ */
+function addedOrUpdated(stored: unknown, pairs: readonly unknown[], nx: boolean, xx: boolean): number {
+  const seen = new Map<string, number>();
+  let dirty = 0;
+  for (let j = 0; j + 1 < pairs.length; j += 2) {
+    const key = textOf(pairs[j + 1]);
+    const old = seen.has(key) ? seen.get(key) : storedScore(stored, pairs[j + 1]);
+    if ((nx && old !== undefined) || (xx && old === undefined)) continue;
+    const score = Number(pairs[j]);
+    if (old === undefined || old !== score) dirty++;
+    seen.set(key, score);
+  }
+  return dirty;
 }
 
 /** `v` (a score from ioredis-mock: number, text or Buffer) as `text` prints it (a Buffer stays a Buffer). */

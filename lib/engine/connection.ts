@@ -30,7 +30,7 @@ import { ErrorReply, NIL_ARRAY, PushReply, QUEUED, type Reply } from '../reply/r
 import { StreamsMockError } from '../clock/clock';
 import { COMMAND_SINCE, versionIndex } from '../version';
 import { DENIED_IN_SCRIPTS, ERR_ARITY_FROM_SCRIPT, ERR_NOT_ALLOWED_FROM_SCRIPT, ERR_UNKNOWN_FROM_SCRIPT } from './script-rules';
-import { runBuiltin } from '../adapter/builtins';
+import { runBuiltin, takeExactDirty } from '../adapter/builtins';
 import { callSliced } from '../adapter/large-args';
 import { decodeBytes, toByteString } from '../adapter/encoding';
 import { storeKeyOfBytes } from '../adapter/keys';
@@ -470,7 +470,9 @@ export class Connection {
    * made `writes` keyspace modifications (see `dirtyOfBuiltin`), as `run` adds it.
    */
   addBuiltinDirty(name: string, argc: number, writes: number): void {
-    if (writes > 0) this.server.stats.addDirty(dirtyOfBuiltin(name, argc, writes));
+    const exact = takeExactDirty();
+    if (exact !== undefined) this.server.stats.addDirty(exact);
+    else if (writes > 0) this.server.stats.addDirty(dirtyOfBuiltin(name, argc, writes));
   }
 
   /** `weight`: see `timingWeight` (0: the call was not timed; its usec count as 0). */
@@ -678,7 +680,7 @@ export class Connection {
     } catch (err) {
       throw builtinError(err);
     } finally {
-      this.server.stats.addDirty(dirtyOfBuiltin(name, argv.length, ks.modifications - writesBefore));
+      this.addBuiltinDirty(name, argv.length, ks.modifications - writesBefore);
       ks.blocking.flush();
     }
     if (value instanceof Promise) {
