@@ -49,6 +49,15 @@ describe('matchReply', () => {
     expect(match([], null)).toEqual({ ok: false, path: '', message: 'expected an array, got null' });
   });
 
+  it('matches an integer past 2^53 as either ioredis parser rounds it, and nothing further off', () => {
+    // 9223372036854775807 as ioredis 6 and ioredis 5 read it
+    expect(match(9223372036854776000, 9223372036854778000)).toEqual({ ok: true });
+    expect(match(-9223372036854776000, -9223372036854778000)).toEqual({ ok: true });
+    expect(match(9223372036854776000, 9223372036854976000).ok).toBe(false);
+    expect(match(9007199254740993, 9007199254740994).ok).toBe(true); // both 2^53 + 2 as doubles
+    expect(match(9007199254740990, 9007199254740991).ok).toBe(false); // exact below 2^53
+  });
+
   it('any accepts every value, including null and arrays', () => {
     expect(match({ any: true }, null)).toEqual({ ok: true });
     expect(match([{ any: true }], [[1, 'x']])).toEqual({ ok: true });
