@@ -57,3 +57,18 @@ export function integerAsRead(text: string): number {
   for (const c of text.replace('-', '')) n = ioredisMajor >= 6 ? n * 10 + c.charCodeAt(0) - 48 : n * 10 + (c.charCodeAt(0) - 48);
   return text.startsWith('-') ? -n : n;
 }
+
+/**
+ * A RESP3 double's text (`,<text>\r\n`) as ioredis 6 with `replyMapping: 'resp3'` delivers it:
+ * decoded by the installed ioredis 6's own RESP3 decoder (ioredis/built/resp/decoder), not a
+ * copy of its arithmetic — the oracle the fake's reading (lib/adapter/encoding.ts
+ * `doubleAsRead`) is checked against. ioredis 6 only (ioredis 5 has no RESP3 decoder).
+ */
+export function doubleAsIoredisReads(text: string): number {
+  const { Decoder } = jest.requireActual('ioredis/built/resp/decoder') as { Decoder: new (config: Record<string, unknown>) => { write(chunk: Buffer): void } };
+  let value: unknown;
+  const decoder = new Decoder({ onReply: (v: unknown) => (value = v), onErrorReply: () => undefined, onPush: () => undefined, getTypeMapping: () => ({}) });
+  decoder.write(Buffer.from(`,${text}\r\n`, 'latin1'));
+  if (typeof value !== 'number') throw new Error(`ioredis decoded ,${text} as ${String(value)}`);
+  return value;
+}

@@ -90,6 +90,50 @@ export function integerAsRead(v: number | bigint): number {
   return v < 0n ? -n : n;
 }
 
+/** The place values ioredis 6's decoder gives the first 17 fraction digits (later ones are dropped). */
+const FRACTION_PLACES = [1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10, 1e-11, 1e-12, 1e-13, 1e-14, 1e-15, 1e-16, 1e-17];
+
+/**
+ * A RESP3 double's text (`,<text>\r\n`) as ioredis 6 reads it into a number (`replyMapping:
+ * 'resp3'` without `stringNumbers`). Its decoder does not round the decimal correctly: it adds the
+ * digits up in doubles — the integer part as `n * 10 + byte - 48`, then each of the first 17
+ * fraction digits as `n += digit * 1e-k` (the rest ignored), applies the sign, and scales by
+ * `10 ** exponent` — so `0.10000000000000001` reads 0.10000000000000002, `1e23`
+ * 1.0000000000000003e+23, `4.9e-324` 0. Special values: text starting `n` is NaN, `inf` after an
+ * optional sign ±Infinity; any other byte is taken for a digit (`-nan` reads -6752).
+ */
+export function doubleAsRead(text: string): number {
+  const len = text.length;
+  let i = 0;
+  let c = text.charCodeAt(0);
+  if (c === 110 /* n */) return NaN;
+  const negative = c === 45; /* - */
+  if (negative || c === 43 /* + */) c = text.charCodeAt(++i);
+  if (c === 105 /* i */) return negative ? -Infinity : Infinity;
+  let n = 0;
+  for (; i < len; i++) {
+    c = text.charCodeAt(i);
+    if (c === 46 /* . */ || c === 69 /* E */ || c === 101 /* e */) break;
+    n = n * 10 + c - 48;
+  }
+  if (c === 46 && i < len) {
+    let place = 0;
+    for (i++; i < len; i++) {
+      c = text.charCodeAt(i);
+      if (c === 69 || c === 101) break;
+      if (place < FRACTION_PLACES.length) n += (c - 48) * FRACTION_PLACES[place++];
+    }
+  }
+  if (i >= len) return negative ? -n : n;
+  // the exponent (i is at the E): the signed mantissa times 10 ** exponent
+  let exponent = 0;
+  c = text.charCodeAt(++i);
+  const negativeExponent = c === 45;
+  if (negativeExponent || c === 43) i++;
+  for (; i < len; i++) exponent = exponent * 10 + text.charCodeAt(i) - 48;
+  return (negative ? -n : n) * 10 ** (negativeExponent ? -exponent : exponent);
+}
+
 /**
  * Encode a typed reply as ioredis delivers it over RESP2: strings (simple, bulk, verbatim,
  * doubles) as UTF-8 strings or Buffers, integers as numbers (64-bit ones as ioredis parses them),

@@ -11,7 +11,8 @@
  *    already flattened maps and sets and sent doubles as bulk strings and booleans as 1/0.
  *    Over RESP3 with 'legacy': maps flat, sets as arrays, doubles as their text (a string with
  *    `stringNumbers`), booleans 1/0, big numbers as strings. With 'resp3': maps as plain objects
- *    with string keys, doubles as numbers, booleans as true/false;
+ *    with string keys, doubles as numbers (read from their text as ioredis 6 reads it, not
+ *    always the exact value: encoding.ts `doubleAsRead`), booleans as true/false;
  * 2. `replyEncoding`: for all but the `…Buffer` methods and `callBuffer`, Buffers become UTF-8
  *    strings, inside arrays and objects too;
  * 3. the reply transformer registered under the exact command name: methods and pipelines use
@@ -38,7 +39,7 @@ import {
   formatDouble,
 } from '../reply/reply';
 import { installedIoredisMajor } from './command-table';
-import { decodeBytes, integerAsRead } from './encoding';
+import { decodeBytes, doubleAsRead, integerAsRead } from './encoding';
 
 /** How the client that receives the reply is set up. */
 export interface IoredisReplyContext {
@@ -103,7 +104,7 @@ function decode(r: Reply, mode: Mode, stringNumbers: boolean, text: (s: string) 
     const digits = r.text ?? formatDouble(r.value);
     if (mode === 'resp2') return text(digits);
     if (stringNumbers) return digits;
-    return mode === 'legacy' ? text(digits) : r.value;
+    return mode === 'legacy' ? text(digits) : doubleAsRead(digits);
   }
   if (r instanceof BooleanReply) {
     if (mode === 'resp3') return r.value;
