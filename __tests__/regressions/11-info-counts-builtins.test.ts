@@ -61,11 +61,24 @@ describe('INFO commandstats of an ioredis fake', () => {
   });
 });
 
+/** rdb_changes_since_last_save after each of `steps`, in order. */
+async function dirtyDeltas(r: AnyClient, steps: (() => Promise<unknown>)[]): Promise<number[]> {
+  const dirty = async () => Number(/rdb_changes_since_last_save:(\d+)/.exec(await r.info('persistence'))![1]);
+  const out: number[] = [];
+  let before = await dirty();
+  for (const step of steps) {
+    await step();
+    const now = await dirty();
+    out.push(now - before);
+    before = now;
+  }
+  return out;
+}
+
 /** rdb_changes_since_last_save after each step (keys of this script only). */
 async function dirtySteps(r: AnyClient, k: string): Promise<number[]> {
-  const dirty = async () => Number(/rdb_changes_since_last_save:(\d+)/.exec(await r.info('persistence'))![1]);
   await r.del(k, `${k}:h`, `${k}:l`);
-  const steps = [
+  const out = await dirtyDeltas(r, [
     () => r.set(k, '1'),
     () => r.incr(k),
     () => r.get(k),
@@ -76,15 +89,7 @@ async function dirtySteps(r: AnyClient, k: string): Promise<number[]> {
     () => r.incr(`${k}:h`).catch(() => undefined), // WRONGTYPE: nothing changed
     () => r.del(k, `${k}:h`, `${k}:l`),
     () => r.pipeline().set(k, 'v').get(k).exec(),
-  ];
-  const out: number[] = [];
-  let before = await dirty();
-  for (const step of steps) {
-    await step();
-    const now = await dirty();
-    out.push(now - before);
-    before = now;
-  }
+  ]);
   await r.del(k);
   return out;
 }
@@ -103,9 +108,8 @@ describe('INFO rdb_changes_since_last_save of an ioredis fake', () => {
 
 /** rdb_changes_since_last_save after each ZADD / ZINCRBY step (Redis counts members added or changed). */
 async function zsetDirtySteps(r: AnyClient, k: string): Promise<number[]> {
-  const dirty = async () => Number(/rdb_changes_since_last_save:(\d+)/.exec(await r.info('persistence'))![1]);
   await r.del(k);
-  const steps = [
+  const out = await dirtyDeltas(r, [
     () => r.zadd(k, 1, 'a'),
     () => r.zadd(k, 1, 'a'), // unchanged
     () => r.zadd(k, 1, 'b', 2, 'c', 3, 'd'),
@@ -121,15 +125,7 @@ async function zsetDirtySteps(r: AnyClient, k: string): Promise<number[]> {
     () => r.eval("redis.call('zadd', KEYS[1], 100, 'a'); return redis.call('zincrby', KEYS[1], 0, 'a')", 1, k),
     () => r.pipeline().zadd(k, 5, 'p').zadd(k, 5, 'p').exec(),
     () => r.zadd(k, 'NX', 'INCR', 1, 'a'),
-  ];
-  const out: number[] = [];
-  let before = await dirty();
-  for (const step of steps) {
-    await step();
-    const now = await dirty();
-    out.push(now - before);
-    before = now;
-  }
+  ]);
   await r.del(k);
   return out;
 }
