@@ -32,6 +32,7 @@ describe('replyMapping and protocol in the constructor', () => {
     r.disconnect();
   });
 
+  // ioredis 5 only, so skipped under `npm test` (ioredis 6); runs in CI's `npm run test:ioredis5`
   onIoredis5('ioredis 5: replyMapping resp3 with protocol 2 is ignored (no such option in ioredis 5)', async () => {
     const r = new Redis({ replyMapping: 'resp3', protocol: 2 } as never);
     await r.xadd('s', '1-1', 'f', 'v');
