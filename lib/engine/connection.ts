@@ -439,9 +439,7 @@ export class Connection {
       known = { subNamed: commandStatsName([name, 'x'], false) !== name, seen: 0 };
       if (BUILTIN_KINDS.size < COMMAND_KINDS_MAX) BUILTIN_KINDS.set(name, known);
     }
-    const seen = ++known.seen;
-    if (seen <= TIMED_CALLS) return 1;
-    return (seen & (TIMING_SAMPLE - 1)) === 0 ? TIMING_SAMPLE : 0;
+    return sampledWeight(known);
   }
 
   /**
@@ -453,15 +451,18 @@ export class Connection {
    */
   recordBuiltin(name: string, firstArg: unknown, start: number, weight: number, err: unknown): void {
     if (err !== undefined && !(err instanceof CommandError)) return;
-    const stats = this.server.stats;
-    const usec = weight === 0 ? 0 : Math.round((performance.now() - start) * 1000) * weight;
     const known = BUILTIN_KINDS.get(name);
     const full = known?.subNamed && firstArg !== undefined ? commandStatsName([name, toByteString(firstArg)], false) : name;
-    if (err === undefined) stats.commandDone(full, usec, 'ok');
-    else {
-      const message = (err as CommandError).message;
-      stats.commandDone(full, usec, err instanceof RejectedCommandError || message.startsWith('ERR wrong number of arguments') ? 'rejected' : 'failed', message);
-    }
+    // the adapter's arity check throws a plain CommandError: a refusal before running all the same
+    const rejected = err instanceof CommandError && err.message.startsWith('ERR wrong number of arguments');
+    this.recordOutcome(full, start, weight, err, rejected);
+  }
+
+  /** commandstats / errorstats of one call of `full` (its INFO name); see `recordCommand`. */
+  private recordOutcome(full: string, start: number, weight: number, err: unknown, rejected = false): void {
+    const usec = weight === 0 ? 0 : Math.round((performance.now() - start) * 1000) * weight;
+    if (err === undefined) this.server.stats.commandDone(full, usec, 'ok');
+    else this.server.stats.commandDone(full, usec, rejected || err instanceof RejectedCommandError ? 'rejected' : 'failed', (err as CommandError).message);
   }
 
   /**
@@ -497,10 +498,7 @@ export class Connection {
       if (err instanceof CommandError) stats.errorReply(err.message);
       return;
     }
-    const usec = weight === 0 ? 0 : Math.round((performance.now() - start) * 1000) * weight;
-    const full = known.subNamed ? commandStatsName(argv, true) : known.name;
-    if (err === undefined) stats.commandDone(full, usec, 'ok');
-    else stats.commandDone(full, usec, err instanceof RejectedCommandError ? 'rejected' : 'failed', (err as CommandError).message);
+    this.recordOutcome(known.subNamed ? commandStatsName(argv, true) : known.name, start, weight, err);
   }
 
   private runCommand(argv: string[]): Reply | Promise<Reply> {
@@ -1029,7 +1027,11 @@ const TIMING_SAMPLE = 16;
  */
 function timingWeight(raw: unknown): number {
   const known = COMMAND_KINDS.get(raw as string);
-  if (known === undefined) return 1;
+  return known === undefined ? 1 : sampledWeight(known);
+}
+
+/** The weight of one more call of a name whose calls so far are `known.seen` (see `timingWeight`). */
+function sampledWeight(known: { seen: number }): number {
   const seen = ++known.seen;
   if (seen <= TIMED_CALLS) return 1;
   return (seen & (TIMING_SAMPLE - 1)) === 0 ? TIMING_SAMPLE : 0;
