@@ -72,3 +72,31 @@ export function doubleAsIoredisReads(text: string): number {
   if (typeof value !== 'number') throw new Error(`ioredis decoded ,${text} as ${String(value)}`);
   return value;
 }
+
+/**
+ * One script, two tests: `it(title)` runs `script(client, key)` on a fake client (`port`,
+ * `options`) and `itOnServer` runs it with real ioredis on REDIS_URL (key suffixed with the
+ * process id), each expecting `expected`.
+ */
+export function itOnFakeAndServer(
+  title: string,
+  what: string,
+  setup: { port: number; key: string; options?: Record<string, unknown> },
+  script: (client: AnyClient, key: string) => Promise<unknown>,
+  expected: unknown,
+): void {
+  const options = setup.options ?? {};
+  it(title, async () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const Fake = require('ioredis-mock-streams') as new (options: object) => AnyClient;
+    const client = new Fake({ port: setup.port, ...options });
+    try {
+      expect(await script(client, setup.key)).toEqual(expected);
+    } finally {
+      client.disconnect();
+    }
+  });
+  itOnServer('as real ioredis on redis-server', what, options, async (client) => {
+    expect(await script(client, `${setup.key}:${process.pid}`)).toEqual(expected);
+  });
+}

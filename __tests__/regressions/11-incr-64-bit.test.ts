@@ -9,8 +9,7 @@
  * client as ioredis reads them (a rounded number; the exact text with `stringNumbers`). The same
  * script runs with real ioredis on redis-server when REDIS_URL is set.
  */
-import Redis from 'ioredis-mock-streams';
-import { type AnyClient, integerAsRead, itOnServer } from '../helpers/real-server';
+import { type AnyClient, integerAsRead, itOnFakeAndServer } from '../helpers/real-server';
 
 const asRead = integerAsRead;
 const show = (x: unknown): unknown => (x instanceof Error ? `E:${x.message}` : Array.isArray(x) ? x.map(show) : x);
@@ -88,13 +87,5 @@ const cases: [string, Record<string, unknown>, boolean][] = [
 ];
 
 describe.each(cases)('INCR, DECR, INCRBY, DECRBY, HINCRBY as 64-bit integers (%s)', (_title, options, stringNumbers) => {
-  it('store and reply the exact values Redis does, and refuse to overflow', async () => {
-    const r = new Redis({ port: 50_912, ...options }) as unknown as AnyClient;
-    expect(await script(r, 'incr64')).toEqual(expected(stringNumbers));
-    r.disconnect();
-  });
-
-  itOnServer('as real ioredis on redis-server', '64-bit INCR', options, async (r) => {
-    expect(await script(r, `incr64:${process.pid}`)).toEqual(expected(stringNumbers));
-  });
+  itOnFakeAndServer('store and reply the exact values Redis does, and refuse to overflow', '64-bit INCR', { port: 50_912, key: 'incr64', options }, script, expected(stringNumbers));
 });

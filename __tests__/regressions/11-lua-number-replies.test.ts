@@ -8,8 +8,7 @@
  * text `-nan` (glibc's `%.17g` of x86's NaN). The same script runs with real ioredis on
  * redis-server when REDIS_URL is set.
  */
-import Redis from 'ioredis-mock-streams';
-import { type AnyClient, integerAsRead, itOnServer } from '../helpers/real-server';
+import { type AnyClient, integerAsRead, itOnFakeAndServer } from '../helpers/real-server';
 
 const asRead = integerAsRead;
 const show = (x: unknown): unknown => (x instanceof Error ? `E:${x.message}` : Array.isArray(x) ? x.map(show) : Object.is(x, -0) ? '-0' : x);
@@ -47,13 +46,5 @@ const EXPECTED: Record<string, unknown> = {
 };
 
 describe('Lua numbers returned by a script', () => {
-  it('are integer replies by the C (long long) cast of the double', async () => {
-    const r = new Redis({ port: 50_913 }) as unknown as AnyClient;
-    expect(await script(r, 'luanum')).toEqual(EXPECTED);
-    r.disconnect();
-  });
-
-  itOnServer('as real ioredis on redis-server', 'Lua number replies', {}, async (r) => {
-    expect(await script(r, `luanum:${process.pid}`)).toEqual(EXPECTED);
-  });
+  itOnFakeAndServer('are integer replies by the C (long long) cast of the double', 'Lua number replies', { port: 50_913, key: 'luanum' }, script, EXPECTED);
 });

@@ -5,8 +5,7 @@
  * 0 as no count). Negative and malformed counts are errors that pop nothing. The same script
  * runs with real ioredis on redis-server when REDIS_URL is set.
  */
-import Redis from 'ioredis-mock-streams';
-import { type AnyClient, itOnServer } from '../helpers/real-server';
+import { type AnyClient, itOnFakeAndServer } from '../helpers/real-server';
 
 const show = (x: unknown): unknown => (x instanceof Error ? `E:${x.message}` : Array.isArray(x) ? x.map(show) : x);
 const attempt = async (p: Promise<unknown>) => show(await p.catch((e: unknown) => e));
@@ -44,13 +43,5 @@ const EXPECTED = [
 ];
 
 describe('ZPOPMIN/ZPOPMAX with a count of 0', () => {
-  it('answer an empty array and leave the sorted set whole', async () => {
-    const r = new Redis({ port: 50_910 }) as unknown as AnyClient;
-    expect(await script(r, 'zp0')).toEqual(EXPECTED);
-    r.disconnect();
-  });
-
-  itOnServer('as real ioredis on redis-server', 'ZPOPMIN count 0', {}, async (r) => {
-    expect(await script(r, `zp0:${process.pid}`)).toEqual(EXPECTED);
-  });
+  itOnFakeAndServer('answer an empty array and leave the sorted set whole', 'ZPOPMIN count 0', { port: 50_910, key: 'zp0' }, script, EXPECTED);
 });

@@ -9,8 +9,7 @@
  * strtod overflows or underflows (`1e400`, `1e-400`) are not valid floats; hex scores count.
  * The same script runs with real ioredis on redis-server when REDIS_URL is set.
  */
-import Redis from 'ioredis-mock-streams';
-import { type AnyClient, itOnServer, replyShapeCases } from '../helpers/real-server';
+import { type AnyClient, itOnFakeAndServer, replyShapeCases } from '../helpers/real-server';
 
 const show = (x: unknown): unknown => (x instanceof Error ? `E:${x.message}` : Array.isArray(x) ? x.map(show) : Buffer.isBuffer(x) ? `B:${x}` : x);
 const attempt = async (p: Promise<unknown>) => show(await p.catch((e: unknown) => e));
@@ -65,13 +64,5 @@ function expected(numbers: boolean): Record<string, unknown> {
 }
 
 describe.each(replyShapeCases())('infinite sorted-set scores (%s)', (_title, options, numbers) => {
-  it('are stored and replied as Redis does', async () => {
-    const r = new Redis({ port: 50_911, ...options }) as unknown as AnyClient;
-    expect(await script(r, 'zinf')).toEqual(expected(numbers));
-    r.disconnect();
-  });
-
-  itOnServer('as real ioredis on redis-server', 'infinite scores', options, async (r) => {
-    expect(await script(r, `zinf:${process.pid}`)).toEqual(expected(numbers));
-  });
+  itOnFakeAndServer('are stored and replied as Redis does', 'infinite scores', { port: 50_911, key: 'zinf', options }, script, expected(numbers));
 });

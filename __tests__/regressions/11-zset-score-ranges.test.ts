@@ -12,8 +12,7 @@
  * pipelines, MULTI and Lua. The same script runs with real ioredis on redis-server when
  * REDIS_URL is set.
  */
-import Redis from 'ioredis-mock-streams';
-import { type AnyClient, itOnServer, replyShapeCases } from '../helpers/real-server';
+import { type AnyClient, itOnFakeAndServer, replyShapeCases } from '../helpers/real-server';
 
 const show = (x: unknown): unknown => (x instanceof Error ? `E:${x.message}` : Array.isArray(x) ? x.map(show) : Buffer.isBuffer(x) ? `B:${x}` : x);
 const attempt = async (p: Promise<unknown>) => show(await p.catch((e: unknown) => e));
@@ -103,13 +102,5 @@ function expected(numbers: boolean): Record<string, unknown> {
 }
 
 describe.each(replyShapeCases())('sorted-set score ranges (%s)', (_title, options, numbers) => {
-  it('select, count and remove the members Redis does', async () => {
-    const r = new Redis({ port: 50_912, ...options }) as unknown as AnyClient;
-    expect(await script(r, 'zranges')).toEqual(expected(numbers));
-    r.disconnect();
-  });
-
-  itOnServer('as real ioredis on redis-server', 'score ranges', options, async (r) => {
-    expect(await script(r, `zranges:${process.pid}`)).toEqual(expected(numbers));
-  });
+  itOnFakeAndServer('select, count and remove the members Redis does', 'score ranges', { port: 50_912, key: 'zranges', options }, script, expected(numbers));
 });
