@@ -36,10 +36,19 @@ function isAscii(s: string): boolean {
   return true;
 }
 
+/**
+ * A number argument as the installed ioredis writes it: ioredis 6 spells an integer past 2^53
+ * with all its digits (utils `toArg`: `BigInt(n).toString()`, so 1e23 is sent as
+ * `99999999999999991611392`), ioredis 5 writes `String(n)` (`1e+23`).
+ */
+export function numberArg(n: number): string {
+  return Number.isInteger(n) && !Number.isSafeInteger(n) && installedIoredisMajor() >= 6 ? BigInt(n).toString() : String(n);
+}
+
 /** One argument as ioredis would send it, as a byte string. */
 export function toByteString(arg: unknown): string {
   if (typeof arg === 'string') return isAscii(arg) ? arg : Buffer.from(arg, 'utf8').toString('latin1');
-  if (typeof arg === 'number') return String(arg); // digits, sign, '.', 'e', Infinity/NaN: ASCII
+  if (typeof arg === 'number') return numberArg(arg); // digits, sign, '.', 'e', Infinity/NaN: ASCII
   if (Buffer.isBuffer(arg)) return arg.toString('latin1');
   if (arg instanceof Uint8Array) return Buffer.from(arg).toString('latin1');
   const s = arg === null || arg === undefined ? '' : String(arg);

@@ -26,7 +26,7 @@ import type { Reply } from '../reply/reply';
 import { runBuiltin } from './builtins';
 import { callSliced } from './large-args';
 import { type SpinVerdict, spinCheck } from './spin-guard';
-import { decodeBytes, toByteString } from './encoding';
+import { decodeBytes, numberArg, toByteString } from './encoding';
 import { encodeReplyFor } from './ioredis-reply';
 import { mendBuiltinReply } from './builtin-replies';
 import { installedIoredisMajor, privateIoredisModule } from './command-table';
@@ -286,7 +286,7 @@ export function processArguments(args: unknown[], base: string): unknown[] {
   const out = new Array<unknown>(flat.length);
   for (let i = 0; i < flat.length; i++) {
     const a = flat[i];
-    out[i] = a === null || a === undefined ? '' : Buffer.isBuffer(a) ? a : String(a);
+    out[i] = a === null || a === undefined ? '' : Buffer.isBuffer(a) ? a : typeof a === 'number' ? numberArg(a) : String(a);
   }
   return out;
 }
