@@ -178,8 +178,9 @@ async function bundleGroup(group, ids, groupOf) {
     packages: 'external',
     sourcemap: true,
     // whitespace only: a third less for jest to read and compile in every test file; names stay
-    // (stack traces without source maps), and syntax minification saved little more
-    minifyWhitespace: true,
+    // (stack traces without source maps), and syntax minification saved little more.
+    // BUNDLE_MINIFY=0 keeps the lines (for line-level CPU profiles; class names then read `_Name`)
+    minifyWhitespace: process.env.BUNDLE_MINIFY !== '0',
     charset: 'ascii',
     write: false,
     // the root bundle holds this copy's link; the others are instantiated for a link (wrap below)

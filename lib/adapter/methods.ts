@@ -20,7 +20,7 @@ import { performance } from 'perf_hooks';
 import { newReplyError } from './reply-error';
 import { StreamsMockError } from '../clock/clock';
 import { CommandError } from '../errors';
-import { type Connection, connectionClosedError } from '../engine/connection';
+import { type Connection, type StreamLane, connectionClosedError, streamLane } from '../engine/connection';
 import type { Emulator, EmulatorTable } from '../engine/emulators';
 import type { Reply } from '../reply/reply';
 import { runBuiltin } from './builtins';
@@ -160,15 +160,7 @@ export function executeArgv(redis: Instance, conn: Connection, argv: string[], b
         return Promise.reject(err);
       }
     }
-    const encode = encoderOf(redis, conn, buffers, decodeBytes(argv[0]));
-    const blocked = out.then(
-      (r) => encode(r),
-      (err) => Promise.reject(toClientError(err, argv)),
-    );
-    // A blocked call released by disconnect()/reset must not become an unhandled rejection
-    // when the test never awaited it; callers that await it still see the rejection.
-    blocked.catch(noop);
-    return blocked;
+    return blockedReply(redis, conn, argv, buffers, out);
   }
   const encode = encoderOf(redis, conn, buffers, decodeBytes(argv[0]));
   const later = conn.execute(argv).then(
@@ -177,6 +169,19 @@ export function executeArgv(redis: Instance, conn: Connection, argv: string[], b
   );
   later.catch(noop);
   return later;
+}
+
+/** The reply of a blocked command, encoded for ioredis when it is served. */
+function blockedReply(redis: Instance, conn: Connection, argv: string[], buffers: boolean, out: Promise<Reply>): Promise<unknown> {
+  const encode = encoderOf(redis, conn, buffers, decodeBytes(argv[0]));
+  const blocked = out.then(
+    (r) => encode(r),
+    (err) => Promise.reject(toClientError(err, argv)),
+  );
+  // A blocked call released by disconnect()/reset must not become an unhandled rejection
+  // when the test never awaited it; callers that await it still see the rejection.
+  blocked.catch(noop);
+  return blocked;
 }
 
 /**
@@ -211,6 +216,52 @@ export function runStreamCommand(redis: Instance, emulators: EmulatorTable, name
   const verdict = spinCheck(redis);
   if (verdict === 'run') return runStreamNow(redis, emulators, name, args, buffers);
   return deferred(verdict, () => runStreamNow(redis, emulators, name, args, buffers));
+}
+
+/**
+ * A stream command from its method (`xadd()`, `xreadgroupBuffer()` …): `runStreamCommand` on
+ * the short path when the client is in the usual state (ready, connected, nothing queued ahead,
+ * no keyPrefix, not subscribed): argv built in one pass, the engine's `runLane`. Same replies,
+ * errors and order; any other state takes `runStreamCommand`.
+ */
+function runStreamMethod(redis: Instance, emulators: EmulatorTable, lane: StreamLane, args: unknown[], buffers: boolean): Promise<unknown> {
+  const conn: Connection | undefined = redis[CONN];
+  if (conn === undefined || redis.status !== 'ready' || !conn.ready || conn.closed || redis.subscriberMode || redis.options?.keyPrefix) {
+    return runStreamCommand(redis, emulators, lane.name, args, buffers);
+  }
+  const verdict = spinCheck(redis);
+  if (verdict !== 'run') return deferred(verdict, () => runStreamNow(redis, emulators, lane.name, args, buffers));
+  let argv: string[];
+  let out: Reply | Promise<Reply>;
+  try {
+    argv = laneArgv(lane.name, args);
+  } catch (err) {
+    return Promise.reject(err);
+  }
+  try {
+    out = conn.runLane(lane, argv);
+  } catch (err) {
+    return Promise.reject(toClientError(err, argv));
+  }
+  if (out instanceof Promise) return blockedReply(redis, conn, argv, buffers, out);
+  try {
+    return Promise.resolve(encodeFor(redis, conn, buffers, lane.name, out));
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
+/** `buildArgv(name, args, undefined, false)` in one pass when no argument is an array. */
+function laneArgv(name: string, args: unknown[]): string[] {
+  const n = args.length;
+  const argv = new Array<string>(n + 1);
+  argv[0] = name;
+  for (let i = 0; i < n; i++) {
+    const a = args[i];
+    if (Array.isArray(a)) return buildArgv(name, args, undefined, false);
+    argv[i + 1] = toByteString(a);
+  }
+  return argv;
 }
 
 function runStreamNow(redis: Instance, emulators: EmulatorTable, name: string, args: unknown[], buffers: boolean): Promise<unknown> {
@@ -432,9 +483,11 @@ function runBuiltinCommandNow(redis: Instance, emulators: EmulatorTable, name: s
 // Method factories (called once per command at install time)
 
 export function streamMethod(emulators: EmulatorTable, name: string, buffers: boolean) {
+  const lane = streamLane(name);
   return function streamCommand(this: Instance, ...args: unknown[]): Promise<unknown> {
     const cb = popCallback(args);
-    return withCallback(runStreamCommand(this, emulators, name, args, buffers), cb);
+    const reply = runStreamMethod(this, emulators, lane, args, buffers);
+    return cb === undefined ? reply : withCallback(reply, cb);
   };
 }
 
