@@ -254,9 +254,20 @@ export function encodeReplyFor(
   wireProtocol: 2 | 3 | undefined,
   reply: Reply,
 ): unknown {
+  // a string is text in every mode, and no reply transformer changes one (XADD's ID)
+  if (typeof reply === 'string') return buffers ? bytes(reply) : decodeBytes(reply);
   const base = baseContextOf(options);
-  const v = decode(reply, modeOf(base, wireProtocol ?? base.protocol), base.stringNumbers, buffers ? bytes : decodeBytes);
-  return transform(v, commandName, base.ioredis, modeOf(base, base.protocol));
+  const mode = modeOf(base, wireProtocol ?? base.protocol);
+  const text = buffers ? bytes : decodeBytes;
+  if (mode === 'legacy' && reply instanceof MapReply && (commandName === 'xreadgroup' || commandName === 'xread') && modeOf(base, base.protocol) === 'legacy') {
+    // ioredis 6's XREAD/XREADGROUP transformer pairs the flat map again (wrapPairs): decode it
+    // into the pairs at once
+    const items = reply.items;
+    const pairs = new Array<unknown>(items.length >> 1);
+    for (let i = 0; i < pairs.length; i++) pairs[i] = [decode(items[2 * i], mode, base.stringNumbers, text), decode(items[2 * i + 1], mode, base.stringNumbers, text)];
+    return pairs;
+  }
+  return transform(decode(reply, mode, base.stringNumbers, text), commandName, base.ioredis, modeOf(base, base.protocol));
 }
 
 type BaseContext = Omit<IoredisReplyContext, 'buffers' | 'commandName'>;

@@ -39,7 +39,7 @@ import {
   fail,
 } from '../errors';
 import { supports } from '../version';
-import { blockTimeoutOrFail, int64OrFail, is, parseInt64, parseSmallInt } from './args';
+import { blockTimeoutOrFail, copyArgs, int64OrFail, is, parseInt64, parseSmallInt } from './args';
 import type { BlockRequest, CommandContext, Reply } from './types';
 import { MapReply } from '../reply/reply';
 
@@ -113,10 +113,12 @@ export function parseReadArgs(ctx: CommandContext, argv: readonly string[], xrea
   for (let i = 1; i < argv.length; i++) {
     const moreargs = argv.length - i - 1;
     const o = argv[i];
-    if (is(o, 'BLOCK') && moreargs) {
+    // the length first: most tokens are ruled out without a call
+    const len = o.length;
+    if (len === 5 && is(o, 'BLOCK') && moreargs) {
       if (ctx.inScript && !supports(ctx.version, 'scriptBlockAllowed')) fail(errBlockFromScript(argv[0]));
       timeoutMs = parseBlockTimeout(ctx, argv[++i]);
-    } else if (is(o, 'COUNT') && moreargs) {
+    } else if (len === 5 && is(o, 'COUNT') && moreargs) {
       const text = argv[++i];
       const small = parseSmallInt(text); // the usual COUNT, without a bigint
       if (small !== null) count = small < 0 ? 0 : small;
@@ -124,11 +126,11 @@ export function parseReadArgs(ctx: CommandContext, argv: readonly string[], xrea
         const v = int64OrFail(text, ERR_NOT_INTEGER);
         count = v < 0n ? 0 : Number(v);
       }
-    } else if (is(o, 'STREAMS') && moreargs) {
+    } else if (len === 7 && is(o, 'STREAMS') && moreargs) {
       streamsArg = i + 1;
       if ((argv.length - streamsArg) % 2 !== 0) fail(unbalancedError(ctx, xreadgroup));
       break;
-    } else if (is(o, 'GROUP') && moreargs >= 2) {
+    } else if (len === 5 && is(o, 'GROUP') && moreargs >= 2) {
       if (!xreadgroup) fail(ERR_XREAD_GROUP_OPTION);
       group = argv[i + 1];
       consumer = argv[i + 2];
@@ -166,8 +168,8 @@ export function parseReadArgs(ctx: CommandContext, argv: readonly string[], xrea
     group,
     consumer,
     streamsArg,
-    keys: argv.slice(streamsArg, streamsArg + n),
-    ids: argv.slice(streamsArg + n),
+    keys: copyArgs(argv, streamsArg, streamsArg + n),
+    ids: copyArgs(argv, streamsArg + n),
   };
 }
 

@@ -21,6 +21,7 @@ import type { Stream } from '../model/stream';
 import { MAX_ID, StreamId, UINT64_MAX, compareIds, formatId, idEquals, isZeroId } from '../model/stream-id';
 import { RedisVersion, supports } from '../version';
 import { AddOrTrimArgs, parseAddOrTrimArgs, trimLimit } from './trim-args';
+import { copyArgs } from './args';
 import type { CommandContext, CommandSpec, Reply } from './types';
 
 /** Redis STREAM_LISTPACK_MAX_SIZE: total field+value bytes one entry may hold. */
@@ -44,7 +45,7 @@ export function parse(argv: string[], version: RedisVersion): XaddArgs {
   if (args.id?.kind === 'id' && isZeroId(args.id.id)) fail(ERR_XADD_ID_ZERO);
   // Extend the parsed object in place: `{ ...args, fields }` is a V8 slow path (~1 µs).
   const xaddArgs = args as XaddArgs;
-  xaddArgs.fields = argv.slice(fieldPos);
+  xaddArgs.fields = copyArgs(argv, fieldPos);
   return xaddArgs;
 }
 

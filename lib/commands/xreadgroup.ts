@@ -36,7 +36,7 @@ import type { Stream } from '../model/stream';
 import type { StreamEntry } from '../model/stream-entries';
 import { MAX_ID, StreamId, compareIds, formatId, idEquals, incrId } from '../model/stream-id';
 import { RedisVersion, supports } from '../version';
-import { strictIdOrFail } from './args';
+import { copyArgs, strictIdOrFail } from './args';
 import {
   BLOCKED_DEFAULT_COUNT_70,
   ReadArgs,
@@ -61,27 +61,26 @@ interface GroupTarget {
 
 /** Per stream in argument order: WRONGTYPE, NOGROUP, then the ID (first failure wins). */
 function resolveTargets(ctx: CommandContext, args: ReadArgs): GroupTarget[] {
-  const groupName = args.group as string;
-  const plus = featuresOf(ctx.version).xreadPlusId;
   const keys = args.keys;
   const targets = new Array<GroupTarget>(keys.length);
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i];
-    const stream = ctx.db.getStream(key);
-    const group = stream?.groups.get(groupName);
-    if (!stream || !group) fail(errNoKeyOrGroupXreadgroup(key, groupName));
-    const idArg = args.ids[i];
-    if (idArg === '$') fail(errXreadgroupMeaninglessId('$'));
-    if (plus && idArg === '+') fail(errXreadgroupMeaninglessId('+'));
-    if (idArg === '>') {
-      targets[i] = { key, stream, group, after: null };
-      continue;
-    }
-    const id = strictIdOrFail(idArg);
-    // Redis encodes `>` as the max ID, so an explicit max ID reads new entries too.
-    targets[i] = { key, stream, group, after: idEquals(id, MAX_ID) ? null : id };
-  }
+  for (let i = 0; i < keys.length; i++) targets[i] = resolveTarget(ctx, args, i);
   return targets;
+}
+
+/** The `i`th stream's target: WRONGTYPE, NOGROUP, then the ID. */
+function resolveTarget(ctx: CommandContext, args: ReadArgs, i: number): GroupTarget {
+  const groupName = args.group as string;
+  const key = args.keys[i];
+  const stream = ctx.db.getStream(key);
+  const group = stream?.groups.get(groupName);
+  if (!stream || !group) fail(errNoKeyOrGroupXreadgroup(key, groupName));
+  const idArg = args.ids[i];
+  if (idArg === '>') return { key, stream, group, after: null };
+  if (idArg === '$') fail(errXreadgroupMeaninglessId('$'));
+  if (idArg === '+' && featuresOf(ctx.version).xreadPlusId) fail(errXreadgroupMeaninglessId('+'));
+  const id = strictIdOrFail(idArg);
+  // Redis encodes `>` as the max ID, so an explicit max ID reads new entries too.
+  return { key, stream, group, after: idEquals(id, MAX_ID) ? null : id };
 }
 
 /** Look the consumer up, creating it (with its keyspace event); seen-time = now. */
@@ -136,7 +135,7 @@ function serveNew(
   consumer: Consumer,
   noack: boolean,
   limit: number,
-  budget: ReplyBudget,
+  budget: ReplyBudget | null,
   ext: boolean,
 ): Reply[] {
   const { stream, group } = t;
@@ -147,13 +146,13 @@ function serveNew(
   const tombstonesFrom = features.entriesReadTombstonesFromLastId ? 'lastId' : 'entry';
   let delivered = false;
   stream.entries.forEachAfter(group.lastId, (id, fields, fresh) => {
-    if (out.length >= limit || !budget.open()) return false;
+    if (out.length >= limit || (budget !== null && !budget.open())) return false;
     stream.advanceGroup(group, id, tombstonesFrom);
     const idText = formatId(id);
-    const copy = fresh ? (fields as string[]) : fields.slice();
+    const copy = fresh ? (fields as string[]) : copyArgs(fields, 0);
     const reply: Reply[] = ext ? [idText, copy, 0, 0] : [idText, copy];
     out.push(reply);
-    budget.addEntry(idText, fields, ext ? [0, 0] : undefined);
+    budget?.addEntry(idText, fields, ext ? [0, 0] : undefined);
     if (noack) return true;
     const pe = group.pel.get(id);
     if (!pe) group.addPending(id, consumer, ctx.now, 1n);
@@ -302,11 +301,37 @@ function serve(ctx: CommandContext, args: ReadArgs, targets: GroupTarget[]): { o
   return { out, wakeAt };
 }
 
+/**
+ * `serve` for the usual read: one stream, `>`, no CLAIM, MAXCOUNT or MAXSIZE (no reply budget,
+ * no target list). The entries delivered, or null when there is nothing (then nothing changed
+ * but the consumer, as in `serve`).
+ */
+function serveOneNew(ctx: CommandContext, args: ReadArgs, t: GroupTarget): Reply[] | null {
+  const name = args.consumer as string;
+  let consumer = featuresOf(ctx.version).consumerCreatedOnEmptyRead ? touchConsumer(ctx, t, name) : undefined;
+  if (!hasNew(t)) return null;
+  consumer ??= touchConsumer(ctx, t, name);
+  const entries = serveNew(ctx, t, consumer, args.noack, args.count > 0 ? args.count : Infinity, null, false);
+  if (entries.length === 0) return null;
+  ctx.db.dirty?.(1); // one change per stream served with new deliveries
+  return entries;
+}
+
 function execute(ctx: CommandContext, argv: readonly string[]): CommandResult {
   const args = parseReadArgs(ctx, argv, true);
-  const targets = resolveTargets(ctx, args);
-  const { out, wakeAt } = serve(ctx, args, targets);
-  if (out.length) return streamsReply(out);
+  let targets: GroupTarget[];
+  let wakeAt: number | null = null;
+  if (args.keys.length === 1 && args.ids[0] === '>' && args.claimMinIdle === null && args.maxCount === null && args.maxSize === null) {
+    const t = resolveTarget(ctx, args, 0);
+    const entries = serveOneNew(ctx, args, t);
+    if (entries !== null) return streamsReply([t.key, entries]);
+    targets = [t];
+  } else {
+    targets = resolveTargets(ctx, args);
+    const served = serve(ctx, args, targets);
+    if (served.out.length) return streamsReply(served.out);
+    wakeAt = served.wakeAt;
+  }
   if (args.timeoutMs === null) return NIL_ARRAY;
   if (!ctx.isRetry && !ctx.canBlock) return NIL_ARRAY; // MULTI/EXEC, scripts: answer as a timeout
   const timeoutMs = args.timeoutMs;

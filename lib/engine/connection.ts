@@ -43,6 +43,7 @@ import { ALLOWED_WHEN_SUBSCRIBED } from './commands/pubsub';
 import { defaultEmulators, type EmulatorTable } from './emulators';
 import { ServerState, nextClientId, openRegistered, register, serverFor, unregister } from './registry';
 import { commandStatsName, dirtyOfBuiltin, RejectedCommandError } from '../stats/command-stats';
+import type { CommandStats, ServerStats } from '../stats/server-stats';
 import { performance } from 'perf_hooks';
 
 /** Where a connection's keys live, and how it starts. */
@@ -388,7 +389,14 @@ export class Connection {
       ks.blocking.flush();
     }
     if (!isBlockRequest(result)) {
-      this.recordOutcome(name, start, weight, undefined);
+      // recordOutcome(name, start, weight, undefined) with the lane's commandstats record
+      const stats = this.server.stats;
+      if (lane.record === null || lane.recordOf !== stats || lane.recordGeneration !== stats.generation) {
+        lane.record = stats.commandRecord(name);
+        lane.recordOf = stats;
+        lane.recordGeneration = stats.generation;
+      }
+      stats.commandOk(lane.record, weight === 0 ? 0 : Math.round((performance.now() - start) * 1000) * weight);
       return result;
     }
     const blocked = this.countedLater(argv, start, weight, this.block(ks, result));
@@ -1066,6 +1074,10 @@ export interface StreamLane {
   handler: CommandHandler | null;
   /** The name's INFO commandstats entry of the general path (shared: one timing sample per name). */
   stats: { seen: number };
+  /** The commandstats record last counted into, of server stats `recordOf` at `recordGeneration`. */
+  record: CommandStats | null;
+  recordOf: ServerStats | null;
+  recordGeneration: number;
 }
 
 /**
@@ -1075,7 +1087,7 @@ export interface StreamLane {
 export function streamLane(name: string): StreamLane {
   const spec = lookupCommand(name);
   if (spec === undefined || spec.name !== name) throw new StreamsMockError(`streamLane(${name}): not a stream command name in lower case`);
-  return { name, arity: spec.arity, version: undefined, handler: null, stats: { seen: 0 } };
+  return { name, arity: spec.arity, version: undefined, handler: null, stats: { seen: 0 }, record: null, recordOf: null, recordGeneration: 0 };
 }
 
 function resolveLane(lane: StreamLane, version: RedisVersion): void {

@@ -94,8 +94,7 @@ export class ServerStats {
    * run time. Error texts of failed/rejected calls go to errorstats as well.
    */
   commandDone(name: string, usec: number, outcome: CommandOutcome, errorText?: string): void {
-    let s = this.commands.get(name);
-    if (!s) this.commands.set(name, (s = { calls: 0, usec: 0, rejectedCalls: 0, failedCalls: 0 }));
+    const s = this.commandRecord(name);
     if (outcome === 'rejected') {
       s.rejectedCalls++;
     } else {
@@ -107,8 +106,29 @@ export class ServerStats {
     if (outcome !== 'ok' && errorText !== undefined) this.errorReply(errorText);
   }
 
+  /**
+   * The commandstats record of `name` (created, in first-call order, when absent). Valid until
+   * `resetStats` (which bumps `generation`): a caller that keeps it checks the generation.
+   */
+  commandRecord(name: string): CommandStats {
+    let s = this.commands.get(name);
+    if (!s) this.commands.set(name, (s = { calls: 0, usec: 0, rejectedCalls: 0, failedCalls: 0 }));
+    return s;
+  }
+
+  /** `commandDone(name, usec, 'ok')` on a record from `commandRecord` of this generation. */
+  commandOk(record: CommandStats, usec: number): void {
+    record.calls++;
+    record.usec += usec;
+    this.totalCommandsProcessed++;
+  }
+
+  /** Bumped by `resetStats`: records from `commandRecord` before it are no longer counted. */
+  generation = 0;
+
   /** CONFIG RESETSTAT: command, error and Stats counters back to zero (dirty is kept). */
   resetStats(): void {
+    this.generation++;
     this.commands.clear();
     this.errors.clear();
     this.totalConnectionsReceived = 0;
