@@ -6,6 +6,7 @@
  */
 import { newReplyError } from './reply-error';
 import { installedIoredisMajor } from './command-table';
+import { lastFormattedIdText } from '../model/stream-id';
 import {
   BigNumberReply,
   BooleanReply,
@@ -30,6 +31,8 @@ const SHORT = 64;
 
 /** True when every char of `s` is ASCII (its UTF-8 bytes and its byte string are `s` itself). */
 function isAscii(s: string): boolean {
+  // the ID just formatted is ASCII (and, a fresh rope, costly to read: model/stream-id.ts)
+  if (s === lastFormattedIdText()) return true;
   const n = s.length;
   if (n > SHORT) return ASCII.test(s);
   for (let i = 0; i < n; i++) if (s.charCodeAt(i) > 0x7f) return false;

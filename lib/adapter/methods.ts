@@ -224,7 +224,7 @@ export function runStreamCommand(redis: Instance, emulators: EmulatorTable, name
  * no keyPrefix, not subscribed): argv built in one pass, the engine's `runLane`. Same replies,
  * errors and order; any other state takes `runStreamCommand`.
  */
-function runStreamMethod(redis: Instance, emulators: EmulatorTable, lane: StreamLane, args: unknown[], buffers: boolean): Promise<unknown> {
+function runStreamMethod(redis: Instance, emulators: EmulatorTable, lane: StreamLane, seen: unknown[], args: unknown[], buffers: boolean): Promise<unknown> {
   const conn: Connection | undefined = redis[CONN];
   if (conn === undefined || redis.status !== 'ready' || !conn.ready || conn.closed || redis.subscriberMode || redis.options?.keyPrefix) {
     return runStreamCommand(redis, emulators, lane.name, args, buffers);
@@ -234,7 +234,7 @@ function runStreamMethod(redis: Instance, emulators: EmulatorTable, lane: Stream
   let argv: string[];
   let out: Reply | Promise<Reply>;
   try {
-    argv = laneArgv(lane.name, args);
+    argv = laneArgv(lane.name, args, seen);
   } catch (err) {
     return Promise.reject(err);
   }
@@ -251,15 +251,28 @@ function runStreamMethod(redis: Instance, emulators: EmulatorTable, lane: Stream
   }
 }
 
-/** `buildArgv(name, args, undefined, false)` in one pass when no argument is an array. */
-function laneArgv(name: string, args: unknown[]): string[] {
+/** Argument positions whose last ASCII string a method remembers (`laneArgv`). */
+const REMEMBERED_ARGS = 16;
+
+/**
+ * `buildArgv(name, args, undefined, false)` in one pass when no argument is an array. `seen`:
+ * the method's ASCII string arguments of the last call by position; the same string again
+ * (`'GROUP'`, the group, the key) needs no check of its characters.
+ */
+function laneArgv(name: string, args: unknown[], seen: unknown[]): string[] {
   const n = args.length;
   const argv = new Array<string>(n + 1);
   argv[0] = name;
   for (let i = 0; i < n; i++) {
     const a = args[i];
+    if (typeof a === 'string' && a === seen[i]) {
+      argv[i + 1] = a;
+      continue;
+    }
     if (Array.isArray(a)) return buildArgv(name, args, undefined, false);
-    argv[i + 1] = toByteString(a);
+    const bytes = toByteString(a);
+    if (bytes === a && i < REMEMBERED_ARGS) seen[i] = a;
+    argv[i + 1] = bytes;
   }
   return argv;
 }
@@ -484,9 +497,10 @@ function runBuiltinCommandNow(redis: Instance, emulators: EmulatorTable, name: s
 
 export function streamMethod(emulators: EmulatorTable, name: string, buffers: boolean) {
   const lane = streamLane(name);
+  const seen: unknown[] = [];
   return function streamCommand(this: Instance, ...args: unknown[]): Promise<unknown> {
     const cb = popCallback(args);
-    const reply = runStreamMethod(this, emulators, lane, args, buffers);
+    const reply = runStreamMethod(this, emulators, lane, seen, args, buffers);
     return cb === undefined ? reply : withCallback(reply, cb);
   };
 }

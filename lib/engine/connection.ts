@@ -1170,7 +1170,17 @@ function publishStreamEvent(conn: Connection, ks: Keyspace, event: string, fullK
 
 /** Key access of the stream commands on `ks` for `conn`. */
 export function makeDb(conn: Connection, ks: Keyspace): Db {
-  const full = (key: string) => storeKeyOfBytes(key);
+  // a command names its key several times (XADD: look up, notify, touch, signal): the last
+  // conversion is kept
+  let lastKey: string | undefined;
+  let lastFull = '';
+  const full = (key: string): string => {
+    if (key !== lastKey) {
+      lastFull = storeKeyOfBytes(key);
+      lastKey = key;
+    }
+    return lastFull;
+  };
   return {
     getStream(key) {
       const v = ks.store.getRaw(full(key));
