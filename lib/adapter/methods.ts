@@ -27,6 +27,7 @@ import { runBuiltin } from './builtins';
 import { callSliced } from './large-args';
 import { type SpinVerdict, spinCheck } from './spin-guard';
 import { decodeBytes, numberArg, toByteString } from './encoding';
+import { lastFormattedIdText } from '../model/stream-id';
 import { encodeReplyFor } from './ioredis-reply';
 import { mendBuiltinReply } from './builtin-replies';
 import { installedIoredisMajor, privateIoredisModule } from './command-table';
@@ -251,8 +252,9 @@ function runStreamMethod(redis: Instance, emulators: EmulatorTable, lane: Stream
   }
 }
 
-/** Argument positions whose last ASCII string a method remembers (`laneArgv`). */
+/** Argument positions whose last ASCII string a method remembers (`laneArgv`), and its longest. */
 const REMEMBERED_ARGS = 16;
+const REMEMBERED_LENGTH = 12;
 
 /**
  * `buildArgv(name, args, undefined, false)` in one pass when no argument is an array. `seen`:
@@ -265,13 +267,14 @@ function laneArgv(name: string, args: unknown[], seen: unknown[]): string[] {
   argv[0] = name;
   for (let i = 0; i < n; i++) {
     const a = args[i];
-    if (typeof a === 'string' && a === seen[i]) {
+    if (typeof a === 'string' && (a === seen[i] || a === lastFormattedIdText())) {
       argv[i + 1] = a;
       continue;
     }
     if (Array.isArray(a)) return buildArgv(name, args, undefined, false);
     const bytes = toByteString(a);
-    if (bytes === a && i < REMEMBERED_ARGS) seen[i] = a;
+    // short ones only: IDs change from call to call, and comparing two of them reads them
+    if (bytes === a && i < REMEMBERED_ARGS && a.length <= REMEMBERED_LENGTH) seen[i] = a;
     argv[i + 1] = bytes;
   }
   return argv;
