@@ -257,6 +257,8 @@ export function encodeReplyFor(
   // a string is text in every mode, and no reply transformer changes one (XADD's ID)
   if (typeof reply === 'string') return buffers ? bytes(reply) : decodeBytes(reply);
   const base = baseContextOf(options);
+  // nor a number (XLEN, XACK)
+  if (typeof reply === 'number') return base.stringNumbers ? String(reply) : integerAsRead(reply);
   const mode = modeOf(base, wireProtocol ?? base.protocol);
   const text = buffers ? bytes : decodeBytes;
   if (mode === 'legacy' && reply instanceof MapReply && (commandName === 'xreadgroup' || commandName === 'xread') && modeOf(base, base.protocol) === 'legacy') {
