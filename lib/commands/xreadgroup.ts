@@ -317,8 +317,39 @@ function serveOneNew(ctx: CommandContext, args: ReadArgs, t: GroupTarget): Reply
   return entries;
 }
 
-function execute(ctx: CommandContext, argv: readonly string[]): CommandResult {
+/** The last parse without BLOCK (its result depends on argv and the version alone), and its argv. */
+let lastArgv: readonly string[] | null = null;
+let lastArgs: ReadArgs | null = null;
+let lastVersion: CommandContext['version'] | undefined;
+
+/**
+ * `parseReadArgs(ctx, argv, true)`, reusing the last result when argv and the version are the
+ * same: a worker repeats the same read (ReadArgs is never modified). Reads with BLOCK are parsed
+ * every time (their timeout depends on the time).
+ */
+function parseArgs(ctx: CommandContext, argv: readonly string[]): ReadArgs {
+  const last = lastArgv;
+  if (last !== null && last.length === argv.length && lastVersion === ctx.version) {
+    let same = true;
+    for (let i = 1; i < argv.length; i++) {
+      if (last[i] !== argv[i]) {
+        same = false;
+        break;
+      }
+    }
+    if (same) return lastArgs as ReadArgs;
+  }
   const args = parseReadArgs(ctx, argv, true);
+  if (args.timeoutMs === null) {
+    lastArgv = copyArgs(argv, 0); // a copy: a caller may reuse its array
+    lastArgs = args;
+    lastVersion = ctx.version;
+  }
+  return args;
+}
+
+function execute(ctx: CommandContext, argv: readonly string[]): CommandResult {
+  const args = parseArgs(ctx, argv);
   let targets: GroupTarget[];
   let wakeAt: number | null = null;
   if (args.keys.length === 1 && args.ids[0] === '>' && args.claimMinIdle === null && args.maxCount === null && args.maxSize === null) {

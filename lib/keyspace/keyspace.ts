@@ -143,6 +143,7 @@ export class Keyspace {
   }
 
   emitEvent(event: string, key: string): void {
+    if (this.eventListeners.size === 0) return; // the usual case: no iterator
     for (const l of this.eventListeners) l(event, key);
   }
 
