@@ -262,10 +262,10 @@ function benchCommands() {
   // (the table above) pick up. One process's ratio still varies by a third from the next's (how
   // the JIT compiled it): three processes, the median of each figure.
   const processes = QUICK ? 1 : 3;
-  const runs = Array.from({ length: processes }, () => work('ratios', 'streams', { rounds: QUICK ? 5 : 15 }));
-  const ratios = Object.fromEntries(Object.keys(runs[0]).map((k) => [k, median(runs.map((r) => r[k]))]));
+  const ratioRuns = Array.from({ length: processes }, () => work('ratios', 'streams', { rounds: QUICK ? 5 : 15 }));
+  const ratios = Object.fromEntries(Object.keys(ratioRuns[0]).map((k) => [k, median(ratioRuns.map((r) => r[k]))]));
   console.log(
-    `  side by side in one process (median of ${QUICK ? 5 : 15} rounds; of ${processes} processes: cycle/GET ${runs.map((r) => fmt(r.cycleOverGet)).join(', ')}): ioredis-mock GET ${fmt(ratios.get)} µs, XADD ${fmt(ratios.xadd)} µs, XADD+XREADGROUP+XACK ${fmt(ratios.cycle)} µs`,
+    `  side by side in one process (median of ${QUICK ? 5 : 15} rounds; of ${processes} processes: cycle/GET ${ratioRuns.map((r) => fmt(r.cycleOverGet)).join(', ')}): ioredis-mock GET ${fmt(ratios.get)} µs, XADD ${fmt(ratios.xadd)} µs, XADD+XREADGROUP+XACK ${fmt(ratios.cycle)} µs`,
   );
   check('XADD / ioredis-mock GET', ratios.xaddOverGet, TARGETS.xaddOverGet, 'x');
   check('XADD+XREADGROUP+XACK / ioredis-mock GET', ratios.cycleOverGet, TARGETS.cycleOverGet, 'x');
