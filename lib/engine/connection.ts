@@ -21,7 +21,7 @@
  */
 import { commandSpec } from '../commands/command-data';
 import { dispatch, dispatchCheckOnly, lookupCommand } from '../commands/dispatch';
-import type { BlockRequest, CommandContext, CommandHandler, Db } from '../commands/types';
+import type { BlockRequest, CommandContext, CommandHandler, CommandSpec, Db } from '../commands/types';
 import { isBlockRequest } from '../commands/types';
 import { CommandError, ERR_WRONGTYPE, errUnknownCommand, errUnknownSubcommand, errWrongArity } from '../errors';
 import type { KeyWatcher, Keyspace, KeyspaceOptions } from '../keyspace/keyspace';
@@ -550,7 +550,8 @@ export class Connection {
     }
     if (this.multiQueue !== null && err === undefined && known.name !== 'multi') return; // QUEUED
     const stats = this.server.stats;
-    if (known.kind === 'unknown') {
+    // a command of a later version is unknown to this one: errorstats only (no cmdstat line)
+    if (known.kind === 'unknown' || (err !== undefined && this.absentHere(known.name))) {
       if (err instanceof CommandError) stats.errorReply(err.message);
       return;
     }
@@ -564,6 +565,7 @@ export class Connection {
     const name = String(argv[0]).toLowerCase();
     const conn = CONNECTION_COMMANDS.get(name);
     const stream = conn ? undefined : lookupCommand(name);
+    this.lastCommand = this.lookedUpName(name, argv, conn, stream);
     if (!this.authenticated && !conn?.noAuth) return this.reject(name, ERR_NOAUTH);
     if (this.resp === 2 && this.subscriptionCount > 0 && !ALLOWED_WHEN_SUBSCRIBED.has(name)) {
       const container = conn?.subcommands !== undefined || stream?.subcommands !== undefined || BUILTIN_CONTAINERS.has(name);
@@ -572,14 +574,45 @@ export class Connection {
     }
     if (this.multiQueue !== null && !conn?.immediate) return this.queueInMulti(name, argv, conn, stream !== undefined);
     if (conn) return this.runConnectionCommand(conn, name, argv);
-    if (stream) {
-      this.lastCommand = name;
-      return this.runStream(argv, true);
-    }
+    if (stream) return this.runStream(argv, true);
     // Unknown command, arity: refused before running (rejected_calls in INFO)
     const refused = this.commandCheckError(name, argv, undefined, false);
     if (refused !== null) this.reject(name, refused);
     return this.runBuiltin(name, argv);
+  }
+
+  /**
+   * CLIENT LIST `cmd` as processCommand sets it before any check (`c->lastcmd`, checked on
+   * 7.0.15 and a build after 7.4): the command looked up for argv — `name|sub` for a
+   * container's subcommand, the container itself without a subcommand argument — or NULL when
+   * none is found (unknown command or subcommand, or one the emulated version lacks).
+   */
+  private lookedUpName(name: string, argv: string[], conn: ConnectionCommandSpec | undefined, stream: CommandSpec | undefined): string {
+    const version = this.ks.redisVersion;
+    let subcommands: Record<string, { since?: RedisVersion } | { arity: number }> | undefined;
+    if (conn) {
+      if (conn.since && versionIndex(version) < versionIndex(conn.since)) return 'NULL';
+      subcommands = conn.subcommands;
+    } else if (stream) {
+      if (absentIn(version, name)) return 'NULL';
+      subcommands = stream.subcommands;
+    } else {
+      if (!this.hasBuiltin(name)) return 'NULL';
+      return commandStatsName(argv, false); // OBJECT ENCODING → object|encoding
+    }
+    if (!subcommands || argv.length < 2) return name;
+    const sub = String(argv[1]).toLowerCase();
+    const spec = Object.prototype.hasOwnProperty.call(subcommands, sub) ? subcommands[sub] : undefined;
+    const since = spec && 'since' in spec ? spec.since : undefined;
+    return spec && !(since && versionIndex(version) < versionIndex(since)) ? `${name}|${sub}` : 'NULL';
+  }
+
+  /** True when command `name` (lower case) is newer than the emulated version. */
+  private absentHere(name: string): boolean {
+    const version = this.ks.redisVersion;
+    const conn = CONNECTION_COMMANDS.get(name);
+    if (conn) return conn.since !== undefined && versionIndex(version) < versionIndex(conn.since);
+    return absentIn(version, name);
   }
 
   /** A front end ran `name` itself (ioredis-mock's built-ins): CLIENT LIST `cmd` and `idle`. */
@@ -638,7 +671,6 @@ export class Connection {
     const error = this.commandCheckError(name, argv, conn, isStream);
     if (error !== null) this.reject(name, error);
     this.multiQueue!.push(argv);
-    this.lastCommand = name;
     return QUEUED;
   }
 
@@ -713,7 +745,7 @@ export class Connection {
       if (builtinArity(name) !== undefined) throw new StreamsMockError(`${name.toUpperCase()} is not emulated (neither ioredis-mock nor this library has it)`);
       throw new CommandError(errUnknownCommand(argv[0], argv.slice(1)));
     }
-    this.lastCommand = name;
+    this.lastCommand = commandStatsName(argv, false); // as runCommand looked it up (OBJECT ENCODING → object|encoding)
     const ks = this.ks;
     this.lastInteractionAt = ks.clock.now();
     const args = argv.slice(1).map(builtinArg);
@@ -846,6 +878,7 @@ export class Connection {
     }
     this.multiQueue = null;
     const replies = this.transaction(() => queued.map((argv) => this.runQueued(argv)));
+    this.lastCommand = 'exec'; // the queued commands ran inside it (CLIENT LIST shows cmd=exec)
     if (replies === null) return NIL_ARRAY;
     return replies.some((r) => r instanceof Promise) ? Promise.all(replies) : (replies as Reply[]);
   }
@@ -1088,6 +1121,12 @@ export function streamLane(name: string): StreamLane {
   const spec = lookupCommand(name);
   if (spec === undefined || spec.name !== name) throw new StreamsMockError(`streamLane(${name}): not a stream command name in lower case`);
   return { name, arity: spec.arity, version: undefined, handler: null, stats: { seen: 0 }, record: null, recordOf: null, recordGeneration: 0 };
+}
+
+/** True when stream command `name` (lower case) is newer than `version` (version.ts COMMAND_SINCE). */
+function absentIn(version: RedisVersion, name: string): boolean {
+  const since = Object.prototype.hasOwnProperty.call(COMMAND_SINCE, name) ? COMMAND_SINCE[name] : undefined;
+  return since !== undefined && versionIndex(version) < versionIndex(since as never);
 }
 
 function resolveLane(lane: StreamLane, version: RedisVersion): void {
