@@ -14,7 +14,7 @@
  * - commands: CPU µs per call through the methods, side by side, after a long warm-up (steady
  *   state); XADD / GET <= 2 and the XADD+XREADGROUP+XACK cycle / GET <= 4.6 (6 µs where GET
  *   takes 1.3 µs), GET being plain ioredis-mock's, measured side by side in one process (worker
- *   `ratios`), the median of three such processes
+ *   `ratios`), the median of five such processes
  * - waiters: 3,000 group readers blocked on one key, one XADD <= 2 ms (per Redis version; CPU
  *   ms, median of the 21st-40th XADD, the first one shown apart: it runs the re-run code cold)
  * - pel: XAUTOCLAIM and XPENDING at 1M entries / 100k PEL, <= 0.5 µs per examined PEL entry
@@ -260,8 +260,8 @@ function benchCommands() {
   // ioredis-mock's GET alternate with the package's XADD and cycle batches, 15 rounds; this
   // machine's speed drifts by tens of percent over seconds, which ratios of separate processes
   // (the table above) pick up. One process's ratio still varies by a third from the next's (how
-  // the JIT compiled it): three processes, the median of each figure.
-  const processes = QUICK ? 1 : 3;
+  // the JIT compiled it): five processes, the median of each figure.
+  const processes = QUICK ? 1 : 5;
   const ratioRuns = Array.from({ length: processes }, () => work('ratios', 'streams', { rounds: QUICK ? 5 : 15 }));
   const ratios = Object.fromEntries(Object.keys(ratioRuns[0]).map((k) => [k, median(ratioRuns.map((r) => r[k]))]));
   console.log(
