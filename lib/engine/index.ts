@@ -3,7 +3,8 @@
  * adapter, the RESP server, the Upstash REST handler, the scenario replayer) translates to.
  * Contract: ENGINE-API.md (a front end uses this barrel and lib/reply/reply.ts only).
  */
-export { Connection, connectionClosedError, createConnection, openConnections } from './connection';
+export { Connection, connectionClosedError, createConnection, openConnections, streamLane } from './connection';
+export type { StreamLane } from './connection';
 export type { ConnectionOptions } from './connection';
 export { allKeyspaces, keyspaceFor, serverFor, ServerState, DATABASES } from './registry';
 export { CONNECTION_COMMANDS } from './commands/index';
