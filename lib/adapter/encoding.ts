@@ -53,7 +53,8 @@ export function toByteString(arg: unknown): string {
   if (typeof arg === 'string') return isAscii(arg) ? arg : Buffer.from(arg, 'utf8').toString('latin1');
   if (typeof arg === 'number') return numberArg(arg); // digits, sign, '.', 'e', Infinity/NaN: ASCII
   if (Buffer.isBuffer(arg)) return arg.toString('latin1');
-  if (arg instanceof Uint8Array) return Buffer.from(arg).toString('latin1');
+  // anything else is written as its String(), a Uint8Array that is not a Buffer too ('65,66'),
+  // as ioredis 5 and 6 send it (checked against redis-server 7.0.15)
   const s = arg === null || arg === undefined ? '' : String(arg);
   return isAscii(s) ? s : Buffer.from(s, 'utf8').toString('latin1');
 }

@@ -33,6 +33,7 @@ import { mendBuiltinReply } from './builtin-replies';
 import { installedIoredisMajor, privateIoredisModule } from './command-table';
 import { applyKeyPrefix } from './keys';
 import { CONN, autoConnect, closeInstance, deferUntilReady } from './lifecycle';
+import { commandStatsName } from '../stats/command-stats';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Instance = any;
@@ -428,7 +429,7 @@ export function runBuiltinNow(redis: Instance, conn: Connection, name: string, b
       (err) => conn.recordBuiltin(base, args[0], start, weight, err),
     );
   } else conn.recordBuiltin(base, processed[0], start, weight, undefined);
-  conn.noteCommand(base);
+  conn.noteCommand(processed.length > 0 ? commandStatsName([base, toByteString(processed[0])], false) : base); // OBJECT ENCODING → object|encoding
   if (SUBSCRIPTION_CHANGES.has(base)) result = afterSubscriptionChange(redis);
   // ioredis-mock answers ioredis 5's RESP2 shapes: reshape for the installed ioredis and the client's options
   return mendBuiltinReply(

@@ -282,6 +282,7 @@ export function installPipeline(
           throw err;
         }
         const out = conn.transaction(() => entries.map((e) => settle(e, () => runEntry(redis, conn, e))));
+        conn.noteCommand('exec'); // CLIENT LIST shows cmd=exec once EXEC ran the queued commands
         // errors inside EXEC's reply carry no `command` (ioredis 5 and 6 parse them from the EXEC reply)
         return out === null ? null : Promise.all(out).then(withoutCommands);
       };
