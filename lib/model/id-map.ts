@@ -62,6 +62,9 @@ export class IdMap<V> {
 
   get(key: StreamId): V | undefined {
     if (this.count === 0) return undefined;
+    // past the greatest key (a delivery of a new entry asks this): one compare, not a bisection
+    const last = this.chunks[this.chunks.length - 1].keys;
+    if (compareIds(key, last[last.length - 1]) > 0) return undefined;
     const chunk = this.chunks[this.chunkFor(key)];
     const i = lowerBound(chunk.keys, key, false);
     return i < chunk.keys.length && compareIds(chunk.keys[i], key) === 0 ? chunk.values[i] : undefined;
