@@ -117,6 +117,15 @@ function inResp2SubscriberMode(redis: Instance, conn: Connection | undefined): b
   return live === undefined || live.protocol === 2;
 }
 
+/**
+ * The error ioredis gives a command sent in RESP2 subscriber mode that is not a subscriber
+ * command (`base`: its lower-case name), or null: pipelines and `multi()` check each command as
+ * the single methods do (ioredis's sendCommand refuses it before it is written).
+ */
+export function subscriberModeRefusal(redis: Instance, conn: Connection, base: string): Error | null {
+  return !SUBSCRIBER_COMMANDS.has(base) && inResp2SubscriberMode(redis, conn) ? new Error(SUBSCRIBER_ERROR) : null;
+}
+
 function isArgsFlat(args: unknown[]): boolean {
   for (let i = 0; i < args.length; i++) if (Array.isArray(args[i])) return false;
   return true;

@@ -19,7 +19,7 @@ import type { Emulator, EmulatorTable } from '../engine/emulators';
 import type { Reply } from '../reply/reply';
 import { decodeBytes } from './encoding';
 import { CONN, OFFLINE_QUEUE_DISABLED, autoConnect, deferUntilReady } from './lifecycle';
-import { buildArgv, encoderOf, popCallback, processArguments, runBuiltinNow, toClientError, withCallback } from './methods';
+import { buildArgv, encoderOf, popCallback, processArguments, runBuiltinNow, subscriberModeRefusal, toClientError, withCallback } from './methods';
 import { MethodLayer } from './method-layer';
 import { guarded } from './spin-guard';
 
@@ -90,6 +90,8 @@ function runEntry(redis: Instance, conn: Connection, e: Entry): unknown {
     if (conn.inMulti) return runArgvNow(redis, conn, builtinArgvOf(redis, e), e.buffers);
     return runBuiltinNow(redis, conn, e.name, e.base, e.emulator!, e.args);
   }
+  const refused = subscriberModeRefusal(redis, conn, e.base.toLowerCase());
+  if (refused !== null) throw refused;
   return runArgvNow(redis, conn, argvOf(redis, e), e.buffers);
 }
 
@@ -270,6 +272,9 @@ export function installPipeline(
     if (this.__streamsMulti) {
       const run = () => {
         if (conn.closed) return Promise.all(closedPairs(entries, new Error('Connection is closed.')));
+        // RESP2 subscriber mode: ioredis refuses the MULTI itself, so the whole exec rejects
+        const refused = subscriberModeRefusal(redis, conn, 'multi');
+        if (refused !== null) throw refused;
         // DISCARD queued in the transaction: ioredis sends MULTI, the commands, DISCARD (which drops
         // them and UNWATCHes), the rest outside any transaction, then EXEC, which fails
         const discardAt = entries.findIndex((e) => e.base.toLowerCase() === 'discard');
