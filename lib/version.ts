@@ -135,6 +135,16 @@ export function versionIndex(v: RedisVersion): number {
   return VERSION_INDEX[v] ?? -1;
 }
 
+/** True when `version` predates `since` (a command or subcommand added then); false without `since`. */
+export function predates(version: RedisVersion, since: RedisVersion | undefined): boolean {
+  return since !== undefined && versionIndex(version) < versionIndex(since);
+}
+
+/** The version stream command `name` (lower case) appeared in (COMMAND_SINCE), or undefined. */
+export function commandSince(name: string): RedisVersion | undefined {
+  return Object.prototype.hasOwnProperty.call(COMMAND_SINCE, name) ? COMMAND_SINCE[name] : undefined;
+}
+
 /** Per version, which features it has (computed once: `supports` runs several times per command). */
 const SUPPORTS: Readonly<Record<string, Readonly<Record<string, boolean>>>> = Object.fromEntries(
   REDIS_VERSIONS.map((v, i) => [

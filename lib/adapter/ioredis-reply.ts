@@ -115,7 +115,7 @@ function decode(r: Reply, mode: Mode, stringNumbers: boolean, text: (s: string) 
 }
 
 /** `decode` of a map: an object (RESP3 'resp3'), `[k, v]` pairs (RESP2 XREAD*), else flat. */
-function decodeMap(r: MapReply, mode: Mode, stringNumbers: boolean, text: (s: string) => unknown): unknown {
+function decodeMap(r: MapReply, mode: Mode, stringNumbers: boolean, text: (s: string) => unknown, asPairs = mode === 'resp2' && r.resp2Pairs): unknown {
   if (mode === 'resp3') {
     const obj: Record<string, unknown> = {};
     for (let i = 0; i < r.items.length; i += 2) {
@@ -126,9 +126,9 @@ function decodeMap(r: MapReply, mode: Mode, stringNumbers: boolean, text: (s: st
     }
     return obj;
   }
-  if (mode === 'resp2' && r.resp2Pairs) {
-    const pairs: unknown[] = [];
-    for (let i = 0; i < r.items.length; i += 2) pairs.push([decode(r.items[i], mode, stringNumbers, text), decode(r.items[i + 1], mode, stringNumbers, text)]);
+  if (asPairs) {
+    const pairs = new Array<unknown>(r.items.length >> 1);
+    for (let i = 0; i < pairs.length; i++) pairs[i] = [decode(r.items[2 * i], mode, stringNumbers, text), decode(r.items[2 * i + 1], mode, stringNumbers, text)];
     return pairs;
   }
   return decodeAll(r.items, mode, stringNumbers, text);
@@ -264,10 +264,7 @@ export function encodeReplyFor(
   if (mode === 'legacy' && reply instanceof MapReply && (commandName === 'xreadgroup' || commandName === 'xread') && modeOf(base, base.protocol) === 'legacy') {
     // ioredis 6's XREAD/XREADGROUP transformer pairs the flat map again (wrapPairs): decode it
     // into the pairs at once
-    const items = reply.items;
-    const pairs = new Array<unknown>(items.length >> 1);
-    for (let i = 0; i < pairs.length; i++) pairs[i] = [decode(items[2 * i], mode, base.stringNumbers, text), decode(items[2 * i + 1], mode, base.stringNumbers, text)];
-    return pairs;
+    return decodeMap(reply, mode, base.stringNumbers, text, true);
   }
   return transform(decode(reply, mode, base.stringNumbers, text), commandName, base.ioredis, modeOf(base, base.protocol));
 }

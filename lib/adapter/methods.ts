@@ -27,13 +27,11 @@ import { runBuiltin } from './builtins';
 import { callSliced } from './large-args';
 import { type SpinVerdict, spinCheck } from './spin-guard';
 import { decodeBytes, numberArg, toByteString } from './encoding';
-import { lastFormattedIdText } from '../model/stream-id';
 import { encodeReplyFor } from './ioredis-reply';
 import { mendBuiltinReply } from './builtin-replies';
 import { installedIoredisMajor, privateIoredisModule } from './command-table';
 import { applyKeyPrefix } from './keys';
 import { CONN, autoConnect, closeInstance, deferUntilReady } from './lifecycle';
-import { commandStatsName } from '../stats/command-stats';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Instance = any;
@@ -164,14 +162,7 @@ export function executeArgv(redis: Instance, conn: Connection, argv: string[], b
     } catch (err) {
       return Promise.reject(toClientError(err, argv));
     }
-    if (!(out instanceof Promise)) {
-      try {
-        return Promise.resolve(encodeFor(redis, conn, buffers, decodeBytes(argv[0]), out));
-      } catch (err) {
-        return Promise.reject(err);
-      }
-    }
-    return blockedReply(redis, conn, argv, buffers, out);
+    return answer(redis, conn, argv, buffers, decodeBytes(argv[0]), out);
   }
   const encode = encoderOf(redis, conn, buffers, decodeBytes(argv[0]));
   const later = conn.execute(argv).then(
@@ -180,6 +171,19 @@ export function executeArgv(redis: Instance, conn: Connection, argv: string[], b
   );
   later.catch(noop);
   return later;
+}
+
+/**
+ * What a command run now answers the ioredis client: its reply encoded (`name` as sent), or,
+ * when it blocked, the reply encoded once it is served.
+ */
+function answer(redis: Instance, conn: Connection, argv: string[], buffers: boolean, name: string, out: Reply | Promise<Reply>): Promise<unknown> {
+  if (out instanceof Promise) return blockedReply(redis, conn, argv, buffers, out);
+  try {
+    return Promise.resolve(encodeFor(redis, conn, buffers, name, out));
+  } catch (err) {
+    return Promise.reject(err);
+  }
 }
 
 /** The reply of a blocked command, encoded for ioredis when it is served. */
@@ -254,12 +258,7 @@ function runStreamMethod(redis: Instance, emulators: EmulatorTable, lane: Stream
   } catch (err) {
     return Promise.reject(toClientError(err, argv));
   }
-  if (out instanceof Promise) return blockedReply(redis, conn, argv, buffers, out);
-  try {
-    return Promise.resolve(encodeFor(redis, conn, buffers, lane.name, out));
-  } catch (err) {
-    return Promise.reject(err);
-  }
+  return answer(redis, conn, argv, buffers, lane.name, out);
 }
 
 /** Argument positions whose last ASCII string a method remembers (`laneArgv`), and its longest. */
@@ -277,13 +276,14 @@ function laneArgv(name: string, args: unknown[], seen: unknown[]): string[] {
   argv[0] = name;
   for (let i = 0; i < n; i++) {
     const a = args[i];
-    if (typeof a === 'string' && (a === seen[i] || a === lastFormattedIdText())) {
+    if (typeof a === 'string' && a === seen[i]) {
       argv[i + 1] = a;
       continue;
     }
     if (Array.isArray(a)) return buildArgv(name, args, undefined, false);
     const bytes = toByteString(a);
-    // short ones only: IDs change from call to call, and comparing two of them reads them
+    // short ones only: IDs change from call to call, and comparing two of them reads them (the
+    // ID just formatted, the usual one, is known ASCII to toByteString without reading it)
     if (bytes === a && i < REMEMBERED_ARGS && a.length <= REMEMBERED_LENGTH) seen[i] = a;
     argv[i + 1] = bytes;
   }
@@ -293,7 +293,8 @@ function laneArgv(name: string, args: unknown[], seen: unknown[]): string[] {
 function runStreamNow(redis: Instance, emulators: EmulatorTable, name: string, args: unknown[], buffers: boolean): Promise<unknown> {
   const conn = usableConnection(redis, emulators);
   if (conn instanceof Error) return Promise.reject(conn);
-  if (inResp2SubscriberMode(redis, conn)) return Promise.reject(new Error(SUBSCRIBER_ERROR));
+  const refused = subscriberModeRefusal(redis, conn, name.toLowerCase());
+  if (refused !== null) return Promise.reject(refused);
   let argv: string[];
   try {
     argv = buildArgv(name, args, redis.options?.keyPrefix, true);
@@ -318,7 +319,8 @@ function runEngineNow(redis: Instance, emulators: EmulatorTable, name: string, a
   const conn = usableConnection(redis, emulators);
   if (conn instanceof Error) return Promise.reject(conn);
   const lower = name.toLowerCase();
-  if (!SUBSCRIBER_COMMANDS.has(lower) && inResp2SubscriberMode(redis, conn)) return Promise.reject(new Error(SUBSCRIBER_ERROR));
+  const refused = subscriberModeRefusal(redis, conn, lower);
+  if (refused !== null) return Promise.reject(refused);
   // PING on a subscribed RESP2 connection answers [pong, message] (server.c pingCommand); the
   // subscriptions of an ioredis client are ioredis-mock's, which the engine does not count
   if (lower === 'ping' && inResp2SubscriberMode(redis, conn)) {
@@ -378,7 +380,8 @@ function processReply(result: unknown, base: string): unknown {
 
 /** ioredis-mock throwIfCommandIsNotAllowed. */
 function checkAllowed(redis: Instance, conn: Connection, base: string): void {
-  if (redis.channels !== undefined && !SUBSCRIBER_COMMANDS.has(base) && inResp2SubscriberMode(redis, conn)) throw new Error(SUBSCRIBER_ERROR);
+  const refused = redis.channels !== undefined ? subscriberModeRefusal(redis, conn, base) : null;
+  if (refused !== null) throw refused;
   if (!redis.connected && !redis.options?.enableOfflineQueue) {
     throw new Error("Stream isn't writeable and enableOfflineQueue options is false");
   }
@@ -438,7 +441,7 @@ export function runBuiltinNow(redis: Instance, conn: Connection, name: string, b
       (err) => conn.recordBuiltin(base, args[0], start, weight, err),
     );
   } else conn.recordBuiltin(base, processed[0], start, weight, undefined);
-  conn.noteCommand(processed.length > 0 ? commandStatsName([base, toByteString(processed[0])], false) : base); // OBJECT ENCODING → object|encoding
+  conn.noteBuiltin(base, processed[0]);
   if (SUBSCRIPTION_CHANGES.has(base)) result = afterSubscriptionChange(redis);
   // ioredis-mock answers ioredis 5's RESP2 shapes: reshape for the installed ioredis and the client's options
   return mendBuiltinReply(

@@ -3,7 +3,7 @@
  * container subcommands (XGROUP/XINFO), and commands absent from the emulated version.
  */
 import { errUnknownCommand, errUnknownSubcommand, errWrongArity, fail } from '../errors';
-import { COMMAND_SINCE, versionIndex } from '../version';
+import { commandSince, predates } from '../version';
 import { COMMANDS } from './index';
 import type { CommandContext, CommandHandler, CommandResult, CommandSpec } from './types';
 import type { RedisVersion } from '../version';
@@ -29,8 +29,7 @@ export function dispatchCheckOnly(version: RedisVersion, argv: string[]): Comman
     name = name.toLowerCase();
     spec = COMMANDS.get(name);
   }
-  const since = spec && Object.prototype.hasOwnProperty.call(COMMAND_SINCE, name) ? COMMAND_SINCE[name] : undefined;
-  if (!spec || (since && versionIndex(version) < versionIndex(since as never))) {
+  if (!spec || predates(version, commandSince(name))) {
     fail(errUnknownCommand(argv[0], argv.slice(1)));
   }
   if (!arityOk(spec.arity, argv.length)) fail(errWrongArity(name));

@@ -28,7 +28,7 @@ import type { KeyWatcher, Keyspace, KeyspaceOptions } from '../keyspace/keyspace
 import { Stream } from '../model/stream';
 import { ErrorReply, NIL_ARRAY, PushReply, QUEUED, type Reply } from '../reply/reply';
 import { StreamsMockError } from '../clock/clock';
-import { COMMAND_SINCE, type RedisVersion, versionIndex } from '../version';
+import { type RedisVersion, commandSince, predates } from '../version';
 import { DENIED_IN_SCRIPTS, ERR_ARITY_FROM_SCRIPT, ERR_NOT_ALLOWED_FROM_SCRIPT, ERR_UNKNOWN_FROM_SCRIPT } from './script-rules';
 import { runBuiltin, takeExactDirty } from '../adapter/builtins';
 import { callSliced } from '../adapter/large-args';
@@ -507,11 +507,17 @@ export class Connection {
    */
   recordBuiltin(name: string, firstArg: unknown, start: number, weight: number, err: unknown): void {
     if (err !== undefined && !(err instanceof CommandError)) return;
-    const known = BUILTIN_KINDS.get(name);
-    const full = known?.subNamed && firstArg !== undefined ? commandStatsName([name, toByteString(firstArg)], false) : name;
     // the adapter's arity check throws a plain CommandError: a refusal before running all the same
     const rejected = err instanceof CommandError && err.message.startsWith('ERR wrong number of arguments');
-    this.recordOutcome(full, start, weight, err, rejected);
+    this.recordOutcome(builtinFullName(name, firstArg), start, weight, err, rejected);
+  }
+
+  /**
+   * A built-in the ioredis front end ran itself (after `builtinTimingWeight`): CLIENT LIST `cmd`
+   * (`object|encoding` for a container's subcommand) and `idle`.
+   */
+  noteBuiltin(name: string, firstArg: unknown): void {
+    this.noteCommand(builtinFullName(name, firstArg));
   }
 
   /** commandstats / errorstats of one call of `full` (its INFO name); see `recordCommand`. */
@@ -591,10 +597,10 @@ export class Connection {
     const version = this.ks.redisVersion;
     let subcommands: Record<string, { since?: RedisVersion } | { arity: number }> | undefined;
     if (conn) {
-      if (conn.since && versionIndex(version) < versionIndex(conn.since)) return 'NULL';
+      if (predates(version, conn.since)) return 'NULL';
       subcommands = conn.subcommands;
     } else if (stream) {
-      if (absentIn(version, name)) return 'NULL';
+      if (predates(version, commandSince(name))) return 'NULL';
       subcommands = stream.subcommands;
     } else {
       if (!this.hasBuiltin(name)) return 'NULL';
@@ -603,16 +609,14 @@ export class Connection {
     if (!subcommands || argv.length < 2) return name;
     const sub = String(argv[1]).toLowerCase();
     const spec = Object.prototype.hasOwnProperty.call(subcommands, sub) ? subcommands[sub] : undefined;
-    const since = spec && 'since' in spec ? spec.since : undefined;
-    return spec && !(since && versionIndex(version) < versionIndex(since)) ? `${name}|${sub}` : 'NULL';
+    return spec && !predates(version, 'since' in spec ? spec.since : undefined) ? `${name}|${sub}` : 'NULL';
   }
 
   /** True when command `name` (lower case) is newer than the emulated version. */
   private absentHere(name: string): boolean {
     const version = this.ks.redisVersion;
     const conn = CONNECTION_COMMANDS.get(name);
-    if (conn) return conn.since !== undefined && versionIndex(version) < versionIndex(conn.since);
-    return absentIn(version, name);
+    return predates(version, conn ? conn.since : commandSince(name));
   }
 
   /** A front end ran `name` itself (ioredis-mock's built-ins): CLIENT LIST `cmd` and `idle`. */
@@ -649,11 +653,11 @@ export class Connection {
       }
     }
     if (conn) {
-      if (conn.since && versionIndex(version) < versionIndex(conn.since)) return errUnknownCommand(argv[0], argv.slice(1));
+      if (predates(version, conn.since)) return errUnknownCommand(argv[0], argv.slice(1));
       if (!arityOk(conn.arity, argv.length)) return errWrongArity(name);
       if (conn.subcommands) {
         const sub = conn.subcommands[argv[1].toLowerCase()];
-        if (!sub || (sub.since && versionIndex(version) < versionIndex(sub.since))) return errUnknownSubcommand(argv[1], argv[0]);
+        if (!sub || predates(version, sub.since)) return errUnknownSubcommand(argv[1], argv[0]);
         if (!arityOk(sub.arity, argv.length)) return errWrongArity(`${name}|${argv[1].toLowerCase()}`);
       }
       return null;
@@ -677,14 +681,8 @@ export class Connection {
   private runConnectionCommand(spec: ConnectionCommandSpec, name: string, argv: string[]): Reply | Promise<Reply> {
     const error = this.commandCheckError(name, argv, spec, false);
     if (error !== null) this.reject(name, error);
-    let run = spec.run;
-    let fullName = name;
-    if (spec.subcommands) {
-      const sub = argv[1].toLowerCase();
-      run = spec.subcommands[sub].run;
-      fullName = `${name}|${sub}`;
-    }
-    this.lastCommand = fullName;
+    // CLIENT LIST cmd: set by runCommand (inside EXEC it stays exec, as in Redis)
+    const run = spec.subcommands ? spec.subcommands[argv[1].toLowerCase()].run : spec.run;
     this.lastInteractionAt = this.ks.clock.now();
     try {
       return run!(this, argv);
@@ -745,7 +743,6 @@ export class Connection {
       if (builtinArity(name) !== undefined) throw new StreamsMockError(`${name.toUpperCase()} is not emulated (neither ioredis-mock nor this library has it)`);
       throw new CommandError(errUnknownCommand(argv[0], argv.slice(1)));
     }
-    this.lastCommand = commandStatsName(argv, false); // as runCommand looked it up (OBJECT ENCODING → object|encoding)
     const ks = this.ks;
     this.lastInteractionAt = ks.clock.now();
     const args = argv.slice(1).map(builtinArg);
@@ -789,8 +786,7 @@ export class Connection {
     const name = argv[0].toLowerCase();
     const spec = lookupCommand(name);
     if (spec) {
-      const since = COMMAND_SINCE[name];
-      if (since && versionIndex(ks.redisVersion) < versionIndex(since)) throw new CommandError(ERR_UNKNOWN_FROM_SCRIPT);
+      if (predates(ks.redisVersion, commandSince(name))) throw new CommandError(ERR_UNKNOWN_FROM_SCRIPT);
       // Redis looks a container's subcommand up with the command itself (argc >= 2).
       let arity = spec.arity;
       if (spec.subcommands && argv.length >= 2) {
@@ -807,7 +803,7 @@ export class Connection {
     // Redis checks, in order: unknown command, arity, then the no-script flag (script.c scriptCall).
     const conn = CONNECTION_COMMANDS.get(name);
     if (conn) {
-      if (conn.since && versionIndex(ks.redisVersion) < versionIndex(conn.since)) throw new CommandError(ERR_UNKNOWN_FROM_SCRIPT);
+      if (predates(ks.redisVersion, conn.since)) throw new CommandError(ERR_UNKNOWN_FROM_SCRIPT);
       if (!arityOk(conn.arity, argv.length)) throw new CommandError(ERR_ARITY_FROM_SCRIPT);
       if (conn.noScript) throw new CommandError(ERR_NOT_ALLOWED_FROM_SCRIPT);
       if (name === 'select') throw new StreamsMockError('SELECT inside scripts is not emulated');
@@ -878,7 +874,6 @@ export class Connection {
     }
     this.multiQueue = null;
     const replies = this.transaction(() => queued.map((argv) => this.runQueued(argv)));
-    this.lastCommand = 'exec'; // the queued commands ran inside it (CLIENT LIST shows cmd=exec)
     if (replies === null) return NIL_ARRAY;
     return replies.some((r) => r instanceof Promise) ? Promise.all(replies) : (replies as Reply[]);
   }
@@ -1123,17 +1118,9 @@ export function streamLane(name: string): StreamLane {
   return { name, arity: spec.arity, version: undefined, handler: null, stats: { seen: 0 }, record: null, recordOf: null, recordGeneration: 0 };
 }
 
-/** True when stream command `name` (lower case) is newer than `version` (version.ts COMMAND_SINCE). */
-function absentIn(version: RedisVersion, name: string): boolean {
-  const since = Object.prototype.hasOwnProperty.call(COMMAND_SINCE, name) ? COMMAND_SINCE[name] : undefined;
-  return since !== undefined && versionIndex(version) < versionIndex(since as never);
-}
-
 function resolveLane(lane: StreamLane, version: RedisVersion): void {
   const spec = lookupCommand(lane.name)!;
-  const since = Object.prototype.hasOwnProperty.call(COMMAND_SINCE, lane.name) ? COMMAND_SINCE[lane.name] : undefined;
-  const present = !since || versionIndex(version) >= versionIndex(since as never);
-  lane.handler = present && !spec.subcommands && spec.run ? spec.run : null;
+  lane.handler = !predates(version, commandSince(lane.name)) && !spec.subcommands && spec.run ? spec.run : null;
   lane.version = version;
   if (lane.handler !== null) {
     // the entry recordCommand caches for this spelling: one timing sample per name on both paths
@@ -1144,6 +1131,11 @@ function resolveLane(lane: StreamLane, version: RedisVersion): void {
     }
     lane.stats = known;
   }
+}
+
+/** INFO/CLIENT LIST name of built-in `name` whose first argument is `firstArg` (`object|encoding`). */
+function builtinFullName(name: string, firstArg: unknown): string {
+  return BUILTIN_KINDS.get(name)?.subNamed && firstArg !== undefined ? commandStatsName([name, toByteString(firstArg)], false) : name;
 }
 
 /** How INFO commandstats names a command of the engine or the registry (by lower-case name). */
