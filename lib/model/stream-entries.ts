@@ -11,6 +11,13 @@
  *
  * Costs: append amortised O(1); seek by ID O(log n) (binary search over nodes, then in the
  * node); delete O(log n) plus O(nodes) only when a node empties; iteration O(1) per entry.
+ *
+ * IDs are stored as numbers (two arrays of unboxed doubles per node), not as one object and one
+ * bigint per entry: a stream that grows by one entry per command otherwise hands V8's young
+ * generation two objects to copy and promote per entry, which made each scavenge some ten times
+ * longer than the command work between two of them. A node holding an ID with a part above
+ * 2^53 − 1 (not exact as a number) keeps `StreamId` objects instead. IDs handed out are made on
+ * demand (equal values, not always the same object).
  */
 import { RaxNodeCounter } from './rax-size';
 import { StreamId, compareIds } from './stream-id';
@@ -67,13 +74,17 @@ export interface StoredNode {
 
 interface EntryNode {
   /**
-   * IDs of the live and deleted entries in insertion order (parallel to `fields`). Live IDs
-   * always ascend; a deleted entry can stand above later ones when XSETID moved the last ID
-   * below it (Redis allows that, 7.0 even below max-deleted-entry-id): then `ordered` is false
-   * and the node is scanned, not bisected.
+   * IDs of the live and deleted entries in insertion order (parallel to `fields`), as numbers:
+   * `ms[s]` and `seq[s]` are slot `s`'s parts. Live IDs always ascend; a deleted entry can stand
+   * above later ones when XSETID moved the last ID below it (Redis allows that, 7.0 even below
+   * max-deleted-entry-id): then `ordered` is false and the node is scanned, not bisected.
+   * Both null when the node stores its IDs as objects (`ids`).
    */
-  ids: StreamId[];
-  /** The entries' fields, as `StoredFields` (deleted entries as `Deleted`). */
+  ms: number[] | null;
+  seq: number[] | null;
+  /** The IDs as objects, in a node holding an ID with a part above 2^53 − 1; else null. */
+  ids: StreamId[] | null;
+  /** The entries' fields, as `StoredFields` (deleted entries as `Deleted`); its length is the node's slot count. */
   fields: StoredFields[];
   ordered: boolean;
   live: number; // live entries in this node
@@ -101,6 +112,92 @@ function fieldsOf(node: EntryNode, s: number): readonly string[] {
 /** True when slot `s` of `node` holds a deleted entry. */
 function isDeleted(node: EntryNode, s: number): boolean {
   return node.fields[s] instanceof Deleted;
+}
+
+/** True when both parts of `id` are exact as numbers (at most 2^53 − 1). */
+function isNumericId(id: StreamId): boolean {
+  return id.ms <= SAFE_BIGINT && id.seq <= SAFE_BIGINT;
+}
+
+/**
+ * The last ID stored or made from numbers, and its parts (the tail entry is read back the most:
+ * `>`); the last ms part converted to a bigint (consecutive IDs mostly share it). Fields of one
+ * object: V8 writes a number into an object's field in place, where a module-level `let` holding
+ * a non-small number gets a new heap number at every write.
+ */
+const recent: { id: StreamId | null; ms: number; seq: number; msNumber: number; msBig: bigint } = {
+  id: null,
+  ms: -0.5,
+  seq: -0.5,
+  msNumber: -0.5,
+  msBig: 0n,
+};
+/** Sequence parts below this come from a table (BigInt() costs more than a lookup). */
+const SMALL_SEQS = 256;
+const SMALL_SEQ_BIGINTS: readonly bigint[] = Array.from({ length: SMALL_SEQS }, (_, i) => BigInt(i));
+
+/** The ID whose parts are `ms` and `seq` (exact numbers). */
+function idOfParts(ms: number, seq: number): StreamId {
+  const r = recent;
+  if (ms === r.ms && seq === r.seq && r.id !== null) return r.id;
+  if (ms !== r.msNumber) {
+    r.msBig = BigInt(ms);
+    r.msNumber = ms;
+  }
+  const id: StreamId = { ms: r.msBig, seq: seq < SMALL_SEQS ? SMALL_SEQ_BIGINTS[seq] : BigInt(seq) };
+  r.id = id;
+  r.ms = ms;
+  r.seq = seq;
+  return id;
+}
+
+/** The ID of slot `s`. */
+function idAt(node: EntryNode, s: number): StreamId {
+  const ms = node.ms;
+  return ms === null ? node.ids![s] : idOfParts(ms[s], node.seq![s]);
+}
+
+/**
+ * Slot `s`'s ID compared with `id`, whose parts as numbers are `ms` and `seq` (`Number()` of
+ * each: a part above 2^53 − 1 rounds to 2^53 or more, still above every part a numeric node
+ * holds, so the order stays exact).
+ */
+function compareSlot(node: EntryNode, s: number, id: StreamId, ms: number, seq: number): number {
+  const msParts = node.ms;
+  if (msParts === null) return compareIds(node.ids![s], id);
+  const a = msParts[s];
+  if (a !== ms) return a < ms ? -1 : 1;
+  const b = node.seq![s];
+  return b === seq ? 0 : b < seq ? -1 : 1;
+}
+
+/** Append `id` to the node's ID storage (turning it into object storage for a non-numeric ID). */
+function pushId(node: EntryNode, id: StreamId): void {
+  const ms = node.ms;
+  if (ms !== null) {
+    if (isNumericId(id)) {
+      const m = Number(id.ms);
+      const q = Number(id.seq);
+      ms.push(m);
+      node.seq!.push(q);
+      const r = recent;
+      r.id = id;
+      r.ms = m;
+      r.seq = q;
+      return;
+    }
+    const ids = new Array<StreamId>(ms.length);
+    for (let s = 0; s < ids.length; s++) ids[s] = idOfParts(ms[s], node.seq![s]);
+    node.ids = ids;
+    node.ms = null;
+    node.seq = null;
+  }
+  node.ids!.push(id);
+}
+
+/** A node with no entry yet (its master fields `master`). */
+function emptyNode(master: readonly string[], bytes: number): EntryNode {
+  return { ms: [], seq: [], ids: null, fields: [], ordered: true, live: 0, master, bytes };
 }
 
 /** Redis `stream-node-max-entries` default. */
@@ -219,11 +316,25 @@ function sameFields(master: readonly string[], fields: readonly string[]): boole
 
 /** Bytes an entry adds to a node with master ID `masterId` and master fields `master`. */
 function entryBytes(masterId: StreamId, master: readonly string[], id: StreamId, fields: readonly string[]): number {
-  const numFields = fields.length >> 1;
-  const same = sameFields(master, fields);
   // flags (0..3) + ms diff + seq diff
-  let bytes = 2 + idDiffBytes(id.ms, masterId.ms) + idDiffBytes(id.seq, masterId.seq);
-  if (same) {
+  return 2 + idDiffBytes(id.ms, masterId.ms) + idDiffBytes(id.seq, masterId.seq) + entryFieldBytes(master, fields);
+}
+
+/** `entryBytes` with both IDs given as exact numbers (parts at most 2^53 − 1). */
+function entryBytesOfParts(masterMs: number, masterSeq: number, master: readonly string[], ms: number, seq: number, fields: readonly string[]): number {
+  return 2 + numberDiffBytes(ms - masterMs) + numberDiffBytes(seq - masterSeq) + entryFieldBytes(master, fields);
+}
+
+/** `idDiffBytes` of a difference of two exact numbers (|d| < 2^53: already a signed 64-bit value). */
+function numberDiffBytes(d: number): number {
+  return d >= 0 && d <= 127 ? 2 : lpIntBytes(d);
+}
+
+/** The bytes of an entry after its flags and ID: its values (SAMEFIELDS) or fields and values, and its lp-count. */
+function entryFieldBytes(master: readonly string[], fields: readonly string[]): number {
+  const numFields = fields.length >> 1;
+  let bytes = 0;
+  if (sameFields(master, fields)) {
     for (let i = 1; i < fields.length; i += 2) bytes += lpStringBytes(fields[i]);
     bytes += lpIntBytes(numFields + 3);
   } else {
@@ -236,7 +347,7 @@ function entryBytes(masterId: StreamId, master: readonly string[], id: StreamId,
 
 /** Total bytes of a node's listpack (Redis `lpBytes`). */
 function listpackBytes(node: EntryNode): number {
-  return node.bytes + lpIntBytes(node.live) + lpIntBytes(node.ids.length - node.live);
+  return node.bytes + lpIntBytes(node.live) + lpIntBytes(node.fields.length - node.live);
 }
 
 /** Sum of the raw byte lengths of an entry's fields and values (Redis `totelelen`). */
@@ -309,20 +420,25 @@ export class StreamEntries {
   append(id: StreamId, fields: readonly string[]): void {
     const tail = this.nodes[this.nodes.length - 1];
     if (tail && !this.isFull(tail, fields)) {
-      tail.bytes += entryBytes(tail.ids[0], tail.master, id, fields);
-      if (compareIds(tail.ids[tail.ids.length - 1], id) >= 0) tail.ordered = false;
-      tail.ids.push(id);
+      const last = tail.fields.length - 1;
+      if (tail.ms !== null && isNumericId(id)) {
+        // the master ID and the last ID as numbers: no ID object made
+        const ms = Number(id.ms);
+        const seq = Number(id.seq);
+        tail.bytes += entryBytesOfParts(tail.ms[0], tail.seq![0], tail.master, ms, seq, fields);
+        if (compareSlot(tail, last, id, ms, seq) >= 0) tail.ordered = false;
+      } else {
+        tail.bytes += entryBytes(idAt(tail, 0), tail.master, id, fields);
+        if (compareIds(idAt(tail, last), id) >= 0) tail.ordered = false;
+      }
+      pushId(tail, id);
       tail.fields.push(storedFields(tail.master, fields));
       tail.live++;
     } else {
-      const node: EntryNode = {
-        ids: [id],
-        fields: [storedFields(fields, fields)],
-        ordered: true,
-        live: 1,
-        master: fields,
-        bytes: masterBytes(fields) + entryBytes(id, fields, id, fields),
-      };
+      const node = emptyNode(fields, masterBytes(fields) + entryBytes(id, fields, id, fields));
+      pushId(node, id);
+      node.fields.push(storedFields(fields, fields));
+      node.live = 1;
       this.nodes.push(node);
       this.rax.insert(id);
     }
@@ -335,27 +451,28 @@ export class StreamEntries {
     let { maxBytes } = this.limits;
     if (maxBytes <= 0 || maxBytes > STREAM_LISTPACK_MAX_SIZE) maxBytes = STREAM_LISTPACK_MAX_SIZE;
     if (listpackBytes(tail) + rawLength(fields) >= maxBytes) return true;
-    return maxEntries > 0 && tail.ids.length >= maxEntries;
+    return maxEntries > 0 && tail.fields.length >= maxEntries;
   }
 
   /**
    * The node an iteration starts at, as Redis `streamIteratorStart` seeks the radix tree of
    * master IDs: the last node whose master ID is <= `id`; when there is none (or `id` is 0-0),
-   * the first node going forward and the last node going backward. O(log nodes).
+   * the first node going forward and the last node going backward. O(log nodes). `ms`, `seq`:
+   * `id`'s parts as numbers (see `compareSlot`).
    */
-  private seekNode(id: StreamId, reverse: boolean): number {
+  private seekNode(id: StreamId, ms: number, seq: number, reverse: boolean): number {
     const nodes = this.nodes;
-    if (id.ms === 0n && id.seq === 0n) return reverse ? nodes.length - 1 : 0;
+    if (ms === 0 && seq === 0) return reverse ? nodes.length - 1 : 0;
     // Reads that follow the stream (`>`, `$`, XRANGE to `+`) start in the last node: one test.
     // (Master IDs ascend from node to node, so this is what the bisection would find.)
     const last = nodes.length - 1;
-    if (last >= 0 && compareIds(nodes[last].ids[0], id) <= 0) return last;
+    if (last >= 0 && compareSlot(nodes[last], 0, id, ms, seq) <= 0) return last;
     let lo = 0;
     let hi = nodes.length - 1;
     let n = -1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      if (compareIds(nodes[mid].ids[0], id) <= 0) {
+      if (compareSlot(nodes[mid], 0, id, ms, seq) <= 0) {
         n = mid;
         lo = mid + 1;
       } else hi = mid - 1;
@@ -365,14 +482,13 @@ export class StreamEntries {
   }
 
   /** In an ordered node, the first slot whose ID is >= id (bisection); else 0. */
-  private static firstSlotFrom(node: EntryNode, id: StreamId): number {
+  private static firstSlotFrom(node: EntryNode, id: StreamId, ms: number, seq: number): number {
     if (!node.ordered) return 0;
-    const ids = node.ids;
     let a = 0;
-    let b = ids.length;
+    let b = node.fields.length;
     while (a < b) {
       const mid = (a + b) >> 1;
-      if (compareIds(ids[mid], id) < 0) a = mid + 1;
+      if (compareSlot(node, mid, id, ms, seq) < 0) a = mid + 1;
       else b = mid;
     }
     return a;
@@ -382,31 +498,30 @@ export class StreamEntries {
    * In an ordered node, the first slot whose ID is > id; else 0. Reads that follow the stream
    * start at its tail, so the last two slots are tested before bisecting.
    */
-  private static firstSlotAfter(node: EntryNode, id: StreamId): number {
+  private static firstSlotAfter(node: EntryNode, id: StreamId, ms: number, seq: number): number {
     if (!node.ordered) return 0;
-    const ids = node.ids;
-    const len = ids.length;
-    if (compareIds(ids[len - 1], id) <= 0) return len;
-    if (len === 1 || compareIds(ids[len - 2], id) <= 0) return len - 1;
+    const len = node.fields.length;
+    if (compareSlot(node, len - 1, id, ms, seq) <= 0) return len;
+    if (len === 1 || compareSlot(node, len - 2, id, ms, seq) <= 0) return len - 1;
     let a = 0;
     let b = len - 2;
     while (a < b) {
       const mid = (a + b) >> 1;
-      if (compareIds(ids[mid], id) <= 0) a = mid + 1;
+      if (compareSlot(node, mid, id, ms, seq) <= 0) a = mid + 1;
       else b = mid;
     }
     return a;
   }
 
   /** In an ordered node, the last slot whose ID is <= id (bisection); else the last slot. */
-  private static lastSlotUpTo(node: EntryNode, id: StreamId): number {
-    const ids = node.ids;
-    if (!node.ordered) return ids.length - 1;
+  private static lastSlotUpTo(node: EntryNode, id: StreamId, ms: number, seq: number): number {
+    const len = node.fields.length;
+    if (!node.ordered) return len - 1;
     let a = 0;
-    let b = ids.length;
+    let b = len;
     while (a < b) {
       const mid = (a + b) >> 1;
-      if (compareIds(ids[mid], id) <= 0) a = mid + 1;
+      if (compareSlot(node, mid, id, ms, seq) <= 0) a = mid + 1;
       else b = mid;
     }
     return a - 1;
@@ -420,16 +535,18 @@ export class StreamEntries {
    */
   forEach(start: StreamId, end: StreamId, visit: EntryVisitor): void {
     const nodes = this.nodes;
-    for (let n = this.seekNode(start, false), first = true; n < nodes.length; n++, first = false) {
+    const startMs = Number(start.ms);
+    const startSeq = Number(start.seq);
+    const endMs = Number(end.ms);
+    const endSeq = Number(end.seq);
+    for (let n = this.seekNode(start, startMs, startSeq, false), first = true; n < nodes.length; n++, first = false) {
       const node = nodes[n];
-      const ids = node.ids;
       const fields = node.fields;
-      for (let s = first ? StreamEntries.firstSlotFrom(node, start) : 0; s < ids.length; s++) {
+      for (let s = first ? StreamEntries.firstSlotFrom(node, start, startMs, startSeq) : 0; s < fields.length; s++) {
         if (fields[s] instanceof Deleted) continue;
-        const id = ids[s];
-        if (compareIds(id, start) < 0) continue;
-        if (compareIds(id, end) > 0) return;
-        if (visit(id, fieldsOf(node, s)) === false) return;
+        if (compareSlot(node, s, start, startMs, startSeq) < 0) continue;
+        if (compareSlot(node, s, end, endMs, endSeq) > 0) return;
+        if (visit(idAt(node, s), fieldsOf(node, s)) === false) return;
       }
     }
   }
@@ -443,17 +560,17 @@ export class StreamEntries {
    */
   forEachAfter(after: StreamId, visit: (id: StreamId, fields: readonly string[], fresh: boolean) => boolean | void): void {
     const nodes = this.nodes;
-    for (let n = this.seekNode(after, false), first = true; n < nodes.length; n++, first = false) {
+    const ms = Number(after.ms);
+    const seq = Number(after.seq);
+    for (let n = this.seekNode(after, ms, seq, false), first = true; n < nodes.length; n++, first = false) {
       const node = nodes[n];
-      const ids = node.ids;
       const fields = node.fields;
-      for (let s = first ? StreamEntries.firstSlotAfter(node, after) : 0; s < ids.length; s++) {
+      for (let s = first ? StreamEntries.firstSlotAfter(node, after, ms, seq) : 0; s < fields.length; s++) {
         const f = fields[s];
         if (f instanceof Deleted) continue;
-        const id = ids[s];
-        if (compareIds(id, after) <= 0) continue;
+        if (compareSlot(node, s, after, ms, seq) <= 0) continue;
         const fresh = typeof f === 'string';
-        if (visit(id, fresh ? [node.master[0], f] : f, fresh) === false) return;
+        if (visit(idAt(node, s), fresh ? [node.master[0], f] : f, fresh) === false) return;
       }
     }
   }
@@ -461,17 +578,19 @@ export class StreamEntries {
   /** The same walk backward (Redis's reverse iterator), from `upper` down to `lower`. */
   forEachReverse(upper: StreamId, lower: StreamId, visit: EntryVisitor): void {
     const nodes = this.nodes;
-    for (let n = this.seekNode(upper, true), first = true; n >= 0; n--, first = false) {
+    const upperMs = Number(upper.ms);
+    const upperSeq = Number(upper.seq);
+    const lowerMs = Number(lower.ms);
+    const lowerSeq = Number(lower.seq);
+    for (let n = this.seekNode(upper, upperMs, upperSeq, true), first = true; n >= 0; n--, first = false) {
       const node = nodes[n];
       if (!node) return;
-      const ids = node.ids;
       const fields = node.fields;
-      for (let s = first ? StreamEntries.lastSlotUpTo(node, upper) : ids.length - 1; s >= 0; s--) {
+      for (let s = first ? StreamEntries.lastSlotUpTo(node, upper, upperMs, upperSeq) : fields.length - 1; s >= 0; s--) {
         if (fields[s] instanceof Deleted) continue;
-        const id = ids[s];
-        if (compareIds(id, upper) > 0) continue;
-        if (compareIds(id, lower) < 0) return;
-        if (visit(id, fieldsOf(node, s)) === false) return;
+        if (compareSlot(node, s, upper, upperMs, upperSeq) > 0) continue;
+        if (compareSlot(node, s, lower, lowerMs, lowerSeq) < 0) return;
+        if (visit(idAt(node, s), fieldsOf(node, s)) === false) return;
       }
     }
   }
@@ -486,20 +605,22 @@ export class StreamEntries {
    */
   private find(id: StreamId, pos: { n: number; s: number }): boolean {
     const nodes = this.nodes;
+    const ms = Number(id.ms);
+    const seq = Number(id.seq);
     let start = pos.n;
     if (
-      !(start >= 0 && start < nodes.length && compareIds(nodes[start].ids[0], id) <= 0 &&
-        (start + 1 === nodes.length || compareIds(nodes[start + 1].ids[0], id) > 0))
+      !(start >= 0 && start < nodes.length && compareSlot(nodes[start], 0, id, ms, seq) <= 0 &&
+        (start + 1 === nodes.length || compareSlot(nodes[start + 1], 0, id, ms, seq) > 0))
     ) {
-      start = this.seekNode(id, false);
+      start = this.seekNode(id, ms, seq, false);
     }
     pos.n = start;
     for (let n = start, first = true; n < nodes.length; n++, first = false) {
       const node = nodes[n];
-      const ids = node.ids;
-      for (let s = first ? StreamEntries.firstSlotFrom(node, id) : 0; s < ids.length; s++) {
+      const len = node.fields.length;
+      for (let s = first ? StreamEntries.firstSlotFrom(node, id, ms, seq) : 0; s < len; s++) {
         if (isDeleted(node, s)) continue;
-        const c = compareIds(ids[s], id);
+        const c = compareSlot(node, s, id, ms, seq);
         if (c < 0) continue;
         if (c > 0) return false;
         pos.n = n;
@@ -515,7 +636,7 @@ export class StreamEntries {
     const pos = { n: -1, s: 0 };
     if (!this.find(id, pos)) return undefined;
     const node = this.nodes[pos.n];
-    return { id: node.ids[pos.s], fields: fieldsOf(node, pos.s) };
+    return { id: idAt(node, pos.s), fields: fieldsOf(node, pos.s) };
   }
 
   has(id: StreamId): boolean {
@@ -546,7 +667,7 @@ export class StreamEntries {
     this.liveCount--;
     if (node.live === 0 && !keepEmptyNode) {
       this.nodes.splice(pos.n, 1);
-      this.rax.remove(node.ids[0]);
+      this.rax.remove(idAt(node, 0));
     }
     return true;
   }
@@ -554,14 +675,17 @@ export class StreamEntries {
   /** Live entries with start <= id <= end, ascending (Redis forward iteration; see `forEach`). */
   *range(start: StreamId, end: StreamId): Generator<StreamEntry> {
     const nodes = this.nodes;
-    for (let n = this.seekNode(start, false), first = true; n < nodes.length; n++, first = false) {
+    const startMs = Number(start.ms);
+    const startSeq = Number(start.seq);
+    const endMs = Number(end.ms);
+    const endSeq = Number(end.seq);
+    for (let n = this.seekNode(start, startMs, startSeq, false), first = true; n < nodes.length; n++, first = false) {
       const node = nodes[n];
-      for (let s = first ? StreamEntries.firstSlotFrom(node, start) : 0; s < node.ids.length; s++) {
+      for (let s = first ? StreamEntries.firstSlotFrom(node, start, startMs, startSeq) : 0; s < node.fields.length; s++) {
         if (isDeleted(node, s)) continue;
-        const id = node.ids[s];
-        if (compareIds(id, start) < 0) continue;
-        if (compareIds(id, end) > 0) return;
-        yield { id, fields: fieldsOf(node, s) };
+        if (compareSlot(node, s, start, startMs, startSeq) < 0) continue;
+        if (compareSlot(node, s, end, endMs, endSeq) > 0) return;
+        yield { id: idAt(node, s), fields: fieldsOf(node, s) };
       }
     }
   }
@@ -569,15 +693,18 @@ export class StreamEntries {
   /** Live entries with start >= id >= end, descending (Redis reverse iteration; see `forEachReverse`). */
   *revRange(start: StreamId, end: StreamId): Generator<StreamEntry> {
     const nodes = this.nodes;
-    for (let n = this.seekNode(start, true), first = true; n >= 0; n--, first = false) {
+    const startMs = Number(start.ms);
+    const startSeq = Number(start.seq);
+    const endMs = Number(end.ms);
+    const endSeq = Number(end.seq);
+    for (let n = this.seekNode(start, startMs, startSeq, true), first = true; n >= 0; n--, first = false) {
       const node = nodes[n];
       if (!node) return;
-      for (let s = first ? StreamEntries.lastSlotUpTo(node, start) : node.ids.length - 1; s >= 0; s--) {
+      for (let s = first ? StreamEntries.lastSlotUpTo(node, start, startMs, startSeq) : node.fields.length - 1; s >= 0; s--) {
         if (isDeleted(node, s)) continue;
-        const id = node.ids[s];
-        if (compareIds(id, start) > 0) continue;
-        if (compareIds(id, end) < 0) return;
-        yield { id, fields: fieldsOf(node, s) };
+        if (compareSlot(node, s, start, startMs, startSeq) > 0) continue;
+        if (compareSlot(node, s, end, endMs, endSeq) < 0) return;
+        yield { id: idAt(node, s), fields: fieldsOf(node, s) };
       }
     }
   }
@@ -585,7 +712,10 @@ export class StreamEntries {
   /** The head node's entries in storage order, live and deleted (for exact trimming). */
   headSlots(): { id: StreamId; live: boolean }[] {
     const node = this.nodes[0];
-    return node ? node.ids.map((id, s) => ({ id, live: !isDeleted(node, s) })) : [];
+    if (!node) return [];
+    const out = new Array<{ id: StreamId; live: boolean }>(node.fields.length);
+    for (let s = 0; s < out.length; s++) out[s] = { id: idAt(node, s), live: !isDeleted(node, s) };
+    return out;
   }
 
   /**
@@ -595,7 +725,7 @@ export class StreamEntries {
   first(): StreamEntry | undefined {
     for (const node of this.nodes) {
       if (node.live === 0) continue;
-      for (let s = 0; s < node.ids.length; s++) if (!isDeleted(node, s)) return { id: node.ids[s], fields: fieldsOf(node, s) };
+      for (let s = 0; s < node.fields.length; s++) if (!isDeleted(node, s)) return { id: idAt(node, s), fields: fieldsOf(node, s) };
     }
     return undefined;
   }
@@ -605,7 +735,7 @@ export class StreamEntries {
     for (let n = this.nodes.length - 1; n >= 0; n--) {
       const node = this.nodes[n];
       if (node.live === 0) continue;
-      for (let s = node.ids.length - 1; s >= 0; s--) if (!isDeleted(node, s)) return node.ids[s];
+      for (let s = node.fields.length - 1; s >= 0; s--) if (!isDeleted(node, s)) return idAt(node, s);
     }
     return undefined;
   }
@@ -615,7 +745,7 @@ export class StreamEntries {
     for (let n = this.nodes.length - 1; n >= 0; n--) {
       const node = this.nodes[n];
       if (node.live === 0) continue;
-      for (let s = node.ids.length - 1; s >= 0; s--) if (!isDeleted(node, s)) return { id: node.ids[s], fields: fieldsOf(node, s) };
+      for (let s = node.fields.length - 1; s >= 0; s--) if (!isDeleted(node, s)) return { id: idAt(node, s), fields: fieldsOf(node, s) };
     }
     return undefined;
   }
@@ -624,7 +754,7 @@ export class StreamEntries {
   headNode(): { entries: number; live: number; lastId: StreamId } | undefined {
     const node = this.nodes[0];
     if (!node) return undefined;
-    return { entries: node.ids.length, live: node.live, lastId: node.ids[node.ids.length - 1] };
+    return { entries: node.fields.length, live: node.live, lastId: idAt(node, node.fields.length - 1) };
   }
 
   /**
@@ -634,14 +764,13 @@ export class StreamEntries {
   nodeInfo(n: number): { live: number; lastId: StreamId } | undefined {
     const node = this.nodes[n];
     if (!node) return undefined;
-    return { live: node.live, lastId: node.ids[node.ids.length - 1] };
+    return { live: node.live, lastId: idAt(node, node.fields.length - 1) };
   }
 
   /** IDs of the live entries of the `n`-th node, ascending (a copy: safe to delete while iterating). */
   liveIdsInNode(n: number): StreamId[] {
     const node = this.nodes[n];
-    if (!node) return [];
-    return node.ids.filter((_, s) => !isDeleted(node, s));
+    return node ? liveIds(node) : [];
   }
 
   /** Remove the head node entirely; returns the IDs of the live entries removed. */
@@ -654,9 +783,9 @@ export class StreamEntries {
     const node = this.nodes[n];
     if (!node) return [];
     this.nodes.splice(n, 1);
-    this.rax.remove(node.ids[0]);
+    this.rax.remove(idAt(node, 0));
     this.liveCount -= node.live;
-    return node.ids.filter((_, s) => !isDeleted(node, s));
+    return liveIds(node);
   }
 
   /** Deep copy (COPY / RESTORE semantics), keeping node boundaries. */
@@ -664,7 +793,9 @@ export class StreamEntries {
     const c = new StreamEntries();
     c.limits = this.limits;
     c.nodes = this.nodes.map((n) => ({
-      ids: n.ids.slice(),
+      ms: n.ms && n.ms.slice(),
+      seq: n.seq && n.seq.slice(),
+      ids: n.ids && n.ids.slice(),
       fields: n.fields.slice(),
       ordered: n.ordered,
       live: n.live,
@@ -672,16 +803,17 @@ export class StreamEntries {
       bytes: n.bytes,
     }));
     c.liveCount = this.liveCount;
-    for (const n of c.nodes) c.rax.insert(n.ids[0]);
+    for (const n of c.nodes) c.rax.insert(idAt(n, 0));
     return c;
   }
 
   /** The nodes as stored, head first (DUMP). O(entries). */
   storedNodes(): StoredNode[] {
-    return this.nodes.map((n) => ({
-      masterFields: masterFieldNames(n.master),
-      entries: n.ids.map((id, s) => ({ id, fields: fieldsOf(n, s), deleted: isDeleted(n, s) })),
-    }));
+    return this.nodes.map((n) => {
+      const entries = new Array<StoredNode['entries'][number]>(n.fields.length);
+      for (let s = 0; s < entries.length; s++) entries[s] = { id: idAt(n, s), fields: fieldsOf(n, s), deleted: isDeleted(n, s) };
+      return { masterFields: masterFieldNames(n.master), entries };
+    });
   }
 
   /**
@@ -696,12 +828,13 @@ export class StreamEntries {
       const master: string[] = [];
       for (const f of sn.masterFields) master.push(f, '');
       const first = sn.entries[0];
-      const node: EntryNode = { ids: [], fields: [], ordered: true, live: 0, master, bytes: masterBytes(master) };
+      const node = emptyNode(master, masterBytes(master));
+      let prev: StreamId | undefined;
       for (const e of sn.entries) {
         node.bytes += entryBytes(first.id, master, e.id, e.fields);
-        const prev = node.ids[node.ids.length - 1];
         if (prev && compareIds(prev, e.id) >= 0) node.ordered = false;
-        node.ids.push(e.id);
+        prev = e.id;
+        pushId(node, e.id);
         const stored = storedFields(master, e.fields);
         if (e.deleted) {
           node.fields.push(new Deleted(e.fields));
@@ -716,6 +849,13 @@ export class StreamEntries {
     }
     return c;
   }
+}
+
+/** The IDs of a node's live entries, in slot order. */
+function liveIds(node: EntryNode): StreamId[] {
+  const out: StreamId[] = [];
+  for (let s = 0; s < node.fields.length; s++) if (!isDeleted(node, s)) out.push(idAt(node, s));
+  return out;
 }
 
 /** The field names of a master entry given as `[f1, v1, …]`. */
