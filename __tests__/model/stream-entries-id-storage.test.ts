@@ -74,7 +74,7 @@ function check(s: StreamEntries, ref: Ref[], rnd: () => number): void {
     s.forEachReverse(hi, lo, (id) => void back.push(id));
     expect(texts(back)).toEqual(texts(inRange.map((e) => e.id).reverse()));
     const after: string[] = [];
-    s.forEachAfter(a, (id, fields) => void after.push(`${formatId(id)}=${fields.join(',')}`));
+    for (const walk = s.after(a); walk.next(); ) after.push(`${formatId(walk.id())}=${walk.fields().join(',')}`);
     expect(after).toEqual(live.filter((e) => compareIds(e.id, a) > 0).map((e) => `${formatId(e.id)}=${e.fields.join(',')}`));
     const exact = live.find((e) => compareIds(e.id, a) === 0);
     expect(s.get(a)?.fields).toEqual(exact?.fields);

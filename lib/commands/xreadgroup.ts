@@ -139,21 +139,24 @@ function serveNew(
   ext: boolean,
 ): Reply[] {
   const { stream, group } = t;
-  const out: Reply[] = [];
   // entries after last-delivered-id (none after the max ID)
-  if (limit <= 0 || idEquals(group.lastId, MAX_ID)) return out;
+  if (limit <= 0 || idEquals(group.lastId, MAX_ID)) return [];
   const features = featuresOf(ctx.version);
   const tombstonesFrom = features.entriesReadTombstonesFromLastId ? 'lastId' : 'entry';
   let delivered = false;
-  stream.entries.forEachAfter(group.lastId, (id, fields, fresh) => {
-    if (out.length >= limit || (budget !== null && !budget.open())) return false;
+  // made with its first entry: an array literal is sized exactly, `[]` grows by 16 slots at the first push
+  let out: Reply[] | null = null;
+  const walk = stream.entries.after(group.lastId);
+  while ((out === null || out.length < limit) && (budget === null || budget.open()) && walk.next()) {
+    const id = walk.id();
     stream.advanceGroup(group, id, tombstonesFrom);
     const idText = formatId(id);
-    const copy = fresh ? (fields as string[]) : copyArgs(fields, 0);
-    const reply: Reply[] = ext ? [idText, copy, 0, 0] : [idText, copy];
-    out.push(reply);
+    const fields = walk.fields();
+    const reply: Reply[] = ext ? [idText, fields, 0, 0] : [idText, fields];
+    if (out === null) out = [reply];
+    else out.push(reply);
     budget?.addEntry(idText, fields, ext ? [0, 0] : undefined);
-    if (noack) return true;
+    if (noack) continue;
     const pe = group.pel.get(id);
     if (!pe) group.addPending(id, consumer, ctx.now, 1n);
     else {
@@ -162,10 +165,9 @@ function serveNew(
       pe.deliveryCount = 1n;
     }
     delivered = true;
-    return true;
-  });
+  }
   if (delivered && features.consumerActiveTime) consumer.activeTime = ctx.now;
-  return out;
+  return out ?? [];
 }
 
 /** The features XREADGROUP asks about on every call, per version (one lookup per call instead of several). */

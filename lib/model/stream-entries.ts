@@ -552,27 +552,18 @@ export class StreamEntries {
   }
 
   /**
-   * `forEach(after + 1, max ID, visit)` without computing `after + 1`: the live entries whose ID
-   * is greater than `after`, ascending (XREADGROUP `>`, XREAD after an ID). `visit` also learns
-   * whether `fields` is an array made for this call (`fresh`: the caller may keep it) or the
-   * stored one (to copy before handing out). Same walk and costs as `forEach`: the start node is
-   * the last whose master ID is <= `after` (or the first), and entries up to `after` are skipped.
+   * The live entries whose ID is greater than `after`, ascending (XREADGROUP `>`, XREAD after an
+   * ID), as a walk the caller steps through (`EntryWalk.next`), without a visitor. Same walk and
+   * costs as `forEach(after + 1, max ID)`: the start node is the last whose master ID is <=
+   * `after` (or the first), and entries up to `after` are skipped. The entries must not change
+   * while the walk is in use.
    */
-  forEachAfter(after: StreamId, visit: (id: StreamId, fields: readonly string[], fresh: boolean) => boolean | void): void {
-    const nodes = this.nodes;
+  after(after: StreamId): EntryWalk {
     const ms = Number(after.ms);
     const seq = Number(after.seq);
-    for (let n = this.seekNode(after, ms, seq, false), first = true; n < nodes.length; n++, first = false) {
-      const node = nodes[n];
-      const fields = node.fields;
-      for (let s = first ? StreamEntries.firstSlotAfter(node, after, ms, seq) : 0; s < fields.length; s++) {
-        const f = fields[s];
-        if (f instanceof Deleted) continue;
-        if (compareSlot(node, s, after, ms, seq) <= 0) continue;
-        const fresh = typeof f === 'string';
-        if (visit(idAt(node, s), fresh ? [node.master[0], f] : f, fresh) === false) return;
-      }
-    }
+    const n = this.seekNode(after, ms, seq, false);
+    const node = this.nodes[n];
+    return new EntryWalk(this.nodes, after, ms, seq, n, node === undefined ? 0 : StreamEntries.firstSlotAfter(node, after, ms, seq));
   }
 
   /** The same walk backward (Redis's reverse iterator), from `upper` down to `lower`. */
@@ -848,6 +839,56 @@ export class StreamEntries {
       c.rax.insert(first.id);
     }
     return c;
+  }
+}
+
+/** A walk over live entries after an ID (`StreamEntries.after`). */
+export class EntryWalk {
+  private node: EntryNode | undefined;
+  private slot = -1;
+
+  /** @internal `n`, `s`: the node and slot the walk starts at; `ms`, `seq`: `after`'s parts as numbers. */
+  constructor(
+    private readonly nodes: readonly EntryNode[],
+    private readonly afterId: StreamId,
+    private readonly ms: number,
+    private readonly seq: number,
+    private n: number,
+    private s: number,
+  ) {}
+
+  /** Move to the next live entry; false at the end. */
+  next(): boolean {
+    const nodes = this.nodes;
+    for (; this.n < nodes.length; this.n++, this.s = 0) {
+      const node = nodes[this.n];
+      const fields = node.fields;
+      for (let s = this.s; s < fields.length; s++) {
+        if (fields[s] instanceof Deleted) continue;
+        if (compareSlot(node, s, this.afterId, this.ms, this.seq) <= 0) continue;
+        this.node = node;
+        this.slot = s;
+        this.s = s + 1;
+        return true;
+      }
+    }
+    this.node = undefined;
+    return false;
+  }
+
+  /** The current entry's ID (after `next()` returned true). */
+  id(): StreamId {
+    return idAt(this.node!, this.slot);
+  }
+
+  /** The current entry's `[f1, v1, …]` as a new array (the caller may keep it). */
+  fields(): string[] {
+    const node = this.node!;
+    const f = node.fields[this.slot] as string | readonly string[];
+    if (typeof f === 'string') return [node.master[0], f];
+    const copy = new Array<string>(f.length);
+    for (let i = 0; i < f.length; i++) copy[i] = f[i];
+    return copy;
   }
 }
 
