@@ -239,17 +239,21 @@ export function runStreamCommand(redis: Instance, emulators: EmulatorTable, name
  * no keyPrefix, not subscribed): argv built in one pass, the engine's `runLane`. Same replies,
  * errors and order; any other state takes `runStreamCommand`.
  */
-function runStreamMethod(redis: Instance, emulators: EmulatorTable, lane: StreamLane, seen: unknown[], args: unknown[], buffers: boolean): Promise<unknown> {
+function runStreamMethod(redis: Instance, emulators: EmulatorTable, lane: StreamLane, seen: unknown[], call: unknown[], flat: boolean, buffers: boolean): Promise<unknown> {
   const conn: Connection | undefined = redis[CONN];
   if (conn === undefined || redis.status !== 'ready' || !conn.ready || conn.closed || redis.subscriberMode || redis.options?.keyPrefix) {
-    return runStreamCommand(redis, emulators, lane.name, args, buffers);
+    return runStreamCommand(redis, emulators, lane.name, argsOf(call), buffers);
   }
   const verdict = spinCheck(redis);
-  if (verdict !== 'run') return deferred(verdict, () => runStreamNow(redis, emulators, lane.name, args, buffers));
-  let argv: string[];
+  if (verdict !== 'run') {
+    const args = argsOf(call);
+    return deferred(verdict, () => runStreamNow(redis, emulators, lane.name, args, buffers));
+  }
   let out: Reply | Promise<Reply>;
+  let argv: string[];
   try {
-    argv = laneArgv(lane.name, args, seen);
+    // an array argument is spread one level first, as ioredis does (buildArgv)
+    argv = flat ? toLaneArgv(call, seen) : buildArgv(lane.name, argsOf(call), undefined, false);
   } catch (err) {
     return Promise.reject(err);
   }
@@ -261,33 +265,33 @@ function runStreamMethod(redis: Instance, emulators: EmulatorTable, lane: Stream
   return answer(redis, conn, argv, buffers, lane.name, out);
 }
 
-/** Argument positions whose last ASCII string a method remembers (`laneArgv`), and its longest. */
+/** The arguments of a method call held as `[name, ...args]` (the general path's form). */
+function argsOf(call: readonly unknown[]): unknown[] {
+  return call.slice(1);
+}
+
+/** Argument positions whose last ASCII string a method remembers (`toLaneArgv`), and its longest. */
 const REMEMBERED_ARGS = 16;
 const REMEMBERED_LENGTH = 12;
 
 /**
- * `buildArgv(name, args, undefined, false)` in one pass when no argument is an array. `seen`:
- * the method's ASCII string arguments of the last call by position; the same string again
- * (`'GROUP'`, the group, the key) needs no check of its characters.
+ * `buildArgv(name, args, undefined, false)` in place: `call` is `[name, ...args]` with no array
+ * among the arguments, each argument becomes its byte string. `seen`: the method's ASCII string
+ * arguments of the last call by position; the same string again (`'GROUP'`, the group, the key)
+ * needs no check of its characters.
  */
-function laneArgv(name: string, args: unknown[], seen: unknown[]): string[] {
-  const n = args.length;
-  const argv = new Array<string>(n + 1);
-  argv[0] = name;
-  for (let i = 0; i < n; i++) {
-    const a = args[i];
-    if (typeof a === 'string' && a === seen[i]) {
-      argv[i + 1] = a;
-      continue;
-    }
-    if (Array.isArray(a)) return buildArgv(name, args, undefined, false);
+function toLaneArgv(call: unknown[], seen: unknown[]): string[] {
+  const n = call.length;
+  for (let i = 1; i < n; i++) {
+    const a = call[i];
+    if (typeof a === 'string' && a === seen[i]) continue;
     const bytes = toByteString(a);
     // short ones only: IDs change from call to call, and comparing two of them reads them (the
     // ID just formatted, the usual one, is known ASCII to toByteString without reading it)
-    if (bytes === a && i < REMEMBERED_ARGS && a.length <= REMEMBERED_LENGTH) seen[i] = a;
-    argv[i + 1] = bytes;
+    if (bytes === a && i <= REMEMBERED_ARGS && a.length <= REMEMBERED_LENGTH) seen[i] = a;
+    call[i] = bytes;
   }
-  return argv;
+  return call as string[];
 }
 
 function runStreamNow(redis: Instance, emulators: EmulatorTable, name: string, args: unknown[], buffers: boolean): Promise<unknown> {
@@ -514,9 +518,21 @@ function runBuiltinCommandNow(redis: Instance, emulators: EmulatorTable, name: s
 export function streamMethod(emulators: EmulatorTable, name: string, buffers: boolean) {
   const lane = streamLane(name);
   const seen: unknown[] = [];
-  return function streamCommand(this: Instance, ...args: unknown[]): Promise<unknown> {
-    const cb = popCallback(args);
-    const reply = runStreamMethod(this, emulators, lane, seen, args, buffers);
+  return function streamCommand(this: Instance): Promise<unknown> {
+    // `[name, ...args]` straight from `arguments` (read by index: V8 makes no arguments object
+    // nor rest array), without a trailing callback, as ioredis-mock takes it off
+    let n = arguments.length;
+    let cb: Callback | undefined;
+    if (n > 0 && typeof arguments[n - 1] === 'function') cb = arguments[--n] as Callback;
+    const call = new Array<unknown>(n + 1);
+    call[0] = name;
+    let flat = true;
+    for (let i = 0; i < n; i++) {
+      const a: unknown = arguments[i];
+      if (typeof a === 'object' && Array.isArray(a)) flat = false;
+      call[i + 1] = a;
+    }
+    const reply = runStreamMethod(this, emulators, lane, seen, call, flat, buffers);
     return cb === undefined ? reply : withCallback(reply, cb);
   };
 }
