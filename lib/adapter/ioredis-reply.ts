@@ -126,12 +126,46 @@ function decodeMap(r: MapReply, mode: Mode, stringNumbers: boolean, text: (s: st
     }
     return obj;
   }
-  if (asPairs) {
-    const pairs = new Array<unknown>(r.items.length >> 1);
-    for (let i = 0; i < pairs.length; i++) pairs[i] = [decode(r.items[2 * i], mode, stringNumbers, text), decode(r.items[2 * i + 1], mode, stringNumbers, text)];
-    return pairs;
-  }
+  if (asPairs) return decodeStreamsPairs(r, mode, stringNumbers, text);
   return decodeAll(r.items, mode, stringNumbers, text);
+}
+
+/**
+ * A map as `[k, v]` pairs (`decodeMap` with `asPairs`: XREAD/XREADGROUP replies, `key → [[id,
+ * [f, v, …]], …]`): the usual shapes decoded by loops of their own (the read path of every
+ * worker), anything else through `decode` — the same values as `decode` of each key and value.
+ */
+function decodeStreamsPairs(r: MapReply, mode: Mode, stringNumbers: boolean, text: (s: string) => unknown): unknown[] {
+  const items = r.items;
+  const pairs = new Array<unknown>(items.length >> 1);
+  for (let i = 0; i < pairs.length; i++) {
+    const key = items[2 * i];
+    const entries = items[2 * i + 1];
+    pairs[i] = [typeof key === 'string' ? text(key) : decode(key, mode, stringNumbers, text), decodeEntries(entries, mode, stringNumbers, text)];
+  }
+  return pairs;
+}
+
+/** `decode` of a stream's entries `[[id, [f, v, …]], …]`. */
+function decodeEntries(r: Reply, mode: Mode, stringNumbers: boolean, text: (s: string) => unknown): unknown {
+  if (!Array.isArray(r)) return decode(r, mode, stringNumbers, text);
+  const n = r.length;
+  const out = new Array<unknown>(n);
+  for (let i = 0; i < n; i++) {
+    const e = r[i];
+    if (Array.isArray(e) && e.length === 2 && typeof e[0] === 'string' && Array.isArray(e[1])) {
+      const fields = e[1] as readonly Reply[];
+      const decoded = new Array<unknown>(fields.length);
+      for (let j = 0; j < fields.length; j++) {
+        const f = fields[j];
+        decoded[j] = typeof f === 'string' ? text(f) : decode(f, mode, stringNumbers, text);
+      }
+      out[i] = [text(e[0]), decoded];
+    } else {
+      out[i] = decode(e, mode, stringNumbers, text);
+    }
+  }
+  return out;
 }
 
 /** `decode` of pairs: flat over RESP2, an array of `[element, value]` arrays over RESP3. */
@@ -264,7 +298,7 @@ export function encodeReplyFor(
   if (mode === 'legacy' && reply instanceof MapReply && (commandName === 'xreadgroup' || commandName === 'xread') && modeOf(base, base.protocol) === 'legacy') {
     // ioredis 6's XREAD/XREADGROUP transformer pairs the flat map again (wrapPairs): decode it
     // into the pairs at once
-    return decodeMap(reply, mode, base.stringNumbers, text, true);
+    return decodeStreamsPairs(reply, mode, base.stringNumbers, text);
   }
   return transform(decode(reply, mode, base.stringNumbers, text), commandName, base.ioredis, modeOf(base, base.protocol));
 }

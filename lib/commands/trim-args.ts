@@ -80,6 +80,11 @@ export function parseAddOrTrimArgs(argv: string[], xadd: boolean, version: Redis
     idPos: argv.length,
     id: null,
   };
+  // XADD key * …: no option, the usual call (same object, without the loop and version lookups)
+  if (xadd && argv[2] === '*') {
+    out.idPos = 2;
+    return out;
+  }
   const refPolicies = supports(version, 'refPolicies');
   let policyGiven = false;
   let limitGiven = false;
