@@ -34,7 +34,8 @@
 import { ERR_NO_SUCH_KEY, errNoGroupForKey, errSubcommandSyntax, errorArg, fail } from '../errors';
 import type { Consumer } from '../model/consumer';
 import type { ConsumerGroup } from '../model/consumer-group';
-import type { IdMap, PendingEntry } from '../model/pel';
+import type { IdMap } from '../model/id-map';
+import type { PendingEntry } from '../model/pel';
 import { deliveryCountReply } from '../model/pel';
 import { ENTRIES_READ_UNKNOWN, Stream } from '../model/stream';
 import type { StreamEntry } from '../model/stream-entries';

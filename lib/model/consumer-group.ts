@@ -8,7 +8,8 @@
  */
 import type BTree from 'sorted-btree';
 import { Consumer } from './consumer';
-import { IdMap, PendingEntry, newIdMap } from './pel';
+import type { IdMap } from './id-map';
+import { PendingEntry, newIdMap } from './pel';
 import { StreamId, compareIds } from './stream-id';
 
 /** Key of the time-ordered PEL view: NACKed entries first in NACK order, then by delivery time, then ID. */

@@ -1,5 +1,6 @@
 /** A consumer of a consumer group (Redis `streamConsumer`). */
-import { IdMap, PendingEntry, newIdMap } from './pel';
+import type { IdMap } from './id-map';
+import { PendingEntry, newIdMap } from './pel';
 
 export class Consumer {
   /** Entries delivered to this consumer and not yet acknowledged (subset of the group PEL). */

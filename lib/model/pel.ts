@@ -8,7 +8,6 @@ import { IdMap } from './id-map';
 import type { StreamId } from './stream-id';
 import type { Consumer } from './consumer';
 
-export { IdMap };
 
 export interface PendingEntry {
   readonly id: StreamId;

@@ -13,7 +13,7 @@
  */
 import { ConsumerGroup } from './consumer-group';
 import { StreamEntries, StreamEntry } from './stream-entries';
-import { MIN_ID, StreamId, compareIds, incrId, isZeroId, maxId, UINT64_MAX } from './stream-id';
+import { MIN_ID, StreamId, compareIds, incrId, isZeroId, maxId } from './stream-id';
 
 /** Sentinel for "entries-read unknown" (Redis SCG_INVALID_ENTRIES_READ), shown as nil. */
 export const ENTRIES_READ_UNKNOWN = -1n;
@@ -307,4 +307,3 @@ export class Stream {
   }
 }
 
-export { UINT64_MAX };
