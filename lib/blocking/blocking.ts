@@ -81,6 +81,7 @@ export class BlockingQueue {
 
   /** True if a call is blocked on this full key. */
   hasWaiters(key: string): boolean {
+    if (this.byKey.size === 0) return false;
     return (this.byKey.get(key)?.length ?? 0) > 0;
   }
 
@@ -182,7 +183,7 @@ export class BlockingQueue {
 
   /** A key got new data, was deleted, or changed type: its waiters re-run after the current command. */
   signal(key: string): void {
-    if (!this.byKey.has(key) || this.readySet.has(key)) return;
+    if (this.byKey.size === 0 || !this.byKey.has(key) || this.readySet.has(key)) return;
     this.readySet.add(key);
     this.ready.push(key);
     if (!this.flushScheduled) {

@@ -78,8 +78,10 @@ export class Keyspace {
   /** A key was modified: every connection WATCHing it will see its EXEC fail (Redis `touchWatchedKey`). */
   touchWatchedKey(key: string): void {
     this.modifications++;
-    const set = this.watchers.get(key);
-    if (set) for (const w of set) w.dirty = true;
+    if (this.watchers.size !== 0) {
+      const set = this.watchers.get(key);
+      if (set) for (const w of set) w.dirty = true;
+    }
     // A push to a key that calls wait on (BLPOP & co.): wake them (Redis signalKeyAsReady for a
     // list). Stream waiters are signalled by the stream commands themselves.
     if (this.blocking.hasWaiters(key)) {

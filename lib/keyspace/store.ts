@@ -78,6 +78,7 @@ export class KeyStore {
 
   /** Drop `key` if its TTL has passed on the keyspace clock. */
   private expireIfDue(key: string): void {
+    if (this.expiry.size === 0) return; // no TTL anywhere: the usual case, no lookup
     const at = this.expiry.get(key);
     if (at !== undefined && at <= this.hooks.now()) this.remove(key);
   }
