@@ -1063,8 +1063,7 @@ export class Connection {
     this.unwatchAll();
     this.unsubscribeAll();
     this.pushListeners = undefined;
-    const err = connectionClosedError();
-    if (this.blockedCalls > 0) this.ks.blocking.releaseClient(this, err);
+    if (this.blockedCalls > 0) this.ks.blocking.releaseClient(this, connectionClosedError());
     const waiting = this.waiting;
     this.waiting = null;
     if (waiting) {

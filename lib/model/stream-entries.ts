@@ -132,9 +132,9 @@ const recent: { id: StreamId | null; ms: number; seq: number; msNumber: number; 
   msNumber: -0.5,
   msBig: 0n,
 };
-/** Sequence parts below this come from a table (BigInt() costs more than a lookup). */
+/** Sequence parts below this come from a table, filled as they are met (BigInt() costs more than a lookup). */
 const SMALL_SEQS = 256;
-const SMALL_SEQ_BIGINTS: readonly bigint[] = Array.from({ length: SMALL_SEQS }, (_, i) => BigInt(i));
+const smallSeqBigints: (bigint | undefined)[] = [];
 
 /** The ID whose parts are `ms` and `seq` (exact numbers). */
 function idOfParts(ms: number, seq: number): StreamId {
@@ -144,7 +144,7 @@ function idOfParts(ms: number, seq: number): StreamId {
     r.msBig = BigInt(ms);
     r.msNumber = ms;
   }
-  const id: StreamId = { ms: r.msBig, seq: seq < SMALL_SEQS ? SMALL_SEQ_BIGINTS[seq] : BigInt(seq) };
+  const id: StreamId = { ms: r.msBig, seq: seq < SMALL_SEQS ? (smallSeqBigints[seq] ??= BigInt(seq)) : BigInt(seq) };
   r.id = id;
   r.ms = ms;
   r.seq = seq;
