@@ -5,6 +5,8 @@
  * `99999999999999991611392`), ioredis 5 as `String(n)` (`1.1805916207174113e+21`, `1e+23`). The
  * fake wrote `String(n)` for both, so SET/GET, stream fields and INCRBYFLOAT stored other text
  * than a server receives. Smaller numbers and fractions are written the same by both.
+ * The new-user trial of the numeric ID storage found the same with `keyPrefix`: the prefixing
+ * step turned every argument into `String(n)`, so stream fields went out as `1e+21`.
  */
 import { type AnyClient, ioredisMajor, itOnFakeAndServer } from '../helpers/real-server';
 
@@ -28,6 +30,28 @@ const EXPECTED =
     ? ['1180591620717411303424', '1000000000000000000000', ['f', '99999999999999991611392', 'g', '0.1', 'h', '9007199254740994'], '1180591620717411303424', '1000000000000000000000']
     : ['1.1805916207174113e+21', '1e+21', ['f', '1e+23', 'g', '0.1', 'h', '9007199254740994'], '1180591620717411299968', '1e+21'];
 
+/** Stream commands of a client with `keyPrefix`: only the keys get the prefix, the numbers are written as without it. */
+async function prefixedScript(r: AnyClient, k: string): Promise<unknown[]> {
+  await r.del(k);
+  await r.xadd(k, '1-1', 'f', 1e21, 'g', 2 ** 64, 'h', 0.5);
+  await r.call('XADD', k, '2-1', 'f', 1e23);
+  const out: unknown[] = (await r.xrange(k, '-', '+')).map((e: [string, string[]]) => e[1]);
+  await r.del(k);
+  return out;
+}
+
+const PREFIXED_EXPECTED =
+  ioredisMajor >= 6
+    ? [['f', '1000000000000000000000', 'g', '18446744073709551616', 'h', '0.5'], ['f', '99999999999999991611392']]
+    : [['f', '1e+21', 'g', '18446744073709552000', 'h', '0.5'], ['f', '1e+23']];
+
 describe('number arguments', () => {
   itOnFakeAndServer('are written as the installed ioredis writes them (ioredis 6: integers past 2^53 in full)', 'number arguments', { port: 50_916, key: 'numargs' }, script, EXPECTED);
+  itOnFakeAndServer(
+    'are written the same way by a client with keyPrefix (only its keys change)',
+    'number arguments with keyPrefix',
+    { port: 50_917, key: 'numargs-prefixed', options: { keyPrefix: 'np:' } },
+    prefixedScript,
+    PREFIXED_EXPECTED,
+  );
 });

@@ -36,9 +36,11 @@ export function applyKeyPrefix(name: string, args: unknown[], prefix: string | B
   } catch {
     return args; // malformed arguments: Redis will reject them; ioredis sends them unprefixed
   }
-  const out = asArgs.slice();
+  // only the keys change; every other argument stays as given (a number is written as the
+  // client writes numbers: ioredis 6 spells an integer past 2^53 with all its digits)
+  const out = args.slice();
   for (const i of indexes) {
-    const key = out[i];
+    const key = asArgs[i];
     if (Buffer.isBuffer(key)) out[i] = Buffer.concat([Buffer.isBuffer(prefix) ? prefix : Buffer.from(prefix), key]);
     else if (Buffer.isBuffer(prefix)) out[i] = Buffer.concat([prefix, Buffer.from(String(key))]);
     else out[i] = prefix + key;
