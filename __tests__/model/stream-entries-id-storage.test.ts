@@ -5,6 +5,7 @@
  * same nodes, is checked after every step against a plain sorted list.
  */
 import { StreamEntries } from '../../lib/model/stream-entries';
+import { Stream } from '../../lib/model/stream';
 import { MAX_ID, MIN_ID, StreamId, UINT64_MAX, compareIds, formatId } from '../../lib/model/stream-id';
 
 interface Ref {
@@ -138,5 +139,43 @@ describe('StreamEntries ID storage: numbers, or objects for parts above 2^53 −
     expect(t.nodeCount).toBe(1);
     expect(t.nodeBytes(0)! - before).toBeGreaterThan(0);
     expect(texts([...t.revRange(MAX_ID, MIN_ID)].map((e) => e.id))).toEqual(['9007199254740992-18446744073709551615', '2-0', '1-0']);
+  });
+});
+
+describe('the next auto ID (XADD *) from numbers and from bigints', () => {
+  const next = (last: StreamId, now: number) => {
+    const s = new Stream();
+    s.lastId = last;
+    const id = s.nextAutoId(now);
+    return id === null ? null : formatId(id);
+  };
+
+  it('starts a new millisecond at sequence 0 and otherwise adds one to the last sequence, with carry', () => {
+    expect(next({ ms: 5n, seq: 7n }, 6.9)).toBe('6-0');
+    expect(next({ ms: 5n, seq: 7n }, 5)).toBe('5-8');
+    expect(next({ ms: 5n, seq: 7n }, 4)).toBe('5-8'); // a clock behind the last ID
+    // the last sequence exact as a number, its successor not
+    expect(next({ ms: 5n, seq: SAFE }, 5)).toBe('5-9007199254740992');
+    expect(next({ ms: 5n, seq: (1n << 64n) - 1n }, 5)).toBe('6-0');
+    // a last ID above 2^53 − 1: bigint arithmetic
+    expect(next({ ms: SAFE + 1n, seq: 3n }, 1_700_000_000_000)).toBe('9007199254740992-4');
+    expect(next({ ms: UINT64_MAX, seq: UINT64_MAX - 1n }, 1_700_000_000_000)).toBe('18446744073709551615-18446744073709551615');
+    expect(next({ ms: UINT64_MAX, seq: UINT64_MAX }, 1_700_000_000_000)).toBeNull();
+  });
+
+  it('gives IDs equal to the bigint arithmetic for a run of calls in one millisecond and across them', () => {
+    const s = new Stream();
+    let expected: StreamId = MIN_ID;
+    for (let i = 0; i < 500; i++) {
+      const now = 1_700_000_000_000 + Math.floor(i / 7);
+      const id = s.nextAutoId(now)!;
+      const want = BigInt(now) > expected.ms ? { ms: BigInt(now), seq: 0n } : { ms: expected.ms, seq: expected.seq + 1n };
+      expect(formatId(id)).toBe(formatId(want));
+      expect(compareIds(id, want)).toBe(0);
+      s.append(id, ['f', String(i)]);
+      expected = want;
+    }
+    expect(s.length).toBe(500);
+    expect(formatId(s.entries.last()!.id)).toBe(formatId(expected));
   });
 });

@@ -20,7 +20,7 @@
  * demand (equal values, not always the same object).
  */
 import { RaxNodeCounter } from './rax-size';
-import { StreamId, compareIds } from './stream-id';
+import { StreamId, compareIds, idOfNumbers, idParts, numericParts } from './stream-id';
 
 /** One stream entry: its ID and its field/value list (`[f1, v1, f2, v2, …]`, byte strings). */
 export interface StreamEntry {
@@ -114,47 +114,10 @@ function isDeleted(node: EntryNode, s: number): boolean {
   return node.fields[s] instanceof Deleted;
 }
 
-/** True when both parts of `id` are exact as numbers (at most 2^53 − 1). */
-function isNumericId(id: StreamId): boolean {
-  return id.ms <= SAFE_BIGINT && id.seq <= SAFE_BIGINT;
-}
-
-/**
- * The last ID stored or made from numbers, and its parts (the tail entry is read back the most:
- * `>`); the last ms part converted to a bigint (consecutive IDs mostly share it). Fields of one
- * object: V8 writes a number into an object's field in place, where a module-level `let` holding
- * a non-small number gets a new heap number at every write.
- */
-const recent: { id: StreamId | null; ms: number; seq: number; msNumber: number; msBig: bigint } = {
-  id: null,
-  ms: -0.5,
-  seq: -0.5,
-  msNumber: -0.5,
-  msBig: 0n,
-};
-/** Sequence parts below this come from a table, filled as they are met (BigInt() costs more than a lookup). */
-const SMALL_SEQS = 256;
-const smallSeqBigints: (bigint | undefined)[] = [];
-
-/** The ID whose parts are `ms` and `seq` (exact numbers). */
-function idOfParts(ms: number, seq: number): StreamId {
-  const r = recent;
-  if (ms === r.ms && seq === r.seq && r.id !== null) return r.id;
-  if (ms !== r.msNumber) {
-    r.msBig = BigInt(ms);
-    r.msNumber = ms;
-  }
-  const id: StreamId = { ms: r.msBig, seq: seq < SMALL_SEQS ? (smallSeqBigints[seq] ??= BigInt(seq)) : BigInt(seq) };
-  r.id = id;
-  r.ms = ms;
-  r.seq = seq;
-  return id;
-}
-
 /** The ID of slot `s`. */
 function idAt(node: EntryNode, s: number): StreamId {
   const ms = node.ms;
-  return ms === null ? node.ids![s] : idOfParts(ms[s], node.seq![s]);
+  return ms === null ? node.ids![s] : idOfNumbers(ms[s], node.seq![s]);
 }
 
 /**
@@ -175,19 +138,13 @@ function compareSlot(node: EntryNode, s: number, id: StreamId, ms: number, seq: 
 function pushId(node: EntryNode, id: StreamId): void {
   const ms = node.ms;
   if (ms !== null) {
-    if (isNumericId(id)) {
-      const m = Number(id.ms);
-      const q = Number(id.seq);
-      ms.push(m);
-      node.seq!.push(q);
-      const r = recent;
-      r.id = id;
-      r.ms = m;
-      r.seq = q;
+    if (numericParts(id)) {
+      ms.push(idParts.ms);
+      node.seq!.push(idParts.seq);
       return;
     }
     const ids = new Array<StreamId>(ms.length);
-    for (let s = 0; s < ids.length; s++) ids[s] = idOfParts(ms[s], node.seq![s]);
+    for (let s = 0; s < ids.length; s++) ids[s] = idOfNumbers(ms[s], node.seq![s]);
     node.ids = ids;
     node.ms = null;
     node.seq = null;
@@ -421,10 +378,10 @@ export class StreamEntries {
     const tail = this.nodes[this.nodes.length - 1];
     if (tail && !this.isFull(tail, fields)) {
       const last = tail.fields.length - 1;
-      if (tail.ms !== null && isNumericId(id)) {
+      if (tail.ms !== null && numericParts(id)) {
         // the master ID and the last ID as numbers: no ID object made
-        const ms = Number(id.ms);
-        const seq = Number(id.seq);
+        const ms = idParts.ms;
+        const seq = idParts.seq;
         tail.bytes += entryBytesOfParts(tail.ms[0], tail.seq![0], tail.master, ms, seq, fields);
         if (compareSlot(tail, last, id, ms, seq) >= 0) tail.ordered = false;
       } else {
@@ -559,8 +516,9 @@ export class StreamEntries {
    * while the walk is in use.
    */
   after(after: StreamId): EntryWalk {
-    const ms = Number(after.ms);
-    const seq = Number(after.seq);
+    const exact = numericParts(after);
+    const ms = exact ? idParts.ms : Number(after.ms);
+    const seq = exact ? idParts.seq : Number(after.seq);
     const n = this.seekNode(after, ms, seq, false);
     const node = this.nodes[n];
     return new EntryWalk(this.nodes, after, ms, seq, n, node === undefined ? 0 : StreamEntries.firstSlotAfter(node, after, ms, seq));

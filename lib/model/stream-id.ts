@@ -39,6 +39,93 @@ export function maxId(a: StreamId, b: StreamId): StreamId {
   return compareIds(a, b) >= 0 ? a : b;
 }
 
+/** Largest ID part exact as a number. */
+const SAFE_PART = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * The parts, as numbers, of the two IDs last made from numbers or converted by `numericParts`
+ * (newest in `a`): the usual command reads back the ID it was just given (XADD's new ID when
+ * XREADGROUP delivers it, the group's last-delivered-id when it reads after it), and converting
+ * a bigint to a number is a runtime call. Fields of one object: V8 writes a number into an
+ * object's field in place, where a module-level `let` would get a new heap number per write.
+ */
+const parts = {
+  a: null as StreamId | null,
+  aMs: -0.5,
+  aSeq: -0.5,
+  b: null as StreamId | null,
+  bMs: -0.5,
+  bSeq: -0.5,
+  /** The last ms part made into a bigint, and that bigint (consecutive IDs mostly share it). */
+  msNumber: -0.5,
+  msBig: 0n,
+};
+/** Sequence parts below this come from a table, filled as they are met (BigInt() costs more than a lookup). */
+const SMALL_SEQS = 256;
+const smallSeqBigints: (bigint | undefined)[] = [];
+
+function rememberParts(id: StreamId, ms: number, seq: number): void {
+  const p = parts;
+  p.b = p.a;
+  p.bMs = p.aMs;
+  p.bSeq = p.aSeq;
+  p.a = id;
+  p.aMs = ms;
+  p.aSeq = seq;
+}
+
+/**
+ * The ID `ms-seq` from two exact numbers (integers from 0 to 2^53 − 1): one of the two last such
+ * IDs when equal (IDs are immutable values), else a new one.
+ */
+export function idOfNumbers(ms: number, seq: number): StreamId {
+  const p = parts;
+  if (ms === p.aMs && seq === p.aSeq && p.a !== null) return p.a;
+  if (ms === p.bMs && seq === p.bSeq && p.b !== null) return p.b;
+  if (ms !== p.msNumber) {
+    p.msBig = BigInt(ms);
+    p.msNumber = ms;
+  }
+  const id: StreamId = { ms: p.msBig, seq: seq < SMALL_SEQS ? (smallSeqBigints[seq] ??= BigInt(seq)) : BigInt(seq) };
+  rememberParts(id, ms, seq);
+  return id;
+}
+
+/** Out-parameters of `numericParts`: the parts of the ID it was given. */
+export const idParts = { ms: 0, seq: 0 };
+
+/** Whether `id` is one of the two IDs whose parts are known as numbers; if so, `idParts` holds them. */
+function knownParts(id: StreamId): boolean {
+  const p = parts;
+  const out = idParts;
+  if (id === p.a) {
+    out.ms = p.aMs;
+    out.seq = p.aSeq;
+    return true;
+  }
+  if (id === p.b) {
+    out.ms = p.bMs;
+    out.seq = p.bSeq;
+    return true;
+  }
+  return false;
+}
+
+/**
+ * Whether both parts of `id` are at most 2^53 − 1 (exact as numbers); when they are, `idParts`
+ * holds them as numbers.
+ */
+export function numericParts(id: StreamId): boolean {
+  if (knownParts(id)) return true;
+  if (id.ms > SAFE_PART || id.seq > SAFE_PART) return false;
+  const ms = Number(id.ms);
+  const seq = Number(id.seq);
+  rememberParts(id, ms, seq);
+  idParts.ms = ms;
+  idParts.seq = seq;
+  return true;
+}
+
 /** The last ID formatted and its text (IDs are immutable: XADD's reply and the XREADGROUP right after it format the same object). */
 let lastFormatted: StreamId | undefined;
 let lastFormattedText = '';
@@ -79,7 +166,6 @@ export function lastFormattedIdText(): string {
 export function formatId(id: StreamId): string {
   if (id === lastFormatted) return lastFormattedText;
   const ms = id.ms;
-  const seq = id.seq;
   if (ms !== lastMs) {
     lastMsText = decimal(ms);
     lastMs = ms;
@@ -87,7 +173,14 @@ export function formatId(id: StreamId): string {
   // V8 builds a concatenation of 13+ characters as a rope, flattened by the first read of a
   // character (~60 ns); the ioredis front end does not read the last ID formatted
   // (`lastFormattedIdText`), so it is not flattened here
-  const text = seq < 16n ? lastMsText + SMALL_SEQ[Number(seq)] : lastMsText + '-' + decimal(seq);
+  let text: string;
+  if (knownParts(id)) {
+    const seq = idParts.seq;
+    text = seq < 16 ? lastMsText + SMALL_SEQ[seq] : lastMsText + '-' + seq;
+  } else {
+    const seq = id.seq;
+    text = seq < 16n ? lastMsText + SMALL_SEQ[Number(seq)] : lastMsText + '-' + decimal(seq);
+  }
   lastFormatted = id;
   lastFormattedText = text;
   return text;

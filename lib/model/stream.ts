@@ -13,7 +13,7 @@
  */
 import { ConsumerGroup } from './consumer-group';
 import { StreamEntries, StreamEntry } from './stream-entries';
-import { MIN_ID, StreamId, compareIds, incrId, isZeroId, maxId } from './stream-id';
+import { MIN_ID, StreamId, compareIds, idOfNumbers, idParts, incrId, isZeroId, maxId, numericParts } from './stream-id';
 
 /** Sentinel for "entries-read unknown" (Redis SCG_INVALID_ENTRIES_READ), shown as nil. */
 export const ENTRIES_READ_UNKNOWN = -1n;
@@ -72,9 +72,17 @@ export class Stream {
    * Returns null when lastId is the max ID ("exhausted the last possible ID").
    */
   nextAutoId(now: number): StreamId | null {
+    const last = this.lastId;
+    const nowMs = Math.max(0, Math.floor(now));
+    if (nowMs <= Number.MAX_SAFE_INTEGER && numericParts(last)) {
+      // both as numbers (the usual IDs): no bigint arithmetic
+      if (nowMs > idParts.ms) return idOfNumbers(nowMs, 0);
+      if (idParts.seq < Number.MAX_SAFE_INTEGER) return idOfNumbers(idParts.ms, idParts.seq + 1);
+      return incrId(last);
+    }
     const ms = msBigint(now);
-    if (ms > this.lastId.ms) return { ms, seq: 0n };
-    return incrId(this.lastId);
+    if (ms > last.ms) return { ms, seq: 0n };
+    return incrId(last);
   }
 
   /** Append an entry; the caller has checked id > lastId. */
