@@ -74,10 +74,14 @@ export function summary(group: ConsumerGroup): Reply {
 }
 
 /** The extended reply for `range`, at command time `now` (ms). */
+const MAX_SAFE_COUNT = BigInt(Number.MAX_SAFE_INTEGER);
+
 export function extended(group: ConsumerGroup, range: NonNullable<XpendingArgs['range']>, now: number): Reply {
   const out: Reply[] = [];
-  let count = range.count;
-  if (count === 0n) return out;
+  // the count as a number (a bigint decrement per entry is an allocation); past 2^53 − 1 no PEL
+  // is that long
+  let count = range.count > MAX_SAFE_COUNT ? Infinity : Number(range.count);
+  if (count === 0) return out;
   let pel = group.pel;
   if (range.consumer !== undefined) {
     const consumer = group.getConsumer(range.consumer);
@@ -95,7 +99,7 @@ export function extended(group: ConsumerGroup, range: NonNullable<XpendingArgs['
     if (minIdle !== 0 && idle < minIdle) return true;
     if (pe.consumer) out.push([formatId(id), pe.consumer.name, idle > 0 ? idle : 0, deliveryCountReply(pe.deliveryCount)]);
     else out.push([formatId(id), '', -1, deliveryCountReply(pe.deliveryCount)]); // Redis 8.8: released by XNACK
-    return --count !== 0n;
+    return --count !== 0;
   });
   return out;
 }
