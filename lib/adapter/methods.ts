@@ -353,17 +353,30 @@ function runEngineNow(redis: Instance, emulators: EmulatorTable, name: string, a
 // ---------------------------------------------------------------------------------------------
 // ioredis-mock's command() wrapper
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const transformers: {
+interface Transformers {
   argument: Record<string, ((args: unknown[]) => unknown[]) | undefined>;
   reply: Record<string, ((reply: unknown) => unknown) | undefined>;
-} = privateIoredisModule<{ default: { _transformer: never } }>('built/Command').default._transformer;
+}
+
+/**
+ * The commands the bundled ioredis 5.11's Command has argument / reply transformers for (a test
+ * checks them against it). Its module, with the ~20 modules it requires (@ioredis/commands and
+ * its 45 KB table, debug …), loads on the first of these: a jest test file that sends none of
+ * them does not pay for it.
+ */
+export const ARGUMENT_TRANSFORMED = new Set(['mset', 'msetnx', 'hset', 'hmset']);
+export const REPLY_TRANSFORMED = new Set(['hgetall']);
+let transformers: Transformers | undefined;
+
+function ioredisTransformers(): Transformers {
+  return (transformers ??= privateIoredisModule<{ default: { _transformer: Transformers } }>('built/Command').default._transformer);
+}
 
 /** ioredis-mock processArguments: flatten, ioredis's argument transformer, values to strings. */
 export function processArguments(args: unknown[], base: string): unknown[] {
   // ioredis's Command: `args.flat()` first, then the argument transformer (hset/hmset/mset …
   // see an array argument already spread, and an object or Map still whole)
-  const transform = transformers.argument[base];
+  const transform = ARGUMENT_TRANSFORMED.has(base) ? ioredisTransformers().argument[base] : undefined;
   const spread = flatten(args);
   const flat = transform ? transform(spread) : spread;
   const out = new Array<unknown>(flat.length);
@@ -376,7 +389,7 @@ export function processArguments(args: unknown[], base: string): unknown[] {
 
 /** ioredis-mock processReply: ioredis's reply transformer (HGETALL's object → object). */
 function processReply(result: unknown, base: string): unknown {
-  const transform = transformers.reply[base];
+  const transform = REPLY_TRANSFORMED.has(base) ? ioredisTransformers().reply[base] : undefined;
   if (!transform) return result;
   const flat = base === 'hgetall' && result !== null && typeof result === 'object' && !Array.isArray(result) ? Object.entries(result as object).flat() : result;
   return transform(flat);
