@@ -17,6 +17,7 @@ import { CommandError } from '../errors';
 import type { Connection } from '../engine/connection';
 import type { Emulator, EmulatorTable } from '../engine/emulators';
 import type { Reply } from '../reply/reply';
+import { asCalledByName } from './builtin-replies';
 import { decodeBytes } from './encoding';
 import { CONN, OFFLINE_QUEUE_DISABLED, autoConnect, deferUntilReady } from './lifecycle';
 import { buildArgv, encoderOf, popCallback, processArguments, runBuiltinNow, subscriberModeRefusal, toClientError, withCallback } from './methods';
@@ -47,6 +48,11 @@ interface Entry {
   scriptArgs?: (args: unknown[]) => unknown[];
   /** A client-side failure while queueing (answered in place at exec). */
   error?: unknown;
+  /**
+   * A built-in queued with `call(name, …)`: the name as sent. ioredis looks its reply transformers
+   * up by that exact name, so `call('HGETALL')` skips hgetall's (see `asCalledByName`).
+   */
+  calledAs?: string;
   cb?: Callback;
 }
 
@@ -88,7 +94,11 @@ function runEntry(redis: Instance, conn: Connection, e: Entry): unknown {
   if (conn.closed) throw new Error('Connection is closed.');
   if (e.kind === 'builtin') {
     if (conn.inMulti) return runArgvNow(redis, conn, builtinArgvOf(redis, e), e.buffers);
-    return runBuiltinNow(redis, conn, e.name, e.base, e.emulator!, e.args);
+    const value = runBuiltinNow(redis, conn, e.name, e.base, e.emulator!, e.args);
+    const sent = e.calledAs;
+    if (sent === undefined || sent === e.base) return value;
+    const asCalled = (v: unknown) => asCalledByName(redis, e.base, sent, e.args, v, e.buffers);
+    return value instanceof Promise ? value.then(asCalled) : asCalled(value);
   }
   const refused = subscriberModeRefusal(redis, conn, e.base.toLowerCase());
   if (refused !== null) throw refused;
@@ -214,7 +224,9 @@ export function installPipeline(
       const route = routes.get(base);
       if (route?.kind === 'builtin') {
         const emulator = (buffers ? emulators[`${base}Buffer`] : undefined) ?? route.emulator!;
-        return queue(this, builtinEntry(buffers ? `${base}Buffer` : base, emulator, args, cb));
+        const e = builtinEntry(buffers ? `${base}Buffer` : base, emulator, args, cb);
+        e.calledAs = sent;
+        return queue(this, e);
       }
       return queue(this, { kind: route?.kind === 'stream' ? 'stream' : 'engine', name: sent, base, buffers, args, cb });
     });
