@@ -50,7 +50,7 @@ describe('number arguments', () => {
   itOnFakeAndServer(
     'are written the same way by a client with keyPrefix (only its keys change)',
     'number arguments with keyPrefix',
-    { port: 50_917, key: 'numargs-prefixed', options: { keyPrefix: 'np:' } },
+    { port: 50_927, key: 'numargs-prefixed', options: { keyPrefix: 'np:' } },
     prefixedScript,
     PREFIXED_EXPECTED,
   );

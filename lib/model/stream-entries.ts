@@ -134,6 +134,17 @@ function compareSlot(node: EntryNode, s: number, id: StreamId, ms: number, seq: 
   return b === seq ? 0 : b < seq ? -1 : 1;
 }
 
+/**
+ * `id`'s parts as numbers for `compareSlot`, in `idParts`: exact when both are at most
+ * 2^53 − 1, else rounded by `Number()` (see `compareSlot`: the order stays exact).
+ */
+function probeParts(id: StreamId): void {
+  if (!numericParts(id)) {
+    idParts.ms = Number(id.ms);
+    idParts.seq = Number(id.seq);
+  }
+}
+
 /** Append `id` to the node's ID storage (turning it into object storage for a non-numeric ID). */
 function pushId(node: EntryNode, id: StreamId): void {
   const ms = node.ms;
@@ -492,10 +503,12 @@ export class StreamEntries {
    */
   forEach(start: StreamId, end: StreamId, visit: EntryVisitor): void {
     const nodes = this.nodes;
-    const startMs = Number(start.ms);
-    const startSeq = Number(start.seq);
-    const endMs = Number(end.ms);
-    const endSeq = Number(end.seq);
+    probeParts(start);
+    const startMs = idParts.ms;
+    const startSeq = idParts.seq;
+    probeParts(end);
+    const endMs = idParts.ms;
+    const endSeq = idParts.seq;
     for (let n = this.seekNode(start, startMs, startSeq, false), first = true; n < nodes.length; n++, first = false) {
       const node = nodes[n];
       const fields = node.fields;
@@ -516,9 +529,9 @@ export class StreamEntries {
    * while the walk is in use.
    */
   after(after: StreamId): EntryWalk {
-    const exact = numericParts(after);
-    const ms = exact ? idParts.ms : Number(after.ms);
-    const seq = exact ? idParts.seq : Number(after.seq);
+    probeParts(after);
+    const ms = idParts.ms;
+    const seq = idParts.seq;
     const n = this.seekNode(after, ms, seq, false);
     const node = this.nodes[n];
     return new EntryWalk(this.nodes, after, ms, seq, n, node === undefined ? 0 : StreamEntries.firstSlotAfter(node, after, ms, seq));
@@ -527,10 +540,12 @@ export class StreamEntries {
   /** The same walk backward (Redis's reverse iterator), from `upper` down to `lower`. */
   forEachReverse(upper: StreamId, lower: StreamId, visit: EntryVisitor): void {
     const nodes = this.nodes;
-    const upperMs = Number(upper.ms);
-    const upperSeq = Number(upper.seq);
-    const lowerMs = Number(lower.ms);
-    const lowerSeq = Number(lower.seq);
+    probeParts(upper);
+    const upperMs = idParts.ms;
+    const upperSeq = idParts.seq;
+    probeParts(lower);
+    const lowerMs = idParts.ms;
+    const lowerSeq = idParts.seq;
     for (let n = this.seekNode(upper, upperMs, upperSeq, true), first = true; n >= 0; n--, first = false) {
       const node = nodes[n];
       if (!node) return;
@@ -554,8 +569,9 @@ export class StreamEntries {
    */
   private find(id: StreamId, pos: { n: number; s: number }): boolean {
     const nodes = this.nodes;
-    const ms = Number(id.ms);
-    const seq = Number(id.seq);
+    probeParts(id);
+    const ms = idParts.ms;
+    const seq = idParts.seq;
     let start = pos.n;
     if (
       !(start >= 0 && start < nodes.length && compareSlot(nodes[start], 0, id, ms, seq) <= 0 &&
@@ -624,10 +640,12 @@ export class StreamEntries {
   /** Live entries with start <= id <= end, ascending (Redis forward iteration; see `forEach`). */
   *range(start: StreamId, end: StreamId): Generator<StreamEntry> {
     const nodes = this.nodes;
-    const startMs = Number(start.ms);
-    const startSeq = Number(start.seq);
-    const endMs = Number(end.ms);
-    const endSeq = Number(end.seq);
+    probeParts(start);
+    const startMs = idParts.ms;
+    const startSeq = idParts.seq;
+    probeParts(end);
+    const endMs = idParts.ms;
+    const endSeq = idParts.seq;
     for (let n = this.seekNode(start, startMs, startSeq, false), first = true; n < nodes.length; n++, first = false) {
       const node = nodes[n];
       for (let s = first ? StreamEntries.firstSlotFrom(node, start, startMs, startSeq) : 0; s < node.fields.length; s++) {
@@ -642,10 +660,12 @@ export class StreamEntries {
   /** Live entries with start >= id >= end, descending (Redis reverse iteration; see `forEachReverse`). */
   *revRange(start: StreamId, end: StreamId): Generator<StreamEntry> {
     const nodes = this.nodes;
-    const startMs = Number(start.ms);
-    const startSeq = Number(start.seq);
-    const endMs = Number(end.ms);
-    const endSeq = Number(end.seq);
+    probeParts(start);
+    const startMs = idParts.ms;
+    const startSeq = idParts.seq;
+    probeParts(end);
+    const endMs = idParts.ms;
+    const endSeq = idParts.seq;
     for (let n = this.seekNode(start, startMs, startSeq, true), first = true; n >= 0; n--, first = false) {
       const node = nodes[n];
       if (!node) return;
