@@ -28,10 +28,20 @@ describe('layering of lib/', () => {
     expect(bad).toEqual([]);
   });
 
+  it('keeps the engine, the commands, the keyspace and the byte helpers free of every front end', () => {
+    // the front ends (and the entries that assemble them)
+    const FRONT_ENDS = ['adapter', 'server', 'upstash', 'scenarios', 'jest', 'runners', 'msw', 'cli', 'index', 'cjs-entry'];
+    const dirs = ['engine', 'engine/commands', 'engine/emulated', 'commands', 'commands/server', 'keyspace', 'bytes', 'blocking', 'clock', 'config', 'rdb', 'reply', 'stats'];
+    const bad = dirs.flatMap((d) =>
+      importsOf(d)
+        .filter(([, spec]) => spec.startsWith('.') && FRONT_ENDS.some((fe) => join(LIB, d, spec) === join(LIB, fe) || join(LIB, d, spec).startsWith(join(LIB, fe) + '/')))
+        .map(([f, spec]) => `${d}/${f} → ${spec}`),
+    );
+    expect(bad).toEqual([]);
+  });
+
   it('keeps the engine free of the ioredis front end, and ioredis-mock to its emulator table', () => {
-    const engine = [...importsOf('engine'), ...importsOf('engine/commands')];
-    // the front end's own modules; the byte/key/TTL helpers of lib/adapter are shared for now
-    expect(engine.filter(([, spec]) => /adapter\/(install|methods|pipeline|lifecycle|client-options)/.test(spec))).toEqual([]);
+    const engine = [...importsOf('engine'), ...importsOf('engine/commands'), ...importsOf('engine/emulated')];
     expect(engine.filter(([f, spec]) => (spec === 'ioredis-mock' || spec === '@ioredis-mock-streams/mock-runtime') && f !== 'emulators.ts')).toEqual([]);
     expect(engine.filter(([f, spec]) => spec === 'ioredis' || (spec === 'fengari' && f !== 'lua.ts'))).toEqual([]);
   });

@@ -6,7 +6,7 @@
  */
 import { newReplyError } from './reply-error';
 import { installedIoredisMajor } from './command-table';
-import { lastFormattedIdText } from '../model/stream-id';
+import { flattenArgs, isAscii, utf8Of } from '../bytes/index';
 import {
   BigNumberReply,
   BooleanReply,
@@ -23,21 +23,6 @@ import {
   flatPairs,
   formatDouble,
 } from '../reply/reply';
-
-const ASCII = /^[\x00-\x7f]*$/;
-
-/** Strings up to this length are checked char by char (a regex call costs more for short ones). */
-const SHORT = 64;
-
-/** True when every char of `s` is ASCII (its UTF-8 bytes and its byte string are `s` itself). */
-function isAscii(s: string): boolean {
-  // the ID just formatted is ASCII (and, a fresh rope, costly to read: model/stream-id.ts)
-  if (s === lastFormattedIdText()) return true;
-  const n = s.length;
-  if (n > SHORT) return ASCII.test(s);
-  for (let i = 0; i < n; i++) if (s.charCodeAt(i) > 0x7f) return false;
-  return true;
-}
 
 /**
  * A number argument as the installed ioredis writes it: ioredis 6 spells an integer past 2^53
@@ -59,24 +44,10 @@ export function toByteString(arg: unknown): string {
   return isAscii(s) ? s : Buffer.from(s, 'utf8').toString('latin1');
 }
 
-/**
- * Flatten arguments the way ioredis does (arrays are spread one level). Element by element:
- * `push(...a)` passes the array as call arguments, which overflows the stack above ~120 000
- * elements, where ioredis and Redis take any number.
- */
-export function flattenArgs(args: readonly unknown[]): unknown[] {
-  const out: unknown[] = [];
-  for (const a of args) {
-    if (Array.isArray(a)) for (const x of a) out.push(x);
-    else out.push(a);
-  }
-  return out;
-}
+export { flattenArgs };
 
 /** A byte string as a UTF-8 decoded JS string (what ioredis returns by default). */
-export function decodeBytes(s: string): string {
-  return isAscii(s) ? s : Buffer.from(s, 'latin1').toString('utf8');
-}
+export const decodeBytes = utf8Of;
 
 export interface ReplyEncoding {
   /** `…Buffer` twin: strings become Buffers. */

@@ -30,15 +30,15 @@ import { ErrorReply, NIL_ARRAY, PushReply, QUEUED, type Reply } from '../reply/r
 import { StreamsMockError } from '../clock/clock';
 import { type RedisVersion, commandSince, predates } from '../version';
 import { DENIED_IN_SCRIPTS, ERR_ARITY_FROM_SCRIPT, ERR_NOT_ALLOWED_FROM_SCRIPT, ERR_UNKNOWN_FROM_SCRIPT } from './script-rules';
-import { runBuiltin, takeExactDirty } from '../adapter/builtins';
-import { callSliced } from '../adapter/large-args';
-import { decodeBytes, toByteString } from '../adapter/encoding';
-import { storeKeyOfBytes } from '../adapter/keys';
-import { clockTtlCommands } from '../adapter/ttl';
+import { runBuiltin, takeExactDirty } from './emulated/builtins';
+import { callSliced } from './emulated/large-args';
+import { bytesOf as toByteString, utf8Of as decodeBytes } from '../bytes/index';
+import { storeKeyOfBytes } from './emulated/keys';
+import { clockTtlCommands } from './emulated/clock-ttl';
 import { builtinError, typedBuiltinReply } from './builtin-replies';
 import type { ConnectionCommandSpec } from './command-types';
 import { CONNECTION_COMMANDS } from './commands/index';
-import { wholeKeyAccess } from '../adapter/key-values';
+import { wholeKeyAccess } from '../keyspace/key-values';
 import { ALLOWED_WHEN_SUBSCRIBED } from './commands/pubsub';
 import { defaultEmulators, type EmulatorTable } from './emulators';
 import { ServerState, nextClientId, openRegistered, register, serverFor, unregister } from './registry';
@@ -921,7 +921,7 @@ export class Connection {
       let set = ks.watchers.get(key);
       if (!set) ks.watchers.set(key, (set = new Set()));
       set.add(state);
-      state.keys.push([ks, key, ks.store.expires.isExpired(key)]);
+      state.keys.push([ks, key, ks.store.isExpired(key)]);
     }
   }
 
@@ -943,7 +943,7 @@ export class Connection {
     const state = this.watchState;
     if (!state) return false;
     if (state.dirty) return true;
-    return state.keys.some(([ks, key, expiredAtWatch]) => !expiredAtWatch && ks.store.expires.isExpired(key));
+    return state.keys.some(([ks, key, expiredAtWatch]) => !expiredAtWatch && ks.store.isExpired(key));
   }
 
   // -------------------------------------------------------------------------------------------

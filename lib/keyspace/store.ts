@@ -5,10 +5,14 @@
  * keyspace clock instead of the real Date, and every deletion, overwrite or flush is reported
  * to the blocking machinery (ioredis-mock's FLUSHALL emits nothing).
  *
- * It offers the same shape as ioredis-mock's data and expires objects (get/set/has/delete/
- * keys/clear and get/set/has/isExpired/delete/clear), and copies non-stream values on get/set
- * exactly as ioredis-mock does, so its built-in commands keep working unchanged.
+ * Keys are byte strings (lib/bytes: one char per byte), so `x\xff` and `x\xfe` are two keys.
+ *
+ * For ioredis-mock's emulators it offers the shape of their data and expires objects
+ * (get/set/has/delete/keys/clear and get/set/has/isExpired/delete/clear): those views take a key
+ * as the emulators hold it (a JS string, written as UTF-8, or a Buffer) and give keys back as
+ * UTF-8 text, and copy non-stream values on get/set exactly as ioredis-mock does.
  */
+import { bytesOf, utf8Of } from '../bytes/index';
 import { Stream } from '../model/stream';
 import type { NodeLimits } from '../model/stream-entries';
 
@@ -149,39 +153,60 @@ export class KeyStore {
     }
   }
 
-  /** ioredis-mock-compatible shared data object. */
+  /** Every key (byte strings) after lazy expiry, in insertion order. */
+  keyNames(): string[] {
+    const out: string[] = [];
+    for (const key of [...this.raw.keys()]) {
+      this.expireIfDue(key);
+      if (this.raw.has(key)) out.push(key);
+    }
+    return out;
+  }
+
+  /** Number of keys (expired keys not yet dropped included, as Redis's DBSIZE). */
+  get size(): number {
+    return this.raw.size;
+  }
+
+  /** Set the absolute expiry of `key` (ms since the epoch). */
+  setExpiry(key: string, at: number): void {
+    this.expiry.set(key, +at);
+    this.hooks.expiryChanged(key);
+  }
+
+  /** Remove the TTL of `key`; true if it had one. */
+  removeExpiry(key: string): boolean {
+    if (!this.expiry.delete(key)) return false;
+    this.hooks.expiryChanged(key);
+    return true;
+  }
+
+  /** ioredis-mock-compatible shared data object (keys as the emulators hold them). */
   readonly data: SharedData = Object.freeze({
     clear: () => this.clearAll(),
-    delete: (key: string) => this.remove(key),
-    get: (key: string) => copyValue(this.getRaw(key)),
-    has: (key: string) => this.hasKey(key),
+    delete: (key: string) => this.remove(bytesOf(key)),
+    get: (key: string) => copyValue(this.getRaw(bytesOf(key))),
+    has: (key: string) => this.hasKey(bytesOf(key)),
     keys: (prefix?: string) => {
       const out: string[] = [];
-      for (const key of [...this.raw.keys()]) {
-        this.expireIfDue(key);
-        if (this.raw.has(key) && (!prefix || key.startsWith(prefix))) out.push(key);
-      }
+      const bytePrefix = prefix ? bytesOf(prefix) : '';
+      for (const key of this.keyNames()) if (!bytePrefix || key.startsWith(bytePrefix)) out.push(utf8Of(key));
       return out;
     },
-    set: (key: string, val: unknown) => this.setRaw(key, copyValue(val)),
+    set: (key: string, val: unknown) => this.setRaw(bytesOf(key), copyValue(val)),
   });
 
-  /** ioredis-mock-compatible shared expires object, on the keyspace clock. */
+  /** ioredis-mock-compatible shared expires object, on the keyspace clock (keys as the emulators hold them). */
   readonly expires: SharedExpires = Object.freeze({
     clear: () => this.expiry.clear(),
-    get: (key: string) => this.expiry.get(key),
-    set: (key: string, timestamp: number) => {
-      this.expiry.set(key, +timestamp);
-      this.hooks.expiryChanged(key);
-    },
-    has: (key: string) => this.expiry.has(key),
+    get: (key: string) => this.expiry.get(bytesOf(key)),
+    set: (key: string, timestamp: number) => this.setExpiry(bytesOf(key), timestamp),
+    has: (key: string) => this.expiry.has(bytesOf(key)),
     isExpired: (key: string) => {
-      const at = this.expiry.get(key);
+      const at = this.expiry.get(bytesOf(key));
       return at !== undefined && at <= this.hooks.now();
     },
-    delete: (key: string) => {
-      if (this.expiry.delete(key)) this.hooks.expiryChanged(key);
-    },
+    delete: (key: string) => void this.removeExpiry(bytesOf(key)),
   });
 
   /**
@@ -208,6 +233,12 @@ export class KeyStore {
     };
     fill(this, theirs, mine[0]);
     fill(other, mine, theirs[0]);
+  }
+
+  /** True when `key` has a TTL that has passed on the keyspace clock (not yet dropped). */
+  isExpired(key: string): boolean {
+    const at = this.expiry.get(key);
+    return at !== undefined && at <= this.hooks.now();
   }
 
   /** Absolute expiry time of a full key in ms, if it has a TTL. */

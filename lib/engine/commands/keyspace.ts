@@ -18,7 +18,7 @@
  *   order, the cursor naming the last key examined, so every key present for the whole iteration
  *   is returned exactly once (Redis's hash-order cursor cannot be reproduced); COUNT is the
  *   number of keys examined per call (default 10); Redis's cursor parsing and errors.
- * KEYS pattern — Redis glob patterns (adapter/glob.ts).
+ * KEYS pattern — Redis glob patterns (lib/bytes/glob.ts), over the keys' bytes.
  * Keys are full key names (a client's keyPrefix is applied by the front end to the key
  * arguments, as ioredis does; SCAN/KEYS answer full names, as a server does).
  */
@@ -26,10 +26,10 @@ import { parseInt64 } from '../../commands/args';
 import { CommandError, ERR_NOT_INTEGER, ERR_NO_SUCH_KEY, ERR_SYNTAX } from '../../errors';
 import type { Keyspace } from '../../keyspace/keyspace';
 import { OK, type Reply } from '../../reply/reply';
-import { decodeBytes, toByteString } from '../../adapter/encoding';
-import { globMatch } from '../../adapter/glob';
-import { redisTypeOf } from '../../adapter/key-types';
-import { storeKeyOfBytes } from '../../adapter/keys';
+import { utf8Of as decodeBytes } from '../../bytes/index';
+import { globMatch } from '../../bytes/glob';
+import { redisTypeOf } from '../emulated/key-types';
+import { storeKeyOfBytes } from '../emulated/keys';
 import type { ConnectionCommandSpec } from '../command-types';
 import type { Connection } from '../connection';
 import { DATABASES } from '../registry';
@@ -46,7 +46,7 @@ function notifyGeneric(conn: Connection, event: string, fullKey: string): void {
   const publish = conn.emulators.publish;
   if (typeof publish !== 'function') return;
   const host = { channels: conn.server.channels, patternChannels: conn.server.patternChannels };
-  const key = decodeBytes(toByteString(fullKey));
+  const key = decodeBytes(fullKey);
   if (flags.includes('K')) publish.call(host, `__keyspace@${conn.db}__:${key}`, event);
   if (flags.includes('E')) publish.call(host, `__keyevent@${conn.db}__:${event}`, key);
 }
@@ -108,7 +108,7 @@ const rename = (nx: boolean) => (conn: Connection, argv: string[]): Reply => {
   store.deleteKey(dst);
   store.deleteKey(src);
   store.setRaw(dst, value);
-  if (ttl !== undefined) store.expires.set(dst, ttl);
+  if (ttl !== undefined) store.setExpiry(dst, ttl);
   notifyGeneric(conn, 'rename_from', src);
   notifyGeneric(conn, 'rename_to', dst);
   conn.server.stats.addDirty(1);
@@ -128,7 +128,7 @@ function move(conn: Connection, argv: string[]): Reply {
   const ttl = store.expiryOf(key);
   store.deleteKey(key);
   target.setRaw(key, value);
-  if (ttl !== undefined) target.expires.set(key, ttl);
+  if (ttl !== undefined) target.setExpiry(key, ttl);
   notifyGeneric(conn, 'move_from', key);
   conn.server.stats.addDirty(1);
   return 1;
@@ -146,7 +146,7 @@ function swapdb(conn: Connection, argv: string[]): Reply {
 
 function keys(conn: Connection, argv: string[]): Reply {
   const pattern = storeKeyOfBytes(argv[1]);
-  return conn.keyspace.store.data.keys().filter((k) => globMatch(pattern, k)).map((k) => toByteString(k));
+  return conn.keyspace.store.keyNames().filter((k) => globMatch(pattern, k));
 }
 
 function scan(conn: Connection, argv: string[]): Reply {
@@ -178,7 +178,7 @@ function scan(conn: Connection, argv: string[]): Reply {
     after = state.lastKey.get(String(cursor));
     if (after === undefined) return ['0', []]; // a cursor this keyspace never gave: nothing left
   }
-  const all = ks.store.data.keys().sort();
+  const all = ks.store.keyNames().sort();
   let start = 0;
   if (after !== undefined) {
     const from = after;
@@ -187,8 +187,7 @@ function scan(conn: Connection, argv: string[]): Reply {
   }
   const examined = all.slice(start, start + examine);
   const found = examined
-    .filter((k) => (pattern === undefined || globMatch(pattern, k)) && (type === undefined || redisTypeOf(ks.store.getRaw(k)) === type))
-    .map((k) => toByteString(k));
+    .filter((k) => (pattern === undefined || globMatch(pattern, k)) && (type === undefined || redisTypeOf(ks.store.getRaw(k)) === type));
   if (start + examine >= all.length) return ['0', found];
   const token = String(state.next++);
   state.lastKey.set(token, examined[examined.length - 1]);

@@ -45,7 +45,7 @@ export function infoSource(conn: Connection): InfoSource {
       const id = `${ks.dbIndex}\n${key}`;
       blockingKeys.set(id, (blockingKeys.get(id) ?? false) || requests.some((r) => r.unblockOnNoKey === true));
     }
-    const keys = ks.store.data.keys();
+    const keys = ks.store.keyNames();
     if (keys.length === 0) continue;
     const now = ks.now();
     let expires = 0;
@@ -102,7 +102,7 @@ function commandNames(conn: Connection): string[] {
 function flush(server: ServerState, dbs: Iterable<ReturnType<ServerState['keyspace']>>): void {
   let removed = 0;
   for (const ks of dbs) {
-    removed += ks.store.data.keys().length;
+    removed += ks.store.keyNames().length;
     ks.store.clearAll();
     ks.blocking.flush();
   }

@@ -15,8 +15,8 @@
  *   (its pipeline `_addTransaction`), and unwraps it in the adapter's own functions.
  * The stream commands themselves never spread user-sized arrays (see `flattenArgs`).
  */
-import { StreamsMockError } from '../clock/clock';
-import { flattenArgs } from './encoding';
+import { StreamsMockError } from '../../clock/clock';
+import { flattenArgs } from '../../bytes/index';
 
 /** Longest argument list handed to a function call at once (V8 overflows near 120 000; ioredis-mock nests several spreads). */
 export const MAX_SPREAD_ARGS = 8_192;

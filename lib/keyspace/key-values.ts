@@ -5,7 +5,7 @@
  * modules use; the engine supplies the other databases of the same server for COPY … DB.
  */
 import type { Db, KeyValue } from '../commands/types';
-import type { Keyspace } from '../keyspace/keyspace';
+import type { Keyspace } from './keyspace';
 import { Stream } from '../model/stream';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -93,8 +93,8 @@ export function wholeKeyAccess(
     setValue: (key, value, expireAt) => {
       const k = full(key);
       ks.store.setRaw(k, fromKeyValue(value));
-      if (expireAt === undefined) ks.store.expires.delete(k);
-      else ks.store.expires.set(k, expireAt);
+      if (expireAt === undefined) ks.store.removeExpiry(k);
+      else ks.store.setExpiry(k, expireAt);
     },
     deleteKey: (key) => {
       const k = full(key);

@@ -9,7 +9,7 @@
  * Value shapes (ioredis-mock's): string → string/Buffer, list → Array, set → Set,
  * zset → Map, hash → plain object, stream → the model's Stream.
  */
-import { Stream } from '../model/stream';
+import { Stream } from '../../model/stream';
 
 export type RedisType = 'string' | 'list' | 'set' | 'zset' | 'hash' | 'stream';
 

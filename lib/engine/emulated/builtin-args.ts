@@ -7,10 +7,10 @@
  * t_set.c, t_zset.c, bitops.c and db.c of 7.0, each checked on redis-server 7.0.15.
  * Arguments here exclude the command name: args[0] is the first key.
  */
-import { parseInt64 } from '../commands/args';
-import { CommandError, ERR_NOT_INTEGER, ERR_SYNTAX, errUnknownSubcommand, ERR_HASH_NOT_FLOAT, ERR_NAN_OR_INF_INCR, ERR_NOT_FLOAT } from '../errors';
-import { StreamsMockError } from '../clock/clock';
-import { toByteString } from './encoding';
+import { parseInt64 } from '../../commands/args';
+import { CommandError, ERR_NOT_INTEGER, ERR_SYNTAX, errUnknownSubcommand, ERR_HASH_NOT_FLOAT, ERR_NAN_OR_INF_INCR, ERR_NOT_FLOAT } from '../../errors';
+import { StreamsMockError } from '../../clock/clock';
+import { bytesOf } from '../../bytes/index';
 import { longDoubleModule } from './builtin-fixes';
 
 type Check = (args: readonly string[], value?: unknown) => void;
@@ -243,12 +243,12 @@ const expireTime = (i: number, name: string): Check => (a) => {
 /** The stored string as a number for INCR & co. (string2ll / string2ld of the value). */
 const storedInteger: Check = (_a, value) => {
   if (value === undefined) return;
-  if (parseInt64(toByteString(value)) === null) fail(ERR_NOT_INTEGER);
+  if (parseInt64(bytesOf(value)) === null) fail(ERR_NOT_INTEGER);
 };
 /** INCRBYFLOAT / HINCRBYFLOAT read both numbers as long doubles (string2ld: ./long-double.ts). */
 const storedLongDouble: Check = (_a, value) => {
   if (value === undefined) return;
-  if (longDoubleModule().parseLongDouble(toByteString(value)) === null) fail(ERR_NOT_FLOAT);
+  if (longDoubleModule().parseLongDouble(bytesOf(value)) === null) fail(ERR_NOT_FLOAT);
 };
 const longDouble = (i: number): Check => (a) => {
   if (a.length > i && longDoubleModule().parseLongDouble(a[i]) === null) fail(ERR_NOT_FLOAT);
@@ -272,7 +272,7 @@ const hashField = (integer: boolean): Check => (a, value) => {
   const field = a[1];
   const stored = value && typeof value === 'object' && field !== undefined ? (value as Record<string, unknown>)[field] : undefined;
   if (stored === undefined) return;
-  const text = toByteString(stored);
+  const text = bytesOf(stored);
   if (integer ? parseInt64(text) === null : longDoubleModule().parseLongDouble(text) === null) fail(integer ? 'ERR hash value is not an integer' : ERR_HASH_NOT_FLOAT);
 };
 

@@ -12,7 +12,7 @@
  * fractional digits, ties to even (glibc). So `INCRBYFLOAT k 1e400` is accepted as Redis
  * accepts it (1e400 is within long double range) and stores the 401-digit integer Redis stores.
  */
-import { CommandError, ERR_NAN_OR_INF_RESULT } from '../errors';
+import { CommandError, ERR_NAN_OR_INF_RESULT } from '../../errors';
 
 /** An 80-bit extended value: m · 2^e (m < 2^64, finite), or an infinity. */
 export type LongDouble = { neg: boolean; m: bigint; e: number } | { inf: 1 | -1 };

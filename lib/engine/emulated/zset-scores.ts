@@ -15,11 +15,11 @@
  * - ZSCAN's scores are bulk strings of the stored text: d2string of the version for a listpack
  *   sorted set, `%.17g` (ld2string LD_STR_AUTO) for a skiplist one, in every version.
  */
-import { CommandError } from '../errors';
-import { builtinPairsKind } from '../engine/builtin-replies';
-import { RDB_FORMAT, type RedisVersion } from '../version';
-import { DEFAULT_COLLECTION_LIMITS, type CollectionLimits } from '../rdb/collection-limits';
-import { d2string, formatG17 } from '../rdb/double-text';
+import { CommandError } from '../../errors';
+import { builtinPairsKind } from '../builtin-replies';
+import { RDB_FORMAT, type RedisVersion } from '../../version';
+import { DEFAULT_COLLECTION_LIMITS, type CollectionLimits } from '../../rdb/collection-limits';
+import { d2string, formatG17 } from '../../rdb/double-text';
 import { parseDouble } from './builtin-args';
 
 const ZADD_FLAGS = ['NX', 'XX', 'GT', 'LT', 'CH', 'INCR'];

@@ -5,10 +5,10 @@
  * Semantics: Redis 7.0 `expireGenericCommand` / `ttlGenericCommand` (NX, XX, GT, LT; a time
  * in the past deletes the key; TTL rounds to the nearest second).
  */
-import { parseInt64 } from '../commands/args';
-import { CommandError } from '../errors';
-import type { Keyspace } from '../keyspace/keyspace';
-import { decodeBytes, toByteString } from './encoding';
+import { parseInt64 } from '../../commands/args';
+import { CommandError } from '../../errors';
+import type { Keyspace } from '../../keyspace/keyspace';
+import { bytesOf, utf8Of as decodeBytes } from '../../bytes/index';
 
 type SyncCommand = (args: unknown[]) => number;
 
@@ -18,18 +18,18 @@ type SyncCommand = (args: unknown[]) => number;
  * engine connection for the methods, `call()` and Lua `redis.call`.
  */
 export function clockTtlCommands(ks: Keyspace): Record<string, SyncCommand> {
-  const full = (key: unknown) => toByteString(key);
+  const full = (key: unknown) => bytesOf(key);
   const expireCmd = (name: string, unitMs: number, absolute: boolean): SyncCommand => (args) => {
     const [key, when, ...flags] = args;
     // Options first, named as typed (expire.c parseExtendedExpireArgumentsOrReply), then the time.
     for (const x of flags) {
-      if (!['NX', 'XX', 'GT', 'LT'].includes(toByteString(x).toUpperCase())) throw new CommandError(`ERR Unsupported option ${decodeBytes(toByteString(x))}`);
+      if (!['NX', 'XX', 'GT', 'LT'].includes(bytesOf(x).toUpperCase())) throw new CommandError(`ERR Unsupported option ${decodeBytes(bytesOf(x))}`);
     }
-    const f = new Set(flags.map((x) => toByteString(x).toUpperCase()));
+    const f = new Set(flags.map((x) => bytesOf(x).toUpperCase()));
     if (f.has('NX') && (f.has('XX') || f.has('GT') || f.has('LT')))
       throw new CommandError('ERR NX and XX, GT or LT options at the same time are not compatible');
     if (f.has('GT') && f.has('LT')) throw new CommandError('ERR GT and LT options at the same time are not compatible');
-    const v = parseInt64(toByteString(when));
+    const v = parseInt64(bytesOf(when));
     if (v === null) throw new CommandError('ERR value is not an integer or out of range');
     // expire.c: an overflow of the unit conversion or of the base time is an invalid time
     const LLONG_MAX = 2n ** 63n - 1n;
@@ -50,7 +50,7 @@ export function clockTtlCommands(ks: Keyspace): Record<string, SyncCommand> {
       ks.store.deleteKey(k);
       return 1;
     }
-    ks.store.expires.set(k, at);
+    ks.store.setExpiry(k, at);
     ks.store.markModified(k);
     return 1;
   };

@@ -14,13 +14,13 @@
  * - sorted-set scores as Redis reads and prints them (./zset-scores.ts), and score ranges
  *   (ZRANGEBYSCORE, ZCOUNT, ZREMRANGEBYSCORE …) selected as Redis does (./zset-ranges.ts).
  */
-import { parseInt64 } from '../commands/args';
-import { commandSpec } from '../commands/command-data';
-import { CommandError, ERR_WRONGTYPE } from '../errors';
-import type { Keyspace } from '../keyspace/keyspace';
-import { Stream } from '../model/stream';
-import { supports } from '../version';
-import { flattenArgs } from './encoding';
+import { parseInt64 } from '../../commands/args';
+import { commandSpec } from '../../commands/command-data';
+import { CommandError, ERR_WRONGTYPE } from '../../errors';
+import type { Keyspace } from '../../keyspace/keyspace';
+import { Stream } from '../../model/stream';
+import { supports } from '../../version';
+import { flattenArgs } from '../../bytes/index';
 import { checkArgsAfterLookup, checkArgsBeforeLookup, hasArgChecks } from './builtin-args';
 import { builtinError } from './builtin-errors';
 import { missingSourceReply, redisTypeOf, typeRuleOf, wrongTypeKey } from './key-types';
@@ -278,6 +278,6 @@ function keepTtl(ks: Keyspace, flat: readonly unknown[]): (() => void) | undefin
   const at = ks.store.expiryOf(key);
   if (at === undefined) return undefined;
   return () => {
-    if (ks.store.hasKey(key) && ks.store.expiryOf(key) === undefined) ks.store.expires.set(key, at);
+    if (ks.store.hasKey(key) && ks.store.expiryOf(key) === undefined) ks.store.setExpiry(key, at);
   };
 }

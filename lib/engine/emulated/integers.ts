@@ -11,10 +11,10 @@
  * the TTL is kept, as Redis keeps it) and replied as a bigint. ioredis-mock's emulator is not
  * called for these commands.
  */
-import { parseInt64 } from '../commands/args';
-import { CommandError } from '../errors';
-import type { Keyspace } from '../keyspace/keyspace';
-import { toByteString } from './encoding';
+import { parseInt64 } from '../../commands/args';
+import { CommandError } from '../../errors';
+import type { Keyspace } from '../../keyspace/keyspace';
+import { bytesOf } from '../../bytes/index';
 import { storeKeyOfArg } from './keys';
 
 const INT64_MIN = -(2n ** 63n);
@@ -24,7 +24,7 @@ const ERR_OVERFLOW = 'ERR increment or decrement would overflow';
 
 /** A checked integer (argument or stored value) as a bigint; 0 when absent. */
 function int64Of(v: unknown): bigint {
-  return v === undefined || v === null ? 0n : (parseInt64(toByteString(v)) ?? 0n);
+  return v === undefined || v === null ? 0n : (parseInt64(bytesOf(v)) ?? 0n);
 }
 
 /** `old + incr`, or the overflow error (the same test as incrDecrCommand / hincrbyCommand). */
@@ -40,18 +40,19 @@ function add(old: bigint, incr: bigint): bigint {
  */
 export function runIntegerCommand(ks: Keyspace, name: string, flat: readonly unknown[]): bigint {
   const key = storeKeyOfArg(flat[0]);
-  const data = ks.store.data;
+  const store = ks.store;
   if (name === 'hincrby') {
-    const field = storeKeyOfArg(flat[1]);
-    const hash = (data.get(key) ?? {}) as Record<string, unknown>;
+    // ioredis-mock's hash: a plain object keyed by the field's UTF-8 text
+    const field = Buffer.isBuffer(flat[1]) ? flat[1].toString() : String(flat[1] ?? '');
+    const hash = { ...((store.getRaw(key) ?? {}) as Record<string, unknown>) };
     const old = Object.prototype.hasOwnProperty.call(hash, field) ? hash[field] : undefined;
     const next = add(int64Of(old), int64Of(flat[2]));
     hash[field] = next.toString();
-    data.set(key, hash);
+    store.setRaw(key, hash);
     return next;
   }
   const incr = name === 'incr' ? 1n : name === 'decr' ? -1n : name === 'incrby' ? int64Of(flat[1]) : -int64Of(flat[1]);
-  const next = add(int64Of(data.get(key)), incr);
-  data.set(key, next.toString());
+  const next = add(int64Of(store.getRaw(key)), incr);
+  store.setRaw(key, next.toString());
   return next;
 }

@@ -8,8 +8,8 @@
  * - a `StreamsMockError` naming the command when ioredis-mock does not implement a command
  *   Redis has, or fails inside its own code: not a Redis reply, so never dressed as one.
  */
-import { StreamsMockError } from '../clock/clock';
-import { CommandError, ERR_NOT_INTEGER, ERR_NO_SUCH_KEY, ERR_SYNTAX, ERR_WRONGTYPE } from '../errors';
+import { StreamsMockError } from '../../clock/clock';
+import { CommandError, ERR_NOT_INTEGER, ERR_NO_SUCH_KEY, ERR_SYNTAX, ERR_WRONGTYPE } from '../../errors';
 
 /** ioredis-mock texts and Redis's for them. */
 const TRANSLATIONS: [RegExp, string | ((m: RegExpMatchArray) => string)][] = [

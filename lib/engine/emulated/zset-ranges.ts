@@ -18,8 +18,8 @@
  * The arguments were checked before (./builtin-args.ts: syntax, `ERR min or max is not a
  * float`, LIMIT integers) and the key's type too.
  */
-import { parseInt64 } from '../commands/args';
-import type { KeyStore } from '../keyspace/store';
+import { parseInt64 } from '../../commands/args';
+import type { KeyStore } from '../../keyspace/store';
 import { parseScoreBound } from './builtin-args';
 import { storeKeyOfArg } from './keys';
 
