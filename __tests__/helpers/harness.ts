@@ -22,6 +22,10 @@ export class Harness {
   readonly keys = new Map<string, unknown>();
   readonly signals: string[] = [];
   readonly events: [string, string][] = [];
+  /** Keyspace notifications of every class, as `[type, event, key]`. */
+  readonly notifications: [string, string, string][] = [];
+  /** Absolute TTLs (ms) by key. */
+  readonly ttls = new Map<string, number>();
   now = 1_700_000_000_000;
   version: RedisVersion = DEFAULT_REDIS_VERSION;
   canBlock = true;
@@ -42,6 +46,27 @@ export class Harness {
     signalReady: (key) => void this.signals.push(key),
     touch: () => undefined,
     notify: (event, key) => void this.events.push([event, key]),
+    lookup: (key) => {
+      const at = this.ttls.get(key);
+      if (at !== undefined && at <= this.now) {
+        this.keys.delete(key);
+        this.ttls.delete(key);
+      }
+      return this.keys.get(key);
+    },
+    store: (key, value, keepTtl) => {
+      this.keys.set(key, value);
+      if (!keepTtl) this.ttls.delete(key);
+    },
+    remove: (key) => {
+      this.ttls.delete(key);
+      return this.keys.delete(key);
+    },
+    ttlAt: (key) => (this.keys.has(key) ? this.ttls.get(key) : undefined),
+    setTtlAt: (key, at) => void this.ttls.set(key, at),
+    persist: (key) => this.ttls.delete(key),
+    notifyEvent: (type, event, key) => void this.notifications.push([type, event, key]),
+    keyNames: () => [...this.keys.keys()],
   };
 
   ctx(): CommandContext {

@@ -143,6 +143,9 @@ export function flatten(args: unknown[]): unknown[] {
 /** argv bytes of a command as ioredis sends it (key prefix applied when `prefixKeys`). */
 export function buildArgv(name: string, args: unknown[], keyPrefix: unknown, prefixKeys: boolean): string[] {
   let flat = flatten(args);
+  // ioredis's argument transformer for the name as sent (hset/hmset/mset/msetnx with an object
+  // or Map): methods use the lower-case name; `call('HSET', {…})` is not transformed, as in ioredis
+  if (ARGUMENT_TRANSFORMED.has(name)) flat = ioredisTransformers().argument[name]!(flat) as unknown[];
   if (prefixKeys && keyPrefix) flat = applyKeyPrefix(name, flat, keyPrefix as string | Buffer);
   const argv = new Array<string>(flat.length + 1);
   argv[0] = name;
@@ -542,7 +545,8 @@ export function streamMethod(emulators: EmulatorTable, name: string, buffers: bo
     let flat = true;
     for (let i = 0; i < n; i++) {
       const a: unknown = arguments[i];
-      if (typeof a === 'object' && Array.isArray(a)) flat = false;
+      // an array is spread, an object or Map transformed (hset/mset): the general path
+      if (typeof a === 'object' && a !== null && (Array.isArray(a) || (!Buffer.isBuffer(a) && ARGUMENT_TRANSFORMED.has(name)))) flat = false;
       call[i + 1] = a;
     }
     const reply = runStreamMethod(this, emulators, lane, seen, call, flat, buffers);

@@ -27,6 +27,39 @@ export interface Db {
   /** A keyspace event of class `t` (stream) happened on `key` (e.g. 'xadd', 'xgroup-create'). */
   notify(event: string, key: string): void;
 
+  // Generic key access, for the families the engine owns (strings, keys, hashes, lists, sets,
+  // sorted sets …). Keys, fields, members and values are byte strings (lib/bytes). Values are
+  // the model's own: a string is a byte string; a hash, list, set or sorted set is its model
+  // class (lib/model), whose `redisType` names its type (lib/keyspace/value-type.ts).
+
+  /**
+   * The value stored at `key` after lazy expiry (Redis lookupKey), or undefined. The object
+   * itself, not a copy: a command that changes it in place then calls `touch(key)` (and
+   * `signalReady(key)` when blocked pops may now be served).
+   */
+  lookup(key: string): unknown;
+  /**
+   * Store `value` at `key`, replacing any value of any type (Redis setKey / dbAdd): the TTL is
+   * removed unless `keepTtl`; WATCH is dirtied and calls blocked on the key are signalled.
+   */
+  store(key: string, value: unknown, keepTtl?: boolean): void;
+  /** Delete `key` (any type); true if it existed. Dirties WATCH, signals blocked calls. */
+  remove(key: string): boolean;
+  /** Absolute expiry of `key` in ms since the epoch, or undefined (no TTL or no key). */
+  ttlAt(key: string): number | undefined;
+  /** Set the absolute expiry of an existing `key` (ms since the epoch). */
+  setTtlAt(key: string, at: number): void;
+  /** Remove the TTL of `key`; true if it had one. */
+  persist(key: string): boolean;
+  /**
+   * A keyspace notification (Redis notifyKeyspaceEvent): `type` is its class letter as in
+   * notify-keyspace-events (`g` generic, `$` string, `l` list, `s` set, `h` hash, `z` sorted
+   * set, `x` expired, `e` evicted, `t` stream, `m` key miss, `n` new key), `event` its name.
+   */
+  notifyEvent(type: string, event: string, key: string): void;
+  /** Every key of this database (after lazy expiry), in no particular order. */
+  keyNames(): string[];
+
   // Whole-key access for the keyspace commands (DUMP, RESTORE, COPY) and CONFIG. Optional so
   // that a minimal front end can leave them out: those commands then throw a StreamsMockError.
 

@@ -1183,13 +1183,14 @@ export function builtinArity(name: string): number | undefined {
 }
 
 /**
- * Keyspace notifications of class `t` (stream) for the issuing connection, as Redis sends them
- * when `notify-keyspace-events` has `t` (or `A`) with `K` and/or `E`: published on
- * `__keyspace@<db>__:<key>` (message: the event) and `__keyevent@<db>__:<event>` (the key).
+ * A keyspace notification for the issuing connection, as Redis's notifyKeyspaceEvent sends it
+ * when `notify-keyspace-events` has the event's class `type` (or `A` for any of g$lshzxetd)
+ * with `K` and/or `E`: published on `__keyspace@<db>__:<key>` (message: the event) and
+ * `__keyevent@<db>__:<event>` (message: the key).
  */
-function publishStreamEvent(conn: Connection, ks: Keyspace, event: string, fullKey: string): void {
+export function publishKeyspaceEvent(conn: Connection, ks: Keyspace, type: string, event: string, fullKey: string): void {
   const flags = conn.notifyKeyspaceEvents;
-  if (!flags || !(flags.includes('t') || flags.includes('A'))) return;
+  if (!flags || !(flags.includes(type) || (flags.includes('A') && 'g$lshzxetd'.includes(type)))) return;
   const publish = conn.emulators.publish;
   if (typeof publish !== 'function') return;
   const host = { channels: conn.server.channels, patternChannels: conn.server.patternChannels };
@@ -1228,8 +1229,28 @@ export function makeDb(conn: Connection, ks: Keyspace): Db {
     touch: (key) => ks.store.markModified(full(key)),
     notify: (event, key) => {
       ks.emitEvent(event, full(key));
-      publishStreamEvent(conn, ks, event, full(key));
+      publishKeyspaceEvent(conn, ks, 't', event, full(key));
     },
+    lookup: (key) => ks.store.getRaw(key),
+    store(key, value, keepTtl) {
+      const at = keepTtl ? ks.store.expiryOf(key) : undefined;
+      ks.store.setRaw(key, value);
+      if (at !== undefined) return;
+      ks.store.removeExpiry(key);
+    },
+    remove(key) {
+      if (!ks.store.hasKey(key)) return false;
+      ks.store.deleteKey(key);
+      return true;
+    },
+    ttlAt: (key) => (ks.store.hasKey(key) ? ks.store.expiryOf(key) : undefined),
+    setTtlAt: (key, at) => ks.store.setExpiry(key, at),
+    persist: (key) => ks.store.removeExpiry(key),
+    notifyEvent: (type, event, key) => {
+      if (type === 't') ks.emitEvent(event, key);
+      publishKeyspaceEvent(conn, ks, type, event, key);
+    },
+    keyNames: () => ks.store.keyNames(),
     dirty: (n) => conn.server.stats.addDirty(n),
     resetStats: () => conn.server.stats.resetStats(),
     // DUMP, RESTORE, COPY (… DB n) and CONFIG: whole values and the server's other databases

@@ -9,6 +9,7 @@ import { ServerConfig } from '../config/server-config';
 import { globalClock } from '../clock/global-clock';
 import { DEFAULT_REDIS_VERSION, RedisVersion, parseRedisVersion } from '../version';
 import { KeyStore } from './store';
+import { redisTypeOf } from './value-type';
 
 export interface KeyspaceOptions {
   /**
@@ -82,11 +83,12 @@ export class Keyspace {
       const set = this.watchers.get(key);
       if (set) for (const w of set) w.dirty = true;
     }
-    // A push to a key that calls wait on (BLPOP & co.): wake them (Redis signalKeyAsReady for a
-    // list). Stream waiters are signalled by the stream commands themselves.
+    // A push to a key that calls wait on (BLPOP, BZPOPMIN & co.): wake them (Redis
+    // signalKeyAsReady for a list or sorted set; an empty one is never kept). Stream waiters are
+    // signalled by the stream commands themselves.
     if (this.blocking.hasWaiters(key)) {
-      const v = this.store.peekRaw(key);
-      if (Array.isArray(v) && v.length > 0) this.blocking.signal(key);
+      const type = redisTypeOf(this.store.peekRaw(key));
+      if (type === 'list' || type === 'zset') this.blocking.signal(key);
     }
   }
 

@@ -9,20 +9,9 @@
  * Value shapes (ioredis-mock's): string → string/Buffer, list → Array, set → Set,
  * zset → Map, hash → plain object, stream → the model's Stream.
  */
-import { Stream } from '../../model/stream';
+import { type RedisType, redisTypeOf } from '../../keyspace/value-type';
 
-export type RedisType = 'string' | 'list' | 'set' | 'zset' | 'hash' | 'stream';
-
-/** The Redis type of a stored value (undefined: no key). */
-export function redisTypeOf(value: unknown): RedisType | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (value instanceof Stream) return 'stream';
-  if (typeof value === 'string' || typeof value === 'number' || Buffer.isBuffer(value)) return 'string';
-  if (Array.isArray(value)) return 'list';
-  if (value instanceof Set) return 'set';
-  if (value instanceof Map) return 'zset';
-  return 'hash';
-}
+export { type RedisType, redisTypeOf };
 
 interface TypeRule {
   /** Types every key argument may have (when the key exists). */
