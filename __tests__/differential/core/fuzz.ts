@@ -1,0 +1,150 @@
+/**
+ * The differential fuzzer of the core types: the same seeded random commands (./generator.ts) on
+ * the fake's RESP server (lib/server, in-process) and on a real redis-server, compared reply by
+ * reply on the wire (./resp.ts). Replies whose content Redis leaves to chance are normalised:
+ * unordered collections (SMEMBERS, SUNION …, HGETALL of a hashtable, KEYS, SCAN) are sorted,
+ * random picks (SRANDMEMBER, HRANDFIELD, ZRANDMEMBER) compared by shape and size, positive TTLs
+ * compared as "positive". Everything else must be identical, error texts included.
+ */
+import { serve, type RedisServer } from '../../../lib/server/index';
+import { type Family, Generator, KEYS, Rng } from './generator';
+import { RespClient, type Wire, showWire } from './resp';
+
+/** Database of each server the fuzzer uses (FLUSHDB before every seed). */
+export const FUZZ_DB = '10';
+
+export interface Divergence {
+  seed: number;
+  step: number;
+  argv: string[];
+  fake: string;
+  real: string;
+  /** The commands of the seed up to the divergence (the last one diverged). */
+  history: string[][];
+}
+
+export interface FuzzResult {
+  commands: number;
+  divergences: Divergence[];
+}
+
+const UNORDERED = new Set(['SMEMBERS', 'SINTER', 'SUNION', 'SDIFF', 'HKEYS', 'HVALS', 'KEYS']);
+const PAIRS_UNORDERED = new Set(['HGETALL']);
+const RANDOM = new Set(['SRANDMEMBER', 'HRANDFIELD', 'ZRANDMEMBER']);
+const TTLS = new Set(['TTL', 'PTTL', 'EXPIRETIME', 'PEXPIRETIME']);
+
+const text = (w: Wire) => showWire(w);
+const sortItems = (items: Wire[]) => [...items].sort((a, b) => (text(a) < text(b) ? -1 : text(a) > text(b) ? 1 : 0));
+function sortPairs(items: Wire[]): Wire[] {
+  const pairs: [Wire, Wire][] = [];
+  for (let i = 0; i + 1 < items.length; i += 2) pairs.push([items[i], items[i + 1]]);
+  pairs.sort((a, b) => (text(a[0]) < text(b[0]) ? -1 : text(a[0]) > text(b[0]) ? 1 : 0));
+  return pairs.flat();
+}
+
+/** The reply with what Redis leaves to chance taken out (see the module doc). */
+export function normalise(argv: readonly string[], w: Wire): Wire {
+  const name = argv[0].toUpperCase();
+  if (w.t === '-' || w.t === '$' && w.v === null) return w;
+  if (UNORDERED.has(name) && (w.t === '*' || w.t === '~') && w.v) return { ...w, v: sortItems(w.v) } as Wire;
+  if (PAIRS_UNORDERED.has(name) && (w.t === '*' || w.t === '%') && w.v) return { ...w, v: sortPairs(w.v) } as Wire;
+  if (name === 'SCAN' && w.t === '*' && w.v && w.v[1].t === '*' && w.v[1].v) return { t: '*', v: [w.v[0], { t: '*', v: sortItems(w.v[1].v) }] };
+  if ((name === 'HSCAN' || name === 'ZSCAN' || name === 'SSCAN') && w.t === '*' && w.v && w.v[1].t === '*' && w.v[1].v) {
+    return { t: '*', v: [w.v[0], { t: '*', v: name === 'SSCAN' ? sortItems(w.v[1].v) : sortPairs(w.v[1].v) }] };
+  }
+  if (RANDOM.has(name)) {
+    if ((w.t === '*' || w.t === '~') && w.v) return { t: '+', v: `${w.t}random(${w.v.length})` };
+    if (w.t === '$') return { t: '+', v: 'random-bulk' };
+  }
+  if (TTLS.has(name) && w.t === ':' && Number(w.v) > 0) return { t: ':', v: 'positive' };
+  if (name === 'SPOP' && (w.t === '*' || w.t === '~') && w.v) return { ...w, v: sortItems(w.v) } as Wire;
+  return w;
+}
+
+/** A real server at `url` (redis://host:port), in db FUZZ_DB. */
+async function connectReal(url: string): Promise<RespClient> {
+  const u = new URL(url);
+  const c = await RespClient.connect(Number(u.port || 6379), u.hostname);
+  await c.call(['SELECT', FUZZ_DB]);
+  return c;
+}
+
+export interface FuzzOptions {
+  /** redis:// URL of the real server. */
+  url: string;
+  /** The version the fake emulates for this server ('7.0' for 7.0.15, '8.0' for the post-7.4 build). */
+  redisVersion: string;
+  families: readonly Family[];
+  seeds: readonly number[];
+  /** Commands per seed. */
+  steps: number;
+  /** RESP3 (HELLO 3) on both sides for odd seeds when true. */
+  resp3?: boolean;
+}
+
+/** Run every seed; each stops at its first divergence (the states differ from there on). */
+export async function fuzz(options: FuzzOptions): Promise<FuzzResult> {
+  const server: RedisServer = await serve({ port: 0, redisVersion: options.redisVersion, clockCommand: false });
+  const fake = await RespClient.connect(server.port);
+  await fake.call(['SELECT', FUZZ_DB]);
+  const real = await connectReal(options.url);
+  const result: FuzzResult = { commands: 0, divergences: [] };
+  try {
+    for (const seed of options.seeds) {
+      const resp = options.resp3 && seed % 2 === 1 ? '3' : '2';
+      for (const c of [fake, real]) {
+        await c.call(['HELLO', resp]);
+        await c.call(['FLUSHDB']);
+      }
+      const gen = new Generator(new Rng(seed), options.families);
+      const history: string[][] = [];
+      let step = 0;
+      seedLoop: while (step < options.steps) {
+        const block = gen.next();
+        const queued: string[][] = [];
+        for (const argv of block) {
+          step++;
+          history.push(argv);
+          const [f, r] = await Promise.all([fake.call(argv), real.call(argv)]);
+          result.commands++;
+          const upper = argv[0].toUpperCase();
+          let fn: Wire;
+          let rn: Wire;
+          if (upper === 'EXEC' && f.t === '*' && r.t === '*' && f.v && r.v && f.v.length === queued.length && r.v.length === queued.length) {
+            fn = { t: '*', v: f.v.map((x, i) => normalise(queued[i], x)) };
+            rn = { t: '*', v: r.v.map((x, i) => normalise(queued[i], x)) };
+          } else {
+            fn = normalise(argv, f);
+            rn = normalise(argv, r);
+          }
+          if (upper !== 'MULTI' && upper !== 'EXEC') queued.push(argv);
+          if (text(fn) !== text(rn)) {
+            result.divergences.push({ seed, step, argv, fake: text(f), real: text(r), history: [...history] });
+            // leave a MULTI open on neither side
+            await Promise.all([fake.call(['DISCARD']), real.call(['DISCARD'])]);
+            break seedLoop;
+          }
+        }
+      }
+    }
+  } finally {
+    await real.call(['FLUSHDB']).catch(() => undefined);
+    fake.close();
+    real.close();
+    await server.close();
+  }
+  return result;
+}
+
+/** Byte strings shown with \xNN escapes, one command per line. */
+export function showArgv(argv: readonly string[]): string {
+  return argv.map((a) => (/^[\x21-\x7e]+$/.test(a) ? a : JSON.stringify(a).replace(/[\u007f-\u00ff]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`))).join(' ');
+}
+
+/** A divergence report: the command, both replies, and the seed's history before it. */
+export function describe(d: Divergence, historyLines = 15): string {
+  const before = d.history.slice(-historyLines - 1, -1).map((a) => `    ${showArgv(a)}`);
+  return [`seed ${d.seed} step ${d.step}: ${showArgv(d.argv)}`, `  fake: ${d.fake}`, `  real: ${d.real}`, '  after:', ...before].join('\n');
+}
+
+export { KEYS };
