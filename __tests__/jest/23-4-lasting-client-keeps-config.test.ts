@@ -47,3 +47,5 @@ describe.each([1, 2, 3])('test %i of a file whose clients were made outside test
     expect(streamsKeyspace(local).clock.kind).toBe('global');
   });
 });
+
+export {}; // a module, not a script: its names stay its own

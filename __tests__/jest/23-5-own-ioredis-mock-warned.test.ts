@@ -25,3 +25,5 @@ it('warns once, before the tests, that the file gets plain ioredis-mock, and say
       'Remove that jest.mock line: the setup file already mocks ioredis in every test file.',
   ]);
 });
+
+export {}; // a module, not a script: its names stay its own

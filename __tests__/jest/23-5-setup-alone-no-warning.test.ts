@@ -14,3 +14,5 @@ it('the setup file alone gives the fake and no warning', () => {
   expect(Redis).toBe(require('ioredis-mock-streams'));
   expect(warnings).toEqual([]);
 });
+
+export {}; // a module, not a script: its names stay its own
