@@ -22,8 +22,11 @@
  *     with MOCKCLOCK GET | TICK ms | SET ms (see the README).
  *
  *   With --url the database must be empty (refused otherwise, exit code 2) unless --flush
- *   allows deleting its keys; the keys the scenarios create are deleted afterwards, and a
- *   scenario that reaches other databases (FLUSHALL …) runs only if they are empty.
+ *   allows deleting its keys; the keys the scenarios create are deleted afterwards. A scenario
+ *   that reaches beyond that database or the server's data (FLUSHALL, SELECT, scripts, CONFIG
+ *   SET …; lib/scenarios/targets/reach.ts) is skipped unless --allow-whole-server is given, and
+ *   then runs only on an empty server with no other client; a client connecting meanwhile makes
+ *   it RACE (exit code 1). SHUTDOWN, DEBUG, MIGRATE … are never sent.
  *
  *   ioredis-mock-streams format [paths...]
  *     Validates scenario files and rewrites them in the stable fixture layout (for
@@ -47,19 +50,33 @@ const DEFAULT_PATHS = ['fixtures/'];
 const DATA_SAFETY_HELP = `
 Data on the server (--url): the database the URL names (default 0) must be empty; a database
 with keys is refused (exit code 2) unless --flush allows emptying it with FLUSHDB. The keys the
-scenarios create are deleted afterwards. A scenario that reaches other databases (FLUSHALL,
-SWAPDB, SELECT, MOVE, COPY ... DB) is skipped unless they are empty too.`;
+scenarios create are deleted afterwards. A scenario with a command that
+reaches beyond that database or the server's data (FLUSHALL, SWAPDB, SELECT, MOVE, COPY ... DB,
+EVAL/FCALL and other scripts, SCRIPT, FUNCTION, CONFIG SET, CLIENT KILL/PAUSE, PUBLISH, commands
+the CLI does not know) is skipped with the reason, unless --allow-whole-server is given: then it
+runs only when every database is empty, no function is loaded and no other client is connected;
+if a client connects while it runs the result is RACE (exit code 1), never PASS. SHUTDOWN, DEBUG,
+MIGRATE, MONITOR, MODULE, ACL changes, replication and persistence commands are never sent.
+`;
 
 /** The `[paths...]` argument; its help line shows the real default (`fixtures/`). */
 function pathsArgument(): Argument {
   return new Argument('[paths...]', 'scenario files or directories').default([...DEFAULT_PATHS], DEFAULT_PATHS.join(' '));
 }
 
-async function replay(paths: string[], opts: { url?: string; upstash?: boolean; flush?: boolean }): Promise<number> {
+interface ReplayCliOptions {
+  url?: string;
+  upstash?: boolean;
+  flush?: boolean;
+  allowWholeServer?: boolean;
+}
+
+async function replay(paths: string[], opts: ReplayCliOptions): Promise<number> {
   let target: Target;
   if (opts.url && opts.upstash) throw new Error('give --url or --upstash, not both');
+  if (opts.allowWholeServer && !opts.url) throw new Error('--allow-whole-server needs --url');
   if (opts.url) {
-    const real = new RealTarget({ url: opts.url, flush: opts.flush });
+    const real = new RealTarget({ url: opts.url, flush: opts.flush, allowWholeServer: opts.allowWholeServer });
     target = real;
     try {
       await real.prepare();
@@ -79,16 +96,16 @@ async function replay(paths: string[], opts: { url?: string; upstash?: boolean; 
     const results = await replayFiles(paths.length > 0 ? paths : DEFAULT_PATHS, target);
     for (const r of results) console.log(formatResult(r));
     console.log(formatSummary(results));
-    return results.some((r) => r.status === 'fail') ? 1 : 0;
+    return results.some((r) => r.status === 'fail' || r.status === 'race') ? 1 : 0;
   } finally {
     await target.dispose();
   }
 }
 
-async function record(paths: string[], opts: { url: string; redisVersion?: string; server?: string; flush?: boolean }): Promise<number> {
+async function record(paths: string[], opts: { url: string; redisVersion?: string; server?: string; flush?: boolean; allowWholeServer?: boolean }): Promise<number> {
   // "8.0.1" → "8.0"; throws on a mode the fake lacks.
   const redisVersion = opts.redisVersion === undefined ? undefined : parseRedisVersion(opts.redisVersion);
-  const results = await recordFiles(paths.length > 0 ? paths : DEFAULT_PATHS, opts.url, { redisVersion, server: opts.server, flush: opts.flush });
+  const results = await recordFiles(paths.length > 0 ? paths : DEFAULT_PATHS, opts.url, { redisVersion, server: opts.server, flush: opts.flush, allowWholeServer: opts.allowWholeServer });
   for (const r of results) {
     const label = r.status.toUpperCase().padEnd(9);
     console.log(`${label} ${r.name}`);
@@ -175,9 +192,10 @@ export async function main(argv: readonly string[] = process.argv): Promise<numb
     .addArgument(pathsArgument())
     .option('--url <url>', 'replay on this real Redis server instead of the fake (recorded scenarios only); its database must be empty')
     .option('--flush', 'with --url: allow deleting every key of the URL\'s database first (FLUSHDB) when it is not empty')
+    .option('--allow-whole-server', 'with --url: run scenarios that reach beyond the database (FLUSHALL, SELECT, scripts, CONFIG SET ...) on a server that is empty, with no other client')
     .option('--upstash', 'replay on the fake through its Upstash REST front end (raw REST requests)')
     .addHelpText('after', DATA_SAFETY_HELP)
-    .action(async (paths: string[], opts: { url?: string; upstash?: boolean; flush?: boolean }) => {
+    .action(async (paths: string[], opts: ReplayCliOptions) => {
       code = await replay(paths, opts);
     });
   program
@@ -185,11 +203,12 @@ export async function main(argv: readonly string[] = process.argv): Promise<numb
     .description('play scenarios on a real server and write its replies into the files')
     .requiredOption('--url <url>', 'real Redis server, e.g. redis://127.0.0.1:6399/15; its database must be empty')
     .option('--flush', 'allow deleting every key of the URL\'s database first (FLUSHDB) when it is not empty')
+    .option('--allow-whole-server', 'run scenarios that reach beyond the database (FLUSHALL, SELECT, scripts, CONFIG SET ...) on a server that is empty, with no other client')
     .option('--redis-version <version>', 'fake mode the recording stands for (needed on a 255.255.255 development build), e.g. 8.0')
     .option('--server <label>', 'which server this is, written as "server" (needed on a development build)')
     .addArgument(pathsArgument())
     .addHelpText('after', DATA_SAFETY_HELP)
-    .action(async (paths: string[], opts: { url: string; redisVersion?: string; server?: string; flush?: boolean }) => {
+    .action(async (paths: string[], opts: { url: string; redisVersion?: string; server?: string; flush?: boolean; allowWholeServer?: boolean }) => {
       code = await record(paths, opts);
     });
   program

@@ -36,6 +36,7 @@ export type { FakeClockOptions } from './clock/fake-clock';
 export { globalClock } from './clock/global-clock';
 export { realClock } from './clock/real-clock';
 export { StreamsMockError } from './clock/clock';
+import { StreamsMockError as ClockError } from './clock/clock';
 export type { Clock, ClockTimer } from './clock/clock';
 export { REDIS_VERSIONS, DEFAULT_REDIS_VERSION, FEATURE_SINCE } from './version';
 export type { RedisVersion } from './version';
@@ -201,5 +202,22 @@ export function resetAllKeyspaces(options: { keepClocks?: boolean } = {}): void 
       ks.reset();
       ks.config.reset();
     } else ks.restoreDefaults();
+  }
+}
+
+/**
+ * For the one-line route (`jest.mock('ioredis', () => require('ioredis-mock-streams'))`, or
+ * `vi.mock` with vitest's `globals: true`): call once at the top of a test file to get what the
+ * setup file does around each test of that file — keyspaces emptied, blocked calls released,
+ * clocks and versions back to the defaults (clients made outside tests with `streams` options
+ * keep theirs), the clients created during a test closed once its afterEach hooks ran, and a loop
+ * that outlived its test stopped and named. Calling it twice in a file registers nothing more.
+ * @throws StreamsMockError outside a test file (no `beforeEach`/`afterEach` globals)
+ */
+export function useTestLifecycle(): void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { installJestLifecycle } = require('./runners/jest-hooks') as typeof import('./runners/jest-hooks');
+  if (!installJestLifecycle()) {
+    throw new ClockError('useTestLifecycle() registers beforeEach/afterEach hooks: call it at the top of a jest (or vitest with globals) test file');
   }
 }

@@ -126,6 +126,7 @@ export const COMMAND_SINCE: Record<string, RedisVersion> = {
   xackdel: '8.2',
   xdelex: '8.2',
   xnack: '8.8',
+  waitaof: '7.2',
 };
 
 /** Position of each version in REDIS_VERSIONS (a lookup, not a search: this runs per command). */

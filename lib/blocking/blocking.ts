@@ -108,7 +108,7 @@ export class BlockingQueue {
       // with its StreamsMockError before anything is registered.
       if (request.timeoutMs > 0) {
         try {
-          w.deadlineTimer = scheduleChecked(this.getClock(), () => this.finish(w, (x) => x.resolve(NIL_ARRAY)), request.timeoutMs);
+          w.deadlineTimer = scheduleChecked(this.getClock(), () => this.finish(w, (x) => x.resolve(request.timeoutReply ?? NIL_ARRAY)), request.timeoutMs);
         } catch (err) {
           w.done = true;
           reject(err);
@@ -230,7 +230,7 @@ export class BlockingQueue {
    */
   settleClient(client: object, error: Error | null): void {
     for (const w of this.allWaiters()) {
-      if (w.client === client) this.finish(w, (x) => (error ? x.reject(error) : x.resolve(NIL_ARRAY)));
+      if (w.client === client) this.finish(w, (x) => (error ? x.reject(error) : x.resolve(x.request.timeoutReply ?? NIL_ARRAY)));
     }
   }
 
@@ -255,7 +255,7 @@ export class BlockingQueue {
     for (const w of this.allWaiters()) {
       if (w.client !== client) continue;
       found = true;
-      this.finish(w, (x) => (error ? x.reject(error) : x.resolve(NIL_ARRAY)));
+      this.finish(w, (x) => (error ? x.reject(error) : x.resolve(x.request.timeoutReply ?? NIL_ARRAY)));
     }
     return found;
   }

@@ -46,6 +46,9 @@ const TABLE: [name: string, arity: number, write: boolean, load: () => CommandMo
   ['brpoplpush', 4, true, () => require('./list-blocking')],
   ['blmove', 6, true, () => require('./list-blocking')],
   ['blmpop', -5, true, () => require('./list-blocking')],
+  // a server without replicas or AOF: WAIT 0, WAITAOF [0, 0] (after their timeout when asked for more)
+  ['wait', 3, false, () => require('./wait')],
+  ['waitaof', 4, false, () => require('./wait')],
 ];
 /* eslint-enable @typescript-eslint/no-require-imports */
 

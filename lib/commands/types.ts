@@ -127,6 +127,8 @@ export interface BlockRequest {
    * `unblock_on_nokey`; INFO `total_blocking_keys_on_nokey` counts such keys). Absent = false.
    */
   readonly unblockOnNoKey?: boolean;
+  /** The reply at the deadline (or when released); absent = the nil array (XREAD, BLPOP). WAIT: 0. */
+  readonly timeoutReply?: Reply;
 }
 
 export type CommandResult = Reply | BlockRequest;

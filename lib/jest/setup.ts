@@ -12,18 +12,19 @@
  *   letting the event loop turn, its commands stop settling (so jest can report and exit) and a
  *   warning names the test. Clients created outside tests (module scope, beforeAll) stay open.
  *
+ * A test file that mocks ioredis itself after this (the ioredis-mock migration's leftover
+ * `jest.mock('ioredis', () => require('ioredis-mock'))`) replaces this mock: a warning names the
+ * line to remove (issue 23).
+ *
  * Opt out per test file: `jest.unmock('ioredis')` at the top of the file (real ioredis), and/or
  * set `globalThis.__IOREDIS_MOCK_STREAMS_KEEP_STATE__ = true` to keep keyspaces and clients
  * between tests.
  */
 import { StreamsMockError } from '../clock/clock';
-import { installTestLifecycle } from '../runners/test-lifecycle';
+import { installJestLifecycle } from '../runners/jest-hooks';
 
-declare const jest: { mock(name: string, factory: () => unknown): void } | undefined;
-declare const beforeEach: ((fn: () => void) => void) | undefined;
-declare const afterEach: ((fn: () => void) => void) | undefined;
-declare const afterAll: ((fn: () => void) => void) | undefined;
-declare const expect: { getState(): { currentTestName?: string } } | undefined;
+declare const jest: { mock(name: string, factory: () => unknown): void; requireActual(name: string): unknown } | undefined;
+declare const beforeAll: ((fn: () => void) => void) | undefined;
 
 // vitest has no `jest` global: this file would silently leave real ioredis in place.
 if (typeof jest === 'undefined' && process.env.VITEST) {
@@ -33,16 +34,34 @@ if (typeof jest === 'undefined' && process.env.VITEST) {
   );
 }
 
+/** Set when this file's mock factory ran (named mock… for babel-plugin-jest-hoist). */
+let mockFactoryRan = false;
+
 if (typeof jest !== 'undefined') {
-  jest.mock('ioredis', () => require('../cjs-entry'));
+  jest.mock('ioredis', () => {
+    mockFactoryRan = true;
+    return require('../cjs-entry');
+  });
+  // Once the test file's own code ran: did a jest.mock('ioredis', …) of its own replace ours?
+  if (typeof beforeAll === 'function') {
+    beforeAll(() => {
+      if (mockFactoryRan) return;
+      let resolved: unknown;
+      try {
+        resolved = require('ioredis');
+      } catch {
+        return;
+      }
+      if (mockFactoryRan || resolved === jest.requireActual('ioredis')) return; // ours, or jest.unmock('ioredis')
+      console.warn(
+        "[ioredis-mock-streams] this test file mocks 'ioredis' itself (e.g. jest.mock('ioredis', () => require('ioredis-mock')), " +
+          "left from a migration), which replaces the mock of the setup file 'ioredis-mock-streams/jest': the file gets plain " +
+          'ioredis-mock — no consumer groups (XGROUP: "Unsupported command"), TYPE of a stream "list", nothing reset between tests. ' +
+          'Remove that jest.mock line: the setup file already mocks ioredis in every test file.',
+      );
+    });
+  }
 }
 
 // the per-test behaviour shared with the vitest and node:test entries (lib/runners/test-lifecycle.ts)
-if (typeof beforeEach === 'function' && typeof afterEach === 'function') {
-  installTestLifecycle({
-    beforeEach: (fn) => beforeEach(() => fn()),
-    afterEach: (fn) => afterEach(() => fn()),
-    afterAll: typeof afterAll === 'function' ? (fn) => afterAll(fn) : undefined,
-    testName: () => (typeof expect !== 'undefined' ? expect.getState().currentTestName : undefined),
-  });
-}
+installJestLifecycle();

@@ -2,16 +2,33 @@
  * The public view of a keyspace (host:port/db) that tests read and change: `streamsKeyspace()`
  * of a fake client, and the same view for the other front ends' keyspaces.
  */
+import { StreamsMockError, type Clock } from '../clock/clock';
 import type { Keyspace, KeyspaceOptions } from './keyspace';
+
+/** setTimeout as it was when this module loaded: jest/sinon fake timers installed later cannot stall waitForBlocked. */
+const realSetTimeout = globalThis.setTimeout;
 
 /** What a test can read and change of a client's keyspace (host:port/db). */
 export interface StreamsKeyspace {
-  /** The keyspace clock (shared by all clients of the keyspace). */
-  readonly clock: KeyspaceOptions['clock'];
+  /**
+   * The keyspace clock (shared by all clients of the keyspace): the clock given in
+   * `streams.clock` / `setClock()`, else the global clock; `clock.now()` is ms since the epoch.
+   */
+  readonly clock: Clock;
   /** The emulated Redis version, e.g. '8.10'. */
   readonly redisVersion: string;
-  /** Number of calls blocked in XREAD/XREADGROUP. */
+  /** Number of calls blocked in XREAD/XREADGROUP (and the other blocking commands). */
   readonly blockedCount: number;
+  /**
+   * Resolves once at least `count` calls of this keyspace are blocked (a reader's XREADGROUP …
+   * BLOCK reached the keyspace and waits), so a test can move the clock or write only then.
+   * Checks every 1 ms of real time (timers captured at import, so fake timers do not stall it).
+   * @param count whole number >= 0, @default 1
+   * @param options.timeoutMs real ms to wait before rejecting, @default 2000
+   * @throws (rejects with) StreamsMockError for a bad count, or when `timeoutMs` passed first
+   *   (the message says how many calls are blocked)
+   */
+  waitForBlocked(count?: number, options?: { timeoutMs?: number }): Promise<void>;
   /** Replace the clock (not while calls are blocked). */
   setClock(clock: NonNullable<KeyspaceOptions['clock']>): void;
   /** Emulate another Redis version, e.g. '7.0'. Throws StreamsMockError on unknown versions. */
@@ -38,6 +55,27 @@ export function keyspaceView(ks: Keyspace): StreamsKeyspace {
     },
     get blockedCount() {
       return ks.blocking.size;
+    },
+    waitForBlocked(count = 1, options = {}) {
+      if (!Number.isInteger(count) || count < 0) {
+        return Promise.reject(new StreamsMockError(`waitForBlocked(count) needs an integer >= 0, got ${String(count)}`));
+      }
+      const timeoutMs = options.timeoutMs ?? 2000;
+      if (!(typeof timeoutMs === 'number' && timeoutMs >= 0)) {
+        return Promise.reject(new StreamsMockError(`waitForBlocked(count, { timeoutMs }) needs ms >= 0, got ${String(timeoutMs)}`));
+      }
+      return new Promise<void>((resolve, reject) => {
+        let waited = 0;
+        const check = () => {
+          if (ks.blocking.size >= count) return resolve();
+          if (waited >= timeoutMs) {
+            return reject(new StreamsMockError(`waitForBlocked(${count}): ${ks.blocking.size} call${ks.blocking.size === 1 ? ' is' : 's are'} blocked after ${timeoutMs} ms`));
+          }
+          waited += 1;
+          realSetTimeout(check, 1);
+        };
+        check();
+      });
     },
     setClock: (clock) => ks.setClock(clock),
     setRedisVersion: (v) => ks.setRedisVersion(v),

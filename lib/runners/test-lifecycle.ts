@@ -4,8 +4,11 @@
  * one (`ioredis-mock-streams/register`) each call `installTestLifecycle` with their runner's hooks.
  *
  * - After each test every keyspace is emptied, blocked calls are released (they reject with
- *   "Connection is closed.") and clocks and versions go back to the defaults; a test that ended
- *   with blocked calls is named in a warning.
+ *   "Connection is closed.") and clocks and versions go back to the defaults — except that a
+ *   client created outside tests (module scope, beforeAll) with `streams: { clock, redisVersion }`
+ *   and still open keeps that configuration: its keyspace gets them again (issue 23: such a client
+ *   used to run the second test on wall time and 8.10). A test that ended with blocked calls is
+ *   named in a warning.
  * - Once every afterEach hook of a test has run (at the next test's first beforeEach hook, or when
  *   the file's tests are done), the clients created during that test (in it or its beforeEach
  *   hooks) are closed, like a connection whose test is over, and handed to the spin guard as
@@ -23,7 +26,7 @@
 import { onClientCreated } from '../adapter/client-registry';
 import { markOrphan, onSpin, orphanTestOf } from '../adapter/spin-guard';
 import { allKeyspaces } from '../engine/registry';
-import { resetAllKeyspaces } from '../index';
+import { resetAllKeyspaces, streamsKeyspace } from '../index';
 
 /** A runner's hooks, as its setup entry hands them over. */
 export interface RunnerHooks {
@@ -55,6 +58,37 @@ let lastTest: string | undefined;
 let lastTestEnded = false;
 let listening = false;
 
+/** Clients created outside any test with `streams` options: their configuration survives the reset. */
+interface LastingClient {
+  client: WeakRef<object>;
+  clock?: unknown;
+  redisVersion?: unknown;
+}
+let lasting: LastingClient[] = [];
+
+/** The `streams` clock/version a client was created with, if any. */
+function streamsOptionsOf(client: object): { clock?: unknown; redisVersion?: unknown } | undefined {
+  const streams = (client as { options?: { streams?: { clock?: unknown; redisVersion?: unknown } } }).options?.streams;
+  if (!streams || typeof streams !== 'object' || (streams.clock === undefined && streams.redisVersion === undefined)) return undefined;
+  return streams;
+}
+
+/** Give the keyspaces of open lasting clients their creation configuration again (creation order). */
+function reapplyLastingConfiguration(): void {
+  lasting = lasting.filter((l) => {
+    const client = l.client.deref() as { status?: string } | undefined;
+    if (client === undefined || client.status === 'end') return false;
+    try {
+      const ks = streamsKeyspace(client as never);
+      if (l.clock !== undefined) ks.setClock(l.clock as never);
+      if (l.redisVersion !== undefined) ks.setRedisVersion(l.redisVersion as string);
+    } catch {
+      return false; // not a client of this copy of the package, or closed meanwhile
+    }
+    return true;
+  });
+}
+
 /** Start listening for clients and spins (once per module instance, however many setups ran). */
 function listen(): void {
   if (listening) return;
@@ -62,6 +96,10 @@ function listen(): void {
   onClientCreated((client) => {
     const test = running[running.length - 1];
     if (test !== undefined) test.clients.push(client as { disconnect(): void });
+    else {
+      const streams = streamsOptionsOf(client);
+      if (streams) lasting.push({ client: new WeakRef(client), clock: streams.clock, redisVersion: streams.redisVersion });
+    }
   });
   onSpin(({ client, commands, parked }) => {
     const owner = orphanTestOf(client);
@@ -122,6 +160,7 @@ function testEnds(): void {
     );
   }
   resetAllKeyspaces();
+  reapplyLastingConfiguration();
 }
 
 /**

@@ -68,6 +68,8 @@ export interface RecordOptions {
   server?: string;
   /** Allow emptying the URL's database first (FLUSHDB) when it holds keys (recordFiles). */
   flush?: boolean;
+  /** Record scenarios that reach the whole server, on an empty server with no other client (RealTargetOptions.allowWholeServer). */
+  allowWholeServer?: boolean;
 }
 
 /** Records one file. Never throws for scenario problems; they come back as 'failed'. */
@@ -98,6 +100,8 @@ export async function recordFile(file: string, target: RealTarget, opts: RecordO
   const serverNowMs = await target.serverTimeMs();
   const run = await runScenario(scenario, target, { stopOnMismatch: false });
   if (run.failure && run.failure.step < 0) return failed(scenario.name, [run.failure.message]);
+  // Replies recorded while another client may have changed the server are not written.
+  if (run.raceReason !== undefined) return failed(scenario.name, [`race: ${run.raceReason}`]);
 
   const problems: string[] = [];
   const changes: string[] = [];
@@ -134,6 +138,11 @@ export async function recordFile(file: string, target: RealTarget, opts: RecordO
       return orderStep(copy);
     }
     if (outcome.kind === 'timeout') {
+      problems.push(`step ${i}: ${outcome.message}`);
+      return orderStep(copy);
+    }
+    if (outcome.kind === 'error' && outcome.message.startsWith('[ioredis-mock-streams] ')) {
+      // The library's own error (a command not sent), not the server's reply.
       problems.push(`step ${i}: ${outcome.message}`);
       return orderStep(copy);
     }
@@ -186,7 +195,7 @@ export async function recordFile(file: string, target: RealTarget, opts: RecordO
  * @throws NotEmptyDatabaseError before recording anything, or a connection error
  */
 export async function recordFiles(paths: readonly string[], url: string, opts: RecordOptions = {}): Promise<RecordResult[]> {
-  const target = new RealTarget({ url, recordedOnly: false, flush: opts.flush });
+  const target = new RealTarget({ url, recordedOnly: false, flush: opts.flush, allowWholeServer: opts.allowWholeServer });
   try {
     await target.prepare();
     const results: RecordResult[] = [];

@@ -43,11 +43,18 @@ export interface ReplayResult {
   name: string;
   file?: string;
   target: 'fake' | 'upstash' | 'real';
-  status: 'pass' | 'fail' | 'skip';
+  /**
+   * `race`: the replies may have matched, but another client connected to the real server while a
+   * scenario that reaches the whole server ran, so it cannot be shown that only the scenario's own
+   * data was touched (`raceReason` says what was seen). Counted like a failure (exit code 1).
+   */
+  status: 'pass' | 'fail' | 'skip' | 'race';
   /** Set when status is 'fail'. */
   failure?: StepFailure;
   /** Set when status is 'skip'. */
   skipReason?: string;
+  /** Set when status is 'race' (or on a failure that also saw a race). */
+  raceReason?: string;
   /**
    * Actual outcome per step index (command and await steps that ran; undefined for
    * advance steps and async starts). The recorder reads these.
@@ -184,7 +191,12 @@ export async function runScenario(scenario: Scenario, target: Target, opts: RunO
     }
     return result;
   } finally {
-    await session.close();
+    // `result` is the object every return above hands back: a race seen at close marks it.
+    const race = await session.close();
+    if (typeof race === 'string') {
+      result.raceReason = race;
+      if (result.status === 'pass') result.status = 'race';
+    }
   }
 }
 
@@ -243,15 +255,18 @@ function expectedText(e: { reply?: Json; error?: string }): string {
 export function formatResult(r: ReplayResult): string {
   if (r.status === 'pass') return `PASS ${r.name}`;
   if (r.status === 'skip') return `SKIP ${r.name}: ${r.skipReason}`;
+  if (r.status === 'race') return `RACE ${r.name}: ${r.raceReason}`;
   const f = r.failure!;
-  if (f.step < 0) return `FAIL ${r.name}: ${f.message}`;
+  const race = r.raceReason ? `; RACE: ${r.raceReason}` : '';
+  if (f.step < 0) return `FAIL ${r.name}: ${f.message}${race}`;
   const whole = f.message.startsWith('at [') ? `; expected ${expectedText(f.expected)}, actual ${outcomeText(f.actual)}` : '';
-  return `FAIL ${r.name}: step ${f.step} [${f.client}] ${commandText(f.command)}: ${f.message}${whole}`;
+  return `FAIL ${r.name}: step ${f.step} [${f.client}] ${commandText(f.command)}: ${f.message}${whole}${race}`;
 }
 
-/** `N passed, M failed` plus `, K skipped` when some were skipped. */
+/** `N passed, M failed` plus `, K skipped` / `, R not proven (race)` when there are some. */
 export function formatSummary(results: readonly ReplayResult[]): string {
   const count = (s: ReplayResult['status']) => results.filter((r) => r.status === s).length;
   const skipped = count('skip');
-  return `${count('pass')} passed, ${count('fail')} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`;
+  const races = count('race');
+  return `${count('pass')} passed, ${count('fail')} failed${skipped > 0 ? `, ${skipped} skipped` : ''}${races > 0 ? `, ${races} not proven (race)` : ''}`;
 }

@@ -29,7 +29,6 @@
  */
 import type IORedis from 'ioredis';
 import { StreamsMockError } from '../clock/clock';
-import { CommandError } from '../errors';
 import { parseStreamsOptions } from '../adapter/options';
 import { streamsKeyspace, type StreamsKeyspace } from '../index';
 import type { KeyspaceOptions } from '../keyspace/keyspace';
@@ -328,7 +327,9 @@ export function createUpstashHandler(options: UpstashHandlerOptions): UpstashHan
     try {
       return reply(200, resultBody(await conn.execute(argv), base64));
     } catch (e) {
-      return e instanceof CommandError ? reply(400, errorBody(e.message)) : internalError(e, reply);
+      // Every error a command ends with is the 400 {error} Upstash gives for a failed command,
+      // the library's own (`[ioredis-mock-streams] … is not emulated`) included.
+      return reply(400, errorBody(errorMessage(e)));
     }
   }
 
@@ -359,7 +360,7 @@ export function createUpstashHandler(options: UpstashHandlerOptions): UpstashHan
     try {
       replies = await exec;
     } catch (e) {
-      return e instanceof CommandError ? reply(400, errorBody(e.message)) : internalError(e, reply);
+      return reply(400, errorBody(errorMessage(e)));
     }
     if (!Array.isArray(replies)) return internalError(new Error(`EXEC answered ${String(replies)}`), reply);
     const entries = replies.map((r) => (r instanceof ErrorReply ? errorBody(r.message) : resultBody(r, base64)));
@@ -367,8 +368,7 @@ export function createUpstashHandler(options: UpstashHandlerOptions): UpstashHan
   }
 
   function outcomeOfError(e: unknown): string {
-    if (e instanceof CommandError) return errorBody(e.message);
-    throw e;
+    return errorBody(errorMessage(e));
   }
 
   function internalError(e: unknown, reply: Respond): Response {

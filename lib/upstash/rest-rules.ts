@@ -54,6 +54,8 @@ export const NOT_OVER_REST: ReadonlySet<string> = new Set([
   'multi', 'exec', 'discard', 'watch', 'unwatch',
   // Pub/Sub (only PUBLISH and PUBSUB)
   'subscribe', 'psubscribe', 'ssubscribe', 'unsubscribe', 'punsubscribe', 'sunsubscribe', 'monitor',
+  // Server control of a managed database
+  'shutdown',
   // Blocking list and sorted-set commands
   'blpop', 'brpop', 'brpoplpush', 'blmove', 'blmpop', 'bzpopmin', 'bzpopmax', 'bzmpop',
 ]);

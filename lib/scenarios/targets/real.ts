@@ -1,19 +1,31 @@
 /**
  * Real-server target: each scenario client is its own ioredis connection to `url`.
  *
- * It never destroys data it did not create:
+ * It never touches data or server state it did not create:
  * - the database named in the URL (default 0) must be empty when the run starts and before
  *   each scenario; otherwise `prepare()`/`open()` throw a NotEmptyDatabaseError, unless the
- *   caller allowed emptying it (`flush`: FLUSHDB of that database only);
+ *   caller allowed emptying it (`flush`: FLUSHDB of that database only). That database is
+ *   handed to the run: no other client should write to it meanwhile;
  * - every key a scenario command names (as the server's `COMMAND GETKEYS` reports it) is
  *   deleted when the scenario ends, so the database is left as empty as it was found;
- * - a scenario that reaches other databases (FLUSHALL, SWAPDB, SELECT, MOVE, COPY … DB) is
- *   skipped unless every other database of the server is empty.
+ * - a scenario with a command that reaches beyond that database or the server's data
+ *   (./reach.ts: FLUSHALL, SWAPDB, SELECT, MOVE, COPY … DB, scripts and functions, CONFIG SET,
+ *   CLIENT KILL/PAUSE, …) is skipped with the reason, unless `allowWholeServer` is given; then it
+ *   runs only on a server verified empty (every database, no functions) with no other client
+ *   connected, and afterwards the target checks that no client connected while it ran
+ *   (INFO stats `total_connections_received`): if one did, the result is `race` (never `pass`)
+ *   and only the keys the scenario named are deleted; if none did, everything on the server is
+ *   the scenario's, so it is emptied (FLUSHALL, FUNCTION FLUSH) and changed CONFIG parameters
+ *   are set back;
+ * - SHUTDOWN, DEBUG, MIGRATE, MONITOR, replication, persistence, MODULE, ACL and CLUSTER changes
+ *   are never sent: such a scenario is always skipped, and each command is checked again, with its
+ *   captured arguments resolved, just before it is sent.
  * `advance` sleeps in real time. After an `async` step the target polls
  * `CLIENT LIST ID <id>` until that connection shows the blocked flag `b`.
  */
 import IORedis from 'ioredis';
 import { compareVersions, clientsOf, sameServerLine, type Scenario } from '../format';
+import { commandReach, scenarioReach, type Reach } from './reach';
 import { clientNamed, sleep, type PendingCall, type Target, type TargetSession } from './target';
 
 export interface RealTargetOptions {
@@ -35,6 +47,14 @@ export interface RealTargetOptions {
    * @default false
    */
   flush?: boolean;
+  /**
+   * Run scenarios that reach beyond the URL's database or the server's data (FLUSHALL, SELECT,
+   * scripts, CONFIG SET, …), but only on a server verified empty with no other client connected;
+   * a client connecting while one runs makes its result `race`. Commands in the `never` class
+   * (SHUTDOWN, DEBUG, MIGRATE, …) are never sent either way.
+   * @default false
+   */
+  allowWholeServer?: boolean;
 }
 
 /** The URL's database holds keys the target did not create (and `flush` was not given). */
@@ -60,19 +80,48 @@ function redactUrl(url: string): string {
   }
 }
 
-/** Commands that reach databases other than the connection's own. */
-function crossDatabaseCommand(scenario: Scenario): string | undefined {
-  for (const step of scenario.steps) {
-    if (!('cmd' in step)) continue;
-    const [name, ...args] = step.cmd.map((a) => (typeof a === 'string' ? a.toUpperCase() : ''));
-    if (['FLUSHALL', 'SWAPDB', 'SELECT', 'MOVE'].includes(name)) return name;
-    if (name === 'COPY' && args.includes('DB')) return 'COPY … DB';
+/** A `--url` the target cannot use: one line, no stack (the CLI prints it and exits with code 2). */
+export class BadUrlError extends Error {
+  constructor(message: string) {
+    super(`[ioredis-mock-streams] ${message}`);
+    this.name = 'BadUrlError';
   }
-  return undefined;
 }
 
-function connect(url: string, name: string): Promise<IORedis> {
+/**
+ * The database a `redis://` / `rediss://` URL selects: `/<n>` (a trailing `/` allowed) or
+ * `?db=<n>`, default 0. The connections are opened with this number explicitly, so the database
+ * checked is the database used.
+ * @throws BadUrlError for another scheme, a path that is not a database number, or no host
+ */
+export function urlDatabase(url: string): number {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new BadUrlError(`--url ${JSON.stringify(url)} is not a URL; expected redis://host:port[/db]`);
+  }
+  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') throw new BadUrlError(`--url must start with redis:// or rediss://, got ${JSON.stringify(redactUrl(url))}`);
+  if (!u.hostname) throw new BadUrlError(`--url ${JSON.stringify(redactUrl(url))} names no host`);
+  const fromPath = /^\/?(?:(\d{1,5})\/?)?$/.exec(u.pathname);
+  if (!fromPath) throw new BadUrlError(`the database in --url must be a number (redis://host:port/15), got path ${JSON.stringify(u.pathname)}`);
+  const query = u.searchParams.get('db');
+  if (query !== null && !/^\d{1,5}$/.test(query)) throw new BadUrlError(`db=${JSON.stringify(query)} in --url is not a database number`);
+  if (query !== null && fromPath[1] !== undefined && Number(query) !== Number(fromPath[1])) {
+    throw new BadUrlError(`--url names database ${fromPath[1]} in its path and ${query} in db=`);
+  }
+  return Number(fromPath[1] ?? query ?? 0);
+}
+
+/** Snapshot of the server taken before a whole-server scenario. */
+interface WholeServerWatch {
+  connectionsBefore: number;
+  config: Map<string, string>;
+}
+
+function connect(url: string, db: number, name: string): Promise<IORedis> {
   const client = new IORedis(url, {
+    db,
     lazyConnect: true,
     connectionName: name,
     maxRetriesPerRequest: 0,
@@ -100,29 +149,29 @@ export class RealTarget implements Target {
   readonly kind = 'real' as const;
   readonly callTimeoutMs: number;
   private readonly url: string;
+  /** The database the URL selects (validated in the constructor). */
+  private readonly db: number;
   private readonly recordedOnly: boolean;
   private readonly blockWaitMs: number;
   private readonly flush: boolean;
+  private readonly allowWholeServer: boolean;
   private admin: IORedis | undefined;
+  private adminId: number | undefined;
   private version: string | undefined;
   /** Keys named by the current scenario's commands: deleted when it ends. */
   private readonly created = new Set<string>();
+  /** Set by skipReason for a whole-server scenario it lets run; used by the next open(). */
+  private watch: { scenario: Scenario; snapshot: WholeServerWatch } | undefined;
 
+  /** @throws BadUrlError when `opts.url` is not a usable redis:// URL (see urlDatabase) */
   constructor(opts: RealTargetOptions) {
     this.url = opts.url;
+    this.db = urlDatabase(opts.url);
     this.recordedOnly = opts.recordedOnly ?? true;
     this.callTimeoutMs = opts.callTimeoutMs ?? 5000;
     this.blockWaitMs = opts.blockWaitMs ?? 2000;
     this.flush = opts.flush ?? false;
-  }
-
-  /** The database number the URL selects. */
-  private get db(): number {
-    try {
-      return Number(new URL(this.url).pathname.replace(/^\//, '') || '0') || 0;
-    } catch {
-      return 0;
-    }
+    this.allowWholeServer = opts.allowWholeServer ?? false;
   }
 
   /**
@@ -159,7 +208,10 @@ export class RealTarget implements Target {
   }
 
   private async adminClient(): Promise<IORedis> {
-    if (!this.admin) this.admin = await connect(this.url, 'scenario-admin');
+    if (!this.admin) {
+      this.admin = await connect(this.url, this.db, 'scenario-admin');
+      this.adminId = (await this.admin.call('CLIENT', 'ID')) as number;
+    }
     return this.admin;
   }
 
@@ -180,7 +232,45 @@ export class RealTarget implements Target {
     return Number(sec) * 1000 + Math.floor(Number(usec) / 1000);
   }
 
+  /** INFO stats `total_connections_received`: every connection the server ever accepted. */
+  private async connectionsReceived(): Promise<number> {
+    const info = (await (await this.adminClient()).call('INFO', 'stats')) as string;
+    return Number(/^total_connections_received:(\d+)/m.exec(info)?.[1] ?? NaN);
+  }
+
+  /** Connections other than `ours`, as `id=… addr=… name=…` texts. */
+  private async otherClients(ours: ReadonlySet<number>): Promise<string[]> {
+    const list = (await (await this.adminClient()).call('CLIENT', 'LIST')) as string;
+    return list
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .filter((line) => !ours.has(Number(/\bid=(\d+)/.exec(line)?.[1])))
+      .map((line) => ['id', 'addr', 'name', 'db'].map((k) => `${k}=${new RegExp(`\\b${k}=(\\S*)`).exec(line)?.[1] ?? ''}`).join(' '));
+  }
+
+  /**
+   * Why a whole-server scenario cannot run now, or null with the snapshot taken. Order matters:
+   * the connection counter is read first, so any client that connects after it is seen at the end,
+   * and the data is checked last, when no other client is connected.
+   */
+  private async wholeServerCheck(): Promise<{ reason: string } | { snapshot: WholeServerWatch }> {
+    const admin = await this.adminClient();
+    const connectionsBefore = await this.connectionsReceived();
+    const others = await this.otherClients(new Set([this.adminId!]));
+    if (others.length > 0) return { reason: `${others.length} other client${others.length === 1 ? ' is' : 's are'} connected to the server (${others.slice(0, 3).join('; ')})` };
+    const info = (await admin.call('INFO', 'keyspace')) as string;
+    const withKeys = [...info.matchAll(/^db(\d+):keys=(\d+)/gm)].filter(([, , n]) => Number(n) > 0).map(([, d]) => `db${d}`);
+    if (withKeys.length > 0) return { reason: `${withKeys.join(', ')} of the server hold${withKeys.length === 1 ? 's' : ''} keys` };
+    const functions = (await admin.call('FUNCTION', 'LIST').catch(() => [])) as unknown[];
+    if (functions.length > 0) return { reason: `the server holds ${functions.length} function librar${functions.length === 1 ? 'y' : 'ies'}` };
+    const pairs = (await admin.call('CONFIG', 'GET', '*')) as string[];
+    const config = new Map<string, string>();
+    for (let i = 0; i + 1 < pairs.length; i += 2) config.set(pairs[i], pairs[i + 1]);
+    return { snapshot: { connectionsBefore, config } };
+  }
+
   async skipReason(scenario: Scenario): Promise<string | null> {
+    this.watch = undefined;
     if (this.recordedOnly && scenario.source !== 'recorded') return `source is "${scenario.source}", not "recorded"`;
     const version = await this.serverVersion();
     // A recording holds one server's answers; a server of another line may answer otherwise.
@@ -188,23 +278,61 @@ export class RealTarget implements Target {
       return `recorded on ${scenario.recordedOn}${scenario.server ? ` (${scenario.server})` : ''}, server is ${version}`;
     }
     if (compareVersions(scenario.redisVersion, version) > 0) return `needs Redis ${scenario.redisVersion}, server is ${version}`;
-    const crossDb = crossDatabaseCommand(scenario);
-    if (crossDb !== undefined) {
-      const info = (await (await this.adminClient()).call('INFO', 'keyspace')) as string;
-      const others = [...info.matchAll(/^db(\d+):keys=(\d+)/gm)].filter(([, db, n]) => Number(db) !== this.db && Number(n) > 0).map(([, db]) => `db${db}`);
-      if (others.length > 0) return `sends ${crossDb}, which reaches other databases, and ${others.join(', ')} of the server hold keys`;
+    const reach = scenarioReach(scenario.steps as { cmd?: readonly string[] }[], this.db);
+    if (reach.kind === 'never') return `sends ${reach.what}, which the CLI never sends to a real server`;
+    if (reach.kind === 'server') {
+      const what = `sends ${reach.what}, which reaches beyond database ${this.db}`;
+      if (!this.allowWholeServer) return `${what}; --allow-whole-server runs it on an empty server with no other client`;
+      const check = await this.wholeServerCheck();
+      if ('reason' in check) return `${what}, and ${check.reason}`;
+      this.watch = { scenario, snapshot: check.snapshot };
     }
     return null;
   }
 
+  /**
+   * After a whole-server scenario: a race if any client connected while it ran; else everything on
+   * the server is the scenario's, so it is emptied and CONFIG set back.
+   */
+  private async finishWholeServer(snapshot: WholeServerWatch, ours: ReadonlySet<number>, connected: number): Promise<string | undefined> {
+    const admin = await this.adminClient();
+    const received = (await this.connectionsReceived()) - snapshot.connectionsBefore - connected;
+    const others = await this.otherClients(new Set([...ours, this.adminId!]));
+    if (received > 0 || others.length > 0) {
+      await this.deleteCreated();
+      const who = others.length > 0 ? ` (${others.slice(0, 3).join('; ')})` : '';
+      return (
+        `another client connected to the server while the scenario ran (${Math.max(received, others.length)} connection${Math.max(received, others.length) === 1 ? '' : 's'}${who}); ` +
+        'its data may have been changed or removed by the scenario, so the result is not a pass, and only the keys the scenario named were deleted'
+      );
+    }
+    this.created.clear();
+    // Only the scenario's clients were connected since the server was seen empty: it all is theirs.
+    await admin.call('FLUSHALL');
+    await admin.call('FUNCTION', 'FLUSH').catch(() => undefined);
+    const pairs = (await admin.call('CONFIG', 'GET', '*')) as string[];
+    const restoreFailures: string[] = [];
+    for (let i = 0; i + 1 < pairs.length; i += 2) {
+      const before = snapshot.config.get(pairs[i]);
+      if (before === undefined || before === pairs[i + 1]) continue;
+      await admin.call('CONFIG', 'SET', pairs[i], before).catch((e: Error) => restoreFailures.push(`${pairs[i]} (${e.message})`));
+    }
+    if (restoreFailures.length > 0) return `could not set CONFIG back: ${restoreFailures.join(', ')}`;
+    return undefined;
+  }
+
   async open(scenario: Scenario): Promise<TargetSession> {
     const admin = await this.adminClient();
+    const watch = this.watch?.scenario === scenario ? this.watch.snapshot : undefined;
+    this.watch = undefined;
     await this.ensureEmpty();
     this.created.clear();
+    // What the run may send: commands are checked again with their captured arguments resolved.
+    const allowed: Reach['kind'] = watch ? 'server' : 'db';
     const clients = new Map<string, { conn: IORedis; id: number }>();
     try {
       for (const name of clientsOf(scenario)) {
-        const conn = await connect(this.url, `scenario-${name}`);
+        const conn = await connect(this.url, this.db, `scenario-${name}`);
         clients.set(name, { conn, id: (await conn.call('CLIENT', 'ID')) as number });
       }
     } catch (e) {
@@ -212,10 +340,15 @@ export class RealTarget implements Target {
       throw e;
     }
     const blockWaitMs = this.blockWaitMs;
+    const db = this.db;
     const get = (name: string) => clientNamed(clients, name);
     return {
       call: async (client, argv) => {
         const { conn } = get(client);
+        const reach = commandReach(argv, db);
+        if (reach.kind === 'never' || (reach.kind === 'server' && allowed === 'db')) {
+          throw new Error(`[ioredis-mock-streams] not sent to the real server: ${reach.what} reaches beyond database ${db}`);
+        }
         await this.track(argv);
         const [command, ...args] = argv;
         return conn.call(command, ...args);
@@ -231,10 +364,17 @@ export class RealTarget implements Target {
           await sleep(2);
         }
       },
-      close: async (): Promise<void> => {
+      close: async (): Promise<string | undefined> => {
         // disconnect() drops the socket at once, which also ends commands still blocked.
         for (const { conn } of clients.values()) conn.disconnect();
+        if (watch) {
+          // Let the server see the disconnects before CLIENT LIST is read.
+          const ours = new Set([...clients.values()].map((c) => c.id));
+          for (let i = 0; i < 50 && (await this.otherClients(new Set([this.adminId!]))).some((l) => ours.has(Number(/id=(\d+)/.exec(l)?.[1]))); i++) await sleep(2);
+          return this.finishWholeServer(watch, ours, clients.size);
+        }
         await this.deleteCreated();
+        return undefined;
       },
     };
   }

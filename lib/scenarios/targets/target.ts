@@ -23,8 +23,12 @@ export interface TargetSession {
    * server (or already settled).
    */
   settleAsync(client: string, pending: PendingCall): Promise<void>;
-  /** Closes every client of this run. */
-  close(): Promise<void>;
+  /**
+   * Closes every client of this run. Resolves with a reason when the run cannot be proven to have
+   * touched only what it created (the real-server target: another client connected while a
+   * whole-server scenario ran); the replayer then reports `race`, never `pass`.
+   */
+  close(): Promise<string | void>;
 }
 
 export interface Target {
