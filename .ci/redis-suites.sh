@@ -2,12 +2,17 @@
 # Redis's own stream suites (tests/unit/type/stream.tcl and stream-cgroups.tcl) against the
 # fake's RESP server, in Redis's external-server mode.
 #
-# usage: .ci/redis-suites.sh [--redis-version V] [--port P] [--write-expected FILE]
+# usage: .ci/redis-suites.sh [--redis-version V] [--port P] [--write-expected FILE] [--set streams|core]
 #   --redis-version V   emulate V (default 8.10) and compare with .ci/redis-suites/expected-V.txt
 #                       (the names of the tests a real server of that version passes; one per line)
 #   --port P            run against a server already listening on 127.0.0.1:P instead of starting
 #                       the fake (e.g. a real redis-server, to record an expected list)
 #   --write-expected F  write the sorted names of the passed tests to F (with --port: record)
+#   --set S             streams (default): unit/type/stream and stream-cgroups, every expected test
+#                       and no other must pass. core: the suites of the families the engine owns
+#                       (.ci/redis-suites/core-units.txt), tags -needs:debug -slow -large-memory,
+#                       compared with expected-core-V.txt as a ratchet: every expected test must
+#                       pass (a newly passing one is reported, to be added to the list)
 # env: REDIS_TESTS_DIR  the copy of Redis's tests/ + utils/ (default /work/shared/redis-tests);
 #                       when missing the run is skipped with a message (exit 0) unless
 #                       REQUIRE_REDIS_SUITES=1.
@@ -19,11 +24,13 @@ root=$(pwd)
 version=8.10
 port=""
 write_expected=""
+set=streams
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --redis-version) version=$2; shift 2 ;;
     --port) port=$2; shift 2 ;;
     --write-expected) write_expected=$2; shift 2 ;;
+    --set) set=$2; shift 2 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -64,11 +71,18 @@ if [[ -z $port ]]; then
   label="fake, Redis $version"
 fi
 
+if [[ $set == core ]]; then
+  units=()
+  while read -r u; do [[ -n $u && $u != \#* ]] && units+=(--single "$u"); done <"$root/.ci/redis-suites/core-units.txt"
+  tags="-needs:debug -slow -large-memory"
+else
+  units=(--single unit/type/stream --single unit/type/stream-cgroups)
+  tags="-needs:debug"
+fi
 (
   cd "$work/redis-tests"
   TERM=dumb tclsh tests/test_helper.tcl --host 127.0.0.1 --port "$port" \
-    --single unit/type/stream --single unit/type/stream-cgroups \
-    --tags -needs:debug --durable --timeout 300 >"$work/out.txt" 2>&1 || true
+    "${units[@]}" --tags "$tags" --durable --timeout 300 >"$work/out.txt" 2>&1 || true
 )
 
 sed -e 's/\x1b\[[0-9;]*m//g' "$work/out.txt" >"$work/clean.txt"
@@ -94,8 +108,21 @@ if [[ -n $write_expected ]]; then
 fi
 
 expected=$root/.ci/redis-suites/expected-$version.txt
+[[ $set == core ]] && expected=$root/.ci/redis-suites/expected-core-$version.txt
 if [[ ! -f $expected ]]; then
   echo "redis suites: no expected list $expected" >&2
+  exit 1
+fi
+if [[ $set == core ]]; then
+  missing=$(LC_ALL=C comm -23 "$expected" "$work/passed.txt")
+  extra=$(LC_ALL=C comm -13 "$expected" "$work/passed.txt")
+  [[ -n $extra ]] && echo "redis suites (core): $(echo "$extra" | wc -l) tests pass that $expected does not list yet (record them with --write-expected)"
+  if [[ -z $missing ]]; then
+    echo "redis suites (core): every one of the $(wc -l <"$expected") expected tests passes"
+    exit 0
+  fi
+  echo "redis suites (core): expected tests that no longer pass:"
+  echo "$missing" | sed 's/^/  /'
   exit 1
 fi
 if diff -u "$expected" "$work/passed.txt" >"$work/diff.txt"; then

@@ -23,9 +23,9 @@ import { commandSpec } from '../commands/command-data';
 import { dispatch, dispatchCheckOnly, lookupCommand } from '../commands/dispatch';
 import type { BlockRequest, CommandContext, CommandHandler, CommandSpec, Db } from '../commands/types';
 import { isBlockRequest } from '../commands/types';
-import { CommandError, ERR_WRONGTYPE, errUnknownCommand, errUnknownSubcommand, errWrongArity } from '../errors';
-import type { KeyWatcher, Keyspace, KeyspaceOptions } from '../keyspace/keyspace';
-import { Stream } from '../model/stream';
+import { CommandError, errUnknownCommand, errUnknownSubcommand, errWrongArity } from '../errors';
+import type { Keyspace, KeyspaceOptions } from '../keyspace/keyspace';
+import { WatchState } from './watch';
 import { ErrorReply, NIL_ARRAY, PushReply, QUEUED, type Reply } from '../reply/reply';
 import { StreamsMockError } from '../clock/clock';
 import { type RedisVersion, commandSince, predates } from '../version';
@@ -38,7 +38,8 @@ import { clockTtlCommands } from './emulated/clock-ttl';
 import { builtinError, typedBuiltinReply } from './builtin-replies';
 import type { ConnectionCommandSpec } from './command-types';
 import { CONNECTION_COMMANDS } from './commands/index';
-import { wholeKeyAccess } from '../keyspace/key-values';
+import { makeDb } from './db';
+import { BUILTIN_KINDS, COMMAND_KINDS, COMMAND_KINDS_MAX, builtinFullName, sampledWeight, timingWeight } from './command-timing';
 import { ALLOWED_WHEN_SUBSCRIBED } from './commands/pubsub';
 import { defaultEmulators, type EmulatorTable } from './emulators';
 import { ServerState, nextClientId, openRegistered, register, serverFor, unregister } from './registry';
@@ -96,13 +97,6 @@ export function builtinArg(s: string): string | Buffer {
   if (/^[\x00-\x7f]*$/.test(s)) return s;
   const text = decodeBytes(s);
   return Buffer.from(text, 'utf8').toString('latin1') === s ? text : Buffer.from(s, 'latin1');
-}
-
-/** WATCH state of one connection (Redis `c->watched_keys` + CLIENT_DIRTY_CAS). */
-class WatchState implements KeyWatcher {
-  dirty = false;
-  /** [keyspace, full key, expired when watched] */
-  readonly keys: [Keyspace, string, boolean][] = [];
 }
 
 /** Container commands among the built-ins (their full name carries the subcommand). */
@@ -913,16 +907,7 @@ export class Connection {
 
   /** WATCH full keys (byte strings) of the current keyspace. */
   watchKeys(keys: string[]): void {
-    const state = (this.watchState ??= new WatchState());
-    const ks = this.ks;
-    for (const raw of keys) {
-      const key = storeKeyOfBytes(raw);
-      if (state.keys.some(([k, name]) => k === ks && name === key)) continue;
-      let set = ks.watchers.get(key);
-      if (!set) ks.watchers.set(key, (set = new Set()));
-      set.add(state);
-      state.keys.push([ks, key, ks.store.isExpired(key)]);
-    }
+    (this.watchState ??= new WatchState()).watch(this.ks, keys.map(storeKeyOfBytes));
   }
 
   /** UNWATCH every key. */
@@ -930,20 +915,12 @@ export class Connection {
     const state = this.watchState;
     if (!state) return;
     this.watchState = null;
-    for (const [ks, key] of state.keys) {
-      const set = ks.watchers.get(key);
-      if (!set) continue;
-      set.delete(state);
-      if (set.size === 0) ks.watchers.delete(key);
-    }
+    state.release();
   }
 
   /** EXEC must fail: a watched key was modified, or expired after WATCH (isWatchedKeyExpired). */
   private watchFailed(): boolean {
-    const state = this.watchState;
-    if (!state) return false;
-    if (state.dirty) return true;
-    return state.keys.some(([ks, key, expiredAtWatch]) => !expiredAtWatch && ks.store.isExpired(key));
+    return this.watchState !== null && this.watchState.failed();
   }
 
   // -------------------------------------------------------------------------------------------
@@ -1132,45 +1109,6 @@ function resolveLane(lane: StreamLane, version: RedisVersion): void {
   }
 }
 
-/** INFO/CLIENT LIST name of built-in `name` whose first argument is `firstArg` (`object|encoding`). */
-function builtinFullName(name: string, firstArg: unknown): string {
-  return BUILTIN_KINDS.get(name)?.subNamed && firstArg !== undefined ? commandStatsName([name, toByteString(firstArg)], false) : name;
-}
-
-/** How INFO commandstats names a command of the engine or the registry (by lower-case name). */
-const COMMAND_KINDS = new Map<string, { name: string; kind: 'command' | 'container' | 'unknown'; subNamed: boolean; seen: number }>();
-/** Spellings cached at most (names as sent: `XADD`, `xadd`, `XaDd` … each once). */
-const COMMAND_KINDS_MAX = 4096;
-
-/** Built-ins the ioredis front end runs itself, by lower-case name (see `builtinTimingWeight`). */
-const BUILTIN_KINDS = new Map<string, { subNamed: boolean; seen: number }>();
-
-/** Calls of a command name that are all timed for INFO commandstats `usec` (see `timingWeight`). */
-const TIMED_CALLS = 64;
-/** Past `TIMED_CALLS`, one call in this many is timed (a power of two). */
-const TIMING_SAMPLE = 16;
-
-/**
- * Whether to time this call for INFO commandstats `usec`, and what its time counts for: 1 (timed,
- * counts once), `TIMING_SAMPLE` (timed, stands for itself and the untimed calls around it) or 0
- * (not timed). `performance.now()` costs ~50 ns of CPU (more in wall time on a busy machine) and
- * timing takes two reads, a sizeable share of a fast command (XLEN runs in ~0.3 µs), so a name's
- * first `TIMED_CALLS` calls (by its spelling as sent) are timed, then one in `TIMING_SAMPLE`, its
- * time multiplied: past those first calls `usec` (and `usec_per_call`) is an estimate of the total
- * run time rather than a sum of measurements; `calls` and the other counters stay exact.
- */
-function timingWeight(raw: unknown): number {
-  const known = COMMAND_KINDS.get(raw as string);
-  return known === undefined ? 1 : sampledWeight(known);
-}
-
-/** The weight of one more call of a name whose calls so far are `known.seen` (see `timingWeight`). */
-function sampledWeight(known: { seen: number }): number {
-  const seen = ++known.seen;
-  if (seen <= TIMED_CALLS) return 1;
-  return (seen & (TIMING_SAMPLE - 1)) === 0 ? TIMING_SAMPLE : 0;
-}
-
 /** An error thrown inside EXEC as its reply in place; library errors propagate. */
 function errorReplyOf(err: unknown): ErrorReply {
   if (err instanceof CommandError) return new ErrorReply(err.message);
@@ -1180,82 +1118,6 @@ function errorReplyOf(err: unknown): ErrorReply {
 /** Redis's arity of a command ioredis's table knows. */
 export function builtinArity(name: string): number | undefined {
   return commandSpec(name)?.arity;
-}
-
-/**
- * A keyspace notification for the issuing connection, as Redis's notifyKeyspaceEvent sends it
- * when `notify-keyspace-events` has the event's class `type` (or `A` for any of g$lshzxetd)
- * with `K` and/or `E`: published on `__keyspace@<db>__:<key>` (message: the event) and
- * `__keyevent@<db>__:<event>` (message: the key).
- */
-export function publishKeyspaceEvent(conn: Connection, ks: Keyspace, type: string, event: string, fullKey: string): void {
-  const flags = conn.notifyKeyspaceEvents;
-  if (!flags || !(flags.includes(type) || (flags.includes('A') && 'g$lshzxetd'.includes(type)))) return;
-  const publish = conn.emulators.publish;
-  if (typeof publish !== 'function') return;
-  const host = { channels: conn.server.channels, patternChannels: conn.server.patternChannels };
-  const key = decodeBytes(fullKey);
-  if (flags.includes('K')) publish.call(host, `__keyspace@${ks.dbIndex}__:${key}`, event);
-  if (flags.includes('E')) publish.call(host, `__keyevent@${ks.dbIndex}__:${event}`, key);
-}
-
-/** Key access of the stream commands on `ks` for `conn`. */
-export function makeDb(conn: Connection, ks: Keyspace): Db {
-  // a command names its key several times (XADD: look up, notify, touch, signal): the last
-  // conversion is kept
-  let lastKey: string | undefined;
-  let lastFull = '';
-  const full = (key: string): string => {
-    if (key !== lastKey) {
-      lastFull = storeKeyOfBytes(key);
-      lastKey = key;
-    }
-    return lastFull;
-  };
-  return {
-    getStream(key) {
-      const v = ks.store.getRaw(full(key));
-      if (v === undefined) return undefined;
-      if (v instanceof Stream) return v;
-      throw new CommandError(ERR_WRONGTYPE);
-    },
-    exists: (key) => ks.store.hasKey(full(key)),
-    createStream(key) {
-      const s = new Stream();
-      ks.store.setRaw(full(key), s);
-      return s;
-    },
-    signalReady: (key) => ks.blocking.signal(full(key)),
-    touch: (key) => ks.store.markModified(full(key)),
-    notify: (event, key) => {
-      ks.emitEvent(event, full(key));
-      publishKeyspaceEvent(conn, ks, 't', event, full(key));
-    },
-    lookup: (key) => ks.store.getRaw(key),
-    store(key, value, keepTtl) {
-      const at = keepTtl ? ks.store.expiryOf(key) : undefined;
-      ks.store.setRaw(key, value);
-      if (at !== undefined) return;
-      ks.store.removeExpiry(key);
-    },
-    remove(key) {
-      if (!ks.store.hasKey(key)) return false;
-      ks.store.deleteKey(key);
-      return true;
-    },
-    ttlAt: (key) => (ks.store.hasKey(key) ? ks.store.expiryOf(key) : undefined),
-    setTtlAt: (key, at) => ks.store.setExpiry(key, at),
-    persist: (key) => ks.store.removeExpiry(key),
-    notifyEvent: (type, event, key) => {
-      if (type === 't') ks.emitEvent(event, key);
-      publishKeyspaceEvent(conn, ks, type, event, key);
-    },
-    keyNames: () => ks.store.keyNames(),
-    dirty: (n) => conn.server.stats.addDirty(n),
-    resetStats: () => conn.server.stats.resetStats(),
-    // DUMP, RESTORE, COPY (… DB n) and CONFIG: whole values and the server's other databases
-    ...wholeKeyAccess(ks, full, ks.dbIndex, (index) => makeDb(conn, conn.server.keyspace(index))),
-  };
 }
 
 /**

@@ -1,0 +1,90 @@
+/**
+ * The key access command modules get (`Db`, lib/commands/types.ts) for one connection on one
+ * keyspace: stream lookups, whole-key values (DUMP/RESTORE/COPY), the generic access of the
+ * engine-owned families, and keyspace notifications published as Redis's notifyKeyspaceEvent.
+ */
+import type { Db } from '../commands/types';
+import { CommandError, ERR_WRONGTYPE } from '../errors';
+import type { Keyspace } from '../keyspace/keyspace';
+import { wholeKeyAccess } from '../keyspace/key-values';
+import { Stream } from '../model/stream';
+import { utf8Of as decodeBytes } from '../bytes/index';
+import type { Connection } from './connection';
+import { storeKeyOfBytes } from './emulated/keys';
+
+/**
+ * A keyspace notification for the issuing connection, as Redis's notifyKeyspaceEvent sends it
+ * when `notify-keyspace-events` has the event's class `type` (or `A` for any of g$lshzxetd)
+ * with `K` and/or `E`: published on `__keyspace@<db>__:<key>` (message: the event) and
+ * `__keyevent@<db>__:<event>` (message: the key).
+ */
+export function publishKeyspaceEvent(conn: Connection, ks: Keyspace, type: string, event: string, fullKey: string): void {
+  const flags = conn.notifyKeyspaceEvents;
+  if (!flags || !(flags.includes(type) || (flags.includes('A') && 'g$lshzxetd'.includes(type)))) return;
+  const publish = conn.emulators.publish;
+  if (typeof publish !== 'function') return;
+  const host = { channels: conn.server.channels, patternChannels: conn.server.patternChannels };
+  const key = decodeBytes(fullKey);
+  if (flags.includes('K')) publish.call(host, `__keyspace@${ks.dbIndex}__:${key}`, event);
+  if (flags.includes('E')) publish.call(host, `__keyevent@${ks.dbIndex}__:${event}`, key);
+}
+
+/** Key access of the stream commands on `ks` for `conn`. */
+export function makeDb(conn: Connection, ks: Keyspace): Db {
+  // a command names its key several times (XADD: look up, notify, touch, signal): the last
+  // conversion is kept
+  let lastKey: string | undefined;
+  let lastFull = '';
+  const full = (key: string): string => {
+    if (key !== lastKey) {
+      lastFull = storeKeyOfBytes(key);
+      lastKey = key;
+    }
+    return lastFull;
+  };
+  return {
+    getStream(key) {
+      const v = ks.store.getRaw(full(key));
+      if (v === undefined) return undefined;
+      if (v instanceof Stream) return v;
+      throw new CommandError(ERR_WRONGTYPE);
+    },
+    exists: (key) => ks.store.hasKey(full(key)),
+    createStream(key) {
+      const s = new Stream();
+      ks.store.setRaw(full(key), s);
+      return s;
+    },
+    signalReady: (key) => ks.blocking.signal(full(key)),
+    touch: (key) => ks.store.markModified(full(key)),
+    notify: (event, key) => {
+      ks.emitEvent(event, full(key));
+      publishKeyspaceEvent(conn, ks, 't', event, full(key));
+    },
+    lookup: (key) => ks.store.getRaw(key),
+    store(key, value, keepTtl) {
+      const at = keepTtl ? ks.store.expiryOf(key) : undefined;
+      ks.store.setRaw(key, value);
+      if (at !== undefined) return;
+      ks.store.removeExpiry(key);
+    },
+    remove(key) {
+      if (!ks.store.hasKey(key)) return false;
+      ks.store.deleteKey(key);
+      return true;
+    },
+    ttlAt: (key) => (ks.store.hasKey(key) ? ks.store.expiryOf(key) : undefined),
+    setTtlAt: (key, at) => ks.store.setExpiry(key, at),
+    persist: (key) => ks.store.removeExpiry(key),
+    notifyEvent: (type, event, key) => {
+      if (type === 't') ks.emitEvent(event, key);
+      publishKeyspaceEvent(conn, ks, type, event, key);
+    },
+    keyNames: () => ks.store.keyNames(),
+    dirty: (n) => conn.server.stats.addDirty(n),
+    resetStats: () => conn.server.stats.resetStats(),
+    // DUMP, RESTORE, COPY (… DB n) and CONFIG: whole values and the server's other databases
+    ...wholeKeyAccess(ks, full, ks.dbIndex, (index) => makeDb(conn, conn.server.keyspace(index))),
+  };
+}
+
