@@ -26,6 +26,9 @@ declare const WebAssembly: {
 };
 
 export type LuaState = number;
+
+/** The initial state of Redis's rand.c (drand48's X0..X2 = 0x330E, 0xABCD, 0x1234). */
+export const RAND48_INITIAL = 0x1234abcd330e;
 /** A host function: reads its arguments from the stack of L, pushes results, returns how many. */
 export type JsFunction = (L: LuaState) => number;
 
@@ -57,6 +60,8 @@ interface Exports {
   glue_sethook(L: number, count: number): void;
   glue_hook_yielded(): number;
   glue_newstate(withOs: number): number;
+  glue_rand_get(): number;
+  glue_rand_set(x: number): void;
   glue_protect(L: number): void;
   lua_gettop(L: number): number;
   lua_settop(L: number, n: number): void;
@@ -186,6 +191,14 @@ export class LuaVm {
     for (let i = 0; i < s.length; i++) m[p + i] = s.charCodeAt(i);
     m[p + s.length] = 0;
     return p;
+  }
+
+  /** math.random's 48-bit generator state (an exact integer below 2^48). */
+  get randomState(): number {
+    return this.x.glue_rand_get();
+  }
+  set randomState(x: number) {
+    this.x.glue_rand_set(x);
   }
 
   // -- states ------------------------------------------------------------------------------

@@ -41,7 +41,7 @@
  * turning in between (the EVAL's reply then comes later; its connection waits). While it runs,
  * other connections of the server wait, and from `busy-reply-threshold` ms (default 5000; 0: never)
  * on they get "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN
- * NOSAVE." (7.0: "…call FUNCTION KILL, SCRIPT KILL or SHUTDOWN NOSAVE."? see BUSY_TEXT). SCRIPT
+ * NOSAVE." (connection.ts BUSY_TEXT; the commands Redis allows then still run). SCRIPT
  * KILL ends the script with "ERR Script killed by user with SCRIPT KILL..." to its caller, or
  * answers "UNKILLABLE …" once the script wrote. A script can only be suspended between Lua
  * instructions outside a C call (not inside pcall, a metamethod or a coroutine).
@@ -50,6 +50,7 @@
  * the caller as they are, even when the script caught them with pcall.
  */
 import { createHash } from 'crypto';
+import { setImmediate as realSetImmediate } from 'timers';
 import { parseInt64 } from '../commands/args';
 import {
   BigNumberReply,
@@ -72,7 +73,7 @@ import { CommandError, ERR_NOT_INTEGER } from '../errors';
 import { SERVER_VERSION, type RedisVersion, versionIndex } from '../version';
 import type { Connection } from './connection';
 import type { ServerState } from './registry';
-import { LUA_GLOBALSINDEX, LUA_TBOOLEAN, LUA_TNIL, LUA_TNUMBER, LUA_TSTRING, LUA_TTABLE, LUA_YIELD, LuaVm, type JsFunction, type LuaState } from './lua-vm';
+import { LUA_GLOBALSINDEX, LUA_TBOOLEAN, LUA_TNIL, LUA_TNUMBER, LUA_TSTRING, LUA_TTABLE, LUA_YIELD, LuaVm, RAND48_INITIAL, type JsFunction, type LuaState } from './lua-vm';
 
 // ---------------------------------------------------------------------------------------------
 // Texts (script.c / script_lua.c / eval.c, checked on redis-server 7.0.15; same in 8.x sources)
@@ -80,8 +81,6 @@ import { LUA_GLOBALSINDEX, LUA_TBOOLEAN, LUA_TNIL, LUA_TNUMBER, LUA_TSTRING, LUA
 const ERR_NO_ARGS = 'ERR Please specify at least one argument for this redis lib call';
 const ERR_BAD_ARG_TYPE = 'ERR Lua redis lib command arguments must be strings or integers';
 const ERR_NOSCRIPT = 'NOSCRIPT No matching script. Please use EVAL.';
-/** script.c scriptInterrupt / server.c: the reply to other clients while a script is busy. */
-export const BUSY_TEXT = 'BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.';
 const ERR_KILLED = 'ERR Script killed by user with SCRIPT KILL...';
 const UNKILLABLE =
   'UNKILLABLE Sorry the script already executed write commands against the dataset. You can either wait the script termination or kill the server in a hard way using the SHUTDOWN NOSAVE command.';
@@ -172,6 +171,9 @@ interface Engine {
   readonly functions: Map<string, number>;
   closed: boolean;
 }
+
+/** math.random's 48-bit state of each server (Redis: one per process; here one per host:port). */
+const randomStates = new WeakMap<ServerState, number>();
 
 /** A script in progress. */
 interface ScriptRun {
@@ -544,7 +546,8 @@ function createEngine(version: RedisVersion): Engine {
     if (argc < 2) raiseError(vm, L1, 'ERR redis.log() requires two arguments or more.');
     if (!vm.isNumber(L1, 1)) raiseError(vm, L1, 'ERR First argument must be a number (log level).');
     const level = Math.trunc(vm.toNumber(L1, 1));
-    if (level < 0 || level > 3) raiseError(vm, L1, 'ERR Invalid debug level.');
+    // 7.0.15: "Invalid debug level."; the post-7.4 build: "Invalid log level." (taken as 7.4's)
+    if (level < 0 || level > 3) raiseError(vm, L1, versionIndex(version) >= versionIndex('7.4') ? 'ERR Invalid log level.' : 'ERR Invalid debug level.');
     return 0; // nothing is logged
   });
   setNumber('LOG_DEBUG', 0);
@@ -699,6 +702,7 @@ export function runScript(conn: Connection, body: string, sha: string, keys: str
   busyByServer.set(conn.server, run);
   let settle!: () => void;
   run.done = new Promise<void>((resolve) => (settle = resolve));
+  conn.server.busyScript = { conn, startedAt: run.startedAt, done: run.done };
   return new Promise<Reply>((resolve, reject) => {
     const next = () => {
       run.sliceEndsAt = performance.now() + SLICE_MS;
@@ -710,7 +714,7 @@ export function runScript(conn: Connection, body: string, sha: string, keys: str
         reject(err);
         return;
       }
-      if (out === SUSPENDED) setImmediate(next);
+      if (out === SUSPENDED) realSetImmediate(next);
       else {
         end();
         resolve(out);
@@ -719,9 +723,10 @@ export function runScript(conn: Connection, body: string, sha: string, keys: str
     const end = () => {
       finish(run);
       if (busyByServer.get(conn.server) === run) busyByServer.delete(conn.server);
+      if (conn.server.busyScript?.done === run.done) conn.server.busyScript = null;
       settle();
     };
-    setImmediate(next);
+    realSetImmediate(next);
   });
 }
 
@@ -747,11 +752,16 @@ function step(run: ScriptRun): Reply | typeof SUSPENDED {
   const outer = current;
   current = run;
   vm.onHook = hook;
+  const server = run.conn.server;
+  const outerRandom = vm.randomState;
+  vm.randomState = randomStates.get(server) ?? RAND48_INITIAL;
   let status: number;
   try {
     status = vm.resume(co, 0);
   } finally {
     current = outer;
+    randomStates.set(server, vm.randomState);
+    vm.randomState = outerRandom;
   }
   if (vm.hostError) {
     const e = vm.hostError.error;

@@ -125,6 +125,8 @@ static int32_t lrand48_(void) {
   rand_x = (0x5DEECE66DULL * rand_x + 0xB) & RAND48_MASK;
   return (int32_t)(rand_x >> 17);
 }
+EXPORT(glue_rand_get) double glue_rand_get(void) { return (double)rand_x; }
+EXPORT(glue_rand_set) void glue_rand_set(double x) { rand_x = ((uint64_t)x) & RAND48_MASK; }
 static int math_random(lua_State *L) {
   lua_Number r = (lua_Number)(lrand48_() % INT32_MAX) / (lua_Number)INT32_MAX;
   switch (lua_gettop(L)) {
