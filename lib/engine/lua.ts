@@ -363,7 +363,10 @@ function popResult(vm: LuaVm, L: LuaState, resp: 2 | 3): Reply {
       out = resp === 3 ? new BooleanReply(vm.toBoolean(L, -1)) : vm.toBoolean(L, -1) ? 1 : null;
       break;
     case LUA_TTABLE: {
-      vm.checkStack(L, 6);
+      if (!vm.checkStack(L, 6)) {
+        out = new ErrorReply('ERR reached lua stack limit'); // a table nested too deep (or recursive)
+        break;
+      }
       if (rawField(vm, L, 'err', LUA_TSTRING)) {
         out = new ErrorReply(oneLine(vm.toString(L, -1) as string));
         vm.pop(L, 1);

@@ -157,8 +157,15 @@ static int math_randomseed(lua_State *L) {
 /* ---- os (Redis 7.4+: loslib.c's sandbox_syslib, only os.clock) ------------------------------ */
 
 #include <time.h>
+/* Seconds since the first call, in doubles (wasm32's clock() wraps its 32-bit clock_t of
+ * nanoseconds after 2.1 s). Real time stands for the process CPU time Redis reports. */
 static int os_clock(lua_State *L) {
-  lua_pushnumber(L, ((lua_Number)clock()) / (lua_Number)CLOCKS_PER_SEC);
+  static double start = -1;
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  double now = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+  if (start < 0) start = now;
+  lua_pushnumber(L, now - start);
   return 1;
 }
 static const luaL_Reg os_lib[] = { { "clock", os_clock }, { NULL, NULL } };
