@@ -46,6 +46,18 @@ import { ServerState, nextClientId, openRegistered, register, serverFor, unregis
 import { commandStatsName, dirtyOfBuiltin, RejectedCommandError } from '../stats/command-stats';
 import type { CommandStats, ServerStats } from '../stats/server-stats';
 import { performance } from 'perf_hooks';
+import { setTimeout as realSetTimeout, clearTimeout as realClearTimeout } from 'timers';
+import type { BusyScript } from './registry';
+
+/** server.c processCommand while a script is busy (7.0.15 and the 8.x sources). */
+export const BUSY_TEXT = 'BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.';
+
+/** Commands a busy server still runs once busy-reply-threshold has passed (CMD_ALLOW_BUSY). */
+function allowedWhileBusy(argv: string[]): boolean {
+  const name = String(argv[0]).toLowerCase();
+  if (name === 'script' || name === 'function') return String(argv[1] ?? '').toLowerCase() === 'kill' || String(argv[1] ?? '').toLowerCase() === 'stats';
+  return name === 'auth' || name === 'hello' || name === 'multi' || name === 'discard' || name === 'watch' || name === 'unwatch' || name === 'reset' || name === 'client' || name === 'quit';
+}
 
 /** Where a connection's keys live, and how it starts. */
 export interface ConnectionOptions {
@@ -288,7 +300,7 @@ export class Connection {
 
   /** True when a command submitted now would run at once: nothing blocked or waiting ahead. */
   get ready(): boolean {
-    return !this.occupied && this.waiting === null;
+    return !this.occupied && this.waiting === null && this.server.busyScript === null;
   }
 
   /** True when WATCH has seen a modification (CLIENT LIST flags=d). */
@@ -314,6 +326,8 @@ export class Connection {
    * string). Resolves with the typed reply; an error reply rejects with `CommandError`.
    */
   execute(argv: string[]): Promise<Reply> {
+    const busy = this.server.busyScript;
+    if (busy !== null && busy.conn !== this) return this.afterBusy(busy, argv, () => this.run(argv));
     if (!this.occupied && this.waiting === null) return this.startNow(() => this.run(argv));
     return this.enqueue(() => this.run(argv));
   }
@@ -324,6 +338,8 @@ export class Connection {
    * Promise it returns holds the connection until it settles. Throws become rejections.
    */
   enqueue<T>(start: () => T | Promise<T>): Promise<T> {
+    const busy = this.server.busyScript;
+    if (busy !== null && busy.conn !== this) return this.afterBusy(busy, null, start);
     if (!this.occupied && this.waiting === null) return this.startNow(start);
     return new Promise<T>((resolve, reject) => {
       (this.waiting ??= []).push(() => {
@@ -406,6 +422,33 @@ export class Connection {
     const name = String(argv[0]).toLowerCase();
     const conn = CONNECTION_COMMANDS.get(name);
     return this.commandCheckError(name, argv, conn, !conn && lookupCommand(name) !== undefined);
+  }
+
+  /**
+   * A command submitted while another connection's script keeps the server busy: it waits for
+   * the script to end; once `busy-reply-threshold` ms (CONFIG, default 5000; 0: never) have
+   * passed since the script started, it answers BUSY, or runs when Redis allows it then
+   * (SCRIPT KILL, FUNCTION KILL/STATS, AUTH, HELLO, MULTI, …: CMD_ALLOW_BUSY), as server.c
+   * processCommand does while scriptIsTimedout().
+   */
+  private afterBusy<T>(busy: BusyScript, argv: string[] | null, start: () => T | Promise<T>): Promise<T> {
+    const threshold = Number(this.server.config.get('busy-reply-threshold') ?? '5000');
+    const elapsed = performance.now() - busy.startedAt;
+    if (threshold > 0 && elapsed >= threshold) {
+      if (argv !== null && allowedWhileBusy(argv)) return this.startNow(start);
+      return Promise.reject(new CommandError(BUSY_TEXT));
+    }
+    return new Promise<T>((resolve, reject) => {
+      let settled = false;
+      const proceed = () => {
+        if (settled) return;
+        settled = true;
+        if (timer !== undefined) realClearTimeout(timer);
+        (argv !== null ? (this.execute(argv) as Promise<unknown> as Promise<T>) : this.enqueue(start)).then(resolve, reject);
+      };
+      const timer = threshold > 0 ? realSetTimeout(proceed, Math.max(0, threshold - elapsed)) : undefined;
+      busy.done.then(proceed, proceed);
+    });
   }
 
   private startNow<T>(start: () => T | Promise<T>): Promise<T> {

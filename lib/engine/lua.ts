@@ -1,115 +1,79 @@
 /**
- * Lua scripting (EVAL, EVALSHA, SCRIPT, ioredis `defineCommand`) on fengari, the Lua VM
- * ioredis-mock ships. `redis.call`/`redis.pcall` run commands through the connection
- * (`Connection.scriptCall`): the stream commands (`canBlock: false`, `inScript: true`, the key
- * prefix of the connection applied), the connection commands scripts may use (PING, ECHO) and
- * ioredis-mock's built-ins, with the script's arity/unknown/not-allowed texts (script.c
- * `scriptCall`). The whole script runs in `keyspace.atomically()`: one time snapshot, blocked
- * readers served only after the script. This module is loaded on the first script (STYLE 17).
+ * Lua scripting (EVAL, EVALSHA, EVAL_RO, EVALSHA_RO, SCRIPT, ioredis `defineCommand`) on Redis's
+ * own Lua 5.1 compiled to WebAssembly (lib/engine/lua-vm.ts): the number formatting, error texts
+ * and libraries (`cjson`, `cmsgpack`, `struct`, `bit`, Redis's `math.random`) are Redis's C code.
+ * `redis.call`/`redis.pcall` run commands through the connection (`Connection.scriptCall`): the
+ * stream commands, the connection commands scripts may use and ioredis-mock's built-ins, with
+ * the script's arity/unknown/not-allowed texts (script.c `scriptCall`). The script runs in one
+ * atomic section of the keyspace (`beginAtomic`): one time snapshot, blocked readers served only
+ * after it. This module is loaded on the first script (STYLE 17).
  *
- * Conversions follow script_lua.c (7.0.15; same in the 8.x sources), from the typed replies:
- * - Redis → Lua: integer → number, bulk → string, nil bulk/array → false, array (maps and sets
- *   flattened as RESP2 sends them) → table, status → `{ok=…}`, error → `{err=…}` returned by
- *   `pcall`, raised by `call`;
- * - Lua → reply: string → bulk, number → integer (C `(long long)` cast: truncated; NaN, ±inf and
- *   numbers beyond 64 bits are LLONG_MIN as on x86-64), true → 1, false/nil → nil,
- *   `{err=…}` → error reply, `{ok=…}` → status, a table → array up to the first nil.
+ * The Lua environment follows script_lua.c / eval.c of the emulated version (checked on
+ * redis-server 7.0.15 and the post-7.4 build): Redis's libraries (`os` with only `os.clock` from
+ * 7.4 on), no `print`/`dofile`/`loadfile`/`debug`, Redis's `pcall` (an error table's text),
+ * globals locked (writing: "Attempt to modify a readonly table"; reading an unknown one: "Script
+ * attempted to access nonexistent global variable 'x'"), the `redis` table (call, pcall,
+ * error_reply, status_reply, sha1hex, log, setresp, set_repl, replicate_commands, breakpoint,
+ * debug, REDIS_VERSION, REDIS_VERSION_NUM, REPL_* and LOG_* constants).
+ *
+ * One Lua state per server (host:port) and emulated version, created on its first script (about a
+ * millisecond) and reset by SCRIPT FLUSH, as Redis resets its VM; a script body is compiled once
+ * per state (EVALSHA and repeated EVALs reuse it).
+ *
+ * Conversions (script_lua.c redisProtocolToLuaType / luaReplyToRedisReply):
+ * - Redis → Lua (RESP2, the default): integer → number, bulk → string, nil bulk/array → false,
+ *   array (maps and sets flattened as RESP2 sends them) → table, status → `{ok=…}`, error →
+ *   `{err=…}` returned by `pcall`, raised by `call`. After `redis.setresp(3)`: map →
+ *   `{map={k=v…}}`, set → `{set={m=true…}}`, double → `{double=n}`, null → nil, boolean →
+ *   boolean, big number → `{big_number='…'}`, verbatim → `{verbatim_string={format=…, string=…}}`.
+ * - Lua → reply: string → bulk, number → integer (C `(long long)` cast: truncated; NaN, ±inf
+ *   and numbers beyond 64 bits are LLONG_MIN as on x86-64), true → 1, false/nil → nil (after
+ *   setresp(3): RESP3 booleans), `{err=…}` → error, `{ok=…}` → status, `{double=…}`, `{map=…}`,
+ *   `{set=…}`, `{big_number=…}` → their RESP3 types, other tables → array up to the first nil.
+ * - Number arguments of redis.call: `%.17g` up to 7.2, from 7.4 an integral value within ±2^62
+ *   as an integer and others in the shortest round-trip form (fpconv_dtoa).
  * - An error that ends the script answers "<err> script: <sha>, on @user_script:<line>.", a
- *   non-table Lua error first becoming "ERR <message>" (the server's error handler), a compile
+ *   non-table Lua error first becoming "ERR <message>" (eval.c's error handler), a compile
  *   error "ERR Error compiling script (new function): <message>".
- * Library errors (StreamsMockError, bugs) thrown by a command inside the script are re-thrown
- * to the caller as they are, even when the script caught them with pcall.
  *
- * Not emulated: global-variable protection, Redis's Lua 5.1 (fengari is Lua 5.3: number
- * formatting — tostring, `..` and string.format('%s') print 1e15 as '1000000000000000.0' and 7/1
- * as '7.0' where 5.1's `%.14g` gives '1e+15' and '7'; fengari captures its formatter at load
- * and reaches it through module-local references, so it cannot be swapped cleanly — and some
- * runtime error texts), redis.call number arguments as 7.2.5+/7.4+ print them (an integral
- * value within ±2^62 as an integer, others in fpconv_dtoa's shortest form: '0.1', '1e-7'; every
- * version here uses 7.0's `%.17g`), `cjson`/`cmsgpack`/`bit`/`struct`, `redis.setresp`,
- * script flags in the `#!lua` shebang (parsed, not enforced), the script-kill timeout, RESP3.
+ * Long scripts (busy-reply-threshold, SCRIPT KILL): a script runs synchronously for up to
+ * FIRST_SLICE_MS of real time; a longer one goes on in slices of SLICE_MS with the event loop
+ * turning in between (the EVAL's reply then comes later; its connection waits). While it runs,
+ * other connections of the server wait, and from `busy-reply-threshold` ms (default 5000; 0: never)
+ * on they get "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN
+ * NOSAVE." (connection.ts BUSY_TEXT; the commands Redis allows then still run). SCRIPT
+ * KILL ends the script with "ERR Script killed by user with SCRIPT KILL..." to its caller, or
+ * answers "UNKILLABLE …" once the script wrote. A script can only be suspended between Lua
+ * instructions outside a C call (not inside pcall, a metamethod or a coroutine).
+ *
+ * Library errors (StreamsMockError, bugs) thrown by a command inside the script are re-thrown to
+ * the caller as they are, even when the script caught them with pcall.
  */
 import { createHash } from 'crypto';
+import { setImmediate as realSetImmediate } from 'timers';
 import { parseInt64 } from '../commands/args';
-import { ErrorReply, MapReply, PairsReply, PushReply, type Reply, SetReply, SimpleString, flatPairs, mapPairs, toResp2Plain } from '../reply/reply';
+import {
+  BigNumberReply,
+  BooleanReply,
+  DoubleReply,
+  ErrorReply,
+  MapReply,
+  NilArray,
+  PairsReply,
+  PushReply,
+  type Reply,
+  SetReply,
+  SimpleString,
+  VerbatimReply,
+  flatPairs,
+  mapPairs,
+  toResp2Plain,
+} from '../reply/reply';
 import { CommandError, ERR_NOT_INTEGER } from '../errors';
+import { SERVER_VERSION, type RedisVersion, versionIndex } from '../version';
 import type { Connection } from './connection';
-
-// ---------------------------------------------------------------------------------------------
-// fengari (a dependency of ioredis-mock): the part of its C-like API used here.
-
-type LuaState = object;
-type LuaString = Uint8Array;
-type JsFunction = (L: LuaState) => number;
-
-interface LuaDebug {
-  source: LuaString | null;
-  currentline: number;
-  what: LuaString | null;
-}
-
-interface FengariLua {
-  LUA_OK: number;
-  LUA_MULTRET: number;
-  LUA_TNIL: number;
-  LUA_TBOOLEAN: number;
-  LUA_TNUMBER: number;
-  LUA_TSTRING: number;
-  LUA_TTABLE: number;
-  lua_Debug: new () => LuaDebug;
-  lua_close(L: LuaState): void;
-  lua_checkstack(L: LuaState, n: number): boolean;
-  lua_gettop(L: LuaState): number;
-  lua_settop(L: LuaState, n: number): void;
-  lua_pop(L: LuaState, n: number): void;
-  lua_insert(L: LuaState, idx: number): void;
-  lua_remove(L: LuaState, idx: number): void;
-  lua_replace(L: LuaState, idx: number): void;
-  lua_type(L: LuaState, idx: number): number;
-  lua_isinteger(L: LuaState, idx: number): boolean;
-  lua_isnumber(L: LuaState, idx: number): boolean;
-  lua_isstring(L: LuaState, idx: number): boolean;
-  lua_istable(L: LuaState, idx: number): boolean;
-  lua_tointeger(L: LuaState, idx: number): number;
-  lua_tonumber(L: LuaState, idx: number): number;
-  lua_toboolean(L: LuaState, idx: number): boolean;
-  lua_tolstring(L: LuaState, idx: number): LuaString | null;
-  lua_pushnil(L: LuaState): void;
-  lua_pushboolean(L: LuaState, b: boolean): void;
-  lua_pushinteger(L: LuaState, n: number): void;
-  lua_pushnumber(L: LuaState, n: number): void;
-  lua_pushstring(L: LuaState, s: LuaString): void;
-  lua_pushjsfunction(L: LuaState, fn: JsFunction): void;
-  lua_createtable(L: LuaState, narr: number, nrec: number): void;
-  lua_rawseti(L: LuaState, idx: number, n: number): void;
-  lua_rawgeti(L: LuaState, idx: number, n: number): number;
-  lua_rawget(L: LuaState, idx: number): number;
-  lua_setfield(L: LuaState, idx: number, k: LuaString): void;
-  lua_getfield(L: LuaState, idx: number, k: LuaString): number;
-  lua_setglobal(L: LuaState, name: LuaString): void;
-  lua_getglobal(L: LuaState, name: LuaString): number;
-  lua_pcall(L: LuaState, nargs: number, nresults: number, msgh: number): number;
-  lua_error(L: LuaState): never;
-  lua_getstack(L: LuaState, level: number, ar: LuaDebug): number;
-  lua_getinfo(L: LuaState, what: LuaString, ar: LuaDebug): number;
-}
-
-interface Fengari {
-  lua: FengariLua;
-  lauxlib: {
-    luaL_newstate(): LuaState;
-    luaL_loadbuffer(L: LuaState, buff: LuaString, size: number, name: LuaString): number;
-    luaL_tolstring(L: LuaState, idx: number): LuaString;
-    luaL_checkany(L: LuaState, arg: number): void;
-  };
-  lualib: { luaL_openlibs(L: LuaState): void };
-  to_luastring(s: string): LuaString;
-}
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const fengari = require('fengari') as Fengari;
-const { lua, lauxlib, lualib } = fengari;
-const ls = (s: string): LuaString => fengari.to_luastring(s);
+import type { ServerState } from './registry';
+import { LUA_GLOBALSINDEX, LUA_TBOOLEAN, LUA_TNIL, LUA_TNUMBER, LUA_TSTRING, LUA_TTABLE, LUA_YIELD, LuaVm, RAND48_INITIAL, type JsFunction, type LuaState } from './lua-vm';
 
 // ---------------------------------------------------------------------------------------------
 // Texts (script.c / script_lua.c / eval.c, checked on redis-server 7.0.15; same in 8.x sources)
@@ -117,18 +81,19 @@ const ls = (s: string): LuaString => fengari.to_luastring(s);
 const ERR_NO_ARGS = 'ERR Please specify at least one argument for this redis lib call';
 const ERR_BAD_ARG_TYPE = 'ERR Lua redis lib command arguments must be strings or integers';
 const ERR_NOSCRIPT = 'NOSCRIPT No matching script. Please use EVAL.';
+const ERR_KILLED = 'ERR Script killed by user with SCRIPT KILL...';
+const UNKILLABLE =
+  'UNKILLABLE Sorry the script already executed write commands against the dataset. You can either wait the script termination or kill the server in a hard way using the SHUTDOWN NOSAVE command.';
+const NOTBUSY = 'NOTBUSY No scripts in execution right now.';
+
+/** Real time a script runs before its first suspension, and between two suspensions (ms). */
+export const FIRST_SLICE_MS = 50;
+export const SLICE_MS = 20;
+/** VM instructions between two looks at the clock (script_lua.c checks every 100000). */
+const HOOK_COUNT = 10000;
 
 // ---------------------------------------------------------------------------------------------
-// Bytes
-
-function luaBytesOf(s: string): LuaString {
-  return new Uint8Array(Buffer.from(s, 'latin1'));
-}
-
-/** A Lua string as a byte string (one char per byte). */
-function byteStringOf(b: LuaString): string {
-  return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1');
-}
+// Bytes and numbers
 
 /** No CR/LF inside an error or status line (networking.c). */
 function oneLine(s: string): string {
@@ -136,9 +101,9 @@ function oneLine(s: string): string {
 }
 
 /**
- * C `%.17g`, as Redis formats a Lua number argument (script_lua.c luaArgsToRedisArgv). A NaN is
- * `-nan`: on x86-64 the NaN of 0/0, inf-inf … has its sign bit set and glibc prints it so
- * (checked on redis-server 7.0.15; JS cannot tell the sign of a NaN, -(0/0)'s `nan` is lost).
+ * C `%.17g`, as Redis up to 7.2 formats a Lua number argument (script_lua.c luaArgsToRedisArgv).
+ * A NaN is `-nan`: on x86-64 the NaN of 0/0, inf-inf … has its sign bit set and glibc prints it
+ * so (checked on redis-server 7.0.15).
  */
 function formatG17(x: number): string {
   if (Number.isNaN(x)) return '-nan';
@@ -153,168 +118,32 @@ function formatG17(x: number): string {
   return trim(x.toFixed(16 - exp));
 }
 
-// ---------------------------------------------------------------------------------------------
-// Pushing values onto the Lua stack
-
-/** fengari integers are 32-bit; larger values become floats. */
-function pushNumber(L: LuaState, n: number): void {
-  if (Number.isInteger(n) && Math.abs(n) <= 0x7fffffff) lua.lua_pushinteger(L, n);
-  else lua.lua_pushnumber(L, n);
-}
-
-function pushSingleFieldTable(L: LuaState, field: 'ok' | 'err', value: LuaString): void {
-  lua.lua_createtable(L, 0, 1);
-  lua.lua_pushstring(L, value);
-  lua.lua_setfield(L, -2, ls(field));
-}
-
+const LL_HALF = 2 ** 62;
 /**
- * A typed reply as Redis hands it to Lua in RESP2 mode (script_lua.c redisProtocolToLuaType):
- * bulk → string, status → `{ok=…}`, error → `{err=…}`, integer → number, both nils → false,
- * arrays (and maps/sets/pairs, flattened as RESP2 sends them) → tables.
+ * 7.4+ (script_lua.c luaArgsToRedisArgv): double2ll (an integral value within ±LLONG_MAX/2 as an
+ * integer), else fpconv_dtoa's shortest round-trip text (JS's shortest form; exponents as
+ * fpconv writes them: `1e-7`, `1e+21`).
  */
-function pushReply(L: LuaState, reply: Reply): void {
-  if (reply instanceof SimpleString) pushSingleFieldTable(L, 'ok', luaBytesOf(reply.value));
-  else if (reply instanceof ErrorReply) pushSingleFieldTable(L, 'err', luaBytesOf(reply.message));
-  else if (Array.isArray(reply) || reply instanceof MapReply || reply instanceof SetReply || reply instanceof PushReply || reply instanceof PairsReply) {
-    // RESP2 shapes: maps flattened (XREAD's as [key, entries] pairs), sets as arrays, pairs
-    // flattened (ZRANGE … WITHSCORES: member, score, …)
-    const items: Reply[] = Array.isArray(reply)
-      ? reply
-      : reply instanceof PairsReply
-        ? flatPairs(reply)
-        : reply instanceof MapReply && reply.resp2Pairs
-          ? mapPairs(reply)
-          : reply.items;
-    lua.lua_checkstack(L, 4);
-    lua.lua_createtable(L, items.length, 0);
-    items.forEach((r, i) => {
-      pushReply(L, r);
-      lua.lua_rawseti(L, -2, i + 1);
-    });
-  } else {
-    const v = toResp2Plain(reply); // nils, strings, integers, doubles/verbatim as strings, booleans 1/0
-    if (v === null) lua.lua_pushboolean(L, false);
-    else if (typeof v === 'string') lua.lua_pushstring(L, luaBytesOf(v));
-    else pushNumber(L, Number(v));
-  }
+function formatArgNumber(x: number): string {
+  if (Number.isInteger(x) && x >= -LL_HALF && x <= LL_HALF) return Object.is(x, -0) ? '0' : BigInt(x).toString();
+  if (Number.isNaN(x)) return '-nan'; // as 7.0 (checked on the post-7.4 build)
+  if (!Number.isFinite(x)) return x > 0 ? 'inf' : '-inf';
+  return String(x);
 }
-
-// ---------------------------------------------------------------------------------------------
-// Reading the script's result
 
 const TWO_63 = 2 ** 63;
 const LLONG_MIN = -(2n ** 63n);
 
 /**
  * `(long long)x` as Redis computes a Lua number's integer reply (script_lua.c
- * luaReplyToRedisReply), on x86-64 (cvttsd2si, what redis-server 7.0.15 answers): truncation
- * toward zero (-0.5 is 0, never -0); NaN, ±inf and anything outside [-2^63, 2^63) give
- * LLONG_MIN (-9223372036854775808). A bigint past 2^53, so the value stays exact.
+ * luaReplyToRedisReply), on x86-64 (cvttsd2si): truncation toward zero (-0.5 is 0, never -0);
+ * NaN, ±inf and anything outside [-2^63, 2^63) give LLONG_MIN. A bigint past 2^53.
  */
 function longLongOf(x: number): number | bigint {
   if (!(x < TWO_63 && x >= -TWO_63)) return LLONG_MIN;
   const t = Math.trunc(x);
   if (t === 0) return 0;
   return Number.isSafeInteger(t) ? t : BigInt(t);
-}
-
-/** `t[field]` (raw) if it is a string, else undefined; the table is at the top of the stack. */
-function rawStringField(L: LuaState, field: string): string | undefined {
-  lua.lua_pushstring(L, ls(field));
-  const t = lua.lua_rawget(L, -2);
-  const out = t === lua.LUA_TSTRING ? byteStringOf(lua.lua_tolstring(L, -1) as LuaString) : undefined;
-  lua.lua_pop(L, 1);
-  return out;
-}
-
-/**
- * Convert the value at the top of the stack (the script's result) to a reply and pop it
- * (script_lua.c luaReplyToRedisReply). `{err=…}` tables become ErrorReply values.
- */
-function popResult(L: LuaState): Reply {
-  let out: Reply;
-  switch (lua.lua_type(L, -1)) {
-    case lua.LUA_TSTRING:
-      out = byteStringOf(lua.lua_tolstring(L, -1) as LuaString);
-      break;
-    // numbers become integers (C `(long long)` of the double), true → 1, false and nil → nil
-    case lua.LUA_TNUMBER:
-      out = longLongOf(lua.lua_tonumber(L, -1));
-      break;
-    case lua.LUA_TBOOLEAN:
-      out = lua.lua_toboolean(L, -1) ? 1 : null;
-      break;
-    case lua.LUA_TNIL:
-      out = null;
-      break;
-    case lua.LUA_TTABLE: {
-      const err = rawStringField(L, 'err');
-      const ok = err === undefined ? rawStringField(L, 'ok') : undefined;
-      if (err !== undefined) out = new ErrorReply(oneLine(err));
-      else if (ok !== undefined) out = new SimpleString(oneLine(ok));
-      else {
-        lua.lua_checkstack(L, 4);
-        const items: Reply[] = [];
-        for (let i = 1; lua.lua_rawgeti(L, -1, i) !== lua.LUA_TNIL; i++) items.push(popResult(L));
-        lua.lua_pop(L, 1); // the nil
-        out = items;
-      }
-      break;
-    }
-    default:
-      out = null;
-  }
-  lua.lua_pop(L, 1);
-  return out;
-}
-
-// ---------------------------------------------------------------------------------------------
-// The script environment
-
-interface Run {
-  /** A library error (not an error reply) thrown inside the script; re-thrown afterwards. */
-  internal: { error: unknown } | null;
-}
-
-/** The body of `redis.call` (raise = true) and `redis.pcall`. */
-function redisCallFunction(conn: Connection, run: Run, raise: boolean): JsFunction {
-  return (L) => {
-    const argc = lua.lua_gettop(L);
-    let error: string | undefined;
-    let reply: Reply = null;
-    if (argc === 0) error = ERR_NO_ARGS;
-    else {
-      const argv: string[] = [];
-      for (let j = 1; j <= argc && error === undefined; j++) {
-        const t = lua.lua_type(L, j);
-        if (t === lua.LUA_TNUMBER) {
-          argv.push(lua.lua_isinteger(L, j) ? String(lua.lua_tointeger(L, j)) : formatG17(lua.lua_tonumber(L, j)));
-        } else if (t === lua.LUA_TSTRING) argv.push(byteStringOf(lua.lua_tolstring(L, j) as LuaString));
-        else error = ERR_BAD_ARG_TYPE;
-      }
-      if (error === undefined) {
-        try {
-          reply = conn.scriptCall(argv);
-        } catch (err) {
-          if (err instanceof CommandError) error = oneLine(err.message);
-          else {
-            run.internal ??= { error: err };
-            error = 'ERR internal error in ioredis-mock-streams';
-          }
-        }
-      }
-    }
-    lua.lua_settop(L, 0);
-    lua.lua_checkstack(L, 8);
-    if (error !== undefined) {
-      pushSingleFieldTable(L, 'err', luaBytesOf(error));
-      if (raise) lua.lua_error(L);
-      return 1;
-    }
-    pushReply(L, reply);
-    return 1;
-  };
 }
 
 /** script_lua.c luaPushErrorBuff: "-CODE msg" / "msg" (→ ERR) as the `err` text. */
@@ -326,69 +155,428 @@ function userErrorText(s: string): string {
   return `${code} ${msg}`;
 }
 
-function raiseError(L: LuaState, text: string): never {
-  pushSingleFieldTable(L, 'err', luaBytesOf(text));
-  return lua.lua_error(L);
+// ---------------------------------------------------------------------------------------------
+// The VM, its states and the script being run
+
+let vmInstance: LuaVm | undefined;
+function theVm(): LuaVm {
+  return (vmInstance ??= new LuaVm());
 }
 
-/** Fill the `redis` table and the globals of a fresh state. */
-function defineRedisLib(L: LuaState, conn: Connection, run: Run): void {
-  const set = (name: string, fn: JsFunction) => {
-    lua.lua_pushjsfunction(L, fn);
-    lua.lua_setfield(L, -2, ls(name));
-  };
-  const setNumber = (name: string, n: number) => {
-    lua.lua_pushinteger(L, n);
-    lua.lua_setfield(L, -2, ls(name));
-  };
-  lua.lua_createtable(L, 0, 24);
-  set('call', redisCallFunction(conn, run, true));
-  set('pcall', redisCallFunction(conn, run, false));
-  set('error_reply', (L1) => {
-    if (lua.lua_gettop(L1) !== 1 || lua.lua_type(L1, -1) !== lua.LUA_TSTRING) {
-      pushSingleFieldTable(L1, 'err', ls('ERR wrong number or type of arguments'));
+/** One Lua state of a server and version: Redis's scripting VM. */
+interface Engine {
+  readonly L: LuaState;
+  readonly version: RedisVersion;
+  /** SHA1 → registry reference of the compiled body. */
+  readonly functions: Map<string, number>;
+  closed: boolean;
+}
+
+/** math.random's 48-bit state of each server (Redis: one per process; here one per host:port). */
+const randomStates = new WeakMap<ServerState, number>();
+
+/** A script in progress. */
+interface ScriptRun {
+  readonly conn: Connection;
+  readonly engine: Engine;
+  readonly sha: string;
+  /** The coroutine the body runs in, and its registry reference (kept alive while suspended). */
+  readonly co: LuaState;
+  readonly coRef: number;
+  /** RESP of the script's view (redis.setresp). */
+  resp: 2 | 3;
+  /** A library error (not an error reply) thrown inside the script; re-thrown afterwards. */
+  internal: { error: unknown } | null;
+  readonly startedAt: number;
+  sliceEndsAt: number;
+  killRequested: boolean;
+  wrote: boolean;
+  /** Settles when the script has ended (for the connections waiting on it). */
+  done: Promise<void> | null;
+  endAtomic: () => void;
+}
+
+/** The script a host function or the hook serves (set around every resume). */
+let current: ScriptRun | null = null;
+
+const enginesByServer = new WeakMap<ServerState, Map<RedisVersion, Engine>>();
+/** The suspended (busy) script of each server. */
+const busyByServer = new WeakMap<ServerState, ScriptRun>();
+
+/** Redis version text and number (REDIS_VERSION, REDIS_VERSION_NUM) of an emulated version. */
+function versionInfo(v: RedisVersion): { text: string; num: number } {
+  const text = SERVER_VERSION[v];
+  const [a, b, c] = text.split('.').map(Number);
+  return { text, num: (a << 16) | (b << 8) | c };
+}
+
+function engineFor(conn: Connection): Engine {
+  const server = conn.server;
+  const version = conn.keyspace.redisVersion;
+  let byVersion = enginesByServer.get(server);
+  if (!byVersion) enginesByServer.set(server, (byVersion = new Map()));
+  let engine = byVersion.get(version);
+  if (!engine) byVersion.set(version, (engine = createEngine(version)));
+  return engine;
+}
+
+/** SCRIPT FLUSH: Redis resets its Lua VM (eval.c scriptingReset). */
+export function resetScripting(server: ServerState): void {
+  const byVersion = enginesByServer.get(server);
+  if (!byVersion) return;
+  enginesByServer.delete(server);
+  for (const engine of byVersion.values()) {
+    engine.closed = true;
+    if (busyByServer.get(server)?.engine !== engine) theVm().close(engine.L); // else when it ends
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pushing replies onto the Lua stack
+
+function pushField(vm: LuaVm, L: LuaState, field: string, value: string): void {
+  vm.createTable(L, 0, 1);
+  vm.pushString(L, value);
+  vm.setField(L, -2, field);
+}
+
+/** Push a number as Lua sees a Redis integer (a double). */
+function pushInteger(vm: LuaVm, L: LuaState, n: number | bigint): void {
+  vm.pushNumber(L, Number(n));
+}
+
+/**
+ * A typed reply as Redis hands it to Lua (script_lua.c redisProtocolToLuaType), in the
+ * script's RESP (`resp`, redis.setresp).
+ */
+function pushReply(vm: LuaVm, L: LuaState, reply: Reply, resp: 2 | 3): void {
+  vm.checkStack(L, 4);
+  if (typeof reply === 'string') return vm.pushString(L, reply);
+  if (typeof reply === 'number' || typeof reply === 'bigint') return pushInteger(vm, L, reply);
+  if (reply === null || reply instanceof NilArray) {
+    if (resp === 3) vm.pushNil(L);
+    else vm.pushBoolean(L, false);
+    return;
+  }
+  if (reply instanceof SimpleString) return pushField(vm, L, 'ok', reply.value);
+  if (reply instanceof ErrorReply) return pushField(vm, L, 'err', reply.message);
+  if (resp === 3) {
+    if (reply instanceof MapReply || reply instanceof PairsReply) {
+      const pairs = reply instanceof MapReply ? mapPairs(reply) : null;
+      if (pairs) {
+        vm.createTable(L, 0, 1);
+        vm.createTable(L, 0, pairs.length);
+        for (const [k, v] of pairs) {
+          pushReply(vm, L, k, resp);
+          pushReply(vm, L, v, resp);
+          vm.rawSet(L, -3);
+        }
+        vm.setField(L, -2, 'map');
+        return;
+      }
+      // pairs: RESP3 arrays of [element, value]
+      const items = (reply as PairsReply).items;
+      vm.createTable(L, items.length, 0);
+      items.forEach(([e, v], i) => {
+        pushReply(vm, L, [e, v], resp);
+        vm.rawSetI(L, -2, i + 1);
+      });
+      return;
+    }
+    if (reply instanceof SetReply) {
+      vm.createTable(L, 0, 1);
+      vm.createTable(L, 0, reply.items.length);
+      for (const m of reply.items) {
+        pushReply(vm, L, m, resp);
+        vm.pushBoolean(L, true);
+        vm.rawSet(L, -3);
+      }
+      vm.setField(L, -2, 'set');
+      return;
+    }
+    if (reply instanceof DoubleReply) {
+      vm.createTable(L, 0, 1);
+      vm.pushNumber(L, reply.value);
+      vm.setField(L, -2, 'double');
+      return;
+    }
+    if (reply instanceof BooleanReply) return vm.pushBoolean(L, reply.value);
+    if (reply instanceof BigNumberReply) return pushField(vm, L, 'big_number', reply.value.toString());
+    if (reply instanceof VerbatimReply) {
+      vm.createTable(L, 0, 1);
+      vm.createTable(L, 0, 2);
+      vm.pushString(L, reply.format);
+      vm.setField(L, -2, 'format');
+      vm.pushString(L, reply.text);
+      vm.setField(L, -2, 'string');
+      vm.setField(L, -2, 'verbatim_string');
+      return;
+    }
+  }
+  if (Array.isArray(reply) || reply instanceof MapReply || reply instanceof SetReply || reply instanceof PushReply || reply instanceof PairsReply) {
+    // RESP2 shapes: maps flattened (XREAD's as [key, entries] pairs), sets as arrays, pairs flat
+    const items: Reply[] = Array.isArray(reply)
+      ? reply
+      : reply instanceof PairsReply
+        ? flatPairs(reply)
+        : reply instanceof MapReply && reply.resp2Pairs
+          ? mapPairs(reply)
+          : reply.items;
+    vm.createTable(L, items.length, 0);
+    for (let i = 0; i < items.length; i++) {
+      pushReply(vm, L, items[i], resp);
+      vm.rawSetI(L, -2, i + 1);
+    }
+    return;
+  }
+  const v = toResp2Plain(reply); // doubles/verbatim as strings, booleans 1/0, big numbers as strings
+  if (v === null) vm.pushBoolean(L, false);
+  else if (typeof v === 'string') vm.pushString(L, v);
+  else pushInteger(vm, L, v as number | bigint);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading the script's result
+
+/** `t[field]` (raw) if it is of `type`, pushed (returns true), else nothing pushed. */
+function rawField(vm: LuaVm, L: LuaState, field: string, type: number): boolean {
+  vm.pushString(L, field);
+  if (vm.rawGet(L, -2) === type) return true;
+  vm.pop(L, 1);
+  return false;
+}
+
+/**
+ * Convert the value at the top of the stack (the script's result) to a reply and pop it
+ * (script_lua.c luaReplyToRedisReply). `{err=…}` tables become ErrorReply values.
+ */
+function popResult(vm: LuaVm, L: LuaState, resp: 2 | 3): Reply {
+  let out: Reply;
+  switch (vm.type(L, -1)) {
+    case LUA_TSTRING:
+      out = vm.toString(L, -1) as string;
+      break;
+    case LUA_TNUMBER:
+      out = longLongOf(vm.toNumber(L, -1));
+      break;
+    case LUA_TBOOLEAN:
+      out = resp === 3 ? new BooleanReply(vm.toBoolean(L, -1)) : vm.toBoolean(L, -1) ? 1 : null;
+      break;
+    case LUA_TTABLE: {
+      if (!vm.checkStack(L, 6)) {
+        out = new ErrorReply('ERR reached lua stack limit'); // a table nested too deep (or recursive)
+        break;
+      }
+      if (rawField(vm, L, 'err', LUA_TSTRING)) {
+        out = new ErrorReply(oneLine(vm.toString(L, -1) as string));
+        vm.pop(L, 1);
+      } else if (rawField(vm, L, 'ok', LUA_TSTRING)) {
+        out = new SimpleString(oneLine(vm.toString(L, -1) as string));
+        vm.pop(L, 1);
+      } else if (rawField(vm, L, 'double', LUA_TNUMBER)) {
+        out = new DoubleReply(vm.toNumber(L, -1));
+        vm.pop(L, 1);
+      } else if (rawField(vm, L, 'big_number', LUA_TSTRING)) {
+        const text = vm.toString(L, -1) as string;
+        vm.pop(L, 1);
+        out = /^-?\d+$/.test(text) ? new BigNumberReply(BigInt(text)) : text;
+      } else if (rawField(vm, L, 'map', LUA_TTABLE)) {
+        const items: Reply[] = [];
+        vm.pushNil(L);
+        while (vm.next(L, -2)) {
+          vm.pushValue(L, -2);
+          items.push(popResult(vm, L, resp)); // the key (a copy)
+          items.push(popResult(vm, L, resp)); // the value
+        }
+        vm.pop(L, 1);
+        out = new MapReply(items);
+      } else if (rawField(vm, L, 'set', LUA_TTABLE)) {
+        const items: Reply[] = [];
+        vm.pushNil(L);
+        while (vm.next(L, -2)) {
+          vm.pop(L, 1);
+          vm.pushValue(L, -1);
+          items.push(popResult(vm, L, resp));
+        }
+        vm.pop(L, 1);
+        out = new SetReply(items);
+      } else {
+        const items: Reply[] = [];
+        for (let i = 1; vm.rawGetI(L, -1, i) !== LUA_TNIL; i++) items.push(popResult(vm, L, resp));
+        vm.pop(L, 1); // the nil
+        out = items;
+      }
+      break;
+    }
+    default:
+      out = null;
+  }
+  vm.pop(L, 1);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The environment of a state (script_lua.c luaRegisterRedisAPI, eval.c scriptingInit)
+
+/** Raise `msg` as luaL_error does: "<source>:<line>: msg" of the calling Lua function. */
+function raiseText(vm: LuaVm, L: LuaState, msg: string): never {
+  const at = vm.where(L, 1);
+  const where = at !== null && at !== 'C' && at.line > 0 ? `${at.source.startsWith('@') ? at.source.slice(1) : at.source}:${at.line}: ` : '';
+  vm.pushString(L, where + msg);
+  return vm.error(L);
+}
+
+/** Raise the error table `{err=text}` (script_lua.c luaPushError + luaError). */
+function raiseError(vm: LuaVm, L: LuaState, text: string): never {
+  pushField(vm, L, 'err', text);
+  return vm.error(L);
+}
+
+function runOf(vm: LuaVm, L: LuaState): ScriptRun {
+  if (current === null) raiseError(vm, L, 'ERR redis lib called outside a script');
+  return current!;
+}
+
+/** The body of `redis.call` (raise = true) and `redis.pcall`. */
+function redisCallFunction(vm: LuaVm, raise: boolean): JsFunction {
+  return (L) => {
+    const run = runOf(vm, L);
+    const argc = vm.getTop(L);
+    let error: string | undefined;
+    let reply: Reply = null;
+    if (argc === 0) error = ERR_NO_ARGS;
+    else {
+      const argv: string[] = new Array(argc);
+      const modern = versionIndex(run.engine.version) >= versionIndex('7.4');
+      for (let j = 1; j <= argc && error === undefined; j++) {
+        const t = vm.type(L, j);
+        if (t === LUA_TNUMBER) {
+          const x = vm.toNumber(L, j);
+          argv[j - 1] = modern ? formatArgNumber(x) : formatG17(x);
+        } else if (t === LUA_TSTRING) argv[j - 1] = vm.toString(L, j) as string;
+        else error = ERR_BAD_ARG_TYPE;
+      }
+      if (error === undefined) {
+        const before = run.conn.server.stats.dirty;
+        try {
+          reply = run.conn.scriptCall(argv);
+        } catch (err) {
+          if (err instanceof CommandError) error = oneLine(err.message);
+          else {
+            run.internal ??= { error: err };
+            error = 'ERR internal error in ioredis-mock-streams';
+          }
+        }
+        if (run.conn.server.stats.dirty !== before) run.wrote = true;
+      }
+    }
+    vm.setTop(L, 0);
+    if (error !== undefined) {
+      pushField(vm, L, 'err', error);
+      if (raise) return vm.error(L);
       return 1;
     }
-    const text = userErrorText(byteStringOf(lua.lua_tolstring(L1, -1) as LuaString));
-    pushSingleFieldTable(L1, 'err', luaBytesOf(text));
+    pushReply(vm, L, reply, run.resp);
+    return 1;
+  };
+}
+
+function createEngine(version: RedisVersion): Engine {
+  const vm = theVm();
+  const withOs = versionIndex(version) >= versionIndex('7.4');
+  const L = vm.newState(withOs);
+  const engine: Engine = { L, version, functions: new Map(), closed: false };
+  const set = (name: string, fn: JsFunction) => {
+    vm.pushJsFunction(L, fn);
+    vm.setField(L, -2, name);
+  };
+  const setNumber = (name: string, n: number) => {
+    vm.pushNumber(L, n);
+    vm.setField(L, -2, name);
+  };
+  // globals Redis does not keep (its allow list drops them as the libraries register them)
+  for (const g of ['print', 'dofile', 'loadfile']) {
+    vm.pushNil(L);
+    vm.setGlobal(L, g);
+  }
+  // Redis 7's `pcall` hands the script the text of an error table, not the table.
+  vm.pushJsFunction(L, (L1) => {
+    const argc = vm.getTop(L1);
+    if (argc === 0) raiseText(vm, L1, "bad argument #1 to 'pcall' (value expected)");
+    vm.pushBoolean(L1, true);
+    vm.insert(L1, 1);
+    if (vm.pcall(L1, argc - 1, -1, 0) !== 0) {
+      vm.remove(L1, 1);
+      if (vm.isTable(L1, -1)) {
+        vm.getField(L1, -1, 'err');
+        if (vm.isString(L1, -1)) vm.replace(L1, -2);
+        else vm.pop(L1, 1);
+      }
+      vm.pushBoolean(L1, false);
+      vm.insert(L1, 1);
+    }
+    return vm.getTop(L1);
+  });
+  vm.setGlobal(L, 'pcall');
+
+  vm.createTable(L, 0, 32);
+  set('call', redisCallFunction(vm, true));
+  set('pcall', redisCallFunction(vm, false));
+  set('error_reply', (L1) => {
+    if (vm.getTop(L1) !== 1 || vm.type(L1, -1) !== LUA_TSTRING) {
+      pushField(vm, L1, 'err', 'ERR wrong number or type of arguments');
+      return 1;
+    }
+    pushField(vm, L1, 'err', userErrorText(vm.toString(L1, -1) as string));
     return 1;
   });
   set('status_reply', (L1) => {
-    if (lua.lua_gettop(L1) !== 1 || lua.lua_type(L1, -1) !== lua.LUA_TSTRING) {
-      pushSingleFieldTable(L1, 'err', ls('ERR wrong number or type of arguments'));
+    if (vm.getTop(L1) !== 1 || vm.type(L1, -1) !== LUA_TSTRING) {
+      pushField(vm, L1, 'err', 'ERR wrong number or type of arguments');
       return 1;
     }
-    pushSingleFieldTable(L1, 'ok', lua.lua_tolstring(L1, -1) as LuaString);
+    pushField(vm, L1, 'ok', vm.toString(L1, -1) as string);
     return 1;
   });
   set('sha1hex', (L1) => {
-    if (lua.lua_gettop(L1) !== 1) raiseError(L1, 'ERR wrong number of arguments');
-    const s = lauxlib.luaL_tolstring(L1, 1);
-    lua.lua_pushstring(L1, ls(createHash('sha1').update(s).digest('hex')));
+    if (vm.getTop(L1) !== 1) raiseError(vm, L1, 'ERR wrong number of arguments');
+    const s = vm.toString(L1, 1) ?? '';
+    vm.pushString(L1, createHash('sha1').update(Buffer.from(s, 'latin1')).digest('hex'));
     return 1;
   });
   set('log', (L1) => {
-    const argc = lua.lua_gettop(L1);
-    if (argc < 2) raiseError(L1, 'ERR redis.log() requires two arguments or more.');
-    if (!lua.lua_isnumber(L1, 1)) raiseError(L1, 'ERR First argument must be a number (log level).');
-    const level = Math.trunc(lua.lua_tonumber(L1, 1));
-    if (level < 0 || level > 3) raiseError(L1, 'ERR Invalid debug level.');
+    const argc = vm.getTop(L1);
+    if (argc < 2) raiseError(vm, L1, 'ERR redis.log() requires two arguments or more.');
+    if (!vm.isNumber(L1, 1)) raiseError(vm, L1, 'ERR First argument must be a number (log level).');
+    const level = Math.trunc(vm.toNumber(L1, 1));
+    // 7.0.15: "Invalid debug level."; the post-7.4 build: "Invalid log level." (taken as 7.4's)
+    if (level < 0 || level > 3) raiseError(vm, L1, versionIndex(version) >= versionIndex('7.4') ? 'ERR Invalid log level.' : 'ERR Invalid debug level.');
     return 0; // nothing is logged
   });
   setNumber('LOG_DEBUG', 0);
   setNumber('LOG_VERBOSE', 1);
   setNumber('LOG_NOTICE', 2);
   setNumber('LOG_WARNING', 3);
+  const info = versionInfo(version);
+  setNumber('REDIS_VERSION_NUM', info.num);
+  vm.pushString(L, info.text);
+  vm.setField(L, -2, 'REDIS_VERSION');
+  set('setresp', (L1) => {
+    const run = runOf(vm, L1);
+    if (vm.getTop(L1) !== 1) raiseError(vm, L1, 'ERR redis.setresp() requires one argument.');
+    const resp = Math.trunc(vm.toNumber(L1, 1));
+    if (resp !== 2 && resp !== 3) raiseError(vm, L1, 'ERR RESP version must be 2 or 3.');
+    run.resp = resp as 2 | 3;
+    return 0;
+  });
   set('replicate_commands', (L1) => {
-    lua.lua_pushboolean(L1, true);
+    vm.pushBoolean(L1, true);
     return 1;
   });
   set('set_repl', (L1) => {
-    if (lua.lua_gettop(L1) !== 1) raiseError(L1, 'ERR redis.set_repl() requires two arguments.');
-    const flags = Math.trunc(lua.lua_tonumber(L1, -1));
-    if ((flags & ~3) !== 0) {
-      raiseError(L1, 'ERR Invalid replication flags. Use REPL_AOF, REPL_REPLICA, REPL_ALL or REPL_NONE.');
-    }
+    if (vm.getTop(L1) !== 1) raiseError(vm, L1, 'ERR redis.set_repl() requires one argument.');
+    const flags = Math.trunc(vm.toNumber(L1, -1));
+    if ((flags & ~3) !== 0) raiseError(vm, L1, 'ERR Invalid replication flags. Use REPL_AOF, REPL_REPLICA, REPL_ALL or REPL_NONE.');
     return 0;
   });
   setNumber('REPL_NONE', 0);
@@ -396,137 +584,263 @@ function defineRedisLib(L: LuaState, conn: Connection, run: Run): void {
   setNumber('REPL_SLAVE', 2);
   setNumber('REPL_REPLICA', 2);
   setNumber('REPL_ALL', 3);
-  lua.lua_setglobal(L, ls('redis'));
-
-  // Redis 7's `pcall` hands the script the text of an error table, not the table.
-  lua.lua_pushjsfunction(L, (L1) => {
-    const argc = lua.lua_gettop(L1);
-    lauxlib.luaL_checkany(L1, 1);
-    lua.lua_pushboolean(L1, true);
-    lua.lua_insert(L1, 1);
-    if (lua.lua_pcall(L1, argc - 1, lua.LUA_MULTRET, 0) !== lua.LUA_OK) {
-      lua.lua_remove(L1, 1);
-      if (lua.lua_istable(L1, -1)) {
-        lua.lua_getfield(L1, -1, ls('err'));
-        if (lua.lua_isstring(L1, -1)) lua.lua_replace(L1, -2);
-        else lua.lua_pop(L1, 1);
-      }
-      lua.lua_pushboolean(L1, false);
-      lua.lua_insert(L1, 1);
-    }
-    return lua.lua_gettop(L1);
+  // the debugger's entry points answer as without SCRIPT DEBUG
+  set('breakpoint', (L1) => {
+    vm.pushBoolean(L1, false);
+    return 1;
   });
-  lua.lua_setglobal(L, ls('pcall'));
-  // Lua 5.1's global `unpack`, which ioredis-mock's scripts had too.
-  lua.lua_getglobal(L, ls('table'));
-  lua.lua_getfield(L, -1, ls('unpack'));
-  lua.lua_setglobal(L, ls('unpack'));
-  lua.lua_pop(L, 1);
+  set('debug', () => 0);
+  vm.setGlobal(L, 'redis');
+  vm.pushNil(L);
+  vm.setGlobal(L, 'debug');
+
+  // lock the globals: reading an unknown one raises (luaSetErrorMetatable), writing any table
+  // reachable from them raises (luaSetTableProtectionRecursively)
+  vm.pushValue(L, LUA_GLOBALSINDEX);
+  vm.createTable(L, 0, 1);
+  vm.pushJsFunction(L, (L1) => {
+    const name = vm.isString(L1, -1) ? (vm.toString(L1, -1) as string) : '?';
+    return raiseText(vm, L1, `Script attempted to access nonexistent global variable '${name}'`);
+  });
+  vm.setField(L, -2, '__index');
+  vm.setMetatable(L, -2);
+  vm.protect(L);
+  vm.pop(L, 1);
+  vm.setTop(L, 0);
+  return engine;
 }
 
-function setGlobalArray(L: LuaState, name: string, items: LuaString[]): void {
-  lua.lua_createtable(L, items.length, 0);
-  items.forEach((b, i) => {
-    lua.lua_pushstring(L, b);
-    lua.lua_rawseti(L, -2, i + 1);
-  });
-  lua.lua_setglobal(L, ls(name));
-}
+// ---------------------------------------------------------------------------------------------
+// Compiling and running
 
-/**
- * The message handler of the script call (the server's error handler): a non-table error
- * becomes `{err='ERR ' .. tostring(e)}`; the table gets the `source` and `line` of the Lua code
- * that raised it (the caller when a library function raised it).
- */
-const errorHandler: JsFunction = (L) => {
-  if (!lua.lua_istable(L, 1)) {
-    const text = byteStringOf(lauxlib.luaL_tolstring(L, 1));
-    lua.lua_settop(L, 0);
-    pushSingleFieldTable(L, 'err', luaBytesOf(`ERR ${text}`));
-  } else lua.lua_settop(L, 1);
-  const ar = new lua.lua_Debug();
-  for (let level = 1; level <= 2; level++) {
-    if (!lua.lua_getstack(L, level, ar)) break;
-    lua.lua_getinfo(L, ls('Sl'), ar);
-    const what = ar.what ? byteStringOf(ar.what) : '';
-    if (what === 'C' || what === 'J') continue; // error(), redis.call …: report their caller
-    lua.lua_pushstring(L, ar.source ?? ls('?'));
-    lua.lua_setfield(L, 1, ls('source'));
-    pushNumber(L, ar.currentline);
-    lua.lua_setfield(L, 1, ls('line'));
-    break;
-  }
-  return 1;
-};
-
-/** Strip a `#!lua …` first line (its flags are checked, not enforced); line numbers are kept. */
-function stripShebang(body: string): string {
-  if (!body.startsWith('#!')) return body;
+/** Strip a `#!lua …` first line (its flags are checked); line numbers are kept. */
+function parseShebang(body: string): { source: string; flags: string[] } {
+  if (!body.startsWith('#!')) return { source: body, flags: [] };
   const eol = body.indexOf('\n');
   const line = eol < 0 ? body : body.slice(0, eol);
   const [engine, ...options] = line.split(' ').filter((p) => p !== '');
   if (engine !== '#!lua') throw new CommandError(oneLine(`ERR Unexpected engine in script shebang: ${engine}`));
   const known = ['no-writes', 'allow-oom', 'allow-stale', 'no-cluster', 'allow-cross-slot-keys'];
+  const flags: string[] = [];
   for (const opt of options) {
     if (!opt.startsWith('flags=')) throw new CommandError(oneLine(`ERR Unknown lua shebang option: ${opt}`));
     for (const flag of opt.slice('flags='.length).split(',')) {
-      if (flag !== '' && !known.includes(flag)) {
-        throw new CommandError(oneLine(`ERR Unexpected flag in script shebang: ${flag}`));
-      }
+      if (flag === '') continue;
+      if (!known.includes(flag)) throw new CommandError(oneLine(`ERR Unexpected flag in script shebang: ${flag}`));
+      flags.push(flag);
     }
   }
-  return eol < 0 ? '' : body.slice(eol);
+  return { source: eol < 0 ? '' : body.slice(eol), flags };
+}
+
+/** The compiled body of `sha` in the engine (compiled now if new); throws the compile error. */
+function functionRef(engine: Engine, sha: string, source: string): number {
+  let ref = engine.functions.get(sha);
+  if (ref !== undefined) return ref;
+  const vm = theVm();
+  const L = engine.L;
+  if (vm.load(L, source, '@user_script') !== 0) {
+    const msg = vm.toString(L, -1) ?? '';
+    vm.setTop(L, 0);
+    throw new CommandError(oneLine(`ERR Error compiling script (new function): ${msg}`));
+  }
+  ref = vm.ref(L);
+  engine.functions.set(sha, ref);
+  return ref;
+}
+
+function setGlobalArray(vm: LuaVm, L: LuaState, name: string, items: string[]): void {
+  vm.createTable(L, items.length, 0);
+  for (let i = 0; i < items.length; i++) {
+    vm.pushString(L, items[i]);
+    vm.rawSetI(L, -2, i + 1);
+  }
+  vm.setReadonly(L, LUA_GLOBALSINDEX, false);
+  vm.setGlobal(L, name);
+  vm.setReadonly(L, LUA_GLOBALSINDEX, true);
 }
 
 /**
- * Run one script (body, KEYS and ARGV as byte strings) on `conn` atomically; returns its reply.
- * Throws CommandError for an error reply.
+ * Run one script (body, KEYS and ARGV as byte strings) on `conn` atomically; returns its reply,
+ * or a Promise of it when the script outlives its first slice (see the module doc). Throws (or
+ * rejects with) CommandError for an error reply.
  */
-export function runScript(conn: Connection, body: string, sha: string, keys: string[], args: string[]): Reply {
-  const source = stripShebang(body);
-  return conn.keyspace.atomically(() => {
-    const L = lauxlib.luaL_newstate();
-    const run: Run = { internal: null };
-    try {
-      lualib.luaL_openlibs(L);
-      defineRedisLib(L, conn, run);
-      setGlobalArray(L, 'KEYS', keys.map(luaBytesOf));
-      setGlobalArray(L, 'ARGV', args.map(luaBytesOf));
-      lua.lua_pushjsfunction(L, errorHandler);
-      const chunk = luaBytesOf(source);
-      if (lauxlib.luaL_loadbuffer(L, chunk, chunk.length, ls('@user_script')) !== lua.LUA_OK) {
-        const msg = byteStringOf(lauxlib.luaL_tolstring(L, -1));
-        throw new CommandError(oneLine(`ERR Error compiling script (new function): ${msg}`));
+export function runScript(conn: Connection, body: string, sha: string, keys: string[], args: string[]): Reply | Promise<Reply> {
+  const { source } = parseShebang(body);
+  const vm = theVm();
+  const engine = engineFor(conn);
+  const ref = functionRef(engine, sha, source);
+  const L = engine.L;
+  setGlobalArray(vm, L, 'KEYS', keys);
+  setGlobalArray(vm, L, 'ARGV', args);
+  const co = vm.newThread(L);
+  const coRef = vm.ref(L);
+  vm.pushRef(co, ref);
+  vm.setHook(co, HOOK_COUNT);
+  const now = performance.now();
+  const run: ScriptRun = {
+    conn,
+    engine,
+    sha,
+    co,
+    coRef,
+    resp: 2,
+    internal: null,
+    startedAt: now,
+    sliceEndsAt: now + FIRST_SLICE_MS,
+    killRequested: false,
+    wrote: false,
+    done: null,
+    endAtomic: conn.keyspace.beginAtomic(),
+  };
+  let suspended = false;
+  try {
+    const out = step(run);
+    if (out !== SUSPENDED) return out;
+    suspended = true;
+  } finally {
+    if (!suspended) finish(run);
+  }
+  // suspended: go on in slices, the server busy meanwhile
+  busyByServer.set(conn.server, run);
+  let settle!: () => void;
+  run.done = new Promise<void>((resolve) => (settle = resolve));
+  conn.server.busyScript = { conn, startedAt: run.startedAt, done: run.done };
+  return new Promise<Reply>((resolve, reject) => {
+    const next = () => {
+      run.sliceEndsAt = performance.now() + SLICE_MS;
+      let out: Reply | typeof SUSPENDED;
+      try {
+        out = step(run);
+      } catch (err) {
+        end();
+        reject(err);
+        return;
       }
-      const status = lua.lua_pcall(L, 0, 1, 1);
-      if (run.internal) throw run.internal.error;
-      if (status !== lua.LUA_OK) throw new CommandError(oneLine(scriptErrorText(L, sha)));
-      const result = popResult(L);
-      if (result instanceof ErrorReply) throw new CommandError(result.message);
-      return result;
-    } finally {
-      lua.lua_close(L);
-    }
+      if (out === SUSPENDED) realSetImmediate(next);
+      else {
+        end();
+        resolve(out);
+      }
+    };
+    const end = () => {
+      finish(run);
+      if (busyByServer.get(conn.server) === run) busyByServer.delete(conn.server);
+      if (conn.server.busyScript?.done === run.done) conn.server.busyScript = null;
+      settle();
+    };
+    realSetImmediate(next);
   });
 }
 
-/** The error reply of a failed script (script_lua.c luaCallFunction). */
-function scriptErrorText(L: LuaState, sha: string): string {
-  if (!lua.lua_istable(L, -1)) {
-    const msg = lua.lua_isstring(L, -1) ? byteStringOf(lua.lua_tolstring(L, -1) as LuaString) : 'execution failure';
-    return `ERR Error running script f_${sha}, ${msg.slice(0, 100)}`;
+const SUSPENDED = Symbol('suspended');
+
+/** Release what a run holds (atomic section, coroutine, a flushed engine). */
+function finish(run: ScriptRun): void {
+  const vm = theVm();
+  run.endAtomic();
+  if (run.engine.closed) {
+    vm.close(run.engine.L); // SCRIPT FLUSH ran while the script was busy
+    return;
   }
-  const field = (name: string): string | undefined => {
-    lua.lua_getfield(L, -1, ls(name));
-    const v = lua.lua_isstring(L, -1) ? byteStringOf(lauxlib.luaL_tolstring(L, -1)) : undefined;
-    lua.lua_settop(L, lua.lua_gettop(L) - (v === undefined ? 1 : 2));
-    return v;
-  };
-  const err = field('err') ?? 'ERR unknown error';
-  const source = field('source');
-  const line = field('line');
-  return source !== undefined && line !== undefined ? `${err} script: ${sha}, on ${source}:${line}.` : err;
+  vm.setHook(run.co, 0);
+  vm.unref(run.engine.L, run.coRef);
+  vm.setTop(run.engine.L, 0);
 }
+
+/** Resume the run's coroutine for one slice: its reply, SUSPENDED, or a thrown error. */
+function step(run: ScriptRun): Reply | typeof SUSPENDED {
+  const vm = theVm();
+  const co = run.co;
+  const outer = current;
+  current = run;
+  vm.onHook = hook;
+  const server = run.conn.server;
+  const outerRandom = vm.randomState;
+  vm.randomState = randomStates.get(server) ?? RAND48_INITIAL;
+  let status: number;
+  try {
+    status = vm.resume(co, 0);
+  } finally {
+    current = outer;
+    randomStates.set(server, vm.randomState);
+    vm.randomState = outerRandom;
+  }
+  if (vm.hostError) {
+    const e = vm.hostError.error;
+    vm.hostError = null;
+    throw e;
+  }
+  if (run.internal) throw run.internal.error;
+  if (status === LUA_YIELD && vm.hookYielded()) return SUSPENDED;
+  if (status === 0) {
+    const result = vm.getTop(co) === 0 ? null : popResult(vm, co, run.resp);
+    if (result instanceof ErrorReply) throw new CommandError(result.message);
+    return result;
+  }
+  if (status === LUA_YIELD) {
+    // coroutine.yield in the body: Redis runs it with lua_pcall, where yielding fails
+    throw new CommandError(oneLine(`ERR attempt to yield across metamethod/C-call boundary script: ${run.sha}, on @user_script:${lineOf(vm, co) ?? 1}.`));
+  }
+  throw new CommandError(oneLine(scriptErrorText(vm, co, run.sha)));
+}
+
+function lineOf(vm: LuaVm, co: LuaState): number | undefined {
+  for (let level = 0; level < 3; level++) {
+    const at = vm.where(co, level);
+    if (at === null) return undefined;
+    if (at !== 'C') return at.line;
+  }
+  return undefined;
+}
+
+/** The slice hook: 0 go on, 1 suspend (the slice is over), 2 kill. */
+function hook(): number {
+  const run = current;
+  if (run === null) return 0;
+  if (run.killRequested) return 2;
+  return performance.now() >= run.sliceEndsAt ? 1 : 0;
+}
+
+/**
+ * The error reply of a failed script (script_lua.c luaCallFunction with eval.c's error handler:
+ * source and line of the Lua function that raised it, or of its caller when a C function did).
+ */
+function scriptErrorText(vm: LuaVm, co: LuaState, sha: string): string {
+  let at = vm.where(co, 0);
+  if (at === 'C') at = vm.where(co, 1);
+  let err: string;
+  if (vm.type(co, -1) !== LUA_TTABLE) {
+    err = `ERR ${vm.type(co, -1) === LUA_TSTRING || vm.type(co, -1) === LUA_TNUMBER ? vm.toString(co, -1) : vm.type(co, -1) === LUA_TNIL ? 'nil' : vm.type(co, -1) === LUA_TBOOLEAN ? String(vm.toBoolean(co, -1)) : 'error object'}`;
+  } else {
+    vm.getField(co, -1, 'err');
+    err = vm.isString(co, -1) ? (vm.toString(co, -1) as string) : 'ERR unknown error';
+    vm.pop(co, 1);
+  }
+  return at !== null && at !== 'C' ? `${err} script: ${sha}, on ${at.source}:${at.line}.` : err;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Busy scripts: what other connections see
+
+/** The script of another connection that keeps `conn`'s server busy, or null. */
+export function busyScriptFor(conn: Connection): { sinceMs: number; done: Promise<void> } | null {
+  const run = busyByServer.get(conn.server);
+  if (!run || run.conn === conn || run.done === null) return null;
+  return { sinceMs: performance.now() - run.startedAt, done: run.done };
+}
+
+/** SCRIPT KILL (script.c scriptKill). */
+export function killScript(conn: Connection): Reply {
+  const run = busyByServer.get(conn.server);
+  if (!run) throw new CommandError(NOTBUSY);
+  if (run.wrote) throw new CommandError(UNKILLABLE);
+  run.killRequested = true;
+  return new SimpleString('OK');
+}
+
+/** The kill error a killed script's caller gets (exported for tests' reference). */
+export const SCRIPT_KILLED_TEXT = ERR_KILLED;
 
 // ---------------------------------------------------------------------------------------------
 // EVAL / EVALSHA / SCRIPT
@@ -546,23 +860,15 @@ export function splitKeys(numkeys: string, rest: string[]): { keys: string[]; ar
 }
 
 /** SCRIPT LOAD: compile `body` (compile errors as EVAL gives them) and return its SHA1. */
-export function loadScript(body: string): string {
-  const source = stripShebang(body);
-  const L = lauxlib.luaL_newstate();
-  try {
-    const chunk = luaBytesOf(source);
-    if (lauxlib.luaL_loadbuffer(L, chunk, chunk.length, ls('@user_script')) !== lua.LUA_OK) {
-      const msg = byteStringOf(lauxlib.luaL_tolstring(L, -1));
-      throw new CommandError(oneLine(`ERR Error compiling script (new function): ${msg}`));
-    }
-  } finally {
-    lua.lua_close(L);
-  }
-  return sha1hex(body);
+export function loadScript(conn: Connection, body: string): string {
+  const { source } = parseShebang(body);
+  const sha = sha1hex(body);
+  functionRef(engineFor(conn), sha, source);
+  return sha;
 }
 
 /** EVAL script numkeys key… arg…: caches the script (SCRIPT EXISTS sees it) and runs it. */
-export function evalCommand(conn: Connection, argv: string[]): Reply {
+export function evalCommand(conn: Connection, argv: string[]): Reply | Promise<Reply> {
   const [, body, numkeys, ...rest] = argv;
   const { keys, args } = splitKeys(numkeys, rest);
   const sha = sha1hex(body);
@@ -571,7 +877,7 @@ export function evalCommand(conn: Connection, argv: string[]): Reply {
 }
 
 /** EVALSHA sha numkeys key… arg…: NOSCRIPT unless EVAL or SCRIPT LOAD cached it. */
-export function evalshaCommand(conn: Connection, argv: string[]): Reply {
+export function evalshaCommand(conn: Connection, argv: string[]): Reply | Promise<Reply> {
   const [, shaArg, numkeys, ...rest] = argv;
   const { keys, args } = splitKeys(numkeys, rest);
   const sha = shaArg.toLowerCase();

@@ -23,6 +23,16 @@ export const DATABASES = 16;
  * every db); the emitters have ioredis-mock's shape (`channels.instanceListeners`), so its
  * SUBSCRIBE/PUBLISH emulators and engine connections meet on them.
  */
+/** A script running in slices on a server (see ServerState.busyScript). */
+export interface BusyScript {
+  /** The connection that runs it (not held back by it). */
+  readonly conn: object;
+  /** `performance.now()` when the script started. */
+  readonly startedAt: number;
+  /** Settles when the script has ended. */
+  readonly done: Promise<void>;
+}
+
 export class ServerState {
   private readonly dbs = new Map<number, Keyspace>();
   /** Channel name → listeners (ioredis-mock `context.channels`). */
@@ -45,6 +55,12 @@ export class ServerState {
   startedAt: number | null = null;
   /** MOCKCLOCK's control of the clock, or null (MOCKCLOCK is then an unknown command). */
   clockControl: ClockControl | null = null;
+  /**
+   * The Lua script that has outlived its first slice and keeps this server busy (set by
+   * lib/engine/lua.ts), or null: the other connections wait for it, and get BUSY after
+   * `busy-reply-threshold` ms (Connection.execute / enqueue).
+   */
+  busyScript: BusyScript | null = null;
 
   constructor(
     readonly host: string,

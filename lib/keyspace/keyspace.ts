@@ -137,6 +137,23 @@ export class Keyspace {
     }
   }
 
+  /**
+   * `atomically` for a body that may end later (a Lua script that runs in slices): one time
+   * snapshot and blocked readers held from now until the returned function is called (once).
+   */
+  beginAtomic(): () => void {
+    const outer = this.frozenNow === null;
+    if (outer) this.frozenNow = readNow(this.currentClock);
+    this.blocking.hold();
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      if (outer) this.frozenNow = null;
+      this.blocking.release();
+    };
+  }
+
   get inTransaction(): boolean {
     return this.frozenNow !== null;
   }

@@ -49,6 +49,8 @@ function helpLines(conn: Connection): Reply {
 export const specs: readonly ConnectionCommandSpec[] = [
   { name: 'eval', arity: -3, noScript: true, run: (conn, argv) => lua().evalCommand(conn, argv) },
   { name: 'evalsha', arity: -3, noScript: true, run: (conn, argv) => lua().evalshaCommand(conn, argv) },
+  { name: 'eval_ro', arity: -3, noScript: true, run: (conn, argv) => lua().evalCommand(conn, argv) },
+  { name: 'evalsha_ro', arity: -3, noScript: true, run: (conn, argv) => lua().evalshaCommand(conn, argv) },
   {
     name: 'script',
     arity: -2,
@@ -57,7 +59,7 @@ export const specs: readonly ConnectionCommandSpec[] = [
       load: {
         arity: 3,
         run(conn, argv) {
-          const sha = lua().loadScript(argv[2]);
+          const sha = lua().loadScript(conn, argv[2]);
           conn.server.scripts.set(sha, argv[2]);
           return sha;
         },
@@ -70,13 +72,15 @@ export const specs: readonly ConnectionCommandSpec[] = [
             throw new CommandError('ERR SCRIPT FLUSH only support SYNC|ASYNC option');
           }
           conn.server.scripts.clear();
+          luaModule?.resetScripting(conn.server);
           return OK;
         },
       },
       kill: {
         arity: 2,
-        run() {
-          throw new CommandError('NOTBUSY No scripts in execution right now.');
+        run(conn) {
+          if (!luaModule) throw new CommandError('NOTBUSY No scripts in execution right now.');
+          return luaModule.killScript(conn);
         },
       },
       debug: {

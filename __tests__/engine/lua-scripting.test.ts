@@ -1,0 +1,279 @@
+/**
+ * Scripts as Redis runs them (issue 21): the same EVAL on an engine connection and on a real
+ * server answers the same values and error texts — `REDIS_URL` (redis-server 7.0.15, emulated
+ * '7.0') and `REDIS_UNSTABLE_URL` (the post-7.4 build, emulated as the default '8.10'); skipped
+ * with a message without them. Then the runaway-script behaviour (slices, BUSY, SCRIPT KILL),
+ * on the fake and on the servers.
+ */
+import IORedis from 'ioredis';
+import { createConnection } from '../../lib/engine';
+import { CommandError } from '../../lib/errors';
+import { ErrorReply, toResp2Plain } from '../../lib/reply/reply';
+
+type Outcome = { ok: unknown } | { err: string };
+
+/** Scripts whose answers must match the server's (RESP2, as ioredis reads them). */
+const SCRIPTS: [string, string[]][] = [
+  ['return tostring(10/2)', []],
+  ['return tostring(1e15) .. " " .. tostring(0.1) .. " " .. 7/2', []],
+  ['return tostring(1/0) .. tostring(-1/0)', []],
+  ['return type(unpack)', []],
+  ['return {unpack({1, 2, 3})}', []],
+  ['return cjson.encode({a = 1, b = {1, 2, "x"}})', []],
+  ['return cjson.decode(\'{"a":[1,2,{"b":null}]}\').a[2]', []],
+  ['return cmsgpack.pack({1, 2, "x", {k = true}})', []],
+  ['local t = cmsgpack.unpack(cmsgpack.pack({10, "y"})) return {t[1], t[2]}', []],
+  ['return {bit.band(0xff, 0x0f), bit.bor(1, 2), bit.bxor(3, 1), bit.lshift(1, 10), bit.tohex(255)}', []],
+  ["return struct.pack('>I2s', 258, 'ab')", []],
+  ["return {struct.unpack('>I2', '\\1\\2')}", []],
+  ['math.randomseed(42) return tostring(math.random()) .. " " .. tostring(math.random(10)) .. " " .. math.random(3, 5)', []],
+  ['return redis.sha1hex("abc")', []],
+  ['return string.format("%5.2f|%d|%s|%q", 3.14159, 42, 1.5, "a\\nb")', []],
+  ['return _VERSION', []],
+  ['x = 1', []],
+  ['return undefined_global', []],
+  ['return type(print)', []],
+  ['return type(os)', []],
+  ['return debug', []],
+  ['return loadfile', []],
+  ['error("boom")', []],
+  ['error({err = "MYERR custom"})', []],
+  ['local t = nil; return t.x', []],
+  ['return redis.call("nosuchcmd")', []],
+  ['return redis.pcall("nosuchcmd")', []],
+  ['return redis.call("get")', []],
+  ['return redis.call()', []],
+  ['return redis.call("set", {}, 1)', []],
+  ['return redis.error_reply("My Error")', []],
+  ['return redis.error_reply("-CODE text")', []],
+  ['return redis.status_reply("FINE")', []],
+  ['return {err = "x"}', []],
+  ['local ok, e = pcall(function() redis.call("nosuchcmd") end) return {tostring(ok), e}', []],
+  ['local ok, e = pcall(error, "plain") return {tostring(ok), e}', []],
+  ['return {1, 2.5, "x", true, false, nil, 3}', []],
+  ['return {KEYS[1], ARGV[1], ARGV[2], #KEYS, #ARGV}', ['1', 'k\u00ff', 'a\u0000b', '']],
+  ['return redis.call("set", KEYS[1], ARGV[1])', ['1', 'lua:k', 'v']],
+  ['redis.call("set", KEYS[1], 3.14) return redis.call("get", KEYS[1])', ['1', 'lua:k']],
+  ['redis.call("set", KEYS[1], 1e-7) return redis.call("get", KEYS[1])', ['1', 'lua:k']],
+  ['return redis.call("incrbyfloat", KEYS[1], "1.5")', ['1', 'lua:n']],
+  ['return coroutine.yield()', []],
+  ['local co = coroutine.create(function(a) local b = coroutine.yield(a + 1) return b * 2 end) local _, x = coroutine.resume(co, 1) local _, y = coroutine.resume(co, 10) return {x, y}', []],
+  ['redis.setresp(3) return redis.call("ping")', []],
+  ['redis.setresp(4)', []],
+  ['return redis.setresp()', []],
+  ['redis.log(redis.LOG_WARNING, "hello") return 1', []],
+  ['redis.log(9, "x")', []],
+  ['return redis.set_repl(99)', []],
+  ['return {redis.REPL_ALL, redis.LOG_NOTICE}', []],
+  ['local t = {} t[1] = 1 return #t', []],
+  ['string.foo = 1', []],
+  ['return string.rep("ab", 3)', []],
+  ['#!lua flags=no-writes\nreturn 1', []],
+  ['#!lua flags=bogus\nreturn 1', []],
+  ['#!python\nreturn 1', []],
+  ['return (', []],
+  ['return select("#", 1, nil, 3)', []],
+  ['return tonumber("0x10") + tonumber("  12  ")', []],
+  ['return tostring(2^53) .. " " .. tostring(-0)', []],
+];
+
+function outcomeOfError(err: unknown): Outcome {
+  if (err instanceof CommandError || (err as Error)?.name === 'ReplyError') return { err: (err as Error).message };
+  throw err;
+}
+
+/** `return redis.REDIS_VERSION …` differs by build: the unstable tree answers 255.255.255. */
+async function onFake(version: string, port: number): Promise<Outcome[]> {
+  const conn = createConnection({ port, streams: { redisVersion: version } });
+  const out: Outcome[] = [];
+  try {
+    await conn.execute(['DEL', 'lua:k', 'lua:n']);
+    for (const [body, rest] of SCRIPTS) {
+      const argv = ['EVAL', body, ...(rest.length ? rest : ['0'])];
+      try {
+        const r = await conn.execute(argv);
+        out.push({ ok: r instanceof ErrorReply ? { err: r.message } : toResp2Plain(r) });
+      } catch (err) {
+        out.push(outcomeOfError(err));
+      }
+    }
+  } finally {
+    conn.close();
+  }
+  return out;
+}
+
+/** Each reply as the fake's RESP2 plain values: byte strings, integers, arrays, null. */
+function plain(v: unknown): unknown {
+  if (Buffer.isBuffer(v)) return v.toString('latin1');
+  if (Array.isArray(v)) return v.map(plain);
+  return v;
+}
+
+async function onServer(url: string): Promise<Outcome[]> {
+  const client = new IORedis(url, { db: 13, lazyConnect: true, maxRetriesPerRequest: 0 });
+  await client.connect();
+  const out: Outcome[] = [];
+  try {
+    await client.script('FLUSH');
+    await client.del('lua:k', 'lua:n');
+    for (const [body, rest] of SCRIPTS) {
+      const args = rest.length ? rest : ['0'];
+      try {
+        const r = await client.callBuffer('EVAL', body, ...args.map((a) => Buffer.from(a, 'latin1')));
+        out.push({ ok: typeof r === 'string' ? r : plain(r) });
+      } catch (err) {
+        out.push(outcomeOfError(err));
+      }
+    }
+    await client.del('lua:k', 'lua:n');
+  } finally {
+    client.disconnect();
+  }
+  return out;
+}
+
+const servers: [string, string | undefined, string, number][] = [
+  ['redis-server 7.0.15 (REDIS_URL)', process.env.REDIS_URL, '7.0', 51_021],
+  ['the post-7.4 build (REDIS_UNSTABLE_URL)', process.env.REDIS_UNSTABLE_URL, '8.10', 51_022],
+];
+
+describe('EVAL answers as the real server does: Lua 5.1, Redis libraries, redis.* API, error texts', () => {
+  for (const [name, url, version, port] of servers) {
+    if (!url) {
+      console.warn(`${name} not set: Lua scripts on a real server skipped`);
+      it.skip(`on ${name}`, () => undefined);
+      continue;
+    }
+    it(`script by script on ${name} (emulated ${version})`, async () => {
+      const [fake, real] = [await onFake(version, port), await onServer(url)];
+      const rows = SCRIPTS.map(([body], i) => ({ body, fake: fake[i], real: real[i] }));
+      expect(rows.filter((r) => JSON.stringify(r.fake) !== JSON.stringify(r.real))).toEqual([]);
+    });
+  }
+});
+
+describe('Redis Lua on the fake alone', () => {
+  it('prints numbers as Lua 5.1 (%.14g) and has Redis libraries', async () => {
+    const conn = createConnection({ port: 51_023 });
+    try {
+      expect(await conn.execute(['EVAL', 'return tostring(10/2) .. " " .. tostring(1e15) .. " " .. 1/3', '0'])).toBe('5 1e+15 0.33333333333333');
+      expect(await conn.execute(['EVAL', 'return {type(cjson), type(cmsgpack), type(bit), type(struct), type(unpack)}', '0'])).toEqual(['table', 'table', 'table', 'table', 'function']);
+      expect(await conn.execute(['EVAL', 'return redis.REDIS_VERSION .. " " .. redis.REDIS_VERSION_NUM', '0'])).toBe('8.10.0 526848');
+    } finally {
+      conn.close();
+    }
+  });
+
+  it("continues Redis's math.random sequence per server (redis-server's first values after start)", async () => {
+    const conn = createConnection({ port: 51_028 });
+    const other = createConnection({ port: 51_029 });
+    try {
+      expect(await conn.execute(['EVAL', 'return tostring(math.random())', '0'])).toBe('0.39646477363839');
+      expect(await conn.execute(['EVAL', 'return tostring(math.random())', '0'])).toBe('0.84048536971234');
+      expect(await other.execute(['EVAL', 'return tostring(math.random())', '0'])).toBe('0.39646477363839');
+    } finally {
+      conn.close();
+      other.close();
+    }
+  });
+
+  it('keeps Lua strings as bytes both ways (no UTF-8 decoding)', async () => {
+    const conn = createConnection({ port: 51_024 });
+    try {
+      const bytes = '\u0000\u00ff\u00e9\u0080x';
+      expect(await conn.execute(['EVAL', 'return {ARGV[1], #ARGV[1], string.byte(ARGV[1], 2)}', '0', bytes])).toEqual([bytes, 5, 255]);
+    } finally {
+      conn.close();
+    }
+  });
+
+  it('converts RESP3 replies after redis.setresp(3): maps, sets, doubles, nulls', async () => {
+    const conn = createConnection({ port: 51_025 });
+    try {
+      await conn.execute(['HSET', 'h', 'f', 'v']);
+      const script = `redis.setresp(3)
+        local m = redis.call('HGETALL', 'h')
+        local d = redis.call('INCRBYFLOAT', 'n', '1.5')
+        return {m.map.f, type(redis.call('GET', 'missing')), tostring(d)}`;
+      expect(await conn.execute(['EVAL', script, '0'])).toEqual(['v', 'nil', '1.5']);
+    } finally {
+      conn.close();
+    }
+  });
+});
+
+describe('a runaway script', () => {
+  it('runs in slices: timers fire meanwhile, other connections wait, then get BUSY after busy-reply-threshold, and SCRIPT KILL ends it', async () => {
+    const a = createConnection({ port: 51_026 });
+    const b = createConnection({ port: 51_026 });
+    try {
+      await b.execute(['CONFIG', 'SET', 'busy-reply-threshold', '200']);
+      let ticks = 0;
+      const timer = setInterval(() => ticks++, 10);
+      const running = a.execute(['EVAL', 'local i = 0 while true do i = i + 1 end', '0']);
+      running.catch(() => undefined);
+      const early = b.execute(['PING']); // submitted before the threshold: waits, then BUSY
+      early.catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 300));
+      clearInterval(timer);
+      expect(ticks).toBeGreaterThan(5);
+      await expect(early).rejects.toThrow('BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.');
+      await expect(b.execute(['GET', 'x'])).rejects.toThrow(/^BUSY /);
+      expect(await b.execute(['SCRIPT', 'KILL'])).toEqual(expect.objectContaining({ value: 'OK' }));
+      await expect(running).rejects.toThrow(/^ERR Script killed by user with SCRIPT KILL\.\.\. script: [0-9a-f]{40}, on @user_script:1\.$/);
+      expect(await b.execute(['PING'])).toEqual(expect.objectContaining({ value: 'PONG' }));
+      await expect(b.execute(['SCRIPT', 'KILL'])).rejects.toThrow('NOTBUSY No scripts in execution right now.');
+    } finally {
+      a.close();
+      b.close();
+    }
+  });
+
+  it('that wrote answers UNKILLABLE to SCRIPT KILL and finishes; its writes stay atomic', async () => {
+    const a = createConnection({ port: 51_027 });
+    const b = createConnection({ port: 51_027 });
+    try {
+      await b.execute(['CONFIG', 'SET', 'busy-reply-threshold', '100']);
+      const running = a.execute(['EVAL', "redis.call('SET', 'w', '1') local t = redis.call('TIME') local i = 0 while i < 3e7 do i = i + 1 end redis.call('SET', 'w', '2') return i", '0']);
+      const waiting = b.execute(['GET', 'w']); // before the threshold: waits
+      waiting.catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 150));
+      await expect(b.execute(['SCRIPT', 'KILL'])).rejects.toThrow(/^UNKILLABLE Sorry the script already executed write commands/);
+      expect(await running).toBe(30_000_000);
+      await expect(waiting).rejects.toThrow(/^BUSY /);
+      expect(await b.execute(['GET', 'w'])).toBe('2');
+    } finally {
+      a.close();
+      b.close();
+    }
+  });
+
+  for (const [name, url] of servers) {
+    const title = `answers BUSY and SCRIPT KILL with the texts of ${name}`;
+    if (!url) {
+      it.skip(title, () => undefined);
+      continue;
+    }
+    it(title, async () => {
+      const [a, b] = [new IORedis(url, { lazyConnect: true }), new IORedis(url, { lazyConnect: true })];
+      await Promise.all([a.connect(), b.connect()]);
+      try {
+        await b.config('SET', 'busy-reply-threshold', '100');
+        const running = a.eval('local i = 0 while true do i = i + 1 end', 0).catch((e: Error) => e.message);
+        await new Promise((r) => setTimeout(r, 250));
+        const busy = await b.ping().catch((e: Error) => e.message);
+        const killed = await b.script('KILL');
+        expect([busy, killed, await running]).toEqual([
+          'BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.',
+          'OK',
+          expect.stringMatching(/^ERR Script killed by user with SCRIPT KILL\.\.\. script: [0-9a-f]{40}, on @user_script:1\.$/),
+        ]);
+      } finally {
+        await b.config('SET', 'busy-reply-threshold', '5000');
+        a.disconnect();
+        b.disconnect();
+      }
+    });
+  }
+});

@@ -1,0 +1,58 @@
+#!/bin/sh
+# Build wasm/redis-lua.wasm: Redis's Lua 5.1 (deps/lua of the Redis source tree: the VM with
+# Redis's readonly tables, and its cjson, cmsgpack, struct and bit libraries) for wasm32-wasi,
+# with scripts/lua-wasm/glue.c. Needs Debian's clang-14, lld-14, wasi-libc and
+# libclang-rt-14-dev-wasm32 (`apt-get install clang-14 lld-14 wasi-libc libclang-rt-14-dev-wasm32`).
+# Usage: scripts/lua-wasm/build.sh [redis-source.tar.gz | redis source dir]
+# (default: ../shared/redis-unstable/redis-4f8cdc2a.tar.gz next to the repository).
+# The built file is committed: installing or testing the package never builds it.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+src=${1:-$root/../shared/redis-unstable/redis-4f8cdc2a.tar.gz}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+if [ -d "$src" ]; then cp -r "$src/deps/lua/src" "$work/lua"; else
+  tar xzf "$src" -C "$work" deps/lua/src && mv "$work/deps/lua/src" "$work/lua"
+fi
+# Errors through the host (see glue.c): no setjmp/longjmp on wasm32-wasi.
+sed -i \
+  -e 's|^#define LUAI_THROW(L,c)\tlongjmp((c)->b, 1)|#define LUAI_THROW(L,c)\tlua_wasm_throw()|' \
+  -e 's|^#define LUAI_TRY(L,c,a)\tif (setjmp((c)->b) == 0) { a }|#define LUAI_TRY(L,c,a)\tlua_wasm_try(f, L, ud)|' \
+  -e 's|^#define luai_jmpbuf\tjmp_buf|#define luai_jmpbuf\tint|' \
+  "$work/lua/luaconf.h"
+# lua_cjson.c includes a header of Redis's src/ for Solaris only
+sed -i 's|^#include "../../../src/solarisfixes.h"||' "$work/lua/lua_cjson.c"
+grep -q 'lua_wasm_try' "$work/lua/luaconf.h" || { echo "luaconf.h: LUAI_TRY not replaced" >&2; exit 1; }
+cat >> "$work/lua/luaconf.h" <<'H'
+__attribute__((import_module("env"), import_name("lua_throw"))) void lua_wasm_throw(void);
+__attribute__((import_module("env"), import_name("lua_try"))) void lua_wasm_try(void *f, void *L, void *ud);
+H
+# loslib.c is left out: Redis registers only os.clock (its sandbox_syslib), which glue.c defines.
+# ldo.c includes <setjmp.h>, which wasm32-wasi lacks and nothing here uses any more
+mkdir -p "$work/inc" && : > "$work/inc/setjmp.h"
+files="lapi lcode ldebug ldo ldump lfunc lgc llex lmem lobject lopcodes lparser lstate lstring ltable ltm lundump lvm lzio
+  lauxlib lbaselib ldblib lmathlib ltablib lstrlib
+  lua_cjson lua_cmsgpack lua_struct lua_bit strbuf fpconv"
+objs=""
+for f in $files; do
+  clang-14 --target=wasm32-wasi -O2 -D_WASI_EMULATED_PROCESS_CLOCKS -DENABLE_CJSON_GLOBAL=0 \
+    -Wno-everything -I"$work/inc" -I"$work/lua" -c "$work/lua/$f.c" -o "$work/$f.o"
+  objs="$objs $work/$f.o"
+done
+clang-14 --target=wasm32-wasi -O2 -D_WASI_EMULATED_PROCESS_CLOCKS -I"$work/lua" -c "$here/glue.c" -o "$work/glue.o"
+# the Lua C API lib/engine/lua-vm.ts calls
+api="lua_gettop lua_settop lua_pushvalue lua_remove lua_insert lua_replace lua_checkstack lua_type
+  lua_isnumber lua_isstring lua_tonumber lua_toboolean lua_objlen lua_pushnil lua_pushnumber
+  lua_pushlstring lua_pushboolean lua_getfield lua_rawget lua_rawgeti lua_createtable lua_setfield
+  lua_rawset lua_rawseti lua_setmetatable lua_getmetatable lua_pcall lua_error lua_next
+  lua_newthread lua_resume lua_status lua_xmove lua_gc lua_close lua_enablereadonlytable
+  lua_isreadonlytable luaL_loadbuffer luaL_ref luaL_unref"
+exports=""
+for a in $api; do exports="$exports -Wl,--export=$a"; done
+mkdir -p "$root/wasm"
+clang-14 --target=wasm32-wasi -O2 -nostartfiles -Wl,--no-entry -Wl,--export-dynamic \
+  $exports -Wl,--export=malloc -Wl,--export=free -Wl,--export=__stack_pointer -Wl,--allow-undefined \
+  -Wl,-z,stack-size=1048576 -Wl,--initial-memory=4194304 -Wl,--strip-all \
+  -lwasi-emulated-process-clocks -o "$root/wasm/redis-lua.wasm" $objs "$work/glue.o" -lwasi-emulated-process-clocks
+ls -l "$root/wasm/redis-lua.wasm"
