@@ -5,6 +5,7 @@
  * with a message without them. Then the runaway-script behaviour (slices, BUSY, SCRIPT KILL),
  * on the fake and on the servers.
  */
+import type { RedisVersion } from '../../lib/version';
 import IORedis from 'ioredis';
 import { createConnection } from '../../lib/engine';
 import { CommandError } from '../../lib/errors';
@@ -84,7 +85,7 @@ function outcomeOfError(err: unknown): Outcome {
 
 /** `return redis.REDIS_VERSION …` differs by build: the unstable tree answers 255.255.255. */
 async function onFake(version: string, port: number): Promise<Outcome[]> {
-  const conn = createConnection({ port, streams: { redisVersion: version } });
+  const conn = createConnection({ port, streams: { redisVersion: version as RedisVersion } });
   const out: Outcome[] = [];
   try {
     await conn.execute(['DEL', 'lua:k', 'lua:n']);

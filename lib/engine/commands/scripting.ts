@@ -17,7 +17,7 @@ import type { Connection } from '../connection';
 
 type LuaModule = typeof import('../lua');
 let luaModule: LuaModule | undefined;
-/** The Lua runner, loaded on the first script (fengari is heavy). */
+/** The Lua runner, loaded on the first script (its WebAssembly is compiled then, once per process). */
 export function lua(): LuaModule {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return (luaModule ??= require('../lua') as LuaModule);
