@@ -50,6 +50,8 @@ const TABLE: [name: string, arity: number, flags: Flags, load: () => ConnectionC
   ['client', -2, NOSCRIPT, client],
   ['eval', -3, NOSCRIPT, scripting],
   ['evalsha', -3, NOSCRIPT, scripting],
+  ['eval_ro', -3, NOSCRIPT, scripting],
+  ['evalsha_ro', -3, NOSCRIPT, scripting],
   ['script', -2, NOSCRIPT, scripting],
   ['subscribe', -2, NOSCRIPT, pubsub],
   ['psubscribe', -2, NOSCRIPT, pubsub],
