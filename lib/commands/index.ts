@@ -69,6 +69,14 @@ const TABLE: [name: string, arity: number, write: boolean, load: () => CommandMo
   ['incrby', 3, true, () => require('./incr')],
   ['decrby', 3, true, () => require('./incr')],
   ['incrbyfloat', 3, true, () => require('./incr')],
+  // bitmaps (bitops.c)
+  ['setbit', 4, true, () => require('./bitops')],
+  ['getbit', 3, false, () => require('./bitops')],
+  ['bitcount', -2, false, () => require('./bitops')],
+  ['bitpos', -3, false, () => require('./bitops')],
+  ['bitop', -4, true, () => require('./bitops')],
+  ['bitfield', -2, true, () => require('./bitops')],
+  ['bitfield_ro', -2, false, () => require('./bitops')],
 ];
 /* eslint-enable @typescript-eslint/no-require-imports */
 
