@@ -45,6 +45,7 @@ import { ServerState, nextClientId, openRegistered, register, serverFor, unregis
 import { commandStatsName, dirtyOfBuiltin, RejectedCommandError } from '../stats/command-stats';
 import type { CommandStats, ServerStats } from '../stats/server-stats';
 import { performance } from 'perf_hooks';
+import { prngOf } from '../keyspace/prng';
 
 /** Where a connection's keys live, and how it starts. */
 export interface ConnectionOptions {
@@ -1251,6 +1252,7 @@ export function makeDb(conn: Connection, ks: Keyspace): Db {
       publishKeyspaceEvent(conn, ks, type, event, key);
     },
     keyNames: () => ks.store.keyNames(),
+    random: () => prngOf(ks).random(),
     dirty: (n) => conn.server.stats.addDirty(n),
     resetStats: () => conn.server.stats.resetStats(),
     // DUMP, RESTORE, COPY (… DB n) and CONFIG: whole values and the server's other databases
