@@ -38,6 +38,16 @@ export const FEATURE_SINCE = {
   helpPrintFooter: '7.2',
   /** Small lists are listpacks (OBJECT ENCODING "listpack"); 7.0 answers "quicklist" for every list (checked on redis-server 7.0.15 and the 4f8cdc2a build). */
   listpackLists: '7.2',
+  /** Sets may be listpacks (OBJECT ENCODING "listpack", redis #11290); 7.0 has intset and hashtable
+   *  only, creates a set without SADD's size hint and never converts by it (checked on 7.0.15). */
+  listpackSets: '7.2',
+  /** SSCAN/HSCAN/ZSCAN cursors parsed by string2ull (redis #11974: "" is invalid, leading blanks
+   *  allowed, "-1" invalid); 7.0 uses strtoul with no leading blank ("" is 0, "-1" is 2^64-1) —
+   *  both checked on redis-server 7.0.15 and the 4f8cdc2a build. */
+  scanCursorString2ull: '7.2',
+  /** HSCAN NOVALUES (redis #12765, 7.4); SSCAN/ZSCAN then answer "ERR NOVALUES option can only be
+   *  used in HSCAN" instead of "ERR syntax error" (both checked: 7.0.15 and the 4f8cdc2a build). */
+  hscanNovalues: '7.4',
   /** XREADGROUP counts one change (INFO rdb_changes_since_last_save) per stream only when it
    *  delivered new entries (redis #13251, 7.4); before, every served stream counts, history
    *  re-reads included (7.0.15: "XREADGROUP from PEL does not change dirty" fails). */

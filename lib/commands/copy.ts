@@ -52,8 +52,9 @@ export function duplicate(v: KeyValue): KeyValue {
     case 'string':
       return v;
     case 'list':
-    case 'set':
       return { type: v.type, value: v.value.slice() };
+    case 'set':
+      return { ...v, value: v.value.slice() };
     case 'zset':
       return { type: 'zset', value: v.value.map(([m, s]) => [m, s] as const) };
     case 'hash':

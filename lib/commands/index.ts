@@ -80,6 +80,24 @@ const TABLE: [name: string, arity: number, write: boolean, load: () => CommandMo
   ['bitop', -4, true, () => require('./bitops')],
   ['bitfield', -2, true, () => require('./bitops')],
   ['bitfield_ro', -2, false, () => require('./bitops')],
+  // sets (t_set.c)
+  ['sadd', -3, true, () => require('./sets')],
+  ['srem', -3, true, () => require('./sets')],
+  ['smove', 4, true, () => require('./sets')],
+  ['sismember', 3, false, () => require('./sets')],
+  ['smismember', -3, false, () => require('./sets')],
+  ['scard', 2, false, () => require('./sets')],
+  ['smembers', 2, false, () => require('./sets')],
+  ['spop', -2, true, () => require('./sets')],
+  ['srandmember', -2, false, () => require('./sets')],
+  ['sscan', -3, false, () => require('./sets')],
+  ['sinter', -2, false, () => require('./set-algebra')],
+  ['sintercard', -3, false, () => require('./set-algebra')],
+  ['sinterstore', -3, true, () => require('./set-algebra')],
+  ['sunion', -2, false, () => require('./set-algebra')],
+  ['sunionstore', -3, true, () => require('./set-algebra')],
+  ['sdiff', -2, false, () => require('./set-algebra')],
+  ['sdiffstore', -3, true, () => require('./set-algebra')],
 ];
 /* eslint-enable @typescript-eslint/no-require-imports */
 

@@ -59,6 +59,12 @@ export interface Db {
   notifyEvent(type: string, event: string, key: string): void;
   /** Every key of this database (after lazy expiry), in no particular order. */
   keyNames(): string[];
+  /**
+   * A random double in [0, 1) from this keyspace's seeded generator (lib/keyspace/prng.ts), for
+   * the commands whose Redis reply is random (SPOP, SRANDMEMBER …): the same choices on every run.
+   * Optional: without it a command uses a module-wide seeded generator.
+   */
+  random?(): number;
 
   // Whole-key access for the keyspace commands (DUMP, RESTORE, COPY) and CONFIG. Optional so
   // that a minimal front end can leave them out: those commands then throw a StreamsMockError.

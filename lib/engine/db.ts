@@ -11,6 +11,7 @@ import { Stream } from '../model/stream';
 import { utf8Of as decodeBytes } from '../bytes/index';
 import type { Connection } from './connection';
 import { storeKeyOfBytes } from './emulated/keys';
+import { prngOf } from '../keyspace/prng';
 
 /**
  * A keyspace notification for the issuing connection, as Redis's notifyKeyspaceEvent sends it
@@ -81,6 +82,7 @@ export function makeDb(conn: Connection, ks: Keyspace): Db {
       publishKeyspaceEvent(conn, ks, type, event, key);
     },
     keyNames: () => ks.store.keyNames(),
+    random: () => prngOf(ks).random(),
     dirty: (n) => conn.server.stats.addDirty(n),
     resetStats: () => conn.server.stats.resetStats(),
     // DUMP, RESTORE, COPY (… DB n) and CONFIG: whole values and the server's other databases

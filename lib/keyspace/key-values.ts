@@ -7,6 +7,9 @@
 import type { Db, KeyValue } from '../commands/types';
 import type { Keyspace } from './keyspace';
 import { Stream } from '../model/stream';
+import { RedisSet, type SetLimits } from '../model/set';
+import type { ServerConfig } from '../config/server-config';
+import { supports, type RedisVersion } from '../version';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -30,6 +33,7 @@ function elementOfBytes(b: string): string | Buffer {
 export function toKeyValue(raw: unknown): KeyValue | undefined {
   if (raw === undefined) return undefined;
   if (raw instanceof Stream) return { type: 'stream', value: raw };
+  if (raw instanceof RedisSet) return { type: 'set', value: raw.members(), encoding: raw.encoding(), intsetWidth: raw.intsetWidth };
   if (Array.isArray(raw)) return { type: 'list', value: raw.map(bytesOfElement) };
   if (raw instanceof Set) return { type: 'set', value: [...raw].map(bytesOfElement) };
   if (raw instanceof Map) {
@@ -50,8 +54,23 @@ export function toKeyValue(raw: unknown): KeyValue | undefined {
   return { type: 'string', value: bytesOfElement(raw) };
 }
 
-/** The ioredis-mock representation of a typed value (streams by reference). */
-export function fromKeyValue(v: KeyValue): unknown {
+/** The set limits of CONFIG and the release (RESTORE/COPY build sets as Redis loads them). */
+export function setLimitsFrom(config: ServerConfig, version: RedisVersion): SetLimits {
+  const l = config.collectionLimits;
+  return {
+    maxIntsetEntries: l.setMaxIntsetEntries,
+    maxListpackEntries: l.setMaxListpackEntries,
+    maxListpackValue: l.setMaxListpackValue,
+    listpack: supports(version, 'listpackSets'),
+  };
+}
+
+/**
+ * The stored representation of a typed value: streams by reference, sets as the engine's
+ * RedisSet (encoded as `limits` decide: lib/model/set.ts `fromRdb`), the other types in
+ * ioredis-mock's shapes.
+ */
+export function fromKeyValue(v: KeyValue, limits: SetLimits): unknown {
   switch (v.type) {
     case 'stream':
       return v.value;
@@ -60,7 +79,7 @@ export function fromKeyValue(v: KeyValue): unknown {
     case 'list':
       return v.value.map(elementOfBytes);
     case 'set':
-      return new Set(v.value.map(elementOfBytes));
+      return RedisSet.fromRdb(v.value, v.encoding, limits, v.intsetWidth);
     case 'zset': {
       const m = new Map<unknown, { score: number; value: unknown }>();
       for (const [member, score] of v.value) {
@@ -92,7 +111,7 @@ export function wholeKeyAccess(
     getValue: (key) => toKeyValue(ks.store.getRaw(full(key))),
     setValue: (key, value, expireAt) => {
       const k = full(key);
-      ks.store.setRaw(k, fromKeyValue(value));
+      ks.store.setRaw(k, fromKeyValue(value, setLimitsFrom(ks.config, ks.redisVersion)));
       if (expireAt === undefined) ks.store.removeExpiry(k);
       else ks.store.setExpiry(k, expireAt);
     },

@@ -42,6 +42,8 @@ export function isEmptyAggregate(val: unknown): boolean {
 
 function copyValue(val: unknown): unknown {
   if (val instanceof Stream) return val;
+  // a value of the engine's model (lib/model, e.g. RedisSet) is shared, as a stream is
+  if (typeof val === 'object' && val !== null && 'redisType' in val) return val;
   if (Array.isArray(val)) return val.slice();
   if (Buffer.isBuffer(val)) return Buffer.from(val);
   if (val instanceof Set) return new Set(val);

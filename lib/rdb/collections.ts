@@ -71,6 +71,7 @@ export function encodeCollection(
     case 'list':
       return encodeList(w, value.value, flavor, limits);
     case 'set':
+      if (value.encoding !== undefined) return encodeSetAs(w, value.value, value.encoding, value.intsetWidth ?? 2, flavor);
       return encodeSet(w, value.value, flavor, limits);
     case 'zset':
       return encodeZset(w, value.value, flavor, limits);
@@ -158,8 +159,8 @@ function encodeList(w: RdbWriter, items: readonly string[], flavor: CollectionFl
   return RDB_TYPE_LIST_QUICKLIST_2;
 }
 
-function intsetBlob(values: bigint[]): Uint8Array {
-  let width = 2;
+function intsetBlob(values: bigint[], minWidth = 2): Uint8Array {
+  let width = minWidth;
   for (const v of values) {
     if (v < -2147483648n || v > 2147483647n) width = 8;
     else if ((v < -32768n || v > 32767n) && width < 4) width = 4;
@@ -175,6 +176,26 @@ function intsetBlob(values: bigint[]): Uint8Array {
     else view.setBigInt64(at, v, true);
   });
   return b;
+}
+
+/**
+ * A set in the encoding it has (an engine set: lib/model/set.ts): an intset keeps its element
+ * width (intset.c never narrows it after removals), a listpack its order; a hash table is the
+ * plain member list (a listpack too before 7.2, which has no listpack sets).
+ */
+function encodeSetAs(w: RdbWriter, members: readonly string[], encoding: 'intset' | 'listpack' | 'hashtable', width: number, flavor: CollectionFlavor): number {
+  if (encoding === 'intset') {
+    const ints = members.map((m) => BigInt(m)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    w.bytesString(intsetBlob(ints, width));
+    return RDB_TYPE_SET_INTSET;
+  }
+  if (encoding === 'listpack' && flavor.setListpack) {
+    w.bytesString(listpackOf(members));
+    return RDB_TYPE_SET_LISTPACK;
+  }
+  w.len(members.length);
+  for (const m of members) w.string(m);
+  return RDB_TYPE_SET;
 }
 
 function encodeSet(w: RdbWriter, members: readonly string[], flavor: CollectionFlavor, limits: CollectionLimits): number {
@@ -298,7 +319,7 @@ function nonEmptyListpack(bytes: Uint8Array): LpValue[] {
   return items;
 }
 
-function parseIntset(b: Uint8Array): string[] {
+function parseIntset(b: Uint8Array): { members: string[]; width: 2 | 4 | 8 } {
   if (b.length < 8) throw new RdbFormatError('intset too short');
   const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
   const width = view.getUint32(0, true);
@@ -313,7 +334,7 @@ function parseIntset(b: Uint8Array): string[] {
     if (i > 0 && v <= out[i - 1]) throw new RdbFormatError('Intset integrity check failed');
     out.push(v);
   }
-  return out.map((v) => v.toString());
+  return { members: out.map((v) => v.toString()), width: width as 2 | 4 | 8 };
 }
 
 function noDuplicates(values: readonly string[], what: string): void {
@@ -344,12 +365,14 @@ export function decodeCollection(r: RdbReader, type: number): KeyValue | undefin
       noDuplicates(members, 'set members');
       return { type: 'set', value: members };
     }
-    case RDB_TYPE_SET_INTSET:
-      return { type: 'set', value: parseIntset(r.stringBytes()) };
+    case RDB_TYPE_SET_INTSET: {
+      const { members, width } = parseIntset(r.stringBytes());
+      return { type: 'set', value: members, encoding: 'intset', intsetWidth: width };
+    }
     case RDB_TYPE_SET_LISTPACK: {
       const members = nonEmptyListpack(r.stringBytes()).map(lpString);
       noDuplicates(members, 'set members');
-      return { type: 'set', value: members };
+      return { type: 'set', value: members, encoding: 'listpack' };
     }
     case RDB_TYPE_ZSET:
     case RDB_TYPE_ZSET_2: {

@@ -1,15 +1,19 @@
 /** The value of a key as DUMP, RESTORE and COPY handle it, whatever its type. */
+import type { SetEncoding } from '../model/set';
 import type { Stream } from '../model/stream';
 
 /**
  * A key's value for DUMP/RESTORE/COPY. Byte strings are JS strings with one char per byte.
- * Lists, sets and hashes keep ioredis-mock's element order; a sorted set is its members with
- * their scores (any order).
+ * Lists, sets and hashes keep their element order; a sorted set is its members with their
+ * scores (any order). A set may name its encoding: an engine set's own (DUMP writes it, COPY
+ * keeps it; `intsetWidth` is the intset's element width), or the payload's when RESTORE read an
+ * intset or listpack. Without one (an ioredis-mock Set, or a payload's plain member list) DUMP
+ * and RESTORE derive it from the members and the limits, as Redis loads such a list.
  */
 export type KeyValue =
   | { readonly type: 'stream'; readonly value: Stream }
   | { readonly type: 'string'; readonly value: string }
   | { readonly type: 'list'; readonly value: readonly string[] }
-  | { readonly type: 'set'; readonly value: readonly string[] }
+  | { readonly type: 'set'; readonly value: readonly string[]; readonly encoding?: SetEncoding; readonly intsetWidth?: 2 | 4 | 8 }
   | { readonly type: 'zset'; readonly value: readonly (readonly [member: string, score: number])[] }
   | { readonly type: 'hash'; readonly value: readonly (readonly [field: string, value: string])[] };

@@ -172,8 +172,24 @@ export function fixStreamReplies(ks: Keyspace, command: string, args: unknown[],
   const isStream = (key: unknown) => ks.store.getRaw(storeKeyOfArg(key)) instanceof Stream;
   let fix: ((r: unknown) => unknown) | undefined;
   const flat = flattenArgs(args);
+  const modelValue = (key: unknown) => {
+    const v = ks.store.getRaw(storeKeyOfArg(key));
+    return typeof v === 'object' && v !== null && typeof (v as { redisType?: unknown }).redisType === 'string' ? v : undefined;
+  };
   if (name === 'type' && flat.length === 1 && isStream(flat[0])) {
     fix = () => (buffers ? Buffer.from('stream') : 'stream');
+  } else if (name === 'type' && flat.length === 1 && modelValue(flat[0]) !== undefined) {
+    // a value of the engine's model (lib/model: RedisSet …) names its own type
+    const type = redisTypeOf(modelValue(flat[0])) as string;
+    fix = () => (buffers ? Buffer.from(type) : type);
+  } else if (
+    name === 'object' && String(flat[0] ?? '').toUpperCase() === 'ENCODING' && flat.length === 2 &&
+    typeof (modelValue(flat[1]) as { encoding?: unknown } | undefined)?.encoding === 'function'
+  ) {
+    // … and its own OBJECT ENCODING (intset/listpack/hashtable as the set's history decided)
+    const value = modelValue(flat[1]) as { encoding(config: unknown, version: unknown): string };
+    const encoding = value.encoding(ks.config, ks.redisVersion);
+    fix = () => (buffers ? Buffer.from(encoding) : encoding);
   } else if (name === 'mget') {
     const other = flat.map((key) => {
       const type = redisTypeOf(ks.store.getRaw(storeKeyOfArg(key)));
