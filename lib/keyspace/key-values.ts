@@ -7,6 +7,8 @@
 import type { Db, KeyValue } from '../commands/types';
 import type { Keyspace } from './keyspace';
 import { Stream } from '../model/stream';
+import { RedisZset } from '../model/zset';
+import { DEFAULT_COLLECTION_LIMITS, type CollectionLimits } from '../rdb/collection-limits';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -30,6 +32,7 @@ function elementOfBytes(b: string): string | Buffer {
 export function toKeyValue(raw: unknown): KeyValue | undefined {
   if (raw === undefined) return undefined;
   if (raw instanceof Stream) return { type: 'stream', value: raw };
+  if (raw instanceof RedisZset) return { type: 'zset', value: [...raw.entries()] };
   if (Array.isArray(raw)) return { type: 'list', value: raw.map(bytesOfElement) };
   if (raw instanceof Set) return { type: 'set', value: [...raw].map(bytesOfElement) };
   if (raw instanceof Map) {
@@ -50,8 +53,12 @@ export function toKeyValue(raw: unknown): KeyValue | undefined {
   return { type: 'string', value: bytesOfElement(raw) };
 }
 
-/** The ioredis-mock representation of a typed value (streams by reference). */
-export function fromKeyValue(v: KeyValue): unknown {
+/**
+ * The stored representation of a typed value: streams by reference, a sorted set as the model's
+ * RedisZset (a listpack when it fits `limits`, as rdbLoad converts a loaded sorted set), the
+ * other types in ioredis-mock's shapes.
+ */
+export function fromKeyValue(v: KeyValue, limits: CollectionLimits = DEFAULT_COLLECTION_LIMITS): unknown {
   switch (v.type) {
     case 'stream':
       return v.value;
@@ -62,12 +69,12 @@ export function fromKeyValue(v: KeyValue): unknown {
     case 'set':
       return new Set(v.value.map(elementOfBytes));
     case 'zset': {
-      const m = new Map<unknown, { score: number; value: unknown }>();
-      for (const [member, score] of v.value) {
-        const key = elementOfBytes(member);
-        m.set(key, { score, value: key });
-      }
-      return m;
+      const z = new RedisZset();
+      let longest = 0;
+      for (const [member] of v.value) if (member.length > longest) longest = member.length;
+      z.listpack = v.value.length <= limits.zsetMaxListpackEntries && longest <= limits.zsetMaxListpackValue;
+      for (const [member, score] of v.value) z.set(member, score);
+      return z;
     }
     case 'hash': {
       const o: Record<string, unknown> = {};
@@ -92,7 +99,7 @@ export function wholeKeyAccess(
     getValue: (key) => toKeyValue(ks.store.getRaw(full(key))),
     setValue: (key, value, expireAt) => {
       const k = full(key);
-      ks.store.setRaw(k, fromKeyValue(value));
+      ks.store.setRaw(k, fromKeyValue(value, ks.config.collectionLimits));
       if (expireAt === undefined) ks.store.removeExpiry(k);
       else ks.store.setExpiry(k, expireAt);
     },
