@@ -39,7 +39,10 @@ describe('sorted-set commands (engine-owned)', () => {
       expect(h.error('ZADD', 'z', 'GT', 'LT', '1', 'a')).toBe('ERR GT, LT, and/or NX options at the same time are not compatible');
       expect(h.error('ZADD', 'z', 'INCR', '1', 'a', '2', 'b')).toBe('ERR INCR option supports a single increment-element pair');
       expect(h.error('ZADD', 'z', '1', 'a', 'nan', 'b')).toBe('ERR value is not a valid float');
-      expect(h.error('ZADD', 'z', '1e400', 'a')).toBe('ERR value is not a valid float');
+      expect(h.run('ZADD', 'z', '1e400', 'big')).toBe(1); // 8.0+ fast_float: an overflow is inf
+      h.version = '7.0';
+      expect(h.error('ZADD', 'z', '1e400', 'a')).toBe('ERR value is not a valid float'); // strtod ERANGE
+      h.version = '8.10';
       h.keys.set('s', 'string');
       expect(h.error('ZADD', 's', '1', 'a')).toBe(WRONGTYPE);
       h.run('ZADD', 'z', 'inf', 'a');
@@ -54,9 +57,11 @@ describe('sorted-set commands (engine-owned)', () => {
       expect(h.run('ZINCRBY', 'z', '1', 'b')).toBe('1');
     });
 
-    it('keeps -0 in a skiplist, stores 0 in a listpack', () => {
+    it('keeps -0 in a skiplist, stores 0 in a listpack (ZINCRBY still replies -0)', () => {
       h.run('ZADD', 'lp', '-0', 'a');
       expect(h.run('ZSCORE', 'lp', 'a')).toBe('0');
+      expect(h.run('ZINCRBY', 'inc', '-0', 'a')).toBe('-0');
+      expect(h.run('ZSCORE', 'inc', 'a')).toBe('0');
       const big = Array.from({ length: 130 }, (_, i) => [String(i), `m${i}`]).flat();
       h.run('ZADD', 'sl', '-0', 'a', ...big);
       expect((h.keys.get('sl') as RedisZset).encoding()).toBe('skiplist');
@@ -134,10 +139,10 @@ describe('sorted-set commands (engine-owned)', () => {
 
     it('ZRANDMEMBER bounds its count as Redis and never builds a huge reply', () => {
       h.run('ZADD', 'z', '1', 'a', '2', 'b', '3', 'c');
-      expect(h.run('ZRANDMEMBER', 'z', '5', 'WITHSCORES')).toEqual(['a', '1', 'b', '2', 'c', '3']);
+      expect(h.run('ZRANDMEMBER', 'z', '5', 'WITHSCORES')).toEqual(['c', '3', 'b', '2', 'a', '1']);
       expect((h.run('ZRANDMEMBER', 'z', '-7') as string[]).length).toBe(7);
       expect(new Set(h.run('ZRANDMEMBER', 'z', '2') as string[]).size).toBe(2);
-      expect(h.error('ZRANDMEMBER', 'z', '-9223372036854775808')).toBe('ERR value is out of range, must be between -9223372036854775807 and 9223372036854775807');
+      expect(h.error('ZRANDMEMBER', 'z', '-9223372036854775808')).toBe('ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807');
       expect(h.error('ZRANDMEMBER', 'z', '-9223372036854770000', 'WITHSCORES')).toBe('ERR value is out of range');
       expect(() => h.run('ZRANDMEMBER', 'z', '-9223372036854775807')).toThrow(/at most/);
       expect(h.run('ZRANDMEMBER', 'nokey', '3')).toEqual([]);

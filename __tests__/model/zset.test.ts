@@ -36,12 +36,14 @@ describe('RedisZset (skiplist with spans)', () => {
     expect([...z.entries()].map(([m]) => m)).toEqual(['', 'a', 'a\x00', 'a\xff', 'b']);
   });
 
-  it('stores -0 as 0 while a listpack, keeps -0 as a skiplist', () => {
+  it('stores -0 as 0 while a listpack, keeps -0 as a skiplist; 0 and -0 are equal (no update)', () => {
     const z = new RedisZset();
     z.set('a', -0);
     expect(Object.is(z.score('a'), 0)).toBe(true);
     z.listpack = false;
     z.set('b', -0);
+    expect(Object.is(z.score('b'), -0)).toBe(true);
+    expect(z.set('b', 0)).toBe(false);
     expect(Object.is(z.score('b'), -0)).toBe(true);
     expect(z.encoding()).toBe('skiplist');
   });

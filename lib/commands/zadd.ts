@@ -58,7 +58,7 @@ function zaddGeneric(ctx: CommandContext, argv: string[], incrCommand: boolean):
   if ((f.gt && f.nx) || (f.lt && f.nx) || (f.gt && f.lt)) fail('ERR GT, LT, and/or NX options at the same time are not compatible');
   if (f.incr && elements > 1) fail('ERR INCR option supports a single increment-element pair');
   const scores = new Array<number>(elements);
-  for (let j = 0; j < elements; j++) scores[j] = scoreOrFail(argv[scoreIdx + j * 2]);
+  for (let j = 0; j < elements; j++) scores[j] = scoreOrFail(argv[scoreIdx + j * 2], ctx.version);
 
   const db = ctx.db;
   let z = getZset(db, key);

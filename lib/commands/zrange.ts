@@ -15,7 +15,8 @@
  * BYLEX`, the range (`ERR value is not an integer or out of range`, `ERR min or max is not a
  * float`, `ERR min or max not valid string range item`), then WRONGTYPE. REV (and the ZREV…
  * forms) take the score and lex ranges as max, min. Ranks: negative counts from the end;
- * LIMIT: a negative offset (or one past the end) selects nothing, a negative count everything.
+ * LIMIT: a negative offset (or one past the end) selects nothing (but see `limited` for 8.0's
+ * skiplists), a negative count everything.
  * Replies: members, with WITHSCORES `[member, score]` pairs (PairsReply: RESP2 flat, RESP3
  * nested). ZRANGESTORE stores the selection (event `zrangestore`) or, when empty, deletes the
  * destination (event `del`), replying the count. ZREMRANGEBY… reply the count removed (events
@@ -43,12 +44,13 @@ import {
 } from './zset-common';
 import type { CommandContext, CommandSpec } from './types';
 import type { RedisZset } from '../model/zset';
+import { predates, type RedisVersion } from '../version';
 
 type RangeType = 'auto' | 'rank' | 'score' | 'lex';
 type Direction = 'auto' | 'forward' | 'reverse';
 
-function scoreBoundOrFail(s: string): ScoreBound {
-  return parseScoreBound(s) ?? fail(ERR_MIN_MAX_NOT_FLOAT);
+function scoreBoundOrFail(s: string, version: RedisVersion): ScoreBound {
+  return parseScoreBound(s, version) ?? fail(ERR_MIN_MAX_NOT_FLOAT);
 }
 
 function lexBoundOrFail(s: string): LexBound {
@@ -65,18 +67,26 @@ function rankWindow(start: number, end: number, llen: number): [number, number] 
   return [start, end];
 }
 
-/** The entries of ascending ranks [start, end) after LIMIT, in the direction asked. */
-function limited(z: RedisZset, start: number, end: number, offset: number, limit: number, reverse: boolean): ZsetEntry[] {
+/**
+ * The entries of ascending ranks [start, end) after LIMIT, in the direction asked. A negative
+ * offset selects nothing (Redis steps `offset--` times), except for a score or lex range of a
+ * skiplist from 8.0 on (`negativeFromEnd`): zslNthInRange / zslNthInLexRange then takes a negative n from the far end —
+ * forward, offset -k starts at the k-th member from the end of the range; REV, offset -k starts
+ * at the k-th from its low end and walks down (checked on the post-7.4 build: ZRANGEBYSCORE z
+ * -inf +inf LIMIT -1 2 → the last member; ZREVRANGEBYSCORE z +inf -inf LIMIT -1 2 → the first).
+ */
+function limited(z: RedisZset, start: number, end: number, offset: number, limit: number, reverse: boolean, negativeFromEnd: boolean): ZsetEntry[] {
   if (end <= start) return [];
-  if (offset < 0) return []; // Redis skips `offset--` times: a negative offset skips everything
   if (offset > 0 && offset >= z.size) return [];
-  const n = end - start;
-  if (offset >= n) return [];
-  let take = n - offset;
+  let first: number; // ascending rank of the first member emitted
+  if (offset >= 0) first = reverse ? end - 1 - offset : start + offset;
+  else if (!negativeFromEnd) return [];
+  else first = reverse ? start - offset - 1 : end + offset;
+  if (first < start || first >= end) return [];
+  let take = reverse ? first - start + 1 : end - first;
   if (limit >= 0 && limit < take) take = limit;
-  if (take === 0) return [];
-  const from = reverse ? end - 1 - offset - (take - 1) : start + offset;
-  return [...z.range(from, from + take - 1, reverse)];
+  if (take <= 0) return [];
+  return reverse ? [...z.range(first - take + 1, first, true)] : [...z.range(first, first + take - 1)];
 }
 
 /**
@@ -124,18 +134,18 @@ function zrangeGeneric(ctx: CommandContext, argv: string[], argStart: number, ds
       return [...z.range(from, to, reverse)];
     };
   } else if (rangeType === 'score') {
-    const min = scoreBoundOrFail(argv[minIdx]);
-    const max = scoreBoundOrFail(argv[maxIdx]);
+    const min = scoreBoundOrFail(argv[minIdx], ctx.version);
+    const max = scoreBoundOrFail(argv[maxIdx], ctx.version);
     select = (z) => {
       const [s, e] = scoreRangeRanks(z, min, max);
-      return limited(z, s, e, offset, limit, reverse);
+      return limited(z, s, e, offset, limit, reverse, !z.listpack && !predates(ctx.version, '8.0'));
     };
   } else {
     const min = lexBoundOrFail(argv[minIdx]);
     const max = lexBoundOrFail(argv[maxIdx]);
     select = (z) => {
       const [s, e] = lexRangeRanks(z, min, max);
-      return limited(z, s, e, offset, limit, reverse);
+      return limited(z, s, e, offset, limit, reverse, !z.listpack && !predates(ctx.version, '8.0'));
     };
   }
 
@@ -168,8 +178,8 @@ function zremrangeGeneric(ctx: CommandContext, argv: string[], rangeType: 'rank'
     const end = clampLong(int64OrFail(argv[3]));
     window = (z) => rankWindow(start, end, z.size);
   } else if (rangeType === 'score') {
-    const min = scoreBoundOrFail(argv[2]);
-    const max = scoreBoundOrFail(argv[3]);
+    const min = scoreBoundOrFail(argv[2], ctx.version);
+    const max = scoreBoundOrFail(argv[3], ctx.version);
     window = (z) => {
       const [s, e] = scoreRangeRanks(z, min, max);
       return e > s ? [s, e - 1] : null;
@@ -201,8 +211,8 @@ function zremrangeGeneric(ctx: CommandContext, argv: string[], rangeType: 'rank'
 }
 
 function zcount(ctx: CommandContext, argv: string[]): Reply {
-  const min = scoreBoundOrFail(argv[2]);
-  const max = scoreBoundOrFail(argv[3]);
+  const min = scoreBoundOrFail(argv[2], ctx.version);
+  const max = scoreBoundOrFail(argv[3], ctx.version);
   const z = getZset(ctx.db, argv[1]);
   if (z === undefined) return 0;
   const [s, e] = scoreRangeRanks(z, min, max);

@@ -46,11 +46,31 @@ export function parseDouble(s: string): number | null {
 }
 
 /**
- * getDoubleFromObject (ZADD scores, ZINCRBY's increment, WEIGHTS): `parseDouble`, and refusing a
- * text strtod overflows to ±HUGE_VAL or underflows to 0 (ERANGE: `1e400`, `1e-400`); the words
- * inf/infinity are fine. null: not a valid float.
+ * fast_float_strtod (8.0+ string2d): decimal floats and inf/infinity only — no hex floats, no
+ * leading space; an overflow is ±inf and an underflow 0, both accepted (checked on the post-7.4
+ * build: `ZADD z 1e400 m` stores inf, `0x10` is not a valid float).
  */
-export function parseScoreArg(s: string): number | null {
+function fastFloat(s: string): number | null {
+  const lower = s.toLowerCase();
+  const m = /^([+-]?)(inf|infinity)$/.exec(lower);
+  if (m) return m[1] === '-' ? -Infinity : Infinity;
+  if (/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/.test(lower)) return Number(s);
+  return null;
+}
+
+/** True when `version` reads doubles with fast_float (8.0+, redis #13546). */
+function fastFloatVersion(version: RedisVersion): boolean {
+  return !predates(version, '8.0');
+}
+
+/**
+ * getDoubleFromObject (ZADD scores, ZINCRBY's increment, WEIGHTS) of `version`, null when not a
+ * valid float. 7.x: C strtod over the whole text (decimal and hex floats, `inf`/`infinity`, no
+ * spaces, not `nan`) refusing a text that overflows (`1e400`) or underflows (`1e-400`) with
+ * ERANGE. 8.0+: fast_float (no hex floats; overflow and underflow accepted).
+ */
+export function parseScoreArg(s: string, version: RedisVersion = '7.0'): number | null {
+  if (fastFloatVersion(version)) return fastFloat(s);
   const v = parseDouble(s);
   if (v === null) return null;
   const lower = s.toLowerCase();
@@ -63,13 +83,16 @@ export function parseScoreArg(s: string): number | null {
 }
 
 /**
- * zslParseRange's strtod: leading C spaces (isspace) skipped, the empty text is 0 (strtod
- * converts nothing and stops at its end), spaces alone are not a float (strtod stops at the
- * first one), nor is nan; overflows are the infinities (ERANGE is not checked).
+ * zslParseRange's number: 7.x strtod — leading C spaces (isspace) skipped, the empty text is 0
+ * (strtod converts nothing and stops at its end), spaces alone are not a float (strtod stops at
+ * the first one), nor is nan; overflows are the infinities (ERANGE is not checked). 8.0+
+ * fast_float: no leading space, no hex; the empty text is still 0.
  */
-function parseRangeScore(s: string): number | null {
+function parseRangeScore(s: string, version: RedisVersion): number | null {
+  if (s === '') return 0;
+  if (fastFloatVersion(version)) return fastFloat(s);
   const t = s.replace(/^[ \t\n\v\f\r]+/, '');
-  if (t === '') return s === '' ? 0 : null;
+  if (t === '') return null;
   return parseDouble(t);
 }
 
@@ -79,10 +102,10 @@ export interface ScoreBound {
   readonly exclusive: boolean;
 }
 
-/** A score-range bound as zslParseRange reads it: `(` makes it exclusive. null: not a float. */
-export function parseScoreBound(s: string): ScoreBound | null {
+/** A score-range bound as zslParseRange of `version` reads it: `(` makes it exclusive. null: not a float. */
+export function parseScoreBound(s: string, version: RedisVersion = '7.0'): ScoreBound | null {
   const exclusive = s.startsWith('(');
-  const value = parseRangeScore(exclusive ? s.slice(1) : s);
+  const value = parseRangeScore(exclusive ? s.slice(1) : s, version);
   return value === null ? null : { value, exclusive };
 }
 
@@ -101,9 +124,9 @@ export const ERR_MIN_MAX_NOT_FLOAT = 'ERR min or max is not a float';
 export const ERR_MIN_MAX_NOT_LEX = 'ERR min or max not valid string range item';
 export const ERR_NAN_SCORE = 'ERR resulting score is not a number (NaN)';
 
-/** A score argument (getDoubleFromObjectOrReply), or `message`. */
-export function scoreOrFail(s: string, message = ERR_NOT_VALID_FLOAT): number {
-  const v = parseScoreArg(s);
+/** A score argument (getDoubleFromObjectOrReply) as `version` reads it, or `message`. */
+export function scoreOrFail(s: string, version: RedisVersion, message = ERR_NOT_VALID_FLOAT): number {
+  const v = parseScoreArg(s, version);
   if (v === null) fail(message);
   return v;
 }

@@ -101,7 +101,7 @@ function generic(ctx: CommandContext, argv: string[], dst: string | undefined, n
     const remaining = argv.length - j;
     if (op !== 'diff' && !cardinalityOnly && remaining >= n + 1 && is(argv[j], 'WEIGHTS')) {
       j++;
-      for (let i = 0; i < n; i++, j++) src[i].weight = scoreOrFail(argv[j], 'ERR weight value is not a float');
+      for (let i = 0; i < n; i++, j++) src[i].weight = scoreOrFail(argv[j], ctx.version, 'ERR weight value is not a float');
     } else if (op !== 'diff' && !cardinalityOnly && remaining >= 2 && is(argv[j], 'AGGREGATE')) {
       const a = argv[j + 1];
       if (is(a, 'SUM')) how = 'sum';

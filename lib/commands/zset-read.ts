@@ -8,7 +8,7 @@
  * - ZRANK/ZREVRANK: 0-based rank or nil; WITHSCORE (7.2+) `[rank, score]` or the nil array.
  *   7.0 takes exactly one member (`ERR wrong number of arguments for 'zrank' command`).
  * - ZRANDMEMBER count (object.c getRangeLongFromObjectOrReply, -LONG_MAX … LONG_MAX): positive
- *   = distinct members (all of them, in order, when count ≥ ZCARD), negative = |count| members
+ *   = distinct members (all of them, highest score first, when count ≥ ZCARD), negative = |count| members
  *   drawn with repetition; WITHSCORES with |count| > LONG_MAX/2 is `ERR value is out of range`.
  *   A repeated draw of more than MAX_RANDOM_REPLY members (Redis would stream them until the
  *   client's output buffer fails) throws a StreamsMockError instead of exhausting memory.
@@ -79,7 +79,7 @@ function zrandmember(ctx: CommandContext, argv: string[]): Reply {
   }
   const l = parseInt64(argv[2]);
   if (l === null) fail('ERR value is not an integer or out of range');
-  if (l < -LONG_MAX) fail(`ERR value is out of range, must be between ${-LONG_MAX} and ${LONG_MAX}`);
+  if (l < -LONG_MAX) fail(`ERR value is out of range, value must between ${-LONG_MAX} and ${LONG_MAX}`);
   let withScores = false;
   if (argv.length > 4 || (argv.length === 4 && !is(argv[3], 'WITHSCORES'))) fail(ERR_SYNTAX);
   if (argv.length === 4) {
@@ -100,7 +100,8 @@ function zrandmember(ctx: CommandContext, argv: string[]): Reply {
     return entriesReply(picked, withScores, ctx.version);
   }
   const count = Number(l > BigInt(size) ? BigInt(size) : l);
-  if (count >= size) return entriesReply(z.entries(), withScores, ctx.version);
+  // every member: zuiNext walks from the tail, so the highest comes first (checked on both servers)
+  if (count >= size) return entriesReply(z.range(0, size - 1, true), withScores, ctx.version);
   // distinct members: choose `count` ranks (Floyd's algorithm)
   const ranks = new Set<number>();
   for (let j = size - count; j < size; j++) {

@@ -11,10 +11,10 @@
  * listpack until it grows past `zset-max-listpack-entries` members or gets a member longer than
  * `zset-max-listpack-value` bytes; it never goes back (except when built whole: ZUNIONSTORE,
  * ZRANGESTORE, RESTORE). The command modules decide the conversions (they know the CONFIG); the
- * model only keeps the flag. One behaviour follows it: a listpack stores a score as text, and
- * `-0` is stored as the integer 0, so a listpack sorted set never holds a negative zero (checked
- * on redis-server 7.0.15 and the post-7.4 build: `ZADD z -0 a` then `ZSCORE z a` is `0`, while a
- * skiplist one answers `-0`).
+ * model only keeps the flag. One behaviour follows it: a listpack stores a score as text or
+ * integer (zzlInsertAt: an integral score as an integer), so `-0` is stored as 0 and a listpack
+ * sorted set never holds a negative zero (checked on redis-server 7.0.15 and the post-7.4 build:
+ * `ZADD z -0 a` then `ZSCORE z a` is `0`, while a skiplist one answers `-0`).
  */
 
 const MAX_LEVEL = 32;
