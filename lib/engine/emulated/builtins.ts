@@ -165,6 +165,12 @@ function checkBuiltin(ks: Keyspace, name: string, flat: readonly unknown[]): num
  */
 const REPLY_FIXES = new Set(['type', 'mget', 'object', 'zpopmin', 'zpopmax', 'hrandfield', 'srandmember', 'spop', ...SCORE_REPLY_COMMANDS]);
 
+/** The `redisType` of a model value (lib/model) at `key`, else undefined. */
+function modelType(ks: Keyspace, key: unknown): string | undefined {
+  const v = ks.store.getRaw(storeKeyOfArg(key)) as { redisType?: unknown } | undefined;
+  return typeof v === 'object' && v !== null && typeof v.redisType === 'string' ? v.redisType : undefined;
+}
+
 /** OBJECT ENCODING of a model value that names its encoding (`encoding(config, version)`), else undefined. */
 function modelEncoding(ks: Keyspace, key: unknown): string | undefined {
   const v = ks.store.getRaw(storeKeyOfArg(key)) as { redisType?: unknown; encoding?: unknown } | undefined;
@@ -181,6 +187,10 @@ export function fixStreamReplies(ks: Keyspace, command: string, args: unknown[],
   const flat = flattenArgs(args);
   if (name === 'type' && flat.length === 1 && isStream(flat[0])) {
     fix = () => (buffers ? Buffer.from('stream') : 'stream');
+  } else if (name === 'type' && flat.length === 1 && modelType(ks, flat[0]) !== undefined) {
+    // a value of the engine's model (lib/model) names its type
+    const type = modelType(ks, flat[0]) as string;
+    fix = () => (buffers ? Buffer.from(type) : type);
   } else if (name === 'mget') {
     const other = flat.map((key) => {
       const type = redisTypeOf(ks.store.getRaw(storeKeyOfArg(key)));
