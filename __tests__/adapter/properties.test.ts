@@ -27,8 +27,8 @@ const ODD_ARGS: unknown[][] = [
   [Buffer.from([0xff, 0x00])],
 ];
 
-/** Blocking list pops: odd arguments such as (NaN, -0) block forever, as on Redis (timeout 0). */
-const BLOCKING_POPS = ['blpop', 'brpop', 'blmove', 'brpoplpush', 'blmpop'].flatMap((n) => [n, `${n}Buffer`]);
+/** Blocking list and sorted-set pops: odd arguments such as (NaN, -0) block forever, as on Redis (timeout 0). */
+const BLOCKING_POPS = ['blpop', 'brpop', 'blmove', 'brpoplpush', 'blmpop', 'bzpopmin', 'bzpopmax', 'bzmpop'].flatMap((n) => [n, `${n}Buffer`]);
 
 /** Command methods of the prototype (lifecycle methods excluded). */
 function commandMethods(): string[] {

@@ -8,8 +8,10 @@ import type { Db, KeyValue } from '../commands/types';
 import type { Keyspace } from './keyspace';
 import { Stream } from '../model/stream';
 import { RedisSet, type SetLimits } from '../model/set';
-import type { ServerConfig } from '../config/server-config';
-import { supports, type RedisVersion } from '../version';
+import { ServerConfig } from '../config/server-config';
+import { DEFAULT_REDIS_VERSION, supports, type RedisVersion } from '../version';
+import { RedisZset } from '../model/zset';
+import { DEFAULT_COLLECTION_LIMITS, type CollectionLimits } from '../rdb/collection-limits';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -34,6 +36,7 @@ export function toKeyValue(raw: unknown): KeyValue | undefined {
   if (raw === undefined) return undefined;
   if (raw instanceof Stream) return { type: 'stream', value: raw };
   if (raw instanceof RedisSet) return { type: 'set', value: raw.members(), encoding: raw.encoding(), intsetWidth: raw.intsetWidth };
+  if (raw instanceof RedisZset) return { type: 'zset', value: [...raw.entries()] };
   if (Array.isArray(raw)) return { type: 'list', value: raw.map(bytesOfElement) };
   if (raw instanceof Set) return { type: 'set', value: [...raw].map(bytesOfElement) };
   if (raw instanceof Map) {
@@ -66,11 +69,14 @@ export function setLimitsFrom(config: ServerConfig, version: RedisVersion): SetL
 }
 
 /**
- * The stored representation of a typed value: streams by reference, sets as the engine's
- * RedisSet (encoded as `limits` decide: lib/model/set.ts `fromRdb`), the other types in
- * ioredis-mock's shapes.
+ * The stored representation of a typed value: streams by reference, sets and sorted sets as the
+ * engine's RedisSet / RedisZset, encoded as Redis loads them under the limits of CONFIG
+ * (`config`, defaults when absent) and the release (`version`); the other types in
+ * ioredis-mock's shapes until their family is the engine's.
  */
-export function fromKeyValue(v: KeyValue, limits: SetLimits): unknown {
+export function fromKeyValue(v: KeyValue, config?: ServerConfig, version: RedisVersion = DEFAULT_REDIS_VERSION): unknown {
+  const limits: CollectionLimits = config?.collectionLimits ?? DEFAULT_COLLECTION_LIMITS;
+  const setLimits = config ? setLimitsFrom(config, version) : undefined;
   switch (v.type) {
     case 'stream':
       return v.value;
@@ -79,14 +85,14 @@ export function fromKeyValue(v: KeyValue, limits: SetLimits): unknown {
     case 'list':
       return v.value.map(elementOfBytes);
     case 'set':
-      return RedisSet.fromRdb(v.value, v.encoding, limits, v.intsetWidth);
+      return RedisSet.fromRdb(v.value, v.encoding, setLimits ?? setLimitsFrom(new ServerConfig(), version), v.intsetWidth);
     case 'zset': {
-      const m = new Map<unknown, { score: number; value: unknown }>();
-      for (const [member, score] of v.value) {
-        const key = elementOfBytes(member);
-        m.set(key, { score, value: key });
-      }
-      return m;
+      const z = new RedisZset();
+      let longest = 0;
+      for (const [member] of v.value) if (member.length > longest) longest = member.length;
+      z.listpack = v.value.length <= limits.zsetMaxListpackEntries && longest <= limits.zsetMaxListpackValue;
+      for (const [member, score] of v.value) z.set(member, score);
+      return z;
     }
     case 'hash': {
       const o: Record<string, unknown> = {};
@@ -111,7 +117,7 @@ export function wholeKeyAccess(
     getValue: (key) => toKeyValue(ks.store.getRaw(full(key))),
     setValue: (key, value, expireAt) => {
       const k = full(key);
-      ks.store.setRaw(k, fromKeyValue(value, setLimitsFrom(ks.config, ks.redisVersion)));
+      ks.store.setRaw(k, fromKeyValue(value, ks.config, ks.redisVersion));
       if (expireAt === undefined) ks.store.removeExpiry(k);
       else ks.store.setExpiry(k, expireAt);
     },
