@@ -38,6 +38,12 @@ export const FEATURE_SINCE = {
   helpPrintFooter: '7.2',
   /** Small lists are listpacks (OBJECT ENCODING "listpack"); 7.0 answers "quicklist" for every list (checked on redis-server 7.0.15 and the 4f8cdc2a build). */
   listpackLists: '7.2',
+  /** LREM's count and LPOS's RANK must lie in -LONG_MAX … LONG_MAX ("ERR value is out of range,
+   *  value must between -9223372036854775807 and 9223372036854775807", checked on the post-7.4
+   *  build); 7.0 takes LONG_MIN, whose negation stays LONG_MIN (LREM removes every match from the
+   *  tail, LPOS takes the first match from the tail — checked on redis-server 7.0.15). First
+   *  release assumed 7.2 (the range check is in the 7.2 t_list.c). */
+  listRankRangeCheck: '7.2',
   /** XREADGROUP counts one change (INFO rdb_changes_since_last_save) per stream only when it
    *  delivered new entries (redis #13251, 7.4); before, every served stream counts, history
    *  re-reads included (7.0.15: "XREADGROUP from PEL does not change dirty" fails). */

@@ -6,6 +6,7 @@
  */
 import type { Db, KeyValue } from '../commands/types';
 import type { Keyspace } from './keyspace';
+import { RedisList } from '../model/list';
 import { Stream } from '../model/stream';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -30,6 +31,7 @@ function elementOfBytes(b: string): string | Buffer {
 export function toKeyValue(raw: unknown): KeyValue | undefined {
   if (raw === undefined) return undefined;
   if (raw instanceof Stream) return { type: 'stream', value: raw };
+  if (raw instanceof RedisList) return { type: 'list', value: raw.toArray() };
   if (Array.isArray(raw)) return { type: 'list', value: raw.map(bytesOfElement) };
   if (raw instanceof Set) return { type: 'set', value: [...raw].map(bytesOfElement) };
   if (raw instanceof Map) {
@@ -50,15 +52,19 @@ export function toKeyValue(raw: unknown): KeyValue | undefined {
   return { type: 'string', value: bytesOfElement(raw) };
 }
 
-/** The ioredis-mock representation of a typed value (streams by reference). */
-export function fromKeyValue(v: KeyValue): unknown {
+/**
+ * The stored representation of a typed value (streams by reference): the model's class for the
+ * families the engine owns (a list is a RedisList, encoded as Redis encodes a list it loads
+ * whole under `list-max-listpack-size` = `listFill`), ioredis-mock's shape for the others.
+ */
+export function fromKeyValue(v: KeyValue, listFill = -2): unknown {
   switch (v.type) {
     case 'stream':
       return v.value;
     case 'string':
       return elementOfBytes(v.value);
     case 'list':
-      return v.value.map(elementOfBytes);
+      return RedisList.of(v.value, listFill);
     case 'set':
       return new Set(v.value.map(elementOfBytes));
     case 'zset': {
@@ -92,7 +98,7 @@ export function wholeKeyAccess(
     getValue: (key) => toKeyValue(ks.store.getRaw(full(key))),
     setValue: (key, value, expireAt) => {
       const k = full(key);
-      ks.store.setRaw(k, fromKeyValue(value));
+      ks.store.setRaw(k, fromKeyValue(value, ks.config.listMaxListpackSize));
       if (expireAt === undefined) ks.store.removeExpiry(k);
       else ks.store.setExpiry(k, expireAt);
     },

@@ -12,7 +12,8 @@
  * as the emulators hold it (a JS string, written as UTF-8, or a Buffer) and give keys back as
  * UTF-8 text, and copy non-stream values on get/set exactly as ioredis-mock does.
  */
-import { bytesOf, utf8Of } from '../bytes/index';
+import { bufferOf, bytesOf, isValidUtf8, utf8Of } from '../bytes/index';
+import { RedisList } from '../model/list';
 import { Stream } from '../model/stream';
 import type { NodeLimits } from '../model/stream-entries';
 
@@ -40,8 +41,17 @@ export function isEmptyAggregate(val: unknown): boolean {
   return typeof val === 'object' && val !== null && !Buffer.isBuffer(val) && !(val instanceof Stream) && Object.keys(val).length === 0;
 }
 
+/** A byte string as ioredis-mock holds an element: UTF-8 text when valid, else a Buffer. */
+function emulatorElement(b: string): string | Buffer {
+  return isValidUtf8(b) ? utf8Of(b) : bufferOf(b);
+}
+
 function copyValue(val: unknown): unknown {
   if (val instanceof Stream) return val;
+  // an engine list, to ioredis-mock's commands that read a key of any type (TYPE, SORT, SCAN …
+  // TYPE, RENAME …), in their shape: an array (a copy, as they get every list); the list commands
+  // adopt such an array written back (lib/commands/list-common.ts getList)
+  if (val instanceof RedisList) return val.toArray().map(emulatorElement);
   if (Array.isArray(val)) return val.slice();
   if (Buffer.isBuffer(val)) return Buffer.from(val);
   if (val instanceof Set) return new Set(val);

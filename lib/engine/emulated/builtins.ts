@@ -165,6 +165,16 @@ function checkBuiltin(ks: Keyspace, name: string, flat: readonly unknown[]): num
  */
 const REPLY_FIXES = new Set(['type', 'mget', 'object', 'zpopmin', 'zpopmax', 'hrandfield', 'srandmember', 'spop', ...SCORE_REPLY_COMMANDS]);
 
+/** A model value (lib/model) that answers OBJECT ENCODING itself. */
+interface ModelValue {
+  readonly redisType: string;
+  encoding(config: Keyspace['config'], version: Keyspace['redisVersion']): string;
+}
+
+function hasEncoding(v: unknown): v is ModelValue {
+  return typeof v === 'object' && v !== null && typeof (v as Partial<ModelValue>).encoding === 'function' && (v as Partial<ModelValue>).redisType !== undefined;
+}
+
 export function fixStreamReplies(ks: Keyspace, command: string, args: unknown[], result: unknown): unknown {
   const name = baseName(command);
   if (!REPLY_FIXES.has(name)) return result;
@@ -182,6 +192,10 @@ export function fixStreamReplies(ks: Keyspace, command: string, args: unknown[],
     if (other.some(Boolean)) fix = (r) => (Array.isArray(r) ? r.map((v, i) => (other[i] ? null : v)) : r);
   } else if (name === 'object' && String(args[0] ?? '').toUpperCase() === 'ENCODING' && args.length === 2 && isStream(args[1])) {
     fix = () => (buffers ? Buffer.from('stream') : 'stream');
+  } else if (name === 'object' && String(flat[0] ?? '').toUpperCase() === 'ENCODING' && flat.length === 2 && hasEncoding(ks.store.getRaw(storeKeyOfArg(flat[1])))) {
+    // a value of the engine's model (lib/model) knows its encoding for the version and CONFIG
+    const text = (ks.store.getRaw(storeKeyOfArg(flat[1])) as ModelValue).encoding(ks.config, ks.redisVersion);
+    fix = () => (buffers ? Buffer.from(text) : text);
   } else if (
     name === 'object' && String(flat[0] ?? '').toUpperCase() === 'ENCODING' && flat.length === 2 &&
     !supports(ks.redisVersion, 'listpackLists') && redisTypeOf(ks.store.getRaw(storeKeyOfArg(flat[1]))) === 'list'
