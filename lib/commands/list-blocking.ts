@@ -31,6 +31,7 @@ import { NIL_ARRAY, type Reply } from '../reply/reply';
 import { getList, listElementsRemoved, listEnd, lmoveServe } from './list-common';
 import { mpopServe, parseMpop } from './list';
 import type { BlockRequest, CommandContext, CommandResult, CommandSpec, Db } from './types';
+import { DEFAULT_REDIS_VERSION, type RedisVersion, supports } from '../version';
 
 const LLONG_MAX = 9223372036854775807;
 
@@ -49,48 +50,60 @@ function hexFloat(m: RegExpExecArray): number | undefined {
 
 /**
  * Seconds as a float → ms (ceil), as `getTimeoutFromObjectOrReply(…, UNIT_SECONDS)`: strtold over
- * the whole string (decimal, hexadecimal `0x1p3`, `inf`; no spaces, no NaN).
+ * the whole string (decimal, hexadecimal `0x1p3`, `inf`; no spaces, no NaN). From 7.2 a value
+ * whose ms or deadline (now + ms) passes LLONG_MAX is "ERR timeout is out of range"; 7.0 (no such
+ * check, FEATURE_SINCE.blockTimeoutOverflowCheck) casts ms above LLONG_MAX to a negative number
+ * ("ERR timeout is negative") and lets an overflowing deadline wait forever (0 here) — both
+ * checked on redis-server 7.0.15.
  */
-export function parseSecondsTimeout(arg: string, now: number): number {
+export function parseSecondsTimeout(arg: string, now: number, version: RedisVersion = DEFAULT_REDIS_VERSION): number {
   let seconds: number | undefined;
   const hex = HEX_FLOAT.exec(arg);
   if (hex) seconds = hexFloat(hex);
   else if (/^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/.test(arg)) seconds = Number(arg);
   else if (/^[+-]?inf(?:inity)?$/i.test(arg)) seconds = arg.startsWith('-') ? -Infinity : Infinity;
   if (seconds === undefined) fail('ERR timeout is not a float or out of range');
+  const checked = supports(version, 'blockTimeoutOverflowCheck');
   const ms = seconds * 1000;
-  if (ms > LLONG_MAX) fail('ERR timeout is out of range');
+  if (ms > LLONG_MAX) fail(checked ? 'ERR timeout is out of range' : 'ERR timeout is negative');
   const t = Math.ceil(ms);
   if (t < 0) fail('ERR timeout is negative');
-  if (t > 0 && t > LLONG_MAX - now) fail('ERR timeout is out of range');
+  if (t > 0 && t > LLONG_MAX - now) {
+    if (checked) fail('ERR timeout is out of range');
+    return 0;
+  }
   return t;
 }
 
 interface PopPlan {
   readonly keys: string[];
   readonly timeoutMs: number;
-  /** Try to serve now: a reply, or undefined when every key is missing or empty. */
-  readonly attempt: (db: Db) => Reply | undefined;
+  /**
+   * Try to serve now: a reply, or undefined when every key is missing or empty. `woken`: the
+   * call blocked before (7.0 counts no change for a woken BLPOP/BRPOP/BLMOVE).
+   */
+  readonly attempt: (db: Db, woken: boolean) => Reply | undefined;
   /** Reply when blocking is not allowed (MULTI/EXEC, scripts). */
   readonly denied: Reply;
 }
 
 function popPlan(ctx: CommandContext, argv: readonly string[]): PopPlan {
   const name = argv[0].toLowerCase();
+  const blockedPopDirty = supports(ctx.version, 'blockedPopDirty');
   if (name === 'blpop' || name === 'brpop') {
     const keys = argv.slice(1, -1);
-    const timeoutMs = parseSecondsTimeout(argv[argv.length - 1], ctx.now);
+    const timeoutMs = parseSecondsTimeout(argv[argv.length - 1], ctx.now, ctx.version);
     const where: ListEnd = name === 'blpop' ? 'left' : 'right';
     return {
       keys,
       timeoutMs,
       denied: NIL_ARRAY,
-      attempt: (db) => {
+      attempt: (db, woken) => {
         for (const key of keys) {
           const list = getList(db, key);
           if (list === undefined || list.length === 0) continue;
           const value = list.pop(where) as string;
-          listElementsRemoved(db, key, where, list, 1);
+          listElementsRemoved(db, key, where, list, 1, !woken || blockedPopDirty);
           return [key, value];
         }
         return undefined;
@@ -99,7 +112,7 @@ function popPlan(ctx: CommandContext, argv: readonly string[]): PopPlan {
   }
   if (name === 'blmpop') {
     const { keys, where, count } = parseMpop(argv, 2);
-    const timeoutMs = parseSecondsTimeout(argv[1], ctx.now);
+    const timeoutMs = parseSecondsTimeout(argv[1], ctx.now, ctx.version);
     return { keys, timeoutMs, denied: NIL_ARRAY, attempt: (db) => mpopServe(db, keys, where, count) };
   }
   // BRPOPLPUSH source destination timeout / BLMOVE source destination from to timeout
@@ -113,15 +126,15 @@ function popPlan(ctx: CommandContext, argv: readonly string[]): PopPlan {
     to = listEnd(argv[4]);
     timeoutArg = argv[5];
   }
-  const timeoutMs = parseSecondsTimeout(timeoutArg, ctx.now);
+  const timeoutMs = parseSecondsTimeout(timeoutArg, ctx.now, ctx.version);
   return {
     keys: [source],
     timeoutMs,
     denied: null,
-    attempt: (db) => {
+    attempt: (db, woken) => {
       const list = getList(db, source);
       if (list === undefined || list.length === 0) return undefined;
-      return lmoveServe(db, source, list, destination, from, to);
+      return lmoveServe(db, source, list, destination, from, to, !woken || blockedPopDirty);
     },
   };
 }
@@ -138,7 +151,7 @@ function holdsList(db: Db, key: string): boolean {
  */
 export function runListPop(ctx: CommandContext, argv: readonly string[]): CommandResult {
   const plan = popPlan(ctx, argv);
-  const served = plan.attempt(ctx.db);
+  const served = plan.attempt(ctx.db, false);
   if (served !== undefined) return served;
   if (!ctx.isRetry && !ctx.canBlock) return plan.denied;
   const request: BlockRequest = {
@@ -148,7 +161,7 @@ export function runListPop(ctx: CommandContext, argv: readonly string[]): Comman
     wakeAt: null,
     retry: (retryCtx, signalledKey) => {
       if (signalledKey !== undefined && !holdsList(retryCtx.db, signalledKey)) return request;
-      return plan.attempt(retryCtx.db) ?? request;
+      return plan.attempt(retryCtx.db, true) ?? request;
     },
   };
   return request;

@@ -41,9 +41,10 @@ export function addList(db: Db, key: string, list: RedisList): void {
 /**
  * t_list.c listElementsRemoved, after `count` elements were popped from `where` of the list at
  * `key`: event `lpop`/`rpop`, the key deleted (event `del`) when the list is empty else a
- * quicklist → listpack check, WATCH dirtied, `count` changes.
+ * quicklist → listpack check, WATCH dirtied, `count` changes (none when `countDirty` is false:
+ * 7.0 serving a blocked BLPOP/BRPOP/BLMOVE).
  */
-export function listElementsRemoved(db: Db, key: string, where: ListEnd, list: RedisList, count: number): void {
+export function listElementsRemoved(db: Db, key: string, where: ListEnd, list: RedisList, count: number, countDirty = true): void {
   db.notifyEvent('l', where === 'left' ? 'lpop' : 'rpop', key);
   if (list.length === 0) {
     db.remove(key);
@@ -52,7 +53,7 @@ export function listElementsRemoved(db: Db, key: string, where: ListEnd, list: R
     list.shrinking(listFill(db));
     db.touch(key);
   }
-  db.dirty?.(count);
+  if (countDirty) db.dirty?.(count);
 }
 
 /** t_list.c getListPositionFromObjectOrReply: LEFT or RIGHT (any case), else a syntax error. */
@@ -84,12 +85,12 @@ export function lmovePush(db: Db, destination: string, dest: RedisList | undefin
 /**
  * t_list.c lmoveGenericCommand once the source holds a non-empty list: the destination's type is
  * checked (WRONGTYPE) before anything moves; pop from `from`, push at `to`, then the source's
- * housekeeping (one change). Returns the moved element.
+ * housekeeping (one change unless not `countDirty`). Returns the moved element.
  */
-export function lmoveServe(db: Db, source: string, list: RedisList, destination: string, from: ListEnd, to: ListEnd): string {
+export function lmoveServe(db: Db, source: string, list: RedisList, destination: string, from: ListEnd, to: ListEnd, countDirty = true): string {
   const dest = source === destination ? list : getList(db, destination);
   const value = list.pop(from) as string;
   lmovePush(db, destination, dest, value, to);
-  listElementsRemoved(db, source, from, list, 1);
+  listElementsRemoved(db, source, from, list, 1, countDirty);
   return value;
 }
