@@ -48,6 +48,16 @@ export const FEATURE_SINCE = {
   /** HSCAN NOVALUES (redis #12765, 7.4); SSCAN/ZSCAN then answer "ERR NOVALUES option can only be
    *  used in HSCAN" instead of "ERR syntax error" (both checked: 7.0.15 and the 4f8cdc2a build). */
   hscanNovalues: '7.4',
+  /** LREM's count and LPOS's RANK must lie in -LONG_MAX … LONG_MAX ("ERR value is out of range,
+   *  value must between -9223372036854775807 and 9223372036854775807", checked on the post-7.4
+   *  build); 7.0 takes LONG_MIN, whose negation stays LONG_MIN (LREM removes every match from the
+   *  tail, LPOS takes the first match from the tail — checked on redis-server 7.0.15). First
+   *  release assumed 7.2 (the range check is in the 7.2 t_list.c). */
+  listRankRangeCheck: '7.2',
+  /** A BLPOP/BRPOP/BRPOPLPUSH/BLMOVE served after it blocked counts its pop in INFO
+   *  rdb_changes_since_last_save (7.2, where the woken command re-runs); 7.0 counts nothing for it
+   *  (BLMPOP counts its pops in both) — checked on redis-server 7.0.15 and the post-7.4 build. */
+  blockedPopDirty: '7.2',
   /** XREADGROUP counts one change (INFO rdb_changes_since_last_save) per stream only when it
    *  delivered new entries (redis #13251, 7.4); before, every served stream counts, history
    *  re-reads included (7.0.15: "XREADGROUP from PEL does not change dirty" fails). */

@@ -12,94 +12,98 @@
  * answers WRONGTYPE when reached; a waiting call is not woken by a key becoming a stream or a
  * string (blocked.c serves only clients whose blocking type matches the key's new type).
  *
- * ioredis-mock has no blocking list commands (its BRPOPLPUSH never waits): these modules work on
- * the whole-key access of `Db` (lists keep their TTL), so every front end has them, and they wait
- * on the keyspace's blocking queue like XREAD (a push to a key with waiters signals it, see
- * lib/keyspace/keyspace.ts). Each pop counts in INFO's dirty counter as Redis's
- * `listElementsRemoved` does (one per element removed). Errors: `ERR timeout is not a float or out of
+ * They work on the model's RedisList (lib/model/list.ts: a pop is O(1)) through the same helpers
+ * as LPOP/LMPOP/LMOVE (./list-common.ts), and wait on the keyspace's blocking queue like XREAD (a
+ * push that creates a key with waiters signals it: ./list-common.ts addList; a write at the end of
+ * an EXEC or a script is served after it). Each pop counts in INFO's dirty counter as Redis's
+ * `listElementsRemoved` does (one per element removed) and sends the events of LPOP/RPOP/LMPOP/
+ * LMOVE (`lpop`/`rpop`, `lpush`/`rpush` on the destination, `del` when a list empties). Errors:
+ * `ERR timeout is not a float or out of
  * range`, `ERR timeout is negative`, `ERR timeout is out of range`, `ERR syntax error` (LEFT/
  * RIGHT, BLMPOP options), `ERR numkeys should be greater than 0`, `ERR count should be greater
- * than 0`, WRONGTYPE. Source: t_list.c `blockingPopGenericCommand`, `blmoveGenericCommand`,
- * `lmpopGenericCommand`; timeout.c `getTimeoutFromObjectOrReply` (7.0.15 and 7.4/8.0 agree).
+ * than 0` (BLMPOP checks numkeys, LEFT/RIGHT and COUNT before the timeout), WRONGTYPE. Source:
+ * t_list.c `blockingPopGenericCommand`, `blmoveGenericCommand`, `lmpopGenericCommand`; timeout.c
+ * `getTimeoutFromObjectOrReply` (7.0.15 and 7.4/8.0 agree).
  */
-import { StreamsMockError } from '../clock/clock';
-import { ERR_NOT_INTEGER, ERR_SYNTAX, fail } from '../errors';
+import { fail } from '../errors';
+import type { ListEnd } from '../model/list';
 import { NIL_ARRAY, type Reply } from '../reply/reply';
+import { getList, listElementsRemoved, listEnd, lmoveServe } from './list-common';
+import { mpopServe, parseMpop } from './list';
 import type { BlockRequest, CommandContext, CommandResult, CommandSpec, Db } from './types';
+import { DEFAULT_REDIS_VERSION, type RedisVersion, supports } from '../version';
 
 const LLONG_MAX = 9223372036854775807;
 
-/** Seconds as a float → ms (ceil), as `getTimeoutFromObjectOrReply(…, UNIT_SECONDS)`. */
-export function parseSecondsTimeout(arg: string, now: number): number {
-  // string2ld: strtold over the whole string, no spaces, no NaN
-  if (!/^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$|^[+-]?inf(?:inity)?$/i.test(arg)) {
-    fail('ERR timeout is not a float or out of range');
-  }
-  const seconds = /inf/i.test(arg) ? (arg.startsWith('-') ? -Infinity : Infinity) : Number(arg);
+/** strtold's hexadecimal form: `0x` digits [`.` digits] [`p` exponent], at least one digit. */
+const HEX_FLOAT = /^([+-]?)0x([0-9a-f]*)(?:\.([0-9a-f]*))?(?:p([+-]?\d+))?$/i;
+
+/** The value of a hexadecimal float (`HEX_FLOAT`), or undefined when it has no digit. */
+function hexFloat(m: RegExpExecArray): number | undefined {
+  const [, sign, int, frac = '', exp = '0'] = m;
+  if (int.length + frac.length === 0) return undefined;
+  let v = 0;
+  for (const c of int + frac) v = v * 16 + parseInt(c, 16);
+  v *= 2 ** (Number(exp) - 4 * frac.length);
+  return sign === '-' ? -v : v;
+}
+
+/**
+ * Seconds as a float → ms (ceil), as `getTimeoutFromObjectOrReply(…, UNIT_SECONDS)`: strtold over
+ * the whole string (decimal, hexadecimal `0x1p3`, `inf`; no spaces, no NaN). From 7.2 a value
+ * whose ms or deadline (now + ms) passes LLONG_MAX is "ERR timeout is out of range"; 7.0 (no such
+ * check, FEATURE_SINCE.blockTimeoutOverflowCheck) casts ms above LLONG_MAX to a negative number
+ * ("ERR timeout is negative") and lets an overflowing deadline wait forever (0 here) — both
+ * checked on redis-server 7.0.15.
+ */
+export function parseSecondsTimeout(arg: string, now: number, version: RedisVersion = DEFAULT_REDIS_VERSION): number {
+  let seconds: number | undefined;
+  const hex = HEX_FLOAT.exec(arg);
+  if (hex) seconds = hexFloat(hex);
+  else if (/^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/.test(arg)) seconds = Number(arg);
+  else if (/^[+-]?inf(?:inity)?$/i.test(arg)) seconds = arg.startsWith('-') ? -Infinity : Infinity;
+  if (seconds === undefined) fail('ERR timeout is not a float or out of range');
+  const checked = supports(version, 'blockTimeoutOverflowCheck');
   const ms = seconds * 1000;
-  if (ms > LLONG_MAX) fail('ERR timeout is out of range');
+  if (ms > LLONG_MAX) fail(checked ? 'ERR timeout is out of range' : 'ERR timeout is negative');
   const t = Math.ceil(ms);
   if (t < 0) fail('ERR timeout is negative');
-  if (t > 0 && t > LLONG_MAX - now) fail('ERR timeout is out of range');
+  if (t > 0 && t > LLONG_MAX - now) {
+    if (checked) fail('ERR timeout is out of range');
+    return 0;
+  }
   return t;
-}
-
-function position(arg: string): 'left' | 'right' {
-  const a = arg.toLowerCase();
-  if (a === 'left' || a === 'right') return a;
-  return fail(ERR_SYNTAX);
-}
-
-/** getRangeLongFromObjectOrReply(…, 1, LONG_MAX, msg). */
-function positiveLong(arg: string, message: string): number {
-  if (!/^-?\d+$/.test(arg)) fail(ERR_NOT_INTEGER);
-  if (BigInt(arg) > 9223372036854775807n || BigInt(arg) < -9223372036854775808n) fail(ERR_NOT_INTEGER);
-  const v = Number(arg);
-  if (v < 1) fail(`ERR ${message}`);
-  return v;
-}
-
-/** The list at `key` (a copy), undefined when missing; WRONGTYPE for another type. */
-function getList(db: Db, key: string): string[] | undefined {
-  if (!db.getValue) throw new StreamsMockError('blocking list commands need whole-key access (Db.getValue); this front end has none');
-  const v = db.getValue(key);
-  if (v === undefined) return undefined;
-  if (v.type !== 'list') fail('WRONGTYPE Operation against a key holding the wrong kind of value');
-  return [...v.value];
-}
-
-/** Store the list back, keeping the key's TTL; an empty list deletes the key. */
-function setList(db: Db, key: string, list: string[]): void {
-  if (list.length === 0) db.deleteKey?.(key);
-  else db.setValue?.(key, { type: 'list', value: list }, db.expireAt?.(key));
 }
 
 interface PopPlan {
   readonly keys: string[];
   readonly timeoutMs: number;
-  /** Try to serve now: a reply, or undefined when every key is missing or empty. */
-  readonly attempt: (db: Db) => Reply | undefined;
+  /**
+   * Try to serve now: a reply, or undefined when every key is missing or empty. `woken`: the
+   * call blocked before (7.0 counts no change for a woken BLPOP/BRPOP/BLMOVE).
+   */
+  readonly attempt: (db: Db, woken: boolean) => Reply | undefined;
   /** Reply when blocking is not allowed (MULTI/EXEC, scripts). */
   readonly denied: Reply;
 }
 
 function popPlan(ctx: CommandContext, argv: readonly string[]): PopPlan {
   const name = argv[0].toLowerCase();
+  const blockedPopDirty = supports(ctx.version, 'blockedPopDirty');
   if (name === 'blpop' || name === 'brpop') {
     const keys = argv.slice(1, -1);
-    const timeoutMs = parseSecondsTimeout(argv[argv.length - 1], ctx.now);
-    const left = name === 'blpop';
+    const timeoutMs = parseSecondsTimeout(argv[argv.length - 1], ctx.now, ctx.version);
+    const where: ListEnd = name === 'blpop' ? 'left' : 'right';
     return {
       keys,
       timeoutMs,
       denied: NIL_ARRAY,
-      attempt: (db) => {
+      attempt: (db, woken) => {
         for (const key of keys) {
           const list = getList(db, key);
-          if (!list || list.length === 0) continue;
-          const value = (left ? list.shift() : list.pop()) as string;
-          setList(db, key, list);
-          db.dirty?.(1);
+          if (list === undefined || list.length === 0) continue;
+          const value = list.pop(where) as string;
+          listElementsRemoved(db, key, where, list, 1, !woken || blockedPopDirty);
           return [key, value];
         }
         return undefined;
@@ -107,73 +111,38 @@ function popPlan(ctx: CommandContext, argv: readonly string[]): PopPlan {
     };
   }
   if (name === 'blmpop') {
-    const timeoutMs = parseSecondsTimeout(argv[1], ctx.now);
-    const numkeys = positiveLong(argv[2], 'numkeys should be greater than 0');
-    const whereIdx = 3 + numkeys;
-    if (whereIdx >= argv.length) fail(ERR_SYNTAX);
-    const where = position(argv[whereIdx]);
-    let count = -1;
-    for (let j = whereIdx + 1; j < argv.length; j++) {
-      const more = argv.length - 1 - j;
-      if (count === -1 && argv[j].toLowerCase() === 'count' && more > 0) {
-        count = positiveLong(argv[++j], 'count should be greater than 0');
-      } else fail(ERR_SYNTAX);
-    }
-    if (count === -1) count = 1;
-    const keys = argv.slice(3, whereIdx);
-    return {
-      keys,
-      timeoutMs,
-      denied: NIL_ARRAY,
-      attempt: (db) => {
-        for (const key of keys) {
-          const list = getList(db, key);
-          if (!list || list.length === 0) continue;
-          const n = Math.min(count, list.length);
-          const taken = where === 'left' ? list.splice(0, n) : list.splice(list.length - n, n).reverse();
-          setList(db, key, list);
-          db.dirty?.(n);
-          return [key, taken];
-        }
-        return undefined;
-      },
-    };
+    const { keys, where, count } = parseMpop(argv, 2);
+    const timeoutMs = parseSecondsTimeout(argv[1], ctx.now, ctx.version);
+    return { keys, timeoutMs, denied: NIL_ARRAY, attempt: (db) => mpopServe(db, keys, where, count) };
   }
   // BRPOPLPUSH source destination timeout / BLMOVE source destination from to timeout
   const source = argv[1];
   const destination = argv[2];
-  let from: 'left' | 'right' = 'right';
-  let to: 'left' | 'right' = 'left';
+  let from: ListEnd = 'right';
+  let to: ListEnd = 'left';
   let timeoutArg = argv[3];
   if (name === 'blmove') {
-    from = position(argv[3]);
-    to = position(argv[4]);
+    from = listEnd(argv[3]);
+    to = listEnd(argv[4]);
     timeoutArg = argv[5];
   }
-  const timeoutMs = parseSecondsTimeout(timeoutArg, ctx.now);
+  const timeoutMs = parseSecondsTimeout(timeoutArg, ctx.now, ctx.version);
   return {
     keys: [source],
     timeoutMs,
     denied: null,
-    attempt: (db) => {
+    attempt: (db, woken) => {
       const list = getList(db, source);
-      if (!list || list.length === 0) return undefined;
-      // WRONGTYPE for the destination before anything moves (lmoveGenericCommand)
-      const dest = source === destination ? list : getList(db, destination) ?? [];
-      const value = (from === 'left' ? list.shift() : list.pop()) as string;
-      if (to === 'left') dest.unshift(value);
-      else dest.push(value);
-      if (source !== destination) setList(db, destination, dest);
-      setList(db, source, list);
-      db.dirty?.(1);
-      return value;
+      if (list === undefined || list.length === 0) return undefined;
+      return lmoveServe(db, source, list, destination, from, to, !woken || blockedPopDirty);
     },
   };
 }
 
 /** True when `key` holds a list now. */
 function holdsList(db: Db, key: string): boolean {
-  return db.getValue?.(key)?.type === 'list';
+  const v = db.lookup(key);
+  return v !== undefined && (Array.isArray(v) || (v as { redisType?: string }).redisType === 'list');
 }
 
 /**
@@ -182,7 +151,7 @@ function holdsList(db: Db, key: string): boolean {
  */
 export function runListPop(ctx: CommandContext, argv: readonly string[]): CommandResult {
   const plan = popPlan(ctx, argv);
-  const served = plan.attempt(ctx.db);
+  const served = plan.attempt(ctx.db, false);
   if (served !== undefined) return served;
   if (!ctx.isRetry && !ctx.canBlock) return plan.denied;
   const request: BlockRequest = {
@@ -192,7 +161,7 @@ export function runListPop(ctx: CommandContext, argv: readonly string[]): Comman
     wakeAt: null,
     retry: (retryCtx, signalledKey) => {
       if (signalledKey !== undefined && !holdsList(retryCtx.db, signalledKey)) return request;
-      return plan.attempt(retryCtx.db) ?? request;
+      return plan.attempt(retryCtx.db, true) ?? request;
     },
   };
   return request;

@@ -147,6 +147,7 @@ export class ServerConfig {
   readonly nodeLimits: NodeLimits = { maxEntries: 100, maxBytes: 4096, approxTrimLimit: 10_000 };
   private streamNodeMaxEntriesValue = 100n;
   private rdbCompressionValue = true;
+  private listMaxListpackSizeValue = -2;
 
   constructor() {
     this.reset();
@@ -166,6 +167,14 @@ export class ServerConfig {
   /** `rdbcompression`. */
   get rdbCompression(): boolean {
     return this.rdbCompressionValue;
+  }
+
+  /**
+   * `list-max-listpack-size` (alias `list-max-ziplist-size`), the quicklist `fill` every list
+   * push and pop reads (kept as a number: read per command).
+   */
+  get listMaxListpackSize(): number {
+    return this.listMaxListpackSizeValue;
   }
 
   /** The limits that decide list, set, sorted-set and hash encodings (DUMP). */
@@ -195,6 +204,7 @@ export class ServerConfig {
     this.nodeLimits.approxTrimLimit = defaultApproxTrimLimit(entries);
     this.nodeLimits.maxBytes = Number(BigInt(this.values.get('stream-node-max-bytes') ?? '4096'));
     this.rdbCompressionValue = this.values.get('rdbcompression') !== 'no';
+    this.listMaxListpackSizeValue = Number(this.values.get('list-max-listpack-size') ?? '-2');
   }
 
   /** Known names in this version. */

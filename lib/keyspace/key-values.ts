@@ -6,6 +6,7 @@
  */
 import type { Db, KeyValue } from '../commands/types';
 import type { Keyspace } from './keyspace';
+import { RedisList } from '../model/list';
 import { Stream } from '../model/stream';
 import { RedisSet, type SetLimits } from '../model/set';
 import { ServerConfig } from '../config/server-config';
@@ -37,6 +38,7 @@ export function toKeyValue(raw: unknown): KeyValue | undefined {
   if (raw instanceof Stream) return { type: 'stream', value: raw };
   if (raw instanceof RedisSet) return { type: 'set', value: raw.members(), encoding: raw.encoding(), intsetWidth: raw.intsetWidth };
   if (raw instanceof RedisZset) return { type: 'zset', value: [...raw.entries()] };
+  if (raw instanceof RedisList) return { type: 'list', value: raw.toArray() };
   if (Array.isArray(raw)) return { type: 'list', value: raw.map(bytesOfElement) };
   if (raw instanceof Set) return { type: 'set', value: [...raw].map(bytesOfElement) };
   if (raw instanceof Map) {
@@ -77,13 +79,14 @@ export function setLimitsFrom(config: ServerConfig, version: RedisVersion): SetL
 export function fromKeyValue(v: KeyValue, config?: ServerConfig, version: RedisVersion = DEFAULT_REDIS_VERSION): unknown {
   const limits: CollectionLimits = config?.collectionLimits ?? DEFAULT_COLLECTION_LIMITS;
   const setLimits = config ? setLimitsFrom(config, version) : undefined;
+  const listFill = config?.listMaxListpackSize ?? -2;
   switch (v.type) {
     case 'stream':
       return v.value;
     case 'string':
       return v.value; // the engine's strings are byte strings
     case 'list':
-      return v.value.map(elementOfBytes);
+      return RedisList.of(v.value, listFill);
     case 'set':
       return RedisSet.fromRdb(v.value, v.encoding, setLimits ?? setLimitsFrom(new ServerConfig(), version), v.intsetWidth);
     case 'zset': {

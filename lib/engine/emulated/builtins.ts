@@ -165,13 +165,6 @@ function checkBuiltin(ks: Keyspace, name: string, flat: readonly unknown[]): num
  */
 const REPLY_FIXES = new Set(['type', 'mget', 'object', 'zpopmin', 'zpopmax', 'hrandfield', 'srandmember', 'spop', ...SCORE_REPLY_COMMANDS]);
 
-/** OBJECT ENCODING of a model value that names its encoding (`encoding(config, version)`), else undefined. */
-function modelEncoding(ks: Keyspace, key: unknown): string | undefined {
-  const v = ks.store.getRaw(storeKeyOfArg(key)) as { redisType?: unknown; encoding?: unknown } | undefined;
-  if (typeof v !== 'object' || v === null || typeof v.redisType !== 'string' || typeof v.encoding !== 'function') return undefined;
-  return String((v.encoding as (config: unknown, version: unknown) => unknown).call(v, ks.config, ks.redisVersion));
-}
-
 export function fixStreamReplies(ks: Keyspace, command: string, args: unknown[], result: unknown): unknown {
   const name = baseName(command);
   if (!REPLY_FIXES.has(name)) return result;
@@ -203,10 +196,6 @@ export function fixStreamReplies(ks: Keyspace, command: string, args: unknown[],
       return type !== undefined && type !== 'string';
     });
     if (other.some(Boolean)) fix = (r) => (Array.isArray(r) ? r.map((v, i) => (other[i] ? null : v)) : r);
-  } else if (name === 'object' && String(flat[0] ?? '').toUpperCase() === 'ENCODING' && flat.length === 2 && modelEncoding(ks, flat[1]) !== undefined) {
-    // a value of the engine's model (lib/model) knows its encoding (sorted sets: listpack/skiplist)
-    const encoding = modelEncoding(ks, flat[1]) as string;
-    fix = () => (buffers ? Buffer.from(encoding) : encoding);
   } else if (name === 'object' && String(args[0] ?? '').toUpperCase() === 'ENCODING' && args.length === 2 && isStream(args[1])) {
     fix = () => (buffers ? Buffer.from('stream') : 'stream');
   } else if (

@@ -1,0 +1,96 @@
+/**
+ * The list family against real servers: the same command sequences on a fresh engine connection
+ * and on a real connection must answer the same RESP2 values and error texts, byte for byte
+ * (binary elements included), OBJECT ENCODING and DUMP payloads too. `REDIS_URL`: redis-server
+ * 7.0.15 (emulated 7.0); `REDIS_UNSTABLE_URL`: the post-7.4 4f8cdc2a build (emulated 8.0).
+ * Skips with a message when a URL is unset.
+ */
+import IORedis from 'ioredis';
+import { createConnection } from '../../lib/engine';
+import { CommandError } from '../../lib/errors';
+import { toResp2Plain } from '../../lib/reply/reply';
+
+type Outcome = { ok: unknown } | { err: string };
+
+const BIN = '\xff\x00\xfe\r\n';
+const big = (n: number, c = 'x') => c.repeat(n);
+
+const SEQUENCES: string[][][] = [
+  // pushes, pops and their count/nil edges
+  [['LPUSH', 'l', 'a', 'b', BIN], ['RPUSH', 'l', '1', '-5', '9223372036854775807'], ['LRANGE', 'l', '0', '-1'], ['LPOP', 'l'], ['RPOP', 'l', '2'], ['LPOP', 'l', '0'], ['LPOP', 'l', '-1'], ['LPOP', 'l', 'x'], ['LPOP', 'l', '1', '2'], ['RPOP', 'l', '99'], ['LPOP', 'l'], ['LPOP', 'l', '3'], ['LPOP', 'l', '0'], ['EXISTS', 'l']],
+  [['LPUSHX', 'l', 'a'], ['RPUSHX', 'l', 'a', 'b'], ['RPUSH', 'l', 'x'], ['LPUSHX', 'l', 'a', 'b'], ['RPUSHX', 'l', 'c'], ['LRANGE', 'l', '0', '-1'], ['LPUSH', 'l'], ['LLEN', 'l'], ['LLEN', 'nokey']],
+  // index access
+  [['LINDEX', 'l', 'x'], ['LSET', 'l', 'x', 'v'], ['RPUSH', 'l', 'a', 'b', 'c'], ['LINDEX', 'l', 'x'], ['LINDEX', 'l', '-1'], ['LINDEX', 'l', '3'], ['LINDEX', 'l', '-4'], ['LINDEX', 'l', '9223372036854775808'], ['LSET', 'l', '3', 'v'], ['LSET', 'l', '-3', BIN], ['LSET', 'l', 'x', 'v'], ['LRANGE', 'l', '0', '-1']],
+  [['RPUSH', 'l', 'a', 'b', 'c', 'd', 'e'], ['LRANGE', 'l', '-100', '1'], ['LRANGE', 'l', '3', '100'], ['LRANGE', 'l', '4', '2'], ['LRANGE', 'l', 'x', '1'], ['LRANGE', 'l', '-9223372036854775808', '9223372036854775807'], ['LTRIM', 'l', '1', '-2'], ['LRANGE', 'l', '0', '-1'], ['LTRIM', 'l', '5', '6'], ['EXISTS', 'l'], ['LTRIM', 'l', '0', 'x'], ['LTRIM', 'nokey', '0', '1']],
+  // LREM, LINSERT, LPOS
+  [['RPUSH', 'l', 'a', 'b', 'a', 'c', 'a', 'a'], ['LREM', 'l', '-2', 'a'], ['LREM', 'l', '1', 'a'], ['LREM', 'l', '0', 'nope'], ['LREM', 'l', 'x', 'a'], ['LRANGE', 'l', '0', '-1'], ['LREM', 'l', '-9223372036854775808', 'a'], ['LRANGE', 'l', '0', '-1'], ['LREM', 'nokey', '0', 'a']],
+  [['LINSERT', 'l', 'BEFORE', 'p', 'v'], ['LINSERT', 'l', 'MIDDLE', 'p', 'v'], ['RPUSH', 'l', 'a', 'b'], ['LINSERT', 'l', 'before', 'x', 'v'], ['LINSERT', 'l', 'AFTER', 'a', BIN], ['LINSERT', 'l', 'BEFORE', 'a', 'w'], ['LRANGE', 'l', '0', '-1']],
+  [['LPOS', 'l', 'a'], ['LPOS', 'l', 'a', 'COUNT', '0'], ['RPUSH', 'l', 'a', 'b', 'c', 'a', 'b', 'a'], ['LPOS', 'l', 'a'], ['LPOS', 'l', 'a', 'RANK', '2'], ['LPOS', 'l', 'a', 'RANK', '-1'], ['LPOS', 'l', 'a', 'COUNT', '0'], ['LPOS', 'l', 'a', 'RANK', '-2', 'COUNT', '2'], ['LPOS', 'l', 'a', 'COUNT', '0', 'MAXLEN', '4'], ['LPOS', 'l', 'a', 'RANK', '4'], ['LPOS', 'l', 'a', 'RANK', '0'], ['LPOS', 'l', 'a', 'COUNT', '-1'], ['LPOS', 'l', 'a', 'COUNT', 'x'], ['LPOS', 'l', 'a', 'MAXLEN', 'x'], ['LPOS', 'l', 'a', 'RANK'], ['LPOS', 'l', 'a', 'FOO', '1'], ['LPOS', 'l', 'a', 'RANK', '-9223372036854775808'], ['LPOS', 'l', 'a', 'RANK', '-9223372036854775807']],
+  // moves
+  [['RPOPLPUSH', 'src', 'dst'], ['RPUSH', 'src', 'a', 'b', BIN], ['SET', 'str', 'v'], ['LMOVE', 'src', 'str', 'LEFT', 'LEFT'], ['LMOVE', 'str', 'src', 'LEFT', 'LEFT'], ['LMOVE', 'src', 'dst', 'LEFT', 'RIGHT'], ['RPOPLPUSH', 'src', 'src'], ['LMOVE', 'src', 'dst', 'left', 'left'], ['LMOVE', 'src', 'dst', 'UP', 'LEFT'], ['LRANGE', 'src', '0', '-1'], ['LRANGE', 'dst', '0', '-1']],
+  [['LMPOP', '2', 'a', 'b', 'LEFT'], ['RPUSH', 'b', '1', '2', '3'], ['LMPOP', '2', 'a', 'b', 'RIGHT', 'COUNT', '2'], ['LMPOP', '2', 'a', 'b', 'LEFT', 'COUNT', '9'], ['LMPOP', '0', 'a', 'LEFT'], ['LMPOP', 'x', 'a', 'LEFT'], ['LMPOP', '3', 'a', 'LEFT'], ['LMPOP', '1', 'a', 'MIDDLE'], ['LMPOP', '1', 'a', 'LEFT', 'COUNT', '0'], ['LMPOP', '1', 'a', 'LEFT', 'COUNT', '1', 'COUNT', '1'], ['SET', 'a', 'v'], ['LMPOP', '1', 'a', 'LEFT']],
+  // blocking pops answer at once when a list is there, and their argument errors
+  [['RPUSH', 'l', 'a', 'b', 'c'], ['BLPOP', 'nokey', 'l', '0'], ['BRPOP', 'l', '0.5'], ['BLMPOP', '0', '1', 'l', 'LEFT', 'COUNT', '5'], ['BLMPOP', 'x', '0', 'l', 'LEFT'], ['BLMPOP', 'x', '1', 'l', 'LEFT'], ['BLPOP', 'l', '-1'], ['BLPOP', 'l', 'x'], ['BLPOP', 'l', '0x7FFFFFFFFFFFFF'], ['BLPOP', 'l', 'inf'], ['BLMOVE', 'l', 'd', 'UP', 'LEFT', '-1'], ['BLMOVE', 'l', 'd', 'LEFT', 'LEFT', '-1']],
+  // WRONGTYPE
+  [['SET', 's', 'v'], ['LPUSH', 's', 'a'], ['LPOP', 's'], ['LLEN', 's'], ['LINDEX', 's', 'x'], ['LSET', 's', 'x', 'y'], ['LRANGE', 's', 'x', '1'], ['LRANGE', 's', '0', '1'], ['LREM', 's', '0', 'a'], ['LINSERT', 's', 'foo', 'a', 'b'], ['LINSERT', 's', 'BEFORE', 'a', 'b'], ['LPOS', 's', 'a'], ['LPOS', 's', 'a', 'RANK', '0'], ['BLPOP', 's', '0']],
+  // encodings: conversions both ways, the limits of every fill, DUMP. (Not here: a quicklist cut
+  // down from both ends to two small nodes stays a quicklist in Redis; RedisList has no nodes and
+  // answers listpack — see lib/model/list.ts.)
+  [['CONFIG', 'SET', 'list-max-listpack-size', '4'], ['RPUSH', 'l', 'a', 'b', 'c', 'd'], ['OBJECT', 'ENCODING', 'l'], ['DUMP', 'l'], ['RPUSH', 'l', 'e'], ['OBJECT', 'ENCODING', 'l'], ['RPOP', 'l'], ['OBJECT', 'ENCODING', 'l'], ['RPOP', 'l', '2'], ['OBJECT', 'ENCODING', 'l'], ['LINSERT', 'l', 'AFTER', 'nope', 'x'], ['LSET', 'l', '0', 'xyz'], ['OBJECT', 'ENCODING', 'l'], ['LSET', 'l', '9', 'q'], ['OBJECT', 'ENCODING', 'l'], ['CONFIG', 'SET', 'list-max-listpack-size', '-2']],
+  [['RPUSH', 'l', big(4000), big(4000), 'a'], ['OBJECT', 'ENCODING', 'l'], ['RPUSH', 'l', big(200)], ['OBJECT', 'ENCODING', 'l'], ['DUMP', 'l'], ['LPOP', 'l'], ['OBJECT', 'ENCODING', 'l'], ['LTRIM', 'l', '0', '0'], ['OBJECT', 'ENCODING', 'l'], ['RPUSH', 'l', big(9000)], ['OBJECT', 'ENCODING', 'l'], ['LREM', 'l', '0', big(9000)], ['OBJECT', 'ENCODING', 'l']],
+  [['CONFIG', 'SET', 'list-max-listpack-size', '0'], ['RPUSH', 'l', 'a'], ['OBJECT', 'ENCODING', 'l'], ['RPUSH', 'l', 'b'], ['OBJECT', 'ENCODING', 'l'], ['CONFIG', 'SET', 'list-max-listpack-size', '-6'], ['DEL', 'l'], ['RPUSH', 'l', big(60000)], ['OBJECT', 'ENCODING', 'l'], ['RPUSH', 'l', big(5536)], ['OBJECT', 'ENCODING', 'l'], ['CONFIG', 'SET', 'list-max-listpack-size', '-2']],
+  [['RPUSH', 'l', '127', '32767', '2147483647', '9223372036854775808', '0', '12', big(31), big(8191)], ['DUMP', 'l'], ['OBJECT', 'ENCODING', 'l'], ['TYPE', 'l'], ['RENAME', 'l', 'm'], ['LRANGE', 'm', '0', '2'], ['TYPE', 'm']],
+];
+
+/** A byte-string reply (the fake) or a Buffer reply (real ioredis) as byte strings. */
+function bytesOfReply(v: unknown): unknown {
+  if (Buffer.isBuffer(v)) return v.toString('latin1');
+  if (typeof v === 'bigint') return Number(v);
+  if (Array.isArray(v)) return v.map(bytesOfReply);
+  return v;
+}
+
+async function onReal(client: IORedis, argv: string[]): Promise<Outcome> {
+  try {
+    return { ok: bytesOfReply(await client.callBuffer(argv[0], ...argv.slice(1).map((a) => Buffer.from(a, 'latin1')))) };
+  } catch (e) {
+    return { err: (e as Error).message };
+  }
+}
+
+for (const [envName, version] of [
+  ['REDIS_URL', '7.0'],
+  ['REDIS_UNSTABLE_URL', '8.0'],
+] as const) {
+  const url = process.env[envName];
+  if (!url) {
+    // eslint-disable-next-line no-console
+    console.warn(`${envName} not set: list commands not checked against a real server`);
+  }
+  (url ? describe : describe.skip)(`list commands answer as ${envName} does (emulated ${version})`, () => {
+    let port = 48_900 + (version === '7.0' ? 0 : 50);
+    it.each(SEQUENCES.map((seq, i) => [i, seq.map((a) => a.join(' ').slice(0, 40)).join(' | ').slice(0, 200), seq] as const))('sequence %i: %s', async (_i, _text, seq) => {
+      const real = new IORedis(url!, { lazyConnect: true, enableReadyCheck: false, maxRetriesPerRequest: 0, disableClientInfo: true, ...({ protocol: 2 } as object) });
+      await real.connect();
+      await real.call('FLUSHALL');
+      await real.call('CONFIG', 'SET', 'list-max-listpack-size', '-2');
+      const fake = createConnection({ port: port++, streams: { redisVersion: version } });
+      try {
+        for (const argv of seq) {
+          const expected = await onReal(real, argv);
+          let got: Outcome;
+          try {
+            got = { ok: bytesOfReply(toResp2Plain(await fake.execute(argv))) };
+          } catch (e) {
+            got = { err: e instanceof CommandError ? e.message : `(library) ${(e as Error).message}` };
+          }
+          expect({ argv: argv.map((a) => a.slice(0, 40)), ...got }).toEqual({ argv: argv.map((a) => a.slice(0, 40)), ...expected });
+        }
+      } finally {
+        await real.call('CONFIG', 'SET', 'list-max-listpack-size', '-2');
+        real.disconnect();
+        fake.close();
+      }
+    });
+  });
+}
