@@ -100,6 +100,9 @@ export const FEATURE_SINCE = {
   clientKillMaxage: '7.4',
   /** CLIENT LIST `io-thread=` (8.0; redis.io CLIENT LIST history). */
   clientListIoThread: '8.0',
+  /** HSCAN … NOVALUES (7.4.0); before, the word is a syntax error (checked on 7.0.15). 7.4's
+   *  cursor parser (string2ull) also refuses negative cursors, which 7.0's strtoul wrapped. */
+  hscanNovalues: '7.4',
 } as const satisfies Record<string, RedisVersion>;
 
 export type Feature = keyof typeof FEATURE_SINCE;
@@ -123,6 +126,16 @@ export const SERVER_VERSION: Record<RedisVersion, string> = {
 
 /** Commands that do not exist before a version (the server answers "unknown command"). */
 export const COMMAND_SINCE: Record<string, RedisVersion> = {
+  // hash field expiration (t_hash.c, 7.4.0)
+  hexpire: '7.4',
+  hpexpire: '7.4',
+  hexpireat: '7.4',
+  hpexpireat: '7.4',
+  httl: '7.4',
+  hpttl: '7.4',
+  hexpiretime: '7.4',
+  hpexpiretime: '7.4',
+  hpersist: '7.4',
   xackdel: '8.2',
   xdelex: '8.2',
   xnack: '8.8',
