@@ -7,6 +7,7 @@
 import type { Db, KeyValue } from '../commands/types';
 import type { Keyspace } from './keyspace';
 import { Stream } from '../model/stream';
+import { RedisHash, hashOfPairs, type HashLimits } from '../model/hash';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -30,6 +31,15 @@ function elementOfBytes(b: string): string | Buffer {
 export function toKeyValue(raw: unknown): KeyValue | undefined {
   if (raw === undefined) return undefined;
   if (raw instanceof Stream) return { type: 'stream', value: raw };
+  if (raw instanceof RedisHash) {
+    const value: (readonly [string, string])[] = [];
+    let fieldExpiries: Map<string, number> | undefined;
+    for (const e of raw.entries()) {
+      value.push([e.field, e.value]);
+      if (e.expireAt !== 0) (fieldExpiries ??= new Map()).set(e.field, e.expireAt);
+    }
+    return fieldExpiries ? { type: 'hash', value, fieldExpiries } : { type: 'hash', value };
+  }
   if (Array.isArray(raw)) return { type: 'list', value: raw.map(bytesOfElement) };
   if (raw instanceof Set) return { type: 'set', value: [...raw].map(bytesOfElement) };
   if (raw instanceof Map) {
@@ -50,8 +60,11 @@ export function toKeyValue(raw: unknown): KeyValue | undefined {
   return { type: 'string', value: bytesOfElement(raw) };
 }
 
-/** The ioredis-mock representation of a typed value (streams by reference). */
-export function fromKeyValue(v: KeyValue): unknown {
+/**
+ * The stored value of a typed value (streams by reference; a hash as the model's RedisHash, its
+ * encoding decided by `limits` as RESTORE decides it, field TTLs kept).
+ */
+export function fromKeyValue(v: KeyValue, limits?: HashLimits): unknown {
   switch (v.type) {
     case 'stream':
       return v.value;
@@ -70,9 +83,9 @@ export function fromKeyValue(v: KeyValue): unknown {
       return m;
     }
     case 'hash': {
-      const o: Record<string, unknown> = {};
-      for (const [f, val] of v.value) o[String(elementOfBytes(f))] = elementOfBytes(val);
-      return o;
+      const h = hashOfPairs(v.value, limits);
+      if (v.fieldExpiries) for (const [f, at] of v.fieldExpiries) h.setExpireAt(f, at);
+      return h;
     }
   }
 }
@@ -92,7 +105,7 @@ export function wholeKeyAccess(
     getValue: (key) => toKeyValue(ks.store.getRaw(full(key))),
     setValue: (key, value, expireAt) => {
       const k = full(key);
-      ks.store.setRaw(k, fromKeyValue(value));
+      ks.store.setRaw(k, fromKeyValue(value, ks.config.collectionLimits));
       if (expireAt === undefined) ks.store.removeExpiry(k);
       else ks.store.setExpiry(k, expireAt);
     },

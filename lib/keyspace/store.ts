@@ -42,6 +42,8 @@ export function isEmptyAggregate(val: unknown): boolean {
 
 function copyValue(val: unknown): unknown {
   if (val instanceof Stream) return val;
+  // the engine's model values (lib/model: they name their type) travel by reference, as streams
+  if (typeof val === 'object' && val !== null && typeof (val as { redisType?: unknown }).redisType === 'string') return val;
   if (Array.isArray(val)) return val.slice();
   if (Buffer.isBuffer(val)) return Buffer.from(val);
   if (val instanceof Set) return new Set(val);

@@ -170,6 +170,10 @@ export function fixStreamReplies(ks: Keyspace, command: string, args: unknown[],
   if (!REPLY_FIXES.has(name)) return result;
   const buffers = command.endsWith('Buffer');
   const isStream = (key: unknown) => ks.store.getRaw(storeKeyOfArg(key)) instanceof Stream;
+  const modelValue = (key: unknown): { redisType: string; encoding?: (config: typeof ks.config, version: typeof ks.redisVersion) => string } | undefined => {
+    const v = ks.store.getRaw(storeKeyOfArg(key)) as { redisType?: unknown } | undefined;
+    return v && typeof v === 'object' && typeof v.redisType === 'string' ? (v as { redisType: string }) : undefined;
+  };
   let fix: ((r: unknown) => unknown) | undefined;
   const flat = flattenArgs(args);
   if (name === 'type' && flat.length === 1 && isStream(flat[0])) {
@@ -180,6 +184,13 @@ export function fixStreamReplies(ks: Keyspace, command: string, args: unknown[],
       return type !== undefined && type !== 'string';
     });
     if (other.some(Boolean)) fix = (r) => (Array.isArray(r) ? r.map((v, i) => (other[i] ? null : v)) : r);
+  } else if (name === 'type' && flat.length === 1 && modelValue(flat[0]) !== undefined) {
+    const type = modelValue(flat[0])!.redisType;
+    fix = () => (buffers ? Buffer.from(type) : type);
+  } else if (name === 'object' && String(flat[0] ?? '').toUpperCase() === 'ENCODING' && flat.length === 2 && typeof modelValue(flat[1])?.encoding === 'function') {
+    // a value of the engine's model knows its encoding (lib/model, e.g. RedisHash)
+    const encoding = modelValue(flat[1])!.encoding!(ks.config, ks.redisVersion);
+    fix = () => (buffers ? Buffer.from(encoding) : encoding);
   } else if (name === 'object' && String(args[0] ?? '').toUpperCase() === 'ENCODING' && args.length === 2 && isStream(args[1])) {
     fix = () => (buffers ? Buffer.from('stream') : 'stream');
   } else if (
