@@ -100,6 +100,13 @@ class ExpiryHeap {
 }
 
 export class RedisHash {
+  /**
+   * How many hashes (of every keyspace) had fields with a TTL last time they changed: a hint
+   * that lets the key store skip the field-expiry check on every key access while no hash uses
+   * field expiration (it may count hashes dropped since: then the check just runs).
+   */
+  static volatileHashes = 0;
+
   private readonly map = new Map<string, HashEntry>();
   /** Every entry in order (HGETALL order), removed ones included until compaction. */
   private order: HashEntry[] = [];
@@ -209,7 +216,7 @@ export class RedisHash {
     const e = this.map.get(field);
     if (e === undefined) return false;
     this.map.delete(field);
-    if (e.expireAt !== 0) this.volatile--;
+    if (e.expireAt !== 0 && --this.volatile === 0) RedisHash.volatileHashes--;
     e.removed = true;
     this.holes++;
     if (this.holes > 32 && this.holes * 2 > this.order.length) this.compact();
@@ -233,7 +240,7 @@ export class RedisHash {
   setExpireAt(field: string, at: number): void {
     const e = this.map.get(field);
     if (e === undefined) return;
-    if (e.expireAt === 0) this.volatile++;
+    if (e.expireAt === 0 && this.volatile++ === 0) RedisHash.volatileHashes++;
     e.expireAt = at;
     this.expiries.push(at, e);
     if (!this.big) {
@@ -255,7 +262,7 @@ export class RedisHash {
     const e = this.map.get(field);
     if (e === undefined || e.expireAt === 0) return false;
     e.expireAt = 0;
-    this.volatile--;
+    if (--this.volatile === 0) RedisHash.volatileHashes--;
     if (!this.big) this.reposition(e);
     return true;
   }
