@@ -136,6 +136,10 @@ export const COMMAND_SINCE: Record<string, RedisVersion> = {
   hexpiretime: '7.4',
   hpexpiretime: '7.4',
   hpersist: '7.4',
+  // HGETDEL / HGETEX / HSETEX (t_hash.c, 8.0.0)
+  hgetdel: '8.0',
+  hgetex: '8.0',
+  hsetex: '8.0',
   xackdel: '8.2',
   xdelex: '8.2',
   xnack: '8.8',

@@ -187,6 +187,57 @@ describe('hash commands (engine-owned)', () => {
     });
   });
 
+  describe('HGETDEL / HGETEX / HSETEX (8.0)', () => {
+    it('are unknown commands before 8.0', () => {
+      h.version = '7.4';
+      expect(h.error('HGETDEL', 'k', 'FIELDS', '1', 'a')).toMatch(/^ERR unknown command 'HGETDEL'/);
+      expect(h.error('HSETEX', 'k', 'FIELDS', '1', 'a', 'b')).toMatch(/^ERR unknown command 'HSETEX'/);
+    });
+
+    it('HGETDEL answers the values and deletes the fields, the key with the last one', () => {
+      h.run('HSET', 'k', 'a', '1', 'b', '2');
+      expect(h.run('HGETDEL', 'k', 'FIELDS', '3', 'a', 'zz', 'a')).toEqual(['1', null, null]);
+      expect(h.run('HGETDEL', 'k', 'FIELDS', '1', 'b')).toEqual(['2']);
+      expect(h.keys.has('k')).toBe(false);
+      expect(h.notifications.slice(-2)).toEqual([
+        ['h', 'hdel', 'k'],
+        ['g', 'del', 'k'],
+      ]);
+      expect(h.error('HGETDEL', 'k', 'FIELDS', '0', 'a')).toBe('ERR Number of fields must be a positive integer');
+      expect(h.error('HGETDEL', 'k', 'FIELDZ', '1', 'a')).toBe('ERR Mandatory argument FIELDS is missing or not at the right position');
+    });
+
+    it('HGETEX reads then sets or removes TTLs', () => {
+      h.run('HSET', 'k', 'a', '1', 'b', '2');
+      expect(h.run('HGETEX', 'k', 'PX', '500', 'FIELDS', '2', 'a', 'zz')).toEqual(['1', null]);
+      expect(h.run('HPTTL', 'k', 'FIELDS', '1', 'a')).toEqual([500]);
+      expect(h.run('HGETEX', 'k', 'PERSIST', 'FIELDS', '1', 'a')).toEqual(['1']);
+      expect(h.run('HPTTL', 'k', 'FIELDS', '1', 'a')).toEqual([-1]);
+      expect(h.run('HGETEX', 'k', 'EXAT', '1', 'FIELDS', '2', 'a', 'b')).toEqual(['1', '2']);
+      expect(h.keys.has('k')).toBe(false);
+      expect(h.error('HGETEX', 'k', 'EX', '-1', 'FIELDS', '1', 'a')).toBe('ERR invalid expire time, must be >= 0');
+    });
+
+    it('HSETEX sets fields with FNX/FXX and a TTL option', () => {
+      expect(h.run('HSETEX', 'k', 'FXX', 'FIELDS', '1', 'a', '1')).toBe(0);
+      expect(h.keys.has('k')).toBe(false);
+      expect(h.run('HSETEX', 'k', 'FNX', 'PX', '100', 'FIELDS', '2', 'a', '1', 'b', '2')).toBe(1);
+      expect(h.run('HPTTL', 'k', 'FIELDS', '2', 'a', 'b')).toEqual([100, 100]);
+      expect(h.run('HSETEX', 'k', 'FNX', 'FIELDS', '1', 'a', 'x')).toBe(0);
+      expect(h.run('HSETEX', 'k', 'KEEPTTL', 'FIELDS', '1', 'a', 'x')).toBe(1);
+      expect(h.run('HPTTL', 'k', 'FIELDS', '1', 'a')).toEqual([100]);
+      expect(h.run('HSETEX', 'k', 'FIELDS', '1', 'a', 'y')).toBe(1);
+      expect(h.run('HPTTL', 'k', 'FIELDS', '1', 'a')).toEqual([-1]);
+      expect(h.error('HSETEX', 'k', 'EX', '1', 'PX', '1', 'FIELDS', '1', 'a', 'b')).toBe(
+        'ERR Only one of EX, PX, EXAT, PXAT or KEEPTTL arguments can be specified',
+      );
+      expect(h.error('HSETEX', 'k', 'FNX', 'FXX', 'FIELDS', '1', 'a', 'b')).toBe('ERR Only one of FXX or FNX arguments can be specified');
+      expect(h.error('HSETEX', 'k', 'FIELDS', '2', 'a', 'b')).toBe("ERR wrong number of arguments for 'hsetex' command");
+      expect(h.error('HSETEX', 'k', 'FIELDS', 'x', 'a', 'b')).toBe('ERR invalid number of fields');
+      expect(h.error('HSETEX', 'k', 'NOPE', 'FIELDS', '1', 'a', 'b')).toBe('ERR unknown argument: NOPE');
+    });
+  });
+
   it('MEMORY USAGE answers an approximate positive size, nil for a missing key', () => {
     h.run('HSET', 'k', 'a', '1');
     expect(h.run('MEMORY', 'USAGE', 'k')).toBeGreaterThan(0);

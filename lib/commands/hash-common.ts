@@ -13,7 +13,6 @@
 import { ERR_WRONGTYPE, fail } from '../errors';
 import { RedisHash, hashOfPairs, type HashLimits } from '../model/hash';
 import { DEFAULT_COLLECTION_LIMITS } from '../rdb/collection-limits';
-import { redisTypeOf } from '../keyspace/value-type';
 import { bytesOf } from '../bytes/index';
 import { is, parseInt64 } from './args';
 import type { CommandContext } from './types';
@@ -34,12 +33,19 @@ export function lookupHash(ctx: CommandContext, key: string): RedisHash | undefi
   let h: RedisHash;
   if (v instanceof RedisHash) h = v;
   else {
-    if (redisTypeOf(v) !== 'hash') fail(ERR_WRONGTYPE);
+    if (!isLegacyHash(v)) fail(ERR_WRONGTYPE);
     h = hashOfPairs(Object.entries(v as Record<string, unknown>).map(([f, x]) => [bytesOf(f), bytesOf(x)] as const), hashLimits(ctx));
     ctx.db.store(key, h, true);
   }
   if (h.volatileCount !== 0 && expireFields(ctx, key, h)) return undefined;
   return h;
+}
+
+/** A hash as ioredis-mock's emulators stored one: a plain object of field → value. */
+function isLegacyHash(v: unknown): boolean {
+  if (typeof v !== 'object' || v === null) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
 }
 
 /**

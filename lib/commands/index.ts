@@ -46,7 +46,8 @@ const TABLE: [name: string, arity: number, write: boolean, load: () => CommandMo
   ['brpoplpush', 4, true, () => require('./list-blocking')],
   ['blmove', 6, true, () => require('./list-blocking')],
   ['blmpop', -5, true, () => require('./list-blocking')],
-  // hashes (t_hash.c): ./hash.ts, ./hash-random-scan.ts, field expiration (7.4) ./hash-expire.ts
+  // hashes (t_hash.c): ./hash.ts, ./hash-random-scan.ts, field expiration (7.4) ./hash-expire.ts,
+  // HGETDEL/HGETEX/HSETEX (8.0) ./hash-getset-ex.ts
   ['hset', -4, true, () => require('./hash')],
   ['hmset', -4, true, () => require('./hash')],
   ['hsetnx', 4, true, () => require('./hash')],
@@ -72,6 +73,9 @@ const TABLE: [name: string, arity: number, write: boolean, load: () => CommandMo
   ['hexpiretime', -5, false, () => require('./hash-expire')],
   ['hpexpiretime', -5, false, () => require('./hash-expire')],
   ['hpersist', -5, true, () => require('./hash-expire')],
+  ['hgetdel', -5, true, () => require('./hash-getset-ex')],
+  ['hgetex', -5, true, () => require('./hash-getset-ex')],
+  ['hsetex', -6, true, () => require('./hash-getset-ex')],
   // MEMORY USAGE (approximate; ./memory.ts)
   ['memory', -2, false, () => require('./memory')],
 ];

@@ -20,8 +20,6 @@
  * Fields are byte strings; `__proto__` is a field like any other (a Map, not an object).
  * This module is pure: it never reads the clock; callers pass `now` (ms since the epoch).
  */
-import type { ServerConfig } from '../config/server-config';
-import type { RedisVersion } from '../version';
 
 /** One field of a hash. `expireAt` 0 = no TTL (Redis HASH_LP_NO_TTL); else absolute ms. */
 export interface HashEntry {
@@ -144,8 +142,10 @@ export class RedisHash {
    * OBJ_ENCODING_LISTPACK_EX, checked on the post-7.4 build; it stays after HPERSIST) or
    * `hashtable`. The encoding is decided at each write from the thresholds of that time
    * (`convertIfNeeded`), as in Redis. TTLs exist only from 7.4 on, so 7.0 never sees listpackex.
+   * The parameters (the server's CONFIG and the emulated version, as every model value takes
+   * them) are not needed by hashes.
    */
-  encoding(_config?: ServerConfig, _version?: RedisVersion): string {
+  encoding(_config?: object, _version?: string): string {
     if (this.big) return 'hashtable';
     return this.withTtls ? 'listpackex' : 'listpack';
   }
