@@ -155,6 +155,20 @@ export const SERVER_VERSION: Record<RedisVersion, string> = {
 
 /** Commands that do not exist before a version (the server answers "unknown command"). */
 export const COMMAND_SINCE: Record<string, RedisVersion> = {
+  // hash field expiration (t_hash.c, 7.4.0)
+  hexpire: '7.4',
+  hpexpire: '7.4',
+  hexpireat: '7.4',
+  hpexpireat: '7.4',
+  httl: '7.4',
+  hpttl: '7.4',
+  hexpiretime: '7.4',
+  hpexpiretime: '7.4',
+  hpersist: '7.4',
+  // HGETDEL / HGETEX / HSETEX (t_hash.c, 8.0.0)
+  hgetdel: '8.0',
+  hgetex: '8.0',
+  hsetex: '8.0',
   xackdel: '8.2',
   xdelex: '8.2',
   xnack: '8.8',

@@ -4,6 +4,7 @@
  * the fake used to throw a synchronous `RangeError: Maximum call stack size exceeded` from
  * spreading the array into a function call or `push`.
  */
+import Redis from 'ioredis-mock-streams';
 
 let port = 50_600;
 // ioredis's typings list IDs one by one; at run time it flattens array arguments (as here).

@@ -58,7 +58,7 @@ export function duplicate(v: KeyValue): KeyValue {
     case 'zset':
       return { type: 'zset', value: v.value.map(([m, s]) => [m, s] as const) };
     case 'hash':
-      return { type: 'hash', value: v.value.map(([f, x]) => [f, x] as const) };
+      return { type: 'hash', value: v.value.map(([f, x]) => [f, x] as const), fieldExpiries: v.fieldExpiries };
   }
 }
 

@@ -13,6 +13,7 @@ import { ServerConfig } from '../config/server-config';
 import { DEFAULT_REDIS_VERSION, supports, type RedisVersion } from '../version';
 import { RedisZset } from '../model/zset';
 import { DEFAULT_COLLECTION_LIMITS, type CollectionLimits } from '../rdb/collection-limits';
+import { RedisHash, hashOfPairs } from '../model/hash';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -24,14 +25,6 @@ function bytesOfElement(v: unknown): string {
   return /^[\x00-\x7f]*$/.test(s) ? s : Buffer.from(s, 'utf8').toString('latin1');
 }
 
-/** A byte string as ioredis-mock stores a value: a JS string when it is valid UTF-8, else a Buffer. */
-function elementOfBytes(b: string): string | Buffer {
-  if (/^[\x00-\x7f]*$/.test(b)) return b;
-  const buf = Buffer.from(b, 'latin1');
-  const text = buf.toString('utf8');
-  return Buffer.from(text, 'utf8').equals(buf) ? text : buf;
-}
-
 /** The typed value of a stored ioredis-mock value; undefined for a missing key. */
 export function toKeyValue(raw: unknown): KeyValue | undefined {
   if (raw === undefined) return undefined;
@@ -39,6 +32,15 @@ export function toKeyValue(raw: unknown): KeyValue | undefined {
   if (raw instanceof RedisSet) return { type: 'set', value: raw.members(), encoding: raw.encoding(), intsetWidth: raw.intsetWidth };
   if (raw instanceof RedisZset) return { type: 'zset', value: [...raw.entries()] };
   if (raw instanceof RedisList) return { type: 'list', value: raw.toArray() };
+  if (raw instanceof RedisHash) {
+    const value: (readonly [string, string])[] = [];
+    let fieldExpiries: Map<string, number> | undefined;
+    for (const e of raw.entries()) {
+      value.push([e.field, e.value]);
+      if (e.expireAt !== 0) (fieldExpiries ??= new Map()).set(e.field, e.expireAt);
+    }
+    return fieldExpiries ? { type: 'hash', value, fieldExpiries } : { type: 'hash', value };
+  }
   if (Array.isArray(raw)) return { type: 'list', value: raw.map(bytesOfElement) };
   if (raw instanceof Set) return { type: 'set', value: [...raw].map(bytesOfElement) };
   if (raw instanceof Map) {
@@ -98,9 +100,9 @@ export function fromKeyValue(v: KeyValue, config?: ServerConfig, version: RedisV
       return z;
     }
     case 'hash': {
-      const o: Record<string, unknown> = {};
-      for (const [f, val] of v.value) o[String(elementOfBytes(f))] = elementOfBytes(val);
-      return o;
+      const h = hashOfPairs(v.value, limits);
+      if (v.fieldExpiries) for (const [f, at] of v.fieldExpiries) h.setExpireAt(f, at);
+      return h;
     }
   }
 }

@@ -14,6 +14,7 @@
  */
 import { bytesOf, utf8Of } from '../bytes/index';
 import { Stream } from '../model/stream';
+import { RedisHash } from '../model/hash';
 import type { NodeLimits } from '../model/stream-entries';
 
 export interface StoreHooks {
@@ -89,6 +90,24 @@ export class KeyStore {
     if (at !== undefined && at <= this.hooks.now()) this.remove(key);
   }
 
+  /**
+   * Hash field expiration (7.4) seen from the generic key commands (EXISTS, KEYS, SCAN, INFO …):
+   * the hash at `key` loses its due fields here, and the key goes with the last one, as Redis's
+   * active expiry would have done by then. No `hexpired`/`del` event is sent
+   * from here (the store has no connection to publish on); the hash commands remove due fields
+   * with their events (lib/commands/hash-common.ts).
+   */
+  private expireFieldsIfDue(key: string): void {
+    if (RedisHash.volatileHashes <= 0) return;
+    const v = this.raw.get(key);
+    if (!(v instanceof RedisHash) || v.volatileCount === 0) return;
+    const now = this.hooks.now();
+    const next = v.nextExpiry();
+    if (next === undefined || next > now) return;
+    v.expireDue(now);
+    if (v.size === 0) this.remove(key);
+  }
+
   private remove(key: string): void {
     this.expiry.delete(key);
     if (!this.raw.has(key)) return;
@@ -111,6 +130,7 @@ export class KeyStore {
 
   hasKey(key: string): boolean {
     this.expireIfDue(key);
+    this.expireFieldsIfDue(key);
     return this.raw.has(key);
   }
 
@@ -160,6 +180,7 @@ export class KeyStore {
     const out: string[] = [];
     for (const key of [...this.raw.keys()]) {
       this.expireIfDue(key);
+      this.expireFieldsIfDue(key);
       if (this.raw.has(key)) out.push(key);
     }
     return out;

@@ -40,6 +40,10 @@ export const RDB_TYPE_ZSET_2 = 5;
 export const RDB_TYPE_ZSET_LISTPACK = 17;
 export const RDB_TYPE_HASH = 4;
 export const RDB_TYPE_HASH_LISTPACK = 16;
+/** 7.4 hash field expiration: a hash table with TTLs (rdb.c, RDB 12). */
+export const RDB_TYPE_HASH_METADATA = 24;
+/** 7.4 hash field expiration: a listpack of field, value, TTL triples (rdb.c, RDB 12). */
+export const RDB_TYPE_HASH_LISTPACK_EX = 25;
 
 /** What differs between releases in these encodings. */
 export interface CollectionFlavor {
@@ -76,7 +80,7 @@ export function encodeCollection(
     case 'zset':
       return encodeZset(w, value.value, flavor, limits);
     case 'hash':
-      return encodeHash(w, value.value, limits);
+      return encodeHash(w, value.value, limits, value.fieldExpiries);
   }
 }
 
@@ -279,10 +283,41 @@ function encodeZset(
   return RDB_TYPE_ZSET_2;
 }
 
-function encodeHash(w: RdbWriter, pairs: readonly (readonly [string, string])[], limits: CollectionLimits): number {
+function encodeHash(
+  w: RdbWriter,
+  pairs: readonly (readonly [string, string])[],
+  limits: CollectionLimits,
+  expiries?: ReadonlyMap<string, number>,
+): number {
   const listpack =
     pairs.length <= limits.hashMaxListpackEntries &&
     pairs.every(([f, v]) => f.length <= limits.hashMaxListpackValue && v.length <= limits.hashMaxListpackValue);
+  if (expiries !== undefined && expiries.size > 0) {
+    // 7.4 field TTLs (rdb.c rdbSaveObject): the least expiry first, then a listpack of
+    // field, value, absolute expiry (0 = none) triples, or a hash table of [TTL relative to the
+    // least expiry + 1, 0 = none][field][value]
+    let min = Infinity;
+    for (const at of expiries.values()) if (at < min) min = at;
+    w.millisecondTime(min);
+    if (listpack) {
+      const lp = new ListpackWriter();
+      for (const [f, v] of pairs) {
+        lp.string(f);
+        lp.string(v);
+        lp.int(expiries.get(f) ?? 0);
+      }
+      w.bytesString(lp.finish());
+      return RDB_TYPE_HASH_LISTPACK_EX;
+    }
+    w.len(pairs.length);
+    for (const [f, v] of pairs) {
+      const at = expiries.get(f);
+      w.len(at === undefined ? 0 : at - min + 1);
+      w.string(f);
+      w.string(v);
+    }
+    return RDB_TYPE_HASH_METADATA;
+  }
   if (listpack) {
     const lp = new ListpackWriter();
     for (const [f, v] of pairs) {
@@ -419,6 +454,37 @@ export function decodeCollection(r: RdbReader, type: number): KeyValue | undefin
       for (let i = 0; i < items.length; i += 2) pairs.push([lpString(items[i]), lpString(items[i + 1])]);
       noDuplicates(pairs.map(([f]) => f), 'hash fields');
       return { type: 'hash', value: pairs };
+    }
+    case RDB_TYPE_HASH_METADATA: {
+      const min = r.millisecondTime();
+      const n = r.count('hash size');
+      if (n === 0) throw new RdbFormatError('Empty hash');
+      const pairs: [string, string][] = [];
+      const expiries = new Map<string, number>();
+      for (let i = 0; i < n; i++) {
+        const ttl = r.len();
+        const f = r.string();
+        pairs.push([f, r.string()]);
+        if (ttl !== 0n) expiries.set(f, Number(ttl + min - 1n));
+      }
+      noDuplicates(pairs.map(([f]) => f), 'hash fields');
+      return { type: 'hash', value: pairs, fieldExpiries: expiries };
+    }
+    case RDB_TYPE_HASH_LISTPACK_EX: {
+      r.millisecondTime(); // the least expiry, recomputed from the fields
+      const items = nonEmptyListpack(r.stringBytes());
+      if (items.length % 3) throw new RdbFormatError('Hash listpack integrity check failed');
+      const pairs: [string, string][] = [];
+      const expiries = new Map<string, number>();
+      for (let i = 0; i < items.length; i += 3) {
+        const f = lpString(items[i]);
+        pairs.push([f, lpString(items[i + 1])]);
+        const at = Number(items[i + 2]);
+        if (!Number.isFinite(at) || typeof items[i + 2] === 'string') throw new RdbFormatError('Hash listpack integrity check failed');
+        if (at !== 0) expiries.set(f, at);
+      }
+      noDuplicates(pairs.map(([f]) => f), 'hash fields');
+      return { type: 'hash', value: pairs, fieldExpiries: expiries };
     }
     default:
       return undefined;

@@ -16,4 +16,12 @@ export type KeyValue =
   | { readonly type: 'list'; readonly value: readonly string[] }
   | { readonly type: 'set'; readonly value: readonly string[]; readonly encoding?: SetEncoding; readonly intsetWidth?: 2 | 4 | 8 }
   | { readonly type: 'zset'; readonly value: readonly (readonly [member: string, score: number])[] }
-  | { readonly type: 'hash'; readonly value: readonly (readonly [field: string, value: string])[] };
+  | {
+      readonly type: 'hash';
+      readonly value: readonly (readonly [field: string, value: string])[];
+      /**
+       * Field TTLs (Redis 7.4 hash field expiration): field → absolute expiry in ms. COPY keeps
+       * them; DUMP does not encode them yet (the payload is that of a hash without TTLs).
+       */
+      readonly fieldExpiries?: ReadonlyMap<string, number>;
+    };

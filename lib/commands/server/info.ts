@@ -51,7 +51,7 @@ export interface InfoSource {
   readonly pubsubChannels: number;
   readonly pubsubPatterns: number;
   /** Non-empty databases in index order; avgTtl in ms. */
-  readonly keyspace: readonly { db: number; keys: number; expires: number; avgTtl: number }[];
+  readonly keyspace: readonly { db: number; keys: number; expires: number; avgTtl: number; subexpiry?: number }[];
   /** Cached scripts (EVAL / SCRIPT LOAD). */
   readonly scripts: number;
   /** CONFIG values (hz, maxmemory, maxmemory-policy, appendonly). */
@@ -345,7 +345,7 @@ function sectionLines(s: InfoSource, section: string): string[] {
     case 'keyspace': {
       const sub = versionIndex(s.version) >= versionIndex('7.4');
       return s.keyspace.map(
-        (d) => `db${d.db}:keys=${d.keys},expires=${d.expires},avg_ttl=${d.avgTtl}${sub ? ',subexpiry=0' : ''}`,
+        (d) => `db${d.db}:keys=${d.keys},expires=${d.expires},avg_ttl=${d.avgTtl}${sub ? `,subexpiry=${d.subexpiry ?? 0}` : ''}`,
       );
     }
     case 'modules':

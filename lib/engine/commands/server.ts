@@ -25,6 +25,7 @@ import { OK, type Reply, SimpleString, VerbatimReply } from '../../reply/reply';
 import type { ConnectionCommandSpec } from '../command-types';
 import { type Connection, builtinArity, openConnections } from '../connection';
 import type { ServerState } from '../registry';
+import { RedisHash } from '../../model/hash';
 import { CONNECTION_COMMANDS } from './index';
 
 // INFO, COMMAND and MOCKCLOCK load their modules on first use (FLUSHALL, TIME … do not need them)
@@ -39,7 +40,7 @@ export function infoSource(conn: Connection): InfoSource {
   const server = conn.server;
   const conns = [...openConnections()].filter((c) => c.server === server);
   const blockingKeys = new Map<string, boolean>();
-  const keyspace: { db: number; keys: number; expires: number; avgTtl: number }[] = [];
+  const keyspace: { db: number; keys: number; expires: number; avgTtl: number; subexpiry: number }[] = [];
   for (const ks of [...server.keyspaces()].sort((a, b) => a.dbIndex - b.dbIndex)) {
     for (const [key, requests] of ks.blocking.waitingKeys()) {
       const id = `${ks.dbIndex}\n${key}`;
@@ -50,13 +51,16 @@ export function infoSource(conn: Connection): InfoSource {
     const now = ks.now();
     let expires = 0;
     let ttl = 0;
+    let subexpiry = 0; // hashes with fields that have a TTL (7.4 `subexpiry`)
     for (const k of keys) {
+      const v = ks.store.peekRaw(k);
+      if (v instanceof RedisHash && v.volatileCount > 0) subexpiry++;
       const at = ks.store.expiryOf(k);
       if (at === undefined) continue;
       expires++;
       ttl += Math.max(0, at - now);
     }
-    keyspace.push({ db: ks.dbIndex, keys: keys.length, expires, avgTtl: expires ? Math.floor(ttl / expires) : 0 });
+    keyspace.push({ db: ks.dbIndex, keys: keys.length, expires, avgTtl: expires ? Math.floor(ttl / expires) : 0, subexpiry });
   }
   const subscribed = (c: Connection) => ((c as unknown as { subscriptionCount?: number }).subscriptionCount ?? 0) > 0;
   const nowMs = conn.keyspace.clock.now();

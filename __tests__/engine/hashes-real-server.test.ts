@@ -1,0 +1,99 @@
+/**
+ * The hash commands against real servers: the same command sequences on a fresh engine
+ * connection and on a real connection must answer the same RESP2 values and error texts, byte
+ * for byte (arguments and replies are byte strings: binary fields and values included).
+ * `REDIS_URL`: redis-server 7.0.15 (emulated 7.0: no field expiration, no NOVALUES);
+ * `REDIS_UNSTABLE_URL`: the post-7.4 build (emulated 8.0). Skips with a message otherwise.
+ * Random replies (HRANDFIELD) are compared by shape only.
+ */
+import IORedis from 'ioredis';
+import { createConnection } from '../../lib/engine';
+import { CommandError } from '../../lib/errors';
+import { toResp2Plain } from '../../lib/reply/reply';
+
+type Outcome = { ok: unknown } | { err: string };
+
+const BIN = '\xff\x00\xfe';
+/** An absolute time far in the future (ms), so TTL replies do not depend on elapsed time. */
+const AT = '4102444800000';
+
+const SEQUENCES: string[][][] = [
+  // HSET / HMSET / HSETNX / HGET / HMGET / HGETALL order, __proto__ a field like any other
+  [['HSET', 'h', 'a', '1', 'b', '2'], ['HSET', 'h', 'a', '3', 'c', '4'], ['HGETALL', 'h'], ['HMSET', 'h', 'x', 'y'], ['HSET', 'h', '__proto__', 'v', 'f', 'v'], ['HKEYS', 'h'], ['HVALS', 'h'], ['HLEN', 'h']],
+  [['HSET', 'h'], ['HSET', 'h', 'a'], ['HSET', 'h', 'a', '1', 'b'], ['HMSET', 'h', 'a'], ['HSETNX', 'h', 'a', '1'], ['HSETNX', 'h', 'a', '2'], ['HGET', 'h', 'a'], ['HGET', 'h', 'zz'], ['HGET', 'nokey', 'a'], ['HMGET', 'h', 'a', 'zz', 'a'], ['HMGET', 'nokey', 'a']],
+  [['HSET', BIN, BIN, BIN, '', 'empty'], ['HGET', BIN, BIN], ['HSTRLEN', BIN, BIN], ['HSTRLEN', BIN, ''], ['HEXISTS', BIN, ''], ['HGETALL', BIN], ['HDEL', BIN, BIN, 'nope'], ['HDEL', BIN, ''], ['EXISTS', BIN]],
+  // HDEL, HLEN, HEXISTS, HSTRLEN, WRONGTYPE
+  [['SET', 's', 'x'], ['HSET', 's', 'a', '1'], ['HGET', 's', 'a'], ['HMGET', 's', 'a'], ['HGETALL', 's'], ['HDEL', 's', 'a'], ['HLEN', 's'], ['HSTRLEN', 's', 'a'], ['HINCRBY', 's', 'a', '1'], ['HINCRBY', 's', 'a', 'x'], ['HRANDFIELD', 's'], ['HSCAN', 's', '0'], ['HSCAN', 's', 'x']],
+  [['HDEL', 'nokey', 'a'], ['HLEN', 'nokey'], ['HEXISTS', 'nokey', 'a'], ['HSTRLEN', 'nokey', 'a'], ['HGETALL', 'nokey'], ['HKEYS', 'nokey'], ['HVALS', 'nokey']],
+  // HINCRBY: exact 64-bit, errors in order, TTL kept
+  [['HINCRBY', 'h', 'n', '9223372036854775806'], ['HINCRBY', 'h', 'n', '1'], ['HINCRBY', 'h', 'n', '1'], ['HGET', 'h', 'n'], ['HINCRBY', 'h', 'n', '-9223372036854775808'], ['HINCRBY', 'h', 'm', '-9223372036854775808'], ['HINCRBY', 'h', 'm', '-1'], ['HINCRBY', 'h', 'x', '9223372036854775808'], ['HINCRBY', 'h', 'x', '01'], ['HSET', 'h', 's', 'abc', 'sp', ' 1'], ['HINCRBY', 'h', 's', '1'], ['HINCRBY', 'h', 'sp', '1']],
+  // HINCRBYFLOAT: long double sums and texts
+  [['HINCRBYFLOAT', 'h', 'f', '0.1'], ['HINCRBYFLOAT', 'h', 'f', '0.2'], ['HINCRBYFLOAT', 'h', 'f', '1e308'], ['HINCRBYFLOAT', 'h', 'g', '1e400'], ['HINCRBYFLOAT', 'h', 'g', 'inf'], ['HINCRBYFLOAT', 'h', 'g', 'nan'], ['HINCRBYFLOAT', 'h', 'g', 'abc'], ['HINCRBYFLOAT', 'h', 'g', ''], ['HSET', 'h', 's', 'x'], ['HINCRBYFLOAT', 'h', 's', '1'], ['HINCRBYFLOAT', 'h', 'i', '5'], ['HINCRBYFLOAT', 'h', 'i', '-5.0'], ['HGET', 'h', 'i']],
+  // HRANDFIELD argument checks (replies of a deterministic size)
+  [['HSET', 'h', 'a', '1', 'b', '2'], ['HRANDFIELD', 'h', 'x'], ['HRANDFIELD', 'h', '1', 'withvalue'], ['HRANDFIELD', 'h', '1', 'withvalues', 'x'], ['HRANDFIELD', 'nokey', '5', 'x'], ['HRANDFIELD', 'nokey', '5'], ['HRANDFIELD', 'nokey'], ['HRANDFIELD', 'h', '0'], ['HRANDFIELD', 'h', '5'], ['HRANDFIELD', 'h', '5', 'WITHVALUES'], ['HRANDFIELD', 'h', '-9223372036854775808'], ['HRANDFIELD', 'h', '-9223372036854775807', 'withvalues'], ['HRANDFIELD', 'h', '4611686018427387904', 'withvalues'], ['HRANDFIELD', 'h', '9223372036854775808']],
+  // HSCAN: cursor and options
+  [['HSET', 'h', 'a', '1', 'b', '2', 'ab', '3'], ['HSCAN', 'h', '0'], ['HSCAN', 'h', '0', 'MATCH', 'a*'], ['HSCAN', 'h', '0', 'COUNT', '1'], ['HSCAN', 'h', '0', 'COUNT', '0'], ['HSCAN', 'h', '0', 'COUNT', 'x'], ['HSCAN', 'h', '0', 'MATCH'], ['HSCAN', 'h', '0', 'FOO', '1'], ['HSCAN', 'h', 'x'], ['HSCAN', 'h', '18446744073709551616'], ['HSCAN', 'nokey', '0', 'FOO'], ['HSCAN', 'h', '0', 'NOVALUES']],
+  // encodings: thresholds, one-way conversion
+  [['CONFIG', 'SET', 'hash-max-listpack-entries', '2'], ['HSET', 'h', 'a', '1', 'b', '2'], ['OBJECT', 'ENCODING', 'h'], ['HSET', 'h', 'c', '3'], ['OBJECT', 'ENCODING', 'h'], ['HDEL', 'h', 'c', 'b'], ['OBJECT', 'ENCODING', 'h'], ['HSET', 'h2', 'a', '1', 'b', '2', 'c', '3'], ['OBJECT', 'ENCODING', 'h2'], ['CONFIG', 'SET', 'hash-max-listpack-entries', '512'], ['CONFIG', 'SET', 'hash-max-listpack-value', '3'], ['HSET', 'h3', 'a', '1234'], ['OBJECT', 'ENCODING', 'h3'], ['HSETNX', 'h4', 'abcd', '1'], ['OBJECT', 'ENCODING', 'h4'], ['HINCRBYFLOAT', 'h5', 'a', '1.5'], ['OBJECT', 'ENCODING', 'h5'], ['HINCRBYFLOAT', 'h5', 'a', '0.25'], ['OBJECT', 'ENCODING', 'h5'], ['CONFIG', 'SET', 'hash-max-listpack-value', '64'], ['TYPE', 'h5']],
+  // field expiration (7.4): argument errors and replies
+  [['HSET', 'h', 'a', '1', 'b', '2', 'c', '3'], ['HPEXPIRE', 'h', '100', 'FIELDS', 'x', 'a'], ['HPEXPIRE', 'h', '100', 'FIELDS', '0', 'a'], ['HPEXPIRE', 'h', '100', 'FIELDS', '2', 'a'], ['HTTL', 'h', 'FIELDS', 'x', 'a'], ['HPERSIST', 'h', 'FIELDS', '0', 'a'], ['HTTL', 'h', 'fieldz', '1', 'a'], ['HPEXPIRE', 'h', '100', 'yy', 'FIELDS', '1', 'a'], ['HPEXPIRE', 'h', 'x', 'FIELDS', '1', 'a'], ['HPEXPIRE', 'h', '-1', 'FIELDS', '1', 'a'], ['HEXPIRE', 'h', '70368744177664', 'FIELDS', '1', 'a'], ['HPEXPIREAT', 'h', '70368744177664', 'FIELDS', '1', 'a'], ['HEXPIRE', 'nokey', '10', 'FIELDS', '2', 'a', 'b'], ['HTTL', 'nokey', 'FIELDS', '1', 'a'], ['HPERSIST', 'nokey', 'FIELDS', '1', 'a']],
+  [['HSET', 'h', 'a', '1', 'b', '2', 'c', '3'], ['OBJECT', 'ENCODING', 'h'], ['HPEXPIREAT', 'h', AT, 'FIELDS', '2', 'b', 'zz'], ['OBJECT', 'ENCODING', 'h'], ['HGETALL', 'h'], ['HPEXPIREAT', 'h', '4102444700000', 'XX', 'FIELDS', '2', 'a', 'b'], ['HPEXPIREAT', 'h', '4102444900000', 'GT', 'FIELDS', '2', 'a', 'b'], ['HPEXPIREAT', 'h', '4102444600000', 'LT', 'FIELDS', '2', 'c', 'b'], ['HPEXPIREAT', 'h', '4102444600000', 'NX', 'FIELDS', '2', 'c', 'a'], ['HGETALL', 'h'], ['HPEXPIRETIME', 'h', 'FIELDS', '3', 'a', 'b', 'c'], ['HEXPIRETIME', 'h', 'FIELDS', '3', 'a', 'b', 'zz'], ['HPERSIST', 'h', 'FIELDS', '3', 'b', 'a', 'zz'], ['HGETALL', 'h'], ['OBJECT', 'ENCODING', 'h'], ['HSET', 'h', 'c', 'new'], ['HPEXPIRETIME', 'h', 'FIELDS', '1', 'c'], ['HGETALL', 'h']],
+  [['HSET', 'h', 'a', '1', 'b', '2'], ['HPEXPIREAT', 'h', AT, 'FIELDS', '1', 'a'], ['HINCRBY', 'h', 'a', '5'], ['HPEXPIRETIME', 'h', 'FIELDS', '1', 'a'], ['HPEXPIRE', 'h', '0', 'FIELDS', '2', 'a', 'a'], ['HGETALL', 'h'], ['HEXPIREAT', 'h', '1', 'FIELDS', '1', 'b'], ['EXISTS', 'h']],
+];
+
+/** Byte strings both sides: Buffers as latin1 text, bigints as numbers (as ioredis reads them). */
+function plain(v: unknown): unknown {
+  if (Buffer.isBuffer(v)) return v.toString('latin1');
+  if (typeof v === 'bigint') return Number(v);
+  if (Array.isArray(v)) return v.map(plain);
+  return v;
+}
+
+/** HRANDFIELD's random picks: compared by shape (count of elements). */
+function shape(argv: string[], v: unknown): unknown {
+  if (argv[0] === 'HRANDFIELD' && Array.isArray(v)) return { length: v.length };
+  if (argv[0] === 'HRANDFIELD' && typeof v === 'string') return 'a field';
+  return v;
+}
+
+async function onReal(client: IORedis, argv: string[]): Promise<Outcome> {
+  try {
+    const args = argv.map((a) => Buffer.from(a, 'latin1'));
+    return { ok: shape(argv, plain(await client.callBuffer(argv[0], ...args.slice(1)))) };
+  } catch (e) {
+    return { err: (e as Error).message };
+  }
+}
+
+for (const [envName, version] of [
+  ['REDIS_URL', '7.0'],
+  ['REDIS_UNSTABLE_URL', '8.0'],
+] as const) {
+  const url = process.env[envName];
+  if (!url) console.warn(`${envName} not set: hash commands not checked against a real server`);
+  (url ? describe : describe.skip)(`hash commands answer as ${envName} does (emulated ${version})`, () => {
+    let port = 48_900 + (version === '7.0' ? 0 : 50);
+    it.each(SEQUENCES.map((seq, i) => [i, seq.map((a) => a.join(' ')).join(' | ').slice(0, 120), seq] as const))('sequence %i: %s', async (_i, _text, seq) => {
+      const real = new IORedis(url!, { lazyConnect: true, enableReadyCheck: false, maxRetriesPerRequest: 0, disableClientInfo: true, ...({ protocol: 2 } as object) });
+      await real.connect();
+      await real.call('FLUSHALL');
+      const fake = createConnection({ port: port++, streams: { redisVersion: version } });
+      try {
+        for (const argv of seq) {
+          const expected = await onReal(real, argv);
+          let got: Outcome;
+          try {
+            got = { ok: shape(argv, plain(toResp2Plain(await fake.execute(argv)))) };
+          } catch (e) {
+            got = { err: e instanceof CommandError ? e.message : `(library) ${(e as Error).message}` };
+          }
+          expect({ argv, ...got }).toEqual({ argv, ...expected });
+        }
+      } finally {
+        await real.call('CONFIG', 'SET', 'hash-max-listpack-entries', '512', 'hash-max-listpack-value', '64');
+        real.disconnect();
+        fake.close();
+      }
+    });
+  });
+}
