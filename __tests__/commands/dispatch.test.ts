@@ -31,7 +31,7 @@ describe('command registry (lib/commands/index.ts)', () => {
     for (const m of loadAllCommandModules()) for (const s of m.specs) fromModules.set(s.name, { arity: s.arity, write: s.write });
     const fromTable = new Map([...COMMANDS.values()].map((s: { name: string; arity: number; write: boolean }) => [s.name, { arity: s.arity, write: s.write }]));
     expect(fromTable).toEqual(fromModules);
-    expect(fromTable.size).toBe(27);
+    expect(fromTable.size).toBe(50);
   });
 
   it('hands out the module’s handler and subcommand table', () => {

@@ -147,6 +147,8 @@ export class ServerConfig {
   readonly nodeLimits: NodeLimits = { maxEntries: 100, maxBytes: 4096, approxTrimLimit: 10_000 };
   private streamNodeMaxEntriesValue = 100n;
   private rdbCompressionValue = true;
+  /** True once CONFIG SET has set `notify-keyspace-events` (since the last reset). */
+  private notifySet = false;
 
   constructor() {
     this.reset();
@@ -155,7 +157,17 @@ export class ServerConfig {
   /** Back to the compiled-in defaults. */
   reset(): void {
     for (const def of PARAMS) this.values.set(def.name, def.default);
+    this.notifySet = false;
     this.applyHonoured();
+  }
+
+  /**
+   * `notify-keyspace-events` (normalised, e.g. `AKE`) once CONFIG SET has set it, for every
+   * connection of the server; undefined while it has not (then each connection's own
+   * `notifyKeyspaceEvents` option decides, as ioredis-mock's per-client option did).
+   */
+  get notifyKeyspaceEvents(): string | undefined {
+    return this.notifySet ? this.values.get('notify-keyspace-events') : undefined;
   }
 
   /** `stream-node-max-entries` as Redis's long long. */
@@ -273,6 +285,7 @@ export class ServerConfig {
       staged.set(n.def.name, normalised);
     });
     for (const [name, value] of staged) this.values.set(name, value);
+    if (staged.has('notify-keyspace-events')) this.notifySet = true;
     this.applyHonoured();
   }
 

@@ -34,7 +34,6 @@ import { runBuiltin, takeExactDirty } from './emulated/builtins';
 import { callSliced } from './emulated/large-args';
 import { bytesOf as toByteString, utf8Of as decodeBytes } from '../bytes/index';
 import { storeKeyOfBytes } from './emulated/keys';
-import { clockTtlCommands } from './emulated/clock-ttl';
 import { builtinError, typedBuiltinReply } from './builtin-replies';
 import type { ConnectionCommandSpec } from './command-types';
 import { CONNECTION_COMMANDS } from './commands/index';
@@ -108,14 +107,11 @@ class WatchState implements KeyWatcher {
 /** Container commands among the built-ins (their full name carries the subcommand). */
 const BUILTIN_CONTAINERS = new Set(['config', 'object', 'command', 'memory', 'cluster', 'debug']);
 
-/** The ioredis-mock TTL commands replaced by the keyspace clock's (lib/adapter/ttl.ts). */
-const CLOCK_TTL_COMMANDS = new Set(['expire', 'pexpire', 'expireat', 'pexpireat', 'ttl', 'pttl']);
-
 /** Event classes of `notify-keyspace-events` (Redis notify.c; `A` = all of g$lshzxetd). */
 const EVENT_CLASSES = 'g$lshzxetdmn';
 const parsedEvents = new Map<string, { K: Record<string, boolean>; E: Record<string, boolean> }>();
 /** ioredis-mock's `keyspaceEvents` shape for a flags string: per K/E, which classes are on. */
-function parsedKeyspaceEvents(flags: string): { K: Record<string, boolean>; E: Record<string, boolean> } {
+export function parsedKeyspaceEvents(flags: string): { K: Record<string, boolean>; E: Record<string, boolean> } {
   let out = parsedEvents.get(flags);
   if (!out) {
     const on: Record<string, boolean> = {};
@@ -185,8 +181,8 @@ export class Connection {
   name: string | null;
   /** The emulated server (host:port). */
   readonly server: ServerState;
-  /** `notify-keyspace-events` flags for events this connection causes. */
-  notifyKeyspaceEvents: string;
+  /** This connection's own `notifyKeyspaceEvents` option (see `notifyKeyspaceEvents`). */
+  private ownNotifyFlags: string;
   /** CLIENT SETINFO LIB-NAME / LIB-VER, CLIENT NO-EVICT / NO-TOUCH. */
   libName = '';
   libVer = '';
@@ -222,7 +218,6 @@ export class Connection {
   private emulatorTable: EmulatorTable | undefined;
   private host: object | undefined;
   private dbCache: Db | undefined;
-  private ttlCache: Record<string, (args: unknown[]) => number> | undefined;
   private pushListeners: Set<(msg: Reply) => void> | undefined;
   /** SUBSCRIBE channels and PSUBSCRIBE patterns (byte strings), in subscription order. */
   private channelSubs: Set<string> | undefined;
@@ -241,7 +236,8 @@ export class Connection {
     this.resp = options.protocol === 3 ? 3 : 2;
     this.requirePass = options.password ?? null;
     this.authenticated = this.requirePass === null;
-    this.notifyKeyspaceEvents = options.notifyKeyspaceEvents ?? '';
+    this.ownNotifyFlags = options.notifyKeyspaceEvents ?? '';
+    this.server.eventSink ??= serverEventSink(this.server);
     this.emulatorTable = options.emulators;
     this.host = options.builtinHost;
     this.addr = options.addr ?? `127.0.0.1:${40000 + (this.id % 20000)}`;
@@ -252,6 +248,25 @@ export class Connection {
 
   // -------------------------------------------------------------------------------------------
   // Public state
+
+  /**
+   * `notify-keyspace-events` flags for events this connection causes: the server's (CONFIG SET
+   * notify-keyspace-events, for every connection of the server) once it has been set, else this
+   * connection's own option (ioredis-mock's per-client `notifyKeyspaceEvents`). Assigning sets
+   * the connection's own option.
+   */
+  get notifyKeyspaceEvents(): string {
+    return this.server.config.notifyKeyspaceEvents ?? this.ownNotifyFlags;
+  }
+
+  set notifyKeyspaceEvents(flags: string) {
+    this.ownNotifyFlags = flags;
+  }
+
+  /** The connection's own `notifyKeyspaceEvents` option, whatever CONFIG SET says. */
+  get ownNotifyKeyspaceEvents(): string {
+    return this.ownNotifyFlags;
+  }
 
   /** Current RESP protocol (HELLO 2/3 changes it). */
   get protocol(): 2 | 3 {
@@ -734,7 +749,7 @@ export class Connection {
 
   /** True when ioredis-mock (or the clock's TTL family) has `name`. */
   private hasBuiltin(name: string): boolean {
-    return CLOCK_TTL_COMMANDS.has(name) || (builtinArity(name) !== undefined && typeof this.emulators[name] === 'function');
+    return builtinArity(name) !== undefined && typeof this.emulators[name] === 'function';
   }
 
   /** Run one of ioredis-mock's commands on its emulator; the reply typed as Redis types it. */
@@ -749,17 +764,11 @@ export class Connection {
     const writesBefore = ks.modifications;
     let value: unknown;
     try {
-      if (CLOCK_TTL_COMMANDS.has(name)) {
-        const arity = builtinArity(name);
-        if (arity !== undefined && !arityOk(arity, argv.length)) throw new CommandError(errWrongArity(name));
-        value = this.ttlCommands[name](args);
-      } else {
-        const emulator = this.emulators[name];
-        const host = this.builtinHost;
-        // Redis's checks, the keyspace clock, reply fixes (adapter/builtins.ts); long argument
-        // lists in slices (adapter/large-args.ts)
-        value = runBuiltin(ks, name, args, (all) => callSliced(name, all, (slice) => emulator.apply(host, slice)));
-      }
+      const emulator = this.emulators[name];
+      const host = this.builtinHost;
+      // Redis's checks, the keyspace clock, reply fixes (adapter/builtins.ts); long argument
+      // lists in slices (adapter/large-args.ts)
+      value = runBuiltin(ks, name, args, (all) => callSliced(name, all, (slice) => emulator.apply(host, slice)));
     } catch (err) {
       throw builtinError(err);
     } finally {
@@ -821,10 +830,6 @@ export class Connection {
     return out;
   }
 
-  private get ttlCommands(): Record<string, (args: unknown[]) => number> {
-    return (this.ttlCache ??= clockTtlCommands(this.ks));
-  }
-
   // -------------------------------------------------------------------------------------------
   // Keys
 
@@ -846,7 +851,6 @@ export class Connection {
     if (db === this.ks.dbIndex) return;
     this.ks = this.server.keyspace(db);
     this.dbCache = undefined;
-    this.ttlCache = undefined;
   }
 
   // -------------------------------------------------------------------------------------------
@@ -1199,6 +1203,36 @@ export function publishKeyspaceEvent(conn: Connection, ks: Keyspace, type: strin
   if (flags.includes('E')) publish.call(host, `__keyevent@${ks.dbIndex}__:${event}`, key);
 }
 
+/**
+ * The `notify-keyspace-events` flags of events no connection causes (a key expiring): the
+ * server's once CONFIG SET has set them, else every flag some open connection of the server has
+ * as its own option (ioredis-mock's per-client `notifyKeyspaceEvents`).
+ */
+function serverNotifyFlags(server: ServerState): string {
+  const configured = server.config.notifyKeyspaceEvents;
+  if (configured !== undefined) return configured;
+  let flags = '';
+  for (const c of openConnections()) {
+    if (c.server !== server) continue;
+    for (const f of c.ownNotifyKeyspaceEvents) if (!flags.includes(f)) flags += f;
+  }
+  return flags;
+}
+
+/** The server's publisher of keyspace events no connection causes (ServerState.eventSink). */
+function serverEventSink(server: ServerState): (db: number, type: string, event: string, fullKey: string) => void {
+  return (db, type, event, fullKey) => {
+    const flags = serverNotifyFlags(server);
+    if (!flags || !(flags.includes(type) || (flags.includes('A') && 'g$lshzxetd'.includes(type)))) return;
+    const publish = defaultEmulators().publish;
+    if (typeof publish !== 'function') return;
+    const host = { channels: server.channels, patternChannels: server.patternChannels };
+    const key = decodeBytes(fullKey);
+    if (flags.includes('K')) publish.call(host, `__keyspace@${db}__:${key}`, event);
+    if (flags.includes('E')) publish.call(host, `__keyevent@${db}__:${event}`, key);
+  };
+}
+
 /** Key access of the stream commands on `ks` for `conn`. */
 export function makeDb(conn: Connection, ks: Keyspace): Db {
   // a command names its key several times (XADD: look up, notify, touch, signal): the last
@@ -1231,7 +1265,7 @@ export function makeDb(conn: Connection, ks: Keyspace): Db {
       ks.emitEvent(event, full(key));
       publishKeyspaceEvent(conn, ks, 't', event, full(key));
     },
-    lookup: (key) => ks.store.getRaw(key),
+    lookup: (key, noTouch) => (noTouch ? ks.store.peekLive(key) : ks.store.getRaw(key)),
     store(key, value, keepTtl) {
       const at = keepTtl ? ks.store.expiryOf(key) : undefined;
       ks.store.setRaw(key, value);
@@ -1251,6 +1285,13 @@ export function makeDb(conn: Connection, ks: Keyspace): Db {
       publishKeyspaceEvent(conn, ks, type, event, key);
     },
     keyNames: () => ks.store.keyNames(),
+    size: () => ks.store.size,
+    randomKey: () => ks.store.randomKey(),
+    scan: (cursor, count) => ks.store.scan(cursor, count),
+    accessedAt: (key) => ks.store.accessedAt(key),
+    swapDb(index1, index2) {
+      if (index1 !== index2) conn.server.keyspace(index1).store.swapWith(conn.server.keyspace(index2).store);
+    },
     dirty: (n) => conn.server.stats.addDirty(n),
     resetStats: () => conn.server.stats.resetStats(),
     // DUMP, RESTORE, COPY (… DB n) and CONFIG: whole values and the server's other databases
