@@ -1198,9 +1198,11 @@ export function publishKeyspaceEvent(conn: Connection, ks: Keyspace, type: strin
   const publish = conn.emulators.publish;
   if (typeof publish !== 'function') return;
   const host = { channels: conn.server.channels, patternChannels: conn.server.patternChannels };
+  // channels are text on the server's emitters; the key as a message keeps its bytes (a Buffer
+  // when it is not UTF-8). A __keyspace channel of a non-UTF-8 key is its lossy UTF-8 text.
   const key = decodeBytes(fullKey);
   if (flags.includes('K')) publish.call(host, `__keyspace@${ks.dbIndex}__:${key}`, event);
-  if (flags.includes('E')) publish.call(host, `__keyevent@${ks.dbIndex}__:${event}`, key);
+  if (flags.includes('E')) publish.call(host, `__keyevent@${ks.dbIndex}__:${event}`, builtinArg(fullKey));
 }
 
 /**
@@ -1227,9 +1229,8 @@ function serverEventSink(server: ServerState): (db: number, type: string, event:
     const publish = defaultEmulators().publish;
     if (typeof publish !== 'function') return;
     const host = { channels: server.channels, patternChannels: server.patternChannels };
-    const key = decodeBytes(fullKey);
-    if (flags.includes('K')) publish.call(host, `__keyspace@${db}__:${key}`, event);
-    if (flags.includes('E')) publish.call(host, `__keyevent@${db}__:${event}`, key);
+    if (flags.includes('K')) publish.call(host, `__keyspace@${db}__:${decodeBytes(fullKey)}`, event);
+    if (flags.includes('E')) publish.call(host, `__keyevent@${db}__:${event}`, builtinArg(fullKey));
   };
 }
 
