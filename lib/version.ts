@@ -41,13 +41,6 @@ export const FEATURE_SINCE = {
   /** Sets may be listpacks (OBJECT ENCODING "listpack", redis #11290); 7.0 has intset and hashtable
    *  only, creates a set without SADD's size hint and never converts by it (checked on 7.0.15). */
   listpackSets: '7.2',
-  /** SSCAN/HSCAN/ZSCAN cursors parsed by string2ull (redis #11974: "" is invalid, leading blanks
-   *  allowed, "-1" invalid); 7.0 uses strtoul with no leading blank ("" is 0, "-1" is 2^64-1) —
-   *  both checked on redis-server 7.0.15 and the 4f8cdc2a build. */
-  scanCursorString2ull: '7.2',
-  /** HSCAN NOVALUES (redis #12765, 7.4); SSCAN/ZSCAN then answer "ERR NOVALUES option can only be
-   *  used in HSCAN" instead of "ERR syntax error" (both checked: 7.0.15 and the 4f8cdc2a build). */
-  hscanNovalues: '7.4',
   /** LREM's count and LPOS's RANK must lie in -LONG_MAX … LONG_MAX ("ERR value is out of range,
    *  value must between -9223372036854775807 and 9223372036854775807", checked on the post-7.4
    *  build); 7.0 takes LONG_MIN, whose negation stays LONG_MIN (LREM removes every match from the
@@ -132,6 +125,17 @@ export const FEATURE_SINCE = {
   clientKillMaxage: '7.4',
   /** CLIENT LIST `io-thread=` (8.0; redis.io CLIENT LIST history). */
   clientListIoThread: '8.0',
+  /** SCAN/SSCAN/HSCAN/ZSCAN cursors parsed by string2ull (redis #11974: "" is invalid, leading
+   *  blanks allowed, "-1" invalid); 7.0 uses strtoul with no leading blank ("" is 0, "-1" is
+   *  2^64-1) — both checked on redis-server 7.0.15 and the 4f8cdc2a build. */
+  scanCursorString2ull: '7.2',
+  /** HSCAN NOVALUES (redis #12765, 7.4); SCAN/SSCAN/ZSCAN then answer "ERR NOVALUES option can
+   *  only be used in HSCAN" instead of "ERR syntax error" (checked: 7.0.15 and the 4f8cdc2a build). */
+  hscanNovalues: '7.4',
+  /** SCAN … TYPE <unknown name> answers "ERR unknown type name '<name>'"; 7.0.15 matches nothing
+   *  (both checked). First release unconfirmed (the 4f8cdc2a build ≈ 8.0 has it); redis PR
+   *  #14830 suggests a later release went back to matching nothing. */
+  scanUnknownTypeError: '8.0',
 } as const satisfies Record<string, RedisVersion>;
 
 export type Feature = keyof typeof FEATURE_SINCE;

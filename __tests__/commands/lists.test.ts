@@ -14,9 +14,9 @@ import { Harness } from '../helpers/harness';
 function harness(fill?: number): Harness & { changes: number; config: ServerConfig } {
   const h = new Harness() as Harness & { changes: number; config: ServerConfig };
   h.changes = 0;
-  h.config = new ServerConfig();
+  // the harness's Db reads the harness's own ServerConfig
   if (fill !== undefined) h.config.set([['list-max-listpack-size', String(fill)]], '8.10');
-  Object.assign(h.db, { dirty: (n: number) => (h.changes += n), config: h.config });
+  Object.assign(h.db, { dirty: (n: number) => (h.changes += n) });
   return h;
 }
 

@@ -10,6 +10,7 @@ import { toResp2Plain } from '../../lib/reply/reply';
 import { CommandError, ERR_WRONGTYPE } from '../../lib/errors';
 import { Stream } from '../../lib/model/stream';
 import { DEFAULT_REDIS_VERSION, RedisVersion } from '../../lib/version';
+import { ServerConfig } from '../../lib/config/server-config';
 
 /** A command result in RESP2 form; a BlockRequest's re-runs answer in RESP2 form too. */
 export function plainResult(out: CommandResult): CommandResult {
@@ -19,6 +20,32 @@ export function plainResult(out: CommandResult): CommandResult {
 }
 
 export class Harness {
+  /** The databases of this harness's server by index (this one included), sharing `now`, config. */
+  private readonly server: Map<number, Harness>;
+  private readonly root: Harness;
+  /** Last access of each key (ms), for OBJECT IDLETIME / FREQ. */
+  readonly accessed = new Map<string, number>();
+  /** INFO rdb_changes_since_last_save as the commands counted it. */
+  dirtyCount = 0;
+  readonly config: ServerConfig;
+
+  /** A harness for database 0; `sibling(i)` gives database `i` of the same server. */
+  constructor(
+    readonly index = 0,
+    root?: Harness,
+  ) {
+    this.root = root ?? this;
+    this.server = root ? root.server : new Map();
+    this.server.set(index, this);
+    this.config = root ? root.config : new ServerConfig();
+    Object.defineProperties(this.db, { dbIndex: { value: index }, config: { value: this.config } });
+  }
+
+  /** Database `index` of the same server (created on first use; `now` and `version` are the root's). */
+  sibling(index: number): Harness {
+    return this.server.get(index) ?? new Harness(index, this.root);
+  }
+
   readonly keys = new Map<string, unknown>();
   readonly signals: string[] = [];
   readonly events: [string, string][] = [];
@@ -26,8 +53,22 @@ export class Harness {
   readonly notifications: [string, string, string][] = [];
   /** Absolute TTLs (ms) by key. */
   readonly ttls = new Map<string, number>();
-  now = 1_700_000_000_000;
-  version: RedisVersion = DEFAULT_REDIS_VERSION;
+  private ownNow = 1_700_000_000_000;
+  private ownVersion: RedisVersion = DEFAULT_REDIS_VERSION;
+  get now(): number {
+    return this.root === this ? this.ownNow : this.root.now;
+  }
+  set now(v: number) {
+    if (this.root === this) this.ownNow = v;
+    else this.root.now = v;
+  }
+  get version(): RedisVersion {
+    return this.root === this ? this.ownVersion : this.root.version;
+  }
+  set version(v: RedisVersion) {
+    if (this.root === this) this.ownVersion = v;
+    else this.root.version = v;
+  }
   canBlock = true;
 
   readonly db: Db = {
@@ -46,27 +87,49 @@ export class Harness {
     signalReady: (key) => void this.signals.push(key),
     touch: () => undefined,
     notify: (event, key) => void this.events.push([event, key]),
-    lookup: (key) => {
+    lookup: (key, noTouch) => {
       const at = this.ttls.get(key);
       if (at !== undefined && at <= this.now) {
         this.keys.delete(key);
         this.ttls.delete(key);
+        this.accessed.delete(key);
+        this.notifications.push(['x', 'expired', key]);
       }
-      return this.keys.get(key);
+      const v = this.keys.get(key);
+      if (v !== undefined && !noTouch) this.accessed.set(key, this.now);
+      return v;
     },
     store: (key, value, keepTtl) => {
       this.keys.set(key, value);
+      this.accessed.set(key, this.now);
       if (!keepTtl) this.ttls.delete(key);
     },
     remove: (key) => {
+      if (this.db.lookup(key, true) === undefined) return false;
       this.ttls.delete(key);
+      this.accessed.delete(key);
       return this.keys.delete(key);
     },
     ttlAt: (key) => (this.keys.has(key) ? this.ttls.get(key) : undefined),
     setTtlAt: (key, at) => void this.ttls.set(key, at),
     persist: (key) => this.ttls.delete(key),
     notifyEvent: (type, event, key) => void this.notifications.push([type, event, key]),
-    keyNames: () => [...this.keys.keys()],
+    keyNames: () => [...this.keys.keys()].filter((k) => this.db.lookup(k, true) !== undefined),
+    size: () => this.keys.size,
+    accessedAt: (key) => (this.keys.has(key) ? this.accessed.get(key) : undefined),
+    selectDb: (index) => this.sibling(index).db,
+    swapDb: (a, b) => {
+      const x = this.sibling(a);
+      const y = this.sibling(b);
+      for (const field of ['keys', 'ttls', 'accessed'] as const) {
+        const mine = new Map<string, unknown>(x[field]);
+        (x[field] as Map<string, unknown>).clear();
+        for (const [k, v] of y[field]) (x[field] as Map<string, unknown>).set(k, v);
+        (y[field] as Map<string, unknown>).clear();
+        for (const [k, v] of mine) (y[field] as Map<string, unknown>).set(k, v);
+      }
+    },
+    dirty: (n) => void (this.dirtyCount += n),
   };
 
   ctx(): CommandContext {

@@ -26,7 +26,7 @@ import { lookupCommand } from '../commands/dispatch';
 import type { Keyspace } from '../keyspace/keyspace';
 import { CONNECTION_COMMANDS } from '../engine/commands/index';
 import { lua } from '../engine/commands/scripting';
-import type { Connection } from '../engine/connection';
+import { type Connection, parsedKeyspaceEvents } from '../engine/connection';
 import { type Emulator, type EmulatorTable, harvestEmulators } from '../engine/emulators';
 import { allKeyspaces as engineKeyspaces, keyspaceFor, serverFor } from '../engine/registry';
 import { toByteString } from './encoding';
@@ -124,9 +124,6 @@ const NOT_COMMAND_METHODS = new Set(['connect', 'customCommand', 'defineArgv', '
  *  ioredis-mock's, which delivers messages as events of the instance). */
 const SPECIAL = new Set(['multi', 'exec', 'quit', 'subscribe', 'psubscribe', 'unsubscribe', 'punsubscribe']);
 
-/** The clock's TTL family (ttl.ts): the engine's versions replace ioredis-mock's. */
-const CLOCK_TTL = ['expire', 'pexpire', 'expireat', 'pexpireat', 'ttl', 'pttl'];
-
 /** What `call(name, …)` runs for each lower-case name. */
 interface Route {
   kind: 'stream' | 'builtin' | 'engine';
@@ -208,6 +205,19 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
       this[Symbol.for('ioredis-mock-streams.expires')] = undefined;
     },
   });
+  // ioredis-mock's emulators publish keyspace events by the instance's parsed flags: they follow
+  // the connection's (CONFIG SET notify-keyspace-events for the whole server, else the option)
+  Object.defineProperty(proto, 'keyspaceEvents', {
+    configurable: true,
+    get(this: Instance) {
+      const conn: Connection | undefined = this[CONN];
+      const own = this[OPTIONS]?.notifyKeyspaceEvents;
+      return parsedKeyspaceEvents(conn ? conn.notifyKeyspaceEvents : typeof own === 'string' ? own : '');
+    },
+    set() {
+      /* ioredis-mock's constructor assigns its own parse of the option: derived instead */
+    },
+  });
   installLifecycleHooks(proto);
   // no per-instance command closures: the methods are on the prototype
   defineMethod(proto, '_initCommands', function _initCommands() {
@@ -228,7 +238,7 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
     if (!name.endsWith('Buffer')) routes.set(name, { kind: 'builtin', emulator: emulators[name] });
   }
   const engineNames = [...CONNECTION_COMMANDS.keys()].filter((n) => !SPECIAL.has(n));
-  for (const name of [...engineNames, ...CLOCK_TTL]) {
+  for (const name of engineNames) {
     defineCommandMethod(name, engineMethod(emulators, name, false));
     defineCommandMethod(`${name}Buffer`, engineMethod(emulators, name, true));
     routes.set(name, { kind: 'engine' });

@@ -3,19 +3,27 @@
  * PSUBSCRIBE use it): `*` any run, `?` one character, `[abc]`, `[^abc]`, `[a-z]` classes
  * (bounds in either order), `\x` the character x. An unterminated class ends at the pattern's
  * end. Written from the algorithm's description, not copied.
+ *
+ * Not exponential: when the rest of the pattern after a `*` matches nowhere in the rest of the
+ * text, no earlier `*` can help by matching more (Redis's `skipLongerMatches`, CVE-2022-36021,
+ * in 7.0.9+), so `KEYS a*a*a*…b` answers at once; nesting deeper than 1000 `*` fails the match.
  */
 export function globMatch(pattern: string, text: string): boolean {
-  return matchFrom(pattern, 0, text, 0, 0);
+  return matchFrom(pattern, 0, text, 0, 0, { skipLonger: false });
 }
 
-function matchFrom(p: string, pi: number, s: string, si: number, depth: number): boolean {
-  if (depth > 1000) return false; // Redis 7.2 caps the nesting the same way
+function matchFrom(p: string, pi: number, s: string, si: number, depth: number, state: { skipLonger: boolean }): boolean {
+  if (depth > 1000) return false; // protection against abusive patterns, as Redis
   while (pi < p.length) {
     const c = p[pi];
     if (c === '*') {
       while (p[pi + 1] === '*') pi++;
       if (pi + 1 === p.length) return true;
-      for (let k = si; k <= s.length; k++) if (matchFrom(p, pi + 1, s, k, depth + 1)) return true;
+      for (let k = si; k <= s.length; k++) {
+        if (matchFrom(p, pi + 1, s, k, depth + 1, state)) return true;
+        if (state.skipLonger) return false;
+      }
+      state.skipLonger = true;
       return false;
     }
     if (si >= s.length) return false;

@@ -16,6 +16,11 @@
 /** A scheduled callback; cancel it with `cancel()` (idempotent). */
 export interface ClockTimer {
   cancel(): void;
+  /**
+   * Optional: let the process exit while this timer waits (Node's `timeout.unref()`), for
+   * timers nobody awaits (active key expiry). Clocks without real timers may leave it out.
+   */
+  unref?(): void;
 }
 
 export interface Clock {
@@ -88,6 +93,11 @@ export function scheduleLong(
 ): ClockTimer {
   let handle: unknown;
   let cancelled = false;
+  let unrefd = false;
+  const unrefHandle = () => {
+    const h = handle as { unref?: () => unknown } | null;
+    if (h !== null && typeof h === 'object' && typeof h.unref === 'function') h.unref();
+  };
   const arm = (left: number) => {
     const step = Math.min(Math.max(0, left), MAX_TIMER_DELAY);
     handle = setT(() => {
@@ -95,12 +105,17 @@ export function scheduleLong(
       if (left > step) arm(left - step);
       else fn();
     }, step);
+    if (unrefd) unrefHandle();
   };
   arm(ms);
   return {
     cancel: () => {
       cancelled = true;
       clearT(handle as never);
+    },
+    unref: () => {
+      unrefd = true;
+      unrefHandle();
     },
   };
 }

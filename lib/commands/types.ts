@@ -35,9 +35,10 @@ export interface Db {
   /**
    * The value stored at `key` after lazy expiry (Redis lookupKey), or undefined. The object
    * itself, not a copy: a command that changes it in place then calls `touch(key)` (and
-   * `signalReady(key)` when blocked pops may now be served).
+   * `signalReady(key)` when blocked pops may now be served). The lookup counts as an access of
+   * the key (OBJECT IDLETIME) unless `noTouch` (Redis LOOKUP_NOTOUCH: TYPE, EXISTS, TTL, OBJECT).
    */
-  lookup(key: string): unknown;
+  lookup(key: string, noTouch?: boolean): unknown;
   /**
    * Store `value` at `key`, replacing any value of any type (Redis setKey / dbAdd): the TTL is
    * removed unless `keepTtl`; WATCH is dirtied and calls blocked on the key are signalled.
@@ -65,6 +66,29 @@ export interface Db {
    * Optional: without it a command uses a module-wide seeded generator.
    */
   random?(): number;
+
+  // Keyspace-wide access for the generic key commands (lib/commands/keys.ts, object.ts).
+  // Optional so that a minimal front end can leave them out: those commands then fall back to
+  // `keyNames()` (DBSIZE, RANDOMKEY, SCAN) or throw a StreamsMockError (SWAPDB).
+
+  /** Number of keys, keys whose TTL has passed but are not deleted yet included (Redis DBSIZE). */
+  size?(): number;
+  /** A random key (an expired one picked is deleted and another picked), or undefined when empty. */
+  randomKey?(): string | undefined;
+  /**
+   * One SCAN step: from `cursor` (0 = start; a number below 2^52 this method returned, any other
+   * is accepted) examine up to `count` keys; returns the keys found (expired ones left out) and
+   * the next cursor (0 = done). Every key present for the whole iteration is returned once.
+   */
+  scan?(cursor: number, count: number): { cursor: number; keys: string[] };
+  /** When `key` was last accessed (ms on the keyspace clock; Redis's LRU), undefined when missing. */
+  accessedAt?(key: string): number | undefined;
+  /**
+   * Exchange the contents of databases `index1` and `index2` of this server (SWAPDB; both in
+   * range, checked by the caller): keys and TTLs; WATCHes of both are dirtied, blocked calls
+   * on their keys signalled. Connections stay on their database index.
+   */
+  swapDb?(index1: number, index2: number): void;
 
   // Whole-key access for the keyspace commands (DUMP, RESTORE, COPY) and CONFIG. Optional so
   // that a minimal front end can leave them out: those commands then throw a StreamsMockError.

@@ -148,6 +148,8 @@ export class ServerConfig {
   private streamNodeMaxEntriesValue = 100n;
   private rdbCompressionValue = true;
   private listMaxListpackSizeValue = -2;
+  /** True once CONFIG SET has set `notify-keyspace-events` (since the last reset). */
+  private notifySet = false;
 
   constructor() {
     this.reset();
@@ -156,7 +158,17 @@ export class ServerConfig {
   /** Back to the compiled-in defaults. */
   reset(): void {
     for (const def of PARAMS) this.values.set(def.name, def.default);
+    this.notifySet = false;
     this.applyHonoured();
+  }
+
+  /**
+   * `notify-keyspace-events` (normalised, e.g. `AKE`) once CONFIG SET has set it, for every
+   * connection of the server; undefined while it has not (then each connection's own
+   * `notifyKeyspaceEvents` option decides, as ioredis-mock's per-client option did).
+   */
+  get notifyKeyspaceEvents(): string | undefined {
+    return this.notifySet ? this.values.get('notify-keyspace-events') : undefined;
   }
 
   /** `stream-node-max-entries` as Redis's long long. */
@@ -283,6 +295,7 @@ export class ServerConfig {
       staged.set(n.def.name, normalised);
     });
     for (const [name, value] of staged) this.values.set(name, value);
+    if (staged.has('notify-keyspace-events')) this.notifySet = true;
     this.applyHonoured();
   }
 

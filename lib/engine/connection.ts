@@ -34,11 +34,10 @@ import { runBuiltin, takeExactDirty } from './emulated/builtins';
 import { callSliced } from './emulated/large-args';
 import { bytesOf as toByteString, utf8Of as decodeBytes } from '../bytes/index';
 import { storeKeyOfBytes } from './emulated/keys';
-import { clockTtlCommands } from './emulated/clock-ttl';
 import { builtinError, typedBuiltinReply } from './builtin-replies';
 import type { ConnectionCommandSpec } from './command-types';
 import { CONNECTION_COMMANDS } from './commands/index';
-import { makeDb } from './db';
+import { makeDb, serverEventSink } from './db';
 import { BUILTIN_KINDS, COMMAND_KINDS, COMMAND_KINDS_MAX, builtinFullName, sampledWeight, timingWeight } from './command-timing';
 import { ALLOWED_WHEN_SUBSCRIBED } from './commands/pubsub';
 import { defaultEmulators, type EmulatorTable } from './emulators';
@@ -114,14 +113,11 @@ export function builtinArg(s: string): string | Buffer {
 /** Container commands among the built-ins (their full name carries the subcommand). */
 const BUILTIN_CONTAINERS = new Set(['config', 'object', 'command', 'memory', 'cluster', 'debug']);
 
-/** The ioredis-mock TTL commands replaced by the keyspace clock's (lib/adapter/ttl.ts). */
-const CLOCK_TTL_COMMANDS = new Set(['expire', 'pexpire', 'expireat', 'pexpireat', 'ttl', 'pttl']);
-
 /** Event classes of `notify-keyspace-events` (Redis notify.c; `A` = all of g$lshzxetd). */
 const EVENT_CLASSES = 'g$lshzxetdmn';
 const parsedEvents = new Map<string, { K: Record<string, boolean>; E: Record<string, boolean> }>();
 /** ioredis-mock's `keyspaceEvents` shape for a flags string: per K/E, which classes are on. */
-function parsedKeyspaceEvents(flags: string): { K: Record<string, boolean>; E: Record<string, boolean> } {
+export function parsedKeyspaceEvents(flags: string): { K: Record<string, boolean>; E: Record<string, boolean> } {
   let out = parsedEvents.get(flags);
   if (!out) {
     const on: Record<string, boolean> = {};
@@ -191,8 +187,8 @@ export class Connection {
   name: string | null;
   /** The emulated server (host:port). */
   readonly server: ServerState;
-  /** `notify-keyspace-events` flags for events this connection causes. */
-  notifyKeyspaceEvents: string;
+  /** This connection's own `notifyKeyspaceEvents` option (see `notifyKeyspaceEvents`). */
+  private ownNotifyFlags: string;
   /** CLIENT SETINFO LIB-NAME / LIB-VER, CLIENT NO-EVICT / NO-TOUCH. */
   libName = '';
   libVer = '';
@@ -228,7 +224,6 @@ export class Connection {
   private emulatorTable: EmulatorTable | undefined;
   private host: object | undefined;
   private dbCache: Db | undefined;
-  private ttlCache: Record<string, (args: unknown[]) => number> | undefined;
   private pushListeners: Set<(msg: Reply) => void> | undefined;
   /** SUBSCRIBE channels and PSUBSCRIBE patterns (byte strings), in subscription order. */
   private channelSubs: Set<string> | undefined;
@@ -247,7 +242,8 @@ export class Connection {
     this.resp = options.protocol === 3 ? 3 : 2;
     this.requirePass = options.password ?? null;
     this.authenticated = this.requirePass === null;
-    this.notifyKeyspaceEvents = options.notifyKeyspaceEvents ?? '';
+    this.ownNotifyFlags = options.notifyKeyspaceEvents ?? '';
+    this.server.eventSink ??= serverEventSink(this.server);
     this.emulatorTable = options.emulators;
     this.host = options.builtinHost;
     this.addr = options.addr ?? `127.0.0.1:${40000 + (this.id % 20000)}`;
@@ -258,6 +254,25 @@ export class Connection {
 
   // -------------------------------------------------------------------------------------------
   // Public state
+
+  /**
+   * `notify-keyspace-events` flags for events this connection causes: the server's (CONFIG SET
+   * notify-keyspace-events, for every connection of the server) once it has been set, else this
+   * connection's own option (ioredis-mock's per-client `notifyKeyspaceEvents`). Assigning sets
+   * the connection's own option.
+   */
+  get notifyKeyspaceEvents(): string {
+    return this.server.config.notifyKeyspaceEvents ?? this.ownNotifyFlags;
+  }
+
+  set notifyKeyspaceEvents(flags: string) {
+    this.ownNotifyFlags = flags;
+  }
+
+  /** The connection's own `notifyKeyspaceEvents` option, whatever CONFIG SET says. */
+  get ownNotifyKeyspaceEvents(): string {
+    return this.ownNotifyFlags;
+  }
 
   /** Current RESP protocol (HELLO 2/3 changes it). */
   get protocol(): 2 | 3 {
@@ -771,7 +786,7 @@ export class Connection {
 
   /** True when ioredis-mock (or the clock's TTL family) has `name`. */
   private hasBuiltin(name: string): boolean {
-    return CLOCK_TTL_COMMANDS.has(name) || (builtinArity(name) !== undefined && typeof this.emulators[name] === 'function');
+    return builtinArity(name) !== undefined && typeof this.emulators[name] === 'function';
   }
 
   /** Run one of ioredis-mock's commands on its emulator; the reply typed as Redis types it. */
@@ -786,17 +801,11 @@ export class Connection {
     const writesBefore = ks.modifications;
     let value: unknown;
     try {
-      if (CLOCK_TTL_COMMANDS.has(name)) {
-        const arity = builtinArity(name);
-        if (arity !== undefined && !arityOk(arity, argv.length)) throw new CommandError(errWrongArity(name));
-        value = this.ttlCommands[name](args);
-      } else {
-        const emulator = this.emulators[name];
-        const host = this.builtinHost;
-        // Redis's checks, the keyspace clock, reply fixes (adapter/builtins.ts); long argument
-        // lists in slices (adapter/large-args.ts)
-        value = runBuiltin(ks, name, args, (all) => callSliced(name, all, (slice) => emulator.apply(host, slice)));
-      }
+      const emulator = this.emulators[name];
+      const host = this.builtinHost;
+      // Redis's checks, the keyspace clock, reply fixes (adapter/builtins.ts); long argument
+      // lists in slices (adapter/large-args.ts)
+      value = runBuiltin(ks, name, args, (all) => callSliced(name, all, (slice) => emulator.apply(host, slice)));
     } catch (err) {
       throw builtinError(err);
     } finally {
@@ -858,10 +867,6 @@ export class Connection {
     return out;
   }
 
-  private get ttlCommands(): Record<string, (args: unknown[]) => number> {
-    return (this.ttlCache ??= clockTtlCommands(this.ks));
-  }
-
   // -------------------------------------------------------------------------------------------
   // Keys
 
@@ -883,7 +888,6 @@ export class Connection {
     if (db === this.ks.dbIndex) return;
     this.ks = this.server.keyspace(db);
     this.dbCache = undefined;
-    this.ttlCache = undefined;
   }
 
   // -------------------------------------------------------------------------------------------

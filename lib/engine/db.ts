@@ -9,7 +9,9 @@ import type { Keyspace } from '../keyspace/keyspace';
 import { wholeKeyAccess } from '../keyspace/key-values';
 import { Stream } from '../model/stream';
 import { utf8Of as decodeBytes } from '../bytes/index';
-import type { Connection } from './connection';
+import { type Connection, builtinArg, openConnections } from './connection';
+import type { ServerState } from './registry';
+import { defaultEmulators } from './emulators';
 import { storeKeyOfBytes } from './emulated/keys';
 import { prngOf } from '../keyspace/prng';
 
@@ -25,9 +27,40 @@ export function publishKeyspaceEvent(conn: Connection, ks: Keyspace, type: strin
   const publish = conn.emulators.publish;
   if (typeof publish !== 'function') return;
   const host = { channels: conn.server.channels, patternChannels: conn.server.patternChannels };
+  // channels are text on the server's emitters; the key as a message keeps its bytes (a Buffer
+  // when it is not UTF-8). A __keyspace channel of a non-UTF-8 key is its lossy UTF-8 text.
   const key = decodeBytes(fullKey);
   if (flags.includes('K')) publish.call(host, `__keyspace@${ks.dbIndex}__:${key}`, event);
-  if (flags.includes('E')) publish.call(host, `__keyevent@${ks.dbIndex}__:${event}`, key);
+  if (flags.includes('E')) publish.call(host, `__keyevent@${ks.dbIndex}__:${event}`, builtinArg(fullKey));
+}
+
+/**
+ * The `notify-keyspace-events` flags of events no connection causes (a key expiring): the
+ * server's once CONFIG SET has set them, else every flag some open connection of the server has
+ * as its own option (ioredis-mock's per-client `notifyKeyspaceEvents`).
+ */
+function serverNotifyFlags(server: ServerState): string {
+  const configured = server.config.notifyKeyspaceEvents;
+  if (configured !== undefined) return configured;
+  let flags = '';
+  for (const c of openConnections()) {
+    if (c.server !== server) continue;
+    for (const f of c.ownNotifyKeyspaceEvents) if (!flags.includes(f)) flags += f;
+  }
+  return flags;
+}
+
+/** The server's publisher of keyspace events no connection causes (ServerState.eventSink). */
+export function serverEventSink(server: ServerState): (db: number, type: string, event: string, fullKey: string) => void {
+  return (db, type, event, fullKey) => {
+    const flags = serverNotifyFlags(server);
+    if (!flags || !(flags.includes(type) || (flags.includes('A') && 'g$lshzxetd'.includes(type)))) return;
+    const publish = defaultEmulators().publish;
+    if (typeof publish !== 'function') return;
+    const host = { channels: server.channels, patternChannels: server.patternChannels };
+    if (flags.includes('K')) publish.call(host, `__keyspace@${db}__:${decodeBytes(fullKey)}`, event);
+    if (flags.includes('E')) publish.call(host, `__keyevent@${db}__:${event}`, builtinArg(fullKey));
+  };
 }
 
 /** Key access of the stream commands on `ks` for `conn`. */
@@ -62,7 +95,7 @@ export function makeDb(conn: Connection, ks: Keyspace): Db {
       ks.emitEvent(event, full(key));
       publishKeyspaceEvent(conn, ks, 't', event, full(key));
     },
-    lookup: (key) => ks.store.getRaw(key),
+    lookup: (key, noTouch) => (noTouch ? ks.store.peekLive(key) : ks.store.getRaw(key)),
     store(key, value, keepTtl) {
       const at = keepTtl ? ks.store.expiryOf(key) : undefined;
       ks.store.setRaw(key, value);
@@ -83,6 +116,13 @@ export function makeDb(conn: Connection, ks: Keyspace): Db {
     },
     keyNames: () => ks.store.keyNames(),
     random: () => prngOf(ks).random(),
+    size: () => ks.store.size,
+    randomKey: () => ks.store.randomKey(),
+    scan: (cursor, count) => ks.store.scan(cursor, count),
+    accessedAt: (key) => ks.store.accessedAt(key),
+    swapDb(index1, index2) {
+      if (index1 !== index2) conn.server.keyspace(index1).store.swapWith(conn.server.keyspace(index2).store);
+    },
     dirty: (n) => conn.server.stats.addDirty(n),
     resetStats: () => conn.server.stats.resetStats(),
     // DUMP, RESTORE, COPY (… DB n) and CONFIG: whole values and the server's other databases

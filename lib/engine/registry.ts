@@ -61,6 +61,11 @@ export class ServerState {
    * `busy-reply-threshold` ms (Connection.execute / enqueue).
    */
   busyScript: BusyScript | null = null;
+  /**
+   * Publishes a keyspace event no connection caused (a key expiring, actively or lazily) on
+   * database `db`: set by the engine's connections (lib/engine/connection.ts), which own pub/sub.
+   */
+  eventSink: ((db: number, type: string, event: string, key: string) => void) | null = null;
 
   constructor(
     readonly host: string,
@@ -78,6 +83,8 @@ export class ServerState {
     let ks = this.dbs.get(db);
     if (!ks) {
       ks = new Keyspace(`${this.host}:${this.port}/${db}`, db, this.config); // CONFIG is per server
+      const expiredIn = ks;
+      ks.onExpired = (key) => this.eventSink?.(expiredIn.dbIndex, 'x', 'expired', key);
       this.dbs.set(db, ks);
     }
     return ks;

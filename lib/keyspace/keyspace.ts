@@ -4,7 +4,7 @@
  */
 import { BlockingQueue } from '../blocking/blocking';
 import { acceptClock } from '../clock/accept';
-import { Clock, StreamsMockError, readNow } from '../clock/clock';
+import { Clock, ClockTimer, StreamsMockError, readNow, scheduleChecked } from '../clock/clock';
 import { ServerConfig } from '../config/server-config';
 import { globalClock } from '../clock/global-clock';
 import { DEFAULT_REDIS_VERSION, RedisVersion, parseRedisVersion } from '../version';
@@ -66,11 +66,59 @@ export class Keyspace {
       streamRemoved: (key) => this.blocking.signal(key),
       streamArrived: (key) => this.blocking.signal(key),
       expiryChanged: (key) => this.blocking.armExpiry(key),
+      accessTime: () => this.lastNow ?? this.now(),
+      expired: (key) => this.onExpired?.(key),
+      nextExpiry: (at) => this.armActiveExpiry(at),
     }, this.config.nodeLimits);
     this.blocking = new BlockingQueue(() => this.currentClock, {
       at: (key) => this.store.expiryOf(key),
       probe: (key) => void this.store.hasKey(key),
     });
+  }
+
+  /** The last time read (a command's time): key accesses are recorded with it (OBJECT IDLETIME). */
+  private lastNow: number | undefined;
+  /** The active-expiry timer on the keyspace clock, and the TTL it is armed for. */
+  private expiryTimer: ClockTimer | null = null;
+  private expiryTimerAt: number | undefined;
+
+  /**
+   * Called when a key expires, lazily (a command touched it after its TTL) or actively (its
+   * TTL passed on the keyspace clock): the server publishes the `expired` keyspace event.
+   */
+  onExpired: ((key: string) => void) | undefined;
+
+  /**
+   * Arm the active-expiry timer for the earliest TTL `at` (ms), or cancel it (undefined): when
+   * it fires, every key whose TTL has passed is deleted (Redis's active expiry: a key goes, and
+   * `expired` is published, without any command touching it). On the keyspace clock: a fake
+   * clock's timers never become real ones; a real timer is unref'd (it never keeps a process
+   * or a jest worker alive). A clock that cannot schedule leaves expiry lazy.
+   */
+  private armActiveExpiry(at: number | undefined): void {
+    if (at === this.expiryTimerAt && this.expiryTimer !== null) return;
+    this.expiryTimer?.cancel();
+    this.expiryTimer = null;
+    this.expiryTimerAt = at;
+    if (at === undefined) return;
+    const clock = this.currentClock;
+    let timer: ClockTimer;
+    try {
+      timer = scheduleChecked(clock, () => {
+        if (this.expiryTimer !== timer) return;
+        this.expiryTimer = null;
+        this.expiryTimerAt = undefined;
+        try {
+          this.store.expireDue();
+        } finally {
+          this.blocking.flush();
+        }
+      }, Math.max(0, at - readNow(clock)));
+    } catch {
+      return; // a clock that cannot schedule (library misuse): keys still expire on access
+    }
+    timer.unref?.();
+    this.expiryTimer = timer;
   }
 
   /** Store writes so far (a front end counts a command's key writes for INFO's dirty counter). */
@@ -112,7 +160,15 @@ export class Keyspace {
     if (clock !== this.currentClock && this.blocking.size > 0) {
       throw new StreamsMockError('cannot change the clock while calls are blocked in this keyspace');
     }
+    const changed = clock !== this.currentClock;
     this.currentClock = clock;
+    if (changed && this.expiryTimerAt !== undefined) {
+      // the armed TTL moves to the new clock's timers
+      const at = this.expiryTimerAt;
+      this.expiryTimer?.cancel();
+      this.expiryTimer = null;
+      this.armActiveExpiry(at);
+    }
   }
 
   setRedisVersion(version: RedisVersion | string): void {
@@ -121,13 +177,13 @@ export class Keyspace {
 
   /** Current command time in ms. Throws StreamsMockError when the clock answers no valid time. */
   now(): number {
-    return this.frozenNow ?? readNow(this.currentClock);
+    return (this.lastNow = this.frozenNow ?? readNow(this.currentClock));
   }
 
   /** Run `fn` as one atomic unit: one time snapshot, blocked readers served after it. */
   atomically<T>(fn: () => T): T {
     const outer = this.frozenNow === null;
-    if (outer) this.frozenNow = readNow(this.currentClock);
+    if (outer) this.frozenNow = this.lastNow = readNow(this.currentClock);
     this.blocking.hold();
     try {
       return fn();
@@ -172,7 +228,7 @@ export class Keyspace {
   restoreDefaults(): void {
     this.reset();
     this.config.reset();
-    this.currentClock = globalClock;
+    this.setClock(globalClock);
     this.currentVersion = DEFAULT_REDIS_VERSION;
   }
 

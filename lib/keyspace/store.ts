@@ -28,6 +28,19 @@ export interface StoreHooks {
   streamArrived(key: string): void;
   /** A TTL was set or removed on `key`. */
   expiryChanged(key: string): void;
+  /**
+   * The time of the command running now (ms, the keyspace clock's last reading): a key's last
+   * access (OBJECT IDLETIME) is recorded with it, without reading the clock again. Optional:
+   * without it every access is recorded at `now()`.
+   */
+  accessTime?(): number;
+  /** `key` expired (lazily, on access, or actively, by `expireDue`) and was deleted. */
+  expired?(key: string): void;
+  /**
+   * The earliest TTL of the store is now `at` (ms), or there is none (undefined): the owner
+   * (re)arms its active-expiry timer, which calls `expireDue()` when `at` has come.
+   */
+  nextExpiry?(at: number | undefined): void;
 }
 
 /**
@@ -73,9 +86,37 @@ export interface SharedExpires {
   delete(key: string): void;
 }
 
+/** Slots of the key index: a key, or a hole left by a deleted key. */
+type Slot = string | undefined;
+
+/** Cursors of SCAN: the index generation in the high bits, the next slot in the low 32. */
+const SLOT_BITS = 2 ** 32;
+const GENERATIONS = 2 ** 20;
+
 export class KeyStore {
   private readonly raw = new Map<string, unknown>();
   private readonly expiry = new Map<string, number>();
+  /** Last access of each key (ms on the keyspace clock): OBJECT IDLETIME. */
+  private readonly accessed = new Map<string, number>();
+  /**
+   * TTLs as a binary min-heap of [at, key] (active expiry). An entry whose key has another TTL
+   * (or none) by now is stale and skipped; the heap is rebuilt when stale entries dominate.
+   */
+  private heap: [number, string][] = [];
+  /** The earliest TTL last reported through `hooks.nextExpiry` (undefined: none armed). */
+  private reportedExpiry: number | undefined;
+  /**
+   * The key index of SCAN and RANDOMKEY, built on first use: every key in a slot, a deleted
+   * key's slot left as a hole (so a SCAN cursor, a slot number, never skips a key present for
+   * the whole iteration); compacted when holes outnumber keys (a new generation: cursors of
+   * the previous one are translated, older ones restart).
+   */
+  private slots: Slot[] | null = null;
+  private slotOf: Map<string, number> | null = null;
+  private holes = 0;
+  private generation = 0;
+  /** Sorted old slot numbers of the keys kept by the last compaction (previous generation's cursors). */
+  private previousLive: Int32Array | null = null;
 
   constructor(
     private readonly hooks: StoreHooks,
@@ -87,7 +128,14 @@ export class KeyStore {
   private expireIfDue(key: string): void {
     if (this.expiry.size === 0) return; // no TTL anywhere: the usual case, no lookup
     const at = this.expiry.get(key);
-    if (at !== undefined && at <= this.hooks.now()) this.remove(key);
+    if (at !== undefined && at <= this.hooks.now()) this.expireKey(key);
+  }
+
+  /** Delete `key` because its TTL passed, and report it (keyspace event `expired`). */
+  private expireKey(key: string): void {
+    const existed = this.raw.has(key);
+    this.remove(key);
+    if (existed) this.hooks.expired?.(key);
   }
 
   /**
@@ -113,8 +161,14 @@ export class KeyStore {
     if (!this.raw.has(key)) return;
     const old = this.raw.get(key);
     this.raw.delete(key);
+    this.accessed.delete(key);
+    this.unindex(key);
     this.hooks.modified(key);
     if (old instanceof Stream) this.hooks.streamRemoved(key);
+  }
+
+  private accessNow(): number {
+    return this.hooks.accessTime ? this.hooks.accessTime() : this.hooks.now();
   }
 
   /** The stored value without expiring it (for observers inside a write). */
@@ -122,10 +176,23 @@ export class KeyStore {
     return this.raw.get(key);
   }
 
-  /** The stored value itself (no copy), after lazy expiry. */
+  /** The stored value itself (no copy), after lazy expiry; records the access (OBJECT IDLETIME). */
   getRaw(key: string): unknown {
     this.expireIfDue(key);
+    const v = this.raw.get(key);
+    if (v !== undefined) this.accessed.set(key, this.accessNow());
+    return v;
+  }
+
+  /** The stored value after lazy expiry, without recording an access (Redis LOOKUP_NOTOUCH). */
+  peekLive(key: string): unknown {
+    this.expireIfDue(key);
     return this.raw.get(key);
+  }
+
+  /** When `key` was last read or written (ms on the keyspace clock), or undefined when missing. */
+  accessedAt(key: string): number | undefined {
+    return this.raw.has(key) ? this.accessed.get(key) : undefined;
   }
 
   hasKey(key: string): boolean {
@@ -139,6 +206,8 @@ export class KeyStore {
     if (val instanceof Stream && this.nodeLimits) val.entries.limits = this.nodeLimits;
     const old = this.raw.get(key);
     this.raw.set(key, val);
+    this.accessed.set(key, this.accessNow());
+    if (old === undefined && this.slots !== null) this.indexKey(key);
     this.hooks.modified(key);
     if (old instanceof Stream && old !== val) this.hooks.streamRemoved(key);
     if (val instanceof Stream && old !== val) this.hooks.streamArrived(key);
@@ -169,6 +238,8 @@ export class KeyStore {
     const streams = new Set(this.streamKeys());
     this.raw.clear();
     this.expiry.clear();
+    this.accessed.clear();
+    this.resetIndexes();
     for (const key of keys) {
       this.hooks.modified(key);
       if (streams.has(key)) this.hooks.streamRemoved(key);
@@ -193,7 +264,9 @@ export class KeyStore {
 
   /** Set the absolute expiry of `key` (ms since the epoch). */
   setExpiry(key: string, at: number): void {
-    this.expiry.set(key, +at);
+    at = +at;
+    this.expiry.set(key, at);
+    if (this.hooks.nextExpiry) this.pushExpiry(at, key);
     this.hooks.expiryChanged(key);
   }
 
@@ -221,7 +294,11 @@ export class KeyStore {
 
   /** ioredis-mock-compatible shared expires object, on the keyspace clock (keys as the emulators hold them). */
   readonly expires: SharedExpires = Object.freeze({
-    clear: () => this.expiry.clear(),
+    clear: () => {
+      this.expiry.clear();
+      this.heap = [];
+      this.reportNextExpiry();
+    },
     get: (key: string) => this.expiry.get(bytesOf(key)),
     set: (key: string, timestamp: number) => this.setExpiry(bytesOf(key), timestamp),
     has: (key: string) => this.expiry.has(bytesOf(key)),
@@ -254,8 +331,17 @@ export class KeyStore {
         if (expiry.has(key)) store.hooks.expiryChanged(key);
       }
     };
+    const myAccess = new Map(this.accessed);
+    this.accessed.clear();
+    for (const [k, v] of other.accessed) this.accessed.set(k, v);
+    other.accessed.clear();
+    for (const [k, v] of myAccess) other.accessed.set(k, v);
+    this.resetIndexes();
+    other.resetIndexes();
     fill(this, theirs, mine[0]);
     fill(other, mine, theirs[0]);
+    this.rebuildHeap();
+    other.rebuildHeap();
   }
 
   /** True when `key` has a TTL that has passed on the keyspace clock (not yet dropped). */
@@ -267,5 +353,206 @@ export class KeyStore {
   /** Absolute expiry time of a full key in ms, if it has a TTL. */
   expiryOf(key: string): number | undefined {
     return this.expiry.get(key);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Active expiry (Redis activeExpireCycle, here exact: every key goes when its TTL passes)
+
+  private pushExpiry(at: number, key: string): void {
+    const h = this.heap;
+    h.push([at, key]);
+    let i = h.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (h[parent][0] <= h[i][0]) break;
+      [h[parent], h[i]] = [h[i], h[parent]];
+      i = parent;
+    }
+    // stale entries (TTL changed or removed since) dominate: rebuild from the live TTLs
+    if (h.length > 64 && h.length > 2 * this.expiry.size) this.rebuildHeap();
+    else if (this.reportedExpiry === undefined || at < this.reportedExpiry) this.reportNextExpiry();
+  }
+
+  private popExpiry(): void {
+    const h = this.heap;
+    const last = h.pop()!;
+    if (h.length === 0) return;
+    h[0] = last;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < h.length && h[l][0] < h[m][0]) m = l;
+      if (r < h.length && h[r][0] < h[m][0]) m = r;
+      if (m === i) break;
+      [h[m], h[i]] = [h[i], h[m]];
+      i = m;
+    }
+  }
+
+  /** Drop stale entries from the top; the earliest live TTL, or undefined. */
+  private earliestExpiry(): number | undefined {
+    const h = this.heap;
+    while (h.length > 0) {
+      const [at, key] = h[0];
+      if (this.expiry.get(key) === at && this.raw.has(key)) return at;
+      this.popExpiry();
+    }
+    return undefined;
+  }
+
+  private rebuildHeap(): void {
+    this.heap = [...this.expiry].map(([key, at]) => [at, key] as [number, string]).sort((a, b) => a[0] - b[0]);
+    this.reportNextExpiry();
+  }
+
+  private reportNextExpiry(): void {
+    if (!this.hooks.nextExpiry) return;
+    const at = this.earliestExpiry();
+    if (at === this.reportedExpiry) return;
+    this.reportedExpiry = at;
+    this.hooks.nextExpiry(at);
+  }
+
+  /**
+   * Delete every key whose TTL has passed on the keyspace clock (each reported through
+   * `hooks.expired`), then report the next TTL. The owner's active-expiry timer calls it.
+   */
+  expireDue(): void {
+    const now = this.hooks.now();
+    this.reportedExpiry = undefined;
+    for (let at = this.earliestExpiry(); at !== undefined && at <= now; at = this.earliestExpiry()) {
+      const key = this.heap[0][1];
+      this.popExpiry();
+      this.expireKey(key);
+    }
+    this.reportNextExpiry();
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Key index: SCAN cursors and RANDOMKEY
+
+  private buildIndex(): Slot[] {
+    const slots: Slot[] = [...this.raw.keys()];
+    this.slots = slots;
+    this.slotOf = new Map(slots.map((k, i) => [k as string, i]));
+    this.holes = 0;
+    return slots;
+  }
+
+  private indexKey(key: string): void {
+    this.slotOf!.set(key, this.slots!.length);
+    this.slots!.push(key);
+  }
+
+  private unindex(key: string): void {
+    if (this.slots === null) return;
+    const slot = this.slotOf!.get(key);
+    if (slot === undefined) return;
+    this.slotOf!.delete(key);
+    this.slots[slot] = undefined;
+    this.holes++;
+    if (this.holes > 64 && this.holes > this.raw.size) this.compact();
+  }
+
+  /** Drop the holes (a new generation; cursors of the previous one stay valid through `previousLive`). */
+  private compact(): void {
+    const old = this.slots!;
+    const live = new Int32Array(old.length - this.holes);
+    const slots: Slot[] = [];
+    for (let i = 0; i < old.length; i++) {
+      const key = old[i];
+      if (key === undefined) continue;
+      live[slots.length] = i;
+      this.slotOf!.set(key, slots.length);
+      slots.push(key);
+    }
+    this.slots = slots;
+    this.holes = 0;
+    this.previousLive = live;
+    this.generation = (this.generation + 1) % GENERATIONS;
+  }
+
+  private resetIndexes(): void {
+    this.slots = null;
+    this.slotOf = null;
+    this.holes = 0;
+    this.previousLive = null;
+    this.generation = (this.generation + 1) % GENERATIONS;
+    this.heap = [];
+    this.reportNextExpiry();
+  }
+
+  /** The slot a SCAN cursor continues at (0 for a cursor of an older generation: start again). */
+  private slotOfCursor(cursor: number): number {
+    const generation = Math.floor(cursor / SLOT_BITS);
+    const slot = cursor % SLOT_BITS;
+    if (generation === this.generation) return slot;
+    const live = this.previousLive;
+    if (live === null || generation !== (this.generation + GENERATIONS - 1) % GENERATIONS) return 0;
+    // the first kept key at or after the old slot
+    let lo = 0;
+    let hi = live.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (live[mid] < slot) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /**
+   * One SCAN step (db.c scanGenericCommand over the key index): from `cursor` (0 = start),
+   * examine up to `count` keys (and at most 10 × `count` slots, holes included), returning the
+   * keys found (expired ones deleted and left out) and the next cursor (0 = done). Every key
+   * present for the whole iteration is returned exactly once; keys added meanwhile may or may
+   * not be. `cursor` is a number below 2^52 (one this method returned, or any other: a cursor
+   * the store never gave either continues at some slot or ends the iteration).
+   */
+  scan(cursor: number, count: number): { cursor: number; keys: string[] } {
+    const slots = this.slots ?? this.buildIndex();
+    let slot = cursor === 0 ? 0 : this.slotOfCursor(cursor);
+    const found: string[] = [];
+    let examined = 0;
+    let visited = 0;
+    const maxVisits = count * 10;
+    while (slot < slots.length && examined < count && visited < maxVisits) {
+      const key = slots[slot++];
+      visited++;
+      if (key === undefined) continue;
+      examined++;
+      found.push(key);
+    }
+    // expired keys go now (they may compact the index: the cursor is taken after)
+    const keys = this.expiry.size === 0 ? found : found.filter((k) => (this.expireIfDue(k), this.raw.has(k)));
+    const current = this.slots!;
+    if (current !== slots) slot = this.slotOfCursor(this.generationCursor(slot, slots));
+    if (slot >= current.length) return { cursor: 0, keys };
+    return { cursor: this.generation * SLOT_BITS + slot, keys };
+  }
+
+  /** The cursor of `slot` in index `slots` before a compaction that happened during one scan step. */
+  private generationCursor(slot: number, slots: Slot[]): number {
+    return slots === this.slots ? this.generation * SLOT_BITS + slot : ((this.generation + GENERATIONS - 1) % GENERATIONS) * SLOT_BITS + slot;
+  }
+
+  /**
+   * A random key (db.c dbRandomKey: an expired key picked is deleted and another picked), or
+   * undefined when the store is empty. O(1) on average (holes are at most half the slots).
+   */
+  randomKey(): string | undefined {
+    for (;;) {
+      if (this.raw.size === 0) return undefined;
+      const slots = this.slots ?? this.buildIndex();
+      const key = slots[Math.floor(Math.random() * slots.length)];
+      if (key === undefined) continue;
+      const at = this.expiry.get(key);
+      if (at !== undefined && at <= this.hooks.now()) {
+        this.expireKey(key);
+        continue;
+      }
+      return key;
+    }
   }
 }

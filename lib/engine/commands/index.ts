@@ -26,7 +26,6 @@ const client = (): ConnectionCommandModule => require('./client');
 const scripting = (): ConnectionCommandModule => require('./scripting');
 const pubsub = (): ConnectionCommandModule => require('./pubsub');
 const server = (): ConnectionCommandModule => require('./server');
-const keyspace = (): ConnectionCommandModule => require('./keyspace');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 const MULTI: Flags = { immediate: true, noScript: true };
@@ -68,16 +67,6 @@ const TABLE: [name: string, arity: number, flags: Flags, load: () => ConnectionC
   ['lastsave', 1, NONE, server],
   ['debug', -2, NOSCRIPT, server],
   ['function', -2, NOSCRIPT, server],
-  ['del', -2, NONE, keyspace],
-  ['unlink', -2, NONE, keyspace],
-  ['exists', -2, NONE, keyspace],
-  ['touch', -2, NONE, keyspace],
-  ['rename', 3, NONE, keyspace],
-  ['renamenx', 3, NONE, keyspace],
-  ['move', 3, NONE, keyspace],
-  ['swapdb', 3, NONE, keyspace],
-  ['keys', 2, NONE, keyspace],
-  ['scan', -2, NONE, keyspace],
 ];
 
 /** Connection-level commands by lower-case name. */

@@ -1,0 +1,173 @@
+/**
+ * The keyspace machinery behind the generic key commands, through fake ioredis clients and
+ * engine connections: active expiry on the keyspace clock (the `expired` event without any
+ * command touching the key), CONFIG SET notify-keyspace-events for every connection of a server,
+ * SCAN's guarantee over deletions, and OBJECT IDLETIME on the keyspace clock.
+ */
+import Redis, { createFakeClock } from 'ioredis-mock-streams';
+import { createConnection } from '../../lib/engine';
+import { toResp2Plain } from '../../lib/reply/reply';
+
+type Client = InstanceType<typeof Redis>;
+let port = 47_300;
+const clients: Client[] = [];
+const make = (opts: Record<string, unknown> = {}): Client => {
+  const r = new Redis({ port, ...opts } as never);
+  clients.push(r);
+  return r;
+};
+afterEach(() => {
+  for (const c of clients.splice(0)) c.disconnect();
+  port++;
+});
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('active expiry', () => {
+  it('deletes a key when its TTL passes on the fake clock and publishes expired, with nobody touching it', async () => {
+    const clock = createFakeClock({ now: Date.UTC(2024, 0, 1) });
+    const redis = make({ streams: { clock } });
+    const sub = make({ streams: { clock } });
+    const seen: [string, string][] = [];
+    sub.on('pmessage', (_p: string, channel: string, message: string) => seen.push([channel, message]));
+    await redis.config('SET', 'notify-keyspace-events', 'Ex');
+    await sub.psubscribe('__keyevent@0__:*');
+    await redis.set('session', 'v');
+    await redis.pexpire('session', 1500);
+    await redis.set('other', 'v');
+    await redis.expire('other', 10);
+    clock.tick(1499);
+    await turn();
+    expect(seen).toEqual([]);
+    expect(await redis.dbsize()).toBe(2);
+    clock.tick(1);
+    await turn();
+    expect(seen).toEqual([['__keyevent@0__:expired', 'session']]);
+    expect(await redis.dbsize()).toBe(1);
+    clock.tick(8500);
+    await turn();
+    expect(seen).toEqual([
+      ['__keyevent@0__:expired', 'session'],
+      ['__keyevent@0__:expired', 'other'],
+    ]);
+    expect(await redis.dbsize()).toBe(0);
+  });
+
+  it('publishes expired once when a command finds the key expired first, and follows TTL changes', async () => {
+    const clock = createFakeClock({ now: 1_000_000 });
+    const redis = make({ streams: { clock }, notifyKeyspaceEvents: 'KEgx' });
+    const sub = make({ streams: { clock } });
+    const seen: [string, string][] = [];
+    sub.on('pmessage', (_p: string, channel: string, message: string) => seen.push([channel, message]));
+    await sub.psubscribe('__key*@0__:*');
+    await redis.set('k', 'v');
+    await redis.pexpire('k', 100);
+    await redis.pexpire('k', 5000); // the later TTL replaces the earlier one
+    await redis.persist('k');
+    clock.tick(6000);
+    await turn();
+    expect(await redis.exists('k')).toBe(1);
+    await redis.pexpire('k', 10);
+    clock.setSystemTime(clock.now() + 10); // time jumps: no timer fired yet
+    expect(await redis.get('k')).toBeNull();
+    clock.tick(0);
+    await turn();
+    expect(seen.filter(([, m]) => m === 'expired')).toEqual([['__keyspace@0__:k', 'expired']]);
+    expect(seen.filter(([c]) => c === '__keyevent@0__:expired')).toEqual([['__keyevent@0__:expired', 'k']]);
+    expect(seen.map(([c, m]) => (c.startsWith('__keyspace') ? m : `E:${c.split(':')[1]}`))).toEqual([
+      'expire', 'E:expire', 'expire', 'E:expire', 'persist', 'E:persist', 'expire', 'E:expire', 'expired', 'E:expired',
+    ]);
+  });
+
+  it('leaves no timer behind: a keyspace reset cancels it, a real-clock timer does not hold the process', async () => {
+    const clock = createFakeClock({ now: 1_000 });
+    const redis = make({ streams: { clock } });
+    await redis.set('k', 'v');
+    await redis.expire('k', 100);
+    expect(clock.countTimers()).toBe(1);
+    await redis.flushall();
+    expect(clock.countTimers()).toBe(0);
+    const real = make();
+    await real.set('k', 'v');
+    await real.expire('k', 3600); // an unref'd real timer: jest exits all the same
+    expect(await real.ttl('k')).toBe(3600);
+  });
+});
+
+describe('CONFIG SET notify-keyspace-events', () => {
+  it('switches generic events on and off for every connection of the server, whatever their option', async () => {
+    const a = make();
+    const b = make({ notifyKeyspaceEvents: 'KEA' });
+    const sub = make();
+    const seen: string[] = [];
+    sub.on('pmessage', (_p: string, channel: string, message: string) => seen.push(`${channel} ${message}`));
+    await sub.psubscribe('__key*__:*');
+    await a.set('x', '1');
+    await a.del('x');
+    expect(seen).toEqual([]);
+    await a.config('SET', 'notify-keyspace-events', 'Eg');
+    await a.set('x', '1');
+    await a.rename('x', 'y');
+    await b.del('y');
+    await a.config('SET', 'notify-keyspace-events', '');
+    await b.set('z', '1');
+    await b.del('z');
+    await turn();
+    expect(seen).toEqual(['__keyevent@0__:rename_from x', '__keyevent@0__:rename_to y', '__keyevent@0__:del y']);
+  });
+
+  it('sends move_from and move_to on their own databases', async () => {
+    const a = make();
+    const sub = make();
+    const seen: string[] = [];
+    sub.on('pmessage', (_p: string, channel: string, message: string) => seen.push(`${channel} ${message}`));
+    await sub.psubscribe('__keyevent*');
+    await a.config('SET', 'notify-keyspace-events', 'Egn');
+    // SET of a new key sends new (dbAdd), as redis-server does with n in the flags
+    await a.set('k', 'v');
+    expect(await a.move('k', 3)).toBe(1);
+    await turn();
+    expect(seen).toEqual(['__keyevent@0__:new k', '__keyevent@3__:new k', '__keyevent@0__:move_from k', '__keyevent@3__:move_to k']);
+  });
+});
+
+describe('SCAN over the key index', () => {
+  it('returns every key present for the whole iteration once, across deletions, compactions and insertions', async () => {
+    const conn = createConnection({ port: port++ });
+    const run = async (...argv: string[]) => toResp2Plain(await conn.execute(argv));
+    for (let i = 0; i < 1000; i++) await run('SET', `k${i}`, 'v');
+    const kept = new Set<string>();
+    for (let i = 0; i < 1000; i += 3) kept.add(`k${i}`);
+    const seen: string[] = [];
+    let cursor = '0';
+    let round = 0;
+    do {
+      const [next, keys] = (await run('SCAN', cursor, 'COUNT', '37')) as [string, string[]];
+      seen.push(...keys);
+      cursor = next;
+      // delete the keys not kept, a few per step (holes, then compactions), and add new ones
+      for (let j = 0; j < 40; j++) {
+        const victim = round * 40 + j;
+        if (victim < 1000 && victim % 3 !== 0) await run('DEL', `k${victim}`);
+      }
+      await run('SET', `new${round}`, 'v');
+      round++;
+    } while (cursor !== '0');
+    for (const k of kept) expect(seen.filter((s) => s === k)).toHaveLength(1);
+    expect(new Set(seen).size).toBe(seen.length);
+    conn.close();
+  });
+});
+
+describe('OBJECT IDLETIME', () => {
+  it('counts seconds on the keyspace clock since the last read or write', async () => {
+    const clock = createFakeClock({ now: Date.UTC(2024, 0, 1) });
+    const redis = make({ streams: { clock } });
+    await redis.set('k', 'v');
+    clock.tick(5000);
+    expect(await redis.object('IDLETIME', 'k')).toBe(5);
+    expect(await redis.type('k')).toBe('string'); // TYPE is no access
+    expect(await redis.object('IDLETIME', 'k')).toBe(5);
+    await redis.get('k');
+    expect(await redis.object('IDLETIME', 'k')).toBe(0);
+  });
+});
