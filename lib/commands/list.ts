@@ -230,7 +230,7 @@ function linsert(ctx: CommandContext, argv: string[]): Reply {
   list.growing(listFill(db), value.length, 1);
   const i = list.indexOf(argv[3]);
   if (i < 0) return -1;
-  list.insertAt(after ? i + 1 : i, value);
+  list.insertAt(after ? i + 1 : i, value, after);
   db.touch(key);
   db.notifyEvent('l', 'linsert', key);
   db.dirty?.(1);

@@ -7,10 +7,12 @@
  * Besides the elements, the list keeps what OBJECT ENCODING reports in 7.2+: whether Redis would
  * hold it as a single listpack or as a quicklist, following t_list.c's conversion rules
  * (`listTypeTryConvertListpack` before elements are added, `listTypeTryConvertQuicklist` after
- * elements are removed) and `lpBytes`, the byte size of the listpack holding every element
- * (listpack.c entry sizes). Redis converts a quicklist back to a listpack only when it has a
- * single packed node; this model has no nodes, so it takes "every element would fit in half a
- * node" for that (the same answer whenever the list was not cut down from both ends at once).
+ * elements are removed: a quicklist goes back to a listpack only when it has a single packed node
+ * within half the limit), with `lpBytes`, the byte size of the listpack holding every element
+ * (listpack.c entry sizes). While a quicklist, the list also keeps the shape of its nodes (element
+ * count, listpack bytes, plain or packed: quicklist.c), exact for pushes and pops at both ends,
+ * LTRIM, LREM and LSET in place; LINSERT into a full node and an LSET that must split a node
+ * create the nodes quicklist.c creates but do not merge neighbours afterwards as it may.
  * 7.0 holds every list as a quicklist (`encoding()` answers so whatever the state).
  *
  * This module is pure: callers pass `list-max-listpack-size` (the quicklist `fill`) in.
@@ -98,6 +100,21 @@ export function lpEntryBytes(s: string): number {
   return enc + backlenSize(enc);
 }
 
+/** quicklist.c isLargeElement (7.4+): an element above the node limit gets a plain node of its own. */
+function isLargeElement(sz: number, fill: number): boolean {
+  return fill >= 0 ? sz > SIZE_SAFETY_LIMIT : sz > negFillLimit(fill);
+}
+
+/** quicklist.c SIZE_ESTIMATE_OVERHEAD: what a push adds to a node's size beyond the element. */
+const SIZE_ESTIMATE_OVERHEAD = 8;
+
+/** One quicklist node's shape: its element count, listpack bytes (`sz`), plain or packed. */
+interface QlNode {
+  count: number;
+  sz: number;
+  plain: boolean;
+}
+
 /** Which end of a list: Redis LIST_HEAD (LEFT) or LIST_TAIL (RIGHT). */
 export type ListEnd = 'left' | 'right';
 
@@ -110,6 +127,9 @@ export class RedisList {
   private bytes = LP_OVERHEAD;
   /** True when Redis 7.2+ would hold the list as a quicklist (else a listpack). */
   private quicklist = false;
+  /** While a quicklist: its nodes head to tail, and the fill it was created with (quicklist->fill). */
+  private nodes: QlNode[] = [];
+  private qlFill = -2;
 
   constructor(capacity = 8) {
     let cap = 8;
@@ -126,8 +146,14 @@ export class RedisList {
    *  (LIST_CONV_AUTO: a listpack when the elements fit in one node under `fill`). */
   static of(items: readonly string[], fill = -2): RedisList {
     const list = new RedisList(items.length);
-    for (const item of items) list.pushRight(item);
-    list.quicklist = nodeExceedsLimit(fill, list.bytes, list.len);
+    for (const item of items) {
+      list.growing(fill, item.length, 1);
+      list.pushRight(item);
+    }
+    // rdbLoadObject's LIST_CONV_AUTO: a quicklist of one packed node within the limit is a listpack
+    if (list.quicklist && list.nodes.length === 1 && !list.nodes[0].plain && !nodeExceedsLimit(fill, list.nodes[0].sz, list.len)) {
+      list.toListpack();
+    }
     return list;
   }
 
@@ -161,27 +187,87 @@ export class RedisList {
    * limit of `fill` becomes a quicklist.
    */
   growing(fill: number, addBytes: number, addCount: number): void {
-    if (!this.quicklist && nodeExceedsLimit(fill, this.bytes + addBytes, this.len + addCount)) this.quicklist = true;
+    if (this.quicklist || !nodeExceedsLimit(fill, this.bytes + addBytes, this.len + addCount)) return;
+    this.quicklist = true;
+    this.qlFill = fill;
+    // quicklistAppendListpack: the listpack becomes the first node
+    this.nodes = this.len > 0 ? [{ count: this.len, sz: this.bytes, plain: false }] : [];
   }
 
   /**
-   * t_list.c listTypeTryConvertQuicklist(shrinking), after elements were removed: a quicklist
-   * that fits in half a node of `fill` (every element in one packed node) becomes a listpack.
+   * t_list.c listTypeTryConvertQuicklist(shrinking), after elements were removed: a quicklist of a
+   * single packed node within half the limit of `fill` becomes a listpack.
    */
   shrinking(fill: number): void {
-    if (!this.quicklist) return;
-    let sizeLimit: number;
-    let countLimit: number;
+    if (!this.quicklist || this.nodes.length !== 1) return;
+    const node = this.nodes[0];
+    if (node.plain) return;
     if (fill >= 0) {
-      sizeLimit = SIZE_SAFETY_LIMIT; // one packed node never holds more (no halving: a node bound)
-      countLimit = Math.floor((fill === 0 ? 1 : fill) / 2);
-      if (this.bytes > sizeLimit) return;
-    } else {
-      sizeLimit = Math.floor(negFillLimit(fill) / 2);
-      countLimit = Infinity;
-    }
-    if (this.bytes > sizeLimit || this.len > countLimit) return;
+      if (this.len > Math.floor((fill === 0 ? 1 : fill) / 2)) return;
+    } else if (node.sz > Math.floor(negFillLimit(fill) / 2)) return;
+    this.toListpack();
+  }
+
+  private toListpack(): void {
     this.quicklist = false;
+    this.nodes = [];
+  }
+
+  /** The node holding offset `i` and the offset within it (quicklist mode). */
+  private nodeAt(i: number): [number, number] {
+    const nodes = this.nodes;
+    if (i < this.len / 2) {
+      for (let n = 0; n < nodes.length; n++) {
+        if (i < nodes[n].count) return [n, i];
+        i -= nodes[n].count;
+      }
+    } else {
+      let from = this.len;
+      for (let n = nodes.length - 1; n >= 0; n--) {
+        from -= nodes[n].count;
+        if (i >= from) return [n, i - from];
+      }
+    }
+    return [nodes.length - 1, nodes[nodes.length - 1].count - 1];
+  }
+
+  /** Listpack bytes of a node holding the elements at offsets `from` … `to` inclusive. */
+  private packedSize(from: number, to: number): number {
+    let sz = LP_OVERHEAD;
+    for (let k = from; k <= to; k++) sz += lpEntryBytes(this.buf[(this.head + k) & this.mask] as string);
+    return sz;
+  }
+
+  /** quicklist.c _quicklistNodeAllowInsert. */
+  private allowInsert(node: QlNode | undefined, len: number): boolean {
+    if (node === undefined || node.plain || isLargeElement(len, this.qlFill)) return false;
+    return !nodeExceedsLimit(this.qlFill, node.sz + len + SIZE_ESTIMATE_OVERHEAD, node.count + 1);
+  }
+
+  /** A new node holding just `value` (plain when large). */
+  private nodeOf(value: string): QlNode {
+    return isLargeElement(value.length, this.qlFill)
+      ? { count: 1, sz: value.length, plain: true }
+      : { count: 1, sz: LP_OVERHEAD + lpEntryBytes(value), plain: false };
+  }
+
+  /** quicklistPushHead / quicklistPushTail on the node shapes. */
+  private nodePush(value: string, left: boolean): void {
+    const nodes = this.nodes;
+    const end = left ? nodes[0] : nodes[nodes.length - 1];
+    if (this.allowInsert(end, value.length)) {
+      end.count++;
+      end.sz += lpEntryBytes(value);
+    } else if (left) nodes.unshift(this.nodeOf(value));
+    else nodes.push(this.nodeOf(value));
+  }
+
+  /** An element `value` left node `n` (a pop, a deletion): its node shrinks or goes. */
+  private nodeRemove(n: number, value: string): void {
+    const node = this.nodes[n];
+    node.count--;
+    if (!node.plain) node.sz -= lpEntryBytes(value);
+    if (node.count === 0) this.nodes.splice(n, 1);
   }
 
   private grow(): void {
@@ -212,6 +298,7 @@ export class RedisList {
     this.buf[this.head] = value;
     this.len++;
     this.bytes += lpEntryBytes(value);
+    if (this.quicklist) this.nodePush(value, true);
   }
 
   /** RPUSH one element. */
@@ -220,6 +307,7 @@ export class RedisList {
     this.buf[(this.head + this.len) & this.mask] = value;
     this.len++;
     this.bytes += lpEntryBytes(value);
+    if (this.quicklist) this.nodePush(value, false);
   }
 
   push(value: string, where: ListEnd): void {
@@ -235,6 +323,7 @@ export class RedisList {
     this.head = (this.head + 1) & this.mask;
     this.len--;
     this.bytes -= lpEntryBytes(v);
+    if (this.quicklist) this.nodeRemove(0, v);
     this.maybeShrinkStorage();
     return v;
   }
@@ -247,6 +336,7 @@ export class RedisList {
     this.buf[at] = undefined;
     this.len--;
     this.bytes -= lpEntryBytes(v);
+    if (this.quicklist) this.nodeRemove(this.nodes.length - 1, v);
     this.maybeShrinkStorage();
     return v;
   }
@@ -277,14 +367,93 @@ export class RedisList {
   /** Replace the element at offset `i` (the caller checks the range). */
   set(i: number, value: string): void {
     const at = (this.head + i) & this.mask;
-    this.bytes += lpEntryBytes(value) - lpEntryBytes(this.buf[at] as string);
+    const old = this.buf[at] as string;
+    if (this.quicklist) this.nodeReplace(i, old, value);
+    this.bytes += lpEntryBytes(value) - lpEntryBytes(old);
     this.buf[at] = value;
   }
 
-  /** Insert `value` so that it lands at offset `i` (0 ≤ i ≤ length), moving the nearer end. */
-  insertAt(i: number, value: string): void {
-    if (i <= 0) return this.pushLeft(value);
-    if (i >= this.len) return this.pushRight(value);
+  /** quicklist.c quicklistReplaceEntry on the node shapes (before the buffer changes). */
+  private nodeReplace(i: number, old: string, value: string): void {
+    const nodes = this.nodes;
+    const [n, o] = this.nodeAt(i);
+    const node = nodes[n];
+    const large = isLargeElement(value.length, this.qlFill);
+    if (!node.plain && !large) {
+      node.sz += lpEntryBytes(value) - lpEntryBytes(old);
+    } else if (node.plain) {
+      if (large) node.sz = value.length;
+      else if (this.allowInsert(nodes[n + 1], value.length)) {
+        // inserted at the head of the next node, the plain node deleted
+        nodes[n + 1].count++;
+        nodes[n + 1].sz += lpEntryBytes(value);
+        nodes.splice(n, 1);
+      } else nodes[n] = this.nodeOf(value);
+    } else {
+      // a packed node split around a new plain node
+      const start = i - o;
+      const parts: QlNode[] = [];
+      if (o > 0) parts.push({ count: o, sz: this.packedSize(start, i - 1), plain: false });
+      parts.push({ count: 1, sz: value.length, plain: true });
+      if (o < node.count - 1) parts.push({ count: node.count - 1 - o, sz: this.packedSize(i + 1, start + node.count - 1), plain: false });
+      nodes.splice(n, 1, ...parts);
+    }
+  }
+
+  /**
+   * quicklist.c _quicklistInsert on the node shapes, for `value` inserted next to the element at
+   * offset `pivot` (`after` it or before it), before the buffer changes.
+   */
+  private nodeInsert(pivot: number, value: string, after: boolean): void {
+    const nodes = this.nodes;
+    const [n, o] = this.nodeAt(pivot);
+    const node = nodes[n];
+    const atTail = o === node.count - 1;
+    const atHead = o === 0;
+    const start = pivot - o;
+    const split = (withNew: boolean): void => {
+      // the node split at the pivot (no merge with the neighbours afterwards, see the class doc)
+      const leftEnd = after ? pivot : pivot - 1;
+      const left: QlNode = { count: leftEnd - start + 1, sz: this.packedSize(start, leftEnd), plain: false };
+      const right: QlNode = { count: start + node.count - 1 - leftEnd, sz: this.packedSize(leftEnd + 1, start + node.count - 1), plain: false };
+      const middle = withNew ? [] : [this.nodeOf(value)];
+      if (withNew && after) {
+        right.count++;
+        right.sz += lpEntryBytes(value);
+      } else if (withNew) {
+        left.count++;
+        left.sz += lpEntryBytes(value);
+      }
+      nodes.splice(n, 1, ...[left, ...middle, right].filter((x) => x.count > 0));
+    };
+    if (isLargeElement(value.length, this.qlFill)) {
+      if (node.plain || (atTail && after) || (atHead && !after)) nodes.splice(after ? n + 1 : n, 0, this.nodeOf(value));
+      else split(false);
+      return;
+    }
+    if (this.allowInsert(node, value.length)) {
+      node.count++;
+      node.sz += lpEntryBytes(value);
+    } else if (atTail && after && this.allowInsert(nodes[n + 1], value.length)) {
+      nodes[n + 1].count++;
+      nodes[n + 1].sz += lpEntryBytes(value);
+    } else if (atHead && !after && this.allowInsert(nodes[n - 1], value.length)) {
+      nodes[n - 1].count++;
+      nodes[n - 1].sz += lpEntryBytes(value);
+    } else if ((atTail && after) || (atHead && !after)) {
+      nodes.splice(after ? n + 1 : n, 0, this.nodeOf(value));
+    } else split(true);
+  }
+
+  /**
+   * Insert `value` so that it lands at offset `i` (0 ≤ i ≤ length), moving the nearer end;
+   * LINSERT's pivot is the element before it when `after`, else the one it displaces.
+   */
+  insertAt(i: number, value: string, after = false): void {
+    if (i <= 0 && !this.quicklist) return this.pushLeft(value);
+    if (i >= this.len && !this.quicklist) return this.pushRight(value);
+    if (this.quicklist && this.len > 0) this.nodeInsert(after ? i - 1 : i, value, after);
+    else if (this.quicklist) this.nodes.push(this.nodeOf(value));
     if (this.len === this.buf.length) this.grow();
     const b = this.buf;
     const m = this.mask;
@@ -305,6 +474,7 @@ export class RedisList {
     const b = this.buf;
     const m = this.mask;
     const v = b[(this.head + i) & m] as string;
+    if (this.quicklist) this.nodeRemove(this.nodeAt(i)[0], v);
     if (i < this.len - 1 - i) {
       for (let k = i; k > 0; k--) b[(this.head + k) & m] = b[(this.head + k - 1) & m];
       b[this.head] = undefined;
@@ -364,6 +534,20 @@ export class RedisList {
       }
     }
     if (removed === 0) return 0;
+    if (this.quicklist) {
+      // quicklistDelEntry: each node loses its matches, emptied nodes go (no merging)
+      const e = lpEntryBytes(value);
+      let at = 0;
+      let nodeEnd = this.nodes[0].count;
+      for (let k = 0; k < n; k++) {
+        while (k >= nodeEnd) nodeEnd += this.nodes[++at].count;
+        if (!drop[k]) continue;
+        const node = this.nodes[at];
+        node.count--;
+        if (!node.plain) node.sz -= e;
+      }
+      this.nodes = this.nodes.filter((node) => node.count > 0);
+    }
     let w = 0;
     for (let k = 0; k < n; k++) {
       const v = b[(this.head + k) & m];
@@ -398,6 +582,8 @@ export class RedisList {
     copy.len = this.len;
     copy.bytes = this.bytes;
     copy.quicklist = this.quicklist;
+    copy.qlFill = this.qlFill;
+    copy.nodes = this.nodes.map((node) => ({ ...node }));
     return copy;
   }
 }
