@@ -11,23 +11,36 @@
 #      reset, clients closed after their test, warnings for leaked loops and blocked reads),
 #      ESM TypeScript (nodenext, bundler) + ioredis 6.0.0 and 5.11.1,
 #      plain installs next to ioredis 5.0.0 / 6.0.0 and next to a project's own ioredis-mock
-#      (ioredis 5.11.1). Each install must be clean: no npm warning, `npm ls` valid.
+#      (ioredis 5.11.1), @upstash/redis through msw 2 under jest, and through msw 3 when the Node
+#      line allows it (>= 22.12). Each install must be clean: no npm warning, `npm ls` valid.
+# It runs on the `node` first in PATH: `.ci/node-line.sh 22 -- .ci/matrix.sh` for Node 22.
 # Usage: .ci/matrix.sh [--skip-suite]   (MATRIX_ONLY=name,name runs only those consumers)
-# Needs the npm registry (consumers install their runner). Prints one PASS/FAIL line per step.
+# Needs the npm registry (consumers install their runner). Prints one PASS/FAIL line per step,
+# then (issue 23 item 16) each failed step again with its reason and the end of its log, so that
+# they are the last lines of the output. Timeouts are sized for a loaded 2-CPU machine: 60 s per
+# test in every runner (MATRIX_TEST_TIMEOUT, ms), 15 min per install and per run
+# (MATRIX_STEP_TIMEOUT, s); a step that hits one says so.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 
 START=$(date +%s)
+NODE_VERSION=$(node -p process.versions.node)
+echo "matrix on Node $NODE_VERSION ($(command -v node)), npm $(npm --version)"
+TEST_TIMEOUT=${MATRIX_TEST_TIMEOUT:-60000}
+STEP_TIMEOUT=${MATRIX_STEP_TIMEOUT:-900}
 SKIP_SUITE=0
 [ "${1:-}" = "--skip-suite" ] && SKIP_SUITE=1
 
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 failures=0
+FAILED=()  # the FAIL lines of this shell (the whole-suite step); consumers' are read from their .out
 pass() { echo "PASS $1 ($2 s)"; }
-fail() { echo "FAIL $1 ($2 s)"; failures=$((failures + 1)); }  # a consumer's own count dies with its subshell
+fail() { echo "FAIL $1 ($2 s)"; failures=$((failures + 1)); FAILED+=("FAIL $1 ($2 s)"); }  # a consumer's own count dies with its subshell
 now() { date +%s; }
+# why <exit status> → the reason of a failed command: a timeout, or its exit status
+why() { if [ "$1" = 124 ]; then echo "timed out after $STEP_TIMEOUT s"; else echo "exit status $1"; fi; }
 
 if [ "$SKIP_SUITE" = 0 ]; then
   t=$(now)
@@ -35,7 +48,8 @@ if [ "$SKIP_SUITE" = 0 ]; then
     pass "whole suite on ioredis 5.11.1: $(grep -E '^Tests:' "$WORK/suite-ioredis5.log" | tail -1)" $(($(now) - t))
   else
     tail -80 "$WORK/suite-ioredis5.log"
-    fail "whole suite on ioredis 5.11.1" $(($(now) - t))
+    fail "whole suite on ioredis 5.11.1: $(grep -E '^(Tests|Test Suites):' "$WORK/suite-ioredis5.log" | tail -2 | tr '\n' ' ')" $(($(now) - t))
+    SUITE_TAIL=$(grep -E '^\s*● ' "$WORK/suite-ioredis5.log" | head -10 || true)
   fi
 fi
 
@@ -51,12 +65,13 @@ consumer() {
   local pkgs=()
   while [ "$1" != "--" ]; do pkgs+=("$1"); shift; done
   shift
-  local dir="$WORK/$name" t
+  local dir="$WORK/$name" t st
   t=$(now)
   mkdir -p "$dir"
   cp -R "$ROOT/.ci/consumers/$template/." "$dir/"
-  if ! (cd "$dir" && npm install --no-audit --no-fund "${pkgs[@]}" "$TGZ" >install.log 2>&1); then
-    cat "$dir/install.log"; fail "$name: npm install" $(($(now) - t)); return 0
+  if (cd "$dir" && timeout "$STEP_TIMEOUT" npm install --no-audit --no-fund "${pkgs[@]}" "$TGZ" >install.log 2>&1); then st=0; else st=$?; fi
+  if [ "$st" != 0 ]; then
+    cat "$dir/install.log"; fail "$name: npm install: $(why $st)" $(($(now) - t)); return 0
   fi
   # npm's own notices about other packages (e.g. install-scripts of a runner's dependency) are not ours
   if grep -iE 'npm (warn|error)' "$dir/install.log" | grep -qiE 'ERESOLVE|peer|ioredis|invalid|conflict'; then
@@ -65,10 +80,15 @@ consumer() {
   if ! (cd "$dir" && npm ls --all >ls.log 2>&1); then
     tail -20 "$dir/ls.log"; fail "$name: npm ls" $(($(now) - t)); return 0
   fi
-  if (cd "$dir" && "$@" >run.log 2>&1); then
+  if (cd "$dir" && timeout "$STEP_TIMEOUT" "$@" >run.log 2>&1); then st=0; else st=$?; fi
+  if [ "$st" = 0 ]; then
     pass "$name" $(($(now) - t))
   else
-    tail -60 "$dir/run.log"; fail "$name" $(($(now) - t))
+    tail -60 "$dir/run.log"
+    # the reason: the runner's own failure lines (jest/vitest ●/FAIL/×, node:test "not ok"), else the status
+    local reason
+    reason=$(grep -aE '^\s*(●|FAIL |×|✗|not ok|Error:|AssertionError)' "$dir/run.log" | grep -v '^\s*● Console' | head -3 | sed 's/^\s*//' | tr '\n' ';' || true)
+    fail "$name: $(why $st)${reason:+: $reason}" $(($(now) - t))
   fi
 }
 
@@ -81,14 +101,17 @@ launch() {
   consumer "$@" >"$WORK/$name.out" 2>&1 &
 }
 
-launch jest29-ioredis5 jest jest@29.7.0 ioredis@5.11.1 -- npx jest --ci
-launch jest30-ioredis6 jest jest@30.5.2 ioredis@6.0.0 -- npx jest --ci
+JEST="npx jest --ci --testTimeout=$TEST_TIMEOUT"
+VITEST="npx vitest run --testTimeout=$TEST_TIMEOUT --hookTimeout=$TEST_TIMEOUT"
+launch jest29-ioredis5 jest jest@29.7.0 ioredis@5.11.1 -- $JEST
+launch jest30-ioredis6 jest jest@30.5.2 ioredis@6.0.0 -- $JEST
 launch vitest4-ioredis6 vitest vitest@4.1.12 vite@8.3.8 ioredis@6.0.0 -- \
-  sh -c 'npx vitest run && npx vitest run --config vitest.pools.config.mjs &&
-    ! npx vitest run --config vitest.misuse.config.mjs >misuse.log 2>&1 && grep -q "ioredis-mock-streams/vitest" misuse.log &&
-    ! npx vitest run --config vitest.isolate-misuse.config.mjs >isolate-misuse.log 2>&1 && grep -q "with isolate: false" isolate-misuse.log'
-# (a loop that outlives its test must stop: without that the run never exits, hence the timeout)
-launch node-test-ioredis6 node-test ioredis@6.0.0 -- timeout 300 node --import ioredis-mock-streams/register --test tests/
+  sh -c "$VITEST && $VITEST --config vitest.pools.config.mjs &&
+    ! $VITEST --config vitest.misuse.config.mjs >misuse.log 2>&1 && grep -q ioredis-mock-streams/vitest misuse.log &&
+    ! $VITEST --config vitest.isolate-misuse.config.mjs >isolate-misuse.log 2>&1 && grep -q 'with isolate: false' isolate-misuse.log"
+# (a loop that outlives its test must stop: without that the run never exits; the step timeout
+# ends it)
+launch node-test-ioredis6 node-test ioredis@6.0.0 -- node --import ioredis-mock-streams/register --test --test-timeout="$TEST_TIMEOUT" tests/
 launch esm-ts-ioredis6 esm-ts typescript@5.9.3 @types/node@20.19.43 ioredis@6.0.0 -- \
   sh -c 'npx tsc -p tsconfig.bundler.json && npx tsc -p tsconfig.nodenext.json && node out/main.js'
 launch esm-ts-ioredis5 esm-ts typescript@5.9.3 @types/node@20.19.43 ioredis@5.11.1 -- \
@@ -96,11 +119,31 @@ launch esm-ts-ioredis5 esm-ts typescript@5.9.3 @types/node@20.19.43 ioredis@5.11
 launch install-ioredis5.0.0 install ioredis@5.0.0 -- node smoke.cjs
 launch install-ioredis6.0.0 install ioredis@6.0.0 -- node smoke.cjs
 launch install-own-ioredis-mock install ioredis@5.11.1 ioredis-mock@8.13.1 -- node smoke.cjs
+# @upstash/redis through ioredis-mock-streams/msw under jest: msw 2 on every line, msw 3 (Node
+# >= 22.12, ES modules only) where the line allows it
+UPSTASH=(jest@30.5.2 @babel/plugin-transform-modules-commonjs@7.29.14 @upstash/redis@1.39.0 ioredis@6.0.0)
+launch upstash-msw2 upstash-msw "${UPSTASH[@]}" msw@2.15.0 -- env MSW_MAJOR=2 $JEST
+if node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 22 || (a === 22 && b >= 12) ? 0 : 1)'; then
+  launch upstash-msw3 upstash-msw "${UPSTASH[@]}" msw@3.0.5 babel-plugin-transform-import-meta@2.3.3 -- \
+    env MSW_MAJOR=3 $JEST -c jest.msw3.config.js
+elif [ -z "${MATRIX_ONLY:-}" ] || [[ ",$MATRIX_ONLY," == *",upstash-msw3,"* ]]; then
+  echo "upstash-msw3 not run: msw 3 needs Node >= 22.12 (this is $NODE_VERSION)"
+fi
 wait
 
 for name in "${names[@]}"; do
   cat "$WORK/$name.out"
-  if ! grep -q "^PASS $name" "$WORK/$name.out"; then failures=$((failures + 1)); fi
+  if ! grep -q "^PASS $name" "$WORK/$name.out"; then
+    failures=$((failures + 1))
+    line=$(grep -m1 "^FAIL $name" "$WORK/$name.out" || echo "FAIL $name: no result (its shell ended early)")
+    FAILED+=("$line")
+  fi
 done
-echo "matrix: $failures failed (total $(($(now) - START)) s)"
+# The failed steps again, last, with their reasons (a step's log is printed above in full)
+if [ "$failures" -gt 0 ]; then
+  echo "---- matrix on Node $NODE_VERSION: failed steps ----"
+  printf '%s\n' "${FAILED[@]}"
+  [ -n "${SUITE_TAIL:-}" ] && echo "$SUITE_TAIL"
+fi
+echo "matrix on Node $NODE_VERSION: $failures failed (total $(($(now) - START)) s)"
 exit $((failures > 0))

@@ -215,8 +215,22 @@ async function bundleGroup(group, ids, groupOf) {
     ],
   });
   fs.mkdirSync(path.dirname(outfile), { recursive: true });
+  // the entry's own code, which the map names as bundle/<name>.entry.js: shipped beside the bundle
+  fs.writeFileSync(path.join(DIST, 'bundle', `${group.name}.entry.js`), entry.join('\n'));
   for (const out of result.outputFiles) {
     let text = out.text;
+    if (out.path.endsWith('.map')) {
+      // A module of another group appears in the map as esbuild's virtual `other-group:<id>` (the
+      // one-line loader above): name that module's stub, dist/<id>.js, which does the same and
+      // exists in the package (issue 23 item 11: every source a map names is a shipped file).
+      const map = JSON.parse(text);
+      map.sources = map.sources.map((source, i) => {
+        if (!source.startsWith('other-group:')) return source;
+        if (map.sourcesContent) map.sourcesContent[i] = null;
+        return specifierFrom(outfile, source.slice('other-group:'.length));
+      });
+      text = JSON.stringify(map);
+    }
     if (out.path.endsWith('.js')) {
       text = classNames(asciiComments(text));
       // a non-root bundle is a function of the link: every copy of the package (a jest module

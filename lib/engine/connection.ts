@@ -203,6 +203,12 @@ export class Connection {
   private lastInteractionAt: number | undefined;
   /** Full name of the last command (CLIENT LIST `cmd`), e.g. `client|info`. */
   lastCommand = 'NULL';
+  /**
+   * What the front end holds for this connection (CLIENT LIST `qbuf`: bytes received and not yet
+   * parsed; `omem`: reply bytes not yet written to the socket). Set by the RESP server; an
+   * in-process client holds nothing (0).
+   */
+  buffers: (() => { qbuf: number; omem: number }) | undefined = undefined;
 
   private ks: Keyspace;
   private resp: 2 | 3;

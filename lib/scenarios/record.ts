@@ -6,7 +6,9 @@
  * expectation. Where the old expectation holds matchers, they are kept if the real reply
  * satisfies them, so time-dependent values keep their tolerance; if a matcher is violated
  * (or a reply with matchers became an error, or a step got no reply in time) the file is
- * not written and the problem is reported. Time-dependent values without a matcher (IDs XADD
+ * not written and the problem is reported — except on another server than the one the file was
+ * recorded on (another `recordedOn`, or another `server` label): there the old server's
+ * expectation is replaced by what this server answers, and listed (issue 23 item 13). Time-dependent values without a matcher (IDs XADD
  * generated from the clock, idle times, seen/active/delivery times, TTLs) are written as
  * matchers (./time-matchers.ts) and listed in the report, so the file replays on the fake and
  * on a server alike. The file then gets `source: "recorded"`, `recordedOn` (INFO server
@@ -97,14 +99,18 @@ export async function recordFile(file: string, target: RealTarget, opts: RecordO
       ]);
     }
   }
+  const problems: string[] = [];
+  const changes: string[] = [];
+  // Another server than the recording's: its answers replace the old server's expectations.
+  const otherServer = scenario.recordedOn !== undefined && (scenario.recordedOn !== version || scenario.server !== server);
+  const recordedBy = `${scenario.recordedOn}${scenario.server !== undefined ? ` (${scenario.server})` : ''}`;
+  const replaced = (i: number, why: string) => changes.push(`step ${i}: the expectation recorded on ${recordedBy} replaced (${why})`);
   const serverNowMs = await target.serverTimeMs();
   const run = await runScenario(scenario, target, { stopOnMismatch: false });
   if (run.failure && run.failure.step < 0) return failed(scenario.name, [run.failure.message]);
   // Replies recorded while another client may have changed the server are not written.
   if (run.raceReason !== undefined) return failed(scenario.name, [`race: ${run.raceReason}`]);
 
-  const problems: string[] = [];
-  const changes: string[] = [];
   const bindings: Bindings = new Map();
   // Generated IDs: value -> capture name; names not used by the scenario already.
   const ids = new Map<string, string>();
@@ -148,6 +154,12 @@ export async function recordFile(file: string, target: RealTarget, opts: RecordO
     }
     if (outcome.kind === 'error') {
       if (old.reply !== undefined && containsMatcher(old.reply)) {
+        if (otherServer) {
+          replaced(i, `a reply with matchers became error ${JSON.stringify(outcome.message)}`);
+          delete copy.reply;
+          copy.error = outcome.message;
+          return orderStep(copy);
+        }
         problems.push(`step ${i}: expected a reply with matchers ${JSON.stringify(old.reply)}, got error ${JSON.stringify(outcome.message)}`);
         return orderStep(copy);
       }
@@ -156,7 +168,11 @@ export async function recordFile(file: string, target: RealTarget, opts: RecordO
       copy.error = outcome.message;
       return orderStep(copy);
     }
-    const merged = mergeRecorded(old.reply, outcome.value, bindings);
+    let merged = mergeRecorded(old.reply, outcome.value, bindings);
+    if (!merged.ok && otherServer) {
+      replaced(i, `matcher not satisfied at ${merged.path || '(reply)'}: ${merged.message}`);
+      merged = mergeRecorded(undefined, outcome.value, bindings);
+    }
     if (!merged.ok) {
       problems.push(`step ${i}: matcher not satisfied at ${merged.path || '(reply)'}: ${merged.message}`);
       return orderStep(copy);
@@ -180,8 +196,13 @@ export async function recordFile(file: string, target: RealTarget, opts: RecordO
   if (server !== undefined) recorded.server = server;
   else delete recorded.server;
   const text = formatJson(orderScenario(recorded, newSteps));
-  // The result must itself be a valid, complete scenario.
-  parseScenario(JSON.parse(text), { file });
+  // The result must itself be a valid, complete scenario (a replaced expectation may have held a
+  // capture that later steps refer to).
+  try {
+    parseScenario(JSON.parse(text), { file });
+  } catch (e) {
+    return failed(scenario.name, [...changes.filter((c) => c.includes(' replaced (')), (e as Error).message]);
+  }
   const before = fs.readFileSync(file, 'utf8');
   if (text === before) return { file, name: scenario.name, status: 'unchanged', messages: [] };
   fs.writeFileSync(file, text);

@@ -225,6 +225,7 @@ export async function serve(options: ServeOptions = {}): Promise<RedisServer> {
       },
       onActivity: checkBlocked,
     });
+    conn.buffers = () => session.buffers();
     sessions.add(session);
     connections.add(conn);
   });

@@ -87,6 +87,11 @@ export class Session {
     socket.on('close', () => this.teardown());
   }
 
+  /** What this session holds (CLIENT LIST): unparsed request bytes, reply bytes not yet written to the socket. */
+  buffers(): { qbuf: number; omem: number } {
+    return { qbuf: this.parser.buffered, omem: this.socket.writableLength };
+  }
+
   private onData(chunk: Buffer): void {
     if (this.ended || this.closing) return;
     const stats = this.options.stats;

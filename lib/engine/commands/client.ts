@@ -12,7 +12,9 @@
  *
  * CLIENT LIST fields follow the emulated version (lib/version.ts): `watch=` from 7.4,
  * `lib-name=`/`lib-ver=` from 7.2, `io-thread=` from 8.0. Buffer and memory fields carry the
- * values of an idle redis-server connection (qbuf 0, rbs 1024 …); `events=r`, `user=default`.
+ * values of an idle redis-server connection (rbs 1024 …), except `qbuf` and `omem`: what the
+ * RESP server holds for the connection (unparsed request bytes, reply bytes not yet written;
+ * issue 23 — they were always 0), 0 for in-process clients; `events=r`, `user=default`.
  * Not emulated (StreamsMockError): CACHING, GETREDIR, TRACKING, TRACKINGINFO, PAUSE, UNPAUSE,
  * REPLY OFF|SKIP.
  */
@@ -122,8 +124,9 @@ export function clientInfoLine(c: Connection, viewer: Connection): string {
     ['multi', c.multiLength],
   ];
   if (supports(version, 'clientListWatch')) fields.push(['watch', c.watchCount]);
+  const held = c.buffers?.() ?? { qbuf: 0, omem: 0 };
   fields.push(
-    ['qbuf', 0],
+    ['qbuf', held.qbuf],
     ['qbuf-free', 0],
     ['argv-mem', 0],
     ['multi-mem', 0],
@@ -131,8 +134,8 @@ export function clientInfoLine(c: Connection, viewer: Connection): string {
     ['rbp', 0],
     ['obl', 0],
     ['oll', 0],
-    ['omem', 0],
-    ['tot-mem', 1024],
+    ['omem', held.omem],
+    ['tot-mem', 1024 + held.qbuf + held.omem],
     ['events', 'r'],
     ['cmd', c.lastCommand],
     ['user', 'default'],
