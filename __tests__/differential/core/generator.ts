@@ -81,7 +81,8 @@ export class Generator {
     const family = this.r.pick(this.families);
     const cmd = family === 'keys' ? this.keysFamily() : this[family]();
     // now and then a wrong arity: one argument dropped
-    if (this.r.chance(0.02) && cmd.length > 1) cmd.pop();
+    // (not SPOP: without its count it pops a random member, and the states would part)
+    if (this.r.chance(0.02) && cmd.length > 1 && cmd[0] !== 'SPOP') cmd.pop();
     return cmd;
   }
 
