@@ -89,6 +89,18 @@ export const FEATURE_SINCE = {
   xnack: '8.8',
   /** XREAD/XREADGROUP MAXCOUNT and MAXSIZE. */
   maxCountMaxSize: '8.10',
+  /** GETRANGE/SUBSTR answer "" when `end` is still negative after adding the length (redis #12272,
+   *  in the post-7.4 tree 4f8cdc2a, not in 7.4.1); before, such an `end` is clamped to 0, so
+   *  `GETRANGE k 0 -100` answers the first byte (checked on redis-server 7.0.15 and the build).
+   *  The PR notes a later revert (redis commit 0aeb86d, 2025): which 8.x release has which is
+   *  unconfirmed; every 8.x here follows the build. */
+  getrangeNegativeEndEmpty: '8.0',
+  /** BITCOUNT/BITPOS parse their range arguments before looking the key up, so a missing key with
+   *  bad arguments is an error, not 0 (redis #12394, #11734: in 7.4.0, not in 7.2.x — checked in
+   *  the 7.0.15, 7.2.0 and 7.4.0 sources). */
+  bitArgsBeforeLookup: '7.4',
+  /** BITOP DIFF, DIFF1, ANDOR and ONE (redis #13898, Redis 8.2); before, a syntax error. */
+  bitopDiffOps: '8.2',
   // Connection commands (lib/engine/commands), checked in the 7.0.15, 7.2.0 and 7.4.0 sources:
   /** HELLO's NOAUTH text says "HELLO <proto> AUTH <user> <pass>" (7.2); 7.0 "HELLO AUTH …". */
   helloNoauthProtoText: '7.2',

@@ -81,7 +81,7 @@ function run(script: string, nodeArgs: string[] = []): string {
     expect(JSON.parse(out)).toEqual(['PONG', '1-1', 1, true, "NOGROUP No such key 's' or consumer group 'nogroup'"]);
   });
 
-  it('reads the fixes bundle (INCR, sorted-set scores …) and the rare one (Lua, DUMP/RESTORE/COPY, INFO, COMMAND) only when one of their commands runs', () => {
+  it('reads the fixes bundle (HINCRBY, sorted-set scores …) and the rare one (Lua, DUMP/RESTORE/COPY, INFO, COMMAND) only when one of their commands runs', () => {
     const out = run(`
       const Redis = require('ioredis-mock-streams');
       const bundles = () => Object.keys(require.cache).filter((f) => f.includes('bundle')).map((f) => f.split(/[\\\\/]/).pop()).sort();
@@ -92,7 +92,8 @@ function run(script: string, nodeArgs: string[] = []): string {
         await r.xreadgroup('GROUP', 'g', 'c', 'STREAMS', 's', '>');
         await r.set('k', 'v');
         const before = bundles();
-        await r.incr('n');
+        await r.incr('n'); // an engine command (lib/commands/incr.ts): no fixes bundle
+        await r.hincrby('h', 'f', 1);
         const afterIncr = bundles();
         const info = await r.info('server');
         console.log(JSON.stringify([before, afterIncr, bundles(), info.includes('redis_version')]));

@@ -55,6 +55,37 @@ const TABLE: [name: string, arity: number, write: boolean, load: () => CommandMo
   // a server without replicas or AOF: WAIT 0, WAITAOF [0, 0] (after their timeout when asked for more)
   ['wait', 3, false, () => require('./wait')],
   ['waitaof', 4, false, () => require('./wait')],
+  // strings (t_string.c)
+  ['get', 2, false, () => require('./strings')],
+  ['set', -3, true, () => require('./strings')],
+  ['setnx', 3, true, () => require('./strings')],
+  ['setex', 4, true, () => require('./strings')],
+  ['psetex', 4, true, () => require('./strings')],
+  ['getex', -2, true, () => require('./strings')],
+  ['getdel', 2, true, () => require('./strings')],
+  ['getset', 3, true, () => require('./strings')],
+  ['mget', -2, false, () => require('./strings')],
+  ['mset', -3, true, () => require('./strings')],
+  ['msetnx', -3, true, () => require('./strings')],
+  ['append', 3, true, () => require('./strings')],
+  ['strlen', 2, false, () => require('./strings')],
+  ['setrange', 4, true, () => require('./strings')],
+  ['getrange', 4, false, () => require('./strings')],
+  ['substr', 4, false, () => require('./strings')],
+  ['lcs', -3, false, () => require('./strings')],
+  ['incr', 2, true, () => require('./incr')],
+  ['decr', 2, true, () => require('./incr')],
+  ['incrby', 3, true, () => require('./incr')],
+  ['decrby', 3, true, () => require('./incr')],
+  ['incrbyfloat', 3, true, () => require('./incr')],
+  // bitmaps (bitops.c)
+  ['setbit', 4, true, () => require('./bitops')],
+  ['getbit', 3, false, () => require('./bitops')],
+  ['bitcount', -2, false, () => require('./bitops')],
+  ['bitpos', -3, false, () => require('./bitops')],
+  ['bitop', -4, true, () => require('./bitops')],
+  ['bitfield', -2, true, () => require('./bitops')],
+  ['bitfield_ro', -2, false, () => require('./bitops')],
 ];
 /* eslint-enable @typescript-eslint/no-require-imports */
 

@@ -38,9 +38,9 @@ export function toKeyValue(raw: unknown): KeyValue | undefined {
       value: [...raw.values()].map((e: any) => [bytesOfElement(e.value), Number(e.score)] as const),
     };
   }
-  if (typeof raw === 'string' || typeof raw === 'number' || Buffer.isBuffer(raw)) {
-    return { type: 'string', value: bytesOfElement(raw) };
-  }
+  // a string is the engine's byte string (lib/commands/strings.ts); a Buffer or number an old emulator's
+  if (typeof raw === 'string') return { type: 'string', value: raw };
+  if (typeof raw === 'number' || Buffer.isBuffer(raw)) return { type: 'string', value: bytesOfElement(raw) };
   if (typeof raw === 'object' && raw !== null) {
     return {
       type: 'hash',
@@ -56,7 +56,7 @@ export function fromKeyValue(v: KeyValue): unknown {
     case 'stream':
       return v.value;
     case 'string':
-      return elementOfBytes(v.value);
+      return v.value; // the engine's strings are byte strings
     case 'list':
       return v.value.map(elementOfBytes);
     case 'set':

@@ -10,11 +10,11 @@ import type * as LongDoubleModule from './long-double';
 import type * as ZsetRangesModule from './zset-ranges';
 import type * as ZsetScoresModule from './zset-scores';
 
-/** INCR, DECR, INCRBY, DECRBY, HINCRBY: exact 64-bit arithmetic (./integers.ts). */
-export const INTEGER_COMMANDS: ReadonlySet<string> = new Set(['incr', 'decr', 'incrby', 'decrby', 'hincrby']);
+/** HINCRBY: exact 64-bit arithmetic (./integers.ts; INCR & co. are engine commands, lib/commands/incr.ts). */
+export const INTEGER_COMMANDS: ReadonlySet<string> = new Set(['hincrby']);
 
-/** INCRBYFLOAT, HINCRBYFLOAT: the sum in long double (./long-double.ts). */
-export const LONG_DOUBLE_COMMANDS: ReadonlySet<string> = new Set(['incrbyfloat', 'hincrbyfloat']);
+/** HINCRBYFLOAT: the sum in long double (./long-double.ts; INCRBYFLOAT is an engine command). */
+export const LONG_DOUBLE_COMMANDS: ReadonlySet<string> = new Set(['hincrbyfloat']);
 
 /** Sorted-set commands whose replies hold scores, printed as the version prints them (./zset-scores.ts). */
 export const SCORE_REPLY_COMMANDS: ReadonlySet<string> = new Set([

@@ -1,6 +1,7 @@
 /**
- * INCR, DECR, INCRBY, DECRBY and HINCRBY in exact signed 64-bit arithmetic, as Redis does them
- * (t_string.c incrDecrCommand, t_hash.c hincrbyCommand). ioredis-mock adds JS numbers, so past
+ * HINCRBY in exact signed 64-bit arithmetic, as Redis does it (t_hash.c hincrbyCommand), on
+ * ioredis-mock's hash shape until the hash family is the engine's (INCR, DECR, INCRBY and DECRBY
+ * are engine commands: lib/commands/incr.ts). ioredis-mock adds JS numbers, so past
  * 2^53 it stored rounded values (`9007199254740993` + 1 gave `9007199254740992`) and past 2^63
  * texts Redis never stores (`9223372036854776000`, which later commands refuse).
  *
@@ -35,24 +36,19 @@ function add(old: bigint, incr: bigint): bigint {
 }
 
 /**
- * Run `name` (one of INTEGER_COMMANDS, lower case) on the keyspace with the checked arguments
+ * Run `name` (HINCRBY, the one of INTEGER_COMMANDS) on the keyspace with the checked arguments
  * `flat`: the new value is stored as its decimal text and returned.
  */
 export function runIntegerCommand(ks: Keyspace, name: string, flat: readonly unknown[]): bigint {
   const key = storeKeyOfArg(flat[0]);
   const store = ks.store;
-  if (name === 'hincrby') {
-    // ioredis-mock's hash: a plain object keyed by the field's UTF-8 text
-    const field = Buffer.isBuffer(flat[1]) ? flat[1].toString() : String(flat[1] ?? '');
-    const hash = { ...((store.getRaw(key) ?? {}) as Record<string, unknown>) };
-    const old = Object.prototype.hasOwnProperty.call(hash, field) ? hash[field] : undefined;
-    const next = add(int64Of(old), int64Of(flat[2]));
-    hash[field] = next.toString();
-    store.setRaw(key, hash);
-    return next;
-  }
-  const incr = name === 'incr' ? 1n : name === 'decr' ? -1n : name === 'incrby' ? int64Of(flat[1]) : -int64Of(flat[1]);
-  const next = add(int64Of(store.getRaw(key)), incr);
-  store.setRaw(key, next.toString());
+  if (name !== 'hincrby') throw new Error(`${name} is an engine command (lib/commands/incr.ts)`);
+  // ioredis-mock's hash: a plain object keyed by the field's UTF-8 text
+  const field = Buffer.isBuffer(flat[1]) ? flat[1].toString() : String(flat[1] ?? '');
+  const hash = { ...((store.getRaw(key) ?? {}) as Record<string, unknown>) };
+  const old = Object.prototype.hasOwnProperty.call(hash, field) ? hash[field] : undefined;
+  const next = add(int64Of(old), int64Of(flat[2]));
+  hash[field] = next.toString();
+  store.setRaw(key, hash);
   return next;
 }
