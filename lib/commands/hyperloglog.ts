@@ -31,8 +31,7 @@
  * PFDEBUG: `ERR The specified key does not exist`, `ERR Unknown PFDEBUG subcommand '<name>'`.
  * `hll-sparse-max-bytes` (CONFIG, default 3000) bounds the sparse string's length.
  */
-import { CommandError, ERR_WRONGTYPE, fail } from '../errors';
-import { redisTypeOf } from '../keyspace/value-type';
+import { CommandError, fail } from '../errors';
 import {
   HLL_DENSE,
   HLL_REGISTERS,
@@ -55,28 +54,20 @@ import {
 } from '../model/hyperloglog';
 import { OK, SimpleString } from '../reply/reply';
 import { is } from './args';
+import { storeString, stringForRead, stringForWrite } from './string-value';
 import type { CommandContext, CommandSpec, Db, Reply } from './types';
 
 export const ERR_NOT_HLL = 'WRONGTYPE Key is not a valid HyperLogLog string value.';
 export const ERR_INVALID_HLL = 'INVALIDOBJ Corrupted HLL object detected';
 
-/** A stored string value as its bytes (values written by ioredis-mock: Buffer, number). */
-function stringBytes(v: unknown): string {
-  if (typeof v === 'string') return v;
-  if (Buffer.isBuffer(v)) return v.toString('latin1');
-  return String(v);
-}
-
 /**
- * The HyperLogLog string at `key` (lookupKey + isHLLObjectOrReply), undefined when missing.
+ * The HyperLogLog string at `key` (lookupKeyRead or lookupKeyWrite, then isHLLObjectOrReply),
+ * undefined when missing (a read lookup sends the `keymiss` event).
  * @throws CommandError WRONGTYPE for another type or a string that is not a HyperLogLog
  */
-function lookupHll(db: Db, key: string): string | undefined {
-  const v = db.lookup(key);
-  if (v === undefined) return undefined;
-  if (redisTypeOf(v) !== 'string') fail(ERR_WRONGTYPE);
-  const s = stringBytes(v);
-  if (!isValidHllString(s)) fail(ERR_NOT_HLL);
+function lookupHll(db: Db, key: string, forRead: boolean): string | undefined {
+  const s = forRead ? stringForRead(db, key) : stringForWrite(db, key);
+  if (s !== undefined && !isValidHllString(s)) fail(ERR_NOT_HLL);
   return s;
 }
 
@@ -95,7 +86,7 @@ function cardinalityReply(card: bigint | number): number | bigint {
 function pfadd(ctx: CommandContext, argv: string[]): Reply {
   const db = ctx.db;
   const key = argv[1];
-  const existing = lookupHll(db, key);
+  const existing = lookupHll(db, key, false);
   let updated = 0;
   let h: HllBuffer;
   if (existing === undefined) {
@@ -116,7 +107,7 @@ function pfadd(ctx: CommandContext, argv: string[]): Reply {
   }
   if (updated) {
     invalidateCache(h);
-    db.store(key, h.toByteString(), existing !== undefined);
+    storeString(db, key, h.toByteString(), existing !== undefined, true);
     db.notifyEvent('$', 'pfadd', key);
     db.dirty?.(updated);
   }
@@ -128,14 +119,14 @@ function pfcount(ctx: CommandContext, argv: string[]): Reply {
   if (argv.length > 2) {
     const max = new Uint8Array(HLL_REGISTERS);
     for (let j = 1; j < argv.length; j++) {
-      const s = lookupHll(db, argv[j]);
+      const s = lookupHll(db, argv[j], true);
       if (s === undefined) continue;
       if (!hllMerge(max, HllBuffer.of(s))) fail(ERR_INVALID_HLL);
     }
     return cardinalityReply(rawCount(max));
   }
   const key = argv[1];
-  const s = lookupHll(db, key);
+  const s = lookupHll(db, key, true);
   if (s === undefined) return 0;
   if (hasValidCache(s)) return cardinalityReply(cachedCardinality(s));
   const h = HllBuffer.of(s);
@@ -152,7 +143,7 @@ function pfmerge(ctx: CommandContext, argv: string[]): Reply {
   const max = new Uint8Array(HLL_REGISTERS);
   let useDense = false;
   for (let j = 1; j < argv.length; j++) {
-    const s = lookupHll(db, argv[j]);
+    const s = lookupHll(db, argv[j], true);
     if (s === undefined) continue;
     const h = HllBuffer.of(s);
     if (h.encoding === HLL_DENSE) useDense = true;
@@ -160,8 +151,9 @@ function pfmerge(ctx: CommandContext, argv: string[]): Reply {
   }
   const key = argv[1];
   // the destination was checked as the first source
-  const existing = db.lookup(key);
-  const h = existing === undefined ? createHll() : HllBuffer.of(stringBytes(existing), 16);
+  const existing = stringForWrite(db, key);
+  const h = existing === undefined ? createHll() : HllBuffer.of(existing, 16);
+  if (existing === undefined) db.notifyEvent('n', 'new', key); // dbAdd
   if (useDense && !sparseToDense(h)) fail(ERR_INVALID_HLL);
   const maxBytes = sparseMaxBytes(db);
   for (let j = 0; j < HLL_REGISTERS; j++) {
@@ -179,7 +171,7 @@ function pfdebug(ctx: CommandContext, argv: string[]): Reply {
   const db = ctx.db;
   const cmd = argv[1];
   const key = argv[2];
-  const s = lookupHll(db, key);
+  const s = lookupHll(db, key, false);
   if (s === undefined) fail('ERR The specified key does not exist');
   const h = HllBuffer.of(s);
   const getreg = is(cmd, 'GETREG');

@@ -17,6 +17,13 @@
  * hllSparseSet step by step — opcode split, in-place insertion, merge of adjacent VALs over the
  * next 5 opcodes, promotion to dense past `hll-sparse-max-bytes` or for a value above 32 — so
  * that corrupted strings are modified (or refused) exactly as Redis does.
+ *
+ * Reading a sparse string (conversion to dense, histogram, merge) refuses any opcode that runs
+ * past register 16384, as every Redis release since the CVE-2025-32023 fix does (6.2.19, 7.2.10,
+ * 7.4.5, 8.0.3, July 2025; Debian's 7.0.15 carries the backport — checked: `PFCOUNT k other` of a
+ * sparse string with VAL opcodes after its 16384 registers is INVALIDOBJ there). The post-7.4
+ * development build 4f8cdc2a predates the fix and accepts such trailing VAL opcodes in PFCOUNT of
+ * several keys, PFMERGE and the promotion to dense.
  */
 
 export const HLL_P = 14;
@@ -25,7 +32,7 @@ export const HLL_REGISTERS = 1 << HLL_P;
 const HLL_P_MASK = HLL_REGISTERS - 1;
 const HLL_REGISTER_MAX = 63;
 export const HLL_HDR_SIZE = 16;
-export const HLL_DENSE_SIZE = HLL_HDR_SIZE + (HLL_REGISTERS * 6 + 7) / 8;
+export const HLL_DENSE_SIZE = HLL_HDR_SIZE + ((HLL_REGISTERS * 6 + 7) >> 3); // 12304
 export const HLL_DENSE = 0;
 export const HLL_SPARSE = 1;
 const HLL_MAX_ENCODING = 1;
@@ -39,10 +46,11 @@ const CARD = 8;
 
 /** The string of a HyperLogLog being read or changed: `buf[0 … len)` and a 0 at `buf[len]`. */
 export class HllBuffer {
-  buf: Uint8Array;
+  /** A Buffer (a Uint8Array with Node's native latin1 conversions), always: one shape for V8. */
+  buf: Buffer;
   len: number;
 
-  constructor(buf: Uint8Array, len: number) {
+  constructor(buf: Buffer, len: number) {
     this.buf = buf;
     this.len = len;
   }
@@ -50,15 +58,15 @@ export class HllBuffer {
   /** The bytes of a byte string (one char per byte), with room for `spare` more. */
   static of(s: string, spare = 0): HllBuffer {
     const n = s.length;
-    const buf = new Uint8Array(n + 1 + spare);
-    for (let i = 0; i < n; i++) buf[i] = s.charCodeAt(i);
+    const buf = Buffer.alloc(n + 1 + spare);
+    buf.write(s, 0, n, 'latin1');
     return new HllBuffer(buf, n);
   }
 
   /** Make room for `n` bytes plus the terminator (and a few more, as the C code may write past). */
   reserve(n: number): void {
     if (this.buf.length >= n + 8) return;
-    const grown = new Uint8Array(Math.max(n + 8, this.buf.length * 2));
+    const grown = Buffer.alloc(Math.max(n + 8, this.buf.length * 2));
     grown.set(this.buf.subarray(0, this.len + 1));
     this.buf = grown;
   }
@@ -69,63 +77,80 @@ export class HllBuffer {
 
   /** The byte string of the HyperLogLog (what GET answers). */
   toByteString(): string {
-    const b = this.buf;
-    const n = this.len;
-    let out = '';
-    for (let i = 0; i < n; i += 8192) {
-      out += String.fromCharCode.apply(null, b.subarray(i, Math.min(n, i + 8192)) as unknown as number[]);
-    }
-    return out;
+    return this.buf.toString('latin1', 0, this.len);
   }
 }
 
 // ---------------------------------------------------------------------------------------------
 // MurmurHash64A on 32-bit halves (64-bit products by 16-bit pieces: no bigint, no allocation)
 
-let mulHi = 0;
-let mulLo = 0;
-/** (aHi:aLo × bHi:bLo) mod 2^64 into mulHi:mulLo. */
+/**
+ * Results of mul64 and murmurHash64A, as int32 (lo at 0, hi at 1): stores into a typed array do
+ * not box numbers above 2^30 as module-level variables would (a heap number per store).
+ */
+const out = new Int32Array(2);
+/**
+ * (aHi:aLo × bHi:bLo) mod 2^64 into out[1]:out[0], by 16-bit limbs: every partial sum stays below
+ * 2^32, so the arithmetic is exact in 32-bit unsigned integers (no bigint, no allocation).
+ */
 function mul64(aHi: number, aLo: number, bHi: number, bLo: number): void {
-  const a0 = aLo & 0xffff;
-  const a1 = aLo >>> 16;
-  const b0 = bLo & 0xffff;
-  const b1 = bLo >>> 16;
-  const p00 = a0 * b0;
-  const mid = (p00 >>> 16) + a1 * b0 + a0 * b1; // < 2^34, exact in a double
-  mulLo = (((mid & 0xffff) << 16) | (p00 & 0xffff)) >>> 0;
-  mulHi = (a1 * b1 + Math.floor(mid / 65536) + Math.imul(aHi, bLo) + Math.imul(aLo, bHi)) >>> 0;
+  const a48 = aHi >>> 16;
+  const a32 = aHi & 0xffff;
+  const a16 = aLo >>> 16;
+  const a00 = aLo & 0xffff;
+  const b48 = bHi >>> 16;
+  const b32 = bHi & 0xffff;
+  const b16 = bLo >>> 16;
+  const b00 = bLo & 0xffff;
+  let c00 = a00 * b00;
+  let c16 = c00 >>> 16;
+  c00 &= 0xffff;
+  c16 += a16 * b00;
+  let c32 = c16 >>> 16;
+  c16 &= 0xffff;
+  c16 += a00 * b16;
+  c32 += c16 >>> 16;
+  c16 &= 0xffff;
+  c32 += a32 * b00;
+  let c48 = c32 >>> 16;
+  c32 &= 0xffff;
+  c32 += a16 * b16;
+  c48 += c32 >>> 16;
+  c32 &= 0xffff;
+  c32 += a00 * b32;
+  c48 += c32 >>> 16;
+  c32 &= 0xffff;
+  c48 += Math.imul(a48, b00) + Math.imul(a32, b16) + Math.imul(a16, b32) + Math.imul(a00, b48);
+  c48 &= 0xffff;
+  out[0] = (c16 << 16) | c00;
+  out[1] = (c48 << 16) | c32;
 }
 
 const M_HI = 0xc6a4a793;
 const M_LO = 0x5bd1e995;
 const SEED = 0xadc83b19;
 
-let hashHi = 0;
-let hashLo = 0;
-
 /**
  * MurmurHash64A of the byte string `s` (chars 0–255) with Redis's seed, as Redis computes it on
- * a little-endian machine (its "endian neutral" variant gives the same result), into hashHi:hashLo.
+ * a little-endian machine (its "endian neutral" variant gives the same result), into
+ * out[1]:out[0].
  */
 function murmurHash64A(s: string): void {
   const len = s.length;
   mul64(0, len, M_HI, M_LO);
-  let hHi = mulHi;
-  let hLo = (mulLo ^ SEED) >>> 0;
+  let hHi = out[1];
+  let hLo = out[0] ^ SEED;
   const blocks = len - (len & 7);
   let i = 0;
   for (; i < blocks; i += 8) {
-    let kLo = (s.charCodeAt(i) | (s.charCodeAt(i + 1) << 8) | (s.charCodeAt(i + 2) << 16) | (s.charCodeAt(i + 3) << 24)) >>> 0;
-    let kHi = (s.charCodeAt(i + 4) | (s.charCodeAt(i + 5) << 8) | (s.charCodeAt(i + 6) << 16) | (s.charCodeAt(i + 7) << 24)) >>> 0;
-    mul64(kHi, kLo, M_HI, M_LO);
-    kHi = mulHi;
-    kLo = (mulLo ^ (kHi >>> 15)) >>> 0; // k ^= k >> 47
-    mul64(kHi, kLo, M_HI, M_LO);
-    hHi = (hHi ^ mulHi) >>> 0;
-    hLo = (hLo ^ mulLo) >>> 0;
-    mul64(hHi, hLo, M_HI, M_LO);
-    hHi = mulHi;
-    hLo = mulLo;
+    const kLo = s.charCodeAt(i) | (s.charCodeAt(i + 1) << 8) | (s.charCodeAt(i + 2) << 16) | (s.charCodeAt(i + 3) << 24);
+    const kHi = s.charCodeAt(i + 4) | (s.charCodeAt(i + 5) << 8) | (s.charCodeAt(i + 6) << 16) | (s.charCodeAt(i + 7) << 24);
+    mul64(kHi, kLo, M_HI, M_LO); // k *= m
+    const k1Hi = out[1];
+    mul64(k1Hi, out[0] ^ (k1Hi >>> 15), M_HI, M_LO); // k ^= k >> 47; k *= m
+    mul64(hHi ^ out[1], hLo ^ out[0], M_HI, M_LO); // h ^= k; h *= m
+    hHi = out[1];
+    hLo = out[0];
   }
   const rest = len & 7;
   if (rest > 0) {
@@ -137,14 +162,12 @@ function murmurHash64A(s: string): void {
     if (rest >= 3) hLo ^= s.charCodeAt(i + 2) << 16;
     if (rest >= 2) hLo ^= s.charCodeAt(i + 1) << 8;
     hLo ^= s.charCodeAt(i);
-    mul64(hHi >>> 0, hLo >>> 0, M_HI, M_LO);
-    hHi = mulHi;
-    hLo = mulLo;
+    mul64(hHi, hLo, M_HI, M_LO);
+    hHi = out[1];
+    hLo = out[0];
   }
-  hLo = (hLo ^ (hHi >>> 15)) >>> 0;
-  mul64(hHi, hLo, M_HI, M_LO);
-  hashHi = mulHi;
-  hashLo = (mulLo ^ (mulHi >>> 15)) >>> 0;
+  mul64(hHi, hLo ^ (hHi >>> 15), M_HI, M_LO); // h ^= h >> r; h *= m
+  out[0] ^= out[1] >>> 15; // h ^= h >> r
 }
 
 function ctz32(x: number): number {
@@ -160,9 +183,11 @@ let patIndex = 0;
  */
 export function patLen(element: string): number {
   murmurHash64A(element);
+  const hashLo = out[0];
+  const hashHi = out[1];
   patIndex = hashLo & HLL_P_MASK;
   // hash >>= 14, then bit 50 set so that the count is at most Q + 1
-  const lo = ((hashLo >>> HLL_P) | (hashHi << (32 - HLL_P))) >>> 0;
+  const lo = (hashLo >>> HLL_P) | (hashHi << (32 - HLL_P));
   const hi = (hashHi >>> HLL_P) | (1 << (HLL_Q - 32));
   return (lo !== 0 ? ctz32(lo) : 32 + ctz32(hi)) + 1;
 }
@@ -213,7 +238,7 @@ const valOp = (val: number, len: number) => (((val - 1) << 2) | (len - 1) | 0x80
 
 /** createHLLObject: an empty sparse HyperLogLog (one XZERO:16384), cache valid at 0. */
 export function createHll(): HllBuffer {
-  const h = new HllBuffer(new Uint8Array(HLL_HDR_SIZE + 2 + 1 + 8), HLL_HDR_SIZE + 2);
+  const h = new HllBuffer(Buffer.alloc(HLL_HDR_SIZE + 2 + 1 + 8), HLL_HDR_SIZE + 2);
   h.buf.set([0x48, 0x59, 0x4c, 0x4c, HLL_SPARSE]); // "HYLL", sparse
   const l = HLL_SPARSE_XZERO_MAX_LEN - 1;
   h.buf[HLL_HDR_SIZE] = (l >> 8) | 0x40;
@@ -237,7 +262,7 @@ export function isValidHllString(s: string): boolean {
 export function sparseToDense(h: HllBuffer): boolean {
   const b = h.buf;
   if (b[4] === HLL_DENSE) return true;
-  const dense = new Uint8Array(HLL_DENSE_SIZE + 1);
+  const dense = Buffer.alloc(HLL_DENSE_SIZE + 1);
   dense.set(b.subarray(0, HLL_HDR_SIZE));
   dense[4] = HLL_DENSE;
   const end = h.len;
@@ -245,19 +270,20 @@ export function sparseToDense(h: HllBuffer): boolean {
   let idx = 0;
   while (p < end) {
     const c = b[p];
-    if (isZero(c)) {
-      idx += zeroLen(c);
-      p++;
-    } else if (isXzero(c)) {
-      idx += xzeroLen(c, b[p + 1]);
-      p += 2;
-    } else {
-      let runlen = valLen(c);
+    let runlen: number;
+    if (isZero(c)) runlen = zeroLen(c);
+    else if (isXzero(c)) runlen = xzeroLen(c, b[p + 1]);
+    else runlen = valLen(c);
+    if (runlen + idx > HLL_REGISTERS) return false; // overflow (CVE-2025-32023 fix)
+    if (isZero(c)) p++;
+    else if (isXzero(c)) p += 2;
+    else {
       const regval = valValue(c);
-      if (runlen + idx > HLL_REGISTERS) break; // overflow
       while (runlen--) denseSetRegister(dense, HLL_HDR_SIZE, idx++, regval);
       p++;
+      continue;
     }
+    idx += runlen;
   }
   if (idx !== HLL_REGISTERS) return false;
   h.buf = dense;
@@ -454,16 +480,19 @@ function sparseHisto(b: Uint8Array, end: number, histo: Float64Array): boolean {
     const c = b[p];
     if (isZero(c)) {
       const runlen = zeroLen(c);
+      if (runlen + idx > HLL_REGISTERS) return false;
       idx += runlen;
       histo[0] += runlen;
       p++;
     } else if (isXzero(c)) {
       const runlen = xzeroLen(c, b[p + 1]);
+      if (runlen + idx > HLL_REGISTERS) return false;
       idx += runlen;
       histo[0] += runlen;
       p += 2;
     } else {
       const runlen = valLen(c);
+      if (runlen + idx > HLL_REGISTERS) return false;
       idx += runlen;
       histo[valValue(c)] += runlen;
       p++;
@@ -531,7 +560,16 @@ export function hllCount(h: HllBuffer): bigint | null {
   const histo = new Float64Array(64);
   const b = h.buf;
   if (b[4] === HLL_DENSE) {
-    for (let j = 0; j < HLL_REGISTERS; j++) histo[denseGet(b, HLL_HDR_SIZE, j)]++;
+    // hllDenseRegHisto: 4 registers in every 3 bytes
+    for (let p = HLL_HDR_SIZE; p < HLL_DENSE_SIZE; p += 3) {
+      const b0 = b[p];
+      const b1 = b[p + 1];
+      const b2 = b[p + 2];
+      histo[b0 & 63]++;
+      histo[((b0 >> 6) | (b1 << 2)) & 63]++;
+      histo[((b1 >> 4) | (b2 << 4)) & 63]++;
+      histo[b2 >> 2]++;
+    }
   } else if (!sparseHisto(b, h.len, histo)) return null;
   return estimate(histo);
 }
@@ -550,9 +588,18 @@ export function rawCount(registers: Uint8Array): bigint {
 export function hllMerge(max: Uint8Array, h: HllBuffer): boolean {
   const b = h.buf;
   if (b[4] === HLL_DENSE) {
-    for (let i = 0; i < HLL_REGISTERS; i++) {
-      const v = denseGet(b, HLL_HDR_SIZE, i);
-      if (v > max[i]) max[i] = v;
+    for (let p = HLL_HDR_SIZE, i = 0; p < HLL_DENSE_SIZE; p += 3, i += 4) {
+      const b0 = b[p];
+      const b1 = b[p + 1];
+      const b2 = b[p + 2];
+      const r0 = b0 & 63;
+      const r1 = ((b0 >> 6) | (b1 << 2)) & 63;
+      const r2 = ((b1 >> 4) | (b2 << 4)) & 63;
+      const r3 = b2 >> 2;
+      if (r0 > max[i]) max[i] = r0;
+      if (r1 > max[i + 1]) max[i + 1] = r1;
+      if (r2 > max[i + 2]) max[i + 2] = r2;
+      if (r3 > max[i + 3]) max[i + 3] = r3;
     }
     return true;
   }
@@ -562,15 +609,19 @@ export function hllMerge(max: Uint8Array, h: HllBuffer): boolean {
   while (p < end) {
     const c = b[p];
     if (isZero(c)) {
-      i += zeroLen(c);
+      const runlen = zeroLen(c);
+      if (runlen + i > HLL_REGISTERS) return false;
+      i += runlen;
       p++;
     } else if (isXzero(c)) {
-      i += xzeroLen(c, b[p + 1]);
+      const runlen = xzeroLen(c, b[p + 1]);
+      if (runlen + i > HLL_REGISTERS) return false;
+      i += runlen;
       p += 2;
     } else {
       let runlen = valLen(c);
       const regval = valValue(c);
-      if (runlen + i > HLL_REGISTERS) break; // overflow
+      if (runlen + i > HLL_REGISTERS) return false;
       while (runlen--) {
         if (regval > max[i]) max[i] = regval;
         i++;
