@@ -308,16 +308,17 @@ export function sparseSet(h: HllBuffer, index: number, count: number, maxBytes: 
   let first = 0;
   let prev = -1;
   let span = 0;
+  // the hot loop of the sparse representation: opcodes decoded inline
   while (p < end) {
     const c = b[p];
     let oplen = 1;
-    if (isZero(c)) span = zeroLen(c);
-    else if (c & 0x80) span = valLen(c);
+    if (c < 0x40) span = c + 1; // ZERO
+    else if (c >= 0x80) span = (c & 3) + 1; // VAL
     else {
-      span = xzeroLen(c, b[p + 1]);
+      span = (((c & 0x3f) << 8) | b[p + 1]) + 1; // XZERO
       oplen = 2;
     }
-    if (index <= first + span - 1) break;
+    if (index < first + span) break;
     prev = p;
     p += oplen;
     first += span;
