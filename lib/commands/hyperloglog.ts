@@ -30,6 +30,12 @@
  * `INVALIDOBJ Corrupted HLL object detected` (sparse registers that do not add up to 16384),
  * PFDEBUG: `ERR The specified key does not exist`, `ERR Unknown PFDEBUG subcommand '<name>'`.
  * `hll-sparse-max-bytes` (CONFIG, default 3000) bounds the sparse string's length.
+ *
+ * Known gaps: OBJECT ENCODING of a key written or read by these commands is `raw` on a server
+ * (createHLLObject, dbUnshareStringValue) but the fake's strings carry no object header and
+ * answer by content (`embstr` up to 44 bytes, see lib/model/string-encoding.ts). A PFADD that
+ * stops at a corrupted sparse string keeps the registers it changed before (as Redis does) but
+ * also dirties WATCH (Redis does not signal the key then).
  */
 import { CommandError, fail } from '../errors';
 import {
