@@ -89,6 +89,12 @@ const TABLE: [name: string, arity: number, write: boolean, load: () => CommandMo
   ['brpoplpush', 4, true, () => require('./list-blocking')],
   ['blmove', 6, true, () => require('./list-blocking')],
   ['blmpop', -5, true, () => require('./list-blocking')],
+  // HyperLogLog (hyperloglog.c): Redis strings holding Redis's HLL bytes
+  ['pfadd', -2, true, () => require('./hyperloglog')],
+  ['pfcount', -2, false, () => require('./hyperloglog')],
+  ['pfmerge', -2, true, () => require('./hyperloglog')],
+  ['pfdebug', 3, true, () => require('./hyperloglog')],
+  ['pfselftest', 1, false, () => require('./hyperloglog')],
   // a server without replicas or AOF: WAIT 0, WAITAOF [0, 0] (after their timeout when asked for more)
   ['wait', 3, false, () => require('./wait')],
   ['waitaof', 4, false, () => require('./wait')],

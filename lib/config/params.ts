@@ -10,7 +10,8 @@
  *   default `~` trim work limit, at the next XADD/XTRIM of any stream of the keyspace),
  *   `rdbcompression` (LZF in DUMP payloads) and the encoding limits `list-max-listpack-size`,
  *   `hash-max-listpack-*`, `set-max-intset-entries`, `set-max-listpack-*`, `zset-max-listpack-*`
- *   (the encoding DUMP gives a list, hash, set or sorted set: lib/rdb/collections.ts);
+ *   (the encoding DUMP gives a list, hash, set or sorted set: lib/rdb/collections.ts),
+ *   `hll-sparse-max-bytes` (when PFADD/PFMERGE promote a sparse HyperLogLog to dense);
  * - stored only: every other row. CONFIG SET validates and normalises the value exactly as Redis
  *   does and CONFIG GET answers it, but nothing else changes (no eviction, persistence, Lua time
  *   limit, keyspace notifications — those follow ioredis-mock's own options —, or hz).
@@ -144,6 +145,7 @@ export const PARAMS: readonly ParamDef[] = [
   { name: 'set-max-listpack-value', type: size(), default: '64', since: '7.2', honoured: 'DUMP: set encoding' },
   { name: 'zset-max-listpack-entries', alias: 'zset-max-ziplist-entries', type: size(), default: '128', honoured: 'DUMP: sorted-set encoding' },
   { name: 'zset-max-listpack-value', alias: 'zset-max-ziplist-value', type: size({ memory: true }), default: '64', honoured: 'DUMP: sorted-set encoding' },
+  { name: 'hll-sparse-max-bytes', type: size({ memory: true }), default: '3000', honoured: 'HyperLogLog sparse → dense promotion (hyperloglog.c)' },
   { name: 'protected-mode', type: bool, default: 'yes' },
   { name: 'enable-debug-command', type: { kind: 'enum', values: ['no', 'yes', 'local'] }, default: 'no', immutable: true },
   { name: 'enable-protected-configs', type: { kind: 'enum', values: ['no', 'yes', 'local'] }, default: 'no', immutable: true },
