@@ -11,7 +11,7 @@ import { type Family, Generator, KEYS, Rng } from './generator';
 import { RespClient, type Wire, showWire } from './resp';
 
 /** Database of each server the fuzzer uses (FLUSHDB before every seed). */
-export const FUZZ_DB = '10';
+export const FUZZ_DB = '11';
 
 export interface Divergence {
   seed: number;
