@@ -13,11 +13,20 @@
 import { FAMILIES, type Family } from './core/generator';
 import { describe as describeDivergence, fuzz } from './core/fuzz';
 
-/** Families the engine answers exactly today: the CI run holds them to 0 divergences. */
-const EXACT_FAMILIES: Family[] = [];
+/**
+ * Families the engine answers exactly today, per server: the CI run holds them to 0 divergences.
+ * Not yet: strings (OBJECT ENCODING after APPEND/SETRANGE: a server keeps `raw`, the fake decides
+ * by content), sorted sets (lex ranges over members of different scores, 7.0's ZRANK arity at
+ * MULTI queue time, ZDIFF's -0), lists on the post-7.4 build (which answers LSET at an index near
+ * 2^63 by setting the last element of a listpack list; 7.0.15 answers "index out of range").
+ */
+const EXACT_FAMILIES: Record<string, Family[]> = {
+  '7.0': ['keys', 'hashes', 'sets', 'lists'],
+  '8.0': ['keys', 'hashes', 'sets'],
+};
 
-const families = (process.env.FUZZ_FAMILIES ? process.env.FUZZ_FAMILIES.split(',') : EXACT_FAMILIES).map((f) => f.trim()).filter(Boolean) as Family[];
-for (const f of families) if (!FAMILIES.includes(f)) throw new Error(`FUZZ_FAMILIES: unknown family ${f} (known: ${FAMILIES.join(', ')})`);
+const chosen = process.env.FUZZ_FAMILIES ? (process.env.FUZZ_FAMILIES.split(',').map((f) => f.trim()).filter(Boolean) as Family[]) : undefined;
+for (const f of chosen ?? []) if (!FAMILIES.includes(f)) throw new Error(`FUZZ_FAMILIES: unknown family ${f} (known: ${FAMILIES.join(', ')})`);
 const SEEDS = Number(process.env.FUZZ_SEEDS ?? 100);
 const STEPS = Number(process.env.FUZZ_STEPS ?? 500);
 const REPORT = process.env.FUZZ_REPORT === '1';
@@ -28,11 +37,8 @@ const servers: [string, string | undefined, string][] = [
 ];
 
 describe('the core types answer as real servers do, command by command (differential fuzzer)', () => {
-  if (families.length === 0) {
-    it.skip('no family is held to the fuzzer yet (FUZZ_FAMILIES)', () => undefined);
-    return;
-  }
   for (const [label, url, version] of servers) {
+    const families = chosen ?? EXACT_FAMILIES[version];
     if (!url) {
       console.warn(`${label.replace(/ \(.*/, '')} not available: the core-type fuzzer against it is skipped`);
       it.skip(`matches ${label}`, () => undefined);
