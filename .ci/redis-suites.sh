@@ -72,18 +72,25 @@ if [[ -z $port ]]; then
 fi
 
 if [[ $set == core ]]; then
-  units=()
-  while read -r u; do [[ -n $u && $u != \#* ]] && units+=(--single "$u"); done <"$root/.ci/redis-suites/core-units.txt"
-  tags="-needs:debug -slow -large-memory"
+  # one runner per unit: a unit that aborts (7.0 has no set-max-listpack-entries, which
+  # unit/type/set sets first, as Debian's 7.0.15 does) must not take the others with it
+  : >"$work/out.txt"
+  while read -r u; do
+    [[ -n $u && $u != \#* ]] || continue
+    (
+      cd "$work/redis-tests"
+      TERM=dumb tclsh tests/test_helper.tcl --host 127.0.0.1 --port "$port" \
+        --single "$u" --tags "-needs:debug -slow -large-memory" --durable --timeout 300 >>"$work/out.txt" 2>&1 || true
+    )
+  done <"$root/.ci/redis-suites/core-units.txt"
 else
-  units=(--single unit/type/stream --single unit/type/stream-cgroups)
-  tags="-needs:debug"
+  (
+    cd "$work/redis-tests"
+    TERM=dumb tclsh tests/test_helper.tcl --host 127.0.0.1 --port "$port" \
+      --single unit/type/stream --single unit/type/stream-cgroups \
+      --tags -needs:debug --durable --timeout 300 >"$work/out.txt" 2>&1 || true
+  )
 fi
-(
-  cd "$work/redis-tests"
-  TERM=dumb tclsh tests/test_helper.tcl --host 127.0.0.1 --port "$port" \
-    "${units[@]}" --tags "$tags" --durable --timeout 300 >"$work/out.txt" 2>&1 || true
-)
 
 sed -e 's/\x1b\[[0-9;]*m//g' "$work/out.txt" >"$work/clean.txt"
 grep -E '^\[ok\]: ' "$work/clean.txt" | sed -E 's/^\[ok\]: //; s/ \([0-9]+ ms\)$//' | LC_ALL=C sort >"$work/passed.txt" || true
