@@ -12,10 +12,9 @@ import { HllBuffer, createHll, hllAdd, lastPatIndex, patLen } from '../../lib/mo
 function harness(): Harness & { dirtyCount: number; config: ServerConfig } {
   const h = new Harness() as Harness & { dirtyCount: number; config: ServerConfig };
   h.dirtyCount = 0;
-  h.config = new ServerConfig();
-  const db = h.db as { dirty?: (n: number) => void; config?: ServerConfig };
+  // the harness's Db reads the harness's own ServerConfig (h.config)
+  const db = h.db as { dirty?: (n: number) => void };
   db.dirty = (n) => (h.dirtyCount += n);
-  db.config = h.config;
   return h;
 }
 
