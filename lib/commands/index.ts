@@ -207,6 +207,9 @@ const TABLE: [name: string, arity: number, write: boolean, load: () => CommandMo
   ['hgetdel', -5, true, () => require('./hash-getset-ex')],
   ['hgetex', -5, true, () => require('./hash-getset-ex')],
   ['hsetex', -6, true, () => require('./hash-getset-ex')],
+  // SORT / SORT_RO (sort.c) on lists, sets and sorted sets
+  ['sort', -2, true, () => require('./sort')],
+  ['sort_ro', -2, false, () => require('./sort')],
   // MEMORY USAGE (approximate; ./memory.ts)
   ['memory', -2, false, () => require('./memory')],
 ];
