@@ -33,7 +33,7 @@
 import { bytesOf } from '../bytes/index';
 import { ERR_SYNTAX, ERR_WRONGTYPE, fail } from '../errors';
 import { RedisList } from '../model/list';
-import { redisTypeOf } from '../keyspace/value-type';
+import { redisTypeOf } from '../model/value-type';
 import { predates } from '../version';
 import { int64OrFail, is } from './args';
 import { lookupHash } from './hash-common';
