@@ -213,6 +213,14 @@ const TABLE: [name: string, arity: number, write: boolean, load: () => CommandMo
   ['hgetdel', -5, true, () => require('./hash-getset-ex')],
   ['hgetex', -5, true, () => require('./hash-getset-ex')],
   ['hsetex', -6, true, () => require('./hash-getset-ex')],
+  // SORT / SORT_RO (sort.c) on lists, sets and sorted sets
+  ['sort', -2, true, () => require('./sort')],
+  ['sort_ro', -2, false, () => require('./sort')],
+  // geo (geo.c) on the sorted-set model: the 52-bit geohash as the score
+  ['geoadd', -5, true, () => require('./geo')],
+  ['geopos', -2, false, () => require('./geo')],
+  ['geodist', -4, false, () => require('./geo')],
+  ['geohash', -2, false, () => require('./geo')],
   // MEMORY USAGE (approximate; ./memory.ts)
   ['memory', -2, false, () => require('./memory')],
 ];

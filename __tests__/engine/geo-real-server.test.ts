@@ -1,0 +1,78 @@
+/**
+ * GEOADD, GEOPOS, GEODIST and GEOHASH against real servers: the same command sequences on a fresh engine connection
+ * and on a real connection must answer the same RESP2 values and error texts, byte for byte
+ * (binary elements included), coordinates and distances printed digit for digit. `REDIS_URL`: redis-server
+ * 7.0.15 (emulated 7.0); `REDIS_UNSTABLE_URL`: the post-7.4 4f8cdc2a build (emulated 8.0).
+ * Skips with a message when a URL is unset.
+ */
+import IORedis from 'ioredis';
+import { createConnection } from '../../lib/engine';
+import { CommandError } from '../../lib/errors';
+import { toResp2Plain } from '../../lib/reply/reply';
+
+type Outcome = { ok: unknown } | { err: string };
+
+const BIN = '\xff\x00\xfe\r\n';
+
+const SEQUENCES: string[][][] = [
+  // GEOADD: options, errors in order, ZADD's replies; coordinates and distances printed per version
+  [['GEOADD', 'g', '13.361389', '38.115556', 'Palermo', '15.087269', '37.502669', 'Catania'], ['GEOADD', 'g', '200', '10', 'x'], ['GEOADD', 'g', '10', 'abc', 'x'], ['GEOADD', 'g', 'nx', 'xx', '1', '2', 'x'], ['GEOADD', 'g', 'gt', '1', '2', 'x'], ['GEOADD', 'g', '1', '2', 'x', '3'], ['GEOADD', 'g', 'ch', 'xx', '13', '38', 'Palermo', '1', '1', 'newone'], ['GEOADD', 'g', 'CH', 'NX', '13', '38', 'Palermo', '1', '1', 'newone'], ['GEOADD', 'g', '180.0000001', '0', 'x'], ['GEOADD', 'g', '1e400', '0', 'x'], ['GEOADD', 'g', '0x10', '0', 'x'], ['GEOADD', 'g', '-180', '-85.05112878', 'sw', '180', '85.05112878', 'ne', '0', '0', 'zero', '-0', '-0', BIN], ['ZRANGE', 'g', '0', '-1', 'WITHSCORES'], ['OBJECT', 'ENCODING', 'g']],
+  [['GEOADD', 'g', '13.361389', '38.115556', 'Palermo', '15.087269', '37.502669', 'Catania', '-180', '-85.05112878', 'sw', '180', '85.05112878', 'ne', '-0', '-0', BIN], ['GEOPOS', 'g', 'Palermo', 'nope', 'Catania', 'sw', 'ne', BIN], ['GEOPOS', 'nokey', 'a', 'b'], ['GEODIST', 'g', 'Palermo', 'Catania'], ['GEODIST', 'g', 'Palermo', 'Catania', 'km'], ['GEODIST', 'g', 'Palermo', 'Catania', 'MI'], ['GEODIST', 'g', 'Palermo', 'Catania', 'Ft'], ['GEODIST', 'g', 'Palermo', 'Catania', 'yd'], ['GEODIST', 'g', 'Palermo', 'Catania', 'km', 'x'], ['GEODIST', 'nokey', 'a', 'b', 'yd'], ['GEODIST', 'nokey', 'a', 'b'], ['GEODIST', 'g', 'Palermo', 'nope'], ['GEODIST', 'g', 'sw', 'ne'], ['GEODIST', 'g', BIN, 'Palermo', 'mi'], ['GEOHASH', 'g', 'Palermo', 'Catania', 'nope', 'sw', 'ne', BIN], ['GEOHASH', 'nokey', 'a']],
+  // scores ZADD wrote decode too (the score 0, fractions, past 52 bits)
+  [['ZADD', 'g', '0', 'zero', '0.5', 'half', '4503599627370496', 'big', '-3', 'neg', '1e300', 'huge'], ['GEOPOS', 'g', 'zero', 'half', 'big', 'neg'], ['GEOHASH', 'g', 'zero', 'half', 'big'], ['GEODIST', 'g', 'zero', 'big']],
+  // WRONGTYPE after the unit check
+  [['SET', 's', 'v'], ['GEOPOS', 's', 'a'], ['GEOHASH', 's', 'a'], ['GEODIST', 's', 'a', 'b'], ['GEODIST', 's', 'a', 'b', 'yd'], ['GEOADD', 's', '1', '1', 'a'], ['GEOADD', 's', '1', '1']],
+];
+
+/** A byte-string reply (the fake) or a Buffer reply (real ioredis) as byte strings. */
+function bytesOfReply(v: unknown): unknown {
+  if (Buffer.isBuffer(v)) return v.toString('latin1');
+  if (typeof v === 'bigint') return Number(v);
+  if (Array.isArray(v)) return v.map(bytesOfReply);
+  return v;
+}
+
+async function onReal(client: IORedis, argv: string[]): Promise<Outcome> {
+  try {
+    return { ok: bytesOfReply(await client.callBuffer(argv[0], ...argv.slice(1).map((a) => Buffer.from(a, 'latin1')))) };
+  } catch (e) {
+    return { err: (e as Error).message };
+  }
+}
+
+for (const [envName, version] of [
+  ['REDIS_URL', '7.0'],
+  ['REDIS_UNSTABLE_URL', '8.0'],
+] as const) {
+  const url = process.env[envName];
+  if (!url) {
+    // eslint-disable-next-line no-console
+    console.warn(`${envName} not set: geo commands not checked against a real server`);
+  }
+  (url ? describe : describe.skip)(`geo commands answer as ${envName} does (emulated ${version})`, () => {
+    let port = 48_600 + (version === '7.0' ? 0 : 50);
+    it.each(SEQUENCES.map((seq, i) => [i, seq.map((a) => a.join(' ').slice(0, 40)).join(' | ').slice(0, 200), seq] as const))('sequence %i: %s', async (_i, _text, seq) => {
+      const real = new IORedis(url!, { lazyConnect: true, enableReadyCheck: false, maxRetriesPerRequest: 0, disableClientInfo: true, ...({ protocol: 2 } as object) });
+      await real.connect();
+      await real.call('FLUSHALL');
+      await real.call('CONFIG', 'SET', 'list-max-listpack-size', '-2');
+      const fake = createConnection({ port: port++, streams: { redisVersion: version } });
+      try {
+        for (const argv of seq) {
+          const expected = await onReal(real, argv);
+          let got: Outcome;
+          try {
+            got = { ok: bytesOfReply(toResp2Plain(await fake.execute(argv))) };
+          } catch (e) {
+            got = { err: e instanceof CommandError ? e.message : `(library) ${(e as Error).message}` };
+          }
+          expect({ argv: argv.map((a) => a.slice(0, 40)), ...got }).toEqual({ argv: argv.map((a) => a.slice(0, 40)), ...expected });
+        }
+      } finally {
+        await real.call('CONFIG', 'SET', 'list-max-listpack-size', '-2');
+        real.disconnect();
+        fake.close();
+      }
+    });
+  });
+}
