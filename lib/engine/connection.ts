@@ -228,6 +228,8 @@ export class Connection {
   /** SUBSCRIBE channels and PSUBSCRIBE patterns (byte strings), in subscription order. */
   private channelSubs: Set<string> | undefined;
   private patternSubs: Set<string> | undefined;
+  /** SSUBSCRIBE shard channels (byte strings), in subscription order. */
+  private shardSubs: Set<string> | undefined;
 
   constructor(options: ConnectionOptions = {}) {
     this.server = serverFor(options.host ?? 'localhost', options.port ?? 6379);
@@ -394,6 +396,7 @@ export class Connection {
       this.multiQueue !== null ||
       this.channelSubs !== undefined ||
       this.patternSubs !== undefined ||
+      this.shardSubs !== undefined ||
       (lane.arity >= 0 ? argv.length !== lane.arity : argv.length < -lane.arity)
     ) {
       return this.runReady(argv);
@@ -625,7 +628,7 @@ export class Connection {
     const stream = conn ? undefined : lookupCommand(name);
     this.lastCommand = this.lookedUpName(name, argv, conn, stream);
     if (!this.authenticated && !conn?.noAuth) return this.reject(name, ERR_NOAUTH);
-    if (this.resp === 2 && this.subscriptionCount > 0 && !ALLOWED_WHEN_SUBSCRIBED.has(name)) {
+    if (this.resp === 2 && this.inSubscriberMode && !ALLOWED_WHEN_SUBSCRIBED.has(name)) {
       const container = conn?.subcommands !== undefined || stream?.subcommands !== undefined || BUILTIN_CONTAINERS.has(name);
       const sub = argv.length > 1 && container ? `|${String(argv[1]).toLowerCase()}` : '';
       return this.reject(name, `ERR Can't execute '${name}${sub}': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context`);
@@ -1038,6 +1041,48 @@ export class Connection {
     return (this.channelSubs?.size ?? 0) + (this.patternSubs?.size ?? 0);
   }
 
+  /** Redis CLIENT_PUBSUB: any channel, pattern or shard channel subscribed. */
+  get inSubscriberMode(): boolean {
+    return this.subscriptionCount > 0 || (this.shardSubs?.size ?? 0) > 0;
+  }
+
+  /** SSUBSCRIBE/SUNSUBSCRIBE count: shard channels (Redis clientShardSubscriptionsCount). */
+  get shardSubscriptionCount(): number {
+    return this.shardSubs?.size ?? 0;
+  }
+
+  /** Shard channels this connection subscribed to, in order. */
+  shardSubscriptions(): string[] {
+    return [...(this.shardSubs ?? [])];
+  }
+
+  /** SSUBSCRIBE one shard channel (byte string) on the server's shard channel table. */
+  shardSubscribe(channel: string): void {
+    const subs = (this.shardSubs ??= new Set());
+    if (subs.has(channel)) return;
+    subs.add(channel);
+    const table = this.server.shardChannels;
+    let set = table.get(channel);
+    if (!set) table.set(channel, (set = new Set()));
+    set.add(this);
+  }
+
+  /** SUNSUBSCRIBE one shard channel. */
+  shardUnsubscribe(channel: string): void {
+    if (!this.shardSubs?.delete(channel)) return;
+    if (this.shardSubs.size === 0) this.shardSubs = undefined;
+    const table = this.server.shardChannels;
+    const set = table.get(channel);
+    if (!set) return;
+    set.delete(this);
+    if (set.size === 0) table.delete(channel);
+  }
+
+  /** An SPUBLISH message: `[smessage, channel, message]` (pubsub.c, 7.0). */
+  deliverShardMessage(channel: string, message: string): void {
+    this.push(new PushReply(['smessage', channel, message]));
+  }
+
   /** Subscribe to a channel or pattern (byte string) on the server's emitters. */
   subscribe(name: string, pattern: boolean): void {
     const subs = pattern ? (this.patternSubs ??= new Set()) : (this.channelSubs ??= new Set());
@@ -1058,6 +1103,7 @@ export class Connection {
   private unsubscribeAll(): void {
     for (const name of this.subscriptions(false)) this.unsubscribe(name, false);
     for (const name of this.subscriptions(true)) this.unsubscribe(name, true);
+    for (const name of this.shardSubscriptions()) this.shardUnsubscribe(name);
   }
 
   // -------------------------------------------------------------------------------------------

@@ -13,9 +13,14 @@
  * In RESP2 a subscribed connection accepts only (P|S)SUBSCRIBE, (P|S)UNSUBSCRIBE, PING (which
  * answers `[pong, message]`), QUIT and RESET (server.c processCommand).
  */
-import { PushReply, type Reply } from '../../reply/reply';
-import type { ConnectionCommandSpec } from '../command-types';
-import type { Connection } from '../connection';
+import { PushReply, SimpleString, type Reply } from '../../reply/reply';
+import { CommandError, errSubcommandSyntax } from '../../errors';
+import { bytesOf } from '../../bytes/index';
+import { globMatch } from '../../bytes/glob';
+import { supports } from '../../version';
+import type { ConnectionCommandSpec, ConnectionHandler } from '../command-types';
+import { builtinArg, type Connection } from '../connection';
+import type { ServerState } from '../registry';
 
 /** What a SUBSCRIBE-family command resolves with: its confirmations were pushed. */
 export const NO_REPLY: PushReply = new PushReply([]);
@@ -26,6 +31,118 @@ export const ALLOWED_WHEN_SUBSCRIBED = new Set(['subscribe', 'ssubscribe', 'psub
 function confirm(conn: Connection, kind: string, name: string | null): void {
   conn.push(new PushReply([kind, name, conn.subscriptionCount]));
 }
+
+/** SSUBSCRIBE/SUNSUBSCRIBE confirmations count the shard channels only (clientShardSubscriptionsCount). */
+function confirmShard(conn: Connection, kind: string, name: string | null): void {
+  conn.push(new PushReply([kind, name, conn.shardSubscriptionCount]));
+}
+
+/**
+ * The key of a channel or pattern (byte string) on the server's emitters: the form engine
+ * connections and ioredis-mock's SUBSCRIBE register it under (text when the bytes are UTF-8,
+ * else a Buffer, which the emitter names by its UTF-8 decoding).
+ */
+function emitterKey(name: string): string {
+  const k = builtinArg(name);
+  return typeof k === 'string' ? k : k.toString('utf8');
+}
+
+/**
+ * PUBLISH channel message (pubsub.c pubsubPublishMessage): delivers `message` to every
+ * connection of the server subscribed to `channel` (any front end: ioredis clients, RESP
+ * `serve` clients, Upstash), then to every subscription of a pattern matching it (glob, bytes,
+ * case-sensitive: stringmatchlen). Channel and message are byte strings and reach the
+ * subscribers as bytes. Returns the number of receivers as Redis counts them: channel
+ * subscribers + (connection, pattern) pairs that matched.
+ */
+export function publishMessage(server: ServerState, channel: string, message: string): number {
+  const key = builtinArg(channel);
+  const payload = builtinArg(message);
+  const channels = server.channels;
+  const name = typeof key === 'string' ? key : key.toString('utf8');
+  let receivers = channels.listenerCount(name);
+  if (receivers > 0) channels.emit(name, payload);
+  const patterns = server.patternChannels;
+  for (const pattern of patterns.eventNames()) {
+    if (typeof pattern !== 'string') continue;
+    const n = patterns.listenerCount(pattern);
+    if (n === 0 || !globMatch(bytesOf(pattern), channel)) continue;
+    receivers += n;
+    patterns.emit(pattern, payload, key);
+  }
+  return receivers;
+}
+
+/** SPUBLISH shardchannel message: the shard channel's SSUBSCRIBE subscribers only (7.0). */
+export function publishShardMessage(server: ServerState, channel: string, message: string): number {
+  const subs = server.shardChannels.get(channel);
+  if (!subs) return 0;
+  for (const s of [...subs]) s.deliverShardMessage(channel, message);
+  return subs.size;
+}
+
+/** Active channels (with a subscriber) of the emitters, as byte strings, matching `pattern`. */
+function activeChannels(server: ServerState, pattern: string | undefined): string[] {
+  const out: string[] = [];
+  for (const n of server.channels.eventNames()) {
+    if (typeof n !== 'string' || server.channels.listenerCount(n) === 0) continue;
+    const bytes = bytesOf(n);
+    if (pattern === undefined || globMatch(pattern, bytes)) out.push(bytes);
+  }
+  return out;
+}
+
+/** PUBSUB HELP lines (pubsub.c pubsubCommand; "Prints" became "Print" in 7.2). */
+function pubsubHelp(conn: Connection): SimpleString[] {
+  const lines = [
+    'PUBSUB <subcommand> [<arg> [value] [opt] ...]. Subcommands are:',
+    'CHANNELS [<pattern>]',
+    "    Return the currently active channels matching a <pattern> (default: '*').",
+    'NUMPAT',
+    '    Return number of subscriptions to patterns.',
+    'NUMSUB [<channel> ...]',
+    '    Return the number of subscribers for the specified channels, excluding',
+    '    pattern subscriptions(default: no channels).',
+    'SHARDCHANNELS [<pattern>]',
+    "    Return the currently active shard level channels matching a <pattern> (default: '*').",
+    'SHARDNUMSUB [<shardchannel> ...]',
+    '    Return the number of subscribers for the specified shard level channel(s)',
+    'HELP',
+    supports(conn.keyspace.redisVersion, 'helpPrintFooter') ? '    Print this help.' : '    Prints this help.',
+  ];
+  return lines.map((l) => new SimpleString(l));
+}
+
+/** CHANNELS / SHARDCHANNELS take at most one pattern (else addReplySubcommandSyntaxError). */
+function atMostPattern(argv: string[]): string | undefined {
+  if (argv.length > 3) throw new CommandError(errSubcommandSyntax(argv[1], 'pubsub'));
+  return argv[2];
+}
+
+const channelsRun: ConnectionHandler = (conn, argv) => activeChannels(conn.server, atMostPattern(argv));
+const numsubRun: ConnectionHandler = (conn, argv) => {
+  const out: (string | number)[] = [];
+  for (const ch of argv.slice(2)) out.push(ch, conn.server.channels.listenerCount(emitterKey(ch)));
+  return out;
+};
+const numpatRun: ConnectionHandler = (conn) => {
+  // dictSize(server.pubsub_patterns): distinct patterns with a subscriber
+  let n = 0;
+  const patterns = conn.server.patternChannels;
+  for (const p of patterns.eventNames()) if (patterns.listenerCount(p) > 0) n++;
+  return n;
+};
+const shardChannelsRun: ConnectionHandler = (conn, argv) => {
+  const pattern = atMostPattern(argv);
+  const out: string[] = [];
+  for (const ch of conn.server.shardChannels.keys()) if (pattern === undefined || globMatch(pattern, ch)) out.push(ch);
+  return out;
+};
+const shardNumsubRun: ConnectionHandler = (conn, argv) => {
+  const out: (string | number)[] = [];
+  for (const ch of argv.slice(2)) out.push(ch, conn.server.shardChannels.get(ch)?.size ?? 0);
+  return out;
+};
 
 export const specs: readonly ConnectionCommandSpec[] = [
   {
@@ -76,6 +193,54 @@ export const specs: readonly ConnectionCommandSpec[] = [
       for (const pattern of names) {
         conn.unsubscribe(pattern, true);
         confirm(conn, 'punsubscribe', pattern);
+      }
+      return NO_REPLY;
+    },
+  },
+  {
+    name: 'publish',
+    arity: 3,
+    run: (conn, argv) => publishMessage(conn.server, argv[1], argv[2]),
+  },
+  {
+    name: 'pubsub',
+    arity: -2,
+    subcommands: {
+      channels: { arity: -2, run: channelsRun },
+      numsub: { arity: -2, run: numsubRun },
+      numpat: { arity: 2, run: numpatRun },
+      shardchannels: { arity: -2, run: shardChannelsRun },
+      shardnumsub: { arity: -2, run: shardNumsubRun },
+      help: { arity: 2, run: (conn) => pubsubHelp(conn) },
+    },
+  },
+  {
+    name: 'spublish',
+    arity: 3,
+    run: (conn, argv) => publishShardMessage(conn.server, argv[1], argv[2]),
+  },
+  {
+    name: 'ssubscribe',
+    arity: -2,
+    noScript: true,
+    run(conn, argv): Reply {
+      for (const channel of argv.slice(1)) {
+        conn.shardSubscribe(channel);
+        confirmShard(conn, 'ssubscribe', channel);
+      }
+      return NO_REPLY;
+    },
+  },
+  {
+    name: 'sunsubscribe',
+    arity: -1,
+    noScript: true,
+    run(conn, argv): Reply {
+      const names = argv.length > 1 ? argv.slice(1) : conn.shardSubscriptions();
+      if (names.length === 0) confirmShard(conn, 'sunsubscribe', null);
+      for (const channel of names) {
+        conn.shardUnsubscribe(channel);
+        confirmShard(conn, 'sunsubscribe', channel);
       }
       return NO_REPLY;
     },
