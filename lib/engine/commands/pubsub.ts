@@ -63,14 +63,29 @@ export function publishMessage(server: ServerState, channel: string, message: st
   let receivers = channels.listenerCount(name);
   if (receivers > 0) channels.emit(name, payload);
   const patterns = server.patternChannels;
-  for (const pattern of patterns.eventNames()) {
-    if (typeof pattern !== 'string') continue;
-    const n = patterns.listenerCount(pattern);
-    if (n === 0 || !globMatch(bytesOf(pattern), channel)) continue;
-    receivers += n;
+  for (const [pattern, bytes] of subscribedNames(patterns)) {
+    if (!globMatch(bytes, channel)) continue;
+    receivers += patterns.listenerCount(pattern);
     patterns.emit(pattern, payload, key);
   }
   return receivers;
+}
+
+/**
+ * The channels (or patterns) with a subscriber on an emitter: emitter event name → the name's
+ * bytes. The bytes come from ioredis-mock's `instanceListeners` keys (the string or Buffer each
+ * subscription was made with), as a Buffer's event name is its lossy UTF-8 decoding.
+ */
+function subscribedNames(emitter: ServerState['channels']): Map<string, string> {
+  const out = new Map<string, string>();
+  const byName = (emitter as { instanceListeners?: Map<unknown, Map<unknown, unknown>> }).instanceListeners;
+  for (const [k, listeners] of byName ?? []) {
+    if (listeners.size === 0) continue;
+    const name = Buffer.isBuffer(k) ? k.toString('utf8') : String(k);
+    if (out.has(name) || emitter.listenerCount(name) === 0) continue;
+    out.set(name, Buffer.isBuffer(k) ? k.toString('latin1') : bytesOf(k));
+  }
+  return out;
 }
 
 /** SPUBLISH shardchannel message: the shard channel's SSUBSCRIBE subscribers only (7.0). */
@@ -84,11 +99,7 @@ export function publishShardMessage(server: ServerState, channel: string, messag
 /** Active channels (with a subscriber) of the emitters, as byte strings, matching `pattern`. */
 function activeChannels(server: ServerState, pattern: string | undefined): string[] {
   const out: string[] = [];
-  for (const n of server.channels.eventNames()) {
-    if (typeof n !== 'string' || server.channels.listenerCount(n) === 0) continue;
-    const bytes = bytesOf(n);
-    if (pattern === undefined || globMatch(pattern, bytes)) out.push(bytes);
-  }
+  for (const bytes of subscribedNames(server.channels).values()) if (pattern === undefined || globMatch(pattern, bytes)) out.push(bytes);
   return out;
 }
 
@@ -127,10 +138,7 @@ const numsubRun: ConnectionHandler = (conn, argv) => {
 };
 const numpatRun: ConnectionHandler = (conn) => {
   // dictSize(server.pubsub_patterns): distinct patterns with a subscriber
-  let n = 0;
-  const patterns = conn.server.patternChannels;
-  for (const p of patterns.eventNames()) if (patterns.listenerCount(p) > 0) n++;
-  return n;
+  return subscribedNames(conn.server.patternChannels).size;
 };
 const shardChannelsRun: ConnectionHandler = (conn, argv) => {
   const pattern = atMostPattern(argv);
