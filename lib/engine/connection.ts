@@ -110,6 +110,9 @@ export function builtinArg(s: string): string | Buffer {
   return Buffer.from(text, 'utf8').toString('latin1') === s ? text : Buffer.from(s, 'latin1');
 }
 
+/** A reply CLIENT REPLY OFF/SKIP silenced: front ends write nothing for it (as NO_REPLY). */
+const SILENCED: PushReply = new PushReply([]);
+
 /** Container commands among the built-ins (their full name carries the subcommand). */
 const BUILTIN_CONTAINERS = new Set(['config', 'object', 'command', 'memory', 'cluster', 'debug']);
 
@@ -344,9 +347,52 @@ export class Connection {
    */
   execute(argv: string[]): Promise<Reply> {
     const busy = this.server.busyScript;
-    if (busy !== null && busy.conn !== this) return this.afterBusy(busy, argv, () => this.run(argv));
-    if (!this.occupied && this.waiting === null) return this.startNow(() => this.run(argv));
-    return this.enqueue(() => this.run(argv));
+    if (busy !== null && busy.conn !== this) return this.afterBusy(busy, argv, () => this.runReplying(argv));
+    if (!this.occupied && this.waiting === null) return this.startNow(() => this.runReplying(argv));
+    return this.enqueue(() => this.runReplying(argv));
+  }
+
+  /**
+   * CLIENT REPLY state (networking.c clientCommand, server.c call): `off` silences every reply
+   * until CLIENT REPLY ON; `skipNext` (set by SKIP, not while off) silences the next command's
+   * reply (`skip`). Pub/sub pushes are not replies: they are still delivered.
+   */
+  replyOff = false;
+  replySkipNext = false;
+  private replySkip = false;
+
+  /** `run`, with the reply silenced as CLIENT REPLY OFF/SKIP decide (a silenced reply is NO_REPLY). */
+  private runReplying(argv: string[]): Reply | Promise<Reply> {
+    if (!this.replyOff && !this.replySkip) {
+      const first = this.run(argv);
+      // resetClient: the command just run was CLIENT REPLY SKIP, the next one's reply goes
+      if (this.replySkipNext) {
+        this.replySkipNext = false;
+        this.replySkip = true;
+      }
+      return first;
+    }
+    let out: Reply | Promise<Reply>;
+    let failed: unknown;
+    let threw = false;
+    try {
+      out = this.run(argv);
+    } catch (err) {
+      threw = true;
+      failed = err;
+      out = SILENCED;
+    }
+    const silenced = this.replyOff || this.replySkip;
+    if (this.replySkip) this.replySkip = false;
+    if (this.replySkipNext) {
+      this.replySkip = true;
+      this.replySkipNext = false;
+    }
+    if (!silenced) {
+      if (threw) throw failed;
+      return out;
+    }
+    return out instanceof Promise ? out.then(() => SILENCED, () => SILENCED) : SILENCED;
   }
 
   /**
@@ -1007,6 +1053,8 @@ export class Connection {
     this.name = null;
     this.noEvict = false;
     this.noTouch = false;
+    this.replyOff = false;
+    this.replySkipNext = false;
   }
 
   /**

@@ -8,18 +8,19 @@
  * [SKIPME yes|no] — close connections (`+OK` / "ERR No such client", or the number killed).
  * UNBLOCK id [TIMEOUT|ERROR] — answer a blocked call now: nil, or "UNBLOCKED client unblocked
  * via CLIENT UNBLOCK"; 1 when a call was blocked, else 0. NO-EVICT on|off, NO-TOUCH on|off
- * (7.2), SETINFO LIB-NAME|LIB-VER value (7.2), REPLY ON — `+OK`. HELP — the subcommand list.
+ * (7.2), SETINFO LIB-NAME|LIB-VER value (7.2), REPLY ON — `+OK`; REPLY OFF|SKIP — no reply,
+ * then replies silenced until ON / for the next command (pushes still delivered). HELP — the
+ * subcommand list.
  *
  * CLIENT LIST fields follow the emulated version (lib/version.ts): `watch=` from 7.4,
  * `lib-name=`/`lib-ver=` from 7.2, `io-thread=` from 8.0. Buffer and memory fields carry the
  * values of an idle redis-server connection (qbuf 0, rbs 1024 …); `events=r`, `user=default`.
- * Not emulated (StreamsMockError): CACHING, GETREDIR, TRACKING, TRACKINGINFO, PAUSE, UNPAUSE,
- * REPLY OFF|SKIP.
+ * Not emulated (StreamsMockError): CACHING, GETREDIR, TRACKING, TRACKINGINFO, PAUSE, UNPAUSE.
  */
 import { parseInt64 } from '../../commands/args';
 import { CommandError, ERR_SYNTAX, errorArg } from '../../errors';
 import { StreamsMockError } from '../../clock/clock';
-import { OK, SimpleString, VerbatimReply } from '../../reply/reply';
+import { OK, PushReply, SimpleString, VerbatimReply } from '../../reply/reply';
 import { type RedisVersion, supports, versionIndex } from '../../version';
 import type { ConnectionCommandSpec, ConnectionHandler } from '../command-types';
 import { type Connection, openConnections } from '../connection';
@@ -317,11 +318,18 @@ export const specs: readonly ConnectionCommandSpec[] = [
       },
       reply: {
         arity: 3,
-        run(_conn, argv) {
+        run(conn, argv) {
           const v = argv[2].toLowerCase();
-          if (v === 'on') return OK;
-          if (v === 'off' || v === 'skip') throw new StreamsMockError(`CLIENT REPLY ${v.toUpperCase()} is not emulated`);
-          throw new CommandError(ERR_SYNTAX);
+          if (v === 'on') {
+            conn.replyOff = false;
+            conn.replySkipNext = false;
+            return OK;
+          }
+          // OFF and SKIP answer nothing themselves; SKIP while OFF changes nothing
+          if (v === 'off') conn.replyOff = true;
+          else if (v === 'skip') conn.replySkipNext ||= !conn.replyOff;
+          else throw new CommandError(ERR_SYNTAX);
+          return new PushReply([]);
         },
       },
       help: {
