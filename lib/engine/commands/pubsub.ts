@@ -8,7 +8,8 @@
  * count]`, count = this connection's channels + patterns — and every message (`[message,
  * channel, payload]`, `[pmessage, pattern, channel, payload]`) is a `PushReply` delivered
  * through `Connection.onPush` (RESP3 push; RESP2 writes it as an array). The command itself
- * resolves with `NO_REPLY`: the front end writes nothing more for it. UNSUBSCRIBE without
+ * resolves with `NO_REPLY`: the front end writes nothing more for it (inside EXEC the first
+ * confirmation is the command's reply instead, as Redis writes it). UNSUBSCRIBE without
  * subscriptions confirms with a nil name and 0.
  * In RESP2 a subscribed connection accepts only (P|S)SUBSCRIBE, (P|S)UNSUBSCRIBE, PING (which
  * answers `[pong, message]`), QUIT and RESET (server.c processCommand).
@@ -28,13 +29,23 @@ export const NO_REPLY: PushReply = new PushReply([]);
 /** Commands a RESP2 connection with subscriptions may send. */
 export const ALLOWED_WHEN_SUBSCRIBED = new Set(['subscribe', 'ssubscribe', 'psubscribe', 'unsubscribe', 'sunsubscribe', 'punsubscribe', 'ping', 'quit', 'reset']);
 
-function confirm(conn: Connection, kind: string, name: string | null): void {
-  conn.push(new PushReply([kind, name, conn.subscriptionCount]));
-}
-
-/** SSUBSCRIBE/SUNSUBSCRIBE confirmations count the shard channels only (clientShardSubscriptionsCount). */
-function confirmShard(conn: Connection, kind: string, name: string | null): void {
-  conn.push(new PushReply([kind, name, conn.shardSubscriptionCount]));
+/**
+ * Confirmations of one (P|S)(UN)SUBSCRIBE call. Inside EXEC the first one is the command's reply
+ * (the EXEC array's element, as Redis writes it into the transaction's reply); the others, and
+ * every one outside EXEC, are pushed.
+ */
+class Confirmations {
+  private first: PushReply | null = null;
+  constructor(private readonly conn: Connection) {}
+  add(kind: string, name: string | null, count: number): void {
+    const msg = new PushReply([kind, name, count]);
+    if (this.first === null && this.conn.keyspace.inTransaction) this.first = msg;
+    else this.conn.push(msg);
+  }
+  /** The command's reply: the first confirmation inside EXEC, else NO_REPLY. */
+  get reply(): Reply {
+    return this.first ?? NO_REPLY;
+  }
 }
 
 /**
@@ -158,11 +169,12 @@ export const specs: readonly ConnectionCommandSpec[] = [
     arity: -2,
     noScript: true,
     run(conn, argv): Reply {
+      const out = new Confirmations(conn);
       for (const channel of argv.slice(1)) {
         conn.subscribe(channel, false);
-        confirm(conn, 'subscribe', channel);
+        out.add('subscribe', channel, conn.subscriptionCount);
       }
-      return NO_REPLY;
+      return out.reply;
     },
   },
   {
@@ -170,11 +182,12 @@ export const specs: readonly ConnectionCommandSpec[] = [
     arity: -2,
     noScript: true,
     run(conn, argv): Reply {
+      const out = new Confirmations(conn);
       for (const pattern of argv.slice(1)) {
         conn.subscribe(pattern, true);
-        confirm(conn, 'psubscribe', pattern);
+        out.add('psubscribe', pattern, conn.subscriptionCount);
       }
-      return NO_REPLY;
+      return out.reply;
     },
   },
   {
@@ -183,12 +196,13 @@ export const specs: readonly ConnectionCommandSpec[] = [
     noScript: true,
     run(conn, argv): Reply {
       const names = argv.length > 1 ? argv.slice(1) : conn.subscriptions(false);
-      if (names.length === 0) confirm(conn, 'unsubscribe', null);
+      const out = new Confirmations(conn);
+      if (names.length === 0) out.add('unsubscribe', null, conn.subscriptionCount);
       for (const channel of names) {
         conn.unsubscribe(channel, false);
-        confirm(conn, 'unsubscribe', channel);
+        out.add('unsubscribe', channel, conn.subscriptionCount);
       }
-      return NO_REPLY;
+      return out.reply;
     },
   },
   {
@@ -197,12 +211,13 @@ export const specs: readonly ConnectionCommandSpec[] = [
     noScript: true,
     run(conn, argv): Reply {
       const names = argv.length > 1 ? argv.slice(1) : conn.subscriptions(true);
-      if (names.length === 0) confirm(conn, 'punsubscribe', null);
+      const out = new Confirmations(conn);
+      if (names.length === 0) out.add('punsubscribe', null, conn.subscriptionCount);
       for (const pattern of names) {
         conn.unsubscribe(pattern, true);
-        confirm(conn, 'punsubscribe', pattern);
+        out.add('punsubscribe', pattern, conn.subscriptionCount);
       }
-      return NO_REPLY;
+      return out.reply;
     },
   },
   {
@@ -232,11 +247,13 @@ export const specs: readonly ConnectionCommandSpec[] = [
     arity: -2,
     noScript: true,
     run(conn, argv): Reply {
+      // SSUBSCRIBE/SUNSUBSCRIBE count the shard channels only (clientShardSubscriptionsCount)
+      const out = new Confirmations(conn);
       for (const channel of argv.slice(1)) {
         conn.shardSubscribe(channel);
-        confirmShard(conn, 'ssubscribe', channel);
+        out.add('ssubscribe', channel, conn.shardSubscriptionCount);
       }
-      return NO_REPLY;
+      return out.reply;
     },
   },
   {
@@ -245,12 +262,13 @@ export const specs: readonly ConnectionCommandSpec[] = [
     noScript: true,
     run(conn, argv): Reply {
       const names = argv.length > 1 ? argv.slice(1) : conn.shardSubscriptions();
-      if (names.length === 0) confirmShard(conn, 'sunsubscribe', null);
+      const out = new Confirmations(conn);
+      if (names.length === 0) out.add('sunsubscribe', null, conn.shardSubscriptionCount);
       for (const channel of names) {
         conn.shardUnsubscribe(channel);
-        confirmShard(conn, 'sunsubscribe', channel);
+        out.add('sunsubscribe', channel, conn.shardSubscriptionCount);
       }
-      return NO_REPLY;
+      return out.reply;
     },
   },
 ];
