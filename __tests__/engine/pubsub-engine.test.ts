@@ -149,3 +149,49 @@ describe('sharded pub/sub', () => {
     expect(await conn().execute(['PUBSUB', 'SHARDNUMSUB', 'a'])).toEqual(['a', 0]);
   });
 });
+
+describe('CLIENT REPLY', () => {
+  it('OFF silences replies until ON, SKIP the next one; both answer nothing themselves', async () => {
+    const c = conn();
+    const silenced = new PushReply([]);
+    expect(await c.execute(['CLIENT', 'REPLY', 'SKIP'])).toEqual(silenced);
+    expect(await c.execute(['PING', 'a'])).toEqual(silenced);
+    expect(await c.execute(['PING', 'b'])).toBe('b');
+    expect(await c.execute(['CLIENT', 'REPLY', 'OFF'])).toEqual(silenced);
+    expect(await c.execute(['NOSUCH'])).toEqual(silenced);
+    expect(await c.execute(['CLIENT', 'REPLY', 'SKIP'])).toEqual(silenced);
+    expect(await c.execute(['CLIENT', 'REPLY', 'ON'])).toEqual(new SimpleString('OK'));
+    expect(await c.execute(['PING', 'c'])).toBe('c');
+    expect(await errorOf(c.execute(['CLIENT', 'REPLY', 'FOO']))).toBe('ERR syntax error');
+  });
+
+  it('leaves pub/sub pushes delivered, and RESET turns replies back on', async () => {
+    const s = conn();
+    const pushed = pushesOf(s);
+    await s.execute(['HELLO', '3']);
+    await s.execute(['CLIENT', 'REPLY', 'OFF']);
+    await s.execute(['SUBSCRIBE', 'r']);
+    expect(await conn().execute(['PUBLISH', 'r', 'm'])).toBe(1);
+    await tick();
+    expect(pushed).toEqual([new PushReply(['subscribe', 'r', 1]), new PushReply(['message', 'r', 'm'])]);
+    expect(await s.execute(['RESET'])).toEqual(new SimpleString('RESET'));
+    expect(await s.execute(['PING'])).toEqual(new SimpleString('PONG'));
+  });
+});
+
+describe('subscriptions inside EXEC', () => {
+  it('make the first confirmation the command element of the EXEC reply', async () => {
+    const c = conn();
+    const pushed = pushesOf(c);
+    await c.execute(['HELLO', '3']);
+    await c.execute(['SUBSCRIBE', 'foo', BIN]);
+    pushed.length = 0;
+    await c.execute(['MULTI']);
+    await c.execute(['PING', 'abc']);
+    await c.execute(['UNSUBSCRIBE', BIN]);
+    await c.execute(['SSUBSCRIBE', 's']);
+    expect(await c.execute(['EXEC'])).toEqual(['abc', new PushReply(['unsubscribe', BIN, 1]), new PushReply(['ssubscribe', 's', 1])]);
+    expect(pushed).toEqual([]);
+    expect(await conn().execute(['PUBSUB', 'NUMSUB', BIN])).toEqual([BIN, 0]);
+  });
+});

@@ -1137,15 +1137,25 @@ export class Connection {
     if (subs.has(name)) return;
     subs.add(name);
     const emulator = this.emulators[pattern ? 'psubscribe' : 'subscribe'];
-    if (typeof emulator === 'function') emulator.call(this.builtinHost, builtinArg(name));
+    // ioredis-mock keys its subscriptions by the argument itself: a Buffer (a non-UTF-8 name)
+    // must be the same object on UNSUBSCRIBE
+    const arg = builtinArg(name);
+    if (typeof arg !== 'string') (this.subscribedArgs ??= new Map()).set(`${pattern ? 'p' : 'c'}${name}`, arg);
+    if (typeof emulator === 'function') emulator.call(this.builtinHost, arg);
   }
+
+  /** The Buffer each non-UTF-8 channel/pattern was subscribed with ('c'|'p' + name → it). */
+  private subscribedArgs: Map<string, Buffer> | undefined;
 
   /** Unsubscribe from a channel or pattern. */
   unsubscribe(name: string, pattern: boolean): void {
     const subs = pattern ? this.patternSubs : this.channelSubs;
     if (!subs?.delete(name)) return;
     const emulator = this.emulators[pattern ? 'punsubscribe' : 'unsubscribe'];
-    if (typeof emulator === 'function') emulator.call(this.builtinHost, builtinArg(name));
+    const id = `${pattern ? 'p' : 'c'}${name}`;
+    const arg = this.subscribedArgs?.get(id) ?? builtinArg(name);
+    this.subscribedArgs?.delete(id);
+    if (typeof emulator === 'function') emulator.call(this.builtinHost, arg);
   }
 
   private unsubscribeAll(): void {
