@@ -106,8 +106,17 @@ const SCENARIOS: [title: string, connections: number, steps: Step[]][] = [
       [1, 'EXEC'],
     ],
   ],
+  [
+    'LATENCY and SLOWLOG answer as an idle server: nothing recorded, errors and HELP texts',
+    1,
+    [
+      ['LATENCY LATEST'], ['LATENCY HISTORY command'], ['LATENCY RESET'], ['LATENCY RESET a b'], ['LATENCY DOCTOR'], ['LATENCY GRAPH command'], ['LATENCY HELP'],
+      ['LATENCY FOO'], ['LATENCY HISTORY'], ['LATENCY LATEST x'], ['LATENCY'], ['SLOWLOG GET'], ['SLOWLOG GET -1'], ['SLOWLOG GET x'], ['SLOWLOG GET -2'],
+      ['SLOWLOG GET 99999999999999999999'], ['SLOWLOG GET 1 2'], ['SLOWLOG LEN'], ['SLOWLOG LEN x'], ['SLOWLOG RESET'], ['SLOWLOG HELP'], ['SLOWLOG FOO'],
+      ['HELLO 3'], ['LATENCY DOCTOR'], ['SLOWLOG GET'],
+    ].map(([line]) => [0, ...line.split(' ')] as Step),
+  ],
 ];
-
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const quote = (argv: string[]) => `*${argv.length}\r\n${argv.map((a) => `$${a.length}\r\n${a}\r\n`).join('')}`;

@@ -26,6 +26,7 @@ const client = (): ConnectionCommandModule => require('./client');
 const scripting = (): ConnectionCommandModule => require('./scripting');
 const pubsub = (): ConnectionCommandModule => require('./pubsub');
 const server = (): ConnectionCommandModule => require('./server');
+const diagnostics = (): ConnectionCommandModule => require('./diagnostics');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 const MULTI: Flags = { immediate: true, noScript: true };
@@ -72,6 +73,8 @@ const TABLE: [name: string, arity: number, flags: Flags, load: () => ConnectionC
   ['lastsave', 1, NONE, server],
   ['debug', -2, NOSCRIPT, server],
   ['function', -2, NOSCRIPT, server],
+  ['latency', -2, NONE, diagnostics],
+  ['slowlog', -2, NONE, diagnostics],
 ];
 
 /** Connection-level commands by lower-case name. */
