@@ -111,9 +111,19 @@ const SCENARIOS: [title: string, connections: number, steps: Step[]][] = [
     1,
     [
       ['LATENCY LATEST'], ['LATENCY HISTORY command'], ['LATENCY RESET'], ['LATENCY RESET a b'], ['LATENCY DOCTOR'], ['LATENCY GRAPH command'], ['LATENCY HELP'],
-      ['LATENCY FOO'], ['LATENCY HISTORY'], ['LATENCY LATEST x'], ['LATENCY'], ['SLOWLOG GET'], ['SLOWLOG GET -1'], ['SLOWLOG GET x'], ['SLOWLOG GET -2'],
-      ['SLOWLOG GET 99999999999999999999'], ['SLOWLOG GET 1 2'], ['SLOWLOG LEN'], ['SLOWLOG LEN x'], ['SLOWLOG RESET'], ['SLOWLOG HELP'], ['SLOWLOG FOO'],
-      ['HELLO 3'], ['LATENCY DOCTOR'], ['SLOWLOG GET'],
+      ['LATENCY FOO'], ['LATENCY HISTORY'], ['LATENCY LATEST x'], ['LATENCY'],
+      // other test files make real commands slow: empty the real slowlog right before reading it
+      ['SLOWLOG RESET'], ['SLOWLOG GET'], ['SLOWLOG RESET'], ['SLOWLOG GET -1'], ['SLOWLOG GET x'], ['SLOWLOG GET -2'],
+      ['SLOWLOG GET 99999999999999999999'], ['SLOWLOG GET 1 2'], ['SLOWLOG RESET'], ['SLOWLOG LEN'], ['SLOWLOG LEN x'], ['SLOWLOG RESET'], ['SLOWLOG HELP'], ['SLOWLOG FOO'],
+      ['HELLO 3'], ['LATENCY DOCTOR'], ['SLOWLOG RESET'], ['SLOWLOG GET'],
+    ].map(([line]) => [0, ...line.split(' ')] as Step),
+  ],
+  [
+    'CLIENT tracking and pause subcommands answer as a server without tracking clients',
+    1,
+    [
+      ['CLIENT GETREDIR'], ['CLIENT TRACKINGINFO'], ['CLIENT CACHING yes'], ['CLIENT CACHING foo'], ['CLIENT TRACKING off'], ['CLIENT TRACKING foo'],
+      ['CLIENT UNPAUSE'], ['CLIENT PAUSE x'], ['CLIENT PAUSE 0 foo'], ['CLIENT PAUSE -1'], ['CLIENT PAUSE 0 write'], ['HELLO 3'], ['CLIENT TRACKINGINFO'],
     ].map(([line]) => [0, ...line.split(' ')] as Step),
   ],
 ];
