@@ -110,6 +110,9 @@ export function builtinArg(s: string): string | Buffer {
   return Buffer.from(text, 'utf8').toString('latin1') === s ? text : Buffer.from(s, 'latin1');
 }
 
+/** A reply CLIENT REPLY OFF/SKIP silenced: front ends write nothing for it (as NO_REPLY). */
+const SILENCED: PushReply = new PushReply([]);
+
 /** Container commands among the built-ins (their full name carries the subcommand). */
 const BUILTIN_CONTAINERS = new Set(['config', 'object', 'command', 'memory', 'cluster', 'debug']);
 
@@ -234,6 +237,8 @@ export class Connection {
   /** SUBSCRIBE channels and PSUBSCRIBE patterns (byte strings), in subscription order. */
   private channelSubs: Set<string> | undefined;
   private patternSubs: Set<string> | undefined;
+  /** SSUBSCRIBE shard channels (byte strings), in subscription order. */
+  private shardSubs: Set<string> | undefined;
 
   constructor(options: ConnectionOptions = {}) {
     this.server = serverFor(options.host ?? 'localhost', options.port ?? 6379);
@@ -348,9 +353,52 @@ export class Connection {
    */
   execute(argv: string[]): Promise<Reply> {
     const busy = this.server.busyScript;
-    if (busy !== null && busy.conn !== this) return this.afterBusy(busy, argv, () => this.run(argv));
-    if (!this.occupied && this.waiting === null) return this.startNow(() => this.run(argv));
-    return this.enqueue(() => this.run(argv));
+    if (busy !== null && busy.conn !== this) return this.afterBusy(busy, argv, () => this.runReplying(argv));
+    if (!this.occupied && this.waiting === null) return this.startNow(() => this.runReplying(argv));
+    return this.enqueue(() => this.runReplying(argv));
+  }
+
+  /**
+   * CLIENT REPLY state (networking.c clientCommand, server.c call): `off` silences every reply
+   * until CLIENT REPLY ON; `skipNext` (set by SKIP, not while off) silences the next command's
+   * reply (`skip`). Pub/sub pushes are not replies: they are still delivered.
+   */
+  replyOff = false;
+  replySkipNext = false;
+  private replySkip = false;
+
+  /** `run`, with the reply silenced as CLIENT REPLY OFF/SKIP decide (a silenced reply is NO_REPLY). */
+  private runReplying(argv: string[]): Reply | Promise<Reply> {
+    if (!this.replyOff && !this.replySkip) {
+      const first = this.run(argv);
+      // resetClient: the command just run was CLIENT REPLY SKIP, the next one's reply goes
+      if (this.replySkipNext) {
+        this.replySkipNext = false;
+        this.replySkip = true;
+      }
+      return first;
+    }
+    let out: Reply | Promise<Reply>;
+    let failed: unknown;
+    let threw = false;
+    try {
+      out = this.run(argv);
+    } catch (err) {
+      threw = true;
+      failed = err;
+      out = SILENCED;
+    }
+    const silenced = this.replyOff || this.replySkip;
+    if (this.replySkip) this.replySkip = false;
+    if (this.replySkipNext) {
+      this.replySkip = true;
+      this.replySkipNext = false;
+    }
+    if (!silenced) {
+      if (threw) throw failed;
+      return out;
+    }
+    return out instanceof Promise ? out.then(() => SILENCED, () => SILENCED) : SILENCED;
   }
 
   /**
@@ -400,6 +448,7 @@ export class Connection {
       this.multiQueue !== null ||
       this.channelSubs !== undefined ||
       this.patternSubs !== undefined ||
+      this.shardSubs !== undefined ||
       (lane.arity >= 0 ? argv.length !== lane.arity : argv.length < -lane.arity)
     ) {
       return this.runReady(argv);
@@ -631,7 +680,7 @@ export class Connection {
     const stream = conn ? undefined : lookupCommand(name);
     this.lastCommand = this.lookedUpName(name, argv, conn, stream);
     if (!this.authenticated && !conn?.noAuth) return this.reject(name, ERR_NOAUTH);
-    if (this.resp === 2 && this.subscriptionCount > 0 && !ALLOWED_WHEN_SUBSCRIBED.has(name)) {
+    if (this.resp === 2 && this.inSubscriberMode && !ALLOWED_WHEN_SUBSCRIBED.has(name)) {
       const container = conn?.subcommands !== undefined || stream?.subcommands !== undefined || BUILTIN_CONTAINERS.has(name);
       const sub = argv.length > 1 && container ? `|${String(argv[1]).toLowerCase()}` : '';
       return this.reject(name, `ERR Can't execute '${name}${sub}': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context`);
@@ -1010,6 +1059,8 @@ export class Connection {
     this.name = null;
     this.noEvict = false;
     this.noTouch = false;
+    this.replyOff = false;
+    this.replySkipNext = false;
   }
 
   /**
@@ -1044,26 +1095,79 @@ export class Connection {
     return (this.channelSubs?.size ?? 0) + (this.patternSubs?.size ?? 0);
   }
 
+  /** Redis CLIENT_PUBSUB: any channel, pattern or shard channel subscribed. */
+  get inSubscriberMode(): boolean {
+    return this.subscriptionCount > 0 || (this.shardSubs?.size ?? 0) > 0;
+  }
+
+  /** SSUBSCRIBE/SUNSUBSCRIBE count: shard channels (Redis clientShardSubscriptionsCount). */
+  get shardSubscriptionCount(): number {
+    return this.shardSubs?.size ?? 0;
+  }
+
+  /** Shard channels this connection subscribed to, in order. */
+  shardSubscriptions(): string[] {
+    return [...(this.shardSubs ?? [])];
+  }
+
+  /** SSUBSCRIBE one shard channel (byte string) on the server's shard channel table. */
+  shardSubscribe(channel: string): void {
+    const subs = (this.shardSubs ??= new Set());
+    if (subs.has(channel)) return;
+    subs.add(channel);
+    const table = this.server.shardChannels;
+    let set = table.get(channel);
+    if (!set) table.set(channel, (set = new Set()));
+    set.add(this);
+  }
+
+  /** SUNSUBSCRIBE one shard channel. */
+  shardUnsubscribe(channel: string): void {
+    if (!this.shardSubs?.delete(channel)) return;
+    if (this.shardSubs.size === 0) this.shardSubs = undefined;
+    const table = this.server.shardChannels;
+    const set = table.get(channel);
+    if (!set) return;
+    set.delete(this);
+    if (set.size === 0) table.delete(channel);
+  }
+
+  /** An SPUBLISH message: `[smessage, channel, message]` (pubsub.c, 7.0). */
+  deliverShardMessage(channel: string, message: string): void {
+    this.push(new PushReply(['smessage', channel, message]));
+  }
+
   /** Subscribe to a channel or pattern (byte string) on the server's emitters. */
   subscribe(name: string, pattern: boolean): void {
     const subs = pattern ? (this.patternSubs ??= new Set()) : (this.channelSubs ??= new Set());
     if (subs.has(name)) return;
     subs.add(name);
     const emulator = this.emulators[pattern ? 'psubscribe' : 'subscribe'];
-    if (typeof emulator === 'function') emulator.call(this.builtinHost, builtinArg(name));
+    // ioredis-mock keys its subscriptions by the argument itself: a Buffer (a non-UTF-8 name)
+    // must be the same object on UNSUBSCRIBE
+    const arg = builtinArg(name);
+    if (typeof arg !== 'string') (this.subscribedArgs ??= new Map()).set(`${pattern ? 'p' : 'c'}${name}`, arg);
+    if (typeof emulator === 'function') emulator.call(this.builtinHost, arg);
   }
+
+  /** The Buffer each non-UTF-8 channel/pattern was subscribed with ('c'|'p' + name → it). */
+  private subscribedArgs: Map<string, Buffer> | undefined;
 
   /** Unsubscribe from a channel or pattern. */
   unsubscribe(name: string, pattern: boolean): void {
     const subs = pattern ? this.patternSubs : this.channelSubs;
     if (!subs?.delete(name)) return;
     const emulator = this.emulators[pattern ? 'punsubscribe' : 'unsubscribe'];
-    if (typeof emulator === 'function') emulator.call(this.builtinHost, builtinArg(name));
+    const id = `${pattern ? 'p' : 'c'}${name}`;
+    const arg = this.subscribedArgs?.get(id) ?? builtinArg(name);
+    this.subscribedArgs?.delete(id);
+    if (typeof emulator === 'function') emulator.call(this.builtinHost, arg);
   }
 
   private unsubscribeAll(): void {
     for (const name of this.subscriptions(false)) this.unsubscribe(name, false);
     for (const name of this.subscriptions(true)) this.unsubscribe(name, true);
+    for (const name of this.shardSubscriptions()) this.shardUnsubscribe(name);
   }
 
   // -------------------------------------------------------------------------------------------

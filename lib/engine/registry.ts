@@ -33,12 +33,23 @@ export interface BusyScript {
   readonly done: Promise<void>;
 }
 
+/** A connection subscribed to shard channels (SSUBSCRIBE). */
+export interface ShardSubscriber {
+  /** Deliver `[smessage, channel, message]` (byte strings). */
+  deliverShardMessage(channel: string, message: string): void;
+}
+
 export class ServerState {
   private readonly dbs = new Map<number, Keyspace>();
   /** Channel name → listeners (ioredis-mock `context.channels`). */
   readonly channels = new EventEmitter();
   /** Pattern → listeners (ioredis-mock `context.patternChannels`). */
   readonly patternChannels = new EventEmitter();
+  /**
+   * Shard channel (byte string) → its SSUBSCRIBE subscribers (Redis 7.0 server.pubsubshard_channels;
+   * a non-cluster server has one shard). Separate from `channels`: SPUBLISH reaches only these.
+   */
+  readonly shardChannels = new Map<string, Set<ShardSubscriber>>();
   /** SCRIPT LOAD / EVAL cache: lower-case SHA1 hex → script body (byte string). */
   readonly scripts = new Map<string, string>();
   /** CONFIG GET/SET values of this server (every database shares them). */

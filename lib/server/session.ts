@@ -44,7 +44,6 @@ interface Slot {
   result?: { reply: Reply } | { error: string } | { drop: true } | { raw: string };
 }
 
-const SUBSCRIBE_FAMILY = new Set(['subscribe', 'psubscribe', 'unsubscribe', 'punsubscribe', 'ssubscribe', 'sunsubscribe']);
 const PAUSE_AFTER = new Set(['auth', 'hello', 'reset']);
 
 export interface SessionOptions {
@@ -200,7 +199,8 @@ export class Session {
     }
     // SUBSCRIBE & co.: the confirmations were pushed; the command itself answers nothing more
     // (the engine's NO_REPLY, an empty push).
-    if (SUBSCRIBE_FAMILY.has(slot.name) && reply instanceof PushReply && reply.items.length === 0) return '';
+    // CLIENT REPLY OFF/SKIP: a silenced reply is the same empty push, whatever the command.
+    if (reply instanceof PushReply && reply.items.length === 0) return '';
     if (reply === undefined) reply = null;
     return encodeToString(reply, this.proto);
   }

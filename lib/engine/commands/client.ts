@@ -8,20 +8,23 @@
  * [SKIPME yes|no] — close connections (`+OK` / "ERR No such client", or the number killed).
  * UNBLOCK id [TIMEOUT|ERROR] — answer a blocked call now: nil, or "UNBLOCKED client unblocked
  * via CLIENT UNBLOCK"; 1 when a call was blocked, else 0. NO-EVICT on|off, NO-TOUCH on|off
- * (7.2), SETINFO LIB-NAME|LIB-VER value (7.2), REPLY ON — `+OK`. HELP — the subcommand list.
+ * (7.2), SETINFO LIB-NAME|LIB-VER value (7.2), REPLY ON — `+OK`; REPLY OFF|SKIP — no reply,
+ * then replies silenced until ON / for the next command (pushes still delivered). HELP — the
+ * subcommand list.
  *
  * CLIENT LIST fields follow the emulated version (lib/version.ts): `watch=` from 7.4,
  * `lib-name=`/`lib-ver=` from 7.2, `io-thread=` from 8.0. Buffer and memory fields carry the
  * values of an idle redis-server connection (rbs 1024 …), except `qbuf` and `omem`: what the
  * RESP server holds for the connection (unparsed request bytes, reply bytes not yet written;
  * issue 23 — they were always 0), 0 for in-process clients; `events=r`, `user=default`.
- * Not emulated (StreamsMockError): CACHING, GETREDIR, TRACKING, TRACKINGINFO, PAUSE, UNPAUSE,
- * REPLY OFF|SKIP.
+ * Without client tracking: CACHING — its "tracking mode" error; GETREDIR — -1; TRACKINGINFO —
+ * flags [off], redirect -1, prefixes []; TRACKING OFF — `+OK`; PAUSE 0 [WRITE|ALL], UNPAUSE —
+ * `+OK`. Not emulated (StreamsMockError): TRACKING ON, PAUSE with a timeout > 0.
  */
 import { parseInt64 } from '../../commands/args';
 import { CommandError, ERR_SYNTAX, errorArg } from '../../errors';
 import { StreamsMockError } from '../../clock/clock';
-import { OK, SimpleString, VerbatimReply } from '../../reply/reply';
+import { MapReply, OK, PushReply, SetReply, SimpleString, VerbatimReply } from '../../reply/reply';
 import { type RedisVersion, supports, versionIndex } from '../../version';
 import type { ConnectionCommandSpec, ConnectionHandler } from '../command-types';
 import { type Connection, openConnections } from '../connection';
@@ -320,23 +323,59 @@ export const specs: readonly ConnectionCommandSpec[] = [
       },
       reply: {
         arity: 3,
-        run(_conn, argv) {
+        run(conn, argv) {
           const v = argv[2].toLowerCase();
-          if (v === 'on') return OK;
-          if (v === 'off' || v === 'skip') throw new StreamsMockError(`CLIENT REPLY ${v.toUpperCase()} is not emulated`);
-          throw new CommandError(ERR_SYNTAX);
+          if (v === 'on') {
+            conn.replyOff = false;
+            conn.replySkipNext = false;
+            return OK;
+          }
+          // OFF and SKIP answer nothing themselves; SKIP while OFF changes nothing
+          if (v === 'off') conn.replyOff = true;
+          else if (v === 'skip') conn.replySkipNext ||= !conn.replyOff;
+          else throw new CommandError(ERR_SYNTAX);
+          return new PushReply([]);
         },
       },
       help: {
         arity: 2,
         run: (conn) => helpLines(conn.keyspace.redisVersion),
       },
-      caching: { arity: 3, run: notEmulated('CACHING') },
-      getredir: { arity: 2, run: notEmulated('GETREDIR') },
-      tracking: { arity: -3, run: notEmulated('TRACKING') },
-      trackinginfo: { arity: 2, run: notEmulated('TRACKINGINFO') },
-      pause: { arity: -3, run: notEmulated('PAUSE') },
-      unpause: { arity: 2, run: notEmulated('UNPAUSE') },
+      // no client tracking: CACHING is refused, GETREDIR -1, TRACKINGINFO "off", TRACKING OFF
+      // answers OK (TRACKING ON is not emulated)
+      caching: {
+        arity: 3,
+        run: () => {
+          throw new CommandError('ERR CLIENT CACHING can be called only when the client is in tracking mode with OPTIN or OPTOUT mode enabled');
+        },
+      },
+      getredir: { arity: 2, run: () => -1 },
+      tracking: {
+        arity: -3,
+        run: (conn, argv) => {
+          const v = argv[2].toLowerCase();
+          if (v === 'off' && argv.length === 3) return OK;
+          if (v === 'on' || v === 'off') return notEmulated('TRACKING')(conn, argv);
+          throw new CommandError(ERR_SYNTAX);
+        },
+      },
+      trackinginfo: { arity: 2, run: () => new MapReply(['flags', new SetReply(['off']), 'redirect', -1, 'prefixes', []]) },
+      // PAUSE 0 ends at once; a real pause (timeout > 0) is not emulated
+      pause: {
+        arity: -3,
+        run: (conn, argv) => {
+          if (!/^-?(0|[1-9][0-9]*)$/.test(argv[2]) || BigInt(argv[2]) > 9223372036854775807n || BigInt(argv[2]) < -9223372036854775808n) {
+            throw new CommandError('ERR timeout is not an integer or out of range');
+          }
+          if (BigInt(argv[2]) < 0n) throw new CommandError('ERR timeout is negative');
+          if (argv.length > 4 || (argv.length === 4 && !['write', 'all'].includes(argv[3].toLowerCase()))) {
+            throw new CommandError('ERR CLIENT PAUSE mode must be WRITE or ALL');
+          }
+          if (BigInt(argv[2]) > 0n) return notEmulated('PAUSE with a timeout')(conn, argv);
+          return OK;
+        },
+      },
+      unpause: { arity: 2, run: () => OK },
     },
   },
 ];

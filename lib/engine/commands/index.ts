@@ -26,6 +26,7 @@ const client = (): ConnectionCommandModule => require('./client');
 const scripting = (): ConnectionCommandModule => require('./scripting');
 const pubsub = (): ConnectionCommandModule => require('./pubsub');
 const server = (): ConnectionCommandModule => require('./server');
+const diagnostics = (): ConnectionCommandModule => require('./diagnostics');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 const MULTI: Flags = { immediate: true, noScript: true };
@@ -56,6 +57,11 @@ const TABLE: [name: string, arity: number, flags: Flags, load: () => ConnectionC
   ['psubscribe', -2, NOSCRIPT, pubsub],
   ['unsubscribe', -1, NOSCRIPT, pubsub],
   ['punsubscribe', -1, NOSCRIPT, pubsub],
+  ['publish', 3, NONE, pubsub],
+  ['pubsub', -2, NONE, pubsub],
+  ['spublish', 3, NONE, pubsub],
+  ['ssubscribe', -2, NOSCRIPT, pubsub],
+  ['sunsubscribe', -1, NOSCRIPT, pubsub],
   ['info', -1, NONE, server],
   ['command', -1, NOSCRIPT, server],
   ['mockclock', -2, NOSCRIPT, server],
@@ -67,6 +73,8 @@ const TABLE: [name: string, arity: number, flags: Flags, load: () => ConnectionC
   ['lastsave', 1, NONE, server],
   ['debug', -2, NOSCRIPT, server],
   ['function', -2, NOSCRIPT, server],
+  ['latency', -2, NONE, diagnostics],
+  ['slowlog', -2, NONE, diagnostics],
 ];
 
 /** Connection-level commands by lower-case name. */

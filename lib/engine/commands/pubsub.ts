@@ -8,14 +8,20 @@
  * count]`, count = this connection's channels + patterns — and every message (`[message,
  * channel, payload]`, `[pmessage, pattern, channel, payload]`) is a `PushReply` delivered
  * through `Connection.onPush` (RESP3 push; RESP2 writes it as an array). The command itself
- * resolves with `NO_REPLY`: the front end writes nothing more for it. UNSUBSCRIBE without
+ * resolves with `NO_REPLY`: the front end writes nothing more for it (inside EXEC the first
+ * confirmation is the command's reply instead, as Redis writes it). UNSUBSCRIBE without
  * subscriptions confirms with a nil name and 0.
  * In RESP2 a subscribed connection accepts only (P|S)SUBSCRIBE, (P|S)UNSUBSCRIBE, PING (which
  * answers `[pong, message]`), QUIT and RESET (server.c processCommand).
  */
-import { PushReply, type Reply } from '../../reply/reply';
-import type { ConnectionCommandSpec } from '../command-types';
-import type { Connection } from '../connection';
+import { PushReply, SimpleString, type Reply } from '../../reply/reply';
+import { CommandError, errSubcommandSyntax } from '../../errors';
+import { bytesOf } from '../../bytes/index';
+import { globMatch } from '../../bytes/glob';
+import { supports } from '../../version';
+import type { ConnectionCommandSpec, ConnectionHandler } from '../command-types';
+import { builtinArg, type Connection } from '../connection';
+import type { ServerState } from '../registry';
 
 /** What a SUBSCRIBE-family command resolves with: its confirmations were pushed. */
 export const NO_REPLY: PushReply = new PushReply([]);
@@ -23,9 +29,139 @@ export const NO_REPLY: PushReply = new PushReply([]);
 /** Commands a RESP2 connection with subscriptions may send. */
 export const ALLOWED_WHEN_SUBSCRIBED = new Set(['subscribe', 'ssubscribe', 'psubscribe', 'unsubscribe', 'sunsubscribe', 'punsubscribe', 'ping', 'quit', 'reset']);
 
-function confirm(conn: Connection, kind: string, name: string | null): void {
-  conn.push(new PushReply([kind, name, conn.subscriptionCount]));
+/**
+ * Confirmations of one (P|S)(UN)SUBSCRIBE call. Inside EXEC the first one is the command's reply
+ * (the EXEC array's element, as Redis writes it into the transaction's reply); the others, and
+ * every one outside EXEC, are pushed.
+ */
+class Confirmations {
+  private first: PushReply | null = null;
+  constructor(private readonly conn: Connection) {}
+  add(kind: string, name: string | null, count: number): void {
+    const msg = new PushReply([kind, name, count]);
+    if (this.first === null && this.conn.keyspace.inTransaction) this.first = msg;
+    else this.conn.push(msg);
+  }
+  /** The command's reply: the first confirmation inside EXEC, else NO_REPLY. */
+  get reply(): Reply {
+    return this.first ?? NO_REPLY;
+  }
 }
+
+/**
+ * The key of a channel or pattern (byte string) on the server's emitters: the form engine
+ * connections and ioredis-mock's SUBSCRIBE register it under (text when the bytes are UTF-8,
+ * else a Buffer, which the emitter names by its UTF-8 decoding).
+ */
+function emitterKey(name: string): string {
+  const k = builtinArg(name);
+  return typeof k === 'string' ? k : k.toString('utf8');
+}
+
+/**
+ * PUBLISH channel message (pubsub.c pubsubPublishMessage): delivers `message` to every
+ * connection of the server subscribed to `channel` (any front end: ioredis clients, RESP
+ * `serve` clients, Upstash), then to every subscription of a pattern matching it (glob, bytes,
+ * case-sensitive: stringmatchlen). Channel and message are byte strings and reach the
+ * subscribers as bytes. Returns the number of receivers as Redis counts them: channel
+ * subscribers + (connection, pattern) pairs that matched.
+ */
+export function publishMessage(server: ServerState, channel: string, message: string): number {
+  const key = builtinArg(channel);
+  const payload = builtinArg(message);
+  const channels = server.channels;
+  const name = typeof key === 'string' ? key : key.toString('utf8');
+  let receivers = channels.listenerCount(name);
+  if (receivers > 0) channels.emit(name, payload);
+  const patterns = server.patternChannels;
+  for (const [pattern, bytes] of subscribedNames(patterns)) {
+    if (!globMatch(bytes, channel)) continue;
+    receivers += patterns.listenerCount(pattern);
+    patterns.emit(pattern, payload, key);
+  }
+  return receivers;
+}
+
+/**
+ * The channels (or patterns) with a subscriber on an emitter: emitter event name → the name's
+ * bytes. The bytes come from ioredis-mock's `instanceListeners` keys (the string or Buffer each
+ * subscription was made with), as a Buffer's event name is its lossy UTF-8 decoding.
+ */
+function subscribedNames(emitter: ServerState['channels']): Map<string, string> {
+  const out = new Map<string, string>();
+  const byName = (emitter as { instanceListeners?: Map<unknown, Map<unknown, unknown>> }).instanceListeners;
+  for (const [k, listeners] of byName ?? []) {
+    if (listeners.size === 0) continue;
+    const name = Buffer.isBuffer(k) ? k.toString('utf8') : String(k);
+    if (out.has(name) || emitter.listenerCount(name) === 0) continue;
+    out.set(name, Buffer.isBuffer(k) ? k.toString('latin1') : bytesOf(k));
+  }
+  return out;
+}
+
+/** SPUBLISH shardchannel message: the shard channel's SSUBSCRIBE subscribers only (7.0). */
+export function publishShardMessage(server: ServerState, channel: string, message: string): number {
+  const subs = server.shardChannels.get(channel);
+  if (!subs) return 0;
+  for (const s of [...subs]) s.deliverShardMessage(channel, message);
+  return subs.size;
+}
+
+/** Active channels (with a subscriber) of the emitters, as byte strings, matching `pattern`. */
+function activeChannels(server: ServerState, pattern: string | undefined): string[] {
+  const out: string[] = [];
+  for (const bytes of subscribedNames(server.channels).values()) if (pattern === undefined || globMatch(pattern, bytes)) out.push(bytes);
+  return out;
+}
+
+/** PUBSUB HELP lines (pubsub.c pubsubCommand; "Prints" became "Print" in 7.2). */
+function pubsubHelp(conn: Connection): SimpleString[] {
+  const lines = [
+    'PUBSUB <subcommand> [<arg> [value] [opt] ...]. Subcommands are:',
+    'CHANNELS [<pattern>]',
+    "    Return the currently active channels matching a <pattern> (default: '*').",
+    'NUMPAT',
+    '    Return number of subscriptions to patterns.',
+    'NUMSUB [<channel> ...]',
+    '    Return the number of subscribers for the specified channels, excluding',
+    '    pattern subscriptions(default: no channels).',
+    'SHARDCHANNELS [<pattern>]',
+    "    Return the currently active shard level channels matching a <pattern> (default: '*').",
+    'SHARDNUMSUB [<shardchannel> ...]',
+    '    Return the number of subscribers for the specified shard level channel(s)',
+    'HELP',
+    supports(conn.keyspace.redisVersion, 'helpPrintFooter') ? '    Print this help.' : '    Prints this help.',
+  ];
+  return lines.map((l) => new SimpleString(l));
+}
+
+/** CHANNELS / SHARDCHANNELS take at most one pattern (else addReplySubcommandSyntaxError). */
+function atMostPattern(argv: string[]): string | undefined {
+  if (argv.length > 3) throw new CommandError(errSubcommandSyntax(argv[1], 'pubsub'));
+  return argv[2];
+}
+
+const channelsRun: ConnectionHandler = (conn, argv) => activeChannels(conn.server, atMostPattern(argv));
+const numsubRun: ConnectionHandler = (conn, argv) => {
+  const out: (string | number)[] = [];
+  for (const ch of argv.slice(2)) out.push(ch, conn.server.channels.listenerCount(emitterKey(ch)));
+  return out;
+};
+const numpatRun: ConnectionHandler = (conn) => {
+  // dictSize(server.pubsub_patterns): distinct patterns with a subscriber
+  return subscribedNames(conn.server.patternChannels).size;
+};
+const shardChannelsRun: ConnectionHandler = (conn, argv) => {
+  const pattern = atMostPattern(argv);
+  const out: string[] = [];
+  for (const ch of conn.server.shardChannels.keys()) if (pattern === undefined || globMatch(pattern, ch)) out.push(ch);
+  return out;
+};
+const shardNumsubRun: ConnectionHandler = (conn, argv) => {
+  const out: (string | number)[] = [];
+  for (const ch of argv.slice(2)) out.push(ch, conn.server.shardChannels.get(ch)?.size ?? 0);
+  return out;
+};
 
 export const specs: readonly ConnectionCommandSpec[] = [
   {
@@ -33,11 +169,12 @@ export const specs: readonly ConnectionCommandSpec[] = [
     arity: -2,
     noScript: true,
     run(conn, argv): Reply {
+      const out = new Confirmations(conn);
       for (const channel of argv.slice(1)) {
         conn.subscribe(channel, false);
-        confirm(conn, 'subscribe', channel);
+        out.add('subscribe', channel, conn.subscriptionCount);
       }
-      return NO_REPLY;
+      return out.reply;
     },
   },
   {
@@ -45,11 +182,12 @@ export const specs: readonly ConnectionCommandSpec[] = [
     arity: -2,
     noScript: true,
     run(conn, argv): Reply {
+      const out = new Confirmations(conn);
       for (const pattern of argv.slice(1)) {
         conn.subscribe(pattern, true);
-        confirm(conn, 'psubscribe', pattern);
+        out.add('psubscribe', pattern, conn.subscriptionCount);
       }
-      return NO_REPLY;
+      return out.reply;
     },
   },
   {
@@ -58,12 +196,13 @@ export const specs: readonly ConnectionCommandSpec[] = [
     noScript: true,
     run(conn, argv): Reply {
       const names = argv.length > 1 ? argv.slice(1) : conn.subscriptions(false);
-      if (names.length === 0) confirm(conn, 'unsubscribe', null);
+      const out = new Confirmations(conn);
+      if (names.length === 0) out.add('unsubscribe', null, conn.subscriptionCount);
       for (const channel of names) {
         conn.unsubscribe(channel, false);
-        confirm(conn, 'unsubscribe', channel);
+        out.add('unsubscribe', channel, conn.subscriptionCount);
       }
-      return NO_REPLY;
+      return out.reply;
     },
   },
   {
@@ -72,12 +211,64 @@ export const specs: readonly ConnectionCommandSpec[] = [
     noScript: true,
     run(conn, argv): Reply {
       const names = argv.length > 1 ? argv.slice(1) : conn.subscriptions(true);
-      if (names.length === 0) confirm(conn, 'punsubscribe', null);
+      const out = new Confirmations(conn);
+      if (names.length === 0) out.add('punsubscribe', null, conn.subscriptionCount);
       for (const pattern of names) {
         conn.unsubscribe(pattern, true);
-        confirm(conn, 'punsubscribe', pattern);
+        out.add('punsubscribe', pattern, conn.subscriptionCount);
       }
-      return NO_REPLY;
+      return out.reply;
+    },
+  },
+  {
+    name: 'publish',
+    arity: 3,
+    run: (conn, argv) => publishMessage(conn.server, argv[1], argv[2]),
+  },
+  {
+    name: 'pubsub',
+    arity: -2,
+    subcommands: {
+      channels: { arity: -2, run: channelsRun },
+      numsub: { arity: -2, run: numsubRun },
+      numpat: { arity: 2, run: numpatRun },
+      shardchannels: { arity: -2, run: shardChannelsRun },
+      shardnumsub: { arity: -2, run: shardNumsubRun },
+      help: { arity: 2, run: (conn) => pubsubHelp(conn) },
+    },
+  },
+  {
+    name: 'spublish',
+    arity: 3,
+    run: (conn, argv) => publishShardMessage(conn.server, argv[1], argv[2]),
+  },
+  {
+    name: 'ssubscribe',
+    arity: -2,
+    noScript: true,
+    run(conn, argv): Reply {
+      // SSUBSCRIBE/SUNSUBSCRIBE count the shard channels only (clientShardSubscriptionsCount)
+      const out = new Confirmations(conn);
+      for (const channel of argv.slice(1)) {
+        conn.shardSubscribe(channel);
+        out.add('ssubscribe', channel, conn.shardSubscriptionCount);
+      }
+      return out.reply;
+    },
+  },
+  {
+    name: 'sunsubscribe',
+    arity: -1,
+    noScript: true,
+    run(conn, argv): Reply {
+      const names = argv.length > 1 ? argv.slice(1) : conn.shardSubscriptions();
+      const out = new Confirmations(conn);
+      if (names.length === 0) out.add('sunsubscribe', null, conn.shardSubscriptionCount);
+      for (const channel of names) {
+        conn.shardUnsubscribe(channel);
+        out.add('sunsubscribe', channel, conn.shardSubscriptionCount);
+      }
+      return out.reply;
     },
   },
 ];

@@ -1,0 +1,112 @@
+/**
+ * LATENCY and SLOWLOG (latency.c, slowlog.c) as an idle server answers them: the fake records
+ * no latency spikes (latency monitoring is off: `latency-monitor-threshold` 0, Redis's
+ * default) and no slow command (its commands take microseconds, far below
+ * `slowlog-log-slower-than` 10000 µs).
+ *
+ * LATENCY LATEST — `[]`. LATENCY HISTORY event — `[]`. LATENCY RESET [event …] — 0 (events
+ * reset). LATENCY GRAPH event — "ERR No samples available for event '<event>'". LATENCY DOCTOR —
+ * the "monitoring is disabled" report (verbatim string). LATENCY HISTOGRAM — not emulated.
+ * SLOWLOG GET [count] — `[]` ("ERR count should be greater than or equal to -1" for a count
+ * that is not an integer ≥ -1; more than one argument: subcommand syntax error). SLOWLOG LEN —
+ * 0. SLOWLOG RESET — `+OK`. HELP of both: their subcommand lists ("Prints" → "Print" in 7.2).
+ * Texts checked on redis-server 7.0.15 and the post-7.4 build.
+ */
+import { CommandError, errSubcommandSyntax } from '../../errors';
+import { StreamsMockError } from '../../clock/clock';
+import { OK, SimpleString, VerbatimReply } from '../../reply/reply';
+import { supports } from '../../version';
+import type { ConnectionCommandSpec } from '../command-types';
+import type { Connection } from '../connection';
+
+function help(conn: Connection, lines: string[]): SimpleString[] {
+  const footer = supports(conn.keyspace.redisVersion, 'helpPrintFooter') ? '    Print this help.' : '    Prints this help.';
+  return [...lines, 'HELP', footer].map((l) => new SimpleString(l));
+}
+
+const LATENCY_HELP = [
+  'LATENCY <subcommand> [<arg> [value] [opt] ...]. Subcommands are:',
+  'DOCTOR',
+  '    Return a human readable latency analysis report.',
+  'GRAPH <event>',
+  '    Return an ASCII latency graph for the <event> class.',
+  'HISTORY <event>',
+  '    Return time-latency samples for the <event> class.',
+  'LATEST',
+  '    Return the latest latency samples for all events.',
+  'RESET [<event> ...]',
+  '    Reset latency data of one or more <event> classes.',
+  '    (default: reset all data for all event classes)',
+  'HISTOGRAM [COMMAND ...]',
+  '    Return a cumulative distribution of latencies in the format of a histogram for the specified command names.',
+  '    If no commands are specified then all histograms are replied.',
+];
+
+const SLOWLOG_HELP = [
+  'SLOWLOG <subcommand> [<arg> [value] [opt] ...]. Subcommands are:',
+  'GET [<count>]',
+  '    Return top <count> entries from the slowlog (default: 10, -1 mean all).',
+  '    Entries are made of:',
+  '    id, timestamp, time in microseconds, arguments array, client IP and port,',
+  '    client name',
+  'LEN',
+  '    Return the length of the slowlog.',
+  'RESET',
+  '    Reset the slowlog.',
+];
+
+/** latency.c createLatencyReport with monitoring disabled and no samples. */
+const DOCTOR_DISABLED =
+  "I'm sorry, Dave, I can't do that. Latency monitoring is disabled in this Redis instance. You may use \"CONFIG SET latency-monitor-threshold <milliseconds>.\" in order to enable it. If we weren't in a deep space mission I'd suggest to take a look at https://redis.io/topics/latency-monitor.\n";
+
+/** slowlog.c: getRangeLongFromObjectOrReply(c, argv[2], -1, LONG_MAX, …) with its own message. */
+function parseSlowlogCount(arg: string): number {
+  const err = 'ERR count should be greater than or equal to -1';
+  if (!/^-?(0|[1-9][0-9]*)$/.test(arg)) throw new CommandError(err);
+  const n = BigInt(arg);
+  if (n < -1n || n > 9223372036854775807n) throw new CommandError(err);
+  return Number(n);
+}
+
+export const specs: readonly ConnectionCommandSpec[] = [
+  {
+    name: 'latency',
+    arity: -2,
+    subcommands: {
+      latest: { arity: 2, run: () => [] },
+      history: { arity: 3, run: () => [] },
+      reset: { arity: -2, run: () => 0 },
+      graph: {
+        arity: 3,
+        run: (_conn, argv) => {
+          throw new CommandError(`ERR No samples available for event '${argv[2]}'`);
+        },
+      },
+      doctor: { arity: 2, run: () => new VerbatimReply(DOCTOR_DISABLED) },
+      histogram: {
+        arity: -2,
+        run: () => {
+          throw new StreamsMockError('LATENCY HISTOGRAM is not emulated');
+        },
+      },
+      help: { arity: 2, run: (conn) => help(conn, LATENCY_HELP) },
+    },
+  },
+  {
+    name: 'slowlog',
+    arity: -2,
+    subcommands: {
+      get: {
+        arity: -2,
+        run: (_conn, argv) => {
+          if (argv.length > 3) throw new CommandError(errSubcommandSyntax(argv[1], 'slowlog'));
+          if (argv.length === 3) parseSlowlogCount(argv[2]);
+          return [];
+        },
+      },
+      len: { arity: 2, run: () => 0 },
+      reset: { arity: 2, run: () => OK },
+      help: { arity: 2, run: (conn) => help(conn, SLOWLOG_HELP) },
+    },
+  },
+];
