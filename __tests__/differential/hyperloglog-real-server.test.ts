@@ -134,7 +134,7 @@ for (const [envName, version] of [
     it.each(sequences.map((seq, i) => [i, seq.map(short).join(' | ').slice(0, 120), seq] as const))('sequence %i: %s', async (_i, _text, seq) => {
       const real = new IORedis(url!, { lazyConnect: true, enableReadyCheck: false, maxRetriesPerRequest: 0, disableClientInfo: true, stringNumbers: true, ...({ protocol: 2 } as object) });
       await real.connect();
-      await real.call('SELECT', '13');
+      await real.call('SELECT', '1');
       await real.call('FLUSHDB');
       const fake = createConnection({ port: port++, streams: { redisVersion: version } });
       try {

@@ -82,7 +82,7 @@ for (const [envName, version] of [
     it.each(SEQUENCES.map((seq, i) => [i, seq.map((a) => a.join(' ')).join(' | ').slice(0, 120), seq] as const))('sequence %i: %s', async (_i, _text, seq) => {
       const real = new IORedis(url!, { lazyConnect: true, enableReadyCheck: false, maxRetriesPerRequest: 0, disableClientInfo: true, stringNumbers: true, ...({ protocol: 2 } as object) });
       await real.connect();
-      await real.call('SELECT', '13');
+      await real.call('SELECT', '2');
       await real.call('FLUSHDB');
       const fake = createConnection({ port: port++, streams: { redisVersion: version } });
       try {

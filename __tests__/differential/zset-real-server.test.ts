@@ -73,7 +73,7 @@ for (const [envName, version] of [
   (url ? describe : describe.skip)(`sorted-set commands answer as ${envName} does (emulated ${version})`, () => {
     let port = 48_300 + (version === '7.0' ? 0 : 100);
     it.each(SEQUENCES.map((seq, i) => [i, seq.map((a) => a.join(' ')).join(' | ').slice(0, 120), seq] as const))('sequence %i: %s', async (_i, _text, seq) => {
-      const real = new IORedis(url!, { db: 13, lazyConnect: true, enableReadyCheck: false, maxRetriesPerRequest: 0, ...({ protocol: 2 } as object) });
+      const real = new IORedis(url!, { db: 3, lazyConnect: true, enableReadyCheck: false, maxRetriesPerRequest: 0, ...({ protocol: 2 } as object) });
       await real.connect();
       await real.call('FLUSHDB');
       const fake = createConnection({ port: port++, streams: { redisVersion: version } });

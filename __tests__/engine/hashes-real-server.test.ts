@@ -76,7 +76,8 @@ for (const [envName, version] of [
     it.each(SEQUENCES.map((seq, i) => [i, seq.map((a) => a.join(' ')).join(' | ').slice(0, 120), seq] as const))('sequence %i: %s', async (_i, _text, seq) => {
       const real = new IORedis(url!, { lazyConnect: true, enableReadyCheck: false, maxRetriesPerRequest: 0, disableClientInfo: true, ...({ protocol: 2 } as object) });
       await real.connect();
-      await real.call('FLUSHALL');
+      await real.call('SELECT', '5'); // a database of its own: other test files use the server too
+      await real.call('FLUSHDB');
       const fake = createConnection({ port: port++, streams: { redisVersion: version } });
       try {
         for (const argv of seq) {
@@ -91,6 +92,7 @@ for (const [envName, version] of [
         }
       } finally {
         await real.call('CONFIG', 'SET', 'hash-max-listpack-entries', '512', 'hash-max-listpack-value', '64');
+        await real.call('FLUSHDB');
         real.disconnect();
         fake.close();
       }

@@ -112,7 +112,7 @@ function plain(v: unknown): unknown {
 }
 
 async function onServer(url: string): Promise<Outcome[]> {
-  const client = new IORedis(url, { db: 13, lazyConnect: true, maxRetriesPerRequest: 0 });
+  const client = new IORedis(url, { db: 15, lazyConnect: true, maxRetriesPerRequest: 0 });
   await client.connect();
   const out: Outcome[] = [];
   try {

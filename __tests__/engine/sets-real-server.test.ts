@@ -99,7 +99,7 @@ for (const [envName, version] of [
     it.each(SEQUENCES.map((seq, i) => [i, seq.map((st) => st.argv.slice(0, 3).join(' ')).join(' | ').slice(0, 120), seq] as const))(
       'sequence %i: %s',
       async (_i, _text, seq) => {
-        const real = new IORedis(url!, { lazyConnect: true, enableReadyCheck: false, maxRetriesPerRequest: 0, disableClientInfo: true, db: 13, ...({ protocol: 2 } as object) });
+        const real = new IORedis(url!, { lazyConnect: true, enableReadyCheck: false, maxRetriesPerRequest: 0, disableClientInfo: true, db: 7, ...({ protocol: 2 } as object) });
         await real.connect();
         await real.call('FLUSHDB');
         const fake = createConnection({ port: port++, streams: { redisVersion: version } });

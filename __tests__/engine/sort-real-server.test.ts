@@ -63,7 +63,8 @@ for (const [envName, version] of [
     it.each(SEQUENCES.map((seq, i) => [i, seq.map((a) => a.join(' ').slice(0, 40)).join(' | ').slice(0, 200), seq] as const))('sequence %i: %s', async (_i, _text, seq) => {
       const real = new IORedis(url!, { lazyConnect: true, enableReadyCheck: false, maxRetriesPerRequest: 0, disableClientInfo: true, ...({ protocol: 2 } as object) });
       await real.connect();
-      await real.call('FLUSHALL');
+      await real.call('SELECT', '8'); // a database of its own: other test files use the server too
+      await real.call('FLUSHDB');
       await real.call('CONFIG', 'SET', 'list-max-listpack-size', '-2');
       const fake = createConnection({ port: port++, streams: { redisVersion: version } });
       try {
@@ -79,6 +80,7 @@ for (const [envName, version] of [
         }
       } finally {
         await real.call('CONFIG', 'SET', 'list-max-listpack-size', '-2');
+        await real.call('FLUSHDB');
         real.disconnect();
         fake.close();
       }
