@@ -74,15 +74,28 @@ fi
 if [[ $set == core ]]; then
   # one runner per unit: a unit that aborts (7.0 has no set-max-listpack-entries, which
   # unit/type/set sets first, as Debian's 7.0.15 does) must not take the others with it
+  run_core_units() {
+    while read -r u; do
+      [[ -n $u && $u != \#* ]] || continue
+      (
+        cd "$work/redis-tests"
+        TERM=dumb tclsh tests/test_helper.tcl --host 127.0.0.1 --port "$port" \
+          --single "$u" --tags "-needs:debug -slow -large-memory" --durable --timeout 300 >>"$work/out.txt" 2>&1 || true
+      )
+    done <"$root/.ci/redis-suites/core-units.txt"
+  }
   : >"$work/out.txt"
-  while read -r u; do
-    [[ -n $u && $u != \#* ]] || continue
-    (
-      cd "$work/redis-tests"
-      TERM=dumb tclsh tests/test_helper.tcl --host 127.0.0.1 --port "$port" \
-        --single "$u" --tags "-needs:debug -slow -large-memory" --durable --timeout 300 >>"$work/out.txt" 2>&1 || true
-    )
-  done <"$root/.ci/redis-suites/core-units.txt"
+  run_core_units
+  # a unit whose timing-dependent test missed on a loaded machine gets one more run (a test
+  # passed in either run counts as passed; the failures reported are the second run's too)
+  expected_core=$root/.ci/redis-suites/expected-core-$version.txt
+  if [[ -z $write_expected && -f $expected_core ]]; then
+    sed -e 's/\x1b\[[0-9;]*m//g' "$work/out.txt" | grep -E '^\[ok\]: ' | sed -E 's/^\[ok\]: //; s/ \([0-9]+ ms\)$//' | LC_ALL=C sort >"$work/first.txt" || true
+    if [[ -n $(LC_ALL=C comm -23 "$expected_core" "$work/first.txt") ]]; then
+      echo "redis suites (core): $(LC_ALL=C comm -23 "$expected_core" "$work/first.txt" | wc -l) expected tests missed; running the units once more"
+      run_core_units
+    fi
+  fi
 else
   (
     cd "$work/redis-tests"
