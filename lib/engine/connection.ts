@@ -506,7 +506,7 @@ export class Connection {
     const elapsed = performance.now() - busy.startedAt;
     if (threshold > 0 && elapsed >= threshold) {
       if (argv !== null && allowedWhileBusy(argv)) return this.startNow(start);
-      return Promise.reject(new CommandError(BUSY_TEXT));
+      return Promise.reject(new CommandError(busy.busyText ?? BUSY_TEXT));
     }
     return new Promise<T>((resolve, reject) => {
       let settled = false;

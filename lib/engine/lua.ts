@@ -73,7 +73,18 @@ import { CommandError, ERR_NOT_INTEGER } from '../errors';
 import { SERVER_VERSION, type RedisVersion, versionIndex } from '../version';
 import type { Connection } from './connection';
 import type { ServerState } from './registry';
-import { LUA_GLOBALSINDEX, LUA_TBOOLEAN, LUA_TNIL, LUA_TNUMBER, LUA_TSTRING, LUA_TTABLE, LUA_YIELD, LuaVm, RAND48_INITIAL, type JsFunction, type LuaState } from './lua-vm';
+import { commandSpec } from '../commands/command-data';
+import {
+  ERR_BAD_NAME,
+  type FunctionInfo,
+  type Library,
+  SCRIPT_FLAGS,
+  librariesOf,
+  parseMetadata,
+  splitArgs,
+  validName,
+} from './function-libraries';
+import { LUA_GLOBALSINDEX, LUA_TBOOLEAN, LUA_TFUNCTION, LUA_TNIL, LUA_TNUMBER, LUA_TSTRING, LUA_TTABLE, LUA_YIELD, LuaVm, RAND48_INITIAL, type JsFunction, type LuaState } from './lua-vm';
 
 // ---------------------------------------------------------------------------------------------
 // Texts (script.c / script_lua.c / eval.c, checked on redis-server 7.0.15; same in 8.x sources)
@@ -85,6 +96,13 @@ const ERR_KILLED = 'ERR Script killed by user with SCRIPT KILL...';
 const UNKILLABLE =
   'UNKILLABLE Sorry the script already executed write commands against the dataset. You can either wait the script termination or kill the server in a hard way using the SHUTDOWN NOSAVE command.';
 const NOTBUSY = 'NOTBUSY No scripts in execution right now.';
+const ERR_WRITE_IN_RO = 'ERR Write commands are not allowed from read-only scripts.';
+const ERR_RO_WITH_WRITE_FLAG = 'ERR Can not execute a script with write flag using *_ro command.';
+/** server.c shared.slowevalerr / slowscripterr. */
+export const BUSY_EVAL_TEXT = 'BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.';
+export const BUSY_FUNCTION_TEXT = 'BUSY Redis is busy running a script. You can only call FUNCTION KILL or SHUTDOWN NOSAVE.';
+/** FUNCTION LOAD stops a library's top level after this long (functions.c LOAD_TIMEOUT_MS). */
+const LOAD_TIMEOUT_MS = 500;
 
 /** Real time a script runs before its first suspension, and between two suspensions (ms). */
 export const FIRST_SLICE_MS = 50;
@@ -163,13 +181,19 @@ function theVm(): LuaVm {
   return (vmInstance ??= new LuaVm());
 }
 
-/** One Lua state of a server and version: Redis's scripting VM. */
+/** One Lua state of a server and version: Redis's scripting VM (EVAL) or its functions VM. */
 interface Engine {
   readonly L: LuaState;
   readonly version: RedisVersion;
   /** SHA1 → registry reference of the compiled body. */
   readonly functions: Map<string, number>;
   closed: boolean;
+  /** Functions VM: each library's functions (lower-case name → registry reference). */
+  readonly libRefs: Map<Library, Map<string, number>>;
+  /** Functions VM: registry references of the globals' metatable, the globals and the load API. */
+  globalsMt: number;
+  globalsRef: number;
+  loadApiRef: number;
 }
 
 /** math.random's 48-bit state of each server (Redis: one per process; here one per host:port). */
@@ -189,6 +213,14 @@ interface ScriptRun {
   internal: { error: unknown } | null;
   readonly startedAt: number;
   sliceEndsAt: number;
+  /** Arguments of the first resume (FCALL: the keys and args tables). */
+  nargs: number;
+  /** EVAL_RO/FCALL_RO or a no-writes script: write commands refused (SCRIPT_READ_ONLY). */
+  readonly readOnly: boolean;
+  /** EVAL/EVALSHA (SCRIPT KILL) or FCALL (FUNCTION KILL). */
+  readonly isEval: boolean;
+  /** The caller's command (FUNCTION STATS). */
+  readonly argv: string[];
   killRequested: boolean;
   wrote: boolean;
   /** Settles when the script has ended (for the connections waiting on it). */
@@ -200,6 +232,7 @@ interface ScriptRun {
 let current: ScriptRun | null = null;
 
 const enginesByServer = new WeakMap<ServerState, Map<RedisVersion, Engine>>();
+const functionEnginesByServer = new WeakMap<ServerState, Map<RedisVersion, Engine>>();
 /** The suspended (busy) script of each server. */
 const busyByServer = new WeakMap<ServerState, ScriptRun>();
 
@@ -456,6 +489,7 @@ function redisCallFunction(vm: LuaVm, raise: boolean): JsFunction {
         } else if (t === LUA_TSTRING) argv[j - 1] = vm.toString(L, j) as string;
         else error = ERR_BAD_ARG_TYPE;
       }
+      if (error === undefined && run.readOnly && writesData(argv)) error = ERR_WRITE_IN_RO;
       if (error === undefined) {
         const before = run.conn.server.stats.dirty;
         try {
@@ -481,11 +515,26 @@ function redisCallFunction(vm: LuaVm, raise: boolean): JsFunction {
   };
 }
 
+/**
+ * A command a read-only script may not run (script.c scriptVerifyWriteCommandAllow: `write` or
+ * `may_replicate`), as far as Redis's table knows it; unknown commands, a wrong arity and
+ * noscript commands are left to scriptCall, which Redis checks first.
+ */
+function writesData(argv: string[]): boolean {
+  const spec = commandSpec(argv[0].toLowerCase());
+  if (!spec || spec.flags.includes('noscript')) return false;
+  if (spec.arity >= 0 ? argv.length !== spec.arity : argv.length < -spec.arity) return false;
+  return spec.flags.includes('write') || MAY_REPLICATE.has(argv[0].toLowerCase());
+}
+
+/** Commands Redis flags may_replicate (commands.def; COMMAND INFO does not show the flag). */
+const MAY_REPLICATE = new Set(['pfcount', 'publish', 'spublish']);
+
 function createEngine(version: RedisVersion): Engine {
   const vm = theVm();
   const withOs = versionIndex(version) >= versionIndex('7.4');
   const L = vm.newState(withOs);
-  const engine: Engine = { L, version, functions: new Map(), closed: false };
+  const engine: Engine = { L, version, functions: new Map(), closed: false, libRefs: new Map(), globalsMt: 0, globalsRef: 0, loadApiRef: 0 };
   const set = (name: string, fn: JsFunction) => {
     vm.pushJsFunction(L, fn);
     vm.setField(L, -2, name);
@@ -613,24 +662,29 @@ function createEngine(version: RedisVersion): Engine {
 // ---------------------------------------------------------------------------------------------
 // Compiling and running
 
-/** Strip a `#!lua …` first line (its flags are checked); line numbers are kept. */
-function parseShebang(body: string): { source: string; flags: string[] } {
-  if (!body.startsWith('#!')) return { source: body, flags: [] };
+/**
+ * eval.c evalExtractShebangFlags: a `#!lua [flags=a,b]` first line (stripped, its newline kept so
+ * line numbers stay); `compat` when there is none (no flag checks, as scripts before 7.0).
+ */
+function parseShebang(body: string): { source: string; flags: string[]; compat: boolean } {
+  if (!body.startsWith('#!')) return { source: body, flags: [], compat: true };
   const eol = body.indexOf('\n');
-  const line = eol < 0 ? body : body.slice(0, eol);
-  const [engine, ...options] = line.split(' ').filter((p) => p !== '');
+  if (eol < 0) throw new CommandError('ERR Invalid script shebang');
+  const parts = splitArgs(body.slice(0, eol));
+  if (!parts || parts.length === 0) throw new CommandError('ERR Invalid engine in script shebang');
+  const [engine, ...options] = parts;
   if (engine !== '#!lua') throw new CommandError(oneLine(`ERR Unexpected engine in script shebang: ${engine}`));
-  const known = ['no-writes', 'allow-oom', 'allow-stale', 'no-cluster', 'allow-cross-slot-keys'];
   const flags: string[] = [];
   for (const opt of options) {
     if (!opt.startsWith('flags=')) throw new CommandError(oneLine(`ERR Unknown lua shebang option: ${opt}`));
-    for (const flag of opt.slice('flags='.length).split(',')) {
-      if (flag === '') continue;
-      if (!known.includes(flag)) throw new CommandError(oneLine(`ERR Unexpected flag in script shebang: ${flag}`));
+    const text = opt.slice('flags='.length);
+    if (text === '') continue;
+    for (const flag of text.split(',')) {
+      if (!(SCRIPT_FLAGS as readonly string[]).includes(flag)) throw new CommandError(oneLine(`ERR Unexpected flag in script shebang: ${flag}`));
       flags.push(flag);
     }
   }
-  return { source: eol < 0 ? '' : body.slice(eol), flags };
+  return { source: body.slice(eol), flags, compat: false };
 }
 
 /** The compiled body of `sha` in the engine (compiled now if new); throws the compile error. */
@@ -663,31 +717,54 @@ function setGlobalArray(vm: LuaVm, L: LuaState, name: string, items: string[]): 
 /**
  * Run one script (body, KEYS and ARGV as byte strings) on `conn` atomically; returns its reply,
  * or a Promise of it when the script outlives its first slice (see the module doc). Throws (or
- * rejects with) CommandError for an error reply.
+ * rejects with) CommandError for an error reply. `ro`: EVAL_RO/EVALSHA_RO.
  */
-export function runScript(conn: Connection, body: string, sha: string, keys: string[], args: string[]): Reply | Promise<Reply> {
-  const { source } = parseShebang(body);
+export function runScript(conn: Connection, body: string, sha: string, keys: string[], args: string[], ro = false, argv: string[] = []): Reply | Promise<Reply> {
+  const { source, flags, compat } = parseShebang(body);
+  const noWrites = !compat && flags.includes('no-writes');
+  if (!compat && !noWrites && ro) throw new CommandError(ERR_RO_WITH_WRITE_FLAG);
   const vm = theVm();
   const engine = engineFor(conn);
   const ref = functionRef(engine, sha, source);
   const L = engine.L;
   setGlobalArray(vm, L, 'KEYS', keys);
   setGlobalArray(vm, L, 'ARGV', args);
+  return startRun(conn, engine, ref, { name: sha, isEval: true, readOnly: ro || noWrites, argv, push: () => 0 });
+}
+
+interface RunOptions {
+  name: string;
+  isEval: boolean;
+  readOnly: boolean;
+  argv: string[];
+  /** Push the body's arguments on the coroutine; returns how many. */
+  push: (co: LuaState) => number;
+}
+
+/** Run the compiled body `ref` of `engine` as a script of `conn` (EVAL or FCALL). */
+function startRun(conn: Connection, engine: Engine, ref: number, opts: RunOptions): Reply | Promise<Reply> {
+  const vm = theVm();
+  const L = engine.L;
   const co = vm.newThread(L);
   const coRef = vm.ref(L);
   vm.pushRef(co, ref);
+  const nargs = opts.push(co);
   vm.setHook(co, HOOK_COUNT);
   const now = performance.now();
   const run: ScriptRun = {
     conn,
     engine,
-    sha,
+    sha: opts.name,
     co,
     coRef,
     resp: 2,
     internal: null,
     startedAt: now,
     sliceEndsAt: now + FIRST_SLICE_MS,
+    nargs,
+    readOnly: opts.readOnly,
+    isEval: opts.isEval,
+    argv: opts.argv,
     killRequested: false,
     wrote: false,
     done: null,
@@ -705,7 +782,7 @@ export function runScript(conn: Connection, body: string, sha: string, keys: str
   busyByServer.set(conn.server, run);
   let settle!: () => void;
   run.done = new Promise<void>((resolve) => (settle = resolve));
-  conn.server.busyScript = { conn, startedAt: run.startedAt, done: run.done };
+  conn.server.busyScript = { conn, startedAt: run.startedAt, done: run.done, busyText: run.isEval ? BUSY_EVAL_TEXT : BUSY_FUNCTION_TEXT };
   return new Promise<Reply>((resolve, reject) => {
     const next = () => {
       run.sliceEndsAt = performance.now() + SLICE_MS;
@@ -760,7 +837,9 @@ function step(run: ScriptRun): Reply | typeof SUSPENDED {
   vm.randomState = randomStates.get(server) ?? RAND48_INITIAL;
   let status: number;
   try {
-    status = vm.resume(co, 0);
+    const nargs = run.nargs;
+    run.nargs = 0;
+    status = vm.resume(co, nargs);
   } finally {
     current = outer;
     randomStates.set(server, vm.randomState);
@@ -796,6 +875,11 @@ function lineOf(vm: LuaVm, co: LuaState): number | undefined {
 
 /** The slice hook: 0 go on, 1 suspend (the slice is over), 2 kill. */
 function hook(): number {
+  if (loading !== null) {
+    if (performance.now() - loading.startedAt <= LOAD_TIMEOUT_MS) return 0;
+    loading.timedOut = true;
+    return 2;
+  }
   const run = current;
   if (run === null) return 0;
   if (run.killRequested) return 2;
@@ -830,11 +914,13 @@ export function busyScriptFor(conn: Connection): { sinceMs: number; done: Promis
   return { sinceMs: performance.now() - run.startedAt, done: run.done };
 }
 
-/** SCRIPT KILL (script.c scriptKill). */
-export function killScript(conn: Connection): Reply {
+/** SCRIPT KILL (isEval) and FUNCTION KILL (script.c scriptKill). */
+export function killScript(conn: Connection, isEval = true): Reply {
   const run = busyByServer.get(conn.server);
   if (!run) throw new CommandError(NOTBUSY);
   if (run.wrote) throw new CommandError(UNKILLABLE);
+  if (isEval && !run.isEval) throw new CommandError(BUSY_FUNCTION_TEXT);
+  if (!isEval && run.isEval) throw new CommandError(BUSY_EVAL_TEXT);
   run.killRequested = true;
   return new SimpleString('OK');
 }
@@ -868,20 +954,451 @@ export function loadScript(conn: Connection, body: string): string {
 }
 
 /** EVAL script numkeys key… arg…: caches the script (SCRIPT EXISTS sees it) and runs it. */
-export function evalCommand(conn: Connection, argv: string[]): Reply | Promise<Reply> {
+export function evalCommand(conn: Connection, argv: string[], ro = false): Reply | Promise<Reply> {
   const [, body, numkeys, ...rest] = argv;
   const { keys, args } = splitKeys(numkeys, rest);
   const sha = sha1hex(body);
   conn.server.scripts.set(sha, body);
-  return runScript(conn, body, sha, keys, args);
+  return runScript(conn, body, sha, keys, args, ro, argv);
 }
 
 /** EVALSHA sha numkeys key… arg…: NOSCRIPT unless EVAL or SCRIPT LOAD cached it. */
-export function evalshaCommand(conn: Connection, argv: string[]): Reply | Promise<Reply> {
+export function evalshaCommand(conn: Connection, argv: string[], ro = false): Reply | Promise<Reply> {
   const [, shaArg, numkeys, ...rest] = argv;
   const { keys, args } = splitKeys(numkeys, rest);
   const sha = shaArg.toLowerCase();
   const body = conn.server.scripts.get(sha);
   if (body === undefined) throw new CommandError(ERR_NOSCRIPT);
-  return runScript(conn, body, sha, keys, args);
+  return runScript(conn, body, sha, keys, args, ro, argv);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Functions (function_lua.c, functions.c): a Lua state of their own per server and version
+
+/** A FUNCTION LOAD in progress: what redis.register_function registers. */
+interface LoadCtx {
+  readonly functions: Map<string, { name: string; description: string | null; flags: string[]; ref: number }>;
+  readonly startedAt: number;
+  timedOut: boolean;
+}
+let loading: LoadCtx | null = null;
+
+/** A new metatable whose __index raises "Script attempted to access nonexistent global variable". */
+function pushErrorMetatable(vm: LuaVm, L: LuaState): void {
+  vm.createTable(L, 0, 1);
+  vm.pushJsFunction(L, (L1) => {
+    const name = vm.isString(L1, -1) ? (vm.toString(L1, -1) as string) : '?';
+    return raiseText(vm, L1, `Script attempted to access nonexistent global variable '${name}'`);
+  });
+  vm.setField(L, -2, '__index');
+}
+
+/** redis.register_function (function_lua.c luaRegisterFunction and its argument readers). */
+function registerFunction(vm: LuaVm): JsFunction {
+  return (L) => {
+    const ctx = loading;
+    if (ctx === null) raiseError(vm, L, 'ERR redis.register_function can only be called on FUNCTION LOAD command');
+    const argc = vm.getTop(L);
+    if (argc < 1 || argc > 2) raiseError(vm, L, 'ERR wrong number of arguments to redis.register_function');
+    let name: string | null = null;
+    let description: string | null = null;
+    let ref: number | null = null;
+    let mask = 0;
+    const fail = (text: string): never => {
+      if (ref !== null) vm.unref(L, ref);
+      return raiseError(vm, L, text);
+    };
+    const stringAt = (i: number): string | null => {
+      if (!vm.isString(L, i)) return null;
+      vm.pushValue(L, i); // a copy: lua_tostring turns a number into a string in place
+      const s = vm.toString(L, -1) as string;
+      vm.pop(L, 1);
+      return s;
+    };
+    if (argc === 1) {
+      if (!vm.isTable(L, 1)) {
+        fail('ERR calling redis.register_function with a single argument is only applicable to Lua table (representing named arguments).');
+      }
+      vm.pushNil(L);
+      while (vm.next(L, 1)) {
+        const key = stringAt(-2);
+        if (key === null) fail('ERR named argument key given to redis.register_function is not a string');
+        const k = (key as string).toLowerCase();
+        if (k === 'function_name') {
+          name = stringAt(-1);
+          if (name === null) fail('ERR function_name argument given to redis.register_function must be a string');
+        } else if (k === 'description') {
+          description = stringAt(-1);
+          if (description === null) fail('ERR description argument given to redis.register_function must be a string');
+        } else if (k === 'callback') {
+          if (vm.type(L, -1) !== LUA_TFUNCTION) fail('ERR callback argument given to redis.register_function must be a function');
+          if (ref !== null) vm.unref(L, ref);
+          ref = vm.ref(L);
+          continue; // the value is popped
+        } else if (k === 'flags') {
+          if (!vm.isTable(L, -1)) fail('ERR flags argument to redis.register_function must be a table representing function flags');
+          for (let j = 1; ; j++) {
+            if (vm.rawGetI(L, -1, j) === LUA_TNIL) {
+              vm.pop(L, 1);
+              break;
+            }
+            const flag = stringAt(-1);
+            vm.pop(L, 1);
+            const bit = flag === null ? -1 : SCRIPT_FLAGS.findIndex((f) => f === flag.toLowerCase());
+            if (bit < 0) fail('ERR unknown flag given');
+            mask |= 1 << bit;
+          }
+        } else fail('ERR unknown argument given to redis.register_function');
+        vm.pop(L, 1);
+      }
+      if (name === null) fail('ERR redis.register_function must get a function name argument');
+      if (ref === null) fail('ERR redis.register_function must get a callback argument');
+    } else {
+      name = stringAt(1);
+      if (name === null) fail('ERR first argument to redis.register_function must be a string');
+      if (vm.type(L, 2) !== LUA_TFUNCTION) fail('ERR second argument to redis.register_function must be a function');
+      vm.setTop(L, 2);
+      ref = vm.ref(L);
+    }
+    const fname = name as string;
+    if (!validName(fname)) fail(ERR_BAD_NAME);
+    if (ctx!.functions.has(fname)) fail('ERR Function already exists in the library');
+    const flags = SCRIPT_FLAGS.filter((_, i) => (mask & (1 << i)) !== 0);
+    ctx!.functions.set(fname, { name: fname, description, flags, ref: ref as number });
+    return 0;
+  };
+}
+
+/**
+ * The functions VM (function_lua.c luaEngineInitEngine): Redis's libraries and `redis` API as for
+ * EVAL, globals reached through an empty read-only table (a function cannot set a global), and
+ * while a library loads only the load API (`redis.register_function`, `redis.log`,
+ * `redis.REDIS_VERSION(_NUM)`; anything else is a nonexistent global).
+ */
+function createFunctionEngine(version: RedisVersion): Engine {
+  const vm = theVm();
+  const engine = createEngine(version);
+  const L = engine.L;
+  vm.createTable(L, 0, 1); // the load API
+  vm.createTable(L, 0, 8); // its `redis`
+  vm.pushJsFunction(L, registerFunction(vm));
+  vm.setField(L, -2, 'register_function');
+  vm.getGlobal(L, 'redis');
+  for (const k of ['log', 'LOG_DEBUG', 'LOG_VERBOSE', 'LOG_NOTICE', 'LOG_WARNING', 'REDIS_VERSION', 'REDIS_VERSION_NUM']) {
+    vm.getField(L, -1, k);
+    vm.setField(L, -3, k);
+  }
+  vm.pop(L, 1);
+  pushErrorMetatable(vm, L);
+  vm.setMetatable(L, -2);
+  vm.setField(L, -2, 'redis');
+  pushErrorMetatable(vm, L);
+  vm.setMetatable(L, -2);
+  vm.protect(L);
+  engine.loadApiRef = vm.ref(L);
+  vm.pushValue(L, LUA_GLOBALSINDEX);
+  engine.globalsRef = vm.ref(L);
+  vm.createTable(L, 0, 0); // the globals functions see
+  vm.createTable(L, 0, 1); // their metatable: __index = the real globals (or the load API)
+  vm.pushValue(L, LUA_GLOBALSINDEX);
+  vm.setField(L, -2, '__index');
+  vm.setReadonly(L, -1, true);
+  vm.pushValue(L, -1);
+  engine.globalsMt = vm.ref(L);
+  vm.setMetatable(L, -2);
+  vm.setReadonly(L, -1, true);
+  vm.replace(L, LUA_GLOBALSINDEX);
+  vm.setTop(L, 0);
+  return engine;
+}
+
+function functionEngineFor(conn: Connection): Engine {
+  const server = conn.server;
+  const version = conn.keyspace.redisVersion;
+  let byVersion = functionEnginesByServer.get(server);
+  if (!byVersion) functionEnginesByServer.set(server, (byVersion = new Map()));
+  let engine = byVersion.get(version);
+  if (!engine) byVersion.set(version, (engine = createFunctionEngine(version)));
+  return engine;
+}
+
+function setLoadGlobals(engine: Engine, load: boolean): void {
+  const vm = theVm();
+  const L = engine.L;
+  vm.pushRef(L, engine.globalsMt);
+  vm.setReadonly(L, -1, false);
+  vm.pushRef(L, load ? engine.loadApiRef : engine.globalsRef);
+  vm.setField(L, -2, '__index');
+  vm.setReadonly(L, -1, true);
+  vm.pop(L, 1);
+}
+
+type Compiled = LoadCtx['functions'];
+
+/**
+ * function_lua.c luaEngineCreate: compile a library's code (after its metadata line) and run it
+ * with the load API; what it registered. Throws "ERR Error compiling function: …" or "ERR Error
+ * registering functions: …" (a top level running past 500 ms: "FUNCTION LOAD timeout").
+ */
+function compileLibrary(engine: Engine, body: string): Compiled {
+  const vm = theVm();
+  const L = engine.L;
+  setLoadGlobals(engine, true);
+  const ctx: LoadCtx = { functions: new Map(), startedAt: performance.now(), timedOut: false };
+  let co = 0;
+  let coRef: number | null = null;
+  try {
+    if (vm.load(L, body, '@user_function') !== 0) {
+      const msg = vm.toString(L, -1) ?? '';
+      throw new CommandError(oneLine(`ERR Error compiling function: ${msg}`));
+    }
+    co = vm.newThread(L);
+    coRef = vm.ref(L);
+    vm.xmove(L, co, 1);
+    const outer = loading;
+    loading = ctx;
+    vm.onHook = hook;
+    vm.setHook(co, HOOK_COUNT);
+    let status: number;
+    try {
+      status = vm.resume(co, 0);
+    } finally {
+      loading = outer;
+    }
+    if (vm.hostError) {
+      const e = vm.hostError.error;
+      vm.hostError = null;
+      throw e;
+    }
+    if (status !== 0) {
+      let msg: string;
+      if (ctx.timedOut) msg = 'ERR FUNCTION LOAD timeout';
+      else if (status === LUA_YIELD) msg = 'ERR attempt to yield across metamethod/C-call boundary';
+      else if (vm.type(co, -1) === LUA_TSTRING || vm.type(co, -1) === LUA_TNUMBER) msg = `ERR ${vm.toString(co, -1)}`;
+      else if (vm.isTable(co, -1)) {
+        vm.getField(co, -1, 'err');
+        msg = vm.isString(co, -1) ? (vm.toString(co, -1) as string) : '(null)';
+      } else msg = '(null)';
+      throw new CommandError(oneLine(`ERR Error registering functions: ${msg}`));
+    }
+    return ctx.functions;
+  } catch (err) {
+    for (const f of ctx.functions.values()) vm.unref(L, f.ref);
+    throw err;
+  } finally {
+    if (coRef !== null) {
+      vm.setHook(co, 0);
+      vm.unref(L, coRef);
+    }
+    setLoadGlobals(engine, false);
+    vm.setTop(L, 0);
+  }
+}
+
+function forgetCompiled(engine: Engine, compiled: Compiled): void {
+  for (const f of compiled.values()) theVm().unref(engine.L, f.ref);
+}
+
+/** Drop what every functions VM of the server compiled for `lib`. */
+function dropLibraryRefs(server: ServerState, lib: Library): void {
+  for (const engine of functionEnginesByServer.get(server)?.values() ?? []) {
+    const refs = engine.libRefs.get(lib);
+    if (!refs) continue;
+    engine.libRefs.delete(lib);
+    if (!engine.closed) for (const ref of refs.values()) theVm().unref(engine.L, ref);
+  }
+}
+
+function makeLibrary(name: string, code: string, compiled: Compiled): Library {
+  const functions = new Map<string, FunctionInfo>();
+  const lib: Library = { name, engine: 'LUA', code, functions };
+  for (const [key, f] of compiled) functions.set(key, { name: f.name, description: f.description, flags: f.flags, library: lib });
+  return lib;
+}
+
+function refsOf(compiled: Compiled): Map<string, number> {
+  return new Map([...compiled].map(([k, f]) => [k, f.ref]));
+}
+
+/**
+ * functions.c functionsCreateWithLibraryCtx for FUNCTION LOAD / RESTORE into `target` (the
+ * server's libraries, or RESTORE's own set): metadata, name, engine, an existing library
+ * (REPLACE), the code, then a name another library already has. Returns the new library.
+ */
+function createLibrary(
+  engine: Engine,
+  code: string,
+  replace: boolean,
+  target: { libraries: Map<string, Library>; functions: Map<string, FunctionInfo> },
+  link: (lib: Library, old: Library | undefined) => void,
+): Library {
+  const meta = parseMetadata(code);
+  if (!validName(meta.name)) throw new CommandError(ERR_BAD_NAME);
+  if (meta.engine.toUpperCase() !== 'LUA') throw new CommandError(oneLine(`ERR Engine '${meta.engine}' not found`));
+  const old = target.libraries.get(meta.name);
+  if (old && !replace) throw new CommandError(oneLine(`ERR Library '${meta.name}' already exists`));
+  const compiled = compileLibrary(engine, meta.body);
+  try {
+    if (compiled.size === 0) throw new CommandError('ERR No functions registered');
+    for (const [key, f] of compiled) {
+      const other = target.functions.get(key.toLowerCase());
+      if (other && other.library !== old) throw new CommandError(oneLine(`ERR Function ${f.name} already exists`));
+    }
+  } catch (err) {
+    forgetCompiled(engine, compiled);
+    throw err;
+  }
+  const lib = makeLibrary(meta.name, code, compiled);
+  engine.libRefs.set(lib, refsOf(compiled));
+  link(lib, old);
+  return lib;
+}
+
+/** FUNCTION LOAD [REPLACE] code: the library's name. */
+export function loadLibrary(conn: Connection, code: string, replace: boolean): string {
+  const libs = librariesOf(conn.server);
+  const lib = createLibrary(functionEngineFor(conn), code, replace, libs, (lib, old) => {
+    if (old) {
+      libs.unlink(old);
+      dropLibraryRefs(conn.server, old);
+    }
+    libs.link(lib);
+  });
+  return lib.name;
+}
+
+/** FUNCTION DELETE name. */
+export function deleteLibrary(conn: Connection, name: string): void {
+  const libs = librariesOf(conn.server);
+  const lib = libs.libraries.get(name);
+  if (!lib) throw new CommandError('ERR Library not found');
+  libs.unlink(lib);
+  dropLibraryRefs(conn.server, lib);
+}
+
+/** FUNCTION FLUSH. */
+export function flushLibraries(conn: Connection): void {
+  const libs = librariesOf(conn.server);
+  for (const lib of libs.libraries.values()) dropLibraryRefs(conn.server, lib);
+  libs.clear();
+}
+
+/**
+ * FUNCTION RESTORE payload codes with a policy (functions.c functionRestoreCommand): the payload's
+ * libraries are created apart first (an error leaves the server's libraries as they were), then
+ * FLUSH swaps them in, APPEND/REPLACE join them (libraryJoin: "Library x already exists" without
+ * quotes, then "Function f already exists").
+ */
+export function restoreLibraries(conn: Connection, codes: string[], policy: 'flush' | 'append' | 'replace'): void {
+  const engine = functionEngineFor(conn);
+  const libs = librariesOf(conn.server);
+  const temp = { libraries: new Map<string, Library>(), functions: new Map<string, FunctionInfo>() };
+  const created: Library[] = [];
+  const discard = () => {
+    for (const lib of created) dropLibraryRefs(conn.server, lib);
+  };
+  try {
+    for (const code of codes) {
+      created.push(
+        createLibrary(engine, code, false, temp, (lib) => {
+          temp.libraries.set(lib.name, lib);
+          for (const [k, f] of lib.functions) if (!temp.functions.has(k.toLowerCase())) temp.functions.set(k.toLowerCase(), f);
+        }),
+      );
+    }
+  } catch (err) {
+    discard();
+    throw err;
+  }
+  if (policy === 'flush') {
+    flushLibraries(conn);
+    for (const lib of created) libs.link(lib);
+    return;
+  }
+  const replaced: Library[] = [];
+  for (const lib of created) {
+    const old = libs.libraries.get(lib.name);
+    if (!old) continue;
+    if (policy !== 'replace') {
+      discard();
+      throw new CommandError(oneLine(`ERR Library ${lib.name} already exists`));
+    }
+    replaced.push(old);
+  }
+  for (const lib of created) {
+    for (const [key, f] of lib.functions) {
+      const other = libs.functions.get(key.toLowerCase());
+      if (other && !replaced.includes(other.library)) {
+        discard();
+        throw new CommandError(oneLine(`ERR Function ${f.name} already exists`));
+      }
+    }
+  }
+  for (const old of replaced) {
+    libs.unlink(old);
+    dropLibraryRefs(conn.server, old);
+  }
+  for (const lib of created) libs.link(lib);
+}
+
+/** The compiled function `fn` in `engine` (its library compiled there now if it was not). */
+function compiledFunction(engine: Engine, fn: FunctionInfo): number {
+  let refs = engine.libRefs.get(fn.library);
+  if (!refs) {
+    refs = refsOf(compileLibrary(engine, parseMetadata(fn.library.code).body));
+    engine.libRefs.set(fn.library, refs);
+  }
+  return refs.get(fn.name) as number;
+}
+
+function pushArray(vm: LuaVm, L: LuaState, items: string[]): void {
+  vm.createTable(L, items.length, 0);
+  for (let i = 0; i < items.length; i++) {
+    vm.pushString(L, items[i]);
+    vm.rawSetI(L, -2, i + 1);
+  }
+}
+
+/** FCALL / FCALL_RO function numkeys key… arg… (functions.c fcallCommandGeneric). */
+export function fcallCommand(conn: Connection, argv: string[], ro: boolean): Reply | Promise<Reply> {
+  const fn = librariesOf(conn.server).functions.get(argv[1].toLowerCase());
+  if (!fn) throw new CommandError('ERR Function not found');
+  const n = parseInt64(argv[2]);
+  if (n === null) throw new CommandError('ERR Bad number of keys provided');
+  if (n > BigInt(argv.length - 3)) throw new CommandError("ERR Number of keys can't be greater than number of args");
+  if (n < 0n) throw new CommandError("ERR Number of keys can't be negative");
+  const noWrites = fn.flags.includes('no-writes');
+  if (!noWrites && ro) throw new CommandError(ERR_RO_WITH_WRITE_FLAG);
+  const engine = functionEngineFor(conn);
+  const ref = compiledFunction(engine, fn);
+  const keys = argv.slice(3, 3 + Number(n));
+  const args = argv.slice(3 + Number(n));
+  const vm = theVm();
+  return startRun(conn, engine, ref, {
+    name: fn.name,
+    isEval: false,
+    readOnly: ro || noWrites,
+    argv,
+    push: (co) => {
+      pushArray(vm, co, keys);
+      pushArray(vm, co, args);
+      return 2;
+    },
+  });
+}
+
+/** FUNCTION STATS (functions.c functionStatsCommand). */
+export function functionStats(conn: Connection): Reply {
+  const run = busyByServer.get(conn.server);
+  if (run && run.isEval) throw new CommandError(BUSY_EVAL_TEXT);
+  const running = run
+    ? new MapReply(['name', run.sha, 'command', run.argv, 'duration_ms', Math.floor(performance.now() - run.startedAt)])
+    : null;
+  const libs = librariesOf(conn.server);
+  return new MapReply([
+    'running_script',
+    running,
+    'engines',
+    new MapReply(['LUA', new MapReply(['libraries_count', libs.libraries.size, 'functions_count', [...libs.libraries.values()].reduce((n, l) => n + l.functions.size, 0)])]),
+  ]);
 }

@@ -31,6 +31,8 @@ export interface BusyScript {
   readonly startedAt: number;
   /** Settles when the script has ended. */
   readonly done: Promise<void>;
+  /** The BUSY error other connections get (EVAL: "…SCRIPT KILL…", FCALL: "…FUNCTION KILL…"). */
+  readonly busyText?: string;
 }
 
 /** A connection subscribed to shard channels (SSUBSCRIBE). */

@@ -27,6 +27,7 @@ const scripting = (): ConnectionCommandModule => require('./scripting');
 const pubsub = (): ConnectionCommandModule => require('./pubsub');
 const server = (): ConnectionCommandModule => require('./server');
 const diagnostics = (): ConnectionCommandModule => require('./diagnostics');
+const functions = (): ConnectionCommandModule => require('./functions');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 const MULTI: Flags = { immediate: true, noScript: true };
@@ -72,7 +73,9 @@ const TABLE: [name: string, arity: number, flags: Flags, load: () => ConnectionC
   ['bgsave', -1, NOSCRIPT, server],
   ['lastsave', 1, NONE, server],
   ['debug', -2, NOSCRIPT, server],
-  ['function', -2, NOSCRIPT, server],
+  ['function', -2, NOSCRIPT, functions],
+  ['fcall', -3, NOSCRIPT, functions],
+  ['fcall_ro', -3, NOSCRIPT, functions],
   ['latency', -2, NONE, diagnostics],
   ['slowlog', -2, NONE, diagnostics],
 ];

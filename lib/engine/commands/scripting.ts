@@ -6,7 +6,8 @@
  * server's (every connection of host:port shares it), as in Redis.
  * Errors: "ERR Number of keys can't be greater than number of args", "ERR Number of keys
  * can't be negative", "NOSCRIPT No matching script. Please use EVAL." (eval.c, 7.0.15).
- * Not emulated: EVAL_RO/EVALSHA_RO, SCRIPT DEBUG, FUNCTION/FCALL.
+ * EVAL_RO/EVALSHA_RO run read-only (write commands refused; a shebang without no-writes refused).
+ * Not emulated: SCRIPT DEBUG. FUNCTION/FCALL: ./functions.ts.
  */
 import { CommandError } from '../../errors';
 import { OK, type Reply, SimpleString } from '../../reply/reply';
@@ -49,8 +50,8 @@ function helpLines(conn: Connection): Reply {
 export const specs: readonly ConnectionCommandSpec[] = [
   { name: 'eval', arity: -3, noScript: true, run: (conn, argv) => lua().evalCommand(conn, argv) },
   { name: 'evalsha', arity: -3, noScript: true, run: (conn, argv) => lua().evalshaCommand(conn, argv) },
-  { name: 'eval_ro', arity: -3, noScript: true, run: (conn, argv) => lua().evalCommand(conn, argv) },
-  { name: 'evalsha_ro', arity: -3, noScript: true, run: (conn, argv) => lua().evalshaCommand(conn, argv) },
+  { name: 'eval_ro', arity: -3, noScript: true, run: (conn, argv) => lua().evalCommand(conn, argv, true) },
+  { name: 'evalsha_ro', arity: -3, noScript: true, run: (conn, argv) => lua().evalshaCommand(conn, argv, true) },
   {
     name: 'script',
     arity: -2,
@@ -80,7 +81,7 @@ export const specs: readonly ConnectionCommandSpec[] = [
         arity: 2,
         run(conn) {
           if (!luaModule) throw new CommandError('NOTBUSY No scripts in execution right now.');
-          return luaModule.killScript(conn);
+          return luaModule.killScript(conn, true);
         },
       },
       debug: {

@@ -1,5 +1,5 @@
 /**
- * Server commands (server.c, db.c, debug.c, functions.c) for every front end:
+ * Server commands (server.c, db.c, debug.c) for every front end:
  *
  * INFO [section …] — the server report (lib/commands/server/info.ts) from this server's live
  *   state: its connections, blocked calls and blocking keys, counters (lib/stats), databases.
@@ -14,11 +14,9 @@
  *   started` reset the dirty counter and the last-save time, LASTSAVE answers that time (s).
  * DEBUG … — "ERR DEBUG command not allowed …", what a server with the default
  *   `enable-debug-command no` answers.
- * FUNCTION FLUSH [ASYNC|SYNC] — `+OK` (no function libraries exist); FUNCTION LIST — empty.
- *   Other FUNCTION subcommands and FCALL are not emulated (StreamsMockError).
+ * FUNCTION and FCALL: ./functions.ts.
  */
-import { StreamsMockError } from '../../clock/clock';
-import { CommandError, ERR_SYNTAX, errUnknownCommand, errUnknownSubcommand } from '../../errors';
+import { CommandError, ERR_SYNTAX, errUnknownCommand } from '../../errors';
 import { COMMANDS } from '../../commands/index';
 import type { InfoSource } from '../../commands/server/info';
 import { OK, type Reply, SimpleString, VerbatimReply } from '../../reply/reply';
@@ -197,23 +195,6 @@ export const specs: readonly ConnectionCommandSpec[] = [
     noScript: true,
     run(): Reply {
       throw new CommandError(ERR_DEBUG_NOT_ALLOWED);
-    },
-  },
-  {
-    name: 'function',
-    arity: -2,
-    noScript: true,
-    run(_conn, argv): Reply {
-      const sub = argv[1].toLowerCase();
-      if (sub === 'flush' && argv.length <= 3) {
-        flushMode(argv.slice(1));
-        return OK;
-      }
-      if (sub === 'list') return [];
-      if (['delete', 'dump', 'kill', 'load', 'restore', 'stats', 'help'].includes(sub)) {
-        throw new StreamsMockError(`FUNCTION ${sub.toUpperCase()} is not emulated`);
-      }
-      throw new CommandError(errUnknownSubcommand(argv[1], 'function'));
     },
   },
 ];
