@@ -8,11 +8,13 @@
  * On the real servers this file uses db 15 (as the Lua test) and only libraries named `tfn…`,
  * deleted before and after (FUNCTION FLUSH is server-wide, so it is never sent there).
  */
-import type { RedisVersion } from '../../lib/version';
+import { RDB_FORMAT, type RedisVersion } from '../../lib/version';
 import IORedis from 'ioredis';
+import Redis from '../../lib/index';
+import { createUpstashHandler } from '../../lib/upstash';
 import { createConnection } from '../../lib/engine';
 import { CommandError } from '../../lib/errors';
-import { ErrorReply, toResp2Plain } from '../../lib/reply/reply';
+import { ErrorReply, SimpleString, toResp2Plain } from '../../lib/reply/reply';
 
 type Outcome = { ok: unknown } | { err: string };
 
@@ -246,4 +248,176 @@ describe('FUNCTION and FCALL answer as the real server does: libraries, flags, e
       expect(rows.filter((r) => JSON.stringify(r.fake) !== JSON.stringify(r.real))).toEqual([]);
     });
   }
+});
+
+describe('FUNCTION DUMP payloads are the real server\'s, byte for byte, and restore either way', () => {
+  for (const [name, url, version, port] of servers) {
+    if (!url) {
+      // skip: no server URL (REDIS_URL / REDIS_UNSTABLE_URL): skipped with the warning printed above; CI sets both
+      it.skip(`on ${name}`, () => undefined);
+      continue;
+    }
+    it(`on ${name} (emulated ${version})`, async () => {
+      const client = new IORedis(url, { db: 15, lazyConnect: true, maxRetriesPerRequest: 0 });
+      await client.connect();
+      const conn = createConnection({ port: port + 100, streams: { redisVersion: version as RedisVersion } });
+      try {
+        await deleteOurLibraries(client);
+        const others = (await client.call('FUNCTION', 'LIST')) as unknown[];
+        if (others.length > 0) {
+          console.warn(`${name} holds libraries of others: FUNCTION DUMP comparison skipped (DUMP is server-wide)`);
+          return;
+        }
+        await client.call('FUNCTION', 'LOAD', LIB_A);
+        await conn.execute(['FUNCTION', 'LOAD', LIB_A]);
+        const real = ((await client.callBuffer('FUNCTION', 'DUMP')) as Buffer).toString('latin1');
+        const fake = (await conn.execute(['FUNCTION', 'DUMP'])) as string;
+        // the libraries part is the same bytes; the footer carries each one's RDB version (the
+        // post-7.4 build writes 12, the emulated 8.10 writes 15: then the CRCs differ too)
+        const hex = (p: string) => Buffer.from(p, 'latin1').toString('hex');
+        expect(hex(fake.slice(0, -10))).toBe(hex(real.slice(0, -10)));
+        const rdbVersion = (p: string) => p.charCodeAt(p.length - 10) | (p.charCodeAt(p.length - 9) << 8);
+        expect(rdbVersion(fake)).toBe(RDB_FORMAT[version as RedisVersion].rdbVersion);
+        // the server's payload restores on the fake; the fake's on the server when its version is not newer
+        expect(await conn.execute(['FUNCTION', 'RESTORE', real, 'REPLACE'])).toEqual(new SimpleString('OK'));
+        if (rdbVersion(fake) === rdbVersion(real)) {
+          expect(hex(fake)).toBe(hex(real));
+          await client.call('FUNCTION', 'DELETE', 'tfna');
+          expect(await client.call('FUNCTION', 'RESTORE', Buffer.from(fake, 'latin1'))).toBe('OK');
+          expect(await client.call('FCALL', 'tfn_both', '1', 'k', 'a')).toEqual(['k', 'a', 1, 1]);
+        }
+      } finally {
+        await deleteOurLibraries(client).catch(() => undefined);
+        client.disconnect();
+        conn.close();
+      }
+    });
+  }
+});
+
+describe('functions on the fake alone', () => {
+  const LIB = "#!lua name=mylib\nredis.register_function('myfn', function(keys, args) return redis.call('incrby', keys[1], args[1]) end)";
+
+  it('keeps libraries per server: FLUSHALL leaves them, another port does not see them, FUNCTION FLUSH removes them', async () => {
+    const a = createConnection({ port: 51_130 });
+    const sameServer = createConnection({ port: 51_130, db: 3 });
+    const other = createConnection({ port: 51_131 });
+    try {
+      expect(await a.execute(['FUNCTION', 'LOAD', LIB])).toBe('mylib');
+      expect(await a.execute(['FCALL', 'myfn', '1', 'n', '5'])).toBe(5);
+      await a.execute(['FLUSHALL']);
+      expect(await sameServer.execute(['FCALL', 'MYFN', '1', 'n', '2'])).toBe(2);
+      await expect(other.execute(['FCALL', 'myfn', '1', 'n', '2'])).rejects.toThrow('ERR Function not found');
+      expect(await a.execute(['FUNCTION', 'FLUSH', 'ASYNC'])).toEqual(new SimpleString('OK'));
+      await expect(a.execute(['FCALL', 'myfn', '1', 'n', '1'])).rejects.toThrow('ERR Function not found');
+      expect(await a.execute(['FUNCTION', 'LOAD', LIB])).toBe('mylib'); // the name is free again
+    } finally {
+      [a, sameServer, other].forEach((c) => c.close());
+    }
+  });
+
+  it('restores a FUNCTION DUMP payload with the APPEND, REPLACE and FLUSH policies', async () => {
+    const a = createConnection({ port: 51_132 });
+    try {
+      await a.execute(['FUNCTION', 'LOAD', LIB]);
+      const payload = (await a.execute(['FUNCTION', 'DUMP'])) as string;
+      expect(payload.charCodeAt(0)).toBe(245); // RDB_OPCODE_FUNCTION2
+      await expect(a.execute(['FUNCTION', 'RESTORE', payload])).rejects.toThrow('ERR Library mylib already exists');
+      expect(await a.execute(['FUNCTION', 'RESTORE', payload, 'REPLACE'])).toEqual(new SimpleString('OK'));
+      await a.execute(['FUNCTION', 'LOAD', "#!lua name=second\nredis.register_function('fn2', function() return 2 end)"]);
+      expect(await a.execute(['FUNCTION', 'RESTORE', payload, 'FLUSH'])).toEqual(new SimpleString('OK'));
+      await expect(a.execute(['FCALL', 'fn2', '0'])).rejects.toThrow('ERR Function not found');
+      expect(await a.execute(['FCALL', 'myfn', '1', 'k', '7'])).toBe(7);
+      const corrupt = payload.slice(0, -1) + String.fromCharCode(payload.charCodeAt(payload.length - 1) ^ 1);
+      await expect(a.execute(['FUNCTION', 'RESTORE', corrupt])).rejects.toThrow('ERR DUMP payload version or checksum are wrong');
+      // a library whose function another library already has: nothing restored
+      await a.execute(['FUNCTION', 'FLUSH']);
+      await a.execute(['FUNCTION', 'LOAD', "#!lua name=clash\nredis.register_function('myfn', function() return 0 end)"]);
+      await expect(a.execute(['FUNCTION', 'RESTORE', payload])).rejects.toThrow('ERR Function myfn already exists');
+      expect(toResp2Plain(await a.execute(['FUNCTION', 'STATS']))).toEqual(['running_script', null, 'engines', ['LUA', ['libraries_count', 1, 'functions_count', 1]]]);
+    } finally {
+      a.close();
+    }
+  });
+
+  it('stops a library whose top level runs past 500 ms with "FUNCTION LOAD timeout"', async () => {
+    const a = createConnection({ port: 51_133 });
+    try {
+      await expect(a.execute(['FUNCTION', 'LOAD', '#!lua name=slow\nwhile true do end'])).rejects.toThrow(
+        'ERR Error registering functions: ERR FUNCTION LOAD timeout',
+      );
+      await expect(a.execute(['FUNCTION', 'LIST'])).resolves.toEqual([]);
+    } finally {
+      a.close();
+    }
+  });
+
+  it('a runaway function: others get the FUNCTION KILL busy text, FUNCTION STATS names it, SCRIPT KILL refuses, FUNCTION KILL ends it', async () => {
+    const a = createConnection({ port: 51_134 });
+    const b = createConnection({ port: 51_134 });
+    try {
+      await b.execute(['CONFIG', 'SET', 'busy-reply-threshold', '100']);
+      await b.execute(['FUNCTION', 'LOAD', "#!lua name=spin\nredis.register_function{function_name='spin', callback=function() while true do end end, flags={'no-writes'}}"]);
+      const running = a.execute(['FCALL_RO', 'spin', '0']);
+      running.catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 250));
+      await expect(b.execute(['GET', 'x'])).rejects.toThrow('BUSY Redis is busy running a script. You can only call FUNCTION KILL or SHUTDOWN NOSAVE.');
+      const stats = toResp2Plain(await b.execute(['FUNCTION', 'STATS'])) as unknown[];
+      expect((stats[1] as unknown[]).slice(0, 4)).toEqual(['name', 'spin', 'command', ['FCALL_RO', 'spin', '0']]);
+      await expect(b.execute(['SCRIPT', 'KILL'])).rejects.toThrow('BUSY Redis is busy running a script. You can only call FUNCTION KILL or SHUTDOWN NOSAVE.');
+      expect(await b.execute(['FUNCTION', 'KILL'])).toEqual(new SimpleString('OK'));
+      await expect(running).rejects.toThrow('ERR Script killed by user with SCRIPT KILL...');
+      expect(await b.execute(['PING'])).toEqual(new SimpleString('PONG'));
+      await expect(b.execute(['FUNCTION', 'KILL'])).rejects.toThrow('NOTBUSY No scripts in execution right now.');
+    } finally {
+      a.close();
+      b.close();
+    }
+  });
+
+  it('a function may not set globals, sees KEYS/ARGV only as arguments, and a read-only call refuses writes', async () => {
+    const a = createConnection({ port: 51_135 });
+    try {
+      await a.execute([
+        'FUNCTION',
+        'LOAD',
+        "#!lua name=g\nredis.register_function('args', function(keys, args) return {#keys, #args, type(KEYS)} end)\nredis.register_function{function_name='ro', callback=function(keys) return redis.call('set', keys[1], 'x') end, flags={'no-writes'}}",
+      ]);
+      await expect(a.execute(['FCALL', 'args', '1', 'k', 'a', 'b'])).rejects.toThrow("Script attempted to access nonexistent global variable 'KEYS'");
+      await expect(a.execute(['FCALL', 'ro', '1', 'k'])).rejects.toThrow('ERR Write commands are not allowed from read-only scripts. script: ro, on @user_function:3.');
+    } finally {
+      a.close();
+    }
+  });
+});
+
+describe('functions in every front end', () => {
+  const LIB = "#!lua name=fe\nredis.register_function('fe_incr', function(keys, args) return redis.call('incrby', keys[1], args[1]) end)";
+
+  it('ioredis methods: function("LOAD"), fcall, fcall_ro and the keyPrefix on keys', async () => {
+    const redis = new Redis({ port: 51_140, keyPrefix: 'p:' }) as unknown as IORedis;
+    try {
+      expect(await redis.function('LOAD', LIB)).toBe('fe');
+      expect(await redis.fcall('fe_incr', 1, 'n', 3)).toBe(3);
+      expect(await redis.get('n')).toBe('3');
+      await expect(redis.fcall_ro('fe_incr', 1, 'n', 3)).rejects.toThrow('ERR Can not execute a script with write flag using *_ro command.');
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it('Upstash REST: FUNCTION LOAD and FCALL answer {result}, a function error is a 400 {error}', async () => {
+    const h = createUpstashHandler({ url: 'https://fake.upstash.io', streams: {} });
+    const post = async (body: unknown) => {
+      const res = await h(new Request('https://fake.upstash.io/', { method: 'POST', body: JSON.stringify(body) }));
+      return { status: res.status, body: (await res.json()) as unknown };
+    };
+    try {
+      expect(await post(['FUNCTION', 'LOAD', LIB])).toEqual({ status: 200, body: { result: 'fe' } });
+      expect(await post(['FCALL', 'fe_incr', '1', 'n', '2'])).toEqual({ status: 200, body: { result: 2 } });
+      expect(await post(['FCALL', 'nosuch', '0'])).toEqual({ status: 400, body: { error: 'ERR Function not found' } });
+    } finally {
+      h.close();
+    }
+  });
 });

@@ -136,10 +136,10 @@ describe('through the Upstash handler every command error is the 400 {error} Ups
   });
 
   it('a command the fake does not emulate answers 400 with the library error, alone and in a pipeline', async () => {
-    const error = '[ioredis-mock-streams] FUNCTION LOAD is not emulated';
-    const one = await post('/', ['FUNCTION', 'LOAD', "#!lua name=l\nredis.register_function('f', function() return 1 end)"]);
+    const error = '[ioredis-mock-streams] SCRIPT DEBUG is not emulated';
+    const one = await post('/', ['SCRIPT', 'DEBUG', 'YES']);
     expect(one).toEqual({ status: 400, body: { error } });
-    const many = await post('/pipeline', [['SET', 'k', 'v'], ['FUNCTION', 'LOAD', 'x'], ['GET', 'k']]);
+    const many = await post('/pipeline', [['SET', 'k', 'v'], ['SCRIPT', 'DEBUG', 'NO'], ['GET', 'k']]);
     expect(many).toEqual({ status: 200, body: [{ result: 'OK' }, { error }, { result: 'v' }] });
   });
 });

@@ -89,42 +89,52 @@ export function validName(name: string): boolean {
   return /^[A-Za-z0-9_]+$/.test(name);
 }
 
-/** sdssplitargs as far as a metadata/shebang line needs it: whitespace-separated words, quotes honoured. */
+/**
+ * sds.c sdssplitargs: words separated by spaces; `"…"` (with \\xHH, \\n, \\r, \\t, \\b, \\a
+ * escapes) and `'…'` (with \\') quote, also in the middle of a word (`name="foo"` is
+ * `name=foo`); a closing quote must end the word. Null on unbalanced quotes.
+ */
 export function splitArgs(line: string): string[] | null {
   const out: string[] = [];
-  let i = 0;
   const n = line.length;
-  const space = (c: string) => c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\v' || c === '\f';
+  const space = (c: string | undefined) => c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\v' || c === '\f';
+  const hex = (c: string | undefined) => c !== undefined && /^[0-9a-fA-F]$/.test(c);
+  let i = 0;
   while (true) {
     while (i < n && space(line[i])) i++;
     if (i >= n) return out;
     let cur = '';
-    if (line[i] === '"' || line[i] === "'") {
-      const q = line[i++];
-      let closed = false;
-      while (i < n) {
-        const c = line[i++];
-        if (q === '"' && c === '\\' && i < n) {
-          const e = line[i++];
+    let inq = false;
+    let insq = false;
+    let done = false;
+    while (!done) {
+      const c = line[i];
+      if (inq) {
+        if (c === '\\' && line[i + 1] === 'x' && hex(line[i + 2]) && hex(line[i + 3])) {
+          cur += String.fromCharCode(parseInt(line.slice(i + 2, i + 4), 16));
+          i += 3;
+        } else if (c === '\\' && i + 1 < n) {
+          const e = line[++i];
           cur += e === 'n' ? '\n' : e === 'r' ? '\r' : e === 't' ? '\t' : e === 'b' ? '\b' : e === 'a' ? '\x07' : e;
-        } else if (q === "'" && c === '\\' && line[i] === "'") {
-          cur += "'";
+        } else if (c === '"') {
+          if (i + 1 < n && !space(line[i + 1])) return null;
+          done = true;
+        } else if (i >= n) return null;
+        else cur += c;
+      } else if (insq) {
+        if (c === '\\' && line[i + 1] === "'") {
           i++;
-        } else if (c === q) {
-          closed = true;
-          break;
-        } else cur += c;
-      }
-      if (!closed || (i < n && !space(line[i]))) return null;
-    } else {
-      while (i < n && !space(line[i])) {
-        if (line[i] === '"' || line[i] === "'") {
-          // a quote inside a word is kept as is unless the word starts with it
-          cur += line[i++];
-          continue;
-        }
-        cur += line[i++];
-      }
+          cur += "'";
+        } else if (c === "'") {
+          if (i + 1 < n && !space(line[i + 1])) return null;
+          done = true;
+        } else if (i >= n) return null;
+        else cur += c;
+      } else if (i >= n || space(c)) done = true;
+      else if (c === '"') inq = true;
+      else if (c === "'") insq = true;
+      else cur += c;
+      if (i < n) i++;
     }
     out.push(cur);
   }
