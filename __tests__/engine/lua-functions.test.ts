@@ -307,6 +307,7 @@ describe('functions on the fake alone', () => {
       expect(await a.execute(['FCALL', 'myfn', '1', 'n', '5'])).toBe(5);
       await a.execute(['FLUSHALL']);
       expect(await sameServer.execute(['FCALL', 'MYFN', '1', 'n', '2'])).toBe(2);
+      expect(String(toResp2Plain(await sameServer.execute(['INFO', 'memory'])))).toMatch(/number_of_functions:1\r\nnumber_of_libraries:1\r\n/);
       await expect(other.execute(['FCALL', 'myfn', '1', 'n', '2'])).rejects.toThrow('ERR Function not found');
       expect(await a.execute(['FUNCTION', 'FLUSH', 'ASYNC'])).toEqual(new SimpleString('OK'));
       await expect(a.execute(['FCALL', 'myfn', '1', 'n', '1'])).rejects.toThrow('ERR Function not found');

@@ -54,6 +54,8 @@ export interface InfoSource {
   readonly keyspace: readonly { db: number; keys: number; expires: number; avgTtl: number; subexpiry?: number }[];
   /** Cached scripts (EVAL / SCRIPT LOAD). */
   readonly scripts: number;
+  /** FUNCTION libraries of the server (number_of_libraries / number_of_functions). */
+  readonly functionLibraries?: { readonly libraries: { readonly size: number }; readonly functions: { readonly size: number } };
   /** CONFIG values (hz, maxmemory, maxmemory-policy, appendonly). */
   readonly config: { get(name: string): string | undefined };
 }
@@ -153,8 +155,8 @@ const SECTIONS: Record<string, Field[]> = {
     ['used_memory_lua_human', '31.00K'],
     ['used_memory_scripts_eval', '0'],
     ['number_of_cached_scripts', (s) => s.scripts],
-    ['number_of_functions', '0'],
-    ['number_of_libraries', '0'],
+    ['number_of_functions', (s) => s.functionLibraries?.functions.size ?? 0],
+    ['number_of_libraries', (s) => s.functionLibraries?.libraries.size ?? 0],
     ['used_memory_vm_functions', '32768'],
     ['used_memory_vm_total', '64512'],
     ['used_memory_vm_total_human', '63.00K'],

@@ -21,6 +21,7 @@ import { COMMANDS } from '../../commands/index';
 import type { InfoSource } from '../../commands/server/info';
 import { OK, type Reply, SimpleString, VerbatimReply } from '../../reply/reply';
 import type { ConnectionCommandSpec } from '../command-types';
+import { librariesOf } from '../function-libraries';
 import { type Connection, builtinArity, openConnections } from '../connection';
 import type { ServerState } from '../registry';
 import { RedisHash } from '../../model/hash';
@@ -86,6 +87,7 @@ export function infoSource(conn: Connection): InfoSource {
     pubsubPatterns: server.patternChannels.eventNames().length,
     keyspace,
     scripts: server.scripts.size,
+    functionLibraries: librariesOf(server),
     config: server.config,
   };
 }
