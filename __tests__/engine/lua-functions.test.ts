@@ -129,6 +129,7 @@ const STEPS: string[][] = [
   ['FUNCTION', 'RESTORE', 'garbage', 'append', 'extra'],
   ['FUNCTION', 'NOSUCH'],
   ['FUNCTION', 'STATS', 'extra'],
+  ['FUNCTION', 'HELP'],
   // script flags in EVAL shebangs, EVAL_RO / EVALSHA_RO
   ['EVAL_RO', "return redis.call('set', KEYS[1], 'v')", '1', 'tfn:k'],
   ['EVAL_RO', "return redis.pcall('set', KEYS[1], 'v')", '1', 'tfn:k'],
