@@ -342,6 +342,24 @@ describe('functions on the fake alone', () => {
     }
   });
 
+  it('counts an async FUNCTION FLUSH of more than 64 functions in lazyfreed_objects (functions + the engine from 7.4 on)', async () => {
+    for (const [version, expected] of [['8.10', 66], ['7.0', 65]] as const) {
+      const a = createConnection({ port: version === '7.0' ? 51_136 : 51_137, streams: { redisVersion: version } });
+      try {
+        for (let i = 0; i < 65; i++) await a.execute(['FUNCTION', 'LOAD', `#!lua name=l${i}\nredis.register_function('f${i}', function() return ${i} end)`]);
+        const info = async () => String(toResp2Plain(await a.execute(['INFO', 'everything'])));
+        expect(Number(/used_memory_vm_functions:(\d+)/.exec(await info())![1])).toBeGreaterThan(60_000);
+        await a.execute(['FUNCTION', 'FLUSH', 'ASYNC']);
+        expect(await info()).toContain(`lazyfreed_objects:${expected}\r\n`);
+        expect(await info()).toContain('used_memory_vm_functions:32768\r\n');
+        await a.execute(['CONFIG', 'RESETSTAT']);
+        expect(await info()).toContain('lazyfreed_objects:0\r\n');
+      } finally {
+        a.close();
+      }
+    }
+  });
+
   it('stops a library whose top level runs past 500 ms with "FUNCTION LOAD timeout"', async () => {
     const a = createConnection({ port: 51_133 });
     try {

@@ -73,6 +73,13 @@ export class FunctionLibraries {
   functionCount(): number {
     return this.functions.size;
   }
+
+  /** The libraries' code, bytes (INFO's estimate of the functions VM). */
+  get codeBytes(): number {
+    let n = 0;
+    for (const lib of this.libraries.values()) n += lib.code.length;
+    return n;
+  }
 }
 
 const byServer = new WeakMap<object, FunctionLibraries>();

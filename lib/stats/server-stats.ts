@@ -52,6 +52,8 @@ export class ServerStats {
   rejectedConnections = 0;
   keyspaceHits = 0;
   keyspaceMisses = 0;
+  /** Objects freed by a background (lazy) free: an async FUNCTION FLUSH of more than 64 functions. */
+  lazyfreedObjects = 0;
   expiredKeys = 0;
   totalNetInputBytes = 0;
   totalNetOutputBytes = 0;
@@ -138,6 +140,7 @@ export class ServerStats {
     this.rejectedConnections = 0;
     this.keyspaceHits = 0;
     this.keyspaceMisses = 0;
+    this.lazyfreedObjects = 0;
     this.expiredKeys = 0;
     this.totalNetInputBytes = 0;
     this.totalNetOutputBytes = 0;

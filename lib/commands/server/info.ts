@@ -55,7 +55,7 @@ export interface InfoSource {
   /** Cached scripts (EVAL / SCRIPT LOAD). */
   readonly scripts: number;
   /** FUNCTION libraries of the server (number_of_libraries / number_of_functions). */
-  readonly functionLibraries?: { readonly libraries: { readonly size: number }; readonly functions: { readonly size: number } };
+  readonly functionLibraries?: { readonly libraries: { readonly size: number }; readonly functions: { readonly size: number }; readonly codeBytes: number };
   /** CONFIG values (hz, maxmemory, maxmemory-policy, appendonly). */
   readonly config: { get(name: string): string | undefined };
 }
@@ -63,6 +63,15 @@ export interface InfoSource {
 
 type Value = string | number | bigint | ((s: InfoSource) => string | number | bigint);
 type Field = [name: string, value: Value, since?: RedisVersion];
+
+/**
+ * used_memory_vm_functions: the empty functions VM (32768, as redis-server reports it) plus a
+ * rough estimate of the libraries' compiled code (twice its text) and 512 bytes a function.
+ */
+function functionsVmMemory(s: InfoSource): number {
+  const libs = s.functionLibraries;
+  return 32768 + (libs ? 2 * libs.codeBytes + 512 * libs.functions.size : 0);
+}
 
 /** used_memory of an empty server; the dataset adds a rough 100 bytes per key. */
 const BASE_MEMORY = 900000;
@@ -157,9 +166,9 @@ const SECTIONS: Record<string, Field[]> = {
     ['number_of_cached_scripts', (s) => s.scripts],
     ['number_of_functions', (s) => s.functionLibraries?.functions.size ?? 0],
     ['number_of_libraries', (s) => s.functionLibraries?.libraries.size ?? 0],
-    ['used_memory_vm_functions', '32768'],
-    ['used_memory_vm_total', '64512'],
-    ['used_memory_vm_total_human', '63.00K'],
+    ['used_memory_vm_functions', (s) => functionsVmMemory(s)],
+    ['used_memory_vm_total', (s) => 31744 + functionsVmMemory(s)],
+    ['used_memory_vm_total_human', (s) => bytesHuman(31744 + functionsVmMemory(s))],
     ['used_memory_functions', '0'],
     ['used_memory_scripts', '0'],
     ['used_memory_scripts_human', '0B'],
@@ -185,7 +194,7 @@ const SECTIONS: Record<string, Field[]> = {
     ['mem_overhead_db_hashtable_rehashing', '0', '7.4'],
     ['active_defrag_running', '0'],
     ['lazyfree_pending_objects', '0'],
-    ['lazyfreed_objects', '0'],
+    ['lazyfreed_objects', (s) => s.stats.lazyfreedObjects],
   ],
   persistence: [
     ['loading', '0'],

@@ -149,7 +149,15 @@ export const specs: readonly ConnectionCommandSpec[] = [
           if (argv.length === 3 && !['sync', 'async'].includes(argv[2].toLowerCase())) {
             throw new CommandError('ERR FUNCTION FLUSH only supports SYNC|ASYNC option');
           }
-          if (librariesOf(conn.server).libraries.size > 0) lua().flushLibraries(conn);
+          const libs = librariesOf(conn.server);
+          const async = argv.length === 3 ? argv[2].toLowerCase() === 'async' : conn.server.config.get('lazyfree-lazy-user-flush') === 'yes';
+          // lazyfree.c freeFunctionsAsync: more than LAZYFREE_THRESHOLD (64) functions are freed in
+          // the background, counted in lazyfreed_objects (with the Lua engine from 7.4 on, which
+          // an async flush rebuilds; not checked on 7.2)
+          if (async && libs.functions.size > 64) {
+            conn.server.stats.lazyfreedObjects += libs.functions.size + (predates(conn.keyspace.redisVersion, '7.4') ? 0 : 1);
+          }
+          if (libs.libraries.size > 0) lua().flushLibraries(conn);
           dirty(conn);
           return OK;
         },
