@@ -160,6 +160,74 @@ export function lexRangeRanks(z: RedisZset, min: LexBound, max: LexBound): [numb
   return [start, end];
 }
 
+/** sdscmplex over lex bounds: `-` is below and `+` above every member. */
+function lexBoundCmp(a: LexBound, b: LexBound): number {
+  if (a.kind === b.kind && a.kind !== 'member') return 0;
+  if (a.kind === '-' || b.kind === '+') return -1;
+  if (a.kind === '+' || b.kind === '-') return 1;
+  const [x, y] = [(a as { member: string }).member, (b as { member: string }).member];
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/**
+ * zzlIsInLexRange: the range is not empty (`-` and `+` count as exclusive), the last member is
+ * ≥ min and the first ≤ max.
+ */
+function lexRangeReachable(z: RedisZset, min: LexBound, max: LexBound): boolean {
+  const cmp = lexBoundCmp(min, max);
+  const exclusive = (b: LexBound) => b.kind !== 'member' || b.exclusive;
+  if (cmp > 0 || (cmp === 0 && (exclusive(min) || exclusive(max)))) return false;
+  const last = z.last();
+  if (last === undefined || !lexGteMin(last[0], min)) return false;
+  const first = z.first();
+  return first !== undefined && lexLteMax(first[0], max);
+}
+
+/**
+ * A listpack's walk of a lex range (zzlFirstInLexRange / zzlLastInLexRange, then the loops of
+ * ZRANGEBYLEX, ZLEXCOUNT, ZREMRANGEBYLEX): from the start, the first member ≥ min (it must also
+ * be ≤ max), then members while they are ≤ max; reversed, from the end the first member ≤ max
+ * (also ≥ min), then members while ≥ min. Over members of mixed scores the bounds are not
+ * monotone in the order, and this linear walk is what Redis answers for a listpack (a
+ * skiplist's answer depends on its random levels). Returns the ascending ranks walked, in walk
+ * order, after skipping `offset` (a negative offset skips everything) and taking `limit`
+ * (negative: all).
+ */
+export function listpackLexWalk(z: RedisZset, min: LexBound, max: LexBound, reverse: boolean, offset = 0, limit = -1): number[] {
+  if (!lexRangeReachable(z, min, max)) return [];
+  const n = z.size;
+  let i = -1;
+  if (!reverse) {
+    let k = 0;
+    for (const [m] of z.entries()) {
+      if (lexGteMin(m, min)) {
+        if (lexLteMax(m, max)) i = k;
+        break;
+      }
+      k++;
+    }
+  } else {
+    let k = n - 1;
+    for (const [m] of z.range(0, n - 1, true)) {
+      if (lexLteMax(m, max)) {
+        if (lexGteMin(m, min)) i = k;
+        break;
+      }
+      k--;
+    }
+  }
+  if (i < 0 || offset < 0) return [];
+  i = reverse ? i - offset : i + offset;
+  const out: number[] = [];
+  const step = reverse ? -1 : 1;
+  for (let left = limit; i >= 0 && i < n && left !== 0; left--, i += step) {
+    const m = z.at(i)![0];
+    if (reverse ? !lexGteMin(m, min) : !lexLteMax(m, max)) break;
+    out.push(i);
+  }
+  return out;
+}
+
 /** A score as `version`'s addReplyDouble writes it (see the file comment). */
 export function scoreText(n: number, version: RedisVersion): string {
   if (n === Infinity) return 'inf';
