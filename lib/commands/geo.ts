@@ -1,5 +1,5 @@
 /**
- * GEOADD, GEOPOS, GEODIST, GEOHASH (geo.c) on the sorted-set model: a member's score is its 52-bit
+ * GEOADD, GEOPOS, GEODIST, GEOHASH and the searches (geo.c) on the sorted-set model: a member's score is its 52-bit
  * geohash (lib/model/geohash.ts), so coordinates read back are the centre of the member's cell.
  *
  * - GEOADD key [NX|XX] [CH] longitude latitude member [… …]: the options (any order, any case) are
@@ -15,6 +15,18 @@
  *   please use M, KM, FT, MI`; more arguments: `ERR syntax error`), then the key (missing: nil),
  *   WRONGTYPE; nil when a member is missing; else the distance with four decimals (bulk string).
  * - GEOHASH key member …: the standard 11-character geohash, nil for a missing member.
+ * - GEOSEARCH, GEOSEARCHSTORE, GEORADIUS, GEORADIUSBYMEMBER and their _RO forms
+ *   (georadiusGeneric): the search scans the centre's geohash cell and its eight neighbours
+ *   (geohash_helper.c's step estimate, useless cells zeroed) in geo.c's order, each cell a score
+ *   range walked in sorted-set order, so results without ASC/DESC come in Redis's order; ASC/DESC
+ *   sort stably (glibc's merge sort), COUNT below the number found uses pqsort.c (its order of
+ *   ties). Distances use glibc's sin/cos/asin rounding (lib/model/libm.ts; the rare argument where
+ *   glibc itself is not correctly rounded can still differ in the last bit of a STOREDIST score).
+ *   WITHDIST prints four decimals (7.0 printf, later fixedpoint_d2string), WITHCOORD as GEOPOS,
+ *   WITHHASH the integer score. Stores build a skiplist then fit the listpack limits (events
+ *   `georadiusstore` / `geosearchstore`; an empty result deletes the destination). Checked on
+ *   redis-server 7.0.15 and the post-7.4 build with random sets and queries (Redis's unit/geo: 64
+ *   of 64 in both emulated versions).
  */
 import { ERR_SYNTAX, fail } from '../errors';
 import {
