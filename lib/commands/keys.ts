@@ -99,7 +99,7 @@ const rename =
       if (nx) return 0;
       db.remove(dst);
     }
-    db.store(dst, value);
+    db.store(dst, value, false, db.stringMark?.(src)); // the same object: its encoding too
     if (ttl !== undefined) db.setTtlAt(dst, ttl);
     db.notifyEvent('n', 'new', dst);
     db.remove(src);
@@ -121,7 +121,7 @@ function move(ctx: CommandContext, argv: string[]): Reply {
   if (value === undefined) return 0;
   const ttl = db.ttlAt(key);
   if (target.lookup(key) !== undefined) return 0;
-  target.store(key, value);
+  target.store(key, value, false, db.stringMark?.(key)); // the same object: its encoding too
   if (ttl !== undefined) target.setTtlAt(key, ttl);
   target.notifyEvent('n', 'new', key);
   db.remove(key);
