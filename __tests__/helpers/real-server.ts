@@ -142,14 +142,15 @@ export function describeOnRealServers(subject: string, body: (server: RealServer
 
 /**
  * A connected real ioredis client (RESP2, no retries, no CLIENT SETINFO) on database `db`,
- * flushed. `options` are added (e.g. `stringNumbers: true`).
+ * flushed unless `flush` is false (a test that writes no key). `options` are added (e.g.
+ * `stringNumbers: true`).
  */
-export async function connectReal(url: string, db: number, options: Record<string, unknown> = {}): Promise<AnyClient> {
+export async function connectReal(url: string, db: number, options: Record<string, unknown> = {}, flush = true): Promise<AnyClient> {
   const RealRedis = jest.requireActual('ioredis');
   const client = new (RealRedis.default ?? RealRedis)(url, { lazyConnect: true, enableReadyCheck: false, maxRetriesPerRequest: 0, disableClientInfo: true, protocol: 2, ...options }) as AnyClient;
   await client.connect();
   await client.call('SELECT', String(db));
-  await client.call('FLUSHDB');
+  if (flush) await client.call('FLUSHDB');
   return client;
 }
 

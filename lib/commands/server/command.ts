@@ -12,7 +12,8 @@
  */
 import { errUnknownSubcommand, fail } from '../../errors';
 import { MapReply, type Reply, SetReply, SimpleString, statusLines } from '../../reply/reply';
-import { COMMAND_SINCE, type RedisVersion, versionIndex } from '../../version';
+import { COMMAND_SINCE, predates, type RedisVersion, versionIndex } from '../../version';
+import { getKeysReply } from './key-specs';
 import { COMMANDS } from '../index';
 import { type CommandData, commandSpec } from '../command-data';
 
@@ -122,6 +123,11 @@ export function commandReply(argv: readonly string[], source: CommandTableSource
     case 'help':
       if (argv.length === 2) return statusLines(HELP);
       break;
+    case 'getkeys':
+    case 'getkeysandflags':
+      // arity -4 before 7.2 (a command and one argument at least), -3 since
+      if (argv.length < (predates(source.version, '7.2') ? 4 : 3)) return fail(`ERR wrong number of arguments for 'command|${sub}' command`);
+      return getKeysReply(argv, source.version, sub === 'getkeysandflags');
     default:
       break;
   }
