@@ -2,10 +2,11 @@
  * COMMAND GETKEYS and GETKEYSANDFLAGS against real servers: the key arguments (and their flags)
  * of command lines, found by key specs, keywords and numkeys, or by the commands' own procedures
  * (SORT's STORE, MIGRATE's KEYS, SET … GET, BITFIELD GET), and the errors in Redis's order, on a
- * fresh engine connection and on the server. `REDIS_URL`: redis-server 7.0.15 (emulated 7.0);
+ * fresh engine connection and on the server; COMMAND COUNT and LIST as the server's table. `REDIS_URL`: redis-server 7.0.15 (emulated 7.0);
  * `REDIS_UNSTABLE_URL`: the post-7.4 build (emulated 8.0). No key is written (db 2, not flushed).
  */
 import { createConnection } from '../../lib/engine';
+import { toResp2Plain } from '../../lib/reply/reply';
 import { connectReal, describeOnRealServers, expectSameOutcomes, sequenceRows } from '../helpers/real-server';
 
 const g = (...argv: string[]) => ['COMMAND', 'GETKEYS', ...argv];
@@ -36,6 +37,22 @@ describeOnRealServers('COMMAND GETKEYS and GETKEYSANDFLAGS', ({ url, version }) 
     const fake = createConnection({ port: port++, streams: { redisVersion: version } });
     try {
       await expectSameOutcomes(real, fake, seq);
+    } finally {
+      real.disconnect();
+      fake.close();
+    }
+  });
+
+  it('COMMAND COUNT and LIST name the commands of the server, subcommands included', async () => {
+    const real = await connectReal(url, 2, {}, false);
+    const fake = createConnection({ port: port++, streams: { redisVersion: version } });
+    try {
+      // 8.0 mode also has the hash commands of 8.0 (HGETDEL, HGETEX, HSETEX) the post-7.4 build predates
+      const newer = version === '7.0' ? [] : ['hgetdel', 'hgetex', 'hsetex'];
+      const realList = ((await real.call('COMMAND', 'LIST')) as string[]).sort();
+      const fakeList = (toResp2Plain(await fake.execute(['COMMAND', 'LIST'])) as string[]).filter((n) => !newer.includes(n));
+      expect(fakeList).toEqual(realList);
+      expect(Number(toResp2Plain(await fake.execute(['COMMAND', 'COUNT']))) - newer.length).toBe(await real.call('COMMAND', 'COUNT'));
     } finally {
       real.disconnect();
       fake.close();

@@ -425,6 +425,19 @@ const TABLE: Record<string, Entry> = {
   "zunionstore": [-4,"2.0",0,[["OW UPDATE",1,["r",0,1,0]],["RO ACCESS",2,["n",0,1,1]]]],
 };
 
+/**
+ * The commands a server of `version` has in its table, as COMMAND LIST names them (a
+ * container's subcommands as `container|sub`), sorted; sentinel's commands (sentinel mode only)
+ * and the experimental SFLUSH are not in a server's table. `topLevel`: containers and commands
+ * only (COMMAND COUNT).
+ */
+export function redisCommandNames(version: string, topLevel = false): string[] {
+  const v = versionNumber(version);
+  return Object.keys(TABLE)
+    .filter((name) => versionNumber(TABLE[name][1]) <= v && !name.startsWith('sentinel') && name !== 'sflush' && (!topLevel || !name.includes('|')))
+    .sort();
+}
+
 /** A found key: its position in the command line and its flags (upper-case names, as the specs spell them). */
 interface KeyRef {
   readonly pos: number;
