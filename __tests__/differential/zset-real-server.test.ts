@@ -5,12 +5,8 @@
  * 7.0.15 (emulated 7.0); `REDIS_UNSTABLE_URL`: the post-7.4 build (emulated 8.0). Each
  * sequence starts from an empty db 13. Skips with a message when the URLs are not set.
  */
-import IORedis from 'ioredis';
 import { createConnection } from '../../lib/engine';
-import { CommandError } from '../../lib/errors';
-import { toResp2Plain } from '../../lib/reply/reply';
-
-type Outcome = { ok: unknown } | { err: string };
+import { connectReal, describeOnRealServers, expectSameOutcomes, sequenceRows } from '../helpers/real-server';
 
 const BIN = 'm\xff\x00\xfe';
 const SEQUENCES: string[][][] = [
@@ -58,54 +54,24 @@ const plainReal = (v: unknown): unknown => {
   return v;
 };
 
-async function onReal(client: IORedis, argv: string[]): Promise<Outcome> {
-  try {
-    return { ok: plainReal(await client.callBuffer(argv[0], ...argv.slice(1).map((a) => Buffer.from(a, 'latin1')))) };
-  } catch (e) {
-    return { err: (e as Error).message };
-  }
-}
-
 const plainFake = (v: unknown): unknown => {
   if (typeof v === 'bigint') return Number(v);
   if (Array.isArray(v)) return v.map(plainFake);
   return v;
 };
 
-for (const [envName, version] of [
-  ['REDIS_URL', '7.0'],
-  ['REDIS_UNSTABLE_URL', '8.0'],
-] as const) {
-  const url = process.env[envName];
-  if (!url) {
-    // eslint-disable-next-line no-console
-    console.warn(`${envName} not set: sorted-set commands not checked against a real server`);
-  }
-  // skip: no server URL (REDIS_URL / REDIS_UNSTABLE_URL): skipped with the warning printed above; CI sets both
-  (url ? describe : describe.skip)(`sorted-set commands answer as ${envName} does (emulated ${version})`, () => {
-    let port = 48_300 + (version === '7.0' ? 0 : 100);
-    it.each(SEQUENCES.map((seq, i) => [i, seq.map((a) => a.join(' ')).join(' | ').slice(0, 120), seq] as const))('sequence %i: %s', async (_i, _text, seq) => {
-      const real = new IORedis(url!, { db: 3, lazyConnect: true, enableReadyCheck: false, maxRetriesPerRequest: 0, ...({ protocol: 2 } as object) });
-      await real.connect();
+describeOnRealServers('sorted-set commands', ({ url, version }) => {
+  let port = 48_300 + (version === '7.0' ? 0 : 100);
+  it.each(sequenceRows(SEQUENCES))('sequence %i: %s', async (_i, _text, seq) => {
+    const real = await connectReal(url, 3);
+    const fake = createConnection({ port: port++, streams: { redisVersion: version } });
+    try {
+      await expectSameOutcomes(real, fake, seq, { plainReal, plainFake });
+    } finally {
+      await real.call('CONFIG', 'SET', 'zset-max-listpack-entries', '128');
       await real.call('FLUSHDB');
-      const fake = createConnection({ port: port++, streams: { redisVersion: version } });
-      try {
-        for (const argv of seq) {
-          const expected = await onReal(real, argv);
-          let got: Outcome;
-          try {
-            got = { ok: plainFake(toResp2Plain(await fake.execute(argv))) };
-          } catch (e) {
-            got = { err: e instanceof CommandError ? e.message : `(library) ${(e as Error).message}` };
-          }
-          expect({ argv, ...got }).toEqual({ argv, ...expected });
-        }
-      } finally {
-        await real.call('CONFIG', 'SET', 'zset-max-listpack-entries', '128');
-        await real.call('FLUSHDB');
-        real.disconnect();
-        fake.close();
-      }
-    });
+      real.disconnect();
+      fake.close();
+    }
   });
-}
+});

@@ -24,7 +24,7 @@ import { type Connection, type StreamLane, connectionClosedError, streamLane } f
 import type { Emulator, EmulatorTable } from '../engine/emulators';
 import type { Reply } from '../reply/reply';
 import { runBuiltin } from '../engine/emulated/builtins';
-import { callSliced } from '../engine/emulated/large-args';
+import { callWithinLimit } from '../engine/emulated/large-args';
 import { type SpinVerdict, spinCheck } from './spin-guard';
 import { decodeBytes, numberArg, toByteString } from './encoding';
 import { encodeReplyFor } from './ioredis-reply';
@@ -444,9 +444,9 @@ export function runBuiltinNow(redis: Instance, conn: Connection, name: string, b
     // keyPrefix on the arguments ioredis's table marks as keys (as ioredis does before sending)
     const keyPrefix = redis.options?.keyPrefix;
     if (keyPrefix) processed = applyKeyPrefix(base, processed, keyPrefix as string | Buffer);
-    // Redis's checks, the keyspace clock, reply fixes, errors as Redis's (builtins.ts); a long
-    // argument list runs in slices (large-args.ts)
-    result = runBuiltin(ks, name, processed, (args) => callSliced(base, args, (slice) => emulator.apply(redis, slice)));
+    // Redis's arity check, the keyspace clock, errors as Redis's (builtins.ts); a long
+    // argument list is refused (large-args.ts)
+    result = runBuiltin(ks, name, processed, (args) => callWithinLimit(base, args, (all) => emulator.apply(redis, all)));
   } catch (err) {
     conn.recordBuiltin(base, processed[0], start, weight, err);
     throw toClientError(err, sentArgv(base, processed));

@@ -3,7 +3,7 @@
  * printing scores as the emulated version prints them, finding and creating the sorted set of a
  * key, and shaping `[member, score]` replies.
  *
- * Scores (moved here from the emulated layer, lib/engine/emulated/builtin-args.ts):
+ * Scores (the text readers themselves: ./strtod.ts):
  * - `parseScoreArg` is getDoubleFromObject (ZADD scores, ZINCRBY's increment, WEIGHTS): C strtod
  *   over the whole text — decimal and hex floats, `inf`/`infinity` with a sign, no spaces, not
  *   `nan`, and not a text strtod overflows (`1e400`) or underflows (`1e-400`) with ERANGE;
@@ -20,42 +20,14 @@ import { DEFAULT_COLLECTION_LIMITS, type CollectionLimits } from '../rdb/collect
 import { d2string, formatG17 } from '../rdb/double-text';
 import { DoubleReply, PairsReply, type Reply } from '../reply/reply';
 import { RDB_FORMAT, predates, type RedisVersion } from '../version';
+import { fastFloat, strtod } from './strtod';
 import type { CommandContext, Db } from './types';
-
-/** C strtod on the whole text: decimal or hex floats, inf/infinity; null when it stops early. */
-function strtod(s: string): number | null {
-  const lower = s.toLowerCase();
-  const m = /^([+-]?)(inf|infinity)$/.exec(lower);
-  if (m) return m[1] === '-' ? -Infinity : Infinity;
-  if (/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/.test(lower)) return Number(s);
-  const hex = /^([+-]?)0x([0-9a-f]*)(?:\.([0-9a-f]*))?(?:p([+-]?\d+))?$/.exec(lower);
-  if (hex && (hex[2] !== '' || (hex[3] ?? '') !== '')) {
-    const int = hex[2] === '' ? 0 : parseInt(hex[2], 16);
-    const frac = [...(hex[3] ?? '')].reduce((acc, d, i) => acc + parseInt(d, 16) / 16 ** (i + 1), 0);
-    const v = (int + frac) * 2 ** Number(hex[4] ?? 0);
-    return hex[1] === '-' ? -v : v;
-  }
-  return null;
-}
 
 /** getDoubleFromObject / string2ld: not empty, no leading or trailing space, not nan. */
 export function parseDouble(s: string): number | null {
   if (s === '' || /^\s|\s$/.test(s)) return null;
   const v = strtod(s);
   return v === null || Number.isNaN(v) ? null : v;
-}
-
-/**
- * fast_float_strtod (8.0+ string2d): decimal floats and inf/infinity only — no hex floats, no
- * leading space; an overflow is ±inf and an underflow 0, both accepted (checked on the post-7.4
- * build: `ZADD z 1e400 m` stores inf, `0x10` is not a valid float).
- */
-function fastFloat(s: string): number | null {
-  const lower = s.toLowerCase();
-  const m = /^([+-]?)(inf|infinity)$/.exec(lower);
-  if (m) return m[1] === '-' ? -Infinity : Infinity;
-  if (/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/.test(lower)) return Number(s);
-  return null;
 }
 
 /** True when `version` reads doubles with fast_float (8.0+, redis #13546). */
