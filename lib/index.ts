@@ -35,8 +35,17 @@ export { createFakeClock, FakeClock } from './clock/fake-clock';
 export type { FakeClockOptions } from './clock/fake-clock';
 export { globalClock } from './clock/global-clock';
 export { realClock } from './clock/real-clock';
-export { setReplyTiming } from './adapter/delivery';
 export type { ReplyTiming } from './adapter/delivery';
+/**
+ * When the replies of the package's ioredis clients settle: 'microtask' (default) or 'macrotask'
+ * (a turn of the event loop later, as through a socket). See lib/adapter/delivery.ts.
+ * @throws StreamsMockError for another value
+ */
+export function setReplyTiming(timing: import('./adapter/delivery').ReplyTiming): void {
+  // loaded on use: the import path stays as small as before (startup test)
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  (require('./adapter/delivery') as typeof import('./adapter/delivery')).setReplyTiming(timing);
+}
 export { StreamsMockError } from './clock/clock';
 import { StreamsMockError as ClockError } from './clock/clock';
 export type { Clock, ClockTimer } from './clock/clock';
