@@ -14,6 +14,7 @@ import { Keyspace } from '../keyspace/keyspace';
 import { ServerConfig } from '../config/server-config';
 import type { ClockControl } from '../commands/server/mockclock';
 import { ServerStats } from '../stats/server-stats';
+import type { ClusterState } from './cluster';
 
 /** Number of databases (Redis `databases` default): SELECT accepts 0 … 15. */
 export const DATABASES = 16;
@@ -77,6 +78,11 @@ export class ServerState {
    * database `db`: set by the engine's connections (lib/engine/connection.ts), which own pub/sub.
    */
   eventSink: ((db: number, type: string, event: string, key: string) => void) | null = null;
+  /**
+   * Redis Cluster mode (lib/engine/cluster.ts): the masters sharing this server's db 0, or null
+   * (a single server). Set by a front end that serves a cluster (`serve({ cluster })`).
+   */
+  cluster: ClusterState | null = null;
 
   constructor(
     readonly host: string,
