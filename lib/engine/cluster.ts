@@ -164,8 +164,10 @@ export function commandKeys(argv: string[]): string[] {
       const from = name === 'xread' ? 1 : 4;
       for (let i = from; i < argc; i++) {
         if (argv[i].toLowerCase() === 'streams') {
+          // key specs: keyword STREAMS, the first half of what follows (none when odd: the
+          // command answers "Unbalanced …" itself)
           const rest = argc - i - 1;
-          return argv.slice(i + 1, i + 1 + Math.floor(rest / 2));
+          return rest % 2 === 0 ? argv.slice(i + 1, i + 1 + rest / 2) : [];
         }
       }
       return [];
