@@ -142,6 +142,7 @@ const CONTAINER_KEY: Record<string, Set<string>> = {
   object: new Set(['encoding', 'freq', 'idletime', 'refcount']),
   memory: new Set(['usage']),
   xinfo: new Set(['stream', 'groups', 'consumers']),
+  xgroup: new Set(['create', 'setid', 'destroy', 'createconsumer', 'delconsumer']),
 };
 
 /**
@@ -164,8 +165,8 @@ export function commandKeys(argv: string[]): string[] {
       const from = name === 'xread' ? 1 : 4;
       for (let i = from; i < argc; i++) {
         if (argv[i].toLowerCase() === 'streams') {
-          // key specs: keyword STREAMS, the first half of what follows (none when odd: the
-          // command answers "Unbalanced …" itself)
+          // the first half of what follows STREAMS; none when odd (xreadGetKeys: the command
+          // then answers "Unbalanced …" itself, checked on 7.0.15; COMMAND GETKEYS differs)
           const rest = argc - i - 1;
           return rest % 2 === 0 ? argv.slice(i + 1, i + 1 + rest / 2) : [];
         }
@@ -197,8 +198,13 @@ export function commandKeys(argv: string[]): string[] {
       }
       return keys;
     }
-    case 'migrate':
+    case 'migrate': {
+      // MIGRATE host port key|"" db timeout [… KEYS key …]
+      if (argc < 6) return [];
+      if (argv[3] !== '') return [argv[3]];
+      for (let i = 6; i < argc; i++) if (argv[i].toLowerCase() === 'keys') return argv.slice(i + 1);
       return [];
+    }
     case 'spublish':
       return argc > 1 ? [argv[1]] : [];
     case 'ssubscribe': case 'sunsubscribe':
