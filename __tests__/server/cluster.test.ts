@@ -14,6 +14,8 @@ import { type RedisServer, serve } from 'ioredis-mock-streams/server';
 const REAL = process.env.REDIS_CLUSTER_URL;
 // No real cluster given: the differential half is skipped (the fake half still runs).
 if (!REAL) console.warn('[cluster.test] REDIS_CLUSTER_URL not set: the comparison with a real Redis Cluster is skipped (start one with .ci/start-cluster.sh)');
+/** Optional: a cluster of the post-7.4 build (compared with the fake emulating 8.10). */
+const REAL_UNSTABLE = process.env.REDIS_UNSTABLE_CLUSTER_URL;
 
 interface Target {
   /** host/port of every master, in slot order (CLUSTER SLOTS). */
@@ -119,6 +121,7 @@ async function ioredisScenario(t: Target): Promise<Record<string, unknown>> {
     out.multiExec2 = await o(plain.call('EXEC'));
     out.shebang = await o(plain.eval("#!lua\nredis.call('set','b','1'); return redis.call('set','f','1')", 0));
     out.noShebang = await o(plain.eval("redis.call('set','b','1'); return redis.call('set','f','1')", 0));
+    out.scriptCrossCommand = await o(plain.eval("return redis.call('mget', 'b', 'f')", 0));
     out.noCluster = await o(plain.eval('#!lua flags=no-cluster\nreturn 1', 0));
     out.slotsShape = ((await plain.call('CLUSTER', 'SLOTS')) as unknown[][]).map((s) => [s[0], s[1], (s[2] as unknown[]).length]);
     const shards = (await plain.call('CLUSTER', 'SHARDS')) as unknown[][];
@@ -205,6 +208,7 @@ describe('serve({ cluster: 3 }): a Redis Cluster of 3 masters over one keyspace'
     expect(out.undeclared).toMatch(/^ERR:ERR Script attempted to access a non local key in a cluster node script: \w+, on @user_script:1\.$/);
     expect(out.shebang).toMatch(/^ERR:ERR Script attempted to access keys that do not hash to the same slot script/);
     expect(out.noShebang).toBe('OK');
+    expect(out.scriptCrossCommand).toMatch(/^ERR:ERR Script attempted to access a non local key in a cluster node script/);
     expect(out.noCluster).toBe("ERR:ERR Can not run script on cluster, 'no-cluster' flag is set.");
     expect(out.countkeys).toBe(1);
     expect(out.getkeys).toEqual(['b']);
@@ -235,5 +239,21 @@ describe('serve({ cluster: 3 }): a Redis Cluster of 3 masters over one keyspace'
       const [onFake, onReal] = [await nodeRedisScenario(fake), await nodeRedisScenario(real)];
       expect(onFake).toEqual(onReal);
     });
+  });
+});
+
+// Only when a cluster of the post-7.4 build is given (REDIS_UNSTABLE_CLUSTER_URL, e.g. started
+// with REDIS_SERVER=<its redis-server> REDIS_CLI=<its redis-cli> .ci/start-cluster.sh).
+(REAL_UNSTABLE ? describe : describe.skip)('serve({ cluster: 3, redisVersion: 8.10 }) and a cluster of the post-7.4 build', () => {
+  let server: RedisServer;
+  beforeAll(async () => {
+    server = await serve({ cluster: 3, redisVersion: '8.10' });
+  });
+  afterAll(() => server.close());
+
+  it('ioredis Cluster: every reply and error equal', async () => {
+    const fake = { nodes: server.nodes.map((n) => ({ host: n.host, port: n.port })) };
+    const real = await discover(REAL_UNSTABLE as string);
+    expect(await ioredisScenario(fake)).toEqual(await ioredisScenario(real));
   });
 });

@@ -22,6 +22,7 @@ import { MapReply, OK, type Reply, SimpleString, VerbatimReply } from '../../rep
 import { CLUSTER_SLOTS, type ClusterState, ERR_CLUSTER_DISABLED, keyHashSlot } from '../cluster';
 import type { ConnectionCommandSpec, ConnectionHandler, ConnectionSubcommand } from '../command-types';
 import type { Connection } from '../connection';
+import { versionIndex } from '../../version';
 
 const ERR_NOT_INTEGER = 'ERR value is not an integer or out of range';
 
@@ -81,7 +82,9 @@ function nodes(conn: Connection): Reply {
   const now = conn.keyspace.clock.now();
   const lines = cluster.nodes.map((node, i) => {
     const flags = i === mine ? 'myself,master' : 'master';
-    const pong = i === mine ? Math.floor(now / 1000) * 1000 : now;
+    // myself's pong-recv: the time rounded to seconds on 7.0.15, 0 on the post-7.4 build
+    const modern = versionIndex(conn.keyspace.redisVersion) >= versionIndex('8.0');
+    const pong = i === mine ? (modern ? 0 : Math.floor(now / 1000) * 1000) : now;
     const range = node.start === node.end ? `${node.start}` : `${node.start}-${node.end}`;
     return `${node.id} ${node.host}:${node.port}@${node.port + 10000} ${flags} - 0 ${pong} ${node.epoch} connected ${range}\n`;
   });
