@@ -109,6 +109,7 @@ async function ioredisScenario(t: Target): Promise<Record<string, unknown>> {
     out.countkeys = await o(plain.call('CLUSTER', 'COUNTKEYSINSLOT', '3300'));
     out.getkeys = await o(plain.call('CLUSTER', 'GETKEYSINSLOT', '3300', '10'));
     out.info = String(await plain.call('CLUSTER', 'INFO')).split('\r\n').slice(0, 7);
+    out.infoCluster = await o(plain.info('cluster'));
     out.readonly = await o(plain.readonly());
     out.readwrite = await o(plain.readwrite());
     out.asking = await o(plain.asking());
@@ -210,6 +211,7 @@ describe('serve({ cluster: 3 }): a Redis Cluster of 3 masters over one keyspace'
     expect(out.noShebang).toBe('OK');
     expect(out.scriptCrossCommand).toMatch(/^ERR:ERR Script attempted to access a non local key in a cluster node script/);
     expect(out.noCluster).toBe("ERR:ERR Can not run script on cluster, 'no-cluster' flag is set.");
+    expect(out.infoCluster).toBe('# Cluster\r\ncluster_enabled:1\r\n');
     expect(out.countkeys).toBe(1);
     expect(out.getkeys).toEqual(['b']);
     expect(out.myidIsMyself).toBe(true);

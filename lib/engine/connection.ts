@@ -459,6 +459,7 @@ export class Connection {
       this.channelSubs !== undefined ||
       this.patternSubs !== undefined ||
       this.shardSubs !== undefined ||
+      this.server.cluster !== null ||
       (lane.arity >= 0 ? argv.length !== lane.arity : argv.length < -lane.arity)
     ) {
       return this.runReady(argv);
