@@ -165,6 +165,8 @@ export type StreamsClusterOptions = import('ioredis').ClusterOptions & {
   streams?: import('./keyspace/keyspace').KeyspaceOptions;
   /** Masters of the emulated cluster, made by its first client. @default 3 */
   masters?: number;
+  /** Warn when a Lua script touches a key it did not declare in KEYS. @default false */
+  warnUndeclaredKeys?: boolean;
 };
 
 /** The fake `Cluster` class: ioredis's `Cluster`, constructed with `StreamsClusterOptions`. */

@@ -93,4 +93,40 @@ describe('Cluster (in-process fake nodes, ioredis Cluster class)', () => {
     plain.disconnect();
     await c.quit();
   });
+
+  it('warns once per script and key when a script touches a key it did not declare (warnUndeclaredKeys)', async () => {
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const c = new Cluster([{ host: '127.0.0.1', port: 7600 }], { lazyConnect: true, warnUndeclaredKeys: true });
+    try {
+      await c.connect();
+      const script = "redis.call('set', KEYS[1], '1'); return redis.call('get', '{w}:undeclared')";
+      expect(await c.eval(script, 1, '{w}:k')).toBeNull();
+      expect(await c.eval(script, 1, '{w}:k')).toBeNull();
+      const texts = warn.mock.calls.map((args) => String(args[0])).filter((t) => t.includes('did not declare'));
+      expect(texts).toHaveLength(1);
+      expect(texts[0]).toMatch(/runs GET on key "\{w\}:undeclared", which it did not declare in KEYS/);
+    } finally {
+      warn.mockRestore();
+      await c.quit();
+    }
+  });
+});
+
+describe('warning mode on a single fake server (IOREDIS_MOCK_STREAMS_WARN_UNDECLARED_KEYS=1)', () => {
+  it('reports a script reading a key it did not declare; off by default', async () => {
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const redis = new Redis({ port: 7700 });
+    try {
+      await redis.eval("return redis.call('get', 'quiet')", 0);
+      process.env.IOREDIS_MOCK_STREAMS_WARN_UNDECLARED_KEYS = '1';
+      await redis.eval("return redis.call('get', 'loud')", 0);
+      const texts = warn.mock.calls.map((args) => String(args[0])).filter((t) => t.includes('did not declare'));
+      expect(texts).toHaveLength(1);
+      expect(texts[0]).toContain('"loud"');
+    } finally {
+      delete process.env.IOREDIS_MOCK_STREAMS_WARN_UNDECLARED_KEYS;
+      warn.mockRestore();
+      redis.disconnect();
+    }
+  });
 });

@@ -10,7 +10,8 @@
  * makes (or joins) an emulated cluster of 3 masters announced as 127.0.0.1:7000, :7001, :7002
  * (slots 0-5460, 5461-10922, 10923-16383); a fake `new Redis({ port: 7000 })` shares its data
  * (db 0). Options: ioredis's ClusterOptions, plus `streams: { clock, redisVersion }` (the
- * keyspace's clock and emulated version) and `masters` (default 3).
+ * keyspace's clock and emulated version), `masters` (default 3) and `warnUndeclaredKeys` (warn
+ * when a script touches a key it did not declare).
  */
 import { Duplex } from 'stream';
 import { StreamsMockError } from '../clock/clock';
@@ -169,7 +170,7 @@ export function fakeClusterClass(): any {
   const Base = ioredisClusterClass();
   ClusterClass = class Cluster extends Base {
     constructor(startupNodes: unknown, options: any = {}) {
-      const { streams, masters = 3, ...rest } = options ?? {};
+      const { streams, masters = 3, warnUndeclaredKeys, ...rest } = options ?? {};
       if (!Number.isInteger(masters) || masters < 1 || masters > 1000) {
         throw new StreamsMockError(`Cluster: masters must be an integer 1-1000, got ${String(masters)}`);
       }
@@ -177,6 +178,7 @@ export function fakeClusterClass(): any {
       const host = first.host === 'localhost' ? '127.0.0.1' : first.host;
       const entry = register(host, first.port, masters);
       if (streams) entry.state.keyspace(0).configure(streams);
+      if (warnUndeclaredKeys !== undefined) entry.state.warnUndeclaredKeys = warnUndeclaredKeys === true;
       const nodes = (Array.isArray(startupNodes) ? startupNodes : [startupNodes]).length > 0 ? startupNodes : [{ host, port: first.port }];
       super(nodes, {
         ...rest,

@@ -52,7 +52,7 @@
 import { createHash } from 'crypto';
 import { setImmediate as realSetImmediate } from 'timers';
 import { parseInt64 } from '../commands/args';
-import { keyHashSlot, routeQuery } from './cluster';
+import { commandKeys, keyHashSlot, routeQuery } from './cluster';
 import { DENIED_IN_SCRIPTS } from './script-rules';
 import { CONNECTION_COMMANDS } from './commands/index';
 import {
@@ -200,6 +200,30 @@ interface ScriptRun {
   /** Cluster mode: whether undeclared keys of several slots are allowed (EVAL without a
    *  shebang, or `allow-cross-slot-keys`), and the slot the script's keys are in so far (-1). */
   cluster: { allowCrossSlot: boolean; slot: number } | null;
+  /** The declared KEYS, when undeclared keys are to be reported (ServerState.warnUndeclaredKeys). */
+  declared: Set<string> | null;
+}
+
+/** Scripts and keys already reported (one warning each per process). */
+const reportedUndeclared = new Set<string>();
+
+function warnUndeclaredKeysOn(conn: Connection): boolean {
+  return conn.server.warnUndeclaredKeys || process.env.IOREDIS_MOCK_STREAMS_WARN_UNDECLARED_KEYS === '1';
+}
+
+/** Report the keys of argv the script did not declare (the warning mode). */
+function reportUndeclared(run: ScriptRun, argv: string[]): void {
+  const declared = run.declared!;
+  for (const key of commandKeys(argv)) {
+    if (declared.has(key)) continue;
+    const id = `${run.sha}\n${key}`;
+    if (reportedUndeclared.has(id)) continue;
+    reportedUndeclared.add(id);
+    console.warn(
+      `[ioredis-mock-streams] script ${run.sha} runs ${argv[0].toUpperCase()} on key "${key}", which it did not declare in KEYS: ` +
+        'in a Redis Cluster that key may live on another node (pass every key the script touches as KEYS, in one hash slot)',
+    );
+  }
 }
 
 /**
@@ -490,6 +514,7 @@ function redisCallFunction(vm: LuaVm, raise: boolean): JsFunction {
         } else if (t === LUA_TSTRING) argv[j - 1] = vm.toString(L, j) as string;
         else error = ERR_BAD_ARG_TYPE;
       }
+      if (error === undefined && run.declared !== null) reportUndeclared(run, argv);
       if (error === undefined && run.cluster !== null) error = scriptClusterError(run, argv) ?? undefined;
       if (error === undefined) {
         const before = run.conn.server.stats.dirty;
@@ -735,6 +760,7 @@ export function runScript(conn: Connection, body: string, sha: string, keys: str
       conn.server.cluster === null
         ? null
         : { allowCrossSlot: !shebang || flags.includes('allow-cross-slot-keys'), slot: keys.length > 0 ? keyHashSlot(keys[0]) : -1 },
+    declared: warnUndeclaredKeysOn(conn) ? new Set(keys) : null,
   };
   let suspended = false;
   try {

@@ -83,6 +83,13 @@ export class ServerState {
    * (a single server). Set by a front end that serves a cluster (`serve({ cluster })`).
    */
   cluster: ClusterState | null = null;
+  /**
+   * Warn (console.warn, once per script and key) when a script reads or writes a key it did not
+   * declare in KEYS: a cluster may place that key on another node. Off by default; on with
+   * `serve({ warnUndeclaredKeys: true })`, the fake Cluster's option of that name, or the
+   * environment variable IOREDIS_MOCK_STREAMS_WARN_UNDECLARED_KEYS=1 (every server).
+   */
+  warnUndeclaredKeys = false;
 
   constructor(
     readonly host: string,

@@ -79,6 +79,12 @@ export interface ServeOptions {
    * @default off (a single server)
    */
   cluster?: boolean | number;
+  /**
+   * Warn (console.warn, once per script and key) when a Lua script touches a key it did not
+   * declare in KEYS, which a cluster may place on another node.
+   * @default false
+   */
+  warnUndeclaredKeys?: boolean;
 }
 
 /** One node of a cluster server. */
@@ -241,6 +247,7 @@ export async function serve(options: ServeOptions = {}): Promise<RedisServer> {
   // the address the nodes announce (CLUSTER SLOTS, MOVED): a wildcard host is reached on loopback
   const announced = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   state.cluster = masters > 0 ? new ClusterState(masters, announced, ports) : null;
+  state.warnUndeclaredKeys = options.warnUndeclaredKeys === true;
   // Every database runs on the server's clock and version (configured as they are created).
   const streams = { clock, redisVersion };
   for (let db = 0; db < DATABASES; db++) state.keyspace(db).configure(streams);
