@@ -209,9 +209,12 @@ export default RedisClass;
 import { type StreamsKeyspace, keyspaceView as view } from './keyspace/view';
 export type { StreamsKeyspace } from './keyspace/view';
 
-/** The keyspace of a fake client: its clock, emulated version and blocked calls. */
-export function streamsKeyspace(redis: IORedis | StreamsRedisInstance<'resp3'>): StreamsKeyspace {
-  return view(adapterModule().keyspaceOf(redis));
+/** The keyspace of a fake client (or of a fake `Cluster`): its clock, emulated version and blocked calls. */
+export function streamsKeyspace(redis: IORedis | StreamsRedisInstance<'resp3'> | import('ioredis').Cluster): StreamsKeyspace {
+  // the fake Cluster: its keyspace (lib/cluster/in-process.ts)
+  const clusterKeyspace = (redis as unknown as Record<symbol, unknown>)[Symbol.for('ioredis-mock-streams.clusterKeyspace')];
+  if (clusterKeyspace !== undefined) return view(clusterKeyspace as Parameters<typeof view>[0]);
+  return view(adapterModule().keyspaceOf(redis as IORedis));
 }
 
 /**

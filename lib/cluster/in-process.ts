@@ -18,6 +18,10 @@ import { StreamsMockError } from '../clock/clock';
 import { ClusterState } from '../engine/cluster';
 import { createConnection, serverFor, type ServerState } from '../engine/index';
 import { Session } from '../server/session';
+import { clientCreated } from '../adapter/client-registry';
+
+/** The keyspace of a fake Cluster instance (read by `streamsKeyspace`). */
+export const CLUSTER_KEYSPACE = Symbol.for('ioredis-mock-streams.clusterKeyspace');
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -182,8 +186,12 @@ export function fakeClusterClass(): any {
       const nodes = (Array.isArray(startupNodes) ? startupNodes : [startupNodes]).length > 0 ? startupNodes : [{ host, port: first.port }];
       super(nodes, {
         ...rest,
+        // kept in the options (ioredis ignores it): duplicate() and the test lifecycle read it
+        ...(streams ? { streams } : {}),
         redisOptions: { ...(rest.redisOptions ?? {}), Connector: FakeNodeConnector },
       });
+      // streamsKeyspace(cluster): the cluster's keyspace (db 0)
+      Object.defineProperty(this, CLUSTER_KEYSPACE, { value: entry.state.keyspace(0) });
       // ioredis's ClusterSubscriber builds its own node client with a few options picked by
       // name (no Connector): hand it ours before it connects (it is created lazy).
       const subscriber = (this as any).subscriber;
@@ -196,6 +204,8 @@ export function fakeClusterClass(): any {
           return out;
         };
       }
+      // the jest/vitest lifecycle closes a client created during a test once the test is over
+      clientCreated(this);
     }
 
     /** ioredis's duplicate() builds its base class: build this one (fake nodes, same cluster). */
