@@ -5,6 +5,7 @@
  * test is over.
  */
 require('ioredis-mock-streams/jest');
+export {}; // a module: its names stay its own
 
 // eslint-disable-next-line @typescript-eslint/no-var-requires
 const IORedis = require('ioredis');
