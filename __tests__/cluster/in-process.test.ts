@@ -80,6 +80,17 @@ describe('Cluster (in-process fake nodes, ioredis Cluster class)', () => {
     await sub.quit();
   });
 
+  it('delivers sharded pub/sub (SSUBSCRIBE/SPUBLISH) with ioredis shardedSubscribers', async () => {
+    const c = new Cluster([{ host: '127.0.0.1', port: 7300 }], { shardedSubscribers: true } as never);
+    const sub = c.duplicate();
+    const got = new Promise((resolve) => sub.on('smessage', (channel: string, message: string) => resolve([channel, message])));
+    expect(await sub.ssubscribe('{ch}a')).toBe(1);
+    expect(await c.spublish('{ch}a', 'hi')).toBe(1);
+    expect(await got).toEqual(['{ch}a', 'hi']);
+    await sub.quit();
+    await c.quit();
+  });
+
   it('shares db 0 with a fake client of the first node, and takes the keyspace clock and version', async () => {
     const clock = createFakeClock({ now: Date.UTC(2024, 0, 1) });
     const c = new Cluster([{ host: '127.0.0.1', port: 7400 }], { lazyConnect: true, streams: { clock, redisVersion: '7.0' } });
