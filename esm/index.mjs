@@ -17,6 +17,7 @@ export const {
   FEATURE_SINCE,
   streamsKeyspace,
   resetAllKeyspaces,
+  setReplyTiming,
 } = entry;
 
 // ioredis's classes (Command, ScanStream, …; of the project's ioredis): ESM named exports cannot be

@@ -35,6 +35,8 @@ export { createFakeClock, FakeClock } from './clock/fake-clock';
 export type { FakeClockOptions } from './clock/fake-clock';
 export { globalClock } from './clock/global-clock';
 export { realClock } from './clock/real-clock';
+export { setReplyTiming } from './adapter/delivery';
+export type { ReplyTiming } from './adapter/delivery';
 export { StreamsMockError } from './clock/clock';
 import { StreamsMockError as ClockError } from './clock/clock';
 export type { Clock, ClockTimer } from './clock/clock';

@@ -41,9 +41,7 @@ const DIST = path.resolve(process.argv[2] || path.join(__dirname, '..', 'dist'))
  * `require('ioredis-mock-streams')` loads (kept small: a plain import loads only this);
  * `client`: what the first client loads; `commands`: the stream and engine command modules,
  * each loaded on the first use of one of its commands (one file read for all of them, each
- * still evaluated on its first require); `fixes`: the built-ins the adapter answers itself
- * (INCR and INCRBYFLOAT families, sorted-set scores and ranges: engine/emulated/builtin-fixes.ts), read
- * on the first of those commands; `rare`: the commands few test files run (Lua scripts,
+ * still evaluated on its first require); `rare`: the commands few test files run (Lua scripts,
  * DUMP/RESTORE/COPY with the RDB codec, INFO, COMMAND), read on the first use of one of them —
  * half of what the `commands` bundle held, no longer read and compiled in every test file.
  */
@@ -52,7 +50,6 @@ const GROUPS = [
   { name: 'import', roots: ['cjs-entry'] },
   { name: 'client', roots: ['adapter/install'] },
   { name: 'commands', roots: ['commands/*', 'commands/server/*', 'engine/commands/*'], except: RARE },
-  { name: 'fixes', roots: ['engine/emulated/integers', 'engine/emulated/long-double', 'engine/emulated/zset-ranges', 'engine/emulated/zset-scores'] },
   { name: 'rare', roots: RARE },
 ];
 const ROOT_GROUP = GROUPS[0].name;

@@ -81,7 +81,7 @@ function run(script: string, nodeArgs: string[] = []): string {
     expect(JSON.parse(out)).toEqual(['PONG', '1-1', 1, true, "NOGROUP No such key 's' or consumer group 'nogroup'"]);
   });
 
-  it('reads no fixes bundle for the engine-owned INCR and HINCRBY, and the rare one (Lua, DUMP/RESTORE/COPY, INFO, COMMAND) only when one of their commands runs', () => {
+  it('reads no further bundle for the engine-owned INCR and HINCRBY, and the rare one (Lua, DUMP/RESTORE/COPY, INFO, COMMAND) only when one of their commands runs', () => {
     const out = run(`
       const Redis = require('ioredis-mock-streams');
       const bundles = () => Object.keys(require.cache).filter((f) => f.includes('bundle')).map((f) => f.split(/[\\\\/]/).pop()).sort();
@@ -92,7 +92,7 @@ function run(script: string, nodeArgs: string[] = []): string {
         await r.xreadgroup('GROUP', 'g', 'c', 'STREAMS', 's', '>');
         await r.set('k', 'v');
         const before = bundles();
-        await r.incr('n'); // an engine command (lib/commands/incr.ts): no fixes bundle
+        await r.incr('n'); // an engine command (lib/commands/incr.ts): in the commands bundle
         await r.hincrby('h', 'f', 1); // an engine command too (lib/commands/hash*.ts)
         const afterIncr = bundles();
         const info = await r.info('server');

@@ -1,10 +1,13 @@
 /**
- * GEOADD, GEOPOS, GEODIST, GEOHASH (lib/commands/geo.ts) and Redis's geohash arithmetic
+ * GEOADD, GEOPOS, GEODIST, GEOHASH, GEOSEARCH, GEOSEARCHSTORE, GEORADIUS[BYMEMBER][_RO] (lib/commands/geo.ts) and Redis's geohash arithmetic
  * (lib/model/geohash.ts) on the command harness. Expected digits were printed by redis-server
  * 7.0.15 and the post-7.4 4f8cdc2a build; __tests__/engine/geo-real-server.test.ts replays
  * sequences on both.
  */
-import { geoDecode, geoDistance, geoScore, geohashText } from '../../lib/model/geohash';
+import { distanceText } from '../../lib/commands/geo';
+import { geoDecode, geoDistance, geohashCalculateAreasByShape, geohashEstimateStepsByRadius, geohashNeighbors, geoScore, geohashText } from '../../lib/model/geohash';
+import { asin, cos, sin } from '../../lib/model/libm';
+import { pqsort } from '../../lib/model/pqsort';
 import { Harness } from '../helpers/harness';
 
 const BIN = '\xff\x00\xfe';
@@ -60,5 +63,109 @@ describe('GEO commands', () => {
     expect(h.error('GEODIST', 'nokey', 'a', 'b', 'yd')).toBe('ERR unsupported unit provided. please use M, KM, FT, MI');
     expect(h.error('GEODIST', 'g', 'a', 'b', 'km', 'x')).toBe('ERR syntax error');
     expect(h.run('GEOHASH', 'g', 'Palermo', 'Catania', 'nope')).toEqual(['sqc8b49rny0', 'sqdtr74hyu0', null]);
+  });
+});
+
+describe('geo search arithmetic (geohash_helper.c, pqsort.c, glibc libm)', () => {
+  it('estimates the cell step from the radius, coarser towards the poles', () => {
+    expect(geohashEstimateStepsByRadius(0, 0)).toBe(26);
+    expect(geohashEstimateStepsByRadius(200_000, 37)).toBe(6);
+    expect(geohashEstimateStepsByRadius(200_000, 70)).toBe(5);
+    expect(geohashEstimateStepsByRadius(200_000, -85)).toBe(4);
+    expect(geohashEstimateStepsByRadius(Infinity, 0)).toBe(1);
+  });
+
+  it('finds the eight neighbours by moving along each axis, wrapping around', () => {
+    const n = geohashNeighbors({ bits: 0n, step: 1 }); // the south-west quarter
+    expect(n.map((c) => Number(c.bits))).toEqual([1, 1, 2, 2, 3, 3, 3, 3]);
+  });
+
+  it('zeroes the neighbour cells the search box cannot reach (as geohash_helper.c compiled from the build prints them)', () => {
+    const { cells } = geohashCalculateAreasByShape({ type: 'circle', x: 15, y: 37, conversion: 1000, radius: 200 });
+    // self, N, S, E, W, NE, NW, SE, SW as step:bits
+    expect(cells.map((c) => `${c.step}:${c.bits}`)).toEqual(['6:3161', '6:3164', '0:0', '6:3163', '0:0', '6:3166', '0:0', '0:0', '0:0']);
+  });
+
+  it('sorts only the partitions that reach the kept range, ties in pqsort order (as pqsort.c compiled from the build leaves them)', () => {
+    const cmp = (x: { d: number }, y: { d: number }) => (x.d > y.d ? 1 : x.d === y.d ? 0 : -1);
+    const a = [5, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9].map((d, i) => ({ d, i }));
+    pqsort(a, cmp, 0, 2);
+    expect(a.map((p) => `${p.d}/${p.i}`).join(' ')).toBe('1/3 1/1 2/6 3/9 4/2 5/8 5/4 5/10 5/0 6/7 9/5 8/11 9/12 7/13 9/14');
+    const ties = Array.from({ length: 12 }, (_, i) => ({ d: i % 2, i }));
+    pqsort(ties, cmp, 0, 11);
+    expect(ties.map((p) => p.i)).toEqual([0, 2, 4, 6, 8, 10, 9, 1, 7, 3, 11, 5]);
+    const many = Array.from({ length: 50 }, (_, i) => ({ d: (i * 7) % 5, i }));
+    pqsort(many, cmp, 0, 9);
+    expect(many.map((p) => p.i).join(' ')).toBe('30 45 25 5 0 40 10 35 15 20 3 48 28 23 38 13 33 43 8 18 6 1 11 16 21 26 31 36 41 46 19 49 32 17 34 14 47 37 12 39 9 2 42 7 44 24 4 27 22 29');
+  });
+
+  it('rounds sin, cos and asin as glibc does where V8 is one bit off', () => {
+    // glibc 2.36 values (printf %.17g); V8's Math.sin/cos/asin differ in the last bit for these arguments
+    expect(sin(-1.270940284603713)).toBe(-0.9553790216677457);
+    expect(Math.sin(-1.270940284603713)).not.toBe(-0.9553790216677457);
+    expect(cos(1.1188914224593396)).toBe(0.4366800094921954);
+    expect(asin(0.6279880356173907)).toBe(0.6789651747680417);
+  });
+
+  it('prints distances with four decimals: 7.0 printf, later llrint of d × 10000', () => {
+    expect(distanceText(0.03125, '7.0')).toBe('0.0312'); // printf: an exact tie goes to even
+    expect(distanceText(0.03125, '8.0')).toBe('0.0312');
+    expect(distanceText(166274.15156960033, '8.0')).toBe('166274.1516');
+    expect(distanceText(0, '8.0')).toBe('0.0000');
+  });
+});
+
+describe('GEOSEARCH, GEOSEARCHSTORE, GEORADIUS*', () => {
+  const sicily = (h: Harness) => h.run('GEOADD', 'Sicily', '13.361389', '38.115556', 'Palermo', '15.087269', '37.502669', 'Catania', '13.583333', '37.316667', 'Agrigento');
+
+  it('answers members in scan order without ASC/DESC, and WITHDIST, WITHHASH, WITHCOORD in that order', () => {
+    const h = new Harness();
+    sicily(h);
+    expect(h.run('GEOSEARCH', 'Sicily', 'FROMLONLAT', '15', '37', 'BYRADIUS', '200', 'km')).toEqual(['Agrigento', 'Palermo', 'Catania']);
+    expect(h.run('GEOSEARCH', 'Sicily', 'FROMLONLAT', '15', '37', 'BYRADIUS', '200', 'km', 'ASC', 'WITHCOORD', 'WITHDIST', 'WITHHASH', 'COUNT', '2')).toEqual([
+      ['Catania', '56.4413', 3479447370796909, ['15.087267458438873', '37.50266842333162']],
+      ['Agrigento', '130.4235', 3479030013248308, ['13.583331406116486', '37.316668049938166']],
+    ]);
+    expect(h.run('GEOSEARCH', 'Sicily', 'FROMMEMBER', 'Palermo', 'BYBOX', '400', '400', 'km', 'DESC', 'WITHDIST')).toEqual([
+      ['Catania', '166.2742'],
+      ['Agrigento', '90.9778'],
+      ['Palermo', '0.0000'],
+    ]);
+    h.version = '7.0';
+    expect(h.run('GEORADIUS_RO', 'Sicily', '15', '37', '200', 'km', 'WITHCOORD', 'COUNT', '1')).toEqual([['Catania', ['15.08726745843887329', '37.50266842333162032']]]);
+  });
+
+  it('GEORADIUS … STOREDIST stores distances in the unit; the destination loses its TTL', () => {
+    const h = new Harness();
+    sicily(h);
+    h.run('SET', 'd', 'v', 'EX', '100');
+    expect(h.run('GEORADIUS', 'Sicily', '15', '37', '200', 'km', 'STOREDIST', 'd')).toBe(3);
+    expect(h.run('ZRANGE', 'd', '0', '-1', 'WITHSCORES')).toEqual(['Catania', '56.4412578701582', 'Agrigento', '130.42348706714702', 'Palermo', '190.44242984775784']);
+    expect(h.run('TTL', 'd')).toBe(-1);
+    expect(h.notifications.filter(([, e]) => e === 'georadiusstore')).toEqual([['z', 'georadiusstore', 'd']]);
+    expect(h.run('GEOSEARCHSTORE', 'd', 'Sicily', 'FROMLONLAT', '0', '0', 'BYRADIUS', '1', 'km')).toBe(0);
+    expect(h.run('EXISTS', 'd')).toBe(0);
+  });
+
+  it('checks in geo.c order: type, options left to right, then STORE with WITH*, FROM, BY, ANY', () => {
+    const h = new Harness();
+    sicily(h);
+    h.run('SET', 's', 'v');
+    expect(h.error('GEOSEARCH', 's', 'FROMLONLAT', '200', '0', 'BYRADIUS', '1', 'km')).toMatch(/^WRONGTYPE/);
+    expect(h.error('GEOSEARCH', 'Sicily', 'FROMMEMBER', 'nope', 'BYRADIUS', '1', 'km')).toBe('ERR could not decode requested zset member');
+    expect(h.run('GEOSEARCH', 'nokey', 'FROMMEMBER', 'nope', 'BYRADIUS', '1', 'km')).toEqual([]);
+    expect(h.error('geosearch', 'Sicily', 'withdist', 'withhash', 'asc', 'desc', 'any')).toBe('ERR exactly one of FROMMEMBER or FROMLONLAT can be specified for geosearch');
+    expect(h.error('GEOSEARCH', 'Sicily', 'FROMLONLAT', '15', '37', 'WITHDIST', 'ASC')).toBe('ERR exactly one of BYRADIUS and BYBOX can be specified for GEOSEARCH');
+    expect(h.error('GEOSEARCH', 'Sicily', 'FROMLONLAT', '15', '37', 'BYRADIUS', '1', 'km', 'BYBOX', '1', '1', 'km')).toBe('ERR syntax error');
+    expect(h.error('GEOSEARCH', 'Sicily', 'FROMLONLAT', '15', '37', 'BYRADIUS', 'abc', 'km')).toBe('ERR need numeric radius');
+    expect(h.error('GEOSEARCH', 'Sicily', 'FROMLONLAT', '15', '37', 'BYBOX', '1', 'abc', 'km')).toBe('ERR need numeric height');
+    expect(h.error('GEOSEARCH', 'Sicily', 'FROMLONLAT', '15', '37', 'BYBOX', '-1', '1', 'yd')).toBe('ERR height or width cannot be negative');
+    expect(h.error('GEOSEARCH', 'Sicily', 'FROMLONLAT', '15', '37', 'BYRADIUS', '1', 'km', 'ANY')).toBe('ERR the ANY argument requires COUNT argument');
+    expect(h.error('GEOSEARCH', 'Sicily', 'FROMLONLAT', '15', '37', 'BYRADIUS', '1', 'km', 'COUNT', '0')).toBe('ERR COUNT must be > 0');
+    expect(h.error('GEOSEARCHSTORE', 'd', 'Sicily', 'FROMLONLAT', '15', '37', 'BYRADIUS', '1', 'km', 'WITHDIST')).toBe('ERR GEOSEARCHSTORE is not compatible with WITHDIST, WITHHASH and WITHCOORD options');
+    expect(h.error('GEORADIUS', 'Sicily', '15', '37', '1', 'km', 'WITHDIST', 'STORE', 'x')).toBe('ERR STORE option in GEORADIUS is not compatible with WITHDIST, WITHHASH and WITHCOORD options');
+    expect(h.error('GEORADIUS_RO', 'Sicily', '15', '37', '1', 'km', 'STORE', 'x')).toBe('ERR syntax error');
+    expect(h.run('GEORADIUSBYMEMBER', 'nokey', 'x', 'abc', 'yd')).toEqual([]); // no centre to read: the radius is not parsed
+    expect(h.error('GEORADIUS', 'Sicily', '15', '37', '-1', 'km')).toBe('ERR radius cannot be negative');
   });
 });

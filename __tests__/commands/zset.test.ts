@@ -214,4 +214,14 @@ describe('sorted-set commands (engine-owned)', () => {
       expect(h.error('ZDIFF', '1', 'a', 'WEIGHTS', '1')).toBe('ERR syntax error');
     });
   });
+
+  it('walks a listpack lex range linearly over members of mixed scores, as zzlFirstInLexRange / zzlLastInLexRange do', () => {
+    // answers of redis-server 7.0.15 and the post-7.4 build
+    h.run('ZADD', 'z', '0', '', '0', 'e', '1', 'b', '2', 'a', '2', 'c');
+    expect(h.run('ZREVRANGEBYLEX', 'z', '[a', '[')).toEqual(['a', 'b', 'e', '']); // from the end: first member <= a, then while >= ''
+    expect(h.run('ZRANGEBYLEX', 'z', '[b', '+')).toEqual(['e', 'b', 'a', 'c']); // from the start: first member >= b, then while <= +
+    expect(h.run('ZLEXCOUNT', 'z', '(a', '[d')).toBe(0); // the first member > a is e, past d
+    expect(h.run('ZREMRANGEBYLEX', 'z', '[b', '[d')).toBe(0);
+    expect(h.run('ZRANGE', 'z', '0', '-1')).toEqual(['', 'e', 'b', 'a', 'c']);
+  });
 });

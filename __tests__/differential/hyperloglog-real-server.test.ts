@@ -8,12 +8,8 @@
  * non-UTF-8 bytes; corrupted and forged HyperLogLog strings are written with SET/SETRANGE/APPEND.
  * Skips with a message when a URL is unset.
  */
-import IORedis from 'ioredis';
 import { createConnection } from '../../lib/engine';
-import { CommandError } from '../../lib/errors';
-import { toResp2Plain } from '../../lib/reply/reply';
-
-type Outcome = { ok: unknown } | { err: string };
+import { connectReal, describeOnRealServers, expectSameDirty, expectSameOutcomes, sequenceRows } from '../helpers/real-server';
 
 const BIN = '\xff\xfe\x00\x80'; // not UTF-8
 
@@ -96,70 +92,24 @@ const ONLY_70: string[][][] = [
   [['SET', 'v', header(1, INVALID_CARD) + xzero(16384) + val(5, 1)], ['PFCOUNT', 'v'], ['PFCOUNT', 'v', 'nokey'], ['PFMERGE', 'm', 'v'], ['PFADD', 'v', ...elements(40, 15)], ['PFDEBUG', 'GETREG', 'v']],
 ];
 
-async function onReal(client: IORedis, argv: string[]): Promise<Outcome> {
-  try {
-    return { ok: bytes(await client.callBuffer(argv[0], ...argv.slice(1).map((a) => Buffer.from(a, 'latin1')))) };
-  } catch (e) {
-    return { err: (e as Error).message };
-  }
-}
-
-/** Buffers as byte strings, integers as their exact decimal text (the real client has stringNumbers). */
-function bytes(v: unknown): unknown {
-  if (Buffer.isBuffer(v)) return v.toString('latin1');
-  if (typeof v === 'bigint' || typeof v === 'number') return String(v);
-  if (Array.isArray(v)) return v.map(bytes);
-  return v;
-}
-
-const dirtyOf = (info: string) => Number(/rdb_changes_since_last_save:(\d+)/.exec(info)?.[1]);
-
 /** A reply for the test title and failure output: long byte strings shortened. */
-function short(argv: string[]): string {
+function short(argv: readonly string[]): string {
   return argv.map((a) => (a.length > 12 ? `${a.slice(0, 8)}…(${a.length})` : a)).join(' ');
 }
 
-for (const [envName, version] of [
-  ['REDIS_URL', '7.0'],
-  ['REDIS_UNSTABLE_URL', '8.0'],
-] as const) {
-  const url = process.env[envName];
-  if (!url) {
-    // eslint-disable-next-line no-console
-    console.warn(`${envName} not set: HyperLogLog commands not checked against a real server`);
-  }
+describeOnRealServers('HyperLogLog commands', ({ url, version }) => {
   const sequences = version === '7.0' ? [...COMMON, ...ONLY_70] : COMMON;
-  // skip: no server URL (REDIS_URL / REDIS_UNSTABLE_URL): skipped with the warning printed above; CI sets both
-  (url ? describe : describe.skip)(`HyperLogLog commands answer as ${envName} does (emulated ${version})`, () => {
-    let port = 48_900 + (version === '7.0' ? 0 : 100);
-    it.each(sequences.map((seq, i) => [i, seq.map(short).join(' | ').slice(0, 120), seq] as const))('sequence %i: %s', async (_i, _text, seq) => {
-      const real = new IORedis(url!, { lazyConnect: true, enableReadyCheck: false, maxRetriesPerRequest: 0, disableClientInfo: true, stringNumbers: true, ...({ protocol: 2 } as object) });
-      await real.connect();
-      await real.call('SELECT', '1');
+  let port = 48_900 + (version === '7.0' ? 0 : 100);
+  it.each(sequenceRows(sequences, short))('sequence %i: %s', async (_i, _text, seq) => {
+    const real = await connectReal(url, 1, { stringNumbers: true });
+    const fake = createConnection({ port: port++, streams: { redisVersion: version } });
+    try {
+      await expectSameDirty(real, fake, () => expectSameOutcomes(real, fake, seq, { label: short }));
+    } finally {
+      await real.call('CONFIG', 'SET', 'hll-sparse-max-bytes', '3000');
       await real.call('FLUSHDB');
-      const fake = createConnection({ port: port++, streams: { redisVersion: version } });
-      try {
-        const realDirty = dirtyOf(String(await real.call('INFO', 'persistence')));
-        const fakeDirty = dirtyOf(String(toResp2Plain(await fake.execute(['INFO', 'persistence']))));
-        for (const argv of seq) {
-          const expected = await onReal(real, argv);
-          let got: Outcome;
-          try {
-            got = { ok: bytes(toResp2Plain(await fake.execute(argv))) };
-          } catch (e) {
-            got = { err: e instanceof CommandError ? e.message : `(library) ${(e as Error).message}` };
-          }
-          expect({ argv: short(argv), ...got }).toEqual({ argv: short(argv), ...expected });
-        }
-        const realChanges = dirtyOf(String(await real.call('INFO', 'persistence'))) - realDirty;
-        const fakeChanges = dirtyOf(String(toResp2Plain(await fake.execute(['INFO', 'persistence'])))) - fakeDirty;
-        expect({ dirty: fakeChanges }).toEqual({ dirty: realChanges });
-      } finally {
-        await real.call('CONFIG', 'SET', 'hll-sparse-max-bytes', '3000');
-        await real.call('FLUSHDB');
-        real.disconnect();
-        fake.close();
-      }
-    });
+      real.disconnect();
+      fake.close();
+    }
   });
-}
+});

@@ -6,12 +6,9 @@
  * `REDIS_URL`: redis-server 7.0.15 (emulated 7.0); `REDIS_UNSTABLE_URL`: the post-7.4 build
  * (emulated 8.0). Keys include non-UTF-8 bytes. Skips with a message when a URL is unset.
  */
-import IORedis from 'ioredis';
 import { createConnection } from '../../lib/engine';
-import { CommandError } from '../../lib/errors';
 import { toResp2Plain } from '../../lib/reply/reply';
-
-type Outcome = { ok: unknown } | { err: string };
+import { connectReal, describeOnRealServers, expectSameDirty, expectSameOutcomes, sequenceRows, type Outcome } from '../helpers/real-server';
 
 const BIN = '\xff\xfe\x00\x80'; // not UTF-8
 const MAX = '9223372036854775807';
@@ -44,95 +41,50 @@ const SEQUENCES: string[][][] = [
     ['OBJECT', 'ENCODING'], ['OBJECT', 'HELP', 'x'], ['OBJECT', 'FOO', 'bar'], ['OBJECT', 'HELP']],
 ];
 
-async function onReal(client: IORedis, argv: string[]): Promise<Outcome> {
-  try {
-    return { ok: bytes(await client.callBuffer(argv[0], ...argv.slice(1).map((a) => Buffer.from(a, 'latin1')))) };
-  } catch (e) {
-    return { err: (e as Error).message };
-  }
-}
-
-/** Buffers as byte strings, integers as their exact decimal text (the real client has stringNumbers). */
-function bytes(v: unknown): unknown {
-  if (Buffer.isBuffer(v)) return v.toString('latin1');
-  if (typeof v === 'bigint' || typeof v === 'number') return String(v);
-  if (Array.isArray(v)) return v.map(bytes);
-  return v;
-}
-
-const dirtyOf = (info: string) => Number(/rdb_changes_since_last_save:(\d+)/.exec(info)?.[1]);
-
-for (const [envName, version] of [
-  ['REDIS_URL', '7.0'],
-  ['REDIS_UNSTABLE_URL', '8.0'],
-] as const) {
-  const url = process.env[envName];
-  if (!url) {
-    // eslint-disable-next-line no-console
-    console.warn(`${envName} not set: generic key commands not checked against a real server`);
-  }
-  // skip: no server URL (REDIS_URL / REDIS_UNSTABLE_URL): skipped with the warning printed above; CI sets both
-  (url ? describe : describe.skip)(`generic key commands answer as ${envName} does (emulated ${version})`, () => {
-    let port = 48_900 + (version === '7.0' ? 0 : 100);
-    it.each(SEQUENCES.map((seq, i) => [i, seq.map((a) => a.join(' ')).join(' | ').slice(0, 120), seq] as const))('sequence %i: %s', async (_i, _text, seq) => {
-      const options = { lazyConnect: true, enableReadyCheck: false, maxRetriesPerRequest: 0, disableClientInfo: true, stringNumbers: true, ...({ protocol: 2 } as object) };
-      const real = new IORedis(url!, options);
-      const realSub = new IORedis(url!, options);
-      await real.connect();
-      await realSub.connect();
-      const fake = createConnection({ port: port++, streams: { redisVersion: version } });
-      const fakeSub = createConnection({ port: fake.server.port, streams: { redisVersion: version } });
-      const realEvents: string[] = [];
-      const fakeEvents: string[] = [];
-      realSub.on('pmessageBuffer', (_p: Buffer, channel: Buffer, message: Buffer) => realEvents.push(`${channel.toString('latin1')} ${message.toString('latin1')}`));
-      fakeSub.onPush((msg) => {
-        const items = toResp2Plain(msg) as string[];
-        if (items[0] === 'pmessage') fakeEvents.push(`${items[2]} ${items[3]}`);
-      });
-      try {
-        for (const c of [real, fake] as const) {
-          const run = (...argv: string[]) => (c === real ? real.call(argv[0], ...argv.slice(1)) : fake.execute(argv));
-          await run('SELECT', '14');
-          await run('FLUSHDB');
-          await run('SELECT', '13');
-          await run('FLUSHDB');
-          // generic and expired events (this branch's SET is not the engine's: no `set`/`new` events)
-          await run('CONFIG', 'SET', 'notify-keyspace-events', 'KEgx');
-        }
-        await realSub.psubscribe('__key*@1[34]__:*');
-        await fakeSub.execute(['PSUBSCRIBE', '__key*@1[34]__:*']);
-        const realDirty = dirtyOf(String(await real.call('INFO', 'persistence')));
-        const fakeDirty = dirtyOf(String(toResp2Plain(await fake.execute(['INFO', 'persistence']))));
-        for (const argv of seq) {
-          const expected = await onReal(real, argv);
-          let got: Outcome;
-          try {
-            got = { ok: bytes(toResp2Plain(await fake.execute(argv))) };
-          } catch (e) {
-            got = { err: e instanceof CommandError ? e.message : `(library) ${(e as Error).message}` };
-          }
-          if (argv[0] === 'OBJECT' && argv[1] === 'HELP' && 'ok' in expected) continue; // help text checked on the harness
-          expect({ argv, ...got }).toEqual({ argv, ...expected });
-        }
-        const realChanges = dirtyOf(String(await real.call('INFO', 'persistence'))) - realDirty;
-        const fakeChanges = dirtyOf(String(toResp2Plain(await fake.execute(['INFO', 'persistence'])))) - fakeDirty;
-        expect({ dirty: fakeChanges }).toEqual({ dirty: realChanges });
-        await real.call('PING');
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        // a __keyspace channel of a non-UTF-8 key is text on the fake's emitters (lossy): left out
-        const comparable = (events: string[], fake: boolean) => events.filter((e) => !e.startsWith('__keyspace') || !(fake ? e.includes('\xef\xbf\xbd') : e.includes(BIN)));
-        expect(comparable(fakeEvents, true)).toEqual(comparable(realEvents, false));
-      } finally {
-        await real.call('CONFIG', 'SET', 'notify-keyspace-events', '');
-        await real.call('SELECT', '14');
-        await real.call('FLUSHDB');
-        await real.call('SELECT', '13');
-        await real.call('FLUSHDB');
-        real.disconnect();
-        realSub.disconnect();
-        fake.close();
-        fakeSub.close();
-      }
+describeOnRealServers('generic key commands', ({ url, version }) => {
+  let port = 48_900 + (version === '7.0' ? 0 : 100);
+  it.each(sequenceRows(SEQUENCES))('sequence %i: %s', async (_i, _text, seq) => {
+    const real = await connectReal(url, 14, { stringNumbers: true });
+    const realSub = await connectReal(url, 14, { stringNumbers: true });
+    const fake = createConnection({ port: port++, streams: { redisVersion: version } });
+    const fakeSub = createConnection({ port: fake.server.port, streams: { redisVersion: version } });
+    const realEvents: string[] = [];
+    const fakeEvents: string[] = [];
+    realSub.on('pmessageBuffer', (_p: Buffer, channel: Buffer, message: Buffer) => realEvents.push(`${channel.toString('latin1')} ${message.toString('latin1')}`));
+    fakeSub.onPush((msg) => {
+      const items = toResp2Plain(msg) as string[];
+      if (items[0] === 'pmessage') fakeEvents.push(`${items[2]} ${items[3]}`);
     });
+    try {
+      for (const c of [real, fake] as const) {
+        const run = (...argv: string[]) => (c === real ? real.call(argv[0], ...argv.slice(1)) : fake.execute(argv));
+        await run('SELECT', '14');
+        await run('FLUSHDB');
+        await run('SELECT', '13');
+        await run('FLUSHDB');
+        // generic and expired events (this branch's SET is not the engine's: no `set`/`new` events)
+        await run('CONFIG', 'SET', 'notify-keyspace-events', 'KEgx');
+      }
+      await realSub.psubscribe('__key*@1[34]__:*');
+      await fakeSub.execute(['PSUBSCRIBE', '__key*@1[34]__:*']);
+      // the help text is checked on the harness
+      const skip = (argv: readonly string[], expected: Outcome) => argv[0] === 'OBJECT' && argv[1] === 'HELP' && 'ok' in expected;
+      await expectSameDirty(real, fake, () => expectSameOutcomes(real, fake, seq, { skip }));
+      await real.call('PING');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      // a __keyspace channel of a non-UTF-8 key is text on the fake's emitters (lossy): left out
+      const comparable = (events: string[], fake: boolean) => events.filter((e) => !e.startsWith('__keyspace') || !(fake ? e.includes('\xef\xbf\xbd') : e.includes(BIN)));
+      expect(comparable(fakeEvents, true)).toEqual(comparable(realEvents, false));
+    } finally {
+      await real.call('CONFIG', 'SET', 'notify-keyspace-events', '');
+      await real.call('SELECT', '14');
+      await real.call('FLUSHDB');
+      await real.call('SELECT', '13');
+      await real.call('FLUSHDB');
+      real.disconnect();
+      realSub.disconnect();
+      fake.close();
+      fakeSub.close();
+    }
   });
-}
+});

@@ -12,6 +12,7 @@ import { createConnection, type Connection } from '../../lib/engine';
 import { CommandError } from '../../lib/errors';
 import { PushReply, type Reply } from '../../lib/reply/reply';
 import { encodeToString, errorLine } from '../../lib/server/resp-encoder';
+import { describeOnRealServers } from '../helpers/real-server';
 
 const BIN = '\xff\xfe\x00\x80'; // not UTF-8
 
@@ -174,20 +175,15 @@ async function onFake(version: '7.0' | '8.0', port: number, n: number, steps: St
   return out;
 }
 
-for (const [envName, version] of [
-  ['REDIS_URL', '7.0'],
-  ['REDIS_UNSTABLE_URL', '8.0'],
-] as const) {
-  const url = process.env[envName];
-  // eslint-disable-next-line no-console
-  if (!url) console.warn(`${envName} not set: pub/sub not checked against a real server`);
-  // skip: no server URL (REDIS_URL / REDIS_UNSTABLE_URL): skipped with the warning printed above; CI sets both
-  (url ? describe : describe.skip)(`pub/sub answers as ${envName} does (emulated ${version}), byte for byte`, () => {
+describeOnRealServers(
+  'pub/sub',
+  ({ url, version }) => {
     let port = 47_700 + (version === '7.0' ? 0 : 100);
-    it.each(SCENARIOS)('%s', async (_title, n, steps) => {
-      const expected = await onReal(url!, n, steps);
+    it.each(SCENARIOS)('%s, byte for byte', async (_title, n, steps) => {
+      const expected = await onReal(url, n, steps);
       const got = await onFake(version, port++, n, steps);
       expect(got).toEqual(expected);
     });
-  });
-}
+  },
+  'answers',
+);

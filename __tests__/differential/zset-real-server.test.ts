@@ -5,12 +5,8 @@
  * 7.0.15 (emulated 7.0); `REDIS_UNSTABLE_URL`: the post-7.4 build (emulated 8.0). Each
  * sequence starts from an empty db 13. Skips with a message when the URLs are not set.
  */
-import IORedis from 'ioredis';
 import { createConnection } from '../../lib/engine';
-import { CommandError } from '../../lib/errors';
-import { toResp2Plain } from '../../lib/reply/reply';
-
-type Outcome = { ok: unknown } | { err: string };
+import { connectReal, describeOnRealServers, expectSameOutcomes, sequenceRows } from '../helpers/real-server';
 
 const BIN = 'm\xff\x00\xfe';
 const SEQUENCES: string[][][] = [
@@ -36,6 +32,17 @@ const SEQUENCES: string[][][] = [
   // pops
   [['ZADD', 'z', '1', 'a', '2', 'b', '3', 'c'], ['ZPOPMIN', 'z'], ['ZPOPMAX', 'z', '0'], ['ZPOPMAX', 'z', '-1'], ['ZPOPMAX', 'z', '1', '2'], ['ZMPOP', '2', 'nokey', 'z', 'MAX', 'COUNT', '5'], ['EXISTS', 'z'], ['ZMPOP', '1', 'z', 'MIN'], ['ZMPOP', '0', 'z', 'MIN'], ['ZMPOP', '1', 'z', 'MIN', 'COUNT', '0'], ['ZPOPMIN', 'nokey', '3']],
   [['MULTI'], ['BZPOPMIN', 'nokey', '0'], ['BZMPOP', '0', '1', 'nokey', 'MIN'], ['EXEC'], ['BZPOPMIN', 'z', '-1'], ['BZPOPMIN', 'z', 'x'], ['BZMPOP', 'x', '0', 'z', 'MIN'], ['ZADD', 'z', '1', 'a'], ['BZPOPMAX', 'z', '0'], ['SET', 's', 'v'], ['BZPOPMIN', 's', '0']],
+  // lex ranges over members of mixed scores: a listpack walks linearly (zzlFirstInLexRange / zzlLastInLexRange), the bounds are not monotone
+  [['ZADD', 'z', '0', '', '0', 'e', '1', 'b', '2', 'a', '2', 'c'], ['ZREVRANGEBYLEX', 'z', '[a', '['], ['ZRANGEBYLEX', 'z', '[b', '+'], ['ZRANGEBYLEX', 'z', '-', '(c'], ['ZRANGE', 'z', '[c', '[a', 'BYLEX', 'REV', 'LIMIT', '1', '2'],
+    ['ZRANGEBYLEX', 'z', '[a', '[e', 'LIMIT', '2', '-1'], ['ZREVRANGEBYLEX', 'z', '+', '[b', 'LIMIT', '0', '2'], ['ZRANGEBYLEX', 'z', '(', '+', 'LIMIT', '-1', '3'], ['ZLEXCOUNT', 'z', '[b', '+'], ['ZLEXCOUNT', 'z', '(a', '[d'], ['ZLEXCOUNT', 'z', '+', '-'],
+    ['ZRANGESTORE', 'd', 'z', '[b', '+', 'BYLEX'], ['ZRANGE', 'd', '0', '-1', 'WITHSCORES'], ['ZREMRANGEBYLEX', 'z', '[b', '[d'], ['ZRANGE', 'z', '0', '-1', 'WITHSCORES'], ['ZREMRANGEBYLEX', 'z', '(', '+'], ['ZRANGE', 'z', '0', '-1', 'WITHSCORES']],
+  // ZDIFF / ZDIFFSTORE edges: -0 and long members, sets as sorted sets, argument errors in order, the destination as a source, encodings
+  [['ZADD', 'a', '-0', 'm', '1', 'n', '2', 'x'.repeat(70)], ['ZADD', 'b', '1', 'n'], ['SADD', 's', 'm', 'q'], ['SET', 'str', 'v'],
+    ['ZDIFF', '1', 'a', 'WITHSCORES'], ['ZDIFF', '2', 'a', 'b', 'WITHSCORES'], ['ZDIFF', '2', 'a', 'a'], ['ZDIFF', '2', 'nokey', 'str'], ['ZDIFF', '2', 'str', 'nokey'], ['ZDIFF', '2', 's', 'b', 'WITHSCORES'], ['ZDIFF', '2', 'a', 's', 'WITHSCORES'],
+    ['ZDIFF', '0', 'a'], ['ZDIFF', '-1', 'a'], ['ZDIFF', '3', 'a', 'b'], ['ZDIFF', '1', 'a', 'withscores', 'withscores'], ['ZDIFF', '1', 'a', 'AGGREGATE', 'SUM'], ['ZDIFF', '9999999999999', 'a'], ['ZDIFF', '2', 'a'],
+    ['ZDIFFSTORE', 'd', '2', 'a', 'b'], ['OBJECT', 'ENCODING', 'd'], ['ZRANGE', 'd', '0', '-1', 'WITHSCORES'], ['ZDIFFSTORE', 'd', '1', 'a', 'WITHSCORES'], ['ZDIFFSTORE', 'a', '2', 'a', 'b'], ['ZRANGE', 'a', '0', '-1', 'WITHSCORES'], ['OBJECT', 'ENCODING', 'a'],
+    ['ZDIFFSTORE', 'd', '2', 'b', 'b'], ['EXISTS', 'd'], ['ZDIFFSTORE', 'str', '1', 'nokey'], ['EXISTS', 'str'], ['CONFIG', 'SET', 'zset-max-listpack-entries', '1'], ['ZADD', 'k', '-0', 'p', '3', 'q'], ['ZDIFF', '1', 'k', 'WITHSCORES'], ['ZDIFFSTORE', 'd', '1', 'k'], ['OBJECT', 'ENCODING', 'd'], ['ZRANGE', 'd', '0', '-1', 'WITHSCORES'],
+    ['ZDIFFSTORE', 'd', '2', 'k', 's'], ['OBJECT', 'ENCODING', 'd'], ['ZADD', 'one', '-0', 'z'], ['ZDIFFSTORE', 'd', '1', 'one'], ['OBJECT', 'ENCODING', 'd'], ['ZSCORE', 'd', 'z'], ['CONFIG', 'SET', 'zset-max-listpack-entries', '128']],
   // set operations
   [['ZADD', 'a', '1', 'x', '2', 'y'], ['ZADD', 'b', '10', 'y', '20', 'z'], ['SADD', 's', 'y', 'w'], ['ZUNION', '3', 'a', 'b', 's', 'WITHSCORES'], ['ZINTER', '2', 'a', 'b', 'WEIGHTS', '2', '1', 'AGGREGATE', 'MAX', 'WITHSCORES'], ['ZINTER', '2', 'a', 's', 'WITHSCORES'], ['ZDIFF', '2', 'a', 's', 'WITHSCORES'], ['ZINTERCARD', '2', 'a', 'b', 'LIMIT', '1'], ['ZUNIONSTORE', 'd', '2', 'a', 'b', 'AGGREGATE', 'MIN'], ['ZRANGE', 'd', '0', '-1', 'WITHSCORES'], ['ZINTERSTORE', 'd', '2', 'a', 'nokey'], ['EXISTS', 'd'], ['ZDIFFSTORE', 'd', '1', 'b'], ['ZRANGE', 'd', '0', '-1']],
   [['ZADD', 'a', 'inf', 'x'], ['ZADD', 'b', '-inf', 'x'], ['ZUNION', '2', 'a', 'b', 'WITHSCORES'], ['ZUNION', '2', 'a', 'b', 'WEIGHTS', '0', '1', 'WITHSCORES'], ['ZUNION', '0', 'a'], ['ZUNIONSTORE', 'd', '3', 'a', 'b'], ['SET', 'str', 'v'], ['ZUNION', '2', 'a', 'str', 'WEIGHTS', 'x'], ['ZUNION', '1', 'a', 'WEIGHTS', 'x'], ['ZINTERCARD', '1', 'a', 'LIMIT', '-1'], ['ZDIFF', '1', 'a', 'WEIGHTS', '1'], ['ZINTER', '1', 'a', 'AGGREGATE', 'avg']],
@@ -47,54 +54,24 @@ const plainReal = (v: unknown): unknown => {
   return v;
 };
 
-async function onReal(client: IORedis, argv: string[]): Promise<Outcome> {
-  try {
-    return { ok: plainReal(await client.callBuffer(argv[0], ...argv.slice(1).map((a) => Buffer.from(a, 'latin1')))) };
-  } catch (e) {
-    return { err: (e as Error).message };
-  }
-}
-
 const plainFake = (v: unknown): unknown => {
   if (typeof v === 'bigint') return Number(v);
   if (Array.isArray(v)) return v.map(plainFake);
   return v;
 };
 
-for (const [envName, version] of [
-  ['REDIS_URL', '7.0'],
-  ['REDIS_UNSTABLE_URL', '8.0'],
-] as const) {
-  const url = process.env[envName];
-  if (!url) {
-    // eslint-disable-next-line no-console
-    console.warn(`${envName} not set: sorted-set commands not checked against a real server`);
-  }
-  // skip: no server URL (REDIS_URL / REDIS_UNSTABLE_URL): skipped with the warning printed above; CI sets both
-  (url ? describe : describe.skip)(`sorted-set commands answer as ${envName} does (emulated ${version})`, () => {
-    let port = 48_300 + (version === '7.0' ? 0 : 100);
-    it.each(SEQUENCES.map((seq, i) => [i, seq.map((a) => a.join(' ')).join(' | ').slice(0, 120), seq] as const))('sequence %i: %s', async (_i, _text, seq) => {
-      const real = new IORedis(url!, { db: 3, lazyConnect: true, enableReadyCheck: false, maxRetriesPerRequest: 0, ...({ protocol: 2 } as object) });
-      await real.connect();
+describeOnRealServers('sorted-set commands', ({ url, version }) => {
+  let port = 48_300 + (version === '7.0' ? 0 : 100);
+  it.each(sequenceRows(SEQUENCES))('sequence %i: %s', async (_i, _text, seq) => {
+    const real = await connectReal(url, 3);
+    const fake = createConnection({ port: port++, streams: { redisVersion: version } });
+    try {
+      await expectSameOutcomes(real, fake, seq, { plainReal, plainFake });
+    } finally {
+      await real.call('CONFIG', 'SET', 'zset-max-listpack-entries', '128');
       await real.call('FLUSHDB');
-      const fake = createConnection({ port: port++, streams: { redisVersion: version } });
-      try {
-        for (const argv of seq) {
-          const expected = await onReal(real, argv);
-          let got: Outcome;
-          try {
-            got = { ok: plainFake(toResp2Plain(await fake.execute(argv))) };
-          } catch (e) {
-            got = { err: e instanceof CommandError ? e.message : `(library) ${(e as Error).message}` };
-          }
-          expect({ argv, ...got }).toEqual({ argv, ...expected });
-        }
-      } finally {
-        await real.call('CONFIG', 'SET', 'zset-max-listpack-entries', '128');
-        await real.call('FLUSHDB');
-        real.disconnect();
-        fake.close();
-      }
-    });
+      real.disconnect();
+      fake.close();
+    }
   });
-}
+});

@@ -6,12 +6,8 @@
  * `REDIS_UNSTABLE_URL`: the post-7.4 build (emulated 8.0). Skips with a message otherwise.
  * Random replies (HRANDFIELD) are compared by shape only.
  */
-import IORedis from 'ioredis';
 import { createConnection } from '../../lib/engine';
-import { CommandError } from '../../lib/errors';
-import { toResp2Plain } from '../../lib/reply/reply';
-
-type Outcome = { ok: unknown } | { err: string };
+import { bytesNumbersReply, connectReal, describeOnRealServers, expectSameOutcomes, sequenceRows } from '../helpers/real-server';
 
 const BIN = '\xff\x00\xfe';
 /** An absolute time far in the future (ms), so TTL replies do not depend on elapsed time. */
@@ -41,16 +37,8 @@ const SEQUENCES: string[][][] = [
   [['HSET', 'h', 'a', '1', 'b', '2'], ['HPEXPIREAT', 'h', AT, 'FIELDS', '1', 'a'], ['HINCRBY', 'h', 'a', '5'], ['HPEXPIRETIME', 'h', 'FIELDS', '1', 'a'], ['HPEXPIRE', 'h', '0', 'FIELDS', '2', 'a', 'a'], ['HGETALL', 'h'], ['HEXPIREAT', 'h', '1', 'FIELDS', '1', 'b'], ['EXISTS', 'h']],
 ];
 
-/** Byte strings both sides: Buffers as latin1 text, bigints as numbers (as ioredis reads them). */
-function plain(v: unknown): unknown {
-  if (Buffer.isBuffer(v)) return v.toString('latin1');
-  if (typeof v === 'bigint') return Number(v);
-  if (Array.isArray(v)) return v.map(plain);
-  return v;
-}
-
 /** HRANDFIELD's random picks: compared by shape (count of elements). */
-function shape(argv: string[], v: unknown): unknown {
+function shape(argv: readonly string[], v: unknown): unknown {
   if (argv[0] === 'HRANDFIELD' && Array.isArray(v)) return { length: v.length };
   if (argv[0] === 'HRANDFIELD' && typeof v === 'string') return 'a field';
   return v;
@@ -63,49 +51,22 @@ function digits(v: unknown): unknown {
   return v;
 }
 
-async function onReal(client: IORedis, argv: string[]): Promise<Outcome> {
-  try {
-    const args = argv.map((a) => Buffer.from(a, 'latin1'));
-    return { ok: shape(argv, plain(await client.callBuffer(argv[0], ...args.slice(1)))) };
-  } catch (e) {
-    return { err: (e as Error).message };
-  }
-}
-
-for (const [envName, version] of [
-  ['REDIS_URL', '7.0'],
-  ['REDIS_UNSTABLE_URL', '8.0'],
-] as const) {
-  const url = process.env[envName];
-  if (!url) console.warn(`${envName} not set: hash commands not checked against a real server`);
-  // skip: no server URL (REDIS_URL / REDIS_UNSTABLE_URL): skipped with the warning printed above; CI sets both
-  (url ? describe : describe.skip)(`hash commands answer as ${envName} does (emulated ${version})`, () => {
-    let port = 48_900 + (version === '7.0' ? 0 : 50);
-    it.each(SEQUENCES.map((seq, i) => [i, seq.map((a) => a.join(' ')).join(' | ').slice(0, 120), seq] as const))('sequence %i: %s', async (_i, _text, seq) => {
-      const real = new IORedis(url!, { lazyConnect: true, enableReadyCheck: false, maxRetriesPerRequest: 0, disableClientInfo: true, stringNumbers: true, ...({ protocol: 2 } as object) });
-      await real.connect();
-      await real.call('SELECT', '5'); // a database of its own: other test files use the server too
+describeOnRealServers('hash commands', ({ url, version }) => {
+  let port = 48_900 + (version === '7.0' ? 0 : 50);
+  // integers as their digits on both sides (the real client reads them with stringNumbers: ioredis 5
+  // and 6 parse integers past 2^53 differently)
+  const plainReal = (v: unknown, argv: readonly string[]) => shape(argv, bytesNumbersReply(v));
+  const plainFake = (v: unknown, argv: readonly string[]) => shape(argv, bytesNumbersReply(digits(v)));
+  it.each(sequenceRows(SEQUENCES))('sequence %i: %s', async (_i, _text, seq) => {
+    const real = await connectReal(url, 5, { stringNumbers: true }); // a database of its own: other test files use the server too
+    const fake = createConnection({ port: port++, streams: { redisVersion: version } });
+    try {
+      await expectSameOutcomes(real, fake, seq, { plainReal, plainFake });
+    } finally {
+      await real.call('CONFIG', 'SET', 'hash-max-listpack-entries', '512', 'hash-max-listpack-value', '64');
       await real.call('FLUSHDB');
-      const fake = createConnection({ port: port++, streams: { redisVersion: version } });
-      try {
-        for (const argv of seq) {
-          const expected = await onReal(real, argv);
-          let got: Outcome;
-          try {
-            // integers as their digits on both sides (the real client reads them with stringNumbers: ioredis 5
-            // and 6 parse integers past 2^53 differently)
-            got = { ok: shape(argv, plain(digits(toResp2Plain(await fake.execute(argv))))) };
-          } catch (e) {
-            got = { err: e instanceof CommandError ? e.message : `(library) ${(e as Error).message}` };
-          }
-          expect({ argv, ...got }).toEqual({ argv, ...expected });
-        }
-      } finally {
-        await real.call('CONFIG', 'SET', 'hash-max-listpack-entries', '512', 'hash-max-listpack-value', '64');
-        await real.call('FLUSHDB');
-        real.disconnect();
-        fake.close();
-      }
-    });
+      real.disconnect();
+      fake.close();
+    }
   });
-}
+});

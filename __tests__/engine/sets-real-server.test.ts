@@ -7,13 +7,10 @@
  * the dict's, seeded per process in Redis); `count` compares only how many members came back
  * (random choices).
  */
-import IORedis from 'ioredis';
 import { createConnection } from '../../lib/engine';
-import { CommandError } from '../../lib/errors';
-import { toResp2Plain } from '../../lib/reply/reply';
+import { bytesNumbersReply, connectReal, describeOnRealServers, expectSameOutcomes, sequenceRows } from '../helpers/real-server';
 
 type Step = { argv: string[]; compare?: 'sorted' | 'count' };
-type Outcome = { ok: unknown } | { err: string };
 
 const s = (...argv: string[]): Step => ({ argv });
 const sorted = (...argv: string[]): Step => ({ argv, compare: 'sorted' });
@@ -57,14 +54,6 @@ const SEQUENCES: Step[][] = [
     s('SCARD', 'h2'), s('COPY', 'c', 'c2'), s('DUMP', 'c2')],
 ];
 
-/** A reply as comparable plain data (byte strings kept as latin1). */
-function plain(v: unknown): unknown {
-  if (Buffer.isBuffer(v)) return v.toString('latin1');
-  if (typeof v === 'bigint') return Number(v);
-  if (Array.isArray(v)) return v.map(plain);
-  return v;
-}
-
 function shaped(step: Step, value: unknown): unknown {
   if (step.compare === 'count') return Array.isArray(value) ? { members: value.length } : { member: typeof value };
   if (step.compare === 'sorted') {
@@ -75,55 +64,23 @@ function shaped(step: Step, value: unknown): unknown {
   return value;
 }
 
-async function onReal(client: IORedis, step: Step): Promise<Outcome> {
-  try {
-    const [name, ...args] = step.argv;
-    const reply = await client.callBuffer(name, ...args.map((a) => Buffer.from(a, 'latin1')));
-    return { ok: shaped(step, plain(reply)) };
-  } catch (e) {
-    return { err: (e as Error).message };
-  }
-}
-
-for (const [envName, version] of [
-  ['REDIS_URL', '7.0'],
-  ['REDIS_UNSTABLE_URL', '8.0'],
-] as const) {
-  const url = process.env[envName];
-  if (!url) {
-    // eslint-disable-next-line no-console
-    console.warn(`${envName} not set: set commands not checked against a real server`);
-  }
-  // skip: no server URL (REDIS_URL / REDIS_UNSTABLE_URL): skipped with the warning printed above; CI sets both
-  (url ? describe : describe.skip)(`set commands answer as ${envName} does (emulated ${version})`, () => {
-    let port = 48_100 + (version === '7.0' ? 0 : 500);
-    it.each(SEQUENCES.map((seq, i) => [i, seq.map((st) => st.argv.slice(0, 3).join(' ')).join(' | ').slice(0, 120), seq] as const))(
-      'sequence %i: %s',
-      async (_i, _text, seq) => {
-        const real = new IORedis(url!, { lazyConnect: true, enableReadyCheck: false, maxRetriesPerRequest: 0, disableClientInfo: true, db: 7, ...({ protocol: 2 } as object) });
-        await real.connect();
-        await real.call('FLUSHDB');
-        const fake = createConnection({ port: port++, streams: { redisVersion: version } });
-        try {
-          for (const step of seq) {
-            const expected = await onReal(real, step);
-            let got: Outcome;
-            try {
-              got = { ok: shaped(step, plain(toResp2Plain(await fake.execute(step.argv)))) };
-            } catch (e) {
-              got = { err: e instanceof CommandError ? e.message : `(library) ${(e as Error).message}` };
-            }
-            expect({ argv: step.argv.slice(0, 4), ...got }).toEqual({ argv: step.argv.slice(0, 4), ...expected });
-          }
-        } finally {
-          await real.call('FLUSHDB');
-          real.disconnect();
-          fake.close();
-        }
-      },
-    );
+describeOnRealServers('set commands', ({ url, version }) => {
+  let port = 48_100 + (version === '7.0' ? 0 : 500);
+  it.each(sequenceRows(SEQUENCES, (st) => st.argv.slice(0, 3).join(' ')))('sequence %i: %s', async (_i, _text, seq) => {
+    const real = await connectReal(url, 7);
+    const fake = createConnection({ port: port++, streams: { redisVersion: version } });
+    try {
+      for (const step of seq) {
+        const plain = (v: unknown) => shaped(step, bytesNumbersReply(v));
+        await expectSameOutcomes(real, fake, [step.argv], { plainReal: plain, plainFake: plain, label: (argv) => argv.slice(0, 4) });
+      }
+    } finally {
+      await real.call('FLUSHDB');
+      real.disconnect();
+      fake.close();
+    }
   });
-}
+});
 
 describe('set commands through the ioredis front end', () => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports

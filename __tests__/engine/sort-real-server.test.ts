@@ -5,12 +5,8 @@
  * 7.0.15 (emulated 7.0); `REDIS_UNSTABLE_URL`: the post-7.4 4f8cdc2a build (emulated 8.0).
  * Skips with a message when a URL is unset.
  */
-import IORedis from 'ioredis';
 import { createConnection } from '../../lib/engine';
-import { CommandError } from '../../lib/errors';
-import { toResp2Plain } from '../../lib/reply/reply';
-
-type Outcome = { ok: unknown } | { err: string };
+import { bytesNumbersReply, connectReal, cutArgs, describeOnRealServers, expectSameOutcomes, sequenceRows } from '../helpers/real-server';
 
 const BIN = '\xff\x00\xfe\r\n';
 
@@ -33,58 +29,19 @@ const SEQUENCES: string[][][] = [
   [['ZADD', 'z', '3', 'a', '1', 'b', '2', 'c', '1', 'd', '0', BIN], ['SORT', 'z', 'BY', 'nosort'], ['SORT', 'z', 'BY', 'nosort', 'DESC'], ['SORT', 'z', 'BY', 'nosort', 'LIMIT', '1', '2', 'DESC'], ['SORT', 'z', 'BY', 'nosort', 'LIMIT', '1', '2'], ['SORT', 'z', 'ALPHA'], ['SORT', 'z', 'ALPHA', 'LIMIT', '1', '2'], ['SORT', 'z'], ['ZADD', 'y', '1', '10', '2', '9'], ['OBJECT', 'ENCODING', 'y'], ['SORT', 'y'], ['OBJECT', 'ENCODING', 'y']],
 ];
 
-/** A byte-string reply (the fake) or a Buffer reply (real ioredis) as byte strings. */
-function bytesOfReply(v: unknown): unknown {
-  if (Buffer.isBuffer(v)) return v.toString('latin1');
-  if (typeof v === 'bigint') return Number(v);
-  if (Array.isArray(v)) return v.map(bytesOfReply);
-  return v;
-}
-
-async function onReal(client: IORedis, argv: string[]): Promise<Outcome> {
-  try {
-    return { ok: bytesOfReply(await client.callBuffer(argv[0], ...argv.slice(1).map((a) => Buffer.from(a, 'latin1')))) };
-  } catch (e) {
-    return { err: (e as Error).message };
-  }
-}
-
-for (const [envName, version] of [
-  ['REDIS_URL', '7.0'],
-  ['REDIS_UNSTABLE_URL', '8.0'],
-] as const) {
-  const url = process.env[envName];
-  if (!url) {
-    // eslint-disable-next-line no-console
-    console.warn(`${envName} not set: SORT not checked against a real server`);
-  }
-  // skip: no server URL (REDIS_URL / REDIS_UNSTABLE_URL): skipped with the warning printed above; CI sets both
-  (url ? describe : describe.skip)(`SORT answers as ${envName} does (emulated ${version})`, () => {
-    let port = 48_700 + (version === '7.0' ? 0 : 50);
-    it.each(SEQUENCES.map((seq, i) => [i, seq.map((a) => a.join(' ').slice(0, 40)).join(' | ').slice(0, 200), seq] as const))('sequence %i: %s', async (_i, _text, seq) => {
-      const real = new IORedis(url!, { lazyConnect: true, enableReadyCheck: false, maxRetriesPerRequest: 0, disableClientInfo: true, ...({ protocol: 2 } as object) });
-      await real.connect();
-      await real.call('SELECT', '8'); // a database of its own: other test files use the server too
-      await real.call('FLUSHDB');
+describeOnRealServers('SORT', ({ url, version }) => {
+  let port = 48_700 + (version === '7.0' ? 0 : 50);
+  it.each(sequenceRows(SEQUENCES, (a) => a.join(' ').slice(0, 40), 200))('sequence %i: %s', async (_i, _text, seq) => {
+    const real = await connectReal(url, 8); // a database of its own: other test files use the server too
+    await real.call('CONFIG', 'SET', 'list-max-listpack-size', '-2');
+    const fake = createConnection({ port: port++, streams: { redisVersion: version } });
+    try {
+      await expectSameOutcomes(real, fake, seq, { plainReal: bytesNumbersReply, plainFake: bytesNumbersReply, label: cutArgs });
+    } finally {
       await real.call('CONFIG', 'SET', 'list-max-listpack-size', '-2');
-      const fake = createConnection({ port: port++, streams: { redisVersion: version } });
-      try {
-        for (const argv of seq) {
-          const expected = await onReal(real, argv);
-          let got: Outcome;
-          try {
-            got = { ok: bytesOfReply(toResp2Plain(await fake.execute(argv))) };
-          } catch (e) {
-            got = { err: e instanceof CommandError ? e.message : `(library) ${(e as Error).message}` };
-          }
-          expect({ argv: argv.map((a) => a.slice(0, 40)), ...got }).toEqual({ argv: argv.map((a) => a.slice(0, 40)), ...expected });
-        }
-      } finally {
-        await real.call('CONFIG', 'SET', 'list-max-listpack-size', '-2');
-        await real.call('FLUSHDB');
-        real.disconnect();
-        fake.close();
-      }
-    });
+      await real.call('FLUSHDB');
+      real.disconnect();
+      fake.close();
+    }
   });
-}
+}, 'answers');

@@ -17,6 +17,7 @@
  * engine does WATCH), so no instance is registered anywhere and unreferenced clients are
  * collected.
  */
+import { delivered } from './delivery';
 import { asCalledByName } from './builtin-replies';
 import { commandTable, installedIoredisMajor } from './command-table';
 import { replyContextOf } from './ioredis-reply';
@@ -279,7 +280,7 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
     defineMethod(proto, method, function call(this: Instance, ...args: unknown[]) {
       const cb = popCallback(args);
       const [name, ...rest] = args;
-      return withCallback(callCommand(this, name, rest, buffers), cb);
+      return withCallback(delivered(callCommand(this, name, rest, buffers)), cb);
     });
   }
 
@@ -291,7 +292,7 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
       return Promise.reject(new StreamsMockError("sendCommand(command): pass an ioredis Command, e.g. new Command('set', ['k', 'v']) (Command from 'ioredis')"));
     }
     if (typeof command.setReplyContext === 'function') command.setReplyContext(replyContextOf(installedIoredisMajor(), this.options));
-    callCommand(this, command.name.toUpperCase(), command.args, true).then(
+    delivered(callCommand(this, command.name.toUpperCase(), command.args, true)).then(
       (reply) => command.resolve(reply),
       (err) => {
         // the error names the command as the Command spelled it (not the upper-cased name sent)
@@ -351,7 +352,7 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
     // EXEC on the connection (a `multi()` pipeline is exec'd on itself, as with ioredis);
     // EXEC after `multi({ pipeline: false })`: ioredis wraps the replies as a pipeline's,
     // `[null, reply]` or `[error]` each (transaction.ts wrapMultiResult); null when WATCH failed
-    const wrapped = runEngineCommand(this, emulators, 'exec', [], false).then((replies) =>
+    const wrapped = delivered(runEngineCommand(this, emulators, 'exec', [], false)).then((replies) =>
       Array.isArray(replies) ? replies.map((r) => (r instanceof Error ? [r] : [null, r])) : replies,
     );
     return withCallback(wrapped, cb);
@@ -359,7 +360,7 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
   // execBuffer: EXEC's replies as they are (ioredis does not wrap them), values as Buffers
   defineMethod(proto, 'execBuffer', function execBuffer(this: Instance, callback?: unknown) {
     const cb = typeof callback === 'function' ? (callback as never) : undefined;
-    return withCallback(runEngineCommand(this, emulators, 'exec', [], true), cb);
+    return withCallback(delivered(runEngineCommand(this, emulators, 'exec', [], true)), cb);
   });
 
   // --- scripts: ioredis `defineCommand(name, { numberOfKeys?, lua })` (per instance, as ioredis)
@@ -385,7 +386,7 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
         } catch (err) {
           return withCallback(Promise.reject(err), cb);
         }
-        return withCallback(runEngineCommand(this, emulators, 'evalsha', args, buffers), cb);
+        return withCallback(delivered(runEngineCommand(this, emulators, 'evalsha', args, buffers)), cb);
       };
     this[name] = method(false);
     this[`${name}Buffer`] = method(true);

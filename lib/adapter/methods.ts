@@ -24,7 +24,7 @@ import { type Connection, type StreamLane, connectionClosedError, streamLane } f
 import type { Emulator, EmulatorTable } from '../engine/emulators';
 import type { Reply } from '../reply/reply';
 import { runBuiltin } from '../engine/emulated/builtins';
-import { callSliced } from '../engine/emulated/large-args';
+import { callWithinLimit } from '../engine/emulated/large-args';
 import { type SpinVerdict, spinCheck } from './spin-guard';
 import { decodeBytes, numberArg, toByteString } from './encoding';
 import { encodeReplyFor } from './ioredis-reply';
@@ -32,6 +32,7 @@ import { mendBuiltinReply } from './builtin-replies';
 import { installedIoredisMajor, privateIoredisModule } from './command-table';
 import { applyKeyPrefix } from './keys';
 import { CONN, autoConnect, closeInstance, deferUntilReady } from './lifecycle';
+import { delivered } from './delivery';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Instance = any;
@@ -444,9 +445,9 @@ export function runBuiltinNow(redis: Instance, conn: Connection, name: string, b
     // keyPrefix on the arguments ioredis's table marks as keys (as ioredis does before sending)
     const keyPrefix = redis.options?.keyPrefix;
     if (keyPrefix) processed = applyKeyPrefix(base, processed, keyPrefix as string | Buffer);
-    // Redis's checks, the keyspace clock, reply fixes, errors as Redis's (builtins.ts); a long
-    // argument list runs in slices (large-args.ts)
-    result = runBuiltin(ks, name, processed, (args) => callSliced(base, args, (slice) => emulator.apply(redis, slice)));
+    // Redis's arity check, the keyspace clock, errors as Redis's (builtins.ts); a long
+    // argument list is refused (large-args.ts)
+    result = runBuiltin(ks, name, processed, (args) => callWithinLimit(base, args, (all) => emulator.apply(redis, all)));
   } catch (err) {
     conn.recordBuiltin(base, processed[0], start, weight, err);
     throw toClientError(err, sentArgv(base, processed));
@@ -549,7 +550,7 @@ export function streamMethod(emulators: EmulatorTable, name: string, buffers: bo
       if (typeof a === 'object' && a !== null && (Array.isArray(a) || (!Buffer.isBuffer(a) && ARGUMENT_TRANSFORMED.has(name)))) flat = false;
       call[i + 1] = a;
     }
-    const reply = runStreamMethod(this, emulators, lane, seen, call, flat, buffers);
+    const reply = delivered(runStreamMethod(this, emulators, lane, seen, call, flat, buffers));
     return cb === undefined ? reply : withCallback(reply, cb);
   };
 }
@@ -557,7 +558,7 @@ export function streamMethod(emulators: EmulatorTable, name: string, buffers: bo
 export function engineMethod(emulators: EmulatorTable, name: string, buffers: boolean) {
   return function engineCommand(this: Instance, ...args: unknown[]): Promise<unknown> {
     const cb = popCallback(args);
-    return withCallback(runEngineCommand(this, emulators, name, args, buffers), cb);
+    return withCallback(delivered(runEngineCommand(this, emulators, name, args, buffers)), cb);
   };
 }
 
@@ -565,6 +566,6 @@ export function builtinMethod(emulators: EmulatorTable, name: string, emulator: 
   const base = name.endsWith('Buffer') ? name.slice(0, -'Buffer'.length) : name;
   return function builtinCommand(this: Instance, ...args: unknown[]): Promise<unknown> {
     const cb = popCallback(args);
-    return withCallback(runBuiltinCommand(this, emulators, name, base, emulator, args), cb);
+    return withCallback(delivered(runBuiltinCommand(this, emulators, name, base, emulator, args)), cb);
   };
 }

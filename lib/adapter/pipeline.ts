@@ -12,6 +12,7 @@
  * Commands queued with `call(name, …)` keep the name as sent (Redis echoes it in errors); an
  * unknown one fails at exec time.
  */
+import { delivered } from './delivery';
 import { newReplyError } from './reply-error';
 import { CommandError } from '../errors';
 import type { Connection } from '../engine/connection';
@@ -268,7 +269,7 @@ export function installPipeline(
       const again = this.__streamsMulti ? first.then((pairs) => rawTransactionReplies(pairs, this.__streamsQueued)) : first;
       return withCallback(again, callback);
     }
-    const result = runExec.call(this);
+    const result = delivered(runExec.call(this));
     this.__streamsExecuted = result;
     return withCallback(result, callback);
   });

@@ -86,10 +86,12 @@ function setbit(ctx: CommandContext, argv: string[]): Reply {
     const base = old ?? '';
     const padded = grows ? base + '\0'.repeat(byte - oldLen) : base.slice(0, byte);
     const value = padded + String.fromCharCode(next) + (grows ? '' : base.slice(byte + 1));
-    if (old === undefined) storeString(db, key, value, false);
-    else db.store(key, value, true);
+    if (old === undefined) storeString(db, key, value, false, false, 'raw');
+    else db.store(key, value, true, 'raw');
     db.notifyEvent('$', 'setbit', key);
     db.dirty?.(1);
+  } else {
+    db.setStringMark?.(key, 'raw'); // unshared even when no bit changes (lookupStringForBitCommand)
   }
   return bitval;
 }
@@ -303,7 +305,7 @@ function bitop(ctx: CommandContext, argv: string[]): Reply {
     else if (op === 'ANDOR') output &= disjunction;
     res[j] = output & 0xff;
   }
-  storeString(db, dest, stringOfBytes(res), db.lookup(dest) !== undefined);
+  storeString(db, dest, stringOfBytes(res), db.lookup(dest) !== undefined, false, 'raw');
   db.notifyEvent('$', 'set', dest);
   db.dirty?.(1);
   return maxlen;
@@ -458,8 +460,9 @@ function bitfieldGeneric(ctx: CommandContext, argv: string[], readonlyCommand: b
     bytes = bytesOf(s, need);
     created = s === undefined;
     grown = !created && need > (s as string).length;
-    if (created) storeString(db, key, stringOfBytes(bytes), false);
-    else if (grown) db.store(key, stringOfBytes(bytes), true);
+    if (created) storeString(db, key, stringOfBytes(bytes), false, false, 'raw');
+    else if (grown) db.store(key, stringOfBytes(bytes), true, 'raw');
+    else db.setStringMark?.(key, 'raw'); // unshared even when nothing changes (lookupStringForBitCommand)
   }
   const dirtyBase = created || grown; // Redis: the string was created or its length changed
   const out: Reply[] = [];
@@ -510,7 +513,7 @@ function bitfieldGeneric(ctx: CommandContext, argv: string[], readonlyCommand: b
     if (dirtyBase || oldval !== newval) changes++;
   }
   if (changes) {
-    db.store(key, stringOfBytes(bytes), existed || created);
+    db.store(key, stringOfBytes(bytes), existed || created, 'raw');
     db.notifyEvent('$', 'setbit', key);
     db.dirty?.(changes);
   }

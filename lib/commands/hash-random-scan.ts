@@ -9,6 +9,7 @@ import { PairsReply, type Reply } from '../reply/reply';
 import { LONG_MAX, lookupHash } from './hash-common';
 import type { HashEntry } from '../model/hash';
 import type { CommandContext, CommandSpec } from './types';
+import { parseScanOptions } from './scan-args';
 
 /**
  * The most elements a negative HRANDFIELD count may ask for here. Redis streams such a reply
@@ -84,25 +85,7 @@ function hscan(ctx: CommandContext, argv: string[]): Reply {
   const cursor = parseCursor(argv[2], supports(ctx.version, 'hscanNovalues'));
   const h = lookupHash(ctx, key);
   if (h === undefined) return ['0', []];
-  let count = 10;
-  let pattern: string | undefined;
-  let noValues = false;
-  for (let i = 3; i < argv.length; ) {
-    const left = argv.length - i;
-    if (is(argv[i], 'COUNT') && left >= 2) {
-      const n = parseInt64(argv[i + 1]);
-      if (n === null) fail(ERR_NOT_INTEGER);
-      if (n < 1n) fail(ERR_SYNTAX);
-      count = n > 1_000_000_000n ? 1_000_000_000 : Number(n);
-      i += 2;
-    } else if (is(argv[i], 'MATCH') && left >= 2) {
-      pattern = argv[i + 1] === '*' ? undefined : argv[i + 1];
-      i += 2;
-    } else if (is(argv[i], 'NOVALUES') && supports(ctx.version, 'hscanNovalues')) {
-      noValues = true;
-      i++;
-    } else fail(ERR_SYNTAX);
-  }
+  const { count, pattern, noValues } = parseScanOptions(argv, 3, ctx.version, 'hash');
   const out: Reply[] = [];
   const add = (e: HashEntry) => {
     if (pattern !== undefined && !globMatch(pattern, e.field)) return;

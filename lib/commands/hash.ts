@@ -16,7 +16,7 @@ import {
   errWrongArity,
   fail,
 } from '../errors';
-import { addLongDouble, formatLongDoubleHuman, parseLongDouble, type LongDouble } from '../engine/emulated/long-double';
+import { addLongDouble, formatLongDoubleHuman, parseLongDouble, type LongDouble } from './long-double';
 import { INT64_MAX, INT64_MIN, int64OrFail, parseInt64 } from './args';
 import { MapReply, OK, type Reply } from '../reply/reply';
 import { deleteEmptied, hashForWrite, hashLimits, hashWritten, lookupHash } from './hash-common';
@@ -156,7 +156,7 @@ const ZERO: LongDouble = { neg: false, m: 0n, e: 0 };
 
 /**
  * HINCRBYFLOAT key field increment → the new value as Redis prints a long double
- * (ld2string LD_STR_HUMAN, ../engine/emulated/long-double.ts). Errors in order: "value is not a
+ * (ld2string LD_STR_HUMAN, ./long-double.ts). Errors in order: "value is not a
  * valid float", "value is NaN or Infinity", WRONGTYPE, "hash value is not a float", "increment
  * would produce NaN or Infinity" (nothing changed). A field's TTL is kept.
  */

@@ -31,9 +31,10 @@
  * PFDEBUG: `ERR The specified key does not exist`, `ERR Unknown PFDEBUG subcommand '<name>'`.
  * `hll-sparse-max-bytes` (CONFIG, default 3000) bounds the sparse string's length.
  *
- * Known gaps: OBJECT ENCODING of a key written or read by these commands is `raw` on a server
- * (createHLLObject, dbUnshareStringValue) but the fake's strings carry no object header and
- * answer by content (`embstr` up to 44 bytes, see lib/model/string-encoding.ts). A PFADD that
+ * OBJECT ENCODING of a key written by PFADD/PFMERGE or read by a one-key PFCOUNT is `raw`
+ * (createHLLObject, dbUnshareStringValue: lib/model/string-encoding.ts marks).
+ *
+ * Known gaps: a PFADD that
  * stops at a corrupted sparse string keeps the registers it changed before (as Redis does) but
  * also dirties WATCH (Redis does not signal the key then).
  */
@@ -107,15 +108,17 @@ function pfadd(ctx: CommandContext, argv: string[]): Reply {
     if (r === 1) updated++;
     else if (r === -1) {
       // Redis changed the string in place before finding the corruption: the changes stay
-      db.store(key, h.toByteString(), true);
+      db.store(key, h.toByteString(), true, 'raw');
       throw new CommandError(ERR_INVALID_HLL);
     }
   }
   if (updated) {
     invalidateCache(h);
-    storeString(db, key, h.toByteString(), existing !== undefined, true);
+    storeString(db, key, h.toByteString(), existing !== undefined, true, 'raw');
     db.notifyEvent('$', 'pfadd', key);
     db.dirty?.(updated);
+  } else {
+    db.setStringMark?.(key, 'raw'); // dbUnshareStringValue even when no register changes
   }
   return updated ? 1 : 0;
 }
@@ -134,12 +137,13 @@ function pfcount(ctx: CommandContext, argv: string[]): Reply {
   const key = argv[1];
   const s = lookupHll(db, key, true);
   if (s === undefined) return 0;
+  db.setStringMark?.(key, 'raw'); // dbUnshareStringValue, cache valid or not
   if (hasValidCache(s)) return cardinalityReply(cachedCardinality(s));
   const h = HllBuffer.of(s);
   const card = hllCount(h);
   if (card === null) fail(ERR_INVALID_HLL);
   setCachedCardinality(h, card);
-  db.store(key, h.toByteString(), true);
+  db.store(key, h.toByteString(), true, 'raw');
   db.dirty?.(1);
   return cardinalityReply(card);
 }
@@ -166,7 +170,7 @@ function pfmerge(ctx: CommandContext, argv: string[]): Reply {
     if (max[j] !== 0) hllSet(h, j, max[j], maxBytes);
   }
   invalidateCache(h);
-  db.store(key, h.toByteString(), existing !== undefined);
+  db.store(key, h.toByteString(), existing !== undefined, 'raw');
   // hyperloglog.c: "a PFADD event for PFMERGE for semantical simplicity"
   db.notifyEvent('$', 'pfadd', key);
   db.dirty?.(1);
@@ -185,7 +189,7 @@ function pfdebug(ctx: CommandContext, argv: string[]): Reply {
     let converted = false;
     if (h.encoding === HLL_SPARSE) {
       if (!sparseToDense(h)) fail(ERR_INVALID_HLL);
-      db.store(key, h.toByteString(), true);
+      db.store(key, h.toByteString(), true, 'raw');
       db.dirty?.(1); // "Force propagation on encoding change."
       converted = true;
     }

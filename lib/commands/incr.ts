@@ -72,7 +72,7 @@ function incrbyfloat(ctx: CommandContext, argv: string[]): Reply {
   const sum = addLongDouble(value, incr);
   if (sum === null || 'inf' in sum) fail(ERR_NAN_OR_INF_RESULT);
   const text = formatLongDoubleHuman(sum);
-  storeString(db, key, text, old !== undefined, true);
+  storeString(db, key, text, old !== undefined, true, 'float'); // createStringObjectFromLongDouble: never int
   db.notifyEvent('$', 'incrbyfloat', key);
   db.dirty?.(1);
   return text;

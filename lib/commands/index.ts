@@ -221,6 +221,12 @@ const TABLE: [name: string, arity: number, write: boolean, load: () => CommandMo
   ['geopos', -2, false, () => require('./geo')],
   ['geodist', -4, false, () => require('./geo')],
   ['geohash', -2, false, () => require('./geo')],
+  ['georadius', -6, true, () => require('./geo')],
+  ['georadiusbymember', -5, true, () => require('./geo')],
+  ['georadius_ro', -6, false, () => require('./geo')],
+  ['georadiusbymember_ro', -5, false, () => require('./geo')],
+  ['geosearch', -7, false, () => require('./geo')],
+  ['geosearchstore', -8, true, () => require('./geo')],
   // MEMORY USAGE (approximate; ./memory.ts)
   ['memory', -2, false, () => require('./memory')],
 ];

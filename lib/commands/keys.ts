@@ -34,33 +34,14 @@ import {
   ERR_NOT_INTEGER,
   ERR_NO_SUCH_KEY,
   ERR_SAME_OBJECT,
-  ERR_SYNTAX,
-  errorArg,
   fail,
 } from '../errors';
-import { Stream } from '../model/stream';
+import { redisTypeOf } from '../model/value-type';
 import { OK, SimpleString } from '../reply/reply';
 import { supports } from '../version';
-import { is, parseInt64 } from './args';
+import { parseInt64 } from './args';
 import type { CommandContext, CommandSpec, Db, Reply } from './types';
-
-/**
- * The TYPE name of a stored value: the model classes name theirs (`redisType`); a byte string
- * is a string; values ioredis-mock's emulators wrote keep its shapes (Buffer/number → string,
- * Array → list, Set → set, Map → zset, plain object → hash). Undefined: no value.
- */
-export function typeNameOf(value: unknown): string | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'object') return 'string';
-  const own = (value as { redisType?: string }).redisType;
-  if (own !== undefined) return own;
-  if (value instanceof Stream) return 'stream';
-  if (Buffer.isBuffer(value)) return 'string';
-  if (Array.isArray(value)) return 'list';
-  if (value instanceof Set) return 'set';
-  if (value instanceof Map) return 'zset';
-  return 'hash';
-}
+import { parseScanOptions } from './scan-args';
 
 /** The server's number of databases (CONFIG `databases`, 16 by default). */
 export function databasesOf(db: Db): number {
@@ -101,7 +82,7 @@ function touch(ctx: CommandContext, argv: string[]): Reply {
 }
 
 function type(ctx: CommandContext, argv: string[]): Reply {
-  return new SimpleString(typeNameOf(ctx.db.lookup(argv[1], true)) ?? 'none');
+  return new SimpleString(redisTypeOf(ctx.db.lookup(argv[1], true)) ?? 'none');
 }
 
 const rename =
@@ -118,7 +99,7 @@ const rename =
       if (nx) return 0;
       db.remove(dst);
     }
-    db.store(dst, value);
+    db.store(dst, value, false, db.stringMark?.(src)); // the same object: its encoding too
     if (ttl !== undefined) db.setTtlAt(dst, ttl);
     db.notifyEvent('n', 'new', dst);
     db.remove(src);
@@ -140,7 +121,7 @@ function move(ctx: CommandContext, argv: string[]): Reply {
   if (value === undefined) return 0;
   const ttl = db.ttlAt(key);
   if (target.lookup(key) !== undefined) return 0;
-  target.store(key, value);
+  target.store(key, value, false, db.stringMark?.(key)); // the same object: its encoding too
   if (ttl !== undefined) target.setTtlAt(key, ttl);
   target.notifyEvent('n', 'new', key);
   db.remove(key);
@@ -191,8 +172,6 @@ export function parseScanCursor(text: string, version: CommandContext['version']
   return UINT64_MAX + 1n - value;
 }
 
-const TYPE_NAMES = ['string', 'list', 'set', 'zset', 'hash', 'stream'];
-
 /**
  * SCAN cursor [MATCH pattern] [COUNT count] [TYPE type] (db.c scanGenericCommand). Options are
  * read in order, each with its argument (`ERR syntax error` otherwise; COUNT: `ERR value is not
@@ -205,36 +184,11 @@ const TYPE_NAMES = ['string', 'list', 'set', 'zset', 'hash', 'stream'];
 function scan(ctx: CommandContext, argv: string[]): Reply {
   const db = ctx.db;
   const cursor = parseScanCursor(argv[1], ctx.version);
-  let count = 10;
-  let pattern: string | undefined;
-  let typeName: string | undefined;
-  for (let i = 2; i < argv.length; ) {
-    const more = argv.length - i;
-    if (is(argv[i], 'COUNT') && more >= 2) {
-      const v = parseInt64(argv[i + 1]);
-      if (v === null) fail(ERR_NOT_INTEGER);
-      if (v < 1n) fail(ERR_SYNTAX);
-      count = v > 1_000_000_000n ? 1_000_000_000 : Number(v);
-      i += 2;
-    } else if (is(argv[i], 'MATCH') && more >= 2) {
-      pattern = argv[i + 1] === '*' ? undefined : argv[i + 1];
-      i += 2;
-    } else if (is(argv[i], 'TYPE') && more >= 2) {
-      typeName = argv[i + 1].toLowerCase();
-      if (!TYPE_NAMES.includes(typeName) && supports(ctx.version, 'scanUnknownTypeError')) {
-        fail(`ERR unknown type name '${errorArg(argv[i + 1])}'`);
-      }
-      i += 2;
-    } else if (is(argv[i], 'NOVALUES') && supports(ctx.version, 'hscanNovalues')) {
-      fail('ERR NOVALUES option can only be used in HSCAN');
-    } else {
-      fail(ERR_SYNTAX);
-    }
-  }
+  const { count, pattern, typeName } = parseScanOptions(argv, 2, ctx.version, 'keys');
   const step = scanStep(db, cursor, count);
   let found = step.keys;
   if (pattern !== undefined) found = found.filter((k) => globMatch(pattern!, k));
-  if (typeName !== undefined) found = found.filter((k) => typeNameOf(db.lookup(k, true)) === typeName);
+  if (typeName !== undefined) found = found.filter((k) => redisTypeOf(db.lookup(k, true)) === typeName);
   return [String(step.cursor), found];
 }
 

@@ -27,6 +27,8 @@
  */
 import { fail } from '../errors';
 import type { ListEnd } from '../model/list';
+import { redisTypeOf } from '../model/value-type';
+import { strtod } from './strtod';
 import { NIL_ARRAY, type Reply } from '../reply/reply';
 import { getList, listElementsRemoved, listEnd, lmoveServe } from './list-common';
 import { mpopServe, parseMpop } from './list';
@@ -34,19 +36,6 @@ import type { BlockRequest, CommandContext, CommandResult, CommandSpec, Db } fro
 import { DEFAULT_REDIS_VERSION, type RedisVersion, supports } from '../version';
 
 const LLONG_MAX = 9223372036854775807;
-
-/** strtold's hexadecimal form: `0x` digits [`.` digits] [`p` exponent], at least one digit. */
-const HEX_FLOAT = /^([+-]?)0x([0-9a-f]*)(?:\.([0-9a-f]*))?(?:p([+-]?\d+))?$/i;
-
-/** The value of a hexadecimal float (`HEX_FLOAT`), or undefined when it has no digit. */
-function hexFloat(m: RegExpExecArray): number | undefined {
-  const [, sign, int, frac = '', exp = '0'] = m;
-  if (int.length + frac.length === 0) return undefined;
-  let v = 0;
-  for (const c of int + frac) v = v * 16 + parseInt(c, 16);
-  v *= 2 ** (Number(exp) - 4 * frac.length);
-  return sign === '-' ? -v : v;
-}
 
 /**
  * Seconds as a float → ms (ceil), as `getTimeoutFromObjectOrReply(…, UNIT_SECONDS)`: strtold over
@@ -57,12 +46,8 @@ function hexFloat(m: RegExpExecArray): number | undefined {
  * checked on redis-server 7.0.15.
  */
 export function parseSecondsTimeout(arg: string, now: number, version: RedisVersion = DEFAULT_REDIS_VERSION): number {
-  let seconds: number | undefined;
-  const hex = HEX_FLOAT.exec(arg);
-  if (hex) seconds = hexFloat(hex);
-  else if (/^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/.test(arg)) seconds = Number(arg);
-  else if (/^[+-]?inf(?:inity)?$/i.test(arg)) seconds = arg.startsWith('-') ? -Infinity : Infinity;
-  if (seconds === undefined) fail('ERR timeout is not a float or out of range');
+  const seconds = strtod(arg);
+  if (seconds === null) fail('ERR timeout is not a float or out of range');
   const checked = supports(version, 'blockTimeoutOverflowCheck');
   const ms = seconds * 1000;
   if (ms > LLONG_MAX) fail(checked ? 'ERR timeout is out of range' : 'ERR timeout is negative');
@@ -142,7 +127,7 @@ function popPlan(ctx: CommandContext, argv: readonly string[]): PopPlan {
 /** True when `key` holds a list now. */
 function holdsList(db: Db, key: string): boolean {
   const v = db.lookup(key);
-  return v !== undefined && (Array.isArray(v) || (v as { redisType?: string }).redisType === 'list');
+  return redisTypeOf(v) === 'list';
 }
 
 /**

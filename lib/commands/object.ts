@@ -2,8 +2,8 @@
  * OBJECT ENCODING | FREQ | IDLETIME | REFCOUNT key, OBJECT HELP (object.c objectCommand).
  *
  * A missing key answers nil (no error). The lookup is not an access of the key.
- * - ENCODING: a string's as Redis's tryObjectEncoding gives it (`int`, `embstr`, `raw`:
- *   lib/model/string-encoding.ts); a stream `stream`; a value of the engine's model asks its
+ * - ENCODING: a string's as Redis's tryObjectEncoding gives it (`int`, `embstr`, `raw`), or
+ *   as the command that changed it in place decided (lib/model/string-encoding.ts); a stream `stream`; a value of the engine's model asks its
  *   class (`encoding(config, version)`: listpack/quicklist, intset/listpack/hashtable,
  *   listpack/skiplist … as the size thresholds of CONFIG decide); a value ioredis-mock's
  *   emulators wrote answers by its shape as before (a Set of integers `intset`, other sets,
@@ -24,7 +24,7 @@
 import type { ServerConfig } from '../config/server-config';
 import { fail } from '../errors';
 import { Stream } from '../model/stream';
-import { stringEncoding } from '../model/string-encoding';
+import { type StringMark, stringEncoding } from '../model/string-encoding';
 import { supports, type RedisVersion } from '../version';
 import { helpReply } from './xgroup';
 import type { CommandContext, CommandHandler, CommandSpec, Db, Reply } from './types';
@@ -62,9 +62,9 @@ function stringBytes(value: unknown): string | undefined {
 }
 
 /** OBJECT ENCODING of a stored value (see the module doc). */
-export function encodingOf(value: unknown, config: ServerConfig | undefined, version: RedisVersion): string {
+export function encodingOf(value: unknown, config: ServerConfig | undefined, version: RedisVersion, mark?: StringMark): string {
   const s = stringBytes(value);
-  if (s !== undefined) return stringEncoding(s);
+  if (s !== undefined) return stringEncoding(s, mark);
   if (value instanceof Stream) return 'stream';
   const own = (value as Partial<EncodedValue>).encoding;
   if (typeof own === 'function') return own.call(value, config, version);
@@ -87,14 +87,15 @@ function lookup(ctx: CommandContext, argv: string[]): unknown {
 
 const encoding: CommandHandler = (ctx, argv) => {
   const value = lookup(ctx, argv);
-  return value === null ? null : encodingOf(value, ctx.db.config, ctx.version);
+  return value === null ? null : encodingOf(value, ctx.db.config, ctx.version, ctx.db.stringMark?.(argv[2]));
 };
 
 const refcount: CommandHandler = (ctx, argv): Reply => {
   const value = lookup(ctx, argv);
   if (value === null) return null;
   const s = stringBytes(value);
-  if (s === undefined || stringEncoding(s) !== 'int') return 1;
+  // only a string tryObjectEncoding made an int may be a shared integer (not one marked: COPY's own object …)
+  if (s === undefined || ctx.db.stringMark?.(argv[2]) !== undefined || stringEncoding(s) !== 'int') return 1;
   const n = Number(s);
   if (n < 0 || n >= OBJ_SHARED_INTEGERS) return 1;
   const policy = policyOf(ctx.db);

@@ -100,11 +100,20 @@ function restore(ctx: CommandContext, argv: string[]): Reply {
     throw err;
   }
   checkIdmp(loaded);
-  if (args.replace) db.deleteKey(args.key);
+  const deleted = args.replace && db.deleteKey(args.key);
   const now = BigInt(Math.floor(ctx.now));
   if (ttl !== 0n && !args.absttl) ttl = BigInt.asIntN(64, ttl + now); // long long arithmetic
-  if (ttl !== 0n && ttl <= now) return OK; // already expired: nothing is created
+  if (ttl !== 0n && ttl <= now) {
+    // already expired: nothing is created (a replaced key is gone)
+    if (deleted) {
+      db.notifyEvent('g', 'del', args.key);
+      db.dirty?.(1);
+    }
+    return OK;
+  }
   db.setValue(args.key, loaded.value, ttl === 0n ? undefined : Number(ttl));
+  db.notifyEvent('g', 'restore', args.key);
+  db.dirty?.(1); // server.dirty++ (cluster.c restoreCommand)
   return OK;
 }
 

@@ -26,14 +26,14 @@ import { ERR_NOT_INTEGER, ERR_SYNTAX, fail } from '../errors';
 import { RedisSet } from '../model/set';
 import { SetReply } from '../reply/reply';
 import { supports } from '../version';
-import { INT64_MAX, is, parseInt64 } from './args';
+import { INT64_MAX, parseInt64 } from './args';
 import { MAX_RANDOM_REPLY, dirty, errReplyTooLarge, lookupSet, randomBelow, setLimitsOf } from './set-common';
 import type { CommandContext, CommandSpec, Reply } from './types';
+import { parseScanOptions } from './scan-args';
 
 const ERR_MUST_BE_POSITIVE = 'ERR value is out of range, must be positive';
 const ERR_SRANDMEMBER_RANGE = 'ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807';
 const ERR_INVALID_CURSOR = 'ERR invalid cursor';
-const ERR_NOVALUES = 'ERR NOVALUES option can only be used in HSCAN';
 
 /** SADD key member [member ...] — reply: members added. */
 function sadd(ctx: CommandContext, argv: string[]): Reply {
@@ -328,25 +328,7 @@ function sscan(ctx: CommandContext, argv: string[]): Reply {
   const cursor = parseScanCursor(argv[2], ctx);
   const set = lookupSet(ctx, argv[1]);
   if (set === undefined) return ['0', []];
-  let count = 10;
-  let pattern: string | undefined;
-  for (let i = 3; i < argv.length; ) {
-    const more = argv.length - i;
-    if (is(argv[i], 'COUNT') && more >= 2) {
-      const v = parseInt64(argv[i + 1]);
-      if (v === null) fail(ERR_NOT_INTEGER);
-      if (v < 1n) fail(ERR_SYNTAX);
-      count = v > 1_000_000_000n ? 1_000_000_000 : Number(v);
-      i += 2;
-    } else if (is(argv[i], 'MATCH') && more >= 2) {
-      pattern = argv[i + 1] === '*' ? undefined : argv[i + 1];
-      i += 2;
-    } else if (is(argv[i], 'NOVALUES') && supports(ctx.version, 'hscanNovalues')) {
-      fail(ERR_NOVALUES);
-    } else {
-      fail(ERR_SYNTAX);
-    }
-  }
+  const { count, pattern } = parseScanOptions(argv, 3, ctx.version, 'set');
   let next = 0;
   let members: string[];
   if (set.encoding() === 'hashtable') {

@@ -6,6 +6,7 @@
  */
 import { ERR_WRONGTYPE, fail } from '../errors';
 import type { Db } from './types';
+import type { StringMark } from '../model/string-encoding';
 
 /** The byte string of a stored value that is a Redis string, or undefined for any other type. */
 export function bytesOfStored(v: unknown): string | undefined {
@@ -49,8 +50,8 @@ export function stringForRead(db: Db, key: string): string | undefined {
  * db.c dbAdd, 7.0+) when the key was missing (`existed` false); the TTL is dropped unless
  * `keepTtl`.
  */
-export function storeString(db: Db, key: string, value: string, existed: boolean, keepTtl = false): void {
-  db.store(key, value, keepTtl);
+export function storeString(db: Db, key: string, value: string, existed: boolean, keepTtl = false, mark?: StringMark): void {
+  db.store(key, value, keepTtl, mark);
   if (!existed) db.notifyEvent('n', 'new', key);
 }
 

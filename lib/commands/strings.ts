@@ -282,7 +282,7 @@ function append(ctx: CommandContext, argv: string[]): Reply {
   } else {
     checkStringLength(db, old.length, argv[2].length);
     const next = old + argv[2];
-    db.store(key, next, true);
+    db.store(key, next, true, 'raw'); // changed in place: raw (lib/model/string-encoding.ts)
     total = next.length;
   }
   db.notifyEvent('$', 'append', key);
@@ -312,12 +312,12 @@ function setrange(ctx: CommandContext, argv: string[]): Reply {
   if (old === undefined) {
     if (value.length === 0) return 0;
     checkStringLength(db, offset, value.length);
-    storeString(db, key, '\0'.repeat(offset) + value, false);
+    storeString(db, key, '\0'.repeat(offset) + value, false, false, 'raw');
   } else {
     if (value.length === 0) return old.length;
     checkStringLength(db, offset, value.length);
     const head = old.length >= offset ? old.slice(0, offset) : old + '\0'.repeat(offset - old.length);
-    db.store(key, head + value + old.slice(offset + value.length), true);
+    db.store(key, head + value + old.slice(offset + value.length), true, 'raw');
   }
   db.notifyEvent('$', 'setrange', key);
   db.dirty?.(1);

@@ -5,6 +5,7 @@
 import type { ServerConfig } from '../config/server-config';
 import type { Stream } from '../model/stream';
 import type { KeyValue } from '../rdb/key-value';
+import type { StringMark } from '../model/string-encoding';
 import type { RedisVersion } from '../version';
 
 import type { Reply } from '../reply/reply';
@@ -41,9 +42,15 @@ export interface Db {
   lookup(key: string, noTouch?: boolean): unknown;
   /**
    * Store `value` at `key`, replacing any value of any type (Redis setKey / dbAdd): the TTL is
-   * removed unless `keepTtl`; WATCH is dirtied and calls blocked on the key are signalled.
+   * removed unless `keepTtl`; WATCH is dirtied and calls blocked on the key are signalled. A
+   * string built or changed in place passes the encoding its command gives it (`mark`,
+   * lib/model/string-encoding.ts); without one its encoding follows its content.
    */
-  store(key: string, value: unknown, keepTtl?: boolean): void;
+  store(key: string, value: unknown, keepTtl?: boolean, mark?: StringMark): void;
+  /** The encoding mark of the string at `key` (see `store`), undefined for none. Optional: without it every string's encoding follows its content. */
+  stringMark?(key: string): StringMark | undefined;
+  /** Mark the string at `key` as changed in place (`mark`, see `store`) without storing anything: WATCH is not dirtied. */
+  setStringMark?(key: string, mark: StringMark): void;
   /** Delete `key` (any type); true if it existed. Dirties WATCH, signals blocked calls. */
   remove(key: string): boolean;
   /** Absolute expiry of `key` in ms since the epoch, or undefined (no TTL or no key). */

@@ -36,6 +36,7 @@ import {
   entriesReply,
   getZset,
   lexRangeRanks,
+  listpackLexWalk,
   limitsOf,
   parseLexBound,
   parseScoreBound,
@@ -144,8 +145,9 @@ function zrangeGeneric(ctx: CommandContext, argv: string[], argStart: number, ds
     const min = lexBoundOrFail(argv[minIdx]);
     const max = lexBoundOrFail(argv[maxIdx]);
     select = (z) => {
+      if (z.listpack) return listpackLexWalk(z, min, max, reverse, offset, limit).map((r) => z.at(r)!);
       const [s, e] = lexRangeRanks(z, min, max);
-      return limited(z, s, e, offset, limit, reverse, !z.listpack && !predates(ctx.version, '8.0'));
+      return limited(z, s, e, offset, limit, reverse, !predates(ctx.version, '8.0'));
     };
   }
 
@@ -188,6 +190,10 @@ function zremrangeGeneric(ctx: CommandContext, argv: string[], rangeType: 'rank'
     const min = lexBoundOrFail(argv[2]);
     const max = lexBoundOrFail(argv[3]);
     window = (z) => {
+      if (z.listpack) {
+        const ranks = listpackLexWalk(z, min, max, false);
+        return ranks.length > 0 ? [ranks[0], ranks[ranks.length - 1]] : null;
+      }
       const [s, e] = lexRangeRanks(z, min, max);
       return e > s ? [s, e - 1] : null;
     };
@@ -224,6 +230,7 @@ function zlexcount(ctx: CommandContext, argv: string[]): Reply {
   const max = lexBoundOrFail(argv[3]);
   const z = getZset(ctx.db, argv[1]);
   if (z === undefined) return 0;
+  if (z.listpack) return listpackLexWalk(z, min, max, false).length;
   const [s, e] = lexRangeRanks(z, min, max);
   return e > s ? e - s : 0;
 }

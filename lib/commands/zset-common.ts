@@ -3,7 +3,7 @@
  * printing scores as the emulated version prints them, finding and creating the sorted set of a
  * key, and shaping `[member, score]` replies.
  *
- * Scores (moved here from the emulated layer, lib/engine/emulated/builtin-args.ts):
+ * Scores (the text readers themselves: ./strtod.ts):
  * - `parseScoreArg` is getDoubleFromObject (ZADD scores, ZINCRBY's increment, WEIGHTS): C strtod
  *   over the whole text — decimal and hex floats, `inf`/`infinity` with a sign, no spaces, not
  *   `nan`, and not a text strtod overflows (`1e400`) or underflows (`1e-400`) with ERANGE;
@@ -20,42 +20,14 @@ import { DEFAULT_COLLECTION_LIMITS, type CollectionLimits } from '../rdb/collect
 import { d2string, formatG17 } from '../rdb/double-text';
 import { DoubleReply, PairsReply, type Reply } from '../reply/reply';
 import { RDB_FORMAT, predates, type RedisVersion } from '../version';
+import { fastFloat, strtod } from './strtod';
 import type { CommandContext, Db } from './types';
-
-/** C strtod on the whole text: decimal or hex floats, inf/infinity; null when it stops early. */
-function strtod(s: string): number | null {
-  const lower = s.toLowerCase();
-  const m = /^([+-]?)(inf|infinity)$/.exec(lower);
-  if (m) return m[1] === '-' ? -Infinity : Infinity;
-  if (/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/.test(lower)) return Number(s);
-  const hex = /^([+-]?)0x([0-9a-f]*)(?:\.([0-9a-f]*))?(?:p([+-]?\d+))?$/.exec(lower);
-  if (hex && (hex[2] !== '' || (hex[3] ?? '') !== '')) {
-    const int = hex[2] === '' ? 0 : parseInt(hex[2], 16);
-    const frac = [...(hex[3] ?? '')].reduce((acc, d, i) => acc + parseInt(d, 16) / 16 ** (i + 1), 0);
-    const v = (int + frac) * 2 ** Number(hex[4] ?? 0);
-    return hex[1] === '-' ? -v : v;
-  }
-  return null;
-}
 
 /** getDoubleFromObject / string2ld: not empty, no leading or trailing space, not nan. */
 export function parseDouble(s: string): number | null {
   if (s === '' || /^\s|\s$/.test(s)) return null;
   const v = strtod(s);
   return v === null || Number.isNaN(v) ? null : v;
-}
-
-/**
- * fast_float_strtod (8.0+ string2d): decimal floats and inf/infinity only — no hex floats, no
- * leading space; an overflow is ±inf and an underflow 0, both accepted (checked on the post-7.4
- * build: `ZADD z 1e400 m` stores inf, `0x10` is not a valid float).
- */
-function fastFloat(s: string): number | null {
-  const lower = s.toLowerCase();
-  const m = /^([+-]?)(inf|infinity)$/.exec(lower);
-  if (m) return m[1] === '-' ? -Infinity : Infinity;
-  if (/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/.test(lower)) return Number(s);
-  return null;
 }
 
 /** True when `version` reads doubles with fast_float (8.0+, redis #13546). */
@@ -158,6 +130,74 @@ export function lexRangeRanks(z: RedisZset, min: LexBound, max: LexBound): [numb
   const start = z.countBefore((_, m) => !lexGteMin(m, min));
   const end = z.countBefore((_, m) => lexLteMax(m, max));
   return [start, end];
+}
+
+/** sdscmplex over lex bounds: `-` is below and `+` above every member. */
+function lexBoundCmp(a: LexBound, b: LexBound): number {
+  if (a.kind === b.kind && a.kind !== 'member') return 0;
+  if (a.kind === '-' || b.kind === '+') return -1;
+  if (a.kind === '+' || b.kind === '-') return 1;
+  const [x, y] = [(a as { member: string }).member, (b as { member: string }).member];
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/**
+ * zzlIsInLexRange: the range is not empty (`-` and `+` count as exclusive), the last member is
+ * ≥ min and the first ≤ max.
+ */
+function lexRangeReachable(z: RedisZset, min: LexBound, max: LexBound): boolean {
+  const cmp = lexBoundCmp(min, max);
+  const exclusive = (b: LexBound) => b.kind !== 'member' || b.exclusive;
+  if (cmp > 0 || (cmp === 0 && (exclusive(min) || exclusive(max)))) return false;
+  const last = z.last();
+  if (last === undefined || !lexGteMin(last[0], min)) return false;
+  const first = z.first();
+  return first !== undefined && lexLteMax(first[0], max);
+}
+
+/**
+ * A listpack's walk of a lex range (zzlFirstInLexRange / zzlLastInLexRange, then the loops of
+ * ZRANGEBYLEX, ZLEXCOUNT, ZREMRANGEBYLEX): from the start, the first member ≥ min (it must also
+ * be ≤ max), then members while they are ≤ max; reversed, from the end the first member ≤ max
+ * (also ≥ min), then members while ≥ min. Over members of mixed scores the bounds are not
+ * monotone in the order, and this linear walk is what Redis answers for a listpack (a
+ * skiplist's answer depends on its random levels). Returns the ascending ranks walked, in walk
+ * order, after skipping `offset` (a negative offset skips everything) and taking `limit`
+ * (negative: all).
+ */
+export function listpackLexWalk(z: RedisZset, min: LexBound, max: LexBound, reverse: boolean, offset = 0, limit = -1): number[] {
+  if (!lexRangeReachable(z, min, max)) return [];
+  const n = z.size;
+  let i = -1;
+  if (!reverse) {
+    let k = 0;
+    for (const [m] of z.entries()) {
+      if (lexGteMin(m, min)) {
+        if (lexLteMax(m, max)) i = k;
+        break;
+      }
+      k++;
+    }
+  } else {
+    let k = n - 1;
+    for (const [m] of z.range(0, n - 1, true)) {
+      if (lexLteMax(m, max)) {
+        if (lexGteMin(m, min)) i = k;
+        break;
+      }
+      k--;
+    }
+  }
+  if (i < 0 || offset < 0) return [];
+  i = reverse ? i - offset : i + offset;
+  const out: number[] = [];
+  const step = reverse ? -1 : 1;
+  for (let left = limit; i >= 0 && i < n && left !== 0; left--, i += step) {
+    const m = z.at(i)![0];
+    if (reverse ? !lexGteMin(m, min) : !lexLteMax(m, max)) break;
+    out.push(i);
+  }
+  return out;
 }
 
 /** A score as `version`'s addReplyDouble writes it (see the file comment). */

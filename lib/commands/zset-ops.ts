@@ -16,6 +16,7 @@
  */
 import { ERR_SYNTAX, ERR_WRONGTYPE, fail } from '../errors';
 import { RedisZset } from '../model/zset';
+import { redisTypeOf } from '../model/value-type';
 import type { Reply } from '../reply/reply';
 import { is, int64OrFail, parseInt64 } from './args';
 import { entriesReply, fitEncoding, getZset, limitsOf, scoreOrFail } from './zset-common';
@@ -55,7 +56,7 @@ function setMembers(v: unknown): Set<string> {
 function operandOf(db: Db, key: string): Operand {
   const v = db.lookup(key);
   if (v === undefined || v === null) return { subject: undefined, size: 0, entries: () => EMPTY, score: () => undefined, weight: 1 };
-  const type = (v as { redisType?: string }).redisType;
+  const type = redisTypeOf(v);
   if (v instanceof RedisZset || v instanceof Map) {
     const z = getZset(db, key) as RedisZset;
     return { subject: z, size: z.size, entries: () => z.entries(), score: (m) => z.score(m), weight: 1 };

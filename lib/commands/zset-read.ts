@@ -28,6 +28,7 @@ import { predates } from '../version';
 import { INT64_MAX, is, parseInt64 } from './args';
 import { entriesReply, getZset, scanScoreText, scoreReply } from './zset-common';
 import type { CommandContext, CommandSpec } from './types';
+import { parseScanOptions } from './scan-args';
 
 /** Largest ZRANDMEMBER reply with repetitions built (members). */
 export const MAX_RANDOM_REPLY = 1 << 24;
@@ -126,23 +127,7 @@ function zscan(ctx: CommandContext, argv: string[]): Reply {
   if (cursor === null) fail('ERR invalid cursor');
   const z = getZset(ctx.db, argv[1]);
   if (z === undefined) return ['0', []];
-  let count = 10;
-  let pattern: string | undefined;
-  for (let i = 3; i < argv.length; ) {
-    const left = argv.length - i;
-    if (is(argv[i], 'COUNT') && left >= 2) {
-      const v = parseInt64(argv[i + 1]);
-      if (v === null) fail('ERR value is not an integer or out of range');
-      if (v < 1n) fail(ERR_SYNTAX);
-      count = v > 1n << 30n ? 1 << 30 : Number(v);
-      i += 2;
-    } else if (is(argv[i], 'MATCH') && left >= 2) {
-      pattern = argv[i + 1] === '*' ? undefined : argv[i + 1];
-      i += 2;
-    } else if (is(argv[i], 'NOVALUES') && !predates(ctx.version, '7.4')) {
-      fail('ERR NOVALUES option can only be used in HSCAN');
-    } else fail(ERR_SYNTAX);
-  }
+  const { count, pattern } = parseScanOptions(argv, 3, ctx.version, 'zset');
   let page: Iterable<ZsetEntry>;
   let next = 0n;
   if (z.listpack) page = z.entries();

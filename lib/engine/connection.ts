@@ -30,8 +30,8 @@ import { ErrorReply, NIL_ARRAY, PushReply, QUEUED, type Reply } from '../reply/r
 import { StreamsMockError } from '../clock/clock';
 import { type RedisVersion, commandSince, predates } from '../version';
 import { DENIED_IN_SCRIPTS, ERR_ARITY_FROM_SCRIPT, ERR_NOT_ALLOWED_FROM_SCRIPT, ERR_UNKNOWN_FROM_SCRIPT } from './script-rules';
-import { runBuiltin, takeExactDirty } from './emulated/builtins';
-import { callSliced } from './emulated/large-args';
+import { runBuiltin } from './emulated/builtins';
+import { callWithinLimit } from './emulated/large-args';
 import { bytesOf as toByteString, utf8Of as decodeBytes } from '../bytes/index';
 import { storeKeyOfBytes } from './emulated/keys';
 import { builtinError, typedBuiltinReply } from './builtin-replies';
@@ -651,9 +651,7 @@ export class Connection {
    * made `writes` keyspace modifications (see `dirtyOfBuiltin`), as `run` adds it.
    */
   addBuiltinDirty(name: string, argc: number, writes: number): void {
-    const exact = takeExactDirty();
-    if (exact !== undefined) this.server.stats.addDirty(exact);
-    else if (writes > 0) this.server.stats.addDirty(dirtyOfBuiltin(name, argc, writes));
+    if (writes > 0) this.server.stats.addDirty(dirtyOfBuiltin(name, argc, writes));
   }
 
   /** `weight`: see `timingWeight` (0: the call was not timed; its usec count as 0). */
@@ -900,9 +898,9 @@ export class Connection {
     try {
       const emulator = this.emulators[name];
       const host = this.builtinHost;
-      // Redis's checks, the keyspace clock, reply fixes (adapter/builtins.ts); long argument
-      // lists in slices (adapter/large-args.ts)
-      value = runBuiltin(ks, name, args, (all) => callSliced(name, all, (slice) => emulator.apply(host, slice)));
+      // Redis's checks, the keyspace clock, errors as Redis's (./emulated/builtins.ts); long argument
+      // lists refused (./emulated/large-args.ts)
+      value = runBuiltin(ks, name, args, (all) => callWithinLimit(name, all, (a) => emulator.apply(host, a)));
     } catch (err) {
       throw builtinError(err);
     } finally {

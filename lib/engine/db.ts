@@ -96,9 +96,9 @@ export function makeDb(conn: Connection, ks: Keyspace): Db {
       publishKeyspaceEvent(conn, ks, 't', event, full(key));
     },
     lookup: (key, noTouch) => (noTouch ? ks.store.peekLive(key) : ks.store.getRaw(key)),
-    store(key, value, keepTtl) {
+    store(key, value, keepTtl, mark) {
       const at = keepTtl ? ks.store.expiryOf(key) : undefined;
-      ks.store.setRaw(key, value);
+      ks.store.setRaw(key, value, mark);
       if (at !== undefined) return;
       ks.store.removeExpiry(key);
     },
@@ -107,6 +107,8 @@ export function makeDb(conn: Connection, ks: Keyspace): Db {
       ks.store.deleteKey(key);
       return true;
     },
+    stringMark: (key) => ks.store.stringMarkOf(key),
+    setStringMark: (key, mark) => ks.store.markString(key, mark),
     ttlAt: (key) => (ks.store.hasKey(key) ? ks.store.expiryOf(key) : undefined),
     setTtlAt: (key, at) => ks.store.setExpiry(key, at),
     persist: (key) => ks.store.removeExpiry(key),

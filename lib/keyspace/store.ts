@@ -16,6 +16,7 @@ import { bytesOf, utf8Of } from '../bytes/index';
 import { Stream } from '../model/stream';
 import { RedisHash } from '../model/hash';
 import type { NodeLimits } from '../model/stream-entries';
+import type { StringMark } from '../model/string-encoding';
 
 export interface StoreHooks {
   /** Current keyspace time in ms. */
@@ -98,6 +99,8 @@ export class KeyStore {
   private readonly expiry = new Map<string, number>();
   /** Last access of each key (ms on the keyspace clock): OBJECT IDLETIME. */
   private readonly accessed = new Map<string, number>();
+  /** Strings whose OBJECT ENCODING their last writer decided (lib/model/string-encoding.ts); cleared by a fresh value. */
+  private readonly marks = new Map<string, StringMark>();
   /**
    * TTLs as a binary min-heap of [at, key] (active expiry). An entry whose key has another TTL
    * (or none) by now is stale and skipped; the heap is rebuilt when stale entries dominate.
@@ -162,6 +165,7 @@ export class KeyStore {
     const old = this.raw.get(key);
     this.raw.delete(key);
     this.accessed.delete(key);
+    if (this.marks.size > 0) this.marks.delete(key);
     this.unindex(key);
     this.hooks.modified(key);
     if (old instanceof Stream) this.hooks.streamRemoved(key);
@@ -201,11 +205,13 @@ export class KeyStore {
     return this.raw.has(key);
   }
 
-  /** Store a value (streams by reference). */
-  setRaw(key: string, val: unknown): void {
+  /** Store a value (streams by reference); a string with the encoding `mark` its writer gave it, if any. */
+  setRaw(key: string, val: unknown, mark?: StringMark): void {
     if (val instanceof Stream && this.nodeLimits) val.entries.limits = this.nodeLimits;
     const old = this.raw.get(key);
     this.raw.set(key, val);
+    if (mark !== undefined) this.marks.set(key, mark);
+    else if (this.marks.size > 0) this.marks.delete(key);
     this.accessed.set(key, this.accessNow());
     if (old === undefined && this.slots !== null) this.indexKey(key);
     this.hooks.modified(key);
@@ -215,6 +221,16 @@ export class KeyStore {
 
   deleteKey(key: string): void {
     this.remove(key);
+  }
+
+  /** Mark the value at `key`, if any, as `mark` decided its encoding (no write: WATCH untouched). */
+  markString(key: string, mark: StringMark): void {
+    if (this.raw.has(key)) this.marks.set(key, mark);
+  }
+
+  /** How the string at `key` got its encoding when not by its content (lib/model/string-encoding.ts). */
+  stringMarkOf(key: string): StringMark | undefined {
+    return this.marks.size === 0 ? undefined : this.marks.get(key);
   }
 
   /** Delete `key` if it holds an empty list, set, sorted set or hash (see isEmptyAggregate). */
@@ -239,6 +255,7 @@ export class KeyStore {
     this.raw.clear();
     this.expiry.clear();
     this.accessed.clear();
+    this.marks.clear();
     this.resetIndexes();
     for (const key of keys) {
       this.hooks.modified(key);
@@ -331,6 +348,11 @@ export class KeyStore {
         if (expiry.has(key)) store.hooks.expiryChanged(key);
       }
     };
+    const myMarks = new Map(this.marks);
+    this.marks.clear();
+    for (const [k, v] of other.marks) this.marks.set(k, v);
+    other.marks.clear();
+    for (const [k, v] of myMarks) other.marks.set(k, v);
     const myAccess = new Map(this.accessed);
     this.accessed.clear();
     for (const [k, v] of other.accessed) this.accessed.set(k, v);

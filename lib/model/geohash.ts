@@ -2,7 +2,8 @@
  * Redis's geohash (geohash.c, geohash_helper.c): 26 steps per axis interleaved into a 52-bit
  * integer, latitude on the even bits and longitude on the odd bits, over longitude −180…180 and
  * latitude −85.05112878…85.05112878 (the Web Mercator limits). The bits are a sorted set's score.
- * Pure arithmetic in doubles and BigInt, done as the C code does it so the printed digits match.
+ * Pure arithmetic in doubles and BigInt, done as the C code does it so the printed digits match
+ * (sin, cos and asin as glibc rounds them: lib/model/libm.ts).
  */
 
 export const GEO_STEP_MAX = 26;
@@ -12,6 +13,8 @@ export const GEO_LONG_MIN = -180;
 export const GEO_LONG_MAX = 180;
 /** geohash_helper.c EARTH_RADIUS_IN_METERS. */
 export const EARTH_RADIUS_IN_METERS = 6372797.560856;
+
+import { asin, cos, sin } from './libm';
 
 const D_R = Math.PI / 180.0;
 const degRad = (ang: number) => ang * D_R;
@@ -91,13 +94,13 @@ export function geoDecode(score: number): [number, number] {
 export function geoDistance(lon1d: number, lat1d: number, lon2d: number, lat2d: number): number {
   const lon1r = degRad(lon1d);
   const lon2r = degRad(lon2d);
-  const v = Math.sin((lon2r - lon1r) / 2);
+  const v = sin((lon2r - lon1r) / 2);
   if (v === 0.0) return EARTH_RADIUS_IN_METERS * Math.abs(degRad(lat2d) - degRad(lat1d));
   const lat1r = degRad(lat1d);
   const lat2r = degRad(lat2d);
-  const u = Math.sin((lat2r - lat1r) / 2);
-  const a = u * u + Math.cos(lat1r) * Math.cos(lat2r) * v * v;
-  return 2.0 * EARTH_RADIUS_IN_METERS * Math.asin(Math.sqrt(a));
+  const u = sin((lat2r - lat1r) / 2);
+  const a = u * u + cos(lat1r) * cos(lat2r) * v * v;
+  return 2.0 * EARTH_RADIUS_IN_METERS * asin(Math.sqrt(a));
 }
 
 const GEO_ALPHABET = '0123456789bcdefghjkmnpqrstuvwxyz';
@@ -115,4 +118,163 @@ export function geohashText(score: number): string {
     out += GEO_ALPHABET[idx];
   }
   return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Area searches (geohash.c geohashNeighbors, geohash_helper.c geohashCalculateAreasByShapeWGS84):
+// the cell of the search centre at a step chosen from the radius, and its eight neighbours.
+
+/** A geohash of `step` bits per axis (GeoHashBits); `step` 0 with bits 0 is the zeroed cell (GZERO). */
+export interface GeoHashBits {
+  bits: bigint;
+  step: number;
+}
+
+/** A cell's extent (GeoHashArea). */
+export interface GeoHashArea {
+  readonly lonMin: number;
+  readonly lonMax: number;
+  readonly latMin: number;
+  readonly latMax: number;
+}
+
+/** A search shape (GeoShape): a circle of `radius`, or a box `width` × `height`, in units of `conversion` meters. */
+export type GeoShape =
+  | { readonly type: 'circle'; readonly x: number; readonly y: number; readonly conversion: number; readonly radius: number }
+  | { readonly type: 'box'; readonly x: number; readonly y: number; readonly conversion: number; readonly width: number; readonly height: number };
+
+/** The nine cells to scan, in geo.c membersOfAllNeighbors's order: self, N, S, E, W, NE, NW, SE, SW. */
+export interface GeoHashRadius {
+  readonly cells: readonly GeoHashBits[];
+  readonly area: GeoHashArea;
+}
+
+const MERCATOR_MAX = 20037726.37;
+const M64 = (1n << 64n) - 1n;
+const ODD_BITS = 0xaaaaaaaaaaaaaaaan;
+const EVEN_BITS = 0x5555555555555555n;
+
+/** geohashDecode over Redis's WGS84 ranges: the extent of a cell (no clamping). */
+export function geohashArea(hash: GeoHashBits): GeoHashArea {
+  const [ilato, ilono] = deinterleave(hash.bits);
+  const latScale = GEO_LAT_MAX - GEO_LAT_MIN;
+  const longScale = GEO_LONG_MAX - GEO_LONG_MIN;
+  const div = 2 ** hash.step;
+  return {
+    latMin: GEO_LAT_MIN + ((ilato * 1.0) / div) * latScale,
+    latMax: GEO_LAT_MIN + (((ilato + 1) * 1.0) / div) * latScale,
+    lonMin: GEO_LONG_MIN + ((ilono * 1.0) / div) * longScale,
+    lonMax: GEO_LONG_MIN + (((ilono + 1) * 1.0) / div) * longScale,
+  };
+}
+
+/** geohash_move_x (longitude, the odd bits) and geohash_move_y (latitude, the even bits), with uint64 wrap-around. */
+function move(hash: GeoHashBits, d: number, axis: 'x' | 'y'): GeoHashBits {
+  if (d === 0) return hash;
+  const shift = BigInt(64 - hash.step * 2);
+  const own = axis === 'x' ? ODD_BITS : EVEN_BITS;
+  const other = axis === 'x' ? EVEN_BITS : ODD_BITS;
+  let v = hash.bits & own;
+  const keep = hash.bits & other;
+  const zz = other >> shift;
+  if (d > 0) v = (v + (zz + 1n)) & M64;
+  else v = ((v | zz) - (zz + 1n)) & M64;
+  v &= own >> shift;
+  return { bits: v | keep, step: hash.step };
+}
+
+/** geohashNeighbors: [north, south, east, west, north_east, north_west, south_east, south_west]. */
+export function geohashNeighbors(hash: GeoHashBits): GeoHashBits[] {
+  const at = (dx: number, dy: number) => move(move(hash, dx, 'x'), dy, 'y');
+  return [at(0, 1), at(0, -1), at(1, 0), at(-1, 0), at(1, 1), at(-1, 1), at(1, -1), at(-1, -1)];
+}
+
+/** geohashEstimateStepsByRadius. */
+export function geohashEstimateStepsByRadius(rangeMeters: number, lat: number): number {
+  if (rangeMeters === 0) return 26;
+  let step = 1;
+  while (rangeMeters < MERCATOR_MAX) {
+    rangeMeters *= 2;
+    step++;
+  }
+  step -= 2;
+  if (lat > 66 || lat < -66) {
+    step--;
+    if (lat > 80 || lat < -80) step--;
+  }
+  if (step < 1) step = 1;
+  if (step > 26) step = 26;
+  return step;
+}
+
+/** geohashBoundingBox: [min longitude, min latitude, max longitude, max latitude]. */
+export function geohashBoundingBox(shape: GeoShape): [number, number, number, number] {
+  const { x: longitude, y: latitude } = shape;
+  const height = shape.conversion * (shape.type === 'circle' ? shape.radius : shape.height / 2);
+  const width = shape.conversion * (shape.type === 'circle' ? shape.radius : shape.width / 2);
+  const radDeg = (ang: number) => ang / D_R;
+  const latDelta = radDeg(height / EARTH_RADIUS_IN_METERS);
+  const longDeltaTop = radDeg(width / EARTH_RADIUS_IN_METERS / cos(degRad(latitude + latDelta)));
+  const longDeltaBottom = radDeg(width / EARTH_RADIUS_IN_METERS / cos(degRad(latitude - latDelta)));
+  const southern = latitude < 0;
+  return [southern ? longitude - longDeltaBottom : longitude - longDeltaTop, latitude - latDelta, southern ? longitude + longDeltaBottom : longitude + longDeltaTop, latitude + latDelta];
+}
+
+const ZERO_CELL = (): GeoHashBits => ({ bits: 0n, step: 0 });
+
+/** geohashCalculateAreasByShapeWGS84: the centre's cell and its neighbours, useless ones zeroed. */
+export function geohashCalculateAreasByShape(shape: GeoShape): GeoHashRadius {
+  const [minLon, minLat, maxLon, maxLat] = geohashBoundingBox(shape);
+  const { x: longitude, y: latitude } = shape;
+  let radiusMeters = shape.type === 'circle' ? shape.radius : Math.sqrt((shape.width / 2) * (shape.width / 2) + (shape.height / 2) * (shape.height / 2));
+  radiusMeters *= shape.conversion;
+  let steps = geohashEstimateStepsByRadius(radiusMeters, latitude);
+  const encode = (step: number): GeoHashBits => ({ bits: geohashEncode(longitude, latitude, step) ?? 0n, step });
+  let hash = encode(steps);
+  let nb = geohashNeighbors(hash);
+  let area = geohashArea(hash);
+  const [north, south, east, west] = nb.slice(0, 4).map(geohashArea);
+  const decrease = north.latMax < maxLat || south.latMin > minLat || east.lonMax < maxLon || west.lonMin > minLon;
+  if (steps > 1 && decrease) {
+    steps--;
+    hash = encode(steps);
+    nb = geohashNeighbors(hash);
+    area = geohashArea(hash);
+  }
+  // indexes in nb: 0 N, 1 S, 2 E, 3 W, 4 NE, 5 NW, 6 SE, 7 SW
+  if (steps >= 2) {
+    const zero = (...idx: number[]) => idx.forEach((i) => (nb[i] = ZERO_CELL()));
+    if (area.latMin < minLat) zero(1, 7, 6);
+    if (area.latMax > maxLat) zero(0, 4, 5);
+    if (area.lonMin < minLon) zero(3, 7, 5);
+    if (area.lonMax > maxLon) zero(2, 6, 4);
+  }
+  return { cells: [hash, ...nb], area };
+}
+
+/** geohashAlign52Bits: a cell's bits as the first 52-bit score it covers. */
+export function geohashAlign52Bits(hash: GeoHashBits): number {
+  return Number((hash.bits << BigInt(52 - hash.step * 2)) & M64);
+}
+
+/** geohashGetLatDistance. */
+export function geoLatDistance(lat1d: number, lat2d: number): number {
+  return EARTH_RADIUS_IN_METERS * Math.abs(degRad(lat2d) - degRad(lat1d));
+}
+
+/**
+ * geoWithinShape (after decoding): the distance from the shape's centre to (x, y) in meters, or
+ * null when the point is outside. A box compares the latitude distance, then the longitude
+ * distance along the point's parallel, with half its height and width.
+ */
+export function geoDistanceIfWithin(shape: GeoShape, x: number, y: number): number | null {
+  if (shape.type === 'circle') {
+    const d = geoDistance(shape.x, shape.y, x, y);
+    return d > shape.radius * shape.conversion ? null : d;
+  }
+  const widthM = shape.width * shape.conversion;
+  const heightM = shape.height * shape.conversion;
+  if (geoLatDistance(y, shape.y) > heightM / 2) return null;
+  if (geoDistance(x, y, shape.x, y) > widthM / 2) return null;
+  return geoDistance(shape.x, shape.y, x, y);
 }

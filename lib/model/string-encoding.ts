@@ -7,17 +7,28 @@
  * - `embstr`: otherwise, at most 44 bytes (OBJ_ENCODING_EMBSTR_SIZE_LIMIT);
  * - `raw`: longer.
  *
- * Known gaps (the engine keeps strings as plain byte strings, without Redis's object header):
- * Redis answers `raw` for a value changed in place by APPEND or SETRANGE (dbUnshareStringValue
- * makes a raw copy; `APPEND k x` on "1" gives "1x" → raw, SETRANGE on 1234 gives 2234 → raw,
- * SETBIT likewise), and `embstr`/`raw` (never `int`) for INCRBYFLOAT's result
- * (createStringObjectFromLongDouble); this function answers by content only (`int` for "2234").
+ * A value a command built or changed in place keeps the encoding that command gave it, whatever
+ * its content (checked on 7.0.15 and the post-7.4 build), marked on the key (`StringMark`,
+ * kept by the key store until the key gets a fresh value):
+ * - `raw`: APPEND to an existing key (even of ""), SETRANGE of a non-empty text (an existing key
+ *   or a new one), SETBIT, BITFIELD, BITOP's destination, every HyperLogLog (PFADD, PFMERGE …):
+ *   dbUnshareStringValue / createObject(OBJ_STRING, sds) / createRawStringObject;
+ * - `float`: INCRBYFLOAT's result (createStringObjectFromLongDouble): `embstr` up to 44 bytes,
+ *   else `raw`, never `int`.
+ * - `unshared`: COPY's duplicate of a string (dupStringObject): its encoding by content, but an
+ *   `int` is an object of its own, never one of the shared integers (OBJECT REFCOUNT 1).
+ * RENAME and MOVE keep the mark (the same object), COPY keeps `raw`/`float` (dupStringObject
+ * keeps the encoding); RESTORE decides by content (rdbLoadObject's tryObjectEncoding), as SET does.
  */
 
-/** The encoding Redis's tryObjectEncoding gives the byte string `value` (see above). */
-export function stringEncoding(value: string): 'int' | 'embstr' | 'raw' {
+/** How a string's encoding was decided when not by its content alone (see above). */
+export type StringMark = 'raw' | 'float' | 'unshared';
+
+/** The encoding of the byte string `value`: tryObjectEncoding's, or as `mark` decided it (see above). */
+export function stringEncoding(value: string, mark?: StringMark): 'int' | 'embstr' | 'raw' {
   const n = value.length;
-  if (n <= 20 && isLongLong(value)) return 'int';
+  if (mark === 'raw') return 'raw';
+  if ((mark === undefined || mark === 'unshared') && n <= 20 && isLongLong(value)) return 'int';
   return n <= 44 ? 'embstr' : 'raw';
 }
 

@@ -2,7 +2,7 @@
  * The limits Redis reads when a list, set, sorted set or hash grows, deciding its encoding
  * (`list-max-listpack-size`, `set-max-intset-entries`, `set-max-listpack-*`,
  * `hash-max-listpack-*`, `zset-max-listpack-*`): DUMP's encodings (./collections.ts) and the
- * sorted-set reply texts (adapter/zset-scores.ts) follow them.
+ * sorted-set reply texts (lib/commands/zset-common.ts) follow them.
  */
 /** The limits Redis reads when elements are added (CONFIG parameters). */
 export interface CollectionLimits {

@@ -1,7 +1,7 @@
 /**
  * Doubles as Redis writes them as text: C `%.17g` (glibc) and util.c `d2string` (a sorted-set
  * score in a listpack; 7.0 `%.17g`, 7.2+ fpconv_dtoa: ./fpconv.ts). Used by the RDB codec
- * (./collections.ts) and by the sorted-set replies (adapter/zset-scores.ts), which must not load
+ * (./collections.ts) and by the sorted-set replies (lib/commands/zset-common.ts), which must not load
  * the codec.
  */
 import { fpconvDtoa } from './fpconv';

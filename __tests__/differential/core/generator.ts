@@ -112,7 +112,13 @@ export class Generator {
       case 9: return ['MGET', ...this.keys(1, 4)];
       case 10: case 11: return ['APPEND', k, this.val()];
       case 12: return ['STRLEN', k];
-      case 13: return ['SETRANGE', k, r.pick(['0', '1', '3', '10', '-1', '536870912', '536870911', 'x']), this.val()];
+      case 13: {
+        // at 536870911 a value of 2 bytes or more passes proto-max-bulk-len (an error on both sides);
+        // one byte would make a 512 MB string, beyond a JavaScript string (a library limit)
+        const offset = r.pick(['0', '1', '3', '10', '-1', '536870912', '536870911', 'x']);
+        const value = this.val();
+        return ['SETRANGE', k, offset, offset === '536870911' ? `xx${value}` : value];
+      }
       case 14: case 15: return [r.pick(['GETRANGE', 'SUBSTR']), k, this.int(), this.int()];
       case 16: return [r.pick(['INCR', 'DECR']), k];
       case 17: case 18: return [r.pick(['INCRBY', 'DECRBY']), k, this.int()];

@@ -7,12 +7,15 @@
  * `[name, arity, flags, first-key, last-key, step, acl-categories, tips, key-specs, subcommands]`
  * with flags and categories as status strings. ACL categories are derived (read/write, the
  * command's group, fast/slow, blocking); tips, key specs, subcommands and the DOCS maps are left
- * empty, which clients (node-redis, redis-cli) accept. COUNT/LIST count what COMMAND lists.
+ * empty, which clients (node-redis, redis-cli) accept. COUNT and LIST answer the command table of
+ * the emulated version (Redis's metadata, ./key-specs.ts, subcommands as `container|sub`) and
+ * GETKEYS/GETKEYSANDFLAGS find keys as Redis does (./key-specs.ts).
  * Errors: `ERR unknown subcommand '…'. Try COMMAND HELP.`
  */
 import { errUnknownSubcommand, fail } from '../../errors';
 import { MapReply, type Reply, SetReply, SimpleString, statusLines } from '../../reply/reply';
-import { COMMAND_SINCE, type RedisVersion, versionIndex } from '../../version';
+import { COMMAND_SINCE, predates, type RedisVersion, versionIndex } from '../../version';
+import { getKeysReply, redisCommandNames } from './key-specs';
 import { COMMANDS } from '../index';
 import { type CommandData, commandSpec } from '../command-data';
 
@@ -97,6 +100,17 @@ const HELP = [
   '    Print this help.',
 ];
 
+/**
+ * COMMAND COUNT / LIST: the command table of the emulated version (Redis's, ./key-specs.ts),
+ * with the commands the engine answers beyond it (a newer version's, e.g. HGETDEL in 8.0 mode);
+ * the fake's own MOCKCLOCK is not a Redis command.
+ */
+function serverCommandNames(source: CommandTableSource, names: readonly string[], topLevel: boolean): string[] {
+  const table = redisCommandNames(source.version, topLevel);
+  const known = new Set(table);
+  return [...table, ...names.filter((n) => !known.has(n) && n !== 'mockclock')].sort();
+}
+
 /** Run COMMAND (argv[0] = 'command'). */
 export function commandReply(argv: readonly string[], source: CommandTableSource): Reply {
   const names = commandNames(source);
@@ -104,10 +118,10 @@ export function commandReply(argv: readonly string[], source: CommandTableSource
   const sub = argv[1].toLowerCase();
   switch (sub) {
     case 'count':
-      if (argv.length === 2) return names.length;
+      if (argv.length === 2) return serverCommandNames(source, names, true).length;
       break;
     case 'list':
-      if (argv.length === 2) return names;
+      if (argv.length === 2) return serverCommandNames(source, names, false);
       break;
     case 'info': {
       const known = new Set(names);
@@ -122,6 +136,11 @@ export function commandReply(argv: readonly string[], source: CommandTableSource
     case 'help':
       if (argv.length === 2) return statusLines(HELP);
       break;
+    case 'getkeys':
+    case 'getkeysandflags':
+      // arity -4 before 7.2 (a command and one argument at least), -3 since
+      if (argv.length < (predates(source.version, '7.2') ? 4 : 3)) return fail(`ERR wrong number of arguments for 'command|${sub}' command`);
+      return getKeysReply(argv, source.version, sub === 'getkeysandflags');
     default:
       break;
   }

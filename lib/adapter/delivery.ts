@@ -1,0 +1,85 @@
+/**
+ * Reply timing of ioredis clients. By default (`'microtask'`) a reply settles as a plain promise,
+ * in the chain of microtasks of the command (README: fake timers can never hold a reply back; a
+ * loop of commands is kept from starving the event loop by the spin guard). With `'macrotask'`
+ * replies reach callers as they would through a socket: in a later turn of the event loop than
+ * the one that sent the command.
+ *
+ * A real client reads each reply in an I/O callback (a macrotask), so code that sends a command
+ * always lets other code run before it resumes: a listener attached right after `await
+ * queue.add(…)` is in place before a worker on another connection has fetched the job, and a
+ * worker's bookkeeping after emitting an event is done before the test's next command answers.
+ * Libraries and tests rely on that (BullMQ's own suite does). Answering in microtasks ran every
+ * such chain to its end first.
+ *
+ * Cost: one macrotask per batch, not per reply: every reply settled during one turn is delivered
+ * in the next, in the order settled (so one connection's replies keep their order). The hop uses
+ * `setImmediate` of Node's `timers` module, captured at load: jest, vitest and sinon fake timers
+ * patch the globals only, so faked timers never hold a reply back.
+ */
+import * as timers from 'timers';
+import { StreamsMockError } from '../clock/clock';
+
+const realSetImmediate = timers.setImmediate;
+
+/** How replies reach ioredis callers: in the command's microtasks, or a turn of the event loop later. */
+export type ReplyTiming = 'microtask' | 'macrotask';
+
+let defaultTiming: ReplyTiming = 'microtask';
+
+/**
+ * Sets the reply timing of every ioredis client of the package (not of `serve`, whose clients
+ * read a socket anyway, nor of the Upstash handler, whose replies go through fetch).
+ * `'macrotask'` gives code that relies on network latency between a command and its reply (a
+ * listener attached right after `await queue.add(…)`, BullMQ's own test suite) the ordering it
+ * has against a server. Default `'microtask'`.
+ * @throws StreamsMockError for any other value
+ */
+export function setReplyTiming(timing: ReplyTiming): void {
+  if (timing !== 'microtask' && timing !== 'macrotask') {
+    throw new StreamsMockError(`setReplyTiming(timing): timing must be 'microtask' or 'macrotask', got ${String(timing)}`);
+  }
+  defaultTiming = timing;
+}
+
+/** The reply timing now in force. */
+export function replyTiming(): ReplyTiming {
+  return defaultTiming;
+}
+
+let queue: (() => void)[] = [];
+let scheduled = false;
+
+function flush(): void {
+  scheduled = false;
+  const batch = queue;
+  queue = [];
+  for (let i = 0; i < batch.length; i++) batch[i]();
+}
+
+function later(fn: () => void): void {
+  queue.push(fn);
+  if (!scheduled) {
+    scheduled = true;
+    realSetImmediate(flush);
+  }
+}
+
+/** Replies settled but not yet delivered (a fake clock's `tickAsync` waits for them). */
+export function pendingDeliveries(): number {
+  return queue.length;
+}
+
+/**
+ * `p` itself on microtask timing; else `p`'s outcome, delivered in the turn of the
+ * event loop after it settles.
+ */
+export function delivered<T>(p: Promise<T>): Promise<T> {
+  if (defaultTiming !== 'macrotask') return p;
+  return new Promise<T>((resolve, reject) => {
+    p.then(
+      (v) => later(() => resolve(v)),
+      (e) => later(() => reject(e)),
+    );
+  });
+}
