@@ -52,6 +52,9 @@
 import { createHash } from 'crypto';
 import { setImmediate as realSetImmediate } from 'timers';
 import { parseInt64 } from '../commands/args';
+import { commandKeys, keyHashSlot, routeQuery } from './cluster';
+import { DENIED_IN_SCRIPTS } from './script-rules';
+import { CONNECTION_COMMANDS } from './commands/index';
 import {
   BigNumberReply,
   BooleanReply,
@@ -194,6 +197,61 @@ interface ScriptRun {
   /** Settles when the script has ended (for the connections waiting on it). */
   done: Promise<void> | null;
   endAtomic: () => void;
+  /** Cluster mode: whether undeclared keys of several slots are allowed (EVAL without a
+   *  shebang, or `allow-cross-slot-keys`), and the slot the script's keys are in so far (-1). */
+  cluster: { allowCrossSlot: boolean; slot: number } | null;
+  /** The declared KEYS, when undeclared keys are to be reported (ServerState.warnUndeclaredKeys). */
+  declared: Set<string> | null;
+}
+
+/** Scripts and keys already reported (one warning each per process). */
+const reportedUndeclared = new Set<string>();
+
+function warnUndeclaredKeysOn(conn: Connection): boolean {
+  return conn.server.warnUndeclaredKeys || process.env.IOREDIS_MOCK_STREAMS_WARN_UNDECLARED_KEYS === '1';
+}
+
+/** Report the keys of argv the script did not declare (the warning mode). */
+function reportUndeclared(run: ScriptRun, argv: string[]): void {
+  const declared = run.declared!;
+  for (const key of commandKeys(argv)) {
+    if (declared.has(key)) continue;
+    const id = `${run.sha}\n${key}`;
+    if (reportedUndeclared.has(id)) continue;
+    reportedUndeclared.add(id);
+    console.warn(
+      `[ioredis-mock-streams] script ${run.sha} runs ${argv[0].toUpperCase()} on key "${key}", which it did not declare in KEYS: ` +
+        'in a Redis Cluster that key may live on another node (pass every key the script touches as KEYS, in one hash slot)',
+    );
+  }
+}
+
+/**
+ * script.c scriptVerifyClusterState for one `redis.call` in cluster mode: the error text, or
+ * null. 7.0.15: a command whose keys are another node's, or of several slots, is refused
+ * with "Script attempted to access a non local key in a cluster node"; a script with a
+ * shebang (and without allow-cross-slot-keys) must keep to one slot, its declared keys' one.
+ */
+function scriptClusterError(run: ScriptRun, argv: string[]): string | null {
+  const conn = run.conn;
+  const cluster = conn.server.cluster;
+  const state = run.cluster;
+  if (cluster === null || state === null) return null;
+  const name = argv[0].toLowerCase();
+  if (conn.checkCommand(argv) !== null || DENIED_IN_SCRIPTS.has(name) || CONNECTION_COMMANDS.get(name)?.noScript) return null;
+  const route = routeQuery(cluster, [argv]);
+  if (route.kind === 'keyless') return null;
+  const modern = versionIndex(run.engine.version) >= versionIndex('8.0');
+  if (route.kind === 'crossslot') {
+    if (modern) return `ERR Command '${name}' in script attempted to access keys that don't hash to the same slot`;
+    return 'ERR Script attempted to access a non local key in a cluster node';
+  }
+  if (conn.clusterNode !== null && route.node !== conn.clusterNode) return 'ERR Script attempted to access a non local key in a cluster node';
+  if (!state.allowCrossSlot) {
+    if (state.slot === -1) state.slot = route.slot;
+    else if (state.slot !== route.slot) return 'ERR Script attempted to access keys that do not hash to the same slot';
+  }
+  return null;
 }
 
 /** The script a host function or the hook serves (set around every resume). */
@@ -456,6 +514,8 @@ function redisCallFunction(vm: LuaVm, raise: boolean): JsFunction {
         } else if (t === LUA_TSTRING) argv[j - 1] = vm.toString(L, j) as string;
         else error = ERR_BAD_ARG_TYPE;
       }
+      if (error === undefined && run.declared !== null) reportUndeclared(run, argv);
+      if (error === undefined && run.cluster !== null) error = scriptClusterError(run, argv) ?? undefined;
       if (error === undefined) {
         const before = run.conn.server.stats.dirty;
         try {
@@ -666,7 +726,11 @@ function setGlobalArray(vm: LuaVm, L: LuaState, name: string, items: string[]): 
  * rejects with) CommandError for an error reply.
  */
 export function runScript(conn: Connection, body: string, sha: string, keys: string[], args: string[]): Reply | Promise<Reply> {
-  const { source } = parseShebang(body);
+  const { source, flags } = parseShebang(body);
+  const shebang = body.startsWith('#!');
+  if (conn.server.cluster !== null && shebang && flags.includes('no-cluster')) {
+    throw new CommandError("ERR Can not run script on cluster, 'no-cluster' flag is set.");
+  }
   const vm = theVm();
   const engine = engineFor(conn);
   const ref = functionRef(engine, sha, source);
@@ -692,6 +756,11 @@ export function runScript(conn: Connection, body: string, sha: string, keys: str
     wrote: false,
     done: null,
     endAtomic: conn.keyspace.beginAtomic(),
+    cluster:
+      conn.server.cluster === null
+        ? null
+        : { allowCrossSlot: !shebang || flags.includes('allow-cross-slot-keys'), slot: keys.length > 0 ? keyHashSlot(keys[0]) : -1 },
+    declared: warnUndeclaredKeysOn(conn) ? new Set(keys) : null,
   };
   let suspended = false;
   try {

@@ -56,6 +56,8 @@ export interface InfoSource {
   readonly scripts: number;
   /** CONFIG values (hz, maxmemory, maxmemory-policy, appendonly). */
   readonly config: { get(name: string): string | undefined };
+  /** Cluster mode (INFO cluster_enabled). */
+  readonly clusterEnabled?: boolean;
 }
 
 
@@ -304,7 +306,7 @@ const SECTIONS: Record<string, Field[]> = {
     ['used_cpu_user_main_thread', () => cpu().user],
   ],
   cluster: [
-    ['cluster_enabled', '0'],
+    ['cluster_enabled', (s) => (s.clusterEnabled ? '1' : '0')],
   ],
 };
 

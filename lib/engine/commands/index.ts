@@ -27,6 +27,7 @@ const scripting = (): ConnectionCommandModule => require('./scripting');
 const pubsub = (): ConnectionCommandModule => require('./pubsub');
 const server = (): ConnectionCommandModule => require('./server');
 const diagnostics = (): ConnectionCommandModule => require('./diagnostics');
+const cluster = (): ConnectionCommandModule => require('./cluster');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 const MULTI: Flags = { immediate: true, noScript: true };
@@ -75,6 +76,10 @@ const TABLE: [name: string, arity: number, flags: Flags, load: () => ConnectionC
   ['function', -2, NOSCRIPT, server],
   ['latency', -2, NONE, diagnostics],
   ['slowlog', -2, NONE, diagnostics],
+  ['cluster', -2, NONE, cluster],
+  ['readonly', 1, NONE, cluster],
+  ['readwrite', 1, NONE, cluster],
+  ['asking', 1, NONE, cluster],
 ];
 
 /** Connection-level commands by lower-case name. */

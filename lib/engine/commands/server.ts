@@ -89,6 +89,7 @@ export function infoSource(conn: Connection): InfoSource {
     keyspace,
     scripts: server.scripts.size,
     config: server.config,
+    clusterEnabled: server.cluster !== null,
   };
 }
 
