@@ -4,7 +4,6 @@ import entry from '../dist/cjs-entry.js';
 export default entry;
 export const {
   Redis,
-  Cluster,
   ReplyError,
   print,
   installStreams,
@@ -38,8 +37,9 @@ function lazyClass(name) {
   });
 }
 const proxyOf = {};
-for (const name of ['Command', 'ScanStream', 'Pipeline', 'AbstractConnector', 'SentinelConnector', 'SentinelIterator']) proxyOf[name] = lazyClass(name);
-export const { Command, ScanStream, Pipeline, AbstractConnector, SentinelConnector, SentinelIterator } = proxyOf;
+for (const name of ['Command', 'ScanStream', 'Pipeline', 'AbstractConnector', 'SentinelConnector', 'SentinelIterator', 'Cluster']) proxyOf[name] = lazyClass(name);
+// Cluster: ioredis's Cluster class on in-process fake nodes (loads ioredis's cluster code on first use)
+export const { Command, ScanStream, Pipeline, AbstractConnector, SentinelConnector, SentinelIterator, Cluster } = proxyOf;
 /** ioredis's client defaults (a static of its class): loaded on first use. */
 export const defaultOptions = new Proxy({}, {
   get: (_, key) => Reflect.get(entry.defaultOptions, key),

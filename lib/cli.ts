@@ -16,10 +16,13 @@
  *
  *   ioredis-mock-streams serve [--port P] [--host H] [--redis-version V] [--password PW]
  *                              [--clock adjustable|manual|real] [--time MS] [--no-clock-command]
+ *                              [--cluster N]
  *     Runs the fake as a RESP server (RESP2/RESP3) until SIGINT/SIGTERM. Prints one line,
  *     "ioredis-mock-streams server listening on redis://HOST:PORT (Redis V)", once it accepts
  *     connections (--port 0, the default, picks a free port). The clock moves over the wire
- *     with MOCKCLOCK GET | TICK ms | SET ms (see the README).
+ *     with MOCKCLOCK GET | TICK ms | SET ms (see the README). With --cluster N: N masters of a
+ *     Redis Cluster over one keyspace, one port each, printed as "ioredis-mock-streams cluster of
+ *     N masters listening on redis://HOST:P1 redis://HOST:P2 … (Redis V)".
  *
  *   With --url the database must be empty (refused otherwise, exit code 2) unless --flush
  *   allows deleting its keys; the keys the scenarios create are deleted afterwards. A scenario
@@ -142,6 +145,7 @@ interface ServeCliOptions {
   clock: string;
   time?: string;
   clockCommand: boolean;
+  cluster?: string;
 }
 
 /** `serve`: start the RESP server and wait for SIGINT/SIGTERM. Resolves with the exit code. */
@@ -157,6 +161,11 @@ async function serveCommand(opts: ServeCliOptions): Promise<number> {
   if (opts.time !== undefined && (!/^\d+$/.test(opts.time) || !Number.isSafeInteger(time))) {
     throw new Error(`--time must be ms since the epoch, got ${opts.time}`);
   }
+  let cluster: number | undefined;
+  if (opts.cluster !== undefined) {
+    cluster = Number(opts.cluster);
+    if (!/^\d+$/.test(opts.cluster) || cluster < 1 || cluster > 1000) throw new Error(`--cluster must be a number of masters 1-1000, got ${opts.cluster}`);
+  }
   let clock;
   if (opts.clock === 'manual') clock = createFakeClock({ now: time ?? Date.now() });
   else if (opts.clock === 'real') clock = realClock;
@@ -169,8 +178,14 @@ async function serveCommand(opts: ServeCliOptions): Promise<number> {
     password: opts.password,
     clock,
     clockCommand: opts.clockCommand,
+    cluster,
   });
-  console.log(`ioredis-mock-streams server listening on ${server.url} (Redis ${server.redisVersion})`);
+  if (cluster !== undefined) {
+    const urls = server.nodes.map((n) => n.url).join(' ');
+    console.log(`ioredis-mock-streams cluster of ${cluster} masters listening on ${urls} (Redis ${server.redisVersion})`);
+  } else {
+    console.log(`ioredis-mock-streams server listening on ${server.url} (Redis ${server.redisVersion})`);
+  }
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);
@@ -221,6 +236,7 @@ export async function main(argv: readonly string[] = process.argv): Promise<numb
     .option('--clock <kind>', 'adjustable (wall time, MOCKCLOCK moves it), manual (moves only by MOCKCLOCK) or real', 'adjustable')
     .option('--time <ms>', 'start time in ms since the epoch (adjustable and manual clocks)')
     .option('--no-clock-command', 'answer MOCKCLOCK as an unknown command')
+    .option('--cluster <masters>', 'serve a Redis Cluster of this many masters over one keyspace, one port each (--port P: P, P+1, ...), slots as redis-cli --cluster create assigns them')
     .action(async (opts: ServeCliOptions) => {
       code = await serveCommand(opts);
     });

@@ -35,8 +35,17 @@ export { createFakeClock, FakeClock } from './clock/fake-clock';
 export type { FakeClockOptions } from './clock/fake-clock';
 export { globalClock } from './clock/global-clock';
 export { realClock } from './clock/real-clock';
-export { setReplyTiming } from './adapter/delivery';
 export type { ReplyTiming } from './adapter/delivery';
+/**
+ * When the replies of the package's ioredis clients settle: 'microtask' (default) or 'macrotask'
+ * (a turn of the event loop later, as through a socket). See lib/adapter/delivery.ts.
+ * @throws StreamsMockError for another value
+ */
+export function setReplyTiming(timing: import('./adapter/delivery').ReplyTiming): void {
+  // loaded on use: the import path stays as small as before (startup test)
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  (require('./adapter/delivery') as typeof import('./adapter/delivery')).setReplyTiming(timing);
+}
 export { StreamsMockError } from './clock/clock';
 import { StreamsMockError as ClockError } from './clock/clock';
 export type { Clock, ClockTimer } from './clock/clock';
@@ -157,6 +166,24 @@ export interface StreamsRedisConstructor {
   new (path: string): IORedis;
   new (): IORedis;
   readonly prototype: IORedis;
+  /** ioredis's Cluster class on in-process fake nodes (see `Cluster`). */
+  readonly Cluster: StreamsClusterConstructor;
+}
+
+/** Options of the fake `Cluster`: ioredis's, plus the keyspace's clock/version and the number of masters. */
+export type StreamsClusterOptions = import('ioredis').ClusterOptions & {
+  /** Clock and emulated version of the cluster's keyspace (as the client option `streams`). */
+  streams?: import('./keyspace/keyspace').KeyspaceOptions;
+  /** Masters of the emulated cluster, made by its first client. @default 3 */
+  masters?: number;
+  /** Warn when a Lua script touches a key it did not declare in KEYS. @default false */
+  warnUndeclaredKeys?: boolean;
+};
+
+/** The fake `Cluster` class: ioredis's `Cluster`, constructed with `StreamsClusterOptions`. */
+export interface StreamsClusterConstructor {
+  new (startupNodes: import('ioredis').ClusterNode[], options?: StreamsClusterOptions): import('ioredis').Cluster;
+  readonly prototype: import('ioredis').Cluster;
 }
 
 installStreamsOnFirstUse(RedisMockBase);
@@ -178,16 +205,27 @@ class Redis extends (RedisMockBase as unknown as new (options?: object) => objec
 }
 const RedisClass = Redis as unknown as StreamsRedisConstructor;
 export { RedisClass as Redis };
-/** ioredis-mock's Cluster class (also has the stream commands). */
-export const Cluster = (RedisMockBase as unknown as { Cluster: unknown }).Cluster;
+/**
+ * ioredis's own `Cluster` class (of your ioredis) served by the fake: its node connections reach
+ * in-process fake nodes of an emulated Redis Cluster (3 masters by default) instead of sockets,
+ * so slots, MOVED, CROSSSLOT, pipelines, MULTI, scripts, pub/sub and blocking reads behave as
+ * against a real cluster (lib/cluster/in-process.ts). Also `Redis.Cluster`. Loaded on first use.
+ */
+export declare const Cluster: StreamsClusterConstructor;
+const clusterGetter = () => (require('./cluster/in-process') as typeof import('./cluster/in-process')).fakeClusterClass();
+Object.defineProperty(exports, 'Cluster', { enumerable: true, configurable: true, get: clusterGetter });
+Object.defineProperty(Redis, 'Cluster', { enumerable: false, configurable: true, get: clusterGetter });
 export default RedisClass;
 
 import { type StreamsKeyspace, keyspaceView as view } from './keyspace/view';
 export type { StreamsKeyspace } from './keyspace/view';
 
-/** The keyspace of a fake client: its clock, emulated version and blocked calls. */
-export function streamsKeyspace(redis: IORedis | StreamsRedisInstance<'resp3'>): StreamsKeyspace {
-  return view(adapterModule().keyspaceOf(redis));
+/** The keyspace of a fake client (or of a fake `Cluster`): its clock, emulated version and blocked calls. */
+export function streamsKeyspace(redis: IORedis | StreamsRedisInstance<'resp3'> | import('ioredis').Cluster): StreamsKeyspace {
+  // the fake Cluster: its keyspace (lib/cluster/in-process.ts)
+  const clusterKeyspace = (redis as unknown as Record<symbol, unknown>)[Symbol.for('ioredis-mock-streams.clusterKeyspace')];
+  if (clusterKeyspace !== undefined) return view(clusterKeyspace as Parameters<typeof view>[0]);
+  return view(adapterModule().keyspaceOf(redis as IORedis));
 }
 
 /**

@@ -41,7 +41,9 @@ const SEQUENCES: Step[][] = [
     s('SRANDMEMBER', 'str', 'x'), s('SRANDMEMBER', 'k', '-9223372036854775808'), s('SRANDMEMBER', 'k', '9223372036854775808'), s('SPOP', 'str', '0'),
     s('SINTERCARD', '0', 'k'), s('SINTERCARD', 'a', 'k'), s('SINTERCARD', '3', 'k', 'k'), s('SINTERCARD', '1', 'k', 'x'), s('SINTERCARD', '1', 'k', 'LIMIT'),
     s('SINTERCARD', '1', 'k', 'LIMIT', '-1'), s('SINTERCARD', '1', 'str'), s('SSCAN', 'k', 'x'), s('SSCAN', 'str', '0'), s('SSCAN', 'k', '0', 'COUNT', '0'),
-    s('SSCAN', 'k', '0', 'COUNT', 'x'), s('SSCAN', 'k', '0', 'TYPE', 'set'), s('SSCAN', 'k', '0', 'NOVALUES'), s('SSCAN', 'nokey', '0', 'bad'), s('SSCAN', 'k', '-1'), s('SSCAN', 'k', ''),
+    s('SSCAN', 'k', '0', 'COUNT', 'x'), s('SSCAN', 'k', '0', 'TYPE', 'set'), s('SSCAN', 'k', '0', 'NOVALUES'), s('SSCAN', 'nokey', '0', 'bad'), s('SSCAN', 'k', ''),
+    // (no `SSCAN k -1`: on 7.0 a one-member hashtable set answers its member or nothing depending on
+    // the server's random hash seed — the cursor 2^64-1 visits one bucket)
     s('SMISMEMBER', 'k'), s('SADD', 'k')],
   // SPOP / SRANDMEMBER shapes and counts
   [s('SADD', 'p', 'a'), s('SPOP', 'p', '1'), s('EXISTS', 'p'), s('SPOP', 'p', '5'), s('SPOP', 'p'), s('SRANDMEMBER', 'p'), s('SRANDMEMBER', 'p', '5'), s('SADD', 'p', ...range(1, 20)),

@@ -84,3 +84,16 @@ it('rate-limits a worker to one job per second', async () => {
   await worker.close(), await queue.close();
 });
 // README:end
+
+import { readFileSync } from 'fs';
+import { join } from 'path';
+
+describe('README: BullMQ queues tested in milliseconds', () => {
+  it('shows this test file as written', () => {
+    const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## BullMQ: queues tested in milliseconds'));
+    const blocks = [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]);
+    const self = readFileSync(__filename, 'utf8');
+    expect(blocks).toContain(self.slice(self.indexOf('// README:begin\n') + '// README:begin\n'.length, self.indexOf('// README:end')));
+  });
+});

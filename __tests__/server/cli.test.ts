@@ -42,6 +42,21 @@ function start(args: string[]): Promise<{ child: ChildProcess; line: string }> {
     await c.whenClosed();
   });
 
+  it('serves a 3-master cluster with --cluster 3: one port per master, MOVED between them', async () => {
+    const { child, line } = await start(['--cluster', '3', '--redis-version', '7.0']);
+    const m = /^ioredis-mock-streams cluster of 3 masters listening on redis:\/\/127\.0\.0\.1:(\d+) redis:\/\/127\.0\.0\.1:(\d+) redis:\/\/127\.0\.0\.1:(\d+) \(Redis 7\.0\)$/.exec(line);
+    expect(m).not.toBeNull();
+    const [p0, , p2] = [Number(m?.[1]), Number(m?.[2]), Number(m?.[3])];
+    const c = await RawClient.connect(p0);
+    expect(await c.call('SET', 'b', '1')).toBe('+OK\r\n'); // slot 3300: the first master's
+    expect(await c.call('SET', 'a', '1')).toBe(`-MOVED 15495 127.0.0.1:${p2}\r\n`);
+    expect(await c.call('MGET', 'a', 'b')).toBe("-CROSSSLOT Keys in request don't hash to the same slot\r\n");
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    await c.whenClosed();
+  });
+
   it('refuses a bad option with exit code 2', async () => {
     const child = spawn(process.execPath, [CLI, 'serve', '--clock', 'sundial'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let err = '';

@@ -71,6 +71,16 @@ export function pendingDeliveries(): number {
 }
 
 /**
+ * With macrotask timing, a promise that resolves in the turn of the event loop after the next
+ * batch of replies (a connection's `close`/`end`/`ready` event comes after the reply that caused
+ * it has been handled, as a socket's events follow its data); undefined on microtask timing.
+ */
+export function afterReplies(): Promise<void> | undefined {
+  if (defaultTiming !== 'macrotask') return undefined;
+  return new Promise<void>((resolve) => later(() => later(resolve)));
+}
+
+/**
  * `p` itself on microtask timing; else `p`'s outcome, delivered in the turn of the
  * event loop after it settles.
  */

@@ -11,6 +11,7 @@
  * Events are emitted from promise callbacks, never `process.nextTick`, so jest/sinon fake
  * timers cannot hold them back (ioredis-mock's own nextTick `connect`/`ready` are dropped).
  */
+import { afterReplies } from './delivery';
 import { clientCreated } from './client-registry';
 import { installedIoredisMajor, projectIoredisVersion } from './command-table';
 import { replyContextOf } from './ioredis-reply';
@@ -58,7 +59,7 @@ function emitOwn(redis: Instance, event: string, arg?: unknown): void {
 /** Set `status` now and emit its event from a promise callback (ioredis setStatus). */
 function setStatus(redis: Instance, status: string, arg?: unknown): Promise<void> {
   redis.status = status;
-  return Promise.resolve().then(() => emitOwn(redis, status, arg));
+  return (afterReplies() ?? Promise.resolve()).then(() => emitOwn(redis, status, arg));
 }
 
 /** The connection options of an instance: its keyspace, key prefix, name, notifications. */

@@ -47,6 +47,7 @@ import type { CommandStats, ServerStats } from '../stats/server-stats';
 import { performance } from 'perf_hooks';
 import { setTimeout as realSetTimeout, clearTimeout as realClearTimeout } from 'timers';
 import type { BusyScript } from './registry';
+import { redirectionError } from './cluster';
 
 /** server.c processCommand while a script is busy (7.0.15 and the 8.x sources). */
 export const BUSY_TEXT = 'BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.';
@@ -87,6 +88,9 @@ export interface ConnectionOptions {
   /** CLIENT LIST `addr` / `laddr` (the RESP server knows the socket's). */
   addr?: string;
   laddr?: string;
+  /** Cluster mode: the index of the node (master) this connection is connected to; keys of
+   *  other nodes' slots answer MOVED. Undefined: every slot is local (CROSSSLOT still applies). */
+  clusterNode?: number;
 }
 
 const CLOSED_MESSAGE = 'Connection is closed.';
@@ -239,6 +243,11 @@ export class Connection {
   private patternSubs: Set<string> | undefined;
   /** SSUBSCRIBE shard channels (byte strings), in subscription order. */
   private shardSubs: Set<string> | undefined;
+  /** Cluster mode: the node this connection talks to (null: every slot is local). */
+  readonly clusterNode: number | null;
+  /** READONLY (cluster mode), ASKING (the next command only). */
+  clusterReadonly = false;
+  clusterAsking = false;
 
   constructor(options: ConnectionOptions = {}) {
     this.server = serverFor(options.host ?? 'localhost', options.port ?? 6379);
@@ -260,6 +269,7 @@ export class Connection {
     this.addr = options.addr ?? `127.0.0.1:${40000 + (this.id % 20000)}`;
     this.laddr = options.laddr ?? `${this.server.host === 'localhost' ? '127.0.0.1' : this.server.host}:${this.server.port}`;
     this.createdAt = this.ks.clock.now();
+    this.clusterNode = options.clusterNode ?? null;
     register(this);
   }
 
@@ -449,6 +459,7 @@ export class Connection {
       this.channelSubs !== undefined ||
       this.patternSubs !== undefined ||
       this.shardSubs !== undefined ||
+      this.server.cluster !== null ||
       (lane.arity >= 0 ? argv.length !== lane.arity : argv.length < -lane.arity)
     ) {
       return this.runReady(argv);
@@ -678,6 +689,7 @@ export class Connection {
     const stream = conn ? undefined : lookupCommand(name);
     this.lastCommand = this.lookedUpName(name, argv, conn, stream);
     if (!this.authenticated && !conn?.noAuth) return this.reject(name, ERR_NOAUTH);
+    if (this.server.cluster !== null) this.checkCluster(name, argv, conn, stream !== undefined);
     if (this.resp === 2 && this.inSubscriberMode && !ALLOWED_WHEN_SUBSCRIBED.has(name)) {
       const container = conn?.subcommands !== undefined || stream?.subcommands !== undefined || BUILTIN_CONTAINERS.has(name);
       const sub = argv.length > 1 && container ? `|${String(argv[1]).toLowerCase()}` : '';
@@ -690,6 +702,36 @@ export class Connection {
     const refused = this.commandCheckError(name, argv, undefined, false);
     if (refused !== null) this.reject(name, refused);
     return this.runBuiltin(name, argv);
+  }
+
+  /**
+   * Cluster mode (processCommand → getNodeByQuery): after the unknown-command and arity checks,
+   * a command with keys answers CROSSSLOT when they hash to different slots, MOVED when their
+   * slot is another node's; EXEC checks the whole queue (and discards the transaction on
+   * refusal); inside MULTI a refused command flags the transaction (EXECABORT at EXEC).
+   */
+  private checkCluster(name: string, argv: string[], conn: ConnectionCommandSpec | undefined, isStream: boolean): void {
+    const cluster = this.server.cluster!;
+    this.clusterAsking = false; // ASKING lasts one command (no slot migrates here)
+    let commands: string[][];
+    if (name === 'exec') {
+      if (this.multiQueue === null) return;
+      commands = this.multiQueue;
+    } else {
+      try {
+        if (this.commandCheckError(name, argv, conn, isStream) !== null) return; // refused as usual
+      } catch {
+        return;
+      }
+      commands = [argv];
+    }
+    const err = redirectionError(cluster, this.clusterNode, commands);
+    if (err === null) return;
+    if (name === 'exec') {
+      this.discardTransaction();
+      throw new RejectedCommandError(err.message);
+    }
+    this.reject(name, err.message);
   }
 
   /**

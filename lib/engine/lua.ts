@@ -52,6 +52,9 @@
 import { createHash } from 'crypto';
 import { setImmediate as realSetImmediate } from 'timers';
 import { parseInt64 } from '../commands/args';
+import { commandKeys, keyHashSlot, routeQuery } from './cluster';
+import { DENIED_IN_SCRIPTS } from './script-rules';
+import { CONNECTION_COMMANDS } from './commands/index';
 import {
   BigNumberReply,
   BooleanReply,
@@ -226,6 +229,61 @@ interface ScriptRun {
   /** Settles when the script has ended (for the connections waiting on it). */
   done: Promise<void> | null;
   endAtomic: () => void;
+  /** Cluster mode: whether undeclared keys of several slots are allowed (EVAL without a
+   *  shebang, or `allow-cross-slot-keys`), and the slot the script's keys are in so far (-1). */
+  cluster: { allowCrossSlot: boolean; slot: number } | null;
+  /** The declared KEYS, when undeclared keys are to be reported (ServerState.warnUndeclaredKeys). */
+  declared: Set<string> | null;
+}
+
+/** Scripts and keys already reported (one warning each per process). */
+const reportedUndeclared = new Set<string>();
+
+function warnUndeclaredKeysOn(conn: Connection): boolean {
+  return conn.server.warnUndeclaredKeys || process.env.IOREDIS_MOCK_STREAMS_WARN_UNDECLARED_KEYS === '1';
+}
+
+/** Report the keys of argv the script did not declare (the warning mode). */
+function reportUndeclared(run: ScriptRun, argv: string[]): void {
+  const declared = run.declared!;
+  for (const key of commandKeys(argv)) {
+    if (declared.has(key)) continue;
+    const id = `${run.sha}\n${key}`;
+    if (reportedUndeclared.has(id)) continue;
+    reportedUndeclared.add(id);
+    console.warn(
+      `[ioredis-mock-streams] script ${run.sha} runs ${argv[0].toUpperCase()} on key "${key}", which it did not declare in KEYS: ` +
+        'in a Redis Cluster that key may live on another node (pass every key the script touches as KEYS, in one hash slot)',
+    );
+  }
+}
+
+/**
+ * script.c scriptVerifyClusterState for one `redis.call` in cluster mode: the error text, or
+ * null. 7.0.15: a command whose keys are another node's, or of several slots, is refused
+ * with "Script attempted to access a non local key in a cluster node"; a script with a
+ * shebang (and without allow-cross-slot-keys) must keep to one slot, its declared keys' one.
+ */
+function scriptClusterError(run: ScriptRun, argv: string[]): string | null {
+  const conn = run.conn;
+  const cluster = conn.server.cluster;
+  const state = run.cluster;
+  if (cluster === null || state === null) return null;
+  const name = argv[0].toLowerCase();
+  if (conn.checkCommand(argv) !== null || DENIED_IN_SCRIPTS.has(name) || CONNECTION_COMMANDS.get(name)?.noScript) return null;
+  const route = routeQuery(cluster, [argv]);
+  if (route.kind === 'keyless') return null;
+  const modern = versionIndex(run.engine.version) >= versionIndex('8.0');
+  if (route.kind === 'crossslot') {
+    if (modern) return `ERR Command '${name}' in script attempted to access keys that don't hash to the same slot`;
+    return 'ERR Script attempted to access a non local key in a cluster node';
+  }
+  if (conn.clusterNode !== null && route.node !== conn.clusterNode) return 'ERR Script attempted to access a non local key in a cluster node';
+  if (!state.allowCrossSlot) {
+    if (state.slot === -1) state.slot = route.slot;
+    else if (state.slot !== route.slot) return 'ERR Script attempted to access keys that do not hash to the same slot';
+  }
+  return null;
 }
 
 /** The script a host function or the hook serves (set around every resume). */
@@ -490,6 +548,8 @@ function redisCallFunction(vm: LuaVm, raise: boolean): JsFunction {
         else error = ERR_BAD_ARG_TYPE;
       }
       if (error === undefined && run.readOnly && writesData(argv)) error = ERR_WRITE_IN_RO;
+      if (error === undefined && run.declared !== null) reportUndeclared(run, argv);
+      if (error === undefined && run.cluster !== null) error = scriptClusterError(run, argv) ?? undefined;
       if (error === undefined) {
         const before = run.conn.server.stats.dirty;
         try {
@@ -721,6 +781,9 @@ function setGlobalArray(vm: LuaVm, L: LuaState, name: string, items: string[]): 
  */
 export function runScript(conn: Connection, body: string, sha: string, keys: string[], args: string[], ro = false, argv: string[] = []): Reply | Promise<Reply> {
   const { source, flags, compat } = parseShebang(body);
+  if (conn.server.cluster !== null && !compat && flags.includes('no-cluster')) {
+    throw new CommandError("ERR Can not run script on cluster, 'no-cluster' flag is set.");
+  }
   const noWrites = !compat && flags.includes('no-writes');
   if (!compat && !noWrites && ro) throw new CommandError(ERR_RO_WITH_WRITE_FLAG);
   const vm = theVm();
@@ -729,10 +792,18 @@ export function runScript(conn: Connection, body: string, sha: string, keys: str
   const L = engine.L;
   setGlobalArray(vm, L, 'KEYS', keys);
   setGlobalArray(vm, L, 'ARGV', args);
-  return startRun(conn, engine, ref, { name: sha, isEval: true, readOnly: ro || noWrites, argv, push: () => 0 });
+  return startRun(conn, engine, ref, { name: sha, isEval: true, readOnly: ro || noWrites, argv, push: () => 0, ...clusterState(conn, keys, compat || flags.includes('allow-cross-slot-keys')) });
 }
 
-interface RunOptions {
+/** The cluster and undeclared-key state of a run (see ScriptRun.cluster / .declared). */
+function clusterState(conn: Connection, keys: string[], allowCrossSlot: boolean): Pick<ScriptRun, 'cluster' | 'declared'> {
+  return {
+    cluster: conn.server.cluster === null ? null : { allowCrossSlot, slot: keys.length > 0 ? keyHashSlot(keys[0]) : -1 },
+    declared: warnUndeclaredKeysOn(conn) ? new Set(keys) : null,
+  };
+}
+
+interface RunOptions extends Pick<ScriptRun, 'cluster' | 'declared'> {
   name: string;
   isEval: boolean;
   readOnly: boolean;
@@ -769,6 +840,8 @@ function startRun(conn: Connection, engine: Engine, ref: number, opts: RunOption
     wrote: false,
     done: null,
     endAtomic: conn.keyspace.beginAtomic(),
+    cluster: opts.cluster,
+    declared: opts.declared,
   };
   let suspended = false;
   try {
@@ -1367,6 +1440,9 @@ export function fcallCommand(conn: Connection, argv: string[], ro: boolean): Rep
   if (n === null) throw new CommandError('ERR Bad number of keys provided');
   if (n > BigInt(argv.length - 3)) throw new CommandError("ERR Number of keys can't be greater than number of args");
   if (n < 0n) throw new CommandError("ERR Number of keys can't be negative");
+  if (conn.server.cluster !== null && fn.flags.includes('no-cluster')) {
+    throw new CommandError("ERR Can not run script on cluster, 'no-cluster' flag is set.");
+  }
   const noWrites = fn.flags.includes('no-writes');
   if (!noWrites && ro) throw new CommandError(ERR_RO_WITH_WRITE_FLAG);
   const engine = functionEngineFor(conn);
@@ -1384,6 +1460,7 @@ export function fcallCommand(conn: Connection, argv: string[], ro: boolean): Rep
       pushArray(vm, co, args);
       return 2;
     },
+    ...clusterState(conn, keys, fn.flags.includes('allow-cross-slot-keys')),
   });
 }
 

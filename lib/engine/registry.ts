@@ -14,6 +14,7 @@ import { Keyspace } from '../keyspace/keyspace';
 import { ServerConfig } from '../config/server-config';
 import type { ClockControl } from '../commands/server/mockclock';
 import { ServerStats } from '../stats/server-stats';
+import type { ClusterState } from './cluster';
 
 /** Number of databases (Redis `databases` default): SELECT accepts 0 … 15. */
 export const DATABASES = 16;
@@ -79,6 +80,18 @@ export class ServerState {
    * database `db`: set by the engine's connections (lib/engine/connection.ts), which own pub/sub.
    */
   eventSink: ((db: number, type: string, event: string, key: string) => void) | null = null;
+  /**
+   * Redis Cluster mode (lib/engine/cluster.ts): the masters sharing this server's db 0, or null
+   * (a single server). Set by a front end that serves a cluster (`serve({ cluster })`).
+   */
+  cluster: ClusterState | null = null;
+  /**
+   * Warn (console.warn, once per script and key) when a script reads or writes a key it did not
+   * declare in KEYS: a cluster may place that key on another node. Off by default; on with
+   * `serve({ warnUndeclaredKeys: true })`, the fake Cluster's option of that name, or the
+   * environment variable IOREDIS_MOCK_STREAMS_WARN_UNDECLARED_KEYS=1 (every server).
+   */
+  warnUndeclaredKeys = false;
 
   constructor(
     readonly host: string,

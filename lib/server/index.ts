@@ -29,6 +29,7 @@ import { parseRedisVersion, type RedisVersion } from '../version';
 import type { ClockControl } from '../commands/server/mockclock';
 import { createConnection, serverFor } from '../engine/index';
 import { Session } from './session';
+import { ClusterState } from '../engine/cluster';
 
 export interface ServeOptions {
   /**
@@ -68,6 +69,29 @@ export interface ServeOptions {
    * @default 536870912 (512 MiB)
    */
   maxBulkLen?: number;
+  /**
+   * Redis Cluster mode: serve one keyspace as this many masters (`true` = 3), each on a port
+   * of its own (`port`, port+1, … when `port` is given, else free ones), slots as
+   * `redis-cli --cluster create` assigns them (3 masters: 0-5460, 5461-10922, 10923-16383).
+   * Each port answers for its own slots (MOVED for another node's key), CROSSSLOT for keys of
+   * several slots, CLUSTER SLOTS/SHARDS/NODES/INFO …, so ioredis `Cluster` and node-redis
+   * `createCluster` connect to it unchanged (give them `server.nodes`). Only db 0.
+   * @default off (a single server)
+   */
+  cluster?: boolean | number;
+  /**
+   * Warn (console.warn, once per script and key) when a Lua script touches a key it did not
+   * declare in KEYS, which a cluster may place on another node.
+   * @default false
+   */
+  warnUndeclaredKeys?: boolean;
+}
+
+/** One node of a cluster server. */
+export interface ClusterNodeAddress {
+  readonly host: string;
+  readonly port: number;
+  readonly url: string;
 }
 
 /** A running server. */
@@ -76,8 +100,10 @@ export interface RedisServer {
   readonly host: string;
   /** The TCP port it listens on. */
   readonly port: number;
-  /** `redis://host:port` for clients. */
+  /** `redis://host:port` for clients (cluster mode: the first node's). */
   readonly url: string;
+  /** Cluster mode: every master's address, in slot order (a single server: itself). */
+  readonly nodes: readonly ClusterNodeAddress[];
   /** The emulated Redis version. */
   readonly redisVersion: RedisVersion;
   /** The clock of the server's databases. */
@@ -182,16 +208,32 @@ export async function serve(options: ServeOptions = {}): Promise<RedisServer> {
       }
     }
   };
-  const tcp = net.createServer({ allowHalfOpen: true });
-  await new Promise<void>((resolve, reject) => {
-    tcp.once('error', reject);
-    tcp.listen(requestedPort, host, () => {
-      tcp.off('error', reject);
-      resolve();
-    });
-  });
-  const address = tcp.address() as net.AddressInfo;
-  const port = address.port;
+  const masters = options.cluster === true ? 3 : options.cluster === false || options.cluster === undefined ? 0 : options.cluster;
+  if (!Number.isInteger(masters) || masters < 0 || masters > 1000) {
+    throw new StreamsMockError(`serve: cluster must be true or a number of masters 1-1000, got ${String(options.cluster)}`);
+  }
+  const listeners: net.Server[] = [];
+  const ports: number[] = [];
+  const listenCount = Math.max(1, masters);
+  try {
+    for (let i = 0; i < listenCount; i++) {
+      const tcp = net.createServer({ allowHalfOpen: true });
+      const wanted = requestedPort === 0 ? 0 : requestedPort + i;
+      await new Promise<void>((resolve, reject) => {
+        tcp.once('error', reject);
+        tcp.listen(wanted, host, () => {
+          tcp.off('error', reject);
+          resolve();
+        });
+      });
+      listeners.push(tcp);
+      ports.push((tcp.address() as net.AddressInfo).port);
+    }
+  } catch (err) {
+    for (const tcp of listeners) tcp.close();
+    throw err;
+  }
+  const port = ports[0];
   // The keyspace id the ioredis fake uses for `new Redis({ port })`.
   const keyspaceHost = 'localhost';
   const state = serverFor(keyspaceHost, port);
@@ -202,35 +244,44 @@ export async function serve(options: ServeOptions = {}): Promise<RedisServer> {
   state.startedAt = clock.now();
   state.stats.saved(clock.now());
   state.clockControl = options.clockCommand === false ? null : control ?? fixedControl(clock, true);
+  // the address the nodes announce (CLUSTER SLOTS, MOVED): a wildcard host is reached on loopback
+  const announced = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  state.cluster = masters > 0 ? new ClusterState(masters, announced, ports) : null;
+  state.warnUndeclaredKeys = options.warnUndeclaredKeys === true;
   // Every database runs on the server's clock and version (configured as they are created).
   const streams = { clock, redisVersion };
   for (let db = 0; db < DATABASES; db++) state.keyspace(db).configure(streams);
 
-  tcp.on('connection', (socket) => {
-    state.stats.connectionOpened();
-    socket.setNoDelay(true);
-    const conn = createConnection({
-      host: keyspaceHost,
-      port,
-      password: options.password ?? null,
-      addr: `${socket.remoteAddress ?? '127.0.0.1'}:${socket.remotePort ?? 0}`,
-      laddr: `${socket.localAddress ?? host}:${socket.localPort ?? port}`,
+  listeners.forEach((tcp, node) => {
+    const nodePort = ports[node];
+    tcp.on('connection', (socket) => {
+      state.stats.connectionOpened();
+      socket.setNoDelay(true);
+      const conn = createConnection({
+        host: keyspaceHost,
+        port,
+        password: options.password ?? null,
+        addr: `${socket.remoteAddress ?? '127.0.0.1'}:${socket.remotePort ?? 0}`,
+        laddr: `${socket.localAddress ?? host}:${socket.localPort ?? nodePort}`,
+        clusterNode: masters > 0 ? node : undefined,
+      });
+      const session = new Session(socket, conn, {
+        stats: state.stats,
+        maxBulkLen: options.maxBulkLen,
+        onClose: () => {
+          sessions.delete(session);
+          connections.delete(conn);
+        },
+        onActivity: checkBlocked,
+      });
+      conn.buffers = () => session.buffers();
+      sessions.add(session);
+      connections.add(conn);
     });
-    const session = new Session(socket, conn, {
-      stats: state.stats,
-      maxBulkLen: options.maxBulkLen,
-      onClose: () => {
-        sessions.delete(session);
-        connections.delete(conn);
-      },
-      onActivity: checkBlocked,
-    });
-    conn.buffers = () => session.buffers();
-    sessions.add(session);
-    connections.add(conn);
+    // A listening error after start (rare) must not crash the process.
+    tcp.on('error', () => undefined);
   });
-  // A listening error after start (rare) must not crash the process.
-  tcp.on('error', () => undefined);
+  const urlOf = (p: number) => `redis://${host.includes(':') ? `[${host}]` : host}:${p}`;
 
   let closed: Promise<void> | null = null;
   const moveClock = async (move: (c: ClockControl) => number): Promise<number> => {
@@ -242,7 +293,8 @@ export async function serve(options: ServeOptions = {}): Promise<RedisServer> {
   return {
     host,
     port,
-    url: `redis://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    url: urlOf(port),
+    nodes: ports.map((p) => ({ host, port: p, url: urlOf(p) })),
     redisVersion,
     clock,
     get connectionCount() {
@@ -270,12 +322,14 @@ export async function serve(options: ServeOptions = {}): Promise<RedisServer> {
     },
     close: () => {
       closed ??= new Promise<void>((resolve) => {
-        tcp.close(() => resolve());
+        let open = listeners.length;
+        for (const tcp of listeners) tcp.close(() => --open === 0 && resolve());
         for (const s of [...sessions]) s.destroy();
         for (const ks of state.keyspaces()) ks.reset();
         for (const w of blockedWaiters.splice(0)) w.reject(new StreamsMockError('waitForBlocked(): the server was closed'));
         state.tcpPort = 0;
         state.clockControl = null;
+        state.cluster = null;
         if (ownsClock && clock instanceof AdjustableClock) clock.cancelAll();
       });
       return closed;

@@ -7,6 +7,8 @@
 # and compares each file's passed/failed/skipped counts on the fakes with the real server's.
 #
 # Usage: test-suites/bullmq/run.sh [--ci | --all | FILE.test.ts ...] [--targets redis,fake,serve]
+# Env: REDIS_URL (the real server), PACKAGE_TGZ (use this packed tarball instead of packing the repo),
+# BULLMQ_FILE_TIMEOUT (s per file and target, 600), BULLMQ_SHOW_FAILURES=1.
 #   --ci   the representative files of files-ci.txt (the default); --all every file of
 #          files-all.txt (npm run test:bullmq). Without REDIS_URL the fakes run alone and their
 #          counts are printed, not compared.
@@ -44,9 +46,13 @@ t=$(date +%s)
 if [ ! -d node_modules/bullmq ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund >"$WORK/install.log" 2>&1 || { tail -30 "$WORK/install.log"; exit 1; }
 fi
-[ -f "$ROOT/dist/index.js" ] || (cd "$ROOT" && npm run build >"$WORK/build.log" 2>&1) || { tail -30 "$WORK/build.log"; exit 1; }
-(cd "$ROOT" && npm pack --pack-destination "$WORK" >"$WORK/pack.log" 2>&1) || { cat "$WORK/pack.log"; exit 1; }
-npm install --no-save --no-audit --no-fund "$WORK"/ioredis-mock-streams-*.tgz >"$WORK/install-pkg.log" 2>&1 ||
+# PACKAGE_TGZ: a tarball already packed (npm pack rebuilds dist/, which tests running meanwhile read)
+TGZ=${PACKAGE_TGZ:-}
+if [ -z "$TGZ" ]; then
+  (cd "$ROOT" && npm pack --pack-destination "$WORK" >"$WORK/pack.log" 2>&1) || { cat "$WORK/pack.log"; exit 1; }
+  TGZ=$(ls "$WORK"/ioredis-mock-streams-*.tgz)
+fi
+npm install --no-save --no-audit --no-fund "$TGZ" >"$WORK/install-pkg.log" 2>&1 ||
   { tail -30 "$WORK/install-pkg.log"; exit 1; }
 # BullMQ's tests import its sources as ../src and start child processes from ../dist: the
 # published build of the same version has both layouts

@@ -58,6 +58,8 @@ export interface InfoSource {
   readonly functionLibraries?: { readonly libraries: { readonly size: number }; readonly functions: { readonly size: number }; readonly codeBytes: number };
   /** CONFIG values (hz, maxmemory, maxmemory-policy, appendonly). */
   readonly config: { get(name: string): string | undefined };
+  /** Cluster mode (INFO cluster_enabled). */
+  readonly clusterEnabled?: boolean;
 }
 
 
@@ -315,7 +317,7 @@ const SECTIONS: Record<string, Field[]> = {
     ['used_cpu_user_main_thread', () => cpu().user],
   ],
   cluster: [
-    ['cluster_enabled', '0'],
+    ['cluster_enabled', (s) => (s.clusterEnabled ? '1' : '0')],
   ],
 };
 

@@ -16,6 +16,7 @@
  *   answers the server map: server, version (per emulated version, lib/version.ts
  *   SERVER_VERSION), proto, id, mode (standalone), role (master), modules (none).
  */
+import { ERR_SELECT_IN_CLUSTER } from '../cluster';
 import { parseInt64 } from '../../commands/args';
 import { CommandError, ERR_NOT_INTEGER, ERR_SYNTAX, errorArg } from '../../errors';
 import { MapReply, OK, PONG, type Reply, SimpleString } from '../../reply/reply';
@@ -75,6 +76,7 @@ export const specs: readonly ConnectionCommandSpec[] = [
     run(conn, argv) {
       const n = parseInt64(argv[1]);
       if (n === null || n < -2147483648n || n > 2147483647n) throw new CommandError(ERR_NOT_INTEGER);
+      if (conn.server.cluster !== null && n !== 0n) throw new CommandError(ERR_SELECT_IN_CLUSTER);
       if (n < 0n || n >= BigInt(DATABASES)) throw new CommandError('ERR DB index is out of range');
       conn.selectDb(Number(n));
       return OK;

@@ -28,6 +28,7 @@ const pubsub = (): ConnectionCommandModule => require('./pubsub');
 const server = (): ConnectionCommandModule => require('./server');
 const diagnostics = (): ConnectionCommandModule => require('./diagnostics');
 const functions = (): ConnectionCommandModule => require('./functions');
+const cluster = (): ConnectionCommandModule => require('./cluster');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 const MULTI: Flags = { immediate: true, noScript: true };
@@ -78,6 +79,10 @@ const TABLE: [name: string, arity: number, flags: Flags, load: () => ConnectionC
   ['fcall_ro', -3, NOSCRIPT, functions],
   ['latency', -2, NONE, diagnostics],
   ['slowlog', -2, NONE, diagnostics],
+  ['cluster', -2, NONE, cluster],
+  ['readonly', 1, NONE, cluster],
+  ['readwrite', 1, NONE, cluster],
+  ['asking', 1, NONE, cluster],
 ];
 
 /** Connection-level commands by lower-case name. */

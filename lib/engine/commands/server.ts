@@ -89,6 +89,7 @@ export function infoSource(conn: Connection): InfoSource {
     scripts: server.scripts.size,
     functionLibraries: librariesOf(server),
     config: server.config,
+    clusterEnabled: server.cluster !== null,
   };
 }
 

@@ -1,0 +1,216 @@
+/**
+ * CLUSTER, READONLY, READWRITE, ASKING (cluster.c; texts of a 3-master cluster of redis-server
+ * 7.0.15 on loopback). On a server without cluster mode every one of them answers
+ * "ERR This instance has cluster support disabled" (after the subcommand and arity checks).
+ *
+ * CLUSTER INFO — `cluster_state:ok`, the slot counts, known nodes, size, epochs (verbatim text).
+ * CLUSTER MYID — the node id. CLUSTER NODES — one line per master (`myself,master` for the
+ *   connection's node). CLUSTER SLOTS — `[start, end, [ip, port, id, {}]]` per master.
+ * CLUSTER SHARDS — `{slots: [start, end], nodes: [{id, port, ip, endpoint, role,
+ *   replication-offset, health}]}` per master.
+ * CLUSTER KEYSLOT key — the hash slot. CLUSTER COUNTKEYSINSLOT slot / GETKEYSINSLOT slot count —
+ *   the keys of db 0 in the slot, when the slot is the connection's node's (a node holds only
+ *   its own slots' keys); "ERR Invalid slot", "ERR Invalid slot or number of keys".
+ * READONLY / READWRITE / ASKING — `+OK` (no replica and no slot migration is emulated, so they
+ *   change no reply).
+ * Other CLUSTER subcommands (ADDSLOTS, MEET, FAILOVER, SETSLOT …) are not emulated.
+ */
+import { StreamsMockError } from '../../clock/clock';
+import { parseInt64 } from '../../commands/args';
+import { CommandError } from '../../errors';
+import { MapReply, OK, type Reply, SimpleString, VerbatimReply } from '../../reply/reply';
+import { CLUSTER_SLOTS, type ClusterState, ERR_CLUSTER_DISABLED, keyHashSlot } from '../cluster';
+import type { ConnectionCommandSpec, ConnectionHandler, ConnectionSubcommand } from '../command-types';
+import type { Connection } from '../connection';
+import { versionIndex } from '../../version';
+
+const ERR_NOT_INTEGER = 'ERR value is not an integer or out of range';
+
+function clusterOf(conn: Connection): ClusterState {
+  const cluster = conn.server.cluster;
+  if (cluster === null) throw new CommandError(ERR_CLUSTER_DISABLED);
+  return cluster;
+}
+
+/** The node a connection speaks for: its own, or the first for a connection any slot is local to. */
+function myself(conn: Connection): number {
+  return conn.clusterNode ?? 0;
+}
+
+function isMine(conn: Connection, cluster: ClusterState, slot: number): boolean {
+  return conn.clusterNode === null || cluster.nodeOfSlot(slot) === conn.clusterNode;
+}
+
+function slotArg(arg: string): number {
+  const n = parseInt64(arg);
+  if (n === null) throw new CommandError(ERR_NOT_INTEGER);
+  return n < 0n || n >= BigInt(CLUSTER_SLOTS) ? -1 : Number(n);
+}
+
+/** Keys of db 0 in `slot`, in the keyspace's order. */
+function keysInSlot(conn: Connection, slot: number): string[] {
+  const cluster = clusterOf(conn);
+  if (!isMine(conn, cluster, slot)) return [];
+  const store = conn.server.keyspace(0).store;
+  return store.keyNames().filter((k) => keyHashSlot(k) === slot);
+}
+
+function info(conn: Connection): Reply {
+  const cluster = clusterOf(conn);
+  const n = cluster.nodes.length;
+  const me = cluster.nodes[myself(conn)];
+  const lines = [
+    'cluster_state:ok',
+    `cluster_slots_assigned:${CLUSTER_SLOTS}`,
+    `cluster_slots_ok:${CLUSTER_SLOTS}`,
+    'cluster_slots_pfail:0',
+    'cluster_slots_fail:0',
+    `cluster_known_nodes:${n}`,
+    `cluster_size:${n}`,
+    `cluster_current_epoch:${n}`,
+    `cluster_my_epoch:${me.epoch}`,
+    'cluster_stats_messages_sent:0',
+    'cluster_stats_messages_received:0',
+    'total_cluster_links_buffer_limit_exceeded:0',
+  ];
+  return new VerbatimReply(lines.map((l) => `${l}\r\n`).join(''));
+}
+
+function nodes(conn: Connection): Reply {
+  const cluster = clusterOf(conn);
+  const mine = myself(conn);
+  const now = conn.keyspace.clock.now();
+  const lines = cluster.nodes.map((node, i) => {
+    const flags = i === mine ? 'myself,master' : 'master';
+    // myself's pong-recv: the time rounded to seconds on 7.0.15, 0 on the post-7.4 build
+    const modern = versionIndex(conn.keyspace.redisVersion) >= versionIndex('8.0');
+    const pong = i === mine ? (modern ? 0 : Math.floor(now / 1000) * 1000) : now;
+    const range = node.start === node.end ? `${node.start}` : `${node.start}-${node.end}`;
+    return `${node.id} ${node.host}:${node.port}@${node.port + 10000} ${flags} - 0 ${pong} ${node.epoch} connected ${range}\n`;
+  });
+  return new VerbatimReply(lines.join(''));
+}
+
+function slots(conn: Connection): Reply {
+  const cluster = clusterOf(conn);
+  return cluster.nodes.map((node) => [node.start, node.end, [node.host, node.port, node.id, new MapReply([])]]);
+}
+
+function shards(conn: Connection): Reply {
+  const cluster = clusterOf(conn);
+  return cluster.nodes.map(
+    (node) =>
+      new MapReply([
+        'slots',
+        [node.start, node.end],
+        'nodes',
+        [
+          new MapReply([
+            'id', node.id,
+            'port', node.port,
+            'ip', node.host,
+            'endpoint', node.host,
+            'role', 'master',
+            'replication-offset', 0,
+            'health', 'online',
+          ]),
+        ],
+      ]),
+  );
+}
+
+const HELP = [
+  'CLUSTER <subcommand> [<arg> [value] [opt] ...]. Subcommands are:',
+  'COUNTKEYSINSLOT <slot>',
+  '    Return the number of keys in <slot>.',
+  'GETKEYSINSLOT <slot> <count>',
+  '    Return key names stored by current node in a slot.',
+  'INFO',
+  '    Return information about the cluster.',
+  'KEYSLOT <key>',
+  '    Return the hash slot for <key>.',
+  'MYID',
+  '    Return the node id.',
+  'NODES',
+  '    Return cluster configuration seen by node. Output format:',
+  '    <id> <ip:port> <flags> <master> <pings> <pongs> <epoch> <link> <slot> ...',
+  'SHARDS',
+  '    Return information about slot range mappings and the nodes associated with them.',
+  'SLOTS',
+  '    Return information about slots range mappings. Each range is made of:',
+  '    start, end, master and replicas IP addresses, ports and ids',
+  'HELP',
+  '    Prints this help.',
+];
+
+const sub = (arity: number, run: ConnectionHandler): ConnectionSubcommand => ({ arity, run });
+
+const notEmulated = (name: string): ConnectionHandler => (conn) => {
+  clusterOf(conn);
+  throw new StreamsMockError(`CLUSTER ${name.toUpperCase()} is not emulated (the fake's cluster has fixed masters and slots)`);
+};
+
+const NOT_EMULATED: [string, number][] = [
+  ['addslots', -3], ['addslotsrange', -4], ['bumpepoch', 2], ['count-failure-reports', 3], ['delslots', -3],
+  ['delslotsrange', -4], ['failover', -2], ['flushslots', 2], ['forget', 3], ['links', 2], ['meet', -4],
+  ['replicas', 3], ['replicate', 3], ['reset', -2], ['saveconfig', 2], ['set-config-epoch', 3], ['setslot', -4], ['slaves', 3],
+];
+
+const SUBCOMMANDS: Record<string, ConnectionSubcommand> = {
+  info: sub(2, info),
+  myid: sub(2, (conn) => clusterOf(conn).nodes[myself(conn)].id),
+  nodes: sub(2, nodes),
+  slots: sub(2, slots),
+  shards: sub(2, shards),
+  keyslot: sub(3, (conn, argv) => {
+    clusterOf(conn);
+    return keyHashSlot(argv[2]);
+  }),
+  countkeysinslot: sub(3, (conn, argv) => {
+    clusterOf(conn);
+    const slot = slotArg(argv[2]);
+    if (slot < 0) throw new CommandError('ERR Invalid slot');
+    return keysInSlot(conn, slot).length;
+  }),
+  getkeysinslot: sub(4, (conn, argv) => {
+    clusterOf(conn);
+    const slot = slotArg(argv[2]);
+    const count = parseInt64(argv[3]);
+    if (count === null) throw new CommandError(ERR_NOT_INTEGER);
+    if (slot < 0 || count < 0n) throw new CommandError('ERR Invalid slot or number of keys');
+    return keysInSlot(conn, slot).slice(0, Number(count > 1000000000n ? 1000000000n : count));
+  }),
+  help: sub(2, (conn) => clusterOf(conn) && HELP.map((l) => new SimpleString(l))),
+  ...Object.fromEntries(NOT_EMULATED.map(([name, arity]) => [name, sub(arity, notEmulated(name))])),
+};
+
+export const specs: ConnectionCommandSpec[] = [
+  { name: 'cluster', arity: -2, subcommands: SUBCOMMANDS },
+  {
+    name: 'readonly',
+    arity: 1,
+    run(conn) {
+      clusterOf(conn);
+      conn.clusterReadonly = true;
+      return OK;
+    },
+  },
+  {
+    name: 'readwrite',
+    arity: 1,
+    run(conn) {
+      clusterOf(conn);
+      conn.clusterReadonly = false;
+      return OK;
+    },
+  },
+  {
+    name: 'asking',
+    arity: 1,
+    run(conn) {
+      clusterOf(conn);
+      conn.clusterAsking = true;
+      return OK;
+    },
+  },
+];
