@@ -53,6 +53,8 @@ if (typeof jest !== 'undefined') {
         return;
       }
       if (mockFactoryRan || resolved === jest.requireActual('ioredis')) return; // ours, or jest.unmock('ioredis')
+      // the file's own jest.mock gives this package too (the one-line route next to the setup file)
+      if (resolved === require('../cjs-entry')) return;
       console.warn(
         "[ioredis-mock-streams] this test file mocks 'ioredis' itself (e.g. jest.mock('ioredis', () => require('ioredis-mock')), " +
           "left from a migration), which replaces the mock of the setup file 'ioredis-mock-streams/jest': the file gets plain " +
