@@ -101,6 +101,16 @@ async function ioredisScenario(t: Target): Promise<Record<string, unknown>> {
     out.crossPipeline = await o(cluster.pipeline().get('a').get('b').exec());
     // a script touching a key it did not declare, on another node
     out.undeclared = await o(cluster.eval("return redis.call('get', 'a')", 1, 'b'));
+    // SORT's BY/GET patterns (sort.c): refused in cluster mode before 7.4, then unless the
+    // pattern's keys hash to the sorted key's slot (found by a new user: the fake allowed them)
+    await cluster.rpush('{orders}:list', 'b', 'a');
+    out.sortAlpha = await o(cluster.sort('{orders}:list', 'ALPHA'));
+    out.sortByConstant = await o(cluster.sort('{orders}:list', 'BY', 'nosort'));
+    out.sortByPattern = await o(cluster.sort('{orders}:list', 'BY', 'w*', 'ALPHA'));
+    out.sortByTagged = await o(cluster.sort('{orders}:list', 'BY', '{orders}w*', 'ALPHA'));
+    out.sortGetPattern = await o(cluster.sort('{orders}:list', 'BY', 'nosort', 'GET', 'x*'));
+    out.sortGetTagged = await o(cluster.sort('{orders}:list', 'BY', 'nosort', 'GET', '{orders}x*'));
+    out.sortRoGet = await o(cluster.sort_ro('{orders}:list', 'GET', '#', 'ALPHA'));
     // --- a plain connection to the first node
     out.moved = await o(plain.set('a', '1'));
     out.local = await o(plain.set('b', '1'));

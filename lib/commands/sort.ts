@@ -30,6 +30,7 @@
  * `ERR value is not an integer or out of range`), then WRONGTYPE for a key that is not a list,
  * set or sorted set, then the conversion error above.
  */
+import { keyHashSlot, patternHashSlot } from '../bytes/crc16';
 import { bytesOf } from '../bytes/index';
 import { ERR_SYNTAX, ERR_WRONGTYPE, fail } from '../errors';
 import { RedisList } from '../model/list';
@@ -57,8 +58,23 @@ export interface SortArgs {
   gets: string[];
 }
 
-/** Parse argv[2…] as sortCommandGeneric does (first bad token wins). */
-export function parseSort(argv: readonly string[], readonly: boolean): SortArgs {
+/**
+ * In cluster mode (sort.c): before 7.4 any GET, and a BY pattern with `*`, are refused; from 7.4
+ * (PR #12728) only a pattern whose keys may hash to another slot than the sorted key's
+ * (patternHashSlot; `GET #` included, as the post-7.4 build still does).
+ */
+function clusterRefusal(option: 'BY' | 'GET', pattern: string, key: string, version: CommandContext['version']): never | void {
+  if (predates(version, '7.4')) fail(`ERR ${option} option of SORT denied in Cluster mode.`);
+  if (patternHashSlot(pattern) !== keyHashSlot(key)) {
+    fail(`ERR ${option} option of SORT denied in Cluster mode when keys formed by the pattern may be in different slots.`);
+  }
+}
+
+/**
+ * Parse argv[2…] as sortCommandGeneric does (first bad token wins). `cluster`: the emulated
+ * version when the server is a cluster node (BY/GET patterns checked), else null.
+ */
+export function parseSort(argv: readonly string[], readonly: boolean, cluster: CommandContext['version'] | null = null): SortArgs {
   const a: SortArgs = { desc: false, alpha: false, limitStart: 0n, limitCount: -1n, store: null, by: null, dontSort: false, gets: [] };
   for (let j = 2; j < argv.length; j++) {
     const left = argv.length - j - 1;
@@ -76,7 +92,9 @@ export function parseSort(argv: readonly string[], readonly: boolean): SortArgs 
       a.by = argv[++j];
       // a constant BY pattern: nothing to sort (a later BY with `*` does not undo it)
       if (!a.by.includes('*')) a.dontSort = true;
+      else if (cluster !== null) clusterRefusal('BY', a.by, argv[1], cluster);
     } else if (is(t, 'GET') && left >= 1) {
+      if (cluster !== null) clusterRefusal('GET', argv[j + 1], argv[1], cluster);
       a.gets.push(argv[++j]);
     } else fail(ERR_SYNTAX);
   }
@@ -134,7 +152,7 @@ interface SortItem {
 }
 
 function sortGeneric(ctx: CommandContext, argv: string[], readonly: boolean): Reply {
-  const a = parseSort(argv, readonly);
+  const a = parseSort(argv, readonly, ctx.clusterEnabled ? ctx.version : null);
   const key = argv[1];
   const type = redisTypeOf(ctx.db.lookup(key));
   if (type !== undefined && type !== 'list' && type !== 'set' && type !== 'zset') fail(ERR_WRONGTYPE);

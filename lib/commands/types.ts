@@ -142,6 +142,8 @@ export interface CommandContext {
   readonly isRetry: boolean;
   /** True when a Lua script runs the command (`redis.call`/`redis.pcall`); absent = false. */
   readonly inScript?: boolean;
+  /** True when the server is a cluster node (`serve --cluster`, in-process Cluster); absent = false. */
+  readonly clusterEnabled?: boolean;
 }
 
 /** Returned by XREAD/XREADGROUP when they must wait; the blocking machinery owns it. */

@@ -26,32 +26,8 @@ export const ERR_CROSSSLOT = "CROSSSLOT Keys in request don't hash to the same s
 export const ERR_SELECT_IN_CLUSTER = 'ERR SELECT is not allowed in cluster mode';
 export const ERR_CLUSTER_DISABLED = 'ERR This instance has cluster support disabled';
 
-const CRC16_TABLE = (() => {
-  const t = new Uint16Array(256);
-  for (let i = 0; i < 256; i++) {
-    let crc = i << 8;
-    for (let j = 0; j < 8; j++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
-    t[i] = crc;
-  }
-  return t;
-})();
-
-/** CRC16-CCITT (XMODEM) of a byte string (one char per byte), as cluster.c crc16. */
-export function crc16(s: string, start = 0, end = s.length): number {
-  let crc = 0;
-  for (let i = start; i < end; i++) crc = ((crc << 8) & 0xffff) ^ CRC16_TABLE[((crc >> 8) ^ s.charCodeAt(i)) & 0xff];
-  return crc;
-}
-
-/** The hash slot of a key (a byte string), hash tags as Redis reads them. */
-export function keyHashSlot(key: string): number {
-  const open = key.indexOf('{');
-  if (open >= 0) {
-    const close = key.indexOf('}', open + 1);
-    if (close > open + 1) return crc16(key, open + 1, close) & 0x3fff;
-  }
-  return crc16(key) & 0x3fff;
-}
+export { crc16, keyHashSlot } from '../bytes/crc16';
+import { keyHashSlot } from '../bytes/crc16';
 
 /** One master of the emulated cluster. */
 export interface ClusterNode {

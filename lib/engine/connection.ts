@@ -843,7 +843,7 @@ export class Connection {
     const ks = this.ks;
     const now = ks.now();
     if (!isRetry) this.lastInteractionAt = now;
-    return { now, version: ks.redisVersion, db: this.streamDb, canBlock: !ks.inTransaction, isRetry };
+    return { now, version: ks.redisVersion, db: this.streamDb, canBlock: !ks.inTransaction, isRetry, clusterEnabled: this.server.cluster !== null };
   }
 
   /** Run a stream command; blocks (returns a promise) on a BLOCK that must wait. */
@@ -937,7 +937,7 @@ export class Connection {
       }
       if (!arityOk(arity, argv.length)) throw new CommandError(ERR_ARITY_FROM_SCRIPT);
       if (DENIED_IN_SCRIPTS.has(name)) throw new CommandError(ERR_NOT_ALLOWED_FROM_SCRIPT); // CONFIG
-      const ctx: CommandContext = { now: ks.now(), version: ks.redisVersion, db: this.streamDb, canBlock: false, isRetry: false, inScript: true };
+      const ctx: CommandContext = { now: ks.now(), version: ks.redisVersion, db: this.streamDb, canBlock: false, isRetry: false, inScript: true, clusterEnabled: this.server.cluster !== null };
       const result = dispatch(ctx, argv);
       return isBlockRequest(result) ? NIL_ARRAY : result;
     }
