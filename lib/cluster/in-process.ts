@@ -33,9 +33,17 @@ interface Registered {
 /** Emulated clusters by every `host:port` they announce. */
 const byAddress = new Map<string, Registered>();
 
-function register(host: string, port: number, masters: number): Registered {
+/**
+ * The emulated cluster announced at `host:port`, made on first use. `masters` undefined joins the
+ * one already there (duplicate(), a second client of it); a number of masters other than its own
+ * rebuilds it with that many (a later test asking for another topology gets it; clients of the
+ * old one then see MOVED for the slots their node lost).
+ */
+function register(host: string, port: number, masters: number | undefined): Registered {
   const found = byAddress.get(`${host}:${port}`);
-  if (found) return found;
+  if (found && (masters === undefined || found.cluster.nodes.length === masters)) return found;
+  if (found) for (const n of found.cluster.nodes) byAddress.delete(`${host}:${n.port}`);
+  masters ??= 3;
   const ports = Array.from({ length: masters }, (_, i) => port + i);
   const state = serverFor('localhost', port);
   const cluster = new ClusterState(masters, host, ports);
@@ -174,8 +182,8 @@ export function fakeClusterClass(): any {
   const Base = ioredisClusterClass();
   ClusterClass = class Cluster extends Base {
     constructor(startupNodes: unknown, options: any = {}) {
-      const { streams, masters = 3, warnUndeclaredKeys, ...rest } = options ?? {};
-      if (!Number.isInteger(masters) || masters < 1 || masters > 1000) {
+      const { streams, masters, warnUndeclaredKeys, ...rest } = options ?? {};
+      if (masters !== undefined && (!Number.isInteger(masters) || masters < 1 || masters > 1000)) {
         throw new StreamsMockError(`Cluster: masters must be an integer 1-1000, got ${String(masters)}`);
       }
       const first = firstNode(startupNodes);
