@@ -20,6 +20,7 @@ function run(script: string, nodeArgs: string[] = []): string {
   return execFileSync(process.execPath, [...nodeArgs, '-e', script], { cwd: ROOT, encoding: 'utf8' }).trim();
 }
 
+// skip: dist/ not built (a bare `npx jest` on a fresh clone); `npm test` builds it first
 (built ? describe : describe.skip)('dist bundles', () => {
   it('gives one module instance whether reached through its own file or its bundle', () => {
     const out = run(`

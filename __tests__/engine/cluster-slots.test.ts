@@ -81,6 +81,7 @@ describe('commandKeys', () => {
     expect(commandKeys(['XREAD', 'STREAMS', 'a', 'b', '0'])).toEqual([]);
   });
 
+  // skip: no server URL (REDIS_URL): nothing to compare with; CI sets it
   (REDIS_URL ? it : it.skip)('agrees with COMMAND GETKEYS of the real server at REDIS_URL', async () => {
     const r = new Redis(REDIS_URL as string);
     try {
