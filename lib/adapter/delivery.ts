@@ -42,11 +42,6 @@ export function setReplyTiming(timing: ReplyTiming): void {
   defaultTiming = timing;
 }
 
-/** The reply timing now in force. */
-export function replyTiming(): ReplyTiming {
-  return defaultTiming;
-}
-
 let queue: (() => void)[] = [];
 let scheduled = false;
 
@@ -63,11 +58,6 @@ function later(fn: () => void): void {
     scheduled = true;
     realSetImmediate(flush);
   }
-}
-
-/** Replies settled but not yet delivered (a fake clock's `tickAsync` waits for them). */
-export function pendingDeliveries(): number {
-  return queue.length;
 }
 
 /**
