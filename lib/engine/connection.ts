@@ -517,6 +517,14 @@ export class Connection {
     const elapsed = performance.now() - busy.startedAt;
     if (threshold > 0 && elapsed >= threshold) {
       if (argv !== null && allowedWhileBusy(argv)) return this.startNow(start);
+      // server.c rejectCommand: inside MULTI the refusal flags the transaction (EXEC aborts)
+      if (argv !== null) {
+        try {
+          this.reject(String(argv[0]).toLowerCase(), busy.busyText ?? BUSY_TEXT);
+        } catch (err) {
+          return Promise.reject(err);
+        }
+      }
       return Promise.reject(new CommandError(busy.busyText ?? BUSY_TEXT));
     }
     return new Promise<T>((resolve, reject) => {
