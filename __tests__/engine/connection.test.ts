@@ -415,4 +415,30 @@ describe('INFO commandstats', () => {
     expect(info).toMatch(/\r\ncmdstat_xgroup\|create:calls=301,usec=\d+,usec_per_call=[\d.]+,rejected_calls=0,failed_calls=300\r\n/);
     expect(info).toMatch(/\r\ncmdstat_xadd:calls=1,usec=\d+,usec_per_call=[\d.]+,rejected_calls=0,failed_calls=0\r\n/);
   });
+
+  // Measured on redis-server 7.0.15 and the post-7.4 build: BLPOP/XREAD … BLOCK 0 ended by
+  // CLIENT UNBLOCK id TIMEOUT count a failed call on 7.0 only (no error reply either way)
+  it.each([
+    ['7.0', 1],
+    ['8.10', 0],
+  ])('counts a blocked call ended by CLIENT UNBLOCK TIMEOUT as failed only in %s', async (version, failed) => {
+    const c = conn({ streams: { redisVersion: version } });
+    const blocked = conn({ streams: { redisVersion: version } });
+    await c.execute(['config', 'resetstat']);
+    const id = await blocked.execute(['client', 'id']);
+    const pop = blocked.execute(['blpop', 'nolist', '0']);
+    const read = blocked.execute(['xread', 'block', '0', 'streams', 'nostream', '$']);
+    read.catch(() => undefined); // settled below; a failed expectation must not leave it unhandled
+    expect(await c.execute(['client', 'unblock', String(id), 'timeout'])).toBe(1);
+    expect(await pop).toBe(NIL_ARRAY);
+    await new Promise((resolve) => setImmediate(resolve)); // the XREAD queued behind it blocks now
+    expect(await c.execute(['client', 'unblock', String(id), 'timeout'])).toBe(1);
+    expect(await read).toBe(NIL_ARRAY);
+    const reply = await c.execute(['info', 'commandstats']);
+    const info = reply instanceof VerbatimReply ? reply.text : String(reply);
+    expect(info).toMatch(new RegExp(`\\r\\ncmdstat_blpop:calls=1,usec=\\d+,usec_per_call=[\\d.]+,rejected_calls=0,failed_calls=${failed}\\r\\n`));
+    expect(info).toMatch(new RegExp(`\\r\\ncmdstat_xread:calls=1,usec=\\d+,usec_per_call=[\\d.]+,rejected_calls=0,failed_calls=${failed}\\r\\n`));
+    const errors = await c.execute(['info', 'errorstats']);
+    expect(String(errors instanceof VerbatimReply ? errors.text : errors)).not.toMatch(/errorstat_/);
+  });
 });

@@ -49,6 +49,9 @@ import { setTimeout as realSetTimeout, clearTimeout as realClearTimeout } from '
 import type { BusyScript } from './registry';
 import { redirectionError } from './cluster';
 
+/** A blocked call CLIENT UNBLOCK … TIMEOUT ended: a failed call in 7.0's commandstats, no error reply. */
+const UNBLOCKED_BY_TIMEOUT = new CommandError('UNBLOCKED_BY_TIMEOUT');
+
 /** server.c processCommand while a script is busy (7.0.15 and the 8.x sources). */
 export const BUSY_TEXT = 'BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.';
 
@@ -233,6 +236,8 @@ export class Connection {
   /** MULTI: queued argv (null outside MULTI) and whether a queue-time error happened. */
   private multiQueue: string[][] | null = null;
   private multiErrored = false;
+  /** The blocked call now ending was unblocked by CLIENT UNBLOCK … TIMEOUT (7.0 stats). */
+  private timeoutUnblocked = false;
   private watchState: WatchState | null = null;
   private emulatorTable: EmulatorTable | undefined;
   private host: object | undefined;
@@ -604,7 +609,12 @@ export class Connection {
   /** Record a command that answers later (blocked) once it settles; returns `out`. */
   private countedLater(argv: string[], start: number, weight: number, out: Promise<Reply>): Promise<Reply> {
     out.then(
-      () => this.recordCommand(argv, start, weight, undefined),
+      () => {
+        // 7.0 counts a call unblocked by CLIENT UNBLOCK … TIMEOUT in failed_calls (no error reply)
+        const failed = this.timeoutUnblocked;
+        this.timeoutUnblocked = false;
+        this.recordCommand(argv, start, weight, failed ? UNBLOCKED_BY_TIMEOUT : undefined);
+      },
       (err) => this.recordCommand(argv, start, weight, err),
     );
     return out;
@@ -650,6 +660,7 @@ export class Connection {
   private recordOutcome(full: string, start: number, weight: number, err: unknown, rejected = false): void {
     const usec = weight === 0 ? 0 : Math.round((performance.now() - start) * 1000) * weight;
     if (err === undefined) this.server.stats.commandDone(full, usec, 'ok');
+    else if (err === UNBLOCKED_BY_TIMEOUT) this.server.stats.commandDone(full, usec, 'failed');
     else this.server.stats.commandDone(full, usec, rejected || err instanceof RejectedCommandError ? 'rejected' : 'failed', (err as CommandError).message);
   }
 
@@ -1264,7 +1275,12 @@ export class Connection {
   /** Unblock a blocked call of this connection (CLIENT UNBLOCK): nil reply, or `error`. */
   unblock(error?: CommandError): boolean {
     if (this.blockedCalls === 0) return false;
-    return this.ks.blocking.unblockClient(this, error);
+    // redis-server 7.0.15 counts such a call in failed_calls; the 7.2+ blocking rework does not
+    const timeout = error === undefined && predates(this.ks.redisVersion, '7.2');
+    if (timeout) this.timeoutUnblocked = true;
+    const done = this.ks.blocking.unblockClient(this, error);
+    if (timeout && !done) this.timeoutUnblocked = false;
+    return done;
   }
 }
 

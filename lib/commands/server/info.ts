@@ -192,7 +192,9 @@ const SECTIONS: Record<string, Field[]> = {
     ['mem_clients_normal', '0'],
     ['mem_cluster_links', '0'],
     ['mem_aof_buffer', '0'],
-    ['mem_allocator', 'libc'],
+    // Debian's redis-server 7.0.15 is linked with jemalloc 5.3.0; the post-7.4 build here with libc
+    // (Redis's suites gate their allocator-specific tests on this field)
+    ['mem_allocator', (s) => (versionIndex(s.version) < versionIndex('7.2') ? 'jemalloc-5.3.0' : 'libc')],
     ['mem_overhead_db_hashtable_rehashing', '0', '7.4'],
     ['active_defrag_running', '0'],
     ['lazyfree_pending_objects', '0'],
