@@ -831,6 +831,21 @@ export class Connection {
     this.reject(name, `NOPERM ${aclErrorMessage(version, verdict.result, this.user, full, argv[verdict.index], false)}`);
   }
 
+  /** script.c scriptCall's ACL check of a redis.call (context `lua` in ACL LOG). */
+  private checkScriptAcl(name: string, argv: string[]): void {
+    const full = this.commandFullName(name, argv);
+    if (full === null) return;
+    const version = this.ks.redisVersion;
+    const verdict = checkCommand(this.user, full, argv, version);
+    if (verdict.result === ACL_OK) return;
+    aclDeniedLog(this, verdict.result, 'lua', verdict.index === 0 ? full : argv[verdict.index], this.user.name);
+    if (predates(version, '7.2')) {
+      const what = verdict.result === 1 ? "can't run this command or subcommand" : verdict.result === 2 ? "can't access at least one of the keys mentioned in the command" : "can't publish to the channel mentioned in the command";
+      throw new CommandError(`ERR The user executing the script ${what}`);
+    }
+    throw new CommandError(`ERR ACL failure in script: ${aclErrorMessage(version, verdict.result, this.user, full, argv[verdict.index], false)}`);
+  }
+
   /** A command refused before running (processCommand's rejectCommand): flags MULTI. */
   private reject(name: string, message: string): never {
     if (name === 'exec' && this.multiQueue !== null) {
@@ -979,6 +994,7 @@ export class Connection {
   scriptCall(argv: string[]): Reply {
     const ks = this.ks;
     const name = argv[0].toLowerCase();
+    if (!this.user.unrestricted) this.checkScriptAcl(name, argv);
     const spec = lookupCommand(name);
     if (spec) {
       if (predates(ks.redisVersion, commandSince(name))) throw new CommandError(ERR_UNKNOWN_FROM_SCRIPT);
