@@ -155,11 +155,15 @@ export class ServerConfig {
     this.reset();
   }
 
+  /** Called after CONFIG SET with each parameter set (name, normalised value), and after reset() (name null). */
+  readonly listeners = new Set<(name: string | null, value: string) => void>();
+
   /** Back to the compiled-in defaults. */
   reset(): void {
     for (const def of PARAMS) this.values.set(def.name, def.default);
     this.notifySet = false;
     this.applyHonoured();
+    if (this.listeners) for (const l of this.listeners) l(null, '');
   }
 
   /**
@@ -297,6 +301,7 @@ export class ServerConfig {
     for (const [name, value] of staged) this.values.set(name, value);
     if (staged.has('notify-keyspace-events')) this.notifySet = true;
     this.applyHonoured();
+    for (const l of this.listeners) for (const [name, value] of staged) l(name, value);
   }
 
   /** The normalised value, or the reason Redis gives for rejecting it. */

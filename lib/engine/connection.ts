@@ -48,6 +48,13 @@ import { performance } from 'perf_hooks';
 import { setTimeout as realSetTimeout, clearTimeout as realClearTimeout } from 'timers';
 import type { BusyScript } from './registry';
 import { redirectionError } from './cluster';
+import { ACL_DENIED_AUTH, ACL_OK, type AclLogEntry, type AclUser, aclErrorMessage, aclStateOf, checkCommand } from './acl';
+
+/** ACL LOG entry of a denial (loads the ACL command module, which owns the log's client info). */
+function aclDeniedLog(conn: Connection, reason: number, context: AclLogEntry['context'], object: string, username: string): void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  (require('./commands/acl') as typeof import('./commands/acl')).aclDeniedLog(conn, reason, context, object, username);
+}
 
 /** A blocked call CLIENT UNBLOCK … TIMEOUT ended: a failed call in 7.0's commandstats, no error reply. */
 const UNBLOCKED_BY_TIMEOUT = new CommandError('UNBLOCKED_BY_TIMEOUT');
@@ -222,8 +229,9 @@ export class Connection {
 
   private ks: Keyspace;
   private resp: 2 | 3;
-  private requirePass: string | null;
   private authenticated: boolean;
+  /** The ACL user this connection is authenticated as (CLIENT LIST `user`, ACL WHOAMI). */
+  user: AclUser;
   private isClosed = false;
   /** A blocked command (or a pipeline waiting on one) holds the connection. */
   private occupied = false;
@@ -265,8 +273,10 @@ export class Connection {
     this.id = nextClientId();
     this.name = options.name ?? null;
     this.resp = options.protocol === 3 ? 3 : 2;
-    this.requirePass = options.password ?? null;
-    this.authenticated = this.requirePass === null;
+    const acl = aclStateOf(this.server);
+    if (options.password != null) acl.setRequirePass(options.password);
+    this.user = acl.defaultUser;
+    this.authenticated = this.user.nopass && this.user.enabled;
     this.ownNotifyFlags = options.notifyKeyspaceEvents ?? '';
     this.server.eventSink ??= serverEventSink(this.server);
     this.emulatorTable = options.emulators;
@@ -460,6 +470,7 @@ export class Connection {
       handler === null ||
       this.isClosed ||
       !this.authenticated ||
+      !this.user.unrestricted ||
       this.multiQueue !== null ||
       this.channelSubs !== undefined ||
       this.patternSubs !== undefined ||
@@ -708,6 +719,7 @@ export class Connection {
     const stream = conn ? undefined : lookupCommand(name);
     this.lastCommand = this.lookedUpName(name, argv, conn, stream);
     if (!this.authenticated && !conn?.noAuth) return this.reject(name, ERR_NOAUTH);
+    if (!this.user.unrestricted) this.checkAcl(name, argv, conn, stream !== undefined, false);
     if (this.server.cluster !== null) this.checkCluster(name, argv, conn, stream !== undefined);
     if (this.resp === 2 && this.inSubscriberMode && !ALLOWED_WHEN_SUBSCRIBED.has(name)) {
       const container = conn?.subcommands !== undefined || stream?.subcommands !== undefined || BUILTIN_CONTAINERS.has(name);
@@ -785,6 +797,13 @@ export class Connection {
     return predates(version, conn ? conn.since : commandSince(name));
   }
 
+  /** The full name (`name` or `container|sub`) processCommand looks argv up as, or null when unknown here. */
+  commandFullName(name: string, argv: string[]): string | null {
+    const conn = CONNECTION_COMMANDS.get(name);
+    const full = this.lookedUpName(name, argv, conn, conn ? undefined : lookupCommand(name));
+    return full === 'NULL' ? null : full;
+  }
+
   /** A front end ran `name` itself (ioredis-mock's built-ins): CLIENT LIST `cmd` and `idle`. */
   noteCommand(name: string): void {
     this.lastCommand = name;
@@ -794,6 +813,48 @@ export class Connection {
   /** Keyspace-clock ms when a command last ran (CLIENT LIST idle). */
   get lastInteraction(): number {
     return this.lastInteractionAt ?? this.createdAt;
+  }
+
+  /**
+   * processCommand's ACL check (after the unknown-command and arity checks): a denied command
+   * is logged (ACL LOG) and refused with NOPERM; `inExec`: execCommand's re-check of a queued
+   * command (its own text, the error in place).
+   */
+  private checkAcl(name: string, argv: string[], conn: ConnectionCommandSpec | undefined, isStream: boolean, inExec: boolean): void {
+    let refused: string | null;
+    try {
+      refused = this.commandCheckError(name, argv, conn, isStream);
+    } catch {
+      return;
+    }
+    if (refused !== null) return;
+    const full = inExec ? this.lookedUpName(name, argv, conn, isStream ? lookupCommand(name) : undefined) : this.lastCommand;
+    if (full === 'NULL') return;
+    const version = this.ks.redisVersion;
+    const verdict = checkCommand(this.user, full, argv, version);
+    if (verdict.result === ACL_OK) return;
+    const object = verdict.index === 0 ? full : argv[verdict.index];
+    aclDeniedLog(this, verdict.result, inExec || this.multiQueue !== null ? 'multi' : 'toplevel', object, this.user.name);
+    if (inExec) {
+      const reason = verdict.result === 1 ? 'no permission to execute the command or subcommand' : verdict.result === 2 ? 'no permission to touch the specified keys' : 'no permission to access one of the channels used as arguments';
+      throw new CommandError(`NOPERM ACLs rules changed between the moment the transaction was accumulated and the EXEC call. This command is no longer allowed for the following reason: ${reason}`);
+    }
+    this.reject(name, `NOPERM ${aclErrorMessage(version, verdict.result, this.user, full, argv[verdict.index], false)}`);
+  }
+
+  /** script.c scriptCall's ACL check of a redis.call (context `lua` in ACL LOG). */
+  private checkScriptAcl(name: string, argv: string[]): void {
+    const full = this.commandFullName(name, argv);
+    if (full === null) return;
+    const version = this.ks.redisVersion;
+    const verdict = checkCommand(this.user, full, argv, version);
+    if (verdict.result === ACL_OK) return;
+    aclDeniedLog(this, verdict.result, 'lua', verdict.index === 0 ? full : argv[verdict.index], this.user.name);
+    if (predates(version, '7.2')) {
+      const what = verdict.result === 1 ? "can't run this command or subcommand" : verdict.result === 2 ? "can't access at least one of the keys mentioned in the command" : "can't publish to the channel mentioned in the command";
+      throw new CommandError(`ERR The user executing the script ${what}`);
+    }
+    throw new CommandError(`ERR ACL failure in script: ${aclErrorMessage(version, verdict.result, this.user, full, argv[verdict.index], false)}`);
   }
 
   /** A command refused before running (processCommand's rejectCommand): flags MULTI. */
@@ -944,6 +1005,7 @@ export class Connection {
   scriptCall(argv: string[]): Reply {
     const ks = this.ks;
     const name = argv[0].toLowerCase();
+    if (!this.user.unrestricted) this.checkScriptAcl(name, argv);
     const spec = lookupCommand(name);
     if (spec) {
       if (predates(ks.redisVersion, commandSince(name))) throw new CommandError(ERR_UNKNOWN_FROM_SCRIPT);
@@ -1047,6 +1109,7 @@ export class Connection {
   private runQueuedCommand(argv: string[]): Reply | Promise<Reply> {
     const name = argv[0].toLowerCase();
     const conn = CONNECTION_COMMANDS.get(name);
+    if (!this.user.unrestricted) this.checkAcl(name, argv, conn, !conn && lookupCommand(name) !== undefined, true);
     if (conn) return this.runConnectionCommand(conn, name, argv);
     if (lookupCommand(name)) return this.runStream(argv);
     return this.runBuiltin(name, argv);
@@ -1091,17 +1154,28 @@ export class Connection {
     return this.authenticated;
   }
 
-  /** Check AUTH/HELLO AUTH credentials (the `default` user). Returns true when accepted. */
+  /** Check AUTH/HELLO AUTH credentials (ACL users). Returns true when accepted; a refusal is logged (ACL LOG). */
   authenticate(username: string, password: string): boolean {
-    if (username !== 'default') return false;
-    if (this.requirePass !== null && password !== this.requirePass) return false;
+    const acl = aclStateOf(this.server);
+    const user = acl.users.get(username);
+    if (user === undefined || !user.checkPassword(password)) {
+      aclDeniedLog(this, ACL_DENIED_AUTH, this.multiQueue !== null ? 'multi' : 'toplevel', 'AUTH', username);
+      return false;
+    }
+    this.user = user;
     this.authenticated = true;
     return true;
   }
 
-  /** True when the server has a password (requirepass). */
+  /** Back to the default user, unauthenticated unless it needs no password (a deleted user's client). */
+  deauthenticate(): void {
+    this.user = aclStateOf(this.server).defaultUser;
+    this.authenticated = false;
+  }
+
+  /** True when the default user has a password (requirepass). */
   get hasPassword(): boolean {
-    return this.requirePass !== null;
+    return !aclStateOf(this.server).defaultUser.nopass;
   }
 
   setProtocol(resp: 2 | 3): void {
@@ -1114,7 +1188,8 @@ export class Connection {
     this.unsubscribeAll();
     this.selectDb(0);
     this.resp = 2;
-    this.authenticated = this.requirePass === null;
+    this.user = aclStateOf(this.server).defaultUser;
+    this.authenticated = this.user.nopass && this.user.enabled;
     this.name = null;
     this.noEvict = false;
     this.noTouch = false;

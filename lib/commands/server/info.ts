@@ -48,6 +48,8 @@ export interface InfoSource {
     readonly maxclients: number;
   };
   readonly stats: ServerStats;
+  /** ACL denials (INFO acl_access_denied_*). */
+  readonly aclDenied?: { readonly auth: number; readonly cmd: number; readonly key: number; readonly channel: number };
   readonly pubsubChannels: number;
   readonly pubsubPatterns: number;
   /** Non-empty databases in index order; avgTtl in ms. */
@@ -292,10 +294,10 @@ const SECTIONS: Record<string, Field[]> = {
     ['eventloop_duration_cmd_sum', '0', '7.2'],
     ['instantaneous_eventloop_cycles_per_sec', '0', '7.2'],
     ['instantaneous_eventloop_duration_usec', '0', '7.2'],
-    ['acl_access_denied_auth', '0', '7.2'],
-    ['acl_access_denied_cmd', '0', '7.2'],
-    ['acl_access_denied_key', '0', '7.2'],
-    ['acl_access_denied_channel', '0', '7.2'],
+    ['acl_access_denied_auth', (s) => s.aclDenied?.auth ?? 0, '7.2'],
+    ['acl_access_denied_cmd', (s) => s.aclDenied?.cmd ?? 0, '7.2'],
+    ['acl_access_denied_key', (s) => s.aclDenied?.key ?? 0, '7.2'],
+    ['acl_access_denied_channel', (s) => s.aclDenied?.channel ?? 0, '7.2'],
   ],
   replication: [
     ['role', 'master'],

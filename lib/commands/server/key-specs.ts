@@ -607,3 +607,22 @@ export function getKeysReply(argv: readonly string[], version: string, withFlags
   }
   return keys.map((k) => (withFlags ? [args[k.pos], flagsReply(k.flags)] : args[k.pos]));
 }
+
+/**
+ * The key arguments of a command line (argv[0] the command) with their key-spec flags, as
+ * getKeysFromCommandWithSpecs finds them for ACL checks (acl.c ACLSelectorCheckCmd): `pos` the
+ * argv index, `flags` the spec's flag words (RO/RW/OW/RM, ACCESS, UPDATE, INSERT, DELETE …).
+ * Empty for a command without keys or one the version lacks.
+ */
+export function commandKeyRefs(argv: readonly string[], version: string): { pos: number; flags: string }[] {
+  const entry = lookup(argv, version);
+  if (entry === undefined || entry.length !== 4) return [];
+  const specs = entry[3];
+  const variable = specs.some(([flags]) => flags.split(' ').includes('VARIABLE_FLAGS'));
+  return (!variable && keysFromSpecs(specs, argv, entry[0])) || keysFromProc(argv[0].toLowerCase(), argv);
+}
+
+/** Redis's arity of a command or `container|sub` (undefined when the table lacks it). */
+export function redisArity(fullName: string): number | undefined {
+  return Object.prototype.hasOwnProperty.call(TABLE, fullName) ? TABLE[fullName][0] : undefined;
+}

@@ -141,7 +141,7 @@ export function clientInfoLine(c: Connection, viewer: Connection): string {
     ['tot-mem', 1024 + held.qbuf + held.omem],
     ['events', 'r'],
     ['cmd', c.lastCommand],
-    ['user', 'default'],
+    ['user', c.user.name],
     ['redir', -1],
     ['resp', c.protocol],
   );

@@ -22,6 +22,7 @@ import type { InfoSource } from '../../commands/server/info';
 import { OK, type Reply, SimpleString, VerbatimReply } from '../../reply/reply';
 import type { ConnectionCommandSpec } from '../command-types';
 import { librariesOf } from '../function-libraries';
+import { aclStateOf } from '../acl';
 import { type Connection, builtinArity, openConnections } from '../connection';
 import type { ServerState } from '../registry';
 import { RedisHash } from '../../model/hash';
@@ -66,6 +67,7 @@ export function infoSource(conn: Connection): InfoSource {
   return {
     version: conn.keyspace.redisVersion,
     nowMs,
+    aclDenied: aclStateOf(server).denied,
     startMs: server.startedAt ?? nowMs,
     tcpPort: server.tcpPort,
     runId: server.runId,
