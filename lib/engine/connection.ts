@@ -21,7 +21,7 @@
  */
 import { commandSpec } from '../commands/command-data';
 import { dispatch, dispatchCheckOnly, lookupCommand } from '../commands/dispatch';
-import type { BlockRequest, CommandContext, CommandHandler, CommandSpec, Db } from '../commands/types';
+import type { BlockRequest, CommandContext, CommandHandler, CommandResult, CommandSpec, Db } from '../commands/types';
 import { isBlockRequest } from '../commands/types';
 import { CommandError, errUnknownCommand, errUnknownSubcommand, errWrongArity } from '../errors';
 import type { Keyspace, KeyspaceOptions } from '../keyspace/keyspace';
@@ -47,6 +47,7 @@ import type { CommandStats, ServerStats } from '../stats/server-stats';
 import { performance } from 'perf_hooks';
 import { setTimeout as realSetTimeout, clearTimeout as realClearTimeout } from 'timers';
 import type { BusyScript } from './registry';
+import type { ReplicaFeed, Replication } from './replication';
 import { redirectionError } from './cluster';
 
 /** server.c processCommand while a script is busy (7.0.15 and the 8.x sources). */
@@ -375,6 +376,8 @@ export class Connection {
    */
   replyOff = false;
   replySkipNext = false;
+  /** Set once SYNC/PSYNC made this connection a replica: the replication stream it receives. */
+  replicaFeed: ReplicaFeed | null = null;
   private replySkip = false;
 
   /** `run`, with the reply silenced as CLIENT REPLY OFF/SKIP decide (a silenced reply is NO_REPLY). */
@@ -460,6 +463,7 @@ export class Connection {
       this.patternSubs !== undefined ||
       this.shardSubs !== undefined ||
       this.server.cluster !== null ||
+      this.server.replication !== null ||
       (lane.arity >= 0 ? argv.length !== lane.arity : argv.length < -lane.arity)
     ) {
       return this.runReady(argv);
@@ -490,7 +494,7 @@ export class Connection {
       stats.commandOk(lane.record, weight === 0 ? 0 : Math.round((performance.now() - start) * 1000) * weight);
       return result;
     }
-    const blocked = this.countedLater(argv, start, weight, this.block(ks, result));
+    const blocked = this.countedLater(argv, start, weight, this.block(ks, result, argv));
     this.occupy(blocked);
     return blocked;
   }
@@ -587,6 +591,45 @@ export class Connection {
    * processed): when it answers, fails, or is refused before running.
    */
   private counted(argv: string[], body: (this: Connection, argv: string[]) => Reply | Promise<Reply>): Reply | Promise<Reply> {
+    const repl = this.server.replication;
+    if (repl !== null && repl.active) return this.propagating(repl, argv, () => this.countedPlain(argv, body));
+    return this.countedPlain(argv, body);
+  }
+
+  /**
+   * Run `body` (one command: argv) as a frame of the replication stream (Redis call()): the
+   * command propagates when it changed the dataset (lib/engine/replication.ts); blocked calls
+   * its writes wake are served after the unit was fed to the replicas, each as a unit of its own.
+   * A script that outlives its first slice keeps the frame open until it ends.
+   */
+  private propagating<T extends Reply | Promise<Reply> | CommandResult>(repl: Replication, argv: string[], body: () => T): T {
+    const ks = this.ks;
+    const name = String(argv[0]).toLowerCase();
+    const changesBefore = this.server.stats.changes;
+    const outer = repl.enterCommand(ks.dbIndex, name);
+    const end = () => repl.leaveCommand(outer, argv, name, this.server.stats.changes !== changesBefore, this.ks.dbIndex);
+    ks.blocking.hold();
+    let deferred = false;
+    try {
+      const out = body();
+      const busy = this.server.busyScript;
+      if (out instanceof Promise && busy !== null && busy.conn === this) {
+        deferred = true;
+        out.then(end, end).finally(() => ks.blocking.release());
+      }
+      return out;
+    } finally {
+      if (!deferred) {
+        try {
+          end();
+        } finally {
+          ks.blocking.release();
+        }
+      }
+    }
+  }
+
+  private countedPlain(argv: string[], body: (this: Connection, argv: string[]) => Reply | Promise<Reply>): Reply | Promise<Reply> {
     const weight = timingWeight(argv[0]);
     const start = weight === 0 ? 0 : performance.now();
     let out: Reply | Promise<Reply>;
@@ -872,14 +915,16 @@ export class Connection {
       ks.blocking.flush();
     }
     if (!isBlockRequest(result)) return result;
-    return this.block(ks, result);
+    return this.block(ks, result, argv);
   }
 
-  private block(ks: Keyspace, request: BlockRequest): Promise<Reply> {
+  private block(ks: Keyspace, request: BlockRequest, argv: string[]): Promise<Reply> {
     this.blockedCalls++;
-    const p = ks.blocking.block(this, request.keys.map(storeKeyOfBytes), request, (req, key) =>
-      req.retry(this.context(true), key === undefined ? undefined : toByteString(key)),
-    );
+    const p = ks.blocking.block(this, request.keys.map(storeKeyOfBytes), request, (req, key) => {
+      const retry = () => req.retry(this.context(true), key === undefined ? undefined : toByteString(key));
+      const repl = this.server.replication;
+      return repl !== null && repl.active ? this.propagating(repl, argv, retry) : retry();
+    });
     const done = () => {
       this.blockedCalls--;
     };
@@ -931,6 +976,12 @@ export class Connection {
    * wrong-arity and not-allowed commands, and the command's own error replies.
    */
   scriptCall(argv: string[]): Reply {
+    const repl = this.server.replication;
+    if (repl !== null && repl.active) return this.propagating(repl, argv, () => this.scriptCallPlain(argv));
+    return this.scriptCallPlain(argv);
+  }
+
+  private scriptCallPlain(argv: string[]): Reply {
     const ks = this.ks;
     const name = argv[0].toLowerCase();
     const spec = lookupCommand(name);

@@ -29,6 +29,7 @@ const server = (): ConnectionCommandModule => require('./server');
 const diagnostics = (): ConnectionCommandModule => require('./diagnostics');
 const functions = (): ConnectionCommandModule => require('./functions');
 const cluster = (): ConnectionCommandModule => require('./cluster');
+const replication = (): ConnectionCommandModule => require('./replication');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 const MULTI: Flags = { immediate: true, noScript: true };
@@ -83,6 +84,8 @@ const TABLE: [name: string, arity: number, flags: Flags, load: () => ConnectionC
   ['readonly', 1, NONE, cluster],
   ['readwrite', 1, NONE, cluster],
   ['asking', 1, NONE, cluster],
+  ['sync', 1, NOSCRIPT, replication],
+  ['psync', -3, NOSCRIPT, replication],
 ];
 
 /** Connection-level commands by lower-case name. */
