@@ -629,6 +629,12 @@ export class Connection {
     }
   }
 
+  /** The running command propagates to replicas even if it changed nothing (forceCommandPropagation). */
+  forcePropagation(): void {
+    const repl = this.server.replication;
+    if (repl !== null && repl.active) repl.force();
+  }
+
   private countedPlain(argv: string[], body: (this: Connection, argv: string[]) => Reply | Promise<Reply>): Reply | Promise<Reply> {
     const weight = timingWeight(argv[0]);
     const start = weight === 0 ? 0 : performance.now();

@@ -157,6 +157,7 @@ export const specs: readonly ConnectionCommandSpec[] = [
     run(conn, argv): Reply {
       flushMode(argv);
       flush(conn.server, conn.server.keyspaces());
+      conn.forcePropagation(); // replicated even when every db was empty already
       return OK;
     },
   },
@@ -166,6 +167,7 @@ export const specs: readonly ConnectionCommandSpec[] = [
     run(conn, argv): Reply {
       flushMode(argv);
       flush(conn.server, [conn.keyspace]);
+      conn.forcePropagation();
       return OK;
     },
   },
