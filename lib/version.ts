@@ -141,6 +141,9 @@ export const FEATURE_SINCE = {
    *  UNLINK when lazyfree-lazy-server-del is yes (7.0.15: DEL). Both checked on 7.0.15 and the
    *  post-7.4 build; first release assumed 7.2. */
   setPxatAsSent: '7.2',
+  /** XREADGROUP propagates XGROUP SETID … ENTRIESREAD after its XCLAIMs whenever the group's
+   *  last-delivered-id moved; 7.0.15 only with NOACK (its XCLAIMs carry LASTID). */
+  xreadgroupSetIdPropagated: '7.2',
   lazyServerDelPropagation: '7.2',
 } as const satisfies Record<string, RedisVersion>;
 

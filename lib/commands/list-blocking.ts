@@ -127,11 +127,10 @@ function popPlan(ctx: CommandContext, argv: readonly string[]): PopPlan {
       const list = getList(db, source);
       if (list === undefined || list.length === 0) return undefined;
       const value = lmoveServe(db, source, list, destination, from, to, !woken || blockedPopDirty);
-      // propagated as LMOVE / RPOPLPUSH (7.0 names the ends LEFT/RIGHT for a woken call)
+      // propagated as LMOVE / RPOPLPUSH
       const p = propagationOf(db);
       if (p !== null) {
-        const end = (e: ListEnd, arg: string) => (woken && !blockedPopDirty ? e.toUpperCase() : arg);
-        p.rewrite(name === 'blmove' ? ['LMOVE', source, destination, end(from, argv[3]), end(to, argv[4])] : ['RPOPLPUSH', source, destination]);
+        p.rewrite(name === 'blmove' ? ['LMOVE', source, destination, argv[3], argv[4]] : ['RPOPLPUSH', source, destination]);
         p.force();
       }
       return value;

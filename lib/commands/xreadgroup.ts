@@ -172,7 +172,7 @@ function serveNew(
     if (p !== null) p.also(['XCLAIM', t.key, group.name, consumer.name, '0', idText, 'TIME', String(ctx.now), 'RETRYCOUNT', '1', 'FORCE', 'JUSTID', 'LASTID', formatId(group.lastId)]);
   }
   // and the group's new last-delivered-id (streamPropagateGroupID)
-  if (p !== null && group.lastId !== lastBefore) p.also(['XGROUP', 'SETID', t.key, group.name, formatId(group.lastId), 'ENTRIESREAD', String(group.entriesRead)]);
+  if (p !== null && group.lastId !== lastBefore && (noack || features.xreadgroupSetIdPropagated)) p.also(['XGROUP', 'SETID', t.key, group.name, formatId(group.lastId), 'ENTRIESREAD', String(group.entriesRead)]);
   if (delivered && features.consumerActiveTime) consumer.activeTime = ctx.now;
   return out ?? [];
 }
@@ -182,6 +182,8 @@ interface ReadFeatures {
   readonly xreadPlusId: boolean;
   readonly consumerCreatedOnEmptyRead: boolean;
   readonly entriesReadTombstonesFromLastId: boolean;
+  /** XREADGROUP propagates the group's new last-delivered-id (XGROUP SETID) without NOACK too. */
+  readonly xreadgroupSetIdPropagated: boolean;
   readonly consumerActiveTime: boolean;
   readonly xreadgroupHistoryNotDirty: boolean;
 }
@@ -195,6 +197,7 @@ function featuresOf(version: RedisVersion): ReadFeatures {
       xreadPlusId: supports(version, 'xreadPlusId'),
       consumerCreatedOnEmptyRead: supports(version, 'consumerCreatedOnEmptyRead'),
       entriesReadTombstonesFromLastId: supports(version, 'entriesReadTombstonesFromLastId'),
+      xreadgroupSetIdPropagated: supports(version, 'xreadgroupSetIdPropagated'),
       consumerActiveTime: supports(version, 'consumerActiveTime'),
       xreadgroupHistoryNotDirty: supports(version, 'xreadgroupHistoryNotDirty'),
     };

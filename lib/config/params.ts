@@ -122,6 +122,8 @@ export const PARAMS: readonly ParamDef[] = [
   { name: 'repl-diskless-sync-max-replicas', type: int(0n, INT_MAX), default: '0' },
   { name: 'repl-diskless-load', type: { kind: 'enum', values: ['disabled', 'on-empty-db', 'swapdb'] }, default: 'disabled' },
   { name: 'repl-disable-tcp-nodelay', type: bool, default: 'no' },
+  { name: 'replica-read-only', alias: 'slave-read-only', type: bool, default: 'yes', honoured: 'after REPLICAOF host port, write commands answer READONLY' },
+  { name: 'replica-serve-stale-data', alias: 'slave-serve-stale-data', type: bool, default: 'yes' },
   { name: 'busy-reply-threshold', alias: 'lua-time-limit', type: int(0n, LONG_MAX), default: '5000' },
   { name: 'hz', type: int(0n, INT_MAX, { clamp: [1n, 500n] }), default: '10' },
   { name: 'dynamic-hz', type: bool, default: 'yes' },

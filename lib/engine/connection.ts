@@ -97,6 +97,7 @@ export interface ConnectionOptions {
 const CLOSED_MESSAGE = 'Connection is closed.';
 const ERR_NOAUTH = 'NOAUTH Authentication required.';
 const ERR_EXECABORT = 'EXECABORT Transaction discarded because of previous errors.';
+const ERR_READONLY = "READONLY You can't write against a read only replica.";
 
 /** The error every call of a closed connection rejects with (ioredis's text). */
 export function connectionClosedError(): Error {
@@ -752,6 +753,7 @@ export class Connection {
       const sub = argv.length > 1 && container ? `|${String(argv[1]).toLowerCase()}` : '';
       return this.reject(name, `ERR Can't execute '${name}${sub}': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context`);
     }
+    if (this.server.master !== null && this.writesOnReplica(name)) return this.reject(name, ERR_READONLY);
     if (this.multiQueue !== null && !conn?.immediate) return this.queueInMulti(name, argv, conn, stream !== undefined);
     if (conn) return this.runConnectionCommand(conn, name, argv);
     if (stream) return this.runStream(argv, true);
@@ -759,6 +761,17 @@ export class Connection {
     const refused = this.commandCheckError(name, argv, undefined, false);
     if (refused !== null) this.reject(name, refused);
     return this.runBuiltin(name, argv);
+  }
+
+  /**
+   * processCommand on a read-only replica (REPLICAOF host port, replica-read-only yes): a write
+   * command, or an EXEC whose queue holds one, is refused with READONLY.
+   */
+  private writesOnReplica(name: string): boolean {
+    if (this.server.config.get('replica-read-only') !== 'yes') return false;
+    const writes = (n: string) => commandSpec(n.toLowerCase())?.flags.includes('write') ?? false;
+    if (name === 'exec') return this.multiQueue !== null && this.multiQueue.some((a) => writes(String(a[0])));
+    return writes(name);
   }
 
   /**

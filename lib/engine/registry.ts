@@ -98,12 +98,15 @@ export class ServerState {
    * commands then propagate to it.
    */
   replication: Replication | null = null;
+  /** REPLICAOF host port: the master this server replicates (nothing is fetched), or null. */
+  master: { host: string; port: number } | null = null;
 
   /** The replication stream, created on first use (a replica attaches). */
   replicationStream(): Replication {
     return (this.replication ??= new Replication(
       () => Number(this.config.get('repl-ping-replica-period') ?? '10'),
       () => this.keyspace(0).redisVersion,
+      () => this.master === null,
     ));
   }
 

@@ -66,6 +66,8 @@ export class Replication implements Propagation {
     private readonly pingPeriod: () => number,
     /** The emulated version (the MULTI/SELECT order differs in 7.0). */
     private readonly version: () => RedisVersion,
+    /** False while the server is a replica itself (REPLICAOF): nothing is fed (replicationFeedSlaves). */
+    private readonly isMaster: () => boolean,
   ) {}
 
   /** True while at least one replica is attached. */
@@ -177,7 +179,7 @@ export class Replication implements Propagation {
     const ops = this.ops;
     if (ops.length === 0) return;
     this.ops = [];
-    if (this.replicas.size === 0) return;
+    if (this.replicas.size === 0 || !this.isMaster()) return;
     const transaction = ops.length > 1 && !this.arbitrary;
     let out = '';
     // 7.0 gives MULTI the first command's database (SELECT first); later versions -1 (SELECT inside)
@@ -198,6 +200,7 @@ export class Replication implements Propagation {
   }
 
   private send(data: string): void {
+    if (!this.isMaster()) return;
     for (const link of this.replicas) link.write(data);
   }
 }

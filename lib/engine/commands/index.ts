@@ -86,6 +86,8 @@ const TABLE: [name: string, arity: number, flags: Flags, load: () => ConnectionC
   ['asking', 1, NONE, cluster],
   ['sync', 1, NOSCRIPT, replication],
   ['psync', -3, NOSCRIPT, replication],
+  ['replicaof', 3, NOSCRIPT, replication],
+  ['slaveof', 3, NOSCRIPT, replication],
 ];
 
 /** Connection-level commands by lower-case name. */

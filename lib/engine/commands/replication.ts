@@ -13,7 +13,9 @@ import { RDB_FORMAT } from '../../version';
 import { makeDb } from '../db';
 import { NO_REPLY } from './pubsub';
 import { ReplicaFeed } from '../replication';
-import type { Reply } from '../../reply/reply';
+import { OK, SimpleString, type Reply } from '../../reply/reply';
+import { CommandError } from '../../errors';
+import { parseInt64 } from '../../commands/args';
 
 /** The RDB file of every database of the connection's server (rdbSaveRio). */
 export function rdbSnapshot(conn: Connection): string {
@@ -54,7 +56,27 @@ function fullResync(conn: Connection, psync: boolean): Reply {
   return NO_REPLY;
 }
 
+/** replicaofCommand: `NO ONE` makes the server a master again; `host port` a replica of it. */
+function replicaof(conn: Connection, argv: string[]): Reply {
+  if (conn.server.cluster !== null) throw new CommandError('ERR REPLICAOF not allowed in cluster mode.');
+  if (argv[1].toLowerCase() === 'no' && argv[2].toLowerCase() === 'one') {
+    conn.server.master = null;
+    return OK;
+  }
+  if (conn.replicaFeed !== null) throw new CommandError('ERR Command is not valid when client is a replica.');
+  const port = parseInt64(argv[2]);
+  if (port === null || port < 0n || port > 65535n) throw new CommandError('ERR Invalid master port');
+  const master = conn.server.master;
+  if (master !== null && master.host.toLowerCase() === argv[1].toLowerCase() && master.port === Number(port)) {
+    return new SimpleString('OK Already connected to specified master');
+  }
+  conn.server.master = { host: argv[1], port: Number(port) };
+  return OK;
+}
+
 export const specs: ConnectionCommandSpec[] = [
   { name: 'sync', arity: 1, noScript: true, run: (conn) => fullResync(conn, false) },
   { name: 'psync', arity: -3, noScript: true, run: (conn) => fullResync(conn, true) },
+  { name: 'replicaof', arity: 3, noScript: true, run: replicaof },
+  { name: 'slaveof', arity: 3, noScript: true, run: replicaof },
 ];
