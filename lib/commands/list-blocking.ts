@@ -127,10 +127,11 @@ function popPlan(ctx: CommandContext, argv: readonly string[]): PopPlan {
       const list = getList(db, source);
       if (list === undefined || list.length === 0) return undefined;
       const value = lmoveServe(db, source, list, destination, from, to, !woken || blockedPopDirty);
-      // propagated as LMOVE / RPOPLPUSH
+      // propagated as LMOVE / RPOPLPUSH (7.0 names the ends `left`/`right` for a woken call)
       const p = propagationOf(db);
       if (p !== null) {
-        p.rewrite(name === 'blmove' ? ['LMOVE', source, destination, argv[3], argv[4]] : ['RPOPLPUSH', source, destination]);
+        const woken70 = woken && !blockedPopDirty;
+        p.rewrite(name === 'blmove' ? ['LMOVE', source, destination, woken70 ? from : argv[3], woken70 ? to : argv[4]] : ['RPOPLPUSH', source, destination]);
         p.force();
       }
       return value;
