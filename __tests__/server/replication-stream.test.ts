@@ -185,6 +185,17 @@ async function streamOf(port: number, host: string, p: string): Promise<string[]
       ['XGROUP', 'CREATE', k('x'), 'g', '0'],
       ['XREADGROUP', 'GROUP', 'g', 'c', 'COUNT', '1', 'STREAMS', k('x'), '>'],
       ['XREADGROUP', 'GROUP', 'g', 'c', 'NOACK', 'STREAMS', k('x'), '>'],
+      ['XADD', k('y'), '1-1', 'f', 'v'],
+      ['XADD', k('y'), '1-2', 'f', 'v'],
+      ['XADD', k('y'), '1-3', 'f', 'v'],
+      ['XGROUP', 'CREATE', k('y'), 'g', '0'],
+      ['XREADGROUP', 'GROUP', 'g', 'c', 'STREAMS', k('y'), '>'],
+      ['XCLAIM', k('y'), 'g', 'c2', '0', '1-1'],
+      ['XAUTOCLAIM', k('y'), 'g', 'c3', '0', '0-0', 'COUNT', '1'],
+      ['XDEL', k('y'), '1-2'],
+      ['XAUTOCLAIM', k('y'), 'g', 'c4', '0', '0-0', 'JUSTID'],
+      ['XCLAIM', k('y'), 'g', 'c5', '0', '1-9', 'LASTID', '5-0'],
+      ['XCLAIM', k('y'), 'g', 'c5', '0', '1-1', 'RETRYCOUNT', '7', 'JUSTID'],
     ];
     for (const argv of script) await c.call(argv);
     // an expired key a read finds: DEL; RESTORE with a relative TTL: ABSTTL; PUBLISH
@@ -205,7 +216,7 @@ async function streamOf(port: number, host: string, p: string): Promise<string[]
     await sleep(50);
     await c.call(['LPUSH', k('src'), 'x']);
     await blocked.replied();
-    await c.call(['DEL', k('e1'), k('e2'), k('f'), k('h'), k('m1'), k('m2'), k('m3'), k('x'), k('l2'), k('dst'), k('d')]);
+    await c.call(['DEL', k('e1'), k('e2'), k('f'), k('h'), k('m1'), k('m2'), k('m3'), k('x'), k('l2'), k('dst'), k('d'), k('y')]);
     await sleep(100);
   } finally {
     c.close();

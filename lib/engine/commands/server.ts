@@ -73,7 +73,7 @@ export function infoSource(conn: Connection): InfoSource {
     processId: process.pid,
     executable: process.execPath,
     clients: {
-      connected: conns.length,
+      connected: conns.filter((c) => c.replicaFeed === null).length, // replicas are not counted (server.slaves)
       blocked: conns.filter((c) => c.blocked).length,
       pubsub: conns.filter(subscribed).length,
       watching: conns.filter((c) => c.watchCount > 0).length,
@@ -90,6 +90,7 @@ export function infoSource(conn: Connection): InfoSource {
     functionLibraries: librariesOf(server),
     config: server.config,
     clusterEnabled: server.cluster !== null,
+    connectedReplicas: server.replication?.replicaCount ?? 0,
   };
 }
 
