@@ -136,6 +136,15 @@ export const FEATURE_SINCE = {
    *  (both checked). First release unconfirmed (the 4f8cdc2a build ≈ 8.0 has it); redis PR
    *  #14830 suggests a later release went back to matching nothing. */
   scanUnknownTypeError: '8.0',
+  /** Replication: SET … PXAT propagates as sent (7.0.15 rewrites it as `SET key value PXAT ms`
+   *  like EX/PX/EXAT); RESTORE of an expired key with REPLACE and SPOP of a whole set propagate
+   *  UNLINK when lazyfree-lazy-server-del is yes (7.0.15: DEL). Both checked on 7.0.15 and the
+   *  post-7.4 build; first release assumed 7.2. */
+  setPxatAsSent: '7.2',
+  /** XREADGROUP propagates XGROUP SETID … ENTRIESREAD after its XCLAIMs whenever the group's
+   *  last-delivered-id moved; 7.0.15 only with NOACK (its XCLAIMs carry LASTID). */
+  xreadgroupSetIdPropagated: '7.2',
+  lazyServerDelPropagation: '7.2',
 } as const satisfies Record<string, RedisVersion>;
 
 export type Feature = keyof typeof FEATURE_SINCE;

@@ -22,6 +22,7 @@
  */
 import { errorArg, fail, ERR_NOT_INTEGER } from '../errors';
 import { is, parseInt64 } from './args';
+import { deletionName, propagationOf } from './propagate';
 import type { CommandContext, CommandHandler, CommandSpec, Reply } from './types';
 
 const LLONG_MAX = 2n ** 63n - 1n;
@@ -77,12 +78,16 @@ const expireGeneric =
       db.remove(key);
       db.notifyEvent('g', 'del', key);
       db.dirty?.(1);
+      propagationOf(ctx.db)?.rewrite([deletionName(ctx, 'lazyfree-lazy-expire'), key]);
       return 1;
     }
     db.setTtlAt(key, Number(when));
     db.touch(key);
     db.notifyEvent('g', 'expire', key);
     db.dirty?.(1);
+    // propagated as PEXPIREAT key <absolute ms> [options]
+    const p = propagationOf(ctx.db);
+    if (p !== null && (relative || seconds)) p.rewrite(['PEXPIREAT', key, String(when), ...argv.slice(3)]);
     return 1;
   };
 

@@ -20,6 +20,7 @@ import { addLongDouble, formatLongDoubleHuman, parseLongDouble, type LongDouble 
 import { INT64_MAX, INT64_MIN, int64OrFail, parseInt64 } from './args';
 import { MapReply, OK, type Reply } from '../reply/reply';
 import { deleteEmptied, hashForWrite, hashLimits, hashWritten, lookupHash } from './hash-common';
+import { propagationOf } from './propagate';
 import type { CommandContext, CommandSpec } from './types';
 
 /** HSET key field value [field value …] → fields added; HMSET → OK (7.0+ alike). */
@@ -184,6 +185,7 @@ function hincrbyfloat(ctx: CommandContext, argv: string[]): Reply {
   h.set(field, text, true);
   h.convertIfNeeded(limits);
   hashWritten(ctx, key, 'hincrbyfloat', 1);
+  propagationOf(ctx.db)?.rewrite(['HSET', key, field, text]);
   return text;
 }
 

@@ -22,6 +22,7 @@ import type { Reply } from '../reply/reply';
 import { INT64_MAX, INT64_MIN, int64OrFail, parseInt64, parseSmallInt } from './args';
 import { type LongDouble, addLongDouble, formatLongDoubleHuman, parseLongDouble } from './long-double';
 import { storeString, stringForWrite } from './string-value';
+import { propagationOf } from './propagate';
 import type { CommandContext, CommandSpec } from './types';
 
 const ERR_OVERFLOW = 'ERR increment or decrement would overflow';
@@ -75,6 +76,8 @@ function incrbyfloat(ctx: CommandContext, argv: string[]): Reply {
   storeString(db, key, text, old !== undefined, true, 'float'); // createStringObjectFromLongDouble: never int
   db.notifyEvent('$', 'incrbyfloat', key);
   db.dirty?.(1);
+  // propagated as SET: float rounding may differ on the replica
+  propagationOf(ctx.db)?.rewrite(['SET', key, text, 'KEEPTTL']);
   return text;
 }
 

@@ -33,6 +33,7 @@ import { NIL_ARRAY, type Reply } from '../reply/reply';
 import { getList, listElementsRemoved, listEnd, lmoveServe } from './list-common';
 import { mpopServe, parseMpop } from './list';
 import type { BlockRequest, CommandContext, CommandResult, CommandSpec, Db } from './types';
+import { propagationOf } from './propagate';
 import { DEFAULT_REDIS_VERSION, type RedisVersion, supports } from '../version';
 
 const LLONG_MAX = 9223372036854775807;
@@ -89,6 +90,12 @@ function popPlan(ctx: CommandContext, argv: readonly string[]): PopPlan {
           if (list === undefined || list.length === 0) continue;
           const value = list.pop(where) as string;
           listElementsRemoved(db, key, where, list, 1, !woken || blockedPopDirty);
+          // propagated as [LR]POP key (7.0 propagates a woken pop that counted no change all the same)
+          const p = propagationOf(db);
+          if (p !== null) {
+            p.rewrite([where === 'left' ? 'LPOP' : 'RPOP', key]);
+            p.force();
+          }
           return [key, value];
         }
         return undefined;
@@ -119,7 +126,15 @@ function popPlan(ctx: CommandContext, argv: readonly string[]): PopPlan {
     attempt: (db, woken) => {
       const list = getList(db, source);
       if (list === undefined || list.length === 0) return undefined;
-      return lmoveServe(db, source, list, destination, from, to, !woken || blockedPopDirty);
+      const value = lmoveServe(db, source, list, destination, from, to, !woken || blockedPopDirty);
+      // propagated as LMOVE / RPOPLPUSH (7.0 names the ends `left`/`right` for a woken call)
+      const p = propagationOf(db);
+      if (p !== null) {
+        const woken70 = woken && !blockedPopDirty;
+        p.rewrite(name === 'blmove' ? ['LMOVE', source, destination, woken70 ? from : argv[3], woken70 ? to : argv[4]] : ['RPOPLPUSH', source, destination]);
+        p.force();
+      }
+      return value;
     },
   };
 }

@@ -34,6 +34,7 @@ import { NIL_ARRAY, OK, type Reply } from '../reply/reply';
 import { supports } from '../version';
 import { is, parseInt64 } from './args';
 import { addList, getList, listElementsRemoved, listEnd, listFill, lmoveServe } from './list-common';
+import { propagationOf } from './propagate';
 import type { CommandContext, CommandSpec, Db } from './types';
 
 const LONG_MAX = 9223372036854775807n;
@@ -320,6 +321,8 @@ export function mpopServe(db: Db, keys: readonly string[], where: ListEnd, count
     if (list === undefined || list.length === 0) continue;
     const taken = list.popMany(where, count);
     listElementsRemoved(db, key, where, list, taken.length);
+    // LMPOP/BLMPOP propagate as [LR]POP key count
+    propagationOf(db)?.rewrite([where === 'left' ? 'LPOP' : 'RPOP', key, String(taken.length)]);
     return [key, taken];
   }
   return undefined;

@@ -36,6 +36,7 @@ import { OK } from '../reply/reply';
 import { RDB_FORMAT } from '../version';
 import { int64OrFail, is } from './args';
 import { wholeKeyDb, withRdbTypes } from './whole-key';
+import { deletionName, propagationOf } from './propagate';
 import type { CommandContext, CommandSpec, Reply } from './types';
 
 export interface RestoreArgs {
@@ -108,10 +109,13 @@ function restore(ctx: CommandContext, argv: string[]): Reply {
     if (deleted) {
       db.notifyEvent('g', 'del', args.key);
       db.dirty?.(1);
+      propagationOf(ctx.db)?.rewrite([deletionName(ctx, 'lazyfree-lazy-server-del'), args.key]);
     }
     return OK;
   }
   db.setValue(args.key, loaded.value, ttl === 0n ? undefined : Number(ttl));
+  // the TTL propagates as an absolute time
+  if (ttl !== 0n && !args.absttl) propagationOf(ctx.db)?.rewrite([...argv.slice(0, 2), String(ttl), ...argv.slice(3), 'ABSTTL']);
   db.notifyEvent('g', 'restore', args.key);
   db.dirty?.(1); // server.dirty++ (cluster.c restoreCommand)
   return OK;

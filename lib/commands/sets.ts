@@ -29,6 +29,7 @@ import { supports } from '../version';
 import { INT64_MAX, parseInt64 } from './args';
 import { MAX_RANDOM_REPLY, dirty, errReplyTooLarge, lookupSet, randomBelow, setLimitsOf } from './set-common';
 import type { CommandContext, CommandSpec, Reply } from './types';
+import { deletionName, propagationOf } from './propagate';
 import { parseScanOptions } from './scan-args';
 
 const ERR_MUST_BE_POSITIVE = 'ERR value is out of range, must be positive';
@@ -158,6 +159,7 @@ function spop(ctx: CommandContext, argv: string[]): Reply {
   }
   ctx.db.touch(key);
   dirty(ctx.db, 1);
+  propagationOf(ctx.db)?.rewrite(['SREM', key, member]);
   return member;
 }
 
@@ -180,6 +182,7 @@ function spopWithCount(ctx: CommandContext, argv: string[]): Reply {
     ctx.db.remove(key);
     ctx.db.notifyEvent('g', 'del', key);
     ctx.db.touch(key);
+    propagationOf(ctx.db)?.rewrite([deletionName(ctx, 'lazyfree-lazy-server-del'), key]);
     return new SetReply(members);
   }
 
@@ -218,6 +221,12 @@ function spopWithCount(ctx: CommandContext, argv: string[]): Reply {
     set.adopt(kept as RedisSet);
   }
   ctx.db.touch(key);
+  // propagated as SREMs of the popped members, 1024 at most each
+  const p = propagationOf(ctx.db);
+  if (p !== null) {
+    for (let i = 0; i < out.length; i += 1024) p.also(['SREM', key, ...out.slice(i, i + 1024)]);
+    p.prevent();
+  }
   return new SetReply(out);
 }
 

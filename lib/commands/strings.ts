@@ -22,6 +22,7 @@ import { supports } from '../version';
 import { INT64_MAX, int64OrFail, is, parseInt64, parseSmallInt } from './args';
 import { MAX_JS_STRING, bytesOfStored, protoMaxBulkLen, storeString, stringForRead, stringForWrite } from './string-value';
 import type { CommandContext, CommandSpec, Db } from './types';
+import { deletionName, propagationOf } from './propagate';
 
 // parseExtendedStringArgumentsOrReply flags (t_string.c OBJ_*)
 const NX = 1;
@@ -144,6 +145,8 @@ function setGeneric(
   if (at !== undefined) {
     db.setTtlAt(key, at);
     db.notifyEvent('g', 'expire', key);
+    // propagated as SET key value PXAT ms (7.0: a PXAT option too; later ones keep it as sent)
+    if (!(flags & PXAT) || !supports(ctx.version, 'setPxatAsSent')) propagationOf(ctx.db)?.rewrite(['SET', key, value, 'PXAT', String(at)]);
   }
   return flags & GET ? (old ?? null) : okReply;
 }
@@ -192,19 +195,23 @@ function getex(ctx: CommandContext, argv: string[]): Reply {
   const value = stringForRead(db, key);
   if (value === undefined) return null;
   const at = expire === undefined ? undefined : expireAtMs(expire, flags, ctx.now, 'getex');
+  // never propagated as sent: as DEL/UNLINK, PEXPIREAT or PERSIST, or not at all
   if (at !== undefined && flags & (EXAT | PXAT) && at <= ctx.now) {
     db.remove(key);
     db.notifyEvent('g', 'del', key);
     db.dirty?.(1);
+    propagationOf(ctx.db)?.rewrite([deletionName(ctx, 'lazyfree-lazy-expire'), key]);
   } else if (at !== undefined) {
     db.setTtlAt(key, at);
     db.touch(key);
     db.notifyEvent('g', 'expire', key);
     db.dirty?.(1);
+    propagationOf(ctx.db)?.rewrite(['PEXPIREAT', key, String(at)]);
   } else if (flags & PERSIST && db.persist(key)) {
     db.touch(key);
     db.notifyEvent('g', 'persist', key);
     db.dirty?.(1);
+    propagationOf(ctx.db)?.rewrite(['PERSIST', key]);
   }
   return value;
 }
@@ -217,6 +224,7 @@ function getdel(ctx: CommandContext, argv: string[]): Reply {
   db.remove(argv[1]);
   db.notifyEvent('g', 'del', argv[1]);
   db.dirty?.(1);
+  propagationOf(ctx.db)?.rewrite(['DEL', argv[1]]);
   return value;
 }
 
@@ -227,6 +235,7 @@ function getset(ctx: CommandContext, argv: string[]): Reply {
   storeString(db, argv[1], argv[2], old !== undefined);
   db.notifyEvent('$', 'set', argv[1]);
   db.dirty?.(1);
+  propagationOf(ctx.db)?.rewrite(['SET', argv[1], argv[2]]);
   return old ?? null;
 }
 

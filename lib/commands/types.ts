@@ -125,7 +125,31 @@ export interface Db {
   dirty?(n: number): void;
   /** CONFIG RESETSTAT: zero the server's INFO statistics (commandstats, errorstats, Stats). */
   resetStats?(): void;
+  /**
+   * The replication stream while a replica is attached, else null (or absent): a command that
+   * Redis propagates in another form than as sent says so here (lib/engine/replication.ts).
+   */
+  propagation?(): Propagation | null;
 }
+
+/**
+ * What a command asks of the replication stream (Redis rewriteClientCommandVector, alsoPropagate,
+ * preventCommandPropagation, forceCommandPropagation). By default a command that changed the
+ * dataset propagates as sent; only the commands Redis propagates otherwise use this.
+ */
+export interface Propagation {
+  /** Propagate the running command as `argv` instead of as sent (rewriteClientCommandVector). */
+  rewrite(argv: string[]): void;
+  /** Propagate `argv` in the command's database, ahead of the command itself (alsoPropagate). */
+  also(argv: string[]): void;
+  /** Do not propagate the running command itself (preventCommandPropagation). */
+  prevent(): void;
+  /** Propagate the running command even without a change of the dataset (forceCommandPropagation). */
+  force(): void;
+  /** The database the running command propagates in. */
+  readonly db: number;
+}
+
 
 export type { KeyValue } from '../rdb/key-value';
 

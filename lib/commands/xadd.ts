@@ -22,6 +22,7 @@ import { MAX_ID, StreamId, UINT64_MAX, compareIds, formatId, idEquals, isZeroId 
 import { RedisVersion, supports } from '../version';
 import { AddOrTrimArgs, parseAddOrTrimArgs, trimLimit } from './trim-args';
 import { copyArgs } from './args';
+import { propagationOf } from './propagate';
 import type { CommandContext, CommandSpec, Reply } from './types';
 
 /** Redis STREAM_LISTPACK_MAX_SIZE: total field+value bytes one entry may hold. */
@@ -98,7 +99,18 @@ export function execute(ctx: CommandContext, key: string, args: XaddArgs): Reply
 }
 
 function run(ctx: CommandContext, argv: string[]): Reply {
-  return execute(ctx, argv[1], parse(argv, ctx.version));
+  const args = parse(argv, ctx.version);
+  const reply = execute(ctx, argv[1], args);
+  // a generated ID propagates as the ID itself
+  if (typeof reply === 'string' && (args.id === null || args.id.kind === 'auto-seq')) {
+    const p = propagationOf(ctx.db);
+    if (p !== null) {
+      const rewritten = argv.slice();
+      rewritten[args.idPos] = reply;
+      p.rewrite(rewritten);
+    }
+  }
+  return reply;
 }
 
 export const specs: CommandSpec[] = [{ name: 'xadd', arity: -5, write: true, run }];

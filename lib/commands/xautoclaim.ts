@@ -24,7 +24,8 @@ import type { Stream } from '../model/stream';
 import { MIN_ID, StreamId, formatId } from '../model/stream-id';
 import { INT64_MAX, is, parseInt64, rangeBoundOrFail } from './args';
 import type { CommandContext, CommandSpec, Reply } from './types';
-import { ClaimingConsumer, bumpDeliveryCount, claimedReply, idleEnough, streamAndGroupOrFail } from './xclaim';
+import { propagationOf } from './propagate';
+import { ClaimingConsumer, bumpDeliveryCount, claimedReply, idleEnough, streamAndGroupOrFail, propagateClaim } from './xclaim';
 
 /** Redis's COUNT ceiling: LONG_MAX / max(sizeof(streamID), 10). */
 const MAX_COUNT = INT64_MAX / 16n;
@@ -106,6 +107,7 @@ export function execute(ctx: CommandContext, stream: Stream, group: ConsumerGrou
   for (const pe of actions) {
     if (pe === null) {
       const gone = toDelete[d++];
+      propagateClaim(ctx, key, group, gone);
       group.removePending(gone);
       ctx.db.dirty?.(1);
       deleted.push(formatId(gone.id));
@@ -122,6 +124,7 @@ function run(ctx: CommandContext, argv: string[]): Reply {
   const args = parse(argv);
   const [stream, group] = streamAndGroupOrFail(ctx, key, groupName);
   if (args.COUNT >= UNALLOCATABLE_COUNT) fail(ERR_XAUTOCLAIM_COUNT_TOO_HIGH);
+  propagationOf(ctx.db)?.prevent(); // propagated as its claims
   return execute(ctx, stream, group, consumerName, key, args);
 }
 

@@ -30,6 +30,7 @@ import type { Stream } from '../model/stream';
 import { StreamId, compareIds, formatId, parseStrictId } from '../model/stream-id';
 import { supports } from '../version';
 import { is, parseInt64, strictIdOrFail } from './args';
+import { propagationOf } from './propagate';
 import type { CommandContext, CommandSpec, Reply } from './types';
 
 /** Parsed XCLAIM arguments after the key/group lookup. */
@@ -154,7 +155,18 @@ export class ClaimingConsumer {
     pe.deliveryCount = deliveryCount;
     if (supports(this.ctx.version, 'consumerActiveTime')) consumer.activeTime = this.ctx.now;
     this.ctx.db.dirty?.(1); // each claim is a change (t_stream.c xclaimCommand/xautoclaimCommand)
+    propagateClaim(this.ctx, this.key, this.group, pe);
   }
+}
+
+/**
+ * XCLAIM and XAUTOCLAIM propagate each claim (and each pending entry of a deleted entry they
+ * drop, before dropping it) as the idempotent XCLAIM of streamPropagateXCLAIM, never themselves.
+ */
+export function propagateClaim(ctx: CommandContext, key: string, group: ConsumerGroup, pe: PendingEntry): void {
+  const p = propagationOf(ctx.db);
+  if (p === null) return;
+  p.also(['XCLAIM', key, group.name, pe.consumer?.name ?? '', '0', formatId(pe.id), 'TIME', String(pe.deliveryTime), 'RETRYCOUNT', String(pe.deliveryCount), 'FORCE', 'JUSTID', 'LASTID', formatId(group.lastId)]);
 }
 
 /** Delivery count + 1 as Redis's unsigned 64-bit counter (wraps at 2^64). */
@@ -189,6 +201,7 @@ export function execute(ctx: CommandContext, stream: Stream, group: ConsumerGrou
     if (!stream.entries.has(id)) {
       // The entry was deleted or trimmed: drop its pending entry (Redis 7.0+, PR #10227).
       if (pe) {
+        propagateClaim(ctx, key, group, pe);
         group.removePending(pe);
         ctx.db.dirty?.(1);
         changes++;
@@ -210,7 +223,10 @@ export function execute(ctx: CommandContext, stream: Stream, group: ConsumerGrou
   }
   // A moved last-delivered-id counts only when no claim or PEL cleanup was made (Redis
   // propagates it with the XCLAIMs then).
-  if (lastIdMoved && changes === 0) ctx.db.dirty?.(1);
+  if (lastIdMoved && changes === 0) {
+    ctx.db.dirty?.(1);
+    propagationOf(ctx.db)?.also(['XGROUP', 'SETID', key, group.name, formatId(group.lastId), 'ENTRIESREAD', String(group.entriesRead)]);
+  }
   return reply;
 }
 
@@ -219,6 +235,7 @@ function run(ctx: CommandContext, argv: string[]): Reply {
   // Redis looks the key and group up before parsing anything else.
   const [stream, group] = streamAndGroupOrFail(ctx, key, groupName);
   const args = parse(argv, ctx.now);
+  propagationOf(ctx.db)?.prevent(); // propagated as its claims
   return execute(ctx, stream, group, consumerName, key, args);
 }
 

@@ -49,6 +49,7 @@ import {
   streamsReply,
 } from './read-common';
 import type { CommandContext, CommandResult, CommandSpec, Reply } from './types';
+import { propagationOf } from './propagate';
 import { NIL_ARRAY } from '../reply/reply';
 
 interface GroupTarget {
@@ -131,7 +132,7 @@ function serveHistory(
  */
 function serveNew(
   ctx: CommandContext,
-  t: { stream: Stream; group: ConsumerGroup },
+  t: { key: string; stream: Stream; group: ConsumerGroup },
   consumer: Consumer,
   noack: boolean,
   limit: number,
@@ -147,6 +148,8 @@ function serveNew(
   // made with its first entry: an array literal is sized exactly, `[]` grows by 16 slots at the first push
   let out: Reply[] | null = null;
   const walk = stream.entries.after(group.lastId);
+  const p = propagationOf(ctx.db);
+  const lastBefore = group.lastId;
   while ((out === null || out.length < limit) && (budget === null || budget.open()) && walk.next()) {
     const id = walk.id();
     stream.advanceGroup(group, id, tombstonesFrom);
@@ -165,7 +168,11 @@ function serveNew(
       pe.deliveryCount = 1n;
     }
     delivered = true;
+    // propagated as an idempotent XCLAIM per delivered entry (streamPropagateXCLAIM)
+    if (p !== null) p.also(['XCLAIM', t.key, group.name, consumer.name, '0', idText, 'TIME', String(ctx.now), 'RETRYCOUNT', '1', 'FORCE', 'JUSTID', 'LASTID', formatId(group.lastId)]);
   }
+  // and the group's new last-delivered-id (streamPropagateGroupID)
+  if (p !== null && group.lastId !== lastBefore && (noack || features.xreadgroupSetIdPropagated)) p.also(['XGROUP', 'SETID', t.key, group.name, formatId(group.lastId), 'ENTRIESREAD', String(group.entriesRead)]);
   if (delivered && features.consumerActiveTime) consumer.activeTime = ctx.now;
   return out ?? [];
 }
@@ -175,6 +182,8 @@ interface ReadFeatures {
   readonly xreadPlusId: boolean;
   readonly consumerCreatedOnEmptyRead: boolean;
   readonly entriesReadTombstonesFromLastId: boolean;
+  /** XREADGROUP propagates the group's new last-delivered-id (XGROUP SETID) without NOACK too. */
+  readonly xreadgroupSetIdPropagated: boolean;
   readonly consumerActiveTime: boolean;
   readonly xreadgroupHistoryNotDirty: boolean;
 }
@@ -188,6 +197,7 @@ function featuresOf(version: RedisVersion): ReadFeatures {
       xreadPlusId: supports(version, 'xreadPlusId'),
       consumerCreatedOnEmptyRead: supports(version, 'consumerCreatedOnEmptyRead'),
       entriesReadTombstonesFromLastId: supports(version, 'entriesReadTombstonesFromLastId'),
+      xreadgroupSetIdPropagated: supports(version, 'xreadgroupSetIdPropagated'),
       consumerActiveTime: supports(version, 'consumerActiveTime'),
       xreadgroupHistoryNotDirty: supports(version, 'xreadgroupHistoryNotDirty'),
     };
@@ -370,6 +380,7 @@ function execute(ctx: CommandContext, argv: readonly string[]): CommandResult {
   const timeoutMs = args.timeoutMs;
   const seen: SeenConsumers = { consumers: [], removals: [] };
   const retry: ReadRetry = (retryCtx, signalledKey) => {
+    propagationOf(retryCtx.db)?.prevent(); // propagated as its effects (XCLAIM, XGROUP SETID)
     // 7.2+: re-run the whole command (a missing key/group now answers NOGROUP, a new type WRONGTYPE).
     if (supports(retryCtx.version, 'blockedReadRerun')) {
       return rerunQuietly(retryCtx, ctx.version, args, targets, seen) ? request : execute(retryCtx, argv);
@@ -465,5 +476,13 @@ function wake70(ctx: CommandContext, args: ReadArgs, signalledKey: string | unde
 }
 
 export const specs: CommandSpec[] = [
-  { name: 'xreadgroup', arity: -7, write: true, run: (ctx, argv) => execute(ctx, argv) },
+  {
+    name: 'xreadgroup',
+    arity: -7,
+    write: true,
+    run: (ctx, argv) => {
+      propagationOf(ctx.db)?.prevent(); // propagated as its effects (XCLAIM, XGROUP SETID)
+      return execute(ctx, argv);
+    },
+  },
 ];

@@ -29,6 +29,7 @@ import { parseSecondsTimeout } from './list-blocking';
 import { getZset, scoreReply } from './zset-common';
 import type { BlockRequest, CommandContext, CommandResult, CommandSpec, Db } from './types';
 import type { RedisVersion } from '../version';
+import { propagationOf } from './propagate';
 import type { ZsetEntry } from '../model/zset';
 
 type Where = 'min' | 'max';
@@ -51,6 +52,14 @@ function popFrom(db: Db, key: string, where: Where, count: number): ZsetEntry[] 
     db.notifyEvent('g', 'del', key);
   } else db.touch(key);
   return out;
+}
+
+/** ZMPOP, BZMPOP and BZPOPMIN/MAX propagate as ZPOPMIN/ZPOPMAX key [count]. */
+function propagatePop(db: Db, key: string, where: Where, count?: number): void {
+  const p = propagationOf(db);
+  if (p === null) return;
+  const name = where === 'min' ? 'ZPOPMIN' : 'ZPOPMAX';
+  p.rewrite(count === undefined ? [name, key] : [name, key, String(count)]);
 }
 
 /** The first key holding a sorted set (WRONGTYPE for another type on the way), or undefined. */
@@ -117,7 +126,9 @@ function zmpop(ctx: CommandContext, argv: string[]): Reply {
   const { keys, where, count } = parseMpop(argv, 1);
   const key = firstZsetKey(ctx.db, keys);
   if (key === undefined) return NIL_ARRAY;
-  return [key, pairs(popFrom(ctx.db, key, where, count), ctx.version)];
+  const popped = popFrom(ctx.db, key, where, count);
+  propagatePop(ctx.db, key, where, popped.length);
+  return [key, pairs(popped, ctx.version)];
 }
 
 function blockingPlan(ctx: CommandContext, argv: string[]): PopPlan {
@@ -130,7 +141,10 @@ function blockingPlan(ctx: CommandContext, argv: string[]): PopPlan {
       timeoutMs,
       attempt: (c) => {
         const key = firstZsetKey(c.db, keys);
-        return key === undefined ? undefined : [key, pairs(popFrom(c.db, key, where, count), c.version)];
+        if (key === undefined) return undefined;
+        const popped = popFrom(c.db, key, where, count);
+        propagatePop(c.db, key, where, popped.length);
+        return [key, pairs(popped, c.version)];
       },
     };
   }
@@ -144,6 +158,7 @@ function blockingPlan(ctx: CommandContext, argv: string[]): PopPlan {
       const key = firstZsetKey(c.db, keys);
       if (key === undefined) return undefined;
       const [[m, s]] = popFrom(c.db, key, where, 1);
+      propagatePop(c.db, key, where);
       return [key, m, scoreReply(s, c.version)];
     },
   };

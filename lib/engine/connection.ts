@@ -21,7 +21,7 @@
  */
 import { commandSpec } from '../commands/command-data';
 import { dispatch, dispatchCheckOnly, lookupCommand } from '../commands/dispatch';
-import type { BlockRequest, CommandContext, CommandHandler, CommandSpec, Db } from '../commands/types';
+import type { BlockRequest, CommandContext, CommandHandler, CommandResult, CommandSpec, Db } from '../commands/types';
 import { isBlockRequest } from '../commands/types';
 import { CommandError, errUnknownCommand, errUnknownSubcommand, errWrongArity } from '../errors';
 import type { Keyspace, KeyspaceOptions } from '../keyspace/keyspace';
@@ -47,6 +47,7 @@ import type { CommandStats, ServerStats } from '../stats/server-stats';
 import { performance } from 'perf_hooks';
 import { setTimeout as realSetTimeout, clearTimeout as realClearTimeout } from 'timers';
 import type { BusyScript } from './registry';
+import type { ReplicaFeed, Replication } from './replication';
 import { redirectionError } from './cluster';
 import { ACL_DENIED_AUTH, ACL_OK, type AclLogEntry, type AclUser, aclErrorMessage, aclStateOf, checkCommand } from './acl';
 
@@ -106,6 +107,7 @@ export interface ConnectionOptions {
 const CLOSED_MESSAGE = 'Connection is closed.';
 const ERR_NOAUTH = 'NOAUTH Authentication required.';
 const ERR_EXECABORT = 'EXECABORT Transaction discarded because of previous errors.';
+const ERR_READONLY = "READONLY You can't write against a read only replica.";
 
 /** The error every call of a closed connection rejects with (ioredis's text). */
 export function connectionClosedError(): Error {
@@ -390,6 +392,8 @@ export class Connection {
    */
   replyOff = false;
   replySkipNext = false;
+  /** Set once SYNC/PSYNC made this connection a replica: the replication stream it receives. */
+  replicaFeed: ReplicaFeed | null = null;
   private replySkip = false;
 
   /** `run`, with the reply silenced as CLIENT REPLY OFF/SKIP decide (a silenced reply is NO_REPLY). */
@@ -476,6 +480,7 @@ export class Connection {
       this.patternSubs !== undefined ||
       this.shardSubs !== undefined ||
       this.server.cluster !== null ||
+      this.server.replication !== null ||
       (lane.arity >= 0 ? argv.length !== lane.arity : argv.length < -lane.arity)
     ) {
       return this.runReady(argv);
@@ -506,7 +511,7 @@ export class Connection {
       stats.commandOk(lane.record, weight === 0 ? 0 : Math.round((performance.now() - start) * 1000) * weight);
       return result;
     }
-    const blocked = this.countedLater(argv, start, weight, this.block(ks, result));
+    const blocked = this.countedLater(argv, start, weight, this.block(ks, result, argv));
     this.occupy(blocked);
     return blocked;
   }
@@ -603,6 +608,51 @@ export class Connection {
    * processed): when it answers, fails, or is refused before running.
    */
   private counted(argv: string[], body: (this: Connection, argv: string[]) => Reply | Promise<Reply>): Reply | Promise<Reply> {
+    const repl = this.server.replication;
+    if (repl !== null && repl.active) return this.propagating(repl, argv, () => this.countedPlain(argv, body));
+    return this.countedPlain(argv, body);
+  }
+
+  /**
+   * Run `body` (one command: argv) as a frame of the replication stream (Redis call()): the
+   * command propagates when it changed the dataset (lib/engine/replication.ts); blocked calls
+   * its writes wake are served after the unit was fed to the replicas, each as a unit of its own.
+   * A script that outlives its first slice keeps the frame open until it ends.
+   */
+  private propagating<T extends Reply | Promise<Reply> | CommandResult>(repl: Replication, argv: string[], body: () => T): T {
+    const ks = this.ks;
+    const name = String(argv[0]).toLowerCase();
+    const changesBefore = this.server.stats.changes;
+    const outer = repl.enterCommand(ks.dbIndex, name);
+    const end = () => repl.leaveCommand(outer, argv, name, this.server.stats.changes !== changesBefore, this.ks.dbIndex);
+    ks.blocking.hold();
+    let deferred = false;
+    try {
+      const out = body();
+      const busy = this.server.busyScript;
+      if (out instanceof Promise && busy !== null && busy.conn === this) {
+        deferred = true;
+        out.then(end, end).finally(() => ks.blocking.release());
+      }
+      return out;
+    } finally {
+      if (!deferred) {
+        try {
+          end();
+        } finally {
+          ks.blocking.release();
+        }
+      }
+    }
+  }
+
+  /** The running command propagates to replicas even if it changed nothing (forceCommandPropagation). */
+  forcePropagation(): void {
+    const repl = this.server.replication;
+    if (repl !== null && repl.active) repl.force();
+  }
+
+  private countedPlain(argv: string[], body: (this: Connection, argv: string[]) => Reply | Promise<Reply>): Reply | Promise<Reply> {
     const weight = timingWeight(argv[0]);
     const start = weight === 0 ? 0 : performance.now();
     let out: Reply | Promise<Reply>;
@@ -726,6 +776,7 @@ export class Connection {
       const sub = argv.length > 1 && container ? `|${String(argv[1]).toLowerCase()}` : '';
       return this.reject(name, `ERR Can't execute '${name}${sub}': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context`);
     }
+    if (this.server.master !== null && this.writesOnReplica(name)) return this.reject(name, ERR_READONLY);
     if (this.multiQueue !== null && !conn?.immediate) return this.queueInMulti(name, argv, conn, stream !== undefined);
     if (conn) return this.runConnectionCommand(conn, name, argv);
     if (stream) return this.runStream(argv, true);
@@ -733,6 +784,17 @@ export class Connection {
     const refused = this.commandCheckError(name, argv, undefined, false);
     if (refused !== null) this.reject(name, refused);
     return this.runBuiltin(name, argv);
+  }
+
+  /**
+   * processCommand on a read-only replica (REPLICAOF host port, replica-read-only yes): a write
+   * command, or an EXEC whose queue holds one, is refused with READONLY.
+   */
+  private writesOnReplica(name: string): boolean {
+    if (this.server.config.get('replica-read-only') !== 'yes') return false;
+    const writes = (n: string) => commandSpec(n.toLowerCase())?.flags.includes('write') ?? false;
+    if (name === 'exec') return this.multiQueue !== null && this.multiQueue.some((a) => writes(String(a[0])));
+    return writes(name);
   }
 
   /**
@@ -944,14 +1006,16 @@ export class Connection {
       ks.blocking.flush();
     }
     if (!isBlockRequest(result)) return result;
-    return this.block(ks, result);
+    return this.block(ks, result, argv);
   }
 
-  private block(ks: Keyspace, request: BlockRequest): Promise<Reply> {
+  private block(ks: Keyspace, request: BlockRequest, argv: string[]): Promise<Reply> {
     this.blockedCalls++;
-    const p = ks.blocking.block(this, request.keys.map(storeKeyOfBytes), request, (req, key) =>
-      req.retry(this.context(true), key === undefined ? undefined : toByteString(key)),
-    );
+    const p = ks.blocking.block(this, request.keys.map(storeKeyOfBytes), request, (req, key) => {
+      const retry = () => req.retry(this.context(true), key === undefined ? undefined : toByteString(key));
+      const repl = this.server.replication;
+      return repl !== null && repl.active ? this.propagating(repl, argv, retry) : retry();
+    });
     const done = () => {
       this.blockedCalls--;
     };
@@ -1003,6 +1067,12 @@ export class Connection {
    * wrong-arity and not-allowed commands, and the command's own error replies.
    */
   scriptCall(argv: string[]): Reply {
+    const repl = this.server.replication;
+    if (repl !== null && repl.active) return this.propagating(repl, argv, () => this.scriptCallPlain(argv));
+    return this.scriptCallPlain(argv);
+  }
+
+  private scriptCallPlain(argv: string[]): Reply {
     const ks = this.ks;
     const name = argv[0].toLowerCase();
     if (!this.user.unrestricted) this.checkScriptAcl(name, argv);

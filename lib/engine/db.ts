@@ -127,6 +127,10 @@ export function makeDb(conn: Connection, ks: Keyspace): Db {
     },
     dirty: (n) => conn.server.stats.addDirty(n),
     resetStats: () => conn.server.stats.resetStats(),
+    propagation() {
+      const repl = conn.server.replication;
+      return repl !== null && repl.active ? repl : null;
+    },
     // DUMP, RESTORE, COPY (… DB n) and CONFIG: whole values and the server's other databases
     ...wholeKeyAccess(ks, full, ks.dbIndex, (index) => makeDb(conn, conn.server.keyspace(index))),
   };

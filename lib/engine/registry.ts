@@ -15,6 +15,7 @@ import { ServerConfig } from '../config/server-config';
 import type { ClockControl } from '../commands/server/mockclock';
 import { ServerStats } from '../stats/server-stats';
 import type { ClusterState } from './cluster';
+import { Replication } from './replication';
 
 /** Number of databases (Redis `databases` default): SELECT accepts 0 … 15. */
 export const DATABASES = 16;
@@ -92,6 +93,22 @@ export class ServerState {
    * environment variable IOREDIS_MOCK_STREAMS_WARN_UNDECLARED_KEYS=1 (every server).
    */
   warnUndeclaredKeys = false;
+  /**
+   * The replication stream (lib/engine/replication.ts): null until a replica attaches (SYNC);
+   * commands then propagate to it.
+   */
+  replication: Replication | null = null;
+  /** REPLICAOF host port: the master this server replicates (nothing is fetched), or null. */
+  master: { host: string; port: number } | null = null;
+
+  /** The replication stream, created on first use (a replica attaches). */
+  replicationStream(): Replication {
+    return (this.replication ??= new Replication(
+      () => Number(this.config.get('repl-ping-replica-period') ?? '10'),
+      () => this.keyspace(0).redisVersion,
+      () => this.master === null,
+    ));
+  }
 
   constructor(
     readonly host: string,
@@ -110,7 +127,10 @@ export class ServerState {
     if (!ks) {
       ks = new Keyspace(`${this.host}:${this.port}/${db}`, db, this.config); // CONFIG is per server
       const expiredIn = ks;
-      ks.onExpired = (key) => this.eventSink?.(expiredIn.dbIndex, 'x', 'expired', key);
+      ks.onExpired = (key) => {
+        this.eventSink?.(expiredIn.dbIndex, 'x', 'expired', key);
+        this.replication?.expired(expiredIn.dbIndex, key, this.config.get('lazyfree-lazy-expire') === 'yes');
+      };
       this.dbs.set(db, ks);
     }
     return ks;

@@ -34,6 +34,8 @@ export interface SessionConnection {
   readonly isAuthenticated: boolean;
   /** Called when the connection closes (QUIT, CLIENT KILL). */
   onClose(listener: () => void): () => void;
+  /** Set once SYNC/PSYNC made the connection a replica (lib/engine/replication.ts). */
+  readonly replicaFeed?: { connect(writer: (data: string) => void): string } | null;
 }
 
 interface Slot {
@@ -64,6 +66,8 @@ export class Session {
   /** QUIT or a protocol error: no more requests; close once the queued replies are written. */
   private closing = false;
   private ended = false;
+  /** After SYNC/PSYNC: the socket carries the replication stream; requests and replies are dropped. */
+  private replica = false;
   private readonly unsubscribePush: () => void;
   private unsubscribeClose: (() => void) | undefined;
 
@@ -92,7 +96,7 @@ export class Session {
   }
 
   private onData(chunk: Buffer): void {
-    if (this.ended || this.closing) return;
+    if (this.ended || this.closing || this.replica) return;
     const stats = this.options.stats;
     if (stats) {
       stats.totalNetInputBytes += chunk.length;
@@ -188,7 +192,15 @@ export class Session {
 
   private encode(slot: Slot): string {
     const r = slot.result;
-    if (!r || 'drop' in r) return '';
+    if (!r || 'drop' in r || this.replica) return '';
+    const feed = this.conn.replicaFeed;
+    if ((slot.name === 'sync' || slot.name === 'psync') && feed && 'reply' in r) {
+      // the full resynchronisation (RDB), then the stream as the server feeds it
+      this.replica = true;
+      return feed.connect((data) => {
+        if (this.socket.writable) this.socket.write(Buffer.from(data, 'latin1'));
+      });
+    }
     if ('raw' in r) return r.raw;
     if ('error' in r) return errorLine(r.error);
     let reply = r.reply;

@@ -43,6 +43,8 @@ const ERROR_STATS_NUMBER = 128;
 export class ServerStats {
   /** Changes since the last save (`server.dirty`). */
   dirty = 0;
+  /** Every change since the server started (never reset): a command changed the dataset when it moved. */
+  changes = 0;
   /** Unix ms of the last (pretended) save: start time, SAVE/BGSAVE/FLUSHALL. */
   lastSaveMs: number;
   totalConnectionsReceived = 0;
@@ -69,7 +71,10 @@ export class ServerStats {
   }
 
   addDirty(n = 1): void {
-    if (n > 0) this.dirty += n;
+    if (n > 0) {
+      this.dirty += n;
+      this.changes += n;
+    }
   }
 
   /** A save happened (SAVE, BGSAVE, FLUSHALL with save points): dirty restarts at 0. */

@@ -62,6 +62,8 @@ export interface InfoSource {
   readonly config: { get(name: string): string | undefined };
   /** Cluster mode (INFO cluster_enabled). */
   readonly clusterEnabled?: boolean;
+  /** Replicas attached with SYNC/PSYNC (INFO connected_slaves). */
+  readonly connectedReplicas?: number;
 }
 
 
@@ -301,7 +303,7 @@ const SECTIONS: Record<string, Field[]> = {
   ],
   replication: [
     ['role', 'master'],
-    ['connected_slaves', '0'],
+    ['connected_slaves', (s) => s.connectedReplicas ?? 0],
     ['master_failover_state', 'no-failover'],
     ['master_replid', (s) => s.replId],
     ['master_replid2', '0000000000000000000000000000000000000000'],

@@ -30,6 +30,7 @@ const diagnostics = (): ConnectionCommandModule => require('./diagnostics');
 const functions = (): ConnectionCommandModule => require('./functions');
 const cluster = (): ConnectionCommandModule => require('./cluster');
 const acl = (): ConnectionCommandModule => require('./acl');
+const replication = (): ConnectionCommandModule => require('./replication');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 const MULTI: Flags = { immediate: true, noScript: true };
@@ -85,6 +86,10 @@ const TABLE: [name: string, arity: number, flags: Flags, load: () => ConnectionC
   ['readwrite', 1, NONE, cluster],
   ['asking', 1, NONE, cluster],
   ['acl', -2, NOSCRIPT, acl],
+  ['sync', 1, NOSCRIPT, replication],
+  ['psync', -3, NOSCRIPT, replication],
+  ['replicaof', 3, NOSCRIPT, replication],
+  ['slaveof', 3, NOSCRIPT, replication],
 ];
 
 /** Connection-level commands by lower-case name. */

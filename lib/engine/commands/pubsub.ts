@@ -223,7 +223,11 @@ export const specs: readonly ConnectionCommandSpec[] = [
   {
     name: 'publish',
     arity: 3,
-    run: (conn, argv) => publishMessage(conn.server, argv[1], argv[2]),
+    run(conn, argv) {
+      const receivers = publishMessage(conn.server, argv[1], argv[2]);
+      if (conn.server.cluster === null) conn.forcePropagation(); // PUBLISH is replicated (not in a cluster)
+      return receivers;
+    },
   },
   {
     name: 'pubsub',
@@ -240,7 +244,11 @@ export const specs: readonly ConnectionCommandSpec[] = [
   {
     name: 'spublish',
     arity: 3,
-    run: (conn, argv) => publishShardMessage(conn.server, argv[1], argv[2]),
+    run(conn, argv) {
+      const receivers = publishShardMessage(conn.server, argv[1], argv[2]);
+      if (conn.server.cluster === null) conn.forcePropagation();
+      return receivers;
+    },
   },
   {
     name: 'ssubscribe',

@@ -75,7 +75,7 @@ export function infoSource(conn: Connection): InfoSource {
     processId: process.pid,
     executable: process.execPath,
     clients: {
-      connected: conns.length,
+      connected: conns.filter((c) => c.replicaFeed === null).length, // replicas are not counted (server.slaves)
       blocked: conns.filter((c) => c.blocked).length,
       pubsub: conns.filter(subscribed).length,
       watching: conns.filter((c) => c.watchCount > 0).length,
@@ -92,6 +92,7 @@ export function infoSource(conn: Connection): InfoSource {
     functionLibraries: librariesOf(server),
     config: server.config,
     clusterEnabled: server.cluster !== null,
+    connectedReplicas: server.replication?.replicaCount ?? 0,
   };
 }
 
@@ -159,6 +160,7 @@ export const specs: readonly ConnectionCommandSpec[] = [
     run(conn, argv): Reply {
       flushMode(argv);
       flush(conn.server, conn.server.keyspaces());
+      conn.forcePropagation(); // replicated even when every db was empty already
       return OK;
     },
   },
@@ -168,6 +170,7 @@ export const specs: readonly ConnectionCommandSpec[] = [
     run(conn, argv): Reply {
       flushMode(argv);
       flush(conn.server, [conn.keyspace]);
+      conn.forcePropagation();
       return OK;
     },
   },
