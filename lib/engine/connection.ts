@@ -48,6 +48,15 @@ import { performance } from 'perf_hooks';
 import { setTimeout as realSetTimeout, clearTimeout as realClearTimeout } from 'timers';
 import type { BusyScript } from './registry';
 import { redirectionError } from './cluster';
+import { OOM_TEXT, isDenyOom, isScriptCommand, performEvictions, scriptIsDenyOom } from './maxmemory';
+
+/** Commands 7.0–7.2 still run inside MULTI when out of memory (server.c processCommand). */
+const MULTI_OOM_EXEMPT = new Set(['exec', 'discard', 'quit', 'reset']);
+
+/** A command refused when out of memory: DENYOOM, or a script whose flags make it so. */
+function deniedOnOom(server: ServerState, argv: string[]): boolean {
+  return isDenyOom(argv) || (isScriptCommand(argv) && scriptIsDenyOom(server, argv));
+}
 
 /** server.c processCommand while a script is busy (7.0.15 and the 8.x sources). */
 export const BUSY_TEXT = 'BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.';
@@ -460,6 +469,7 @@ export class Connection {
       this.patternSubs !== undefined ||
       this.shardSubs !== undefined ||
       this.server.cluster !== null ||
+      this.server.config.maxmemory !== 0 ||
       (lane.arity >= 0 ? argv.length !== lane.arity : argv.length < -lane.arity)
     ) {
       return this.runReady(argv);
@@ -698,6 +708,7 @@ export class Connection {
     this.lastCommand = this.lookedUpName(name, argv, conn, stream);
     if (!this.authenticated && !conn?.noAuth) return this.reject(name, ERR_NOAUTH);
     if (this.server.cluster !== null) this.checkCluster(name, argv, conn, stream !== undefined);
+    if (this.server.config.maxmemory !== 0 && this.outOfMemoryFor(name, argv, conn, stream !== undefined)) return this.reject(name, OOM_TEXT);
     if (this.resp === 2 && this.inSubscriberMode && !ALLOWED_WHEN_SUBSCRIBED.has(name)) {
       const container = conn?.subcommands !== undefined || stream?.subcommands !== undefined || BUILTIN_CONTAINERS.has(name);
       const sub = argv.length > 1 && container ? `|${String(argv[1]).toLowerCase()}` : '';
@@ -710,6 +721,29 @@ export class Connection {
     const refused = this.commandCheckError(name, argv, undefined, false);
     if (refused !== null) this.reject(name, refused);
     return this.runBuiltin(name, argv);
+  }
+
+  /**
+   * processCommand's maxmemory step (lib/engine/maxmemory.ts): evict as the policy says; true
+   * when the server is still over the limit and argv must be refused: a denyoom command, EXEC of
+   * a transaction holding one, a script whose flags lack allow-oom and no-writes, and before 7.4
+   * any command but EXEC, DISCARD, QUIT and RESET inside MULTI. A command refused for another
+   * reason first (unknown, arity) is left to that check; nothing is evicted while a script is busy.
+   */
+  private outOfMemoryFor(name: string, argv: string[], conn: ConnectionCommandSpec | undefined, isStream: boolean): boolean {
+    if (this.server.busyScript !== null) return false;
+    try {
+      if (this.commandCheckError(name, argv, conn, isStream) !== null) return false;
+    } catch {
+      return false;
+    }
+    const oom = performEvictions(this.server);
+    this.server.preCommandOom = oom;
+    if (!oom) return false;
+    const queue = this.multiQueue;
+    if (queue !== null && !MULTI_OOM_EXEMPT.has(name) && predates(this.ks.redisVersion, '7.4')) return true;
+    if (name === 'exec') return queue !== null && queue.some((q) => deniedOnOom(this.server, q));
+    return deniedOnOom(this.server, argv);
   }
 
   /**

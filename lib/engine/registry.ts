@@ -15,6 +15,7 @@ import { ServerConfig } from '../config/server-config';
 import type { ClockControl } from '../commands/server/mockclock';
 import { ServerStats } from '../stats/server-stats';
 import type { ClusterState } from './cluster';
+import { watchMaxmemory } from './maxmemory';
 
 /** Number of databases (Redis `databases` default): SELECT accepts 0 … 15. */
 export const DATABASES = 16;
@@ -92,6 +93,12 @@ export class ServerState {
    * environment variable IOREDIS_MOCK_STREAMS_WARN_UNDECLARED_KEYS=1 (every server).
    */
   warnUndeclaredKeys = false;
+  /**
+   * server.pre_command_oom_state: whether the server was over `maxmemory` (after evicting) when
+   * the command now running started (lib/engine/maxmemory.ts); a script's first write of a
+   * denyoom command is refused then.
+   */
+  preCommandOom = false;
 
   constructor(
     readonly host: string,
@@ -102,6 +109,7 @@ export class ServerState {
     // many subscribers per channel are normal in tests
     this.channels.setMaxListeners(0);
     this.patternChannels.setMaxListeners(0);
+    watchMaxmemory(this);
   }
 
   /** The keyspace of database `db` (created on first use). */
