@@ -6,7 +6,7 @@
  * on redis-server 7.0.15 and the post-7.4 build (spare servers: maxmemory changes their config).
  * The fake's used memory: 900000 bytes plus 100 per key (lib/stats/memory-model.ts).
  */
-import { createFakeClock } from 'ioredis-mock-streams';
+import Redis, { createFakeClock } from 'ioredis-mock-streams';
 import { Connection, createConnection } from '../../lib/engine';
 import { CommandError } from '../../lib/errors';
 import { type Reply, SimpleString, toResp2Plain } from '../../lib/reply/reply';
@@ -115,6 +115,57 @@ describe('OOM with maxmemory-policy noeviction', () => {
     await admin.execute(['CONFIG', 'SET', 'maxmemory', '1']);
     expect(await errorOf(c.execute(['EXEC']))).toBe(`EXECABORT Transaction discarded because of: ${OOM}`);
     expect(await c.execute(['GET', 'x'])).toBe('value');
+  });
+});
+
+describe('through an ioredis client', () => {
+  it('refuses denyoom built-ins and stream commands alike, and writes while replicas are lacking', async () => {
+    const redis = new Redis({ port });
+    try {
+      await redis.set('k', 'v');
+      await redis.config('SET', 'maxmemory', '1');
+      await expect(redis.set('x', '1')).rejects.toThrow(OOM);
+      await expect(redis.xadd('s', '*', 'f', 'v')).rejects.toThrow(OOM);
+      expect(await redis.get('k')).toBe('v');
+      await redis.config('SET', 'maxmemory', '0');
+      await redis.config('SET', 'min-replicas-to-write', '1');
+      await expect(redis.set('x', '1')).rejects.toThrow('NOREPLICAS Not enough good replicas to write.');
+      await expect(redis.xadd('s', '*', 'f', 'v')).rejects.toThrow('NOREPLICAS Not enough good replicas to write.');
+      expect(await redis.get('k')).toBe('v');
+      await redis.config('SET', 'min-replicas-to-write', '0');
+      expect(await redis.set('x', '1')).toBe('OK');
+    } finally {
+      redis.disconnect();
+    }
+  });
+});
+
+describe('min-replicas-to-write (the fake has no replica)', () => {
+  it('refuses write commands, EXEC of writes, and scripts with flags but not no-writes; not with max-lag 0', async () => {
+    const c = conn();
+    await c.execute(['SET', 'x', 'v']);
+    await c.execute(['CONFIG', 'SET', 'min-slaves-to-write', '1']);
+    const NOREPLICAS = 'NOREPLICAS Not enough good replicas to write.';
+    expect(await errorOf(c.execute(['SET', 'x', '1']))).toBe(NOREPLICAS);
+    expect(await c.execute(['GET', 'x'])).toBe('v');
+    expect(await errorOf(c.execute(['EVAL', "return redis.call('set','x',1)", '0']))).toMatch(/^NOREPLICAS Not enough good replicas to write\. script: [0-9a-f]{40}, on @user_script:1\.$/);
+    expect(await errorOf(c.execute(['EVAL', "#!lua\nreturn redis.call('get','x')", '0']))).toBe(NOREPLICAS);
+    expect(await c.execute(['EVAL', "#!lua flags=no-writes\nreturn redis.call('get','x')", '0'])).toBe('v');
+    expect(await c.execute(['EVAL', "return redis.call('get','x')", '0'])).toBe('v');
+    await c.execute(['MULTI']);
+    expect(await errorOf(c.execute(['SET', 'x', '1']))).toBe(NOREPLICAS);
+    expect(await errorOf(c.execute(['EXEC']))).toBe('EXECABORT Transaction discarded because of previous errors.');
+    await c.execute(['CONFIG', 'SET', 'min-replicas-max-lag', '0']);
+    expect(await c.execute(['SET', 'x', '1'])).toEqual(OK);
+    await c.execute(['CONFIG', 'SET', 'min-replicas-to-write', '0', 'min-replicas-max-lag', '10']);
+  });
+
+  it('SAVE, SHUTDOWN, SYNC and PSYNC are refused inside MULTI and flag it', async () => {
+    const c = conn();
+    await c.execute(['MULTI']);
+    expect(await errorOf(c.execute(['SAVE']))).toBe('ERR Command not allowed inside a transaction');
+    expect(await errorOf(c.execute(['SHUTDOWN']))).toBe('ERR Command not allowed inside a transaction');
+    expect(await errorOf(c.execute(['EXEC']))).toBe('EXECABORT Transaction discarded because of previous errors.');
   });
 });
 
@@ -229,6 +280,22 @@ describe('LRU and LFU per key', () => {
     expect(await c.execute(['OBJECT', 'IDLETIME', 'k'])).toBe(0);
     clock.tick(3000);
     await c.execute(['TOUCH', 'k']);
+    expect(await c.execute(['OBJECT', 'IDLETIME', 'k'])).toBe(0);
+  });
+
+  it('CLIENT NO-TOUCH ON: reads leave the idle time alone, TOUCH still refreshes it', async () => {
+    const clock = createFakeClock({ now: Date.UTC(2024, 0, 1) });
+    const c = conn({ streams: { clock } });
+    await c.execute(['SET', 'k', 'v']);
+    await c.execute(['CLIENT', 'NO-TOUCH', 'ON']);
+    clock.tick(4000);
+    expect(await c.execute(['GET', 'k'])).toBe('v');
+    expect(await c.execute(['OBJECT', 'IDLETIME', 'k'])).toBe(4);
+    expect(await c.execute(['TOUCH', 'k'])).toBe(1);
+    expect(await c.execute(['OBJECT', 'IDLETIME', 'k'])).toBe(0);
+    clock.tick(2000);
+    await c.execute(['CLIENT', 'NO-TOUCH', 'OFF']);
+    await c.execute(['GET', 'k']);
     expect(await c.execute(['OBJECT', 'IDLETIME', 'k'])).toBe(0);
   });
 

@@ -159,6 +159,11 @@ export class ServerConfig {
   readonly access: AccessPolicy = { lfu: false, logFactor: 10, decayTime: 1 };
   /** `maxmemory` in bytes as a number (0: no limit), read before every command. */
   maxmemory = 0;
+  /**
+   * server.c checkGoodReplicasStatus fails: `min-replicas-to-write` and `min-replicas-max-lag`
+   * are both set, and the fake has no replica. Write commands then answer NOREPLICAS.
+   */
+  replicasLacking = false;
   /** Called after CONFIG SET stored new values (the server evicts when `maxmemory` was set). */
   afterSet: ((names: ReadonlySet<string>) => void) | null = null;
   /** The stream node limits, shared by reference with every stream of the keyspace. */
@@ -236,6 +241,7 @@ export class ServerConfig {
     this.rdbCompressionValue = this.values.get('rdbcompression') !== 'no';
     this.listMaxListpackSizeValue = Number(this.values.get('list-max-listpack-size') ?? '-2');
     this.maxmemory = Number(this.values.get('maxmemory') ?? '0');
+    this.replicasLacking = this.values.get('min-replicas-to-write') !== '0' && this.values.get('min-replicas-max-lag') !== '0';
     this.access.lfu = (this.values.get('maxmemory-policy') ?? '').endsWith('-lfu');
     this.access.logFactor = Number(this.values.get('lfu-log-factor') ?? '10');
     this.access.decayTime = Number(this.values.get('lfu-decay-time') ?? '1');

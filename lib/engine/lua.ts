@@ -76,7 +76,7 @@ import { CommandError, ERR_NOT_INTEGER } from '../errors';
 import { SERVER_VERSION, type RedisVersion, versionIndex } from '../version';
 import type { Connection } from './connection';
 import type { ServerState } from './registry';
-import { OOM_SCRIPT_TEXT, OOM_TEXT, isDenyOom } from './maxmemory';
+import { NOREPLICAS_TEXT, OOM_SCRIPT_TEXT, OOM_TEXT, isDenyOom } from './maxmemory';
 import { commandSpec } from '../commands/command-data';
 import {
   ERR_BAD_NAME,
@@ -601,13 +601,19 @@ function scriptOomError(run: ScriptRun, argv: string[]): string | undefined {
   const spec = commandSpec(argv[0].toLowerCase());
   if (!spec || (spec.arity >= 0 ? argv.length !== spec.arity : argv.length < -spec.arity)) return undefined;
   const server = run.conn.server;
+  // scriptVerifyWriteCommandAllow: a first write with too few good replicas (min-replicas-to-write)
+  if (!run.writeDirty && server.config.replicasLacking && spec.flags.includes('write')) return NOREPLICAS_TEXT;
   if (!run.allowOom && !run.writeDirty && server.config.maxmemory !== 0 && server.preCommandOom && isDenyOom(argv)) return OOM_TEXT;
   if (spec.flags.includes('write')) run.writeDirty = true;
   return undefined;
 }
 
-/** script.c scriptPrepareForRun: out of memory, a script with flags needs allow-oom or no-writes. */
+/**
+ * script.c scriptPrepareForRun: a script with flags but not no-writes needs enough good replicas
+ * (NOREPLICAS); out of memory, it needs allow-oom or no-writes.
+ */
 function checkScriptOom(conn: Connection, flags: readonly string[]): void {
+  if (!flags.includes('no-writes') && conn.server.config.replicasLacking) throw new CommandError(NOREPLICAS_TEXT);
   if (flags.includes('allow-oom') || flags.includes('no-writes')) return;
   if (conn.server.config.maxmemory !== 0 && conn.server.preCommandOom) throw new CommandError(OOM_SCRIPT_TEXT);
 }

@@ -125,6 +125,12 @@ type FunctionTable = { functions: ReadonlyMap<string, { flags: readonly string[]
  * (EVAL compatibility mode), an unknown SHA or function, keeps the command's own flags (none).
  */
 export function scriptIsDenyOom(server: ServerState, argv: readonly string[]): boolean {
+  const flags = scriptFlagsOf(server, argv);
+  return flags !== null && !flags.includes('allow-oom') && !flags.includes('no-writes');
+}
+
+/** The flags of the script argv runs (EVAL's shebang, a cached EVALSHA body's, a function's), null for none. */
+function scriptFlagsOf(server: ServerState, argv: readonly string[]): readonly string[] | null {
   const name = String(argv[0]).toLowerCase();
   let flags: readonly string[] | null = null;
   if (name === 'eval' || name === 'eval_ro') flags = argv.length > 1 ? shebangFlags(argv[1]) : null;
@@ -136,7 +142,28 @@ export function scriptIsDenyOom(server: ServerState, argv: readonly string[]): b
     const { librariesOf } = require('./function-libraries') as { librariesOf(server: object): FunctionTable };
     flags = argv.length > 1 ? (librariesOf(server).functions.get(String(argv[1]).toLowerCase())?.flags ?? null) : null;
   }
-  return flags !== null && !flags.includes('allow-oom') && !flags.includes('no-writes');
+  return flags;
+}
+
+/** shared.noreplicaserr (7.0.15 and the 8.x sources). */
+export const NOREPLICAS_TEXT = 'NOREPLICAS Not enough good replicas to write.';
+
+/** Subcommands Redis flags WRITE whose container ioredis's table leaves without flags. */
+const WRITE_SUBCOMMANDS = new Set([
+  'function|load', 'function|restore', 'function|flush', 'function|delete',
+  'xgroup|create', 'xgroup|createconsumer', 'xgroup|delconsumer', 'xgroup|destroy', 'xgroup|setid',
+]);
+
+/**
+ * processCommand's is_write_command for argv: the command's WRITE flag (Redis's table as ioredis
+ * ships it, the stream commands' own specs), or a script whose flags lack `no-writes`.
+ */
+export function isWriteCommand(server: ServerState, argv: readonly string[], write: boolean | undefined): boolean {
+  if (write) return true;
+  const name = String(argv[0]).toLowerCase();
+  if (argv.length > 1 && WRITE_SUBCOMMANDS.has(`${name}|${String(argv[1]).toLowerCase()}`)) return true;
+  if (isScriptCommand(argv)) return scriptFlagsOf(server, argv)?.includes('no-writes') === false;
+  return false;
 }
 
 /** EVAL/EVALSHA/FCALL and their _RO forms. */

@@ -162,13 +162,20 @@ export class KeyStore {
     private readonly access: Readonly<AccessPolicy> = { lfu: false, logFactor: 10, decayTime: 1 },
   ) {}
 
+  /**
+   * Set by a connection with CLIENT NO-TOUCH on while its command runs (not TOUCH): reads do not
+   * count as accesses (db.c lookupKey LOOKUP_NOTOUCH).
+   */
+  noTouch = false;
+
   /** Record an access of `key` (db.c lookupKey: LRU time, or updateLFU). */
   private recordAccess(key: string): void {
-    if (!this.access.lfu && !this.accessLfu) this.accessed.set(key, this.accessNow());
+    if (!this.access.lfu && !this.accessLfu && !this.noTouch) this.accessed.set(key, this.accessNow());
     else this.recordAccessSlow(key);
   }
 
   private recordAccessSlow(key: string): void {
+    if (this.noTouch) return;
     this.syncAccessMode();
     if (!this.accessLfu) {
       this.accessed.set(key, this.accessNow());
