@@ -27,9 +27,10 @@ import { Stream } from '../model/stream';
 import { type StringMark, stringEncoding } from '../model/string-encoding';
 import { supports, type RedisVersion } from '../version';
 import { helpReply } from './xgroup';
-import { LFU_INIT_VAL } from '../keyspace/store';
 import type { CommandContext, CommandHandler, CommandSpec, Db, Reply } from './types';
 
+/** server.h LFU_INIT_VAL (the keyspace keeps the counters: lib/keyspace/store.ts). */
+const LFU_INIT_VAL = 5;
 const OBJ_SHARED_REFCOUNT = 2147483647;
 const OBJ_SHARED_INTEGERS = 10000;
 
