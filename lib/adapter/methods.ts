@@ -442,6 +442,7 @@ export function runBuiltinNow(redis: Instance, conn: Connection, name: string, b
   const start = weight === 0 ? 0 : performance.now();
   const writesBefore = ks.modifications;
   try {
+    conn.checkServerState(base, processed.length + 1, processed[0]); // maxmemory, min-replicas-to-write
     // keyPrefix on the arguments ioredis's table marks as keys (as ioredis does before sending)
     const keyPrefix = redis.options?.keyPrefix;
     if (keyPrefix) processed = applyKeyPrefix(base, processed, keyPrefix as string | Buffer);

@@ -12,9 +12,9 @@
  *   Redis's one-second LRU clock (the difference of whole seconds). `ERR An LFU maxmemory
  *   policy is selected, idle time not tracked. …` when `maxmemory-policy` is an LFU one.
  * - FREQ: `ERR An LFU maxmemory policy is not selected, access frequency not tracked. …` unless
- *   `maxmemory-policy` is allkeys-lfu or volatile-lfu; then the LFU counter: its initial value
- *   5 (LFU_INIT_VAL), less one per `lfu-decay-time` minutes idle (the fake does not count
- *   Redis's probabilistic increments on access).
+ *   `maxmemory-policy` is allkeys-lfu or volatile-lfu; then the key's LFU counter (evict.c:
+ *   5 for a new key, raised logarithmically on access by `lfu-log-factor`, less one per
+ *   `lfu-decay-time` minutes; lib/keyspace/store.ts).
  * - REFCOUNT: 2147483647 (OBJ_SHARED_REFCOUNT) for a string Redis shares: an integer 0 … 9999
  *   while `maxmemory` is 0 or the policy is not LRU/LFU (createSharedObjects); else 1.
  * - Wrong argument counts: `ERR wrong number of arguments for 'object|<sub>' command`; an
@@ -29,6 +29,7 @@ import { supports, type RedisVersion } from '../version';
 import { helpReply } from './xgroup';
 import type { CommandContext, CommandHandler, CommandSpec, Db, Reply } from './types';
 
+/** server.h LFU_INIT_VAL (the keyspace keeps the counters: lib/keyspace/store.ts). */
 const LFU_INIT_VAL = 5;
 const OBJ_SHARED_REFCOUNT = 2147483647;
 const OBJ_SHARED_INTEGERS = 10000;
@@ -128,11 +129,7 @@ const freq: CommandHandler = (ctx, argv): Reply => {
       'ERR An LFU maxmemory policy is not selected, access frequency not tracked. Please note that when switching between policies at runtime LRU and LFU data will take some time to adjust.',
     );
   }
-  const decay = Number(ctx.db.config?.get('lfu-decay-time') ?? '1');
-  const at = ctx.db.accessedAt?.(argv[2]);
-  const idleMinutes = at === undefined ? 0 : Math.floor(Math.max(0, ctx.now - at) / 60_000);
-  const periods = decay > 0 ? Math.floor(idleMinutes / decay) : 0;
-  return Math.max(0, LFU_INIT_VAL - periods);
+  return ctx.db.lfuCounter?.(argv[2]) ?? LFU_INIT_VAL;
 };
 
 const help: CommandHandler = (ctx) => helpReply('OBJECT', OBJECT_HELP, ctx.version);

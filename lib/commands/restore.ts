@@ -4,7 +4,9 @@
  * Creates `key` from a DUMP payload (cluster.c `restoreCommand`): `ttl` in ms (0 = none;
  * absolute unix ms with ABSTTL); REPLACE overwrites an existing key. Reply: `OK` — also when
  * the TTL is already in the past, in which case nothing is created (and REPLACE still deleted
- * the old key). IDLETIME/FREQ are checked and ignored (no LRU/LFU here). Accepts every stream
+ * the old key). IDLETIME sets the key's last access that many seconds ago unless the
+ * `maxmemory-policy` is an LFU one; FREQ sets its LFU counter only under an LFU policy (object.c
+ * objectSetLRUOrLFU: OBJECT IDLETIME / FREQ). Accepts every stream
  * encoding up to the emulated version's (6.x type 15, 7.0 type 19, 7.2+ type 21, 8.6 type 26 with
  * an empty IDMP section, 8.8 type 27), strings, and lists, sets, sorted sets and hashes in every
  * encoding since 7.0; wakes readers blocked on the key.
@@ -45,6 +47,10 @@ export interface RestoreArgs {
   payload: string;
   replace: boolean;
   absttl: boolean;
+  /** IDLETIME seconds, or -1. */
+  idle: number;
+  /** FREQ, or -1. */
+  freq: number;
 }
 
 /** The options (argv[4…]); throws their errors. */
@@ -65,7 +71,7 @@ export function parse(argv: string[]): RestoreArgs {
       if (freq < 0n || freq > 255n) fail(ERR_INVALID_FREQ);
     } else fail(ERR_SYNTAX);
   }
-  return { key: argv[1], ttl: argv[2], payload: argv[3], replace, absttl };
+  return { key: argv[1], ttl: argv[2], payload: argv[3], replace, absttl, idle: Number(idle), freq: Number(freq) };
 }
 
 function checkIdmp(loaded: LoadedValue): void {
@@ -116,6 +122,7 @@ function restore(ctx: CommandContext, argv: string[]): Reply {
   db.setValue(args.key, loaded.value, ttl === 0n ? undefined : Number(ttl));
   // the TTL propagates as an absolute time
   if (ttl !== 0n && !args.absttl) propagationOf(ctx.db)?.rewrite([...argv.slice(0, 2), String(ttl), ...argv.slice(3), 'ABSTTL']);
+  if (args.idle >= 0 || args.freq >= 0) ctx.db.setAccess?.(args.key, args.idle, args.freq);
   db.notifyEvent('g', 'restore', args.key);
   db.dirty?.(1); // server.dirty++ (cluster.c restoreCommand)
   return OK;

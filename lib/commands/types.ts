@@ -90,6 +90,13 @@ export interface Db {
   scan?(cursor: number, count: number): { cursor: number; keys: string[] };
   /** When `key` was last accessed (ms on the keyspace clock; Redis's LRU), undefined when missing. */
   accessedAt?(key: string): number | undefined;
+  /** OBJECT FREQ: the LFU counter of `key` (decayed to now), undefined when missing. */
+  lfuCounter?(key: string): number | undefined;
+  /**
+   * RESTORE … IDLETIME / FREQ (object.c objectSetLRUOrLFU): under an LFU policy `freq` sets the
+   * counter, else `idleSeconds` the last access; -1 for one not given.
+   */
+  setAccess?(key: string, idleSeconds: number, freq: number): void;
   /**
    * Exchange the contents of databases `index1` and `index2` of this server (SWAPDB; both in
    * range, checked by the caller): keys and TTLs; WATCHes of both are dirtied, blocked calls

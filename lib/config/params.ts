@@ -83,6 +83,8 @@ export const PARAMS: readonly ParamDef[] = [
   { name: 'rdbcompression', type: bool, default: 'yes', honoured: 'LZF compression of strings in DUMP payloads' },
   // Stored only
   { name: 'maxmemory', type: int(0n, ULLONG_MAX, { unsigned: true, memory: true }), default: '0' },
+  { name: 'min-replicas-to-write', alias: 'min-slaves-to-write', type: int(0n, INT_MAX), default: '0' },
+  { name: 'min-replicas-max-lag', alias: 'min-slaves-max-lag', type: int(0n, INT_MAX), default: '10' },
   {
     name: 'maxmemory-policy',
     type: {

@@ -140,9 +140,32 @@ export function globMatch(pattern: string, str: string): boolean {
   return match(0, 0);
 }
 
+/**
+ * How keys record their accesses (object.c / evict.c): `lfu` while `maxmemory-policy` is an LFU
+ * policy (each key then keeps an LFU counter and its last decrement minute instead of its last
+ * access time), with `lfu-log-factor` and `lfu-decay-time`. Shared by reference with every key
+ * store of the server (as `nodeLimits`); read on every key access.
+ */
+export interface AccessPolicy {
+  lfu: boolean;
+  logFactor: number;
+  decayTime: number;
+}
+
 export class ServerConfig {
   /** Current values by parameter name (CONFIG GET text). */
   private readonly values = new Map<string, string>();
+  /** LRU / LFU bookkeeping of key accesses (see AccessPolicy). */
+  readonly access: AccessPolicy = { lfu: false, logFactor: 10, decayTime: 1 };
+  /** `maxmemory` in bytes as a number (0: no limit), read before every command. */
+  maxmemory = 0;
+  /**
+   * server.c checkGoodReplicasStatus fails: `min-replicas-to-write` and `min-replicas-max-lag`
+   * are both set, and the fake has no replica. Write commands then answer NOREPLICAS.
+   */
+  replicasLacking = false;
+  /** Called after CONFIG SET stored new values (the server evicts when `maxmemory` was set). */
+  afterSet: ((names: ReadonlySet<string>) => void) | null = null;
   /** The stream node limits, shared by reference with every stream of the keyspace. */
   readonly nodeLimits: NodeLimits = { maxEntries: 100, maxBytes: 4096, approxTrimLimit: 10_000 };
   private streamNodeMaxEntriesValue = 100n;
@@ -221,6 +244,11 @@ export class ServerConfig {
     this.nodeLimits.maxBytes = Number(BigInt(this.values.get('stream-node-max-bytes') ?? '4096'));
     this.rdbCompressionValue = this.values.get('rdbcompression') !== 'no';
     this.listMaxListpackSizeValue = Number(this.values.get('list-max-listpack-size') ?? '-2');
+    this.maxmemory = Number(this.values.get('maxmemory') ?? '0');
+    this.replicasLacking = this.values.get('min-replicas-to-write') !== '0' && this.values.get('min-replicas-max-lag') !== '0';
+    this.access.lfu = (this.values.get('maxmemory-policy') ?? '').endsWith('-lfu');
+    this.access.logFactor = Number(this.values.get('lfu-log-factor') ?? '10');
+    this.access.decayTime = Number(this.values.get('lfu-decay-time') ?? '1');
   }
 
   /** Known names in this version. */
@@ -302,6 +330,7 @@ export class ServerConfig {
     if (staged.has('notify-keyspace-events')) this.notifySet = true;
     this.applyHonoured();
     for (const l of this.listeners) for (const [name, value] of staged) l(name, value);
+    this.afterSet?.(new Set(staged.keys()));
   }
 
   /** The normalised value, or the reason Redis gives for rejecting it. */

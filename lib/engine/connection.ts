@@ -59,6 +59,19 @@ function aclDeniedLog(conn: Connection, reason: number, context: AclLogEntry['co
 
 /** A blocked call CLIENT UNBLOCK … TIMEOUT ended: a failed call in 7.0's commandstats, no error reply. */
 const UNBLOCKED_BY_TIMEOUT = new CommandError('UNBLOCKED_BY_TIMEOUT');
+import { NOREPLICAS_TEXT, OOM_TEXT, isDenyOom, isScriptCommand, isWriteCommand, performEvictions, scriptIsDenyOom } from './maxmemory';
+
+/** Commands flagged no_multi (7.0.15 and the post-7.4 build), by arity: refused inside MULTI (processCommand). */
+const NO_MULTI = new Map([['save', 1], ['sync', 1], ['psync', -3], ['shutdown', -1]]);
+const ERR_NO_MULTI = 'ERR Command not allowed inside a transaction';
+
+/** Commands 7.0–7.2 still run inside MULTI when out of memory (server.c processCommand). */
+const MULTI_OOM_EXEMPT = new Set(['exec', 'discard', 'quit', 'reset']);
+
+/** A command refused when out of memory: DENYOOM, or a script whose flags make it so. */
+function deniedOnOom(server: ServerState, argv: string[]): boolean {
+  return isDenyOom(argv) || (isScriptCommand(argv) && scriptIsDenyOom(server, argv));
+}
 
 /** server.c processCommand while a script is busy (7.0.15 and the 8.x sources). */
 export const BUSY_TEXT = 'BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.';
@@ -481,6 +494,8 @@ export class Connection {
       this.shardSubs !== undefined ||
       this.server.cluster !== null ||
       this.server.replication !== null ||
+      this.server.config.maxmemory !== 0 ||
+      this.server.config.replicasLacking ||
       (lane.arity >= 0 ? argv.length !== lane.arity : argv.length < -lane.arity)
     ) {
       return this.runReady(argv);
@@ -599,7 +614,19 @@ export class Connection {
    */
   run(argv: string[]): Reply | Promise<Reply> {
     if (this.isClosed) throw connectionClosedError();
+    if (this.noTouch) return this.runNoTouch(argv);
     return this.counted(argv, this.runCommand);
+  }
+
+  /** `run` with CLIENT NO-TOUCH on: reads leave keys' LRU/LFU as they were, except TOUCH's (db.c lookupKey). */
+  private runNoTouch(argv: string[]): Reply | Promise<Reply> {
+    const store = this.ks.store;
+    store.noTouch = String(argv[0]).toLowerCase() !== 'touch';
+    try {
+      return this.counted(argv, this.runCommand);
+    } finally {
+      store.noTouch = false;
+    }
   }
 
   /**
@@ -769,8 +796,11 @@ export class Connection {
     const stream = conn ? undefined : lookupCommand(name);
     this.lastCommand = this.lookedUpName(name, argv, conn, stream);
     if (!this.authenticated && !conn?.noAuth) return this.reject(name, ERR_NOAUTH);
+    if (this.multiQueue !== null && NO_MULTI.has(name) && arityOk(NO_MULTI.get(name)!, argv.length)) return this.reject(name, ERR_NO_MULTI);
     if (!this.user.unrestricted) this.checkAcl(name, argv, conn, stream !== undefined, false);
     if (this.server.cluster !== null) this.checkCluster(name, argv, conn, stream !== undefined);
+    if (this.server.config.maxmemory !== 0 && this.outOfMemoryFor(name, argv, conn, stream !== undefined)) return this.reject(name, OOM_TEXT);
+    if (this.server.config.replicasLacking && this.writeRefused(name, argv, conn, stream)) return this.reject(name, NOREPLICAS_TEXT);
     if (this.resp === 2 && this.inSubscriberMode && !ALLOWED_WHEN_SUBSCRIBED.has(name)) {
       const container = conn?.subcommands !== undefined || stream?.subcommands !== undefined || BUILTIN_CONTAINERS.has(name);
       const sub = argv.length > 1 && container ? `|${String(argv[1]).toLowerCase()}` : '';
@@ -795,6 +825,67 @@ export class Connection {
     const writes = (n: string) => commandSpec(n.toLowerCase())?.flags.includes('write') ?? false;
     if (name === 'exec') return this.multiQueue !== null && this.multiQueue.some((a) => writes(String(a[0])));
     return writes(name);
+  }
+
+  /**
+   * processCommand's maxmemory step (lib/engine/maxmemory.ts): evict as the policy says; true
+   * when the server is still over the limit and argv must be refused: a denyoom command, EXEC of
+   * a transaction holding one, a script whose flags lack allow-oom and no-writes, and before 7.4
+   * any command but EXEC, DISCARD, QUIT and RESET inside MULTI. A command refused for another
+   * reason first (unknown, arity) is left to that check; nothing is evicted while a script is busy.
+   */
+  private outOfMemoryFor(name: string, argv: string[], conn: ConnectionCommandSpec | undefined, isStream: boolean): boolean {
+    if (this.server.busyScript !== null) return false;
+    try {
+      if (this.commandCheckError(name, argv, conn, isStream) !== null) return false;
+    } catch {
+      return false;
+    }
+    const oom = performEvictions(this.server);
+    this.server.preCommandOom = oom;
+    if (!oom) return false;
+    const queue = this.multiQueue;
+    if (queue !== null && !MULTI_OOM_EXEMPT.has(name) && predates(this.ks.redisVersion, '7.4')) return true;
+    if (name === 'exec') return queue !== null && queue.some((q) => deniedOnOom(this.server, q));
+    return deniedOnOom(this.server, argv);
+  }
+
+  /**
+   * processCommand's maxmemory and good-replicas refusals for a built-in the ioredis front end
+   * runs itself (lower-case `name`, `argc` counting it, its first argument): throws OOM or
+   * NOREPLICAS as `run` would refuse it (a wrong arity is left to the built-in's own check).
+   */
+  checkServerState(name: string, argc: number, firstArg: unknown): void {
+    const config = this.server.config;
+    if (config.maxmemory === 0 && !config.replicasLacking) return;
+    const arity = builtinArity(name);
+    if (arity !== undefined && !arityOk(arity, argc)) return;
+    const argv = firstArg === undefined ? [name] : [name, Buffer.isBuffer(firstArg) ? firstArg.toString('latin1') : String(firstArg)];
+    if (config.maxmemory !== 0 && this.server.busyScript === null) {
+      const oom = performEvictions(this.server);
+      this.server.preCommandOom = oom;
+      if (oom && isDenyOom(argv)) this.reject(name, OOM_TEXT);
+    }
+    if (config.replicasLacking && isWriteCommand(this.server, argv, commandSpec(name)?.flags.includes('write'))) this.reject(name, NOREPLICAS_TEXT);
+  }
+
+  /**
+   * processCommand's good-replicas step: with `min-replicas-to-write` set (the fake has no
+   * replica) a write command, EXEC of a transaction holding one, or a script whose flags lack
+   * no-writes is refused (NOREPLICAS). Unknown commands and wrong arities answer their own errors.
+   */
+  private writeRefused(name: string, argv: string[], conn: ConnectionCommandSpec | undefined, stream: CommandSpec | undefined): boolean {
+    try {
+      if (this.commandCheckError(name, argv, conn, stream !== undefined) !== null) return false;
+    } catch {
+      return false;
+    }
+    const writes = (a: string[]) => {
+      const n = a[0].toLowerCase();
+      return isWriteCommand(this.server, a, lookupCommand(n)?.write || commandSpec(n)?.flags.includes('write'));
+    };
+    if (name === 'exec') return this.multiQueue !== null && this.multiQueue.some(writes);
+    return writes(argv);
   }
 
   /**

@@ -122,6 +122,8 @@ export function makeDb(conn: Connection, ks: Keyspace): Db {
     randomKey: () => ks.store.randomKey(),
     scan: (cursor, count) => ks.store.scan(cursor, count),
     accessedAt: (key) => ks.store.accessedAt(key),
+    lfuCounter: (key) => ks.store.lfuCounter(key),
+    setAccess: (key, idleSeconds, freq) => void ks.store.setAccess(key, idleSeconds, freq),
     swapDb(index1, index2) {
       if (index1 !== index2) conn.server.keyspace(index1).store.swapWith(conn.server.keyspace(index2).store);
     },

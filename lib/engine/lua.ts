@@ -76,6 +76,7 @@ import { CommandError, ERR_NOT_INTEGER } from '../errors';
 import { SERVER_VERSION, type RedisVersion, versionIndex } from '../version';
 import type { Connection } from './connection';
 import type { ServerState } from './registry';
+import { NOREPLICAS_TEXT, OOM_SCRIPT_TEXT, OOM_TEXT, isDenyOom } from './maxmemory';
 import { commandSpec } from '../commands/command-data';
 import {
   ERR_BAD_NAME,
@@ -234,6 +235,10 @@ interface ScriptRun {
   cluster: { allowCrossSlot: boolean; slot: number } | null;
   /** The declared KEYS, when undeclared keys are to be reported (ServerState.warnUndeclaredKeys). */
   declared: Set<string> | null;
+  /** The script declared `allow-oom` (SCRIPT_ALLOW_OOM). */
+  allowOom: boolean;
+  /** A write command has been called (SCRIPT_WRITE_DIRTY): no OOM refusal after it. */
+  writeDirty: boolean;
 }
 
 /** Scripts and keys already reported (one warning each per process). */
@@ -548,6 +553,7 @@ function redisCallFunction(vm: LuaVm, raise: boolean): JsFunction {
         else error = ERR_BAD_ARG_TYPE;
       }
       if (error === undefined && run.readOnly && writesData(argv)) error = ERR_WRITE_IN_RO;
+      if (error === undefined) error = scriptOomError(run, argv);
       if (error === undefined && run.declared !== null) reportUndeclared(run, argv);
       if (error === undefined && run.cluster !== null) error = scriptClusterError(run, argv) ?? undefined;
       if (error === undefined) {
@@ -585,6 +591,31 @@ function writesData(argv: string[]): boolean {
   if (!spec || spec.flags.includes('noscript')) return false;
   if (spec.arity >= 0 ? argv.length !== spec.arity : argv.length < -spec.arity) return false;
   return spec.flags.includes('write') || MAY_REPLICATE.has(argv[0].toLowerCase());
+}
+
+/**
+ * script.c scriptVerifyOOM: out of memory when the script started, its first write may not be
+ * a denyoom command (unless the script has `allow-oom`); after it, the script writes on.
+ */
+function scriptOomError(run: ScriptRun, argv: string[]): string | undefined {
+  const spec = commandSpec(argv[0].toLowerCase());
+  if (!spec || (spec.arity >= 0 ? argv.length !== spec.arity : argv.length < -spec.arity)) return undefined;
+  const server = run.conn.server;
+  // scriptVerifyWriteCommandAllow: a first write with too few good replicas (min-replicas-to-write)
+  if (!run.writeDirty && server.config.replicasLacking && spec.flags.includes('write')) return NOREPLICAS_TEXT;
+  if (!run.allowOom && !run.writeDirty && server.config.maxmemory !== 0 && server.preCommandOom && isDenyOom(argv)) return OOM_TEXT;
+  if (spec.flags.includes('write')) run.writeDirty = true;
+  return undefined;
+}
+
+/**
+ * script.c scriptPrepareForRun: a script with flags but not no-writes needs enough good replicas
+ * (NOREPLICAS); out of memory, it needs allow-oom or no-writes.
+ */
+function checkScriptOom(conn: Connection, flags: readonly string[]): void {
+  if (!flags.includes('no-writes') && conn.server.config.replicasLacking) throw new CommandError(NOREPLICAS_TEXT);
+  if (flags.includes('allow-oom') || flags.includes('no-writes')) return;
+  if (conn.server.config.maxmemory !== 0 && conn.server.preCommandOom) throw new CommandError(OOM_SCRIPT_TEXT);
 }
 
 /** Commands Redis flags may_replicate (commands.def; COMMAND INFO does not show the flag). */
@@ -786,13 +817,14 @@ export function runScript(conn: Connection, body: string, sha: string, keys: str
   }
   const noWrites = !compat && flags.includes('no-writes');
   if (!compat && !noWrites && ro) throw new CommandError(ERR_RO_WITH_WRITE_FLAG);
+  if (!compat) checkScriptOom(conn, flags);
   const vm = theVm();
   const engine = engineFor(conn);
   const ref = functionRef(engine, sha, source);
   const L = engine.L;
   setGlobalArray(vm, L, 'KEYS', keys);
   setGlobalArray(vm, L, 'ARGV', args);
-  return startRun(conn, engine, ref, { name: sha, isEval: true, readOnly: ro || noWrites, argv, push: () => 0, ...clusterState(conn, keys, compat || flags.includes('allow-cross-slot-keys')) });
+  return startRun(conn, engine, ref, { name: sha, isEval: true, readOnly: ro || noWrites, allowOom: !compat && flags.includes('allow-oom'), argv, push: () => 0, ...clusterState(conn, keys, compat || flags.includes('allow-cross-slot-keys')) });
 }
 
 /** The cluster and undeclared-key state of a run (see ScriptRun.cluster / .declared). */
@@ -808,6 +840,7 @@ interface RunOptions extends Pick<ScriptRun, 'cluster' | 'declared'> {
   isEval: boolean;
   readOnly: boolean;
   argv: string[];
+  allowOom: boolean;
   /** Push the body's arguments on the coroutine; returns how many. */
   push: (co: LuaState) => number;
 }
@@ -842,6 +875,8 @@ function startRun(conn: Connection, engine: Engine, ref: number, opts: RunOption
     endAtomic: conn.keyspace.beginAtomic(),
     cluster: opts.cluster,
     declared: opts.declared,
+    allowOom: opts.allowOom,
+    writeDirty: false,
   };
   let suspended = false;
   try {
@@ -1445,6 +1480,7 @@ export function fcallCommand(conn: Connection, argv: string[], ro: boolean): Rep
   }
   const noWrites = fn.flags.includes('no-writes');
   if (!noWrites && ro) throw new CommandError(ERR_RO_WITH_WRITE_FLAG);
+  checkScriptOom(conn, fn.flags);
   const engine = functionEngineFor(conn);
   const ref = compiledFunction(engine, fn);
   const keys = argv.slice(3, 3 + Number(n));
@@ -1454,6 +1490,7 @@ export function fcallCommand(conn: Connection, argv: string[], ro: boolean): Rep
     name: fn.name,
     isEval: false,
     readOnly: ro || noWrites,
+    allowOom: fn.flags.includes('allow-oom'),
     argv,
     push: (co) => {
       pushArray(vm, co, keys);

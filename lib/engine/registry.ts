@@ -16,6 +16,7 @@ import type { ClockControl } from '../commands/server/mockclock';
 import { ServerStats } from '../stats/server-stats';
 import type { ClusterState } from './cluster';
 import { Replication } from './replication';
+import { watchMaxmemory } from './maxmemory';
 
 /** Number of databases (Redis `databases` default): SELECT accepts 0 … 15. */
 export const DATABASES = 16;
@@ -110,6 +111,13 @@ export class ServerState {
     ));
   }
 
+  /**
+   * server.pre_command_oom_state: whether the server was over `maxmemory` (after evicting) when
+   * the command now running started (lib/engine/maxmemory.ts); a script's first write of a
+   * denyoom command is refused then.
+   */
+  preCommandOom = false;
+
   constructor(
     readonly host: string,
     readonly port: number,
@@ -119,6 +127,7 @@ export class ServerState {
     // many subscribers per channel are normal in tests
     this.channels.setMaxListeners(0);
     this.patternChannels.setMaxListeners(0);
+    watchMaxmemory(this);
   }
 
   /** The keyspace of database `db` (created on first use). */

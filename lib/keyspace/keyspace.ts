@@ -69,7 +69,7 @@ export class Keyspace {
       accessTime: () => this.lastNow ?? this.now(),
       expired: (key) => this.onExpired?.(key),
       nextExpiry: (at) => this.armActiveExpiry(at),
-    }, this.config.nodeLimits);
+    }, this.config.nodeLimits, this.config.access);
     this.blocking = new BlockingQueue(() => this.currentClock, {
       at: (key) => this.store.expiryOf(key),
       probe: (key) => void this.store.hasKey(key),

@@ -17,6 +17,34 @@ import { Stream } from '../model/stream';
 import { RedisHash } from '../model/hash';
 import type { NodeLimits } from '../model/stream-entries';
 import type { StringMark } from '../model/string-encoding';
+import type { AccessPolicy } from '../config/server-config';
+
+/** The LFU counter of a new key (server.h LFU_INIT_VAL). */
+export const LFU_INIT_VAL = 5;
+
+/** evict.c LFUGetTimeInMinutes: the minute of `ms` in 16 bits. */
+function lfuMinutes(ms: number): number {
+  return Math.floor(ms / 60000) & 65535;
+}
+
+/** evict.c LFUDecrAndReturn: the counter of LFU word `word` (minute << 8 | counter) decayed at `now`. */
+export function lfuDecayed(word: number, now: number, decayTime: number): number {
+  const ldt = Math.floor(word / 256);
+  const counter = word & 255;
+  const minutes = lfuMinutes(now);
+  const elapsed = minutes >= ldt ? minutes - ldt : 65535 - ldt + minutes;
+  const periods = decayTime > 0 ? Math.floor(elapsed / decayTime) : 0;
+  if (periods === 0) return counter;
+  return periods > counter ? 0 : counter - periods;
+}
+
+/** evict.c LFULogIncr: the counter after one access (logarithmic, probabilistic). */
+function lfuLogIncr(counter: number, logFactor: number): number {
+  if (counter === 255) return 255;
+  const baseval = Math.max(0, counter - LFU_INIT_VAL);
+  const p = 1 / (baseval * logFactor + 1);
+  return Math.random() < p ? counter + 1 : counter;
+}
 
 export interface StoreHooks {
   /** Current keyspace time in ms. */
@@ -97,8 +125,13 @@ const GENERATIONS = 2 ** 20;
 export class KeyStore {
   private readonly raw = new Map<string, unknown>();
   private readonly expiry = new Map<string, number>();
-  /** Last access of each key (ms on the keyspace clock): OBJECT IDLETIME. */
+  /**
+   * Last access of each key (ms on the keyspace clock): OBJECT IDLETIME; while the policy is an
+   * LFU one (`access.lfu`), its LFU word instead: minute << 8 | counter (Redis's `lru` field).
+   */
   private readonly accessed = new Map<string, number>();
+  /** True when `accessed` holds LFU words (converted when the policy changes: `syncAccessMode`). */
+  private accessLfu = false;
   /** Strings whose OBJECT ENCODING their last writer decided (lib/model/string-encoding.ts); cleared by a fresh value. */
   private readonly marks = new Map<string, StringMark>();
   /**
@@ -125,7 +158,104 @@ export class KeyStore {
     private readonly hooks: StoreHooks,
     /** The keyspace's stream node limits (CONFIG); every stream stored here reads them. */
     private readonly nodeLimits?: Readonly<NodeLimits>,
+    /** LRU or LFU bookkeeping (CONFIG maxmemory-policy); without it, LRU. */
+    private readonly access: Readonly<AccessPolicy> = { lfu: false, logFactor: 10, decayTime: 1 },
   ) {}
+
+  /**
+   * Set by a connection with CLIENT NO-TOUCH on while its command runs (not TOUCH): reads do not
+   * count as accesses (db.c lookupKey LOOKUP_NOTOUCH).
+   */
+  noTouch = false;
+
+  /** Record an access of `key` (db.c lookupKey: LRU time, or updateLFU). */
+  private recordAccess(key: string): void {
+    if (!this.access.lfu && !this.accessLfu && !this.noTouch) this.accessed.set(key, this.accessNow());
+    else this.recordAccessSlow(key);
+  }
+
+  private recordAccessSlow(key: string): void {
+    if (this.noTouch) return;
+    this.syncAccessMode();
+    if (!this.accessLfu) {
+      this.accessed.set(key, this.accessNow());
+      return;
+    }
+    const now = this.accessNow();
+    const word = this.accessed.get(key);
+    const counter = word === undefined ? LFU_INIT_VAL : lfuLogIncr(lfuDecayed(word, now, this.access.decayTime), this.access.logFactor);
+    this.accessed.set(key, lfuMinutes(now) * 256 + counter);
+  }
+
+  /**
+   * After a switch between LRU and LFU policies, rewrite every key's access record in the new
+   * form (Redis reinterprets the old bits, "LRU and LFU data will take some time to adjust"):
+   * LFU counters start at LFU_INIT_VAL, LRU times at now.
+   */
+  private syncAccessMode(): void {
+    const lfu = this.access.lfu;
+    if (lfu === this.accessLfu) return;
+    this.accessLfu = lfu;
+    const now = this.accessNow();
+    const value = lfu ? lfuMinutes(now) * 256 + LFU_INIT_VAL : now;
+    for (const key of this.accessed.keys()) this.accessed.set(key, value);
+  }
+
+  /** A new value at `key` (createObject / dbSetValue): LRU now; LFU a fresh counter, or the old one kept on overwrite. */
+  private recordWrite(key: string, existed: boolean): void {
+    if (!this.access.lfu && !this.accessLfu) {
+      this.accessed.set(key, this.accessNow());
+      return;
+    }
+    this.syncAccessMode();
+    if (!this.accessLfu) this.accessed.set(key, this.accessNow());
+    else if (!existed || !this.accessed.has(key)) this.accessed.set(key, lfuMinutes(this.accessNow()) * 256 + LFU_INIT_VAL);
+  }
+
+  /** OBJECT FREQ: the LFU counter of `key` decayed to now (LFU policies only), undefined when missing. */
+  lfuCounter(key: string): number | undefined {
+    if (!this.raw.has(key)) return undefined;
+    this.syncAccessMode();
+    const word = this.accessed.get(key);
+    if (!this.accessLfu) return LFU_INIT_VAL;
+    return word === undefined ? LFU_INIT_VAL : lfuDecayed(word, this.hooks.now(), this.access.decayTime);
+  }
+
+  /**
+   * RESTORE … IDLETIME / FREQ (object.c objectSetLRUOrLFU): under an LFU policy `freq` (0 … 255)
+   * becomes the counter; else `idleSeconds` sets the last access that many seconds ago. A value
+   * of -1 is not given. True when something was set.
+   */
+  setAccess(key: string, idleSeconds: number, freq: number): boolean {
+    if (!this.raw.has(key)) return false;
+    this.syncAccessMode();
+    const now = this.accessNow();
+    if (this.accessLfu) {
+      if (freq < 0) return false;
+      this.accessed.set(key, lfuMinutes(now) * 256 + freq);
+      return true;
+    }
+    if (idleSeconds < 0) return false;
+    this.accessed.set(key, now - idleSeconds * 1000);
+    return true;
+  }
+
+  /** Every key, expired ones not yet dropped included (eviction candidates). */
+  allKeys(): string[] {
+    return [...this.raw.keys()];
+  }
+
+  /** The keys with a TTL and their expiry (ms), for volatile eviction policies. */
+  volatileEntries(): IterableIterator<[string, number]> {
+    return this.expiry.entries();
+  }
+
+  /** The eviction score of `key` under an LRU (its last access, ms) or LFU policy (its decayed counter). */
+  evictionScore(key: string): number {
+    this.syncAccessMode();
+    const word = this.accessed.get(key) ?? 0;
+    return this.accessLfu ? lfuDecayed(word, this.hooks.now(), this.access.decayTime) : word;
+  }
 
   /** Drop `key` if its TTL has passed on the keyspace clock. */
   private expireIfDue(key: string): void {
@@ -184,7 +314,7 @@ export class KeyStore {
   getRaw(key: string): unknown {
     this.expireIfDue(key);
     const v = this.raw.get(key);
-    if (v !== undefined) this.accessed.set(key, this.accessNow());
+    if (v !== undefined) this.recordAccess(key);
     return v;
   }
 
@@ -194,9 +324,11 @@ export class KeyStore {
     return this.raw.get(key);
   }
 
-  /** When `key` was last read or written (ms on the keyspace clock), or undefined when missing. */
+  /** When `key` was last read or written (ms on the keyspace clock), or undefined when missing (or under an LFU policy). */
   accessedAt(key: string): number | undefined {
-    return this.raw.has(key) ? this.accessed.get(key) : undefined;
+    if (!this.raw.has(key)) return undefined;
+    this.syncAccessMode();
+    return this.accessLfu ? undefined : this.accessed.get(key);
   }
 
   hasKey(key: string): boolean {
@@ -212,7 +344,7 @@ export class KeyStore {
     this.raw.set(key, val);
     if (mark !== undefined) this.marks.set(key, mark);
     else if (this.marks.size > 0) this.marks.delete(key);
-    this.accessed.set(key, this.accessNow());
+    this.recordWrite(key, old !== undefined);
     if (old === undefined && this.slots !== null) this.indexKey(key);
     this.hooks.modified(key);
     if (old instanceof Stream && old !== val) this.hooks.streamRemoved(key);
@@ -353,6 +485,8 @@ export class KeyStore {
     for (const [k, v] of other.marks) this.marks.set(k, v);
     other.marks.clear();
     for (const [k, v] of myMarks) other.marks.set(k, v);
+    this.syncAccessMode();
+    other.syncAccessMode();
     const myAccess = new Map(this.accessed);
     this.accessed.clear();
     for (const [k, v] of other.accessed) this.accessed.set(k, v);

@@ -57,6 +57,8 @@ export class ServerStats {
   /** Objects freed by a background (lazy) free: an async FUNCTION FLUSH of more than 64 functions. */
   lazyfreedObjects = 0;
   expiredKeys = 0;
+  /** Keys evicted by the maxmemory policy (lib/engine/maxmemory.ts). */
+  evictedKeys = 0;
   totalNetInputBytes = 0;
   totalNetOutputBytes = 0;
   totalReadsProcessed = 0;
@@ -147,6 +149,7 @@ export class ServerStats {
     this.keyspaceMisses = 0;
     this.lazyfreedObjects = 0;
     this.expiredKeys = 0;
+    this.evictedKeys = 0;
     this.totalNetInputBytes = 0;
     this.totalNetOutputBytes = 0;
     this.totalReadsProcessed = 0;

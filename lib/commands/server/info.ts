@@ -20,6 +20,7 @@
  *
  * The engine's INFO command (lib/engine/commands/server.ts) gathers the data as an `InfoSource`.
  */
+import { BASE_MEMORY, usedMemoryFor } from '../../stats/memory-model';
 import * as os from 'os';
 import type { ServerStats } from '../../stats/server-stats';
 import { type RedisVersion, SERVER_VERSION, versionIndex } from '../../version';
@@ -79,12 +80,11 @@ function functionsVmMemory(s: InfoSource): number {
   return 32768 + (libs ? 2 * libs.codeBytes + 512 * libs.functions.size : 0);
 }
 
-/** used_memory of an empty server; the dataset adds a rough 100 bytes per key. */
-const BASE_MEMORY = 900000;
 const RSS_EXTRA = 6000000;
 
+/** used_memory: lib/stats/memory-model.ts (the baseline plus a rough figure per key). */
 function memory(s: InfoSource): number {
-  return BASE_MEMORY + 100 * s.keyspace.reduce((n, d) => n + d.keys, 0);
+  return usedMemoryFor(s.keyspace.reduce((n, d) => n + d.keys, 0));
 }
 
 function uptime(s: InfoSource): number {
@@ -257,7 +257,7 @@ const SECTIONS: Record<string, Field[]> = {
     ['expired_stale_perc', '0.00'],
     ['expired_time_cap_reached_count', '0'],
     ['expire_cycle_cpu_milliseconds', '0'],
-    ['evicted_keys', '0'],
+    ['evicted_keys', (s) => s.stats.evictedKeys],
     ['evicted_clients', '0'],
     ['evicted_scripts', '0', '7.4'],
     ['total_eviction_exceeded_time', '0'],
