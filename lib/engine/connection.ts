@@ -954,9 +954,20 @@ export class Connection {
     if (conn) {
       if (predates(ks.redisVersion, conn.since)) throw new CommandError(ERR_UNKNOWN_FROM_SCRIPT);
       if (!arityOk(conn.arity, argv.length)) throw new CommandError(ERR_ARITY_FROM_SCRIPT);
-      if (conn.noScript) throw new CommandError(ERR_NOT_ALLOWED_FROM_SCRIPT);
-      if (name === 'select') throw new StreamsMockError('SELECT inside scripts is not emulated');
-      const out = conn.run!(this, argv);
+      let run = conn.run;
+      let noScript = conn.noScript;
+      if (conn.subcommands) {
+        // Redis looks a container's subcommand up with the command itself (argc >= 2)
+        const sub = Object.prototype.hasOwnProperty.call(conn.subcommands, argv[1].toLowerCase()) ? conn.subcommands[argv[1].toLowerCase()] : undefined;
+        if (!sub || predates(ks.redisVersion, sub.since)) throw new CommandError(ERR_UNKNOWN_FROM_SCRIPT);
+        if (!arityOk(sub.arity, argv.length)) throw new CommandError(ERR_ARITY_FROM_SCRIPT);
+        run = sub.run;
+        noScript ||= sub.noScript;
+      }
+      if (noScript) throw new CommandError(ERR_NOT_ALLOWED_FROM_SCRIPT);
+      // the script's own database from here on; the caller's comes back when the script ends
+      if (name === 'select') this.dbBeforeScriptSelect ??= this.ks.dbIndex;
+      const out = run!(this, argv);
       if (out instanceof Promise) throw new StreamsMockError(`${name} cannot run inside a script`);
       return out;
     }
@@ -984,6 +995,16 @@ export class Connection {
     // the store's own views have ioredis-mock's shape; keys are full key names (a client's
     // keyPrefix is applied by its front end before the engine sees the command)
     return { data: this.ks.store.data, expires: this.ks.store.expires };
+  }
+
+  /** The caller's database while a script runs on another one (SELECT inside the script). */
+  private dbBeforeScriptSelect: number | null = null;
+
+  /** A script ended: its SELECT does not outlive it (Redis runs it on a client of its own). */
+  endScriptSelect(): void {
+    if (this.dbBeforeScriptSelect === null) return;
+    this.selectDb(this.dbBeforeScriptSelect);
+    this.dbBeforeScriptSelect = null;
   }
 
   /** SELECT: switch to database `db` (0 … 15). */

@@ -222,6 +222,16 @@ export class LuaVm {
   hookYielded(): boolean {
     return this.x.glue_hook_yielded() === 1;
   }
+  /**
+   * Whether L could yield now (ldo.c lua_yield: no C call of L in between, nCcalls <= baseCcalls):
+   * the two `unsigned short` fields of lua_State at offsets 52 and 54 on wasm32 (lstate.h).
+   */
+  canYield(L: LuaState): boolean {
+    const m = this.mem();
+    const nCcalls = m[L + 52] | (m[L + 53] << 8);
+    const baseCcalls = m[L + 54] | (m[L + 55] << 8);
+    return nCcalls <= baseCcalls;
+  }
   setHook(L: LuaState, count: number): void {
     this.x.glue_sethook(L, count);
   }

@@ -234,6 +234,8 @@ interface ScriptRun {
   cluster: { allowCrossSlot: boolean; slot: number } | null;
   /** The declared KEYS, when undeclared keys are to be reported (ServerState.warnUndeclaredKeys). */
   declared: Set<string> | null;
+  /** Threads of `pcall` calls in progress (see installPcall) → their registry references. */
+  readonly nested: Map<LuaState, number>;
 }
 
 /** Scripts and keys already reported (one warning each per process). */
@@ -439,9 +441,36 @@ function rawField(vm: LuaVm, L: LuaState, field: string, type: number): boolean 
 
 /**
  * Convert the value at the top of the stack (the script's result) to a reply and pop it
- * (script_lua.c luaReplyToRedisReply). `{err=…}` tables become ErrorReply values.
+ * (script_lua.c luaReplyToRedisReply). `{err=…}` tables become ErrorReply values. Arrays nest
+ * without JS recursion: a reply may nest thousands deep before "reached lua stack limit" (a table
+ * that contains itself, as Redis answers it).
  */
 function popResult(vm: LuaVm, L: LuaState, resp: 2 | 3): Reply {
+  const open: Reply[][] = []; // the arrays being read, innermost last (their tables on the stack)
+  for (;;) {
+    const value = popValue(vm, L, resp);
+    if (value === ARRAY_TABLE) open.push([]);
+    else if (open.length === 0) return value;
+    else open[open.length - 1].push(value);
+    // the next element of the innermost array, or close it
+    for (;;) {
+      const items = open[open.length - 1];
+      if (vm.rawGetI(L, -1, items.length + 1) !== LUA_TNIL) break; // pushed: read it
+      vm.pop(L, 2); // the nil and the table
+      open.pop();
+      if (open.length === 0) return items;
+      open[open.length - 1].push(items);
+    }
+  }
+}
+
+const ARRAY_TABLE = Symbol('array table');
+
+/**
+ * One value of popResult: a reply (the value popped), or ARRAY_TABLE for a table read as an
+ * array (left on the stack, for popResult to read its elements).
+ */
+function popValue(vm: LuaVm, L: LuaState, resp: 2 | 3): Reply | typeof ARRAY_TABLE {
   let out: Reply;
   switch (vm.type(L, -1)) {
     case LUA_TSTRING:
@@ -454,7 +483,9 @@ function popResult(vm: LuaVm, L: LuaState, resp: 2 | 3): Reply {
       out = resp === 3 ? new BooleanReply(vm.toBoolean(L, -1)) : vm.toBoolean(L, -1) ? 1 : null;
       break;
     case LUA_TTABLE: {
-      if (!vm.checkStack(L, 6)) {
+      // script_lua.c checks room for 4 with the error handler below the result on its stack;
+      // 5 here gives the same depth (7995 levels of a table that contains itself)
+      if (!vm.checkStack(L, 5)) {
         out = new ErrorReply('ERR reached lua stack limit'); // a table nested too deep (or recursive)
         break;
       }
@@ -491,12 +522,7 @@ function popResult(vm: LuaVm, L: LuaState, resp: 2 | 3): Reply {
         }
         vm.pop(L, 1);
         out = new SetReply(items);
-      } else {
-        const items: Reply[] = [];
-        for (let i = 1; vm.rawGetI(L, -1, i) !== LUA_TNIL; i++) items.push(popResult(vm, L, resp));
-        vm.pop(L, 1); // the nil
-        out = items;
-      }
+      } else return ARRAY_TABLE;
       break;
     }
     default:
@@ -509,9 +535,30 @@ function popResult(vm: LuaVm, L: LuaState, resp: 2 | 3): Reply {
 // ---------------------------------------------------------------------------------------------
 // The environment of a state (script_lua.c luaRegisterRedisAPI, eval.c scriptingInit)
 
+/**
+ * The first `n` levels of L's call stack as Redis's would be (lua_getinfo): without the frames of
+ * the Lua part of pcall (a `=pcall` frame and the "(tail call)" marks its tail calls leave).
+ */
+function userFrames(vm: LuaVm, L: LuaState, n: number): ReturnType<LuaVm['where']>[] {
+  const frames: ReturnType<LuaVm['where']>[] = [];
+  let inPcall = false;
+  for (let level = 0; frames.length < n && level < n + 16; level++) {
+    const f = vm.where(L, level);
+    if (f === null) break;
+    if (f !== 'C' && f.source === PCALL_CHUNK) {
+      inPcall = true;
+      continue;
+    }
+    if (inPcall && f !== 'C' && f.source === '=(tail call)') continue;
+    inPcall = false;
+    frames.push(f);
+  }
+  return frames;
+}
+
 /** Raise `msg` as luaL_error does: "<source>:<line>: msg" of the calling Lua function. */
 function raiseText(vm: LuaVm, L: LuaState, msg: string): never {
-  const at = vm.where(L, 1);
+  const at = userFrames(vm, L, 2)[1] ?? null;
   const where = at !== null && at !== 'C' && at.line > 0 ? `${at.source.startsWith('@') ? at.source.slice(1) : at.source}:${at.line}: ` : '';
   vm.pushString(L, where + msg);
   return vm.error(L);
@@ -590,6 +637,146 @@ function writesData(argv: string[]): boolean {
 /** Commands Redis flags may_replicate (commands.def; COMMAND INFO does not show the flag). */
 const MAY_REPLICATE = new Set(['pfcount', 'publish', 'spublish']);
 
+/**
+ * Threads a slice may suspend besides the run's own coroutine: the threads Lua's `pcall` runs its
+ * function in while its caller could yield (see installPcall).
+ */
+const yieldableThreads = new Set<LuaState>();
+/** Set when a nested thread was suspended by the slice hook: its caller yields too. */
+let propagatingYield = false;
+
+/** The source name of the Lua part of `pcall` (skipped where a script error's line is taken). */
+const PCALL_CHUNK = '=pcall';
+/**
+ * `pcall` as Lua code over two host functions, so that a slice can suspend the script inside it:
+ * `start(f, …)` runs f in a new thread (or, where the caller could not yield anyway, with
+ * lua_pcall) and returns the thread, whether it was suspended, then pcall's results; `cont(co)`
+ * resumes a suspended one and returns the same. Between the two the caller yields (to the slice loop) with `yield`.
+ */
+const PCALL_SOURCE = `local start, cont, yield = ...
+local function after(co, y, ...)
+  if y then
+    yield()
+    return after(cont(co))
+  end
+  return ...
+end
+return function(...) return after(start(...)) end`;
+
+/** Redis 7's `pcall` hands the script the text of an error table, not the table. */
+function pcallErrorText(vm: LuaVm, L: LuaState): void {
+  if (vm.isTable(L, -1)) {
+    vm.getField(L, -1, 'err');
+    if (vm.isString(L, -1)) vm.replace(L, -2);
+    else vm.pop(L, 1);
+  }
+}
+
+/**
+ * Results of a nested thread's resume for the Lua part of pcall, on T's stack above the thread
+ * (index 1): `co, suspended` then `true, results…` / `false, message`.
+ */
+function nestedResult(run: ScriptRun, vm: LuaVm, T: LuaState, co: LuaState, status: number): number {
+  vm.setTop(T, 1);
+  if (status === LUA_YIELD && (vm.hookYielded() || propagatingYield)) {
+    propagatingYield = true;
+    vm.pushBoolean(T, true);
+    return 2;
+  }
+  // done with the thread (the values it leaves are moved to T first)
+  const ref = run.nested.get(co);
+  run.nested.delete(co);
+  try {
+    return nestedDone(vm, T, co, status);
+  } finally {
+    if (ref !== undefined) vm.unref(T, ref);
+  }
+}
+
+function nestedDone(vm: LuaVm, T: LuaState, co: LuaState, status: number): number {
+  if (status === LUA_YIELD) {
+    // coroutine.yield inside pcall: Redis runs the script with lua_pcall, where yielding fails
+    vm.pushBoolean(T, false);
+    vm.pushBoolean(T, false);
+    vm.pushString(T, 'attempt to yield across metamethod/C-call boundary');
+    return 4;
+  }
+  if (status === 0) {
+    const n = vm.getTop(co);
+    if (!vm.checkStack(T, n + 3)) raiseText(vm, T, 'too many results to unpack');
+    vm.pushBoolean(T, false);
+    vm.pushBoolean(T, true);
+    vm.xmove(co, T, n);
+    return n + 3;
+  }
+  vm.pushBoolean(T, false);
+  vm.pushBoolean(T, false);
+  vm.xmove(co, T, 1);
+  pcallErrorText(vm, T);
+  return 4;
+}
+
+function resumeNested(vm: LuaVm, co: LuaState, nargs: number): number {
+  yieldableThreads.add(co);
+  try {
+    return vm.resume(co, nargs);
+  } finally {
+    yieldableThreads.delete(co);
+  }
+}
+
+function installPcall(vm: LuaVm, L: LuaState): void {
+  const start: JsFunction = (T) => {
+    const argc = vm.getTop(T);
+    if (argc === 0) {
+      // Redis's luaRedisPcall calls its `true` placeholder (checked on 7.0.15 and the post-7.4 build)
+      vm.pushNil(T);
+      vm.pushBoolean(T, false);
+      vm.pushBoolean(T, false);
+      vm.pushString(T, 'attempt to call a boolean value');
+      return 4;
+    }
+    const run = current;
+    if (run !== null && (T === run.co || yieldableThreads.has(T)) && vm.canYield(T)) {
+      const co = vm.newThread(T);
+      run.nested.set(co, vm.ref(T));
+      vm.xmove(T, co, argc);
+      vm.pushNumber(T, co);
+      vm.insert(T, 1);
+      return nestedResult(run, vm, T, co, resumeNested(vm, co, argc - 1));
+    }
+    // lua_pcall: nothing in between can be suspended
+    vm.pushBoolean(T, true);
+    vm.insert(T, 1);
+    if (vm.pcall(T, argc - 1, -1, 0) !== 0) {
+      vm.remove(T, 1);
+      pcallErrorText(vm, T);
+      vm.pushBoolean(T, false);
+      vm.insert(T, 1);
+    }
+    vm.pushBoolean(T, false);
+    vm.insert(T, 1);
+    vm.pushNil(T);
+    vm.insert(T, 1);
+    return vm.getTop(T);
+  };
+  const cont: JsFunction = (T) => {
+    const run = runOf(vm, T);
+    const co = vm.toNumber(T, 1);
+    if (!run.nested.has(co)) raiseText(vm, T, 'pcall: not a suspended call');
+    propagatingYield = false;
+    return nestedResult(run, vm, T, co, resumeNested(vm, co, 0));
+  };
+  if (vm.load(L, PCALL_SOURCE, PCALL_CHUNK) !== 0) throw new Error(`pcall: ${vm.toString(L, -1)}`);
+  vm.pushJsFunction(L, start);
+  vm.pushJsFunction(L, cont);
+  vm.getGlobal(L, 'coroutine');
+  vm.getField(L, -1, 'yield');
+  vm.remove(L, -2);
+  if (vm.pcall(L, 3, 1, 0) !== 0) throw new Error(`pcall: ${vm.toString(L, -1)}`);
+  vm.setGlobal(L, 'pcall');
+}
+
 function createEngine(version: RedisVersion): Engine {
   const vm = theVm();
   const withOs = versionIndex(version) >= versionIndex('7.4');
@@ -608,25 +795,7 @@ function createEngine(version: RedisVersion): Engine {
     vm.pushNil(L);
     vm.setGlobal(L, g);
   }
-  // Redis 7's `pcall` hands the script the text of an error table, not the table.
-  vm.pushJsFunction(L, (L1) => {
-    const argc = vm.getTop(L1);
-    if (argc === 0) raiseText(vm, L1, "bad argument #1 to 'pcall' (value expected)");
-    vm.pushBoolean(L1, true);
-    vm.insert(L1, 1);
-    if (vm.pcall(L1, argc - 1, -1, 0) !== 0) {
-      vm.remove(L1, 1);
-      if (vm.isTable(L1, -1)) {
-        vm.getField(L1, -1, 'err');
-        if (vm.isString(L1, -1)) vm.replace(L1, -2);
-        else vm.pop(L1, 1);
-      }
-      vm.pushBoolean(L1, false);
-      vm.insert(L1, 1);
-    }
-    return vm.getTop(L1);
-  });
-  vm.setGlobal(L, 'pcall');
+  installPcall(vm, L);
 
   vm.createTable(L, 0, 32);
   set('call', redisCallFunction(vm, true));
@@ -842,6 +1011,7 @@ function startRun(conn: Connection, engine: Engine, ref: number, opts: RunOption
     endAtomic: conn.keyspace.beginAtomic(),
     cluster: opts.cluster,
     declared: opts.declared,
+    nested: new Map(),
   };
   let suspended = false;
   try {
@@ -855,9 +1025,21 @@ function startRun(conn: Connection, engine: Engine, ref: number, opts: RunOption
   busyByServer.set(conn.server, run);
   let settle!: () => void;
   run.done = new Promise<void>((resolve) => (settle = resolve));
-  conn.server.busyScript = { conn, startedAt: run.startedAt, done: run.done, busyText: run.isEval ? BUSY_EVAL_TEXT : BUSY_FUNCTION_TEXT };
+  let aborted = false;
+  conn.server.busyScript = {
+    conn,
+    startedAt: run.startedAt,
+    done: run.done,
+    busyText: run.isEval ? BUSY_EVAL_TEXT : BUSY_FUNCTION_TEXT,
+    abort: () => (aborted = true),
+  };
   return new Promise<Reply>((resolve, reject) => {
     const next = () => {
+      if (aborted) {
+        end();
+        reject(new CommandError('ERR the server was closed while the script ran'));
+        return;
+      }
       run.sliceEndsAt = performance.now() + SLICE_MS;
       let out: Reply | typeof SUSPENDED;
       try {
@@ -889,11 +1071,14 @@ const SUSPENDED = Symbol('suspended');
 function finish(run: ScriptRun): void {
   const vm = theVm();
   run.endAtomic();
+  run.conn.endScriptSelect();
   if (run.engine.closed) {
     vm.close(run.engine.L); // SCRIPT FLUSH ran while the script was busy
     return;
   }
   vm.setHook(run.co, 0);
+  for (const ref of run.nested.values()) vm.unref(run.engine.L, ref);
+  run.nested.clear();
   vm.unref(run.engine.L, run.coRef);
   vm.setTop(run.engine.L, 0);
 }
@@ -924,7 +1109,10 @@ function step(run: ScriptRun): Reply | typeof SUSPENDED {
     throw e;
   }
   if (run.internal) throw run.internal.error;
-  if (status === LUA_YIELD && vm.hookYielded()) return SUSPENDED;
+  if (status === LUA_YIELD && (vm.hookYielded() || propagatingYield)) {
+    propagatingYield = false;
+    return SUSPENDED;
+  }
   if (status === 0) {
     const result = vm.getTop(co) === 0 ? null : popResult(vm, co, run.resp);
     if (result instanceof ErrorReply) throw new CommandError(result.message);
@@ -938,16 +1126,14 @@ function step(run: ScriptRun): Reply | typeof SUSPENDED {
 }
 
 function lineOf(vm: LuaVm, co: LuaState): number | undefined {
-  for (let level = 0; level < 3; level++) {
-    const at = vm.where(co, level);
-    if (at === null) return undefined;
-    if (at !== 'C') return at.line;
+  for (const at of userFrames(vm, co, 3)) {
+    if (at !== null && at !== 'C') return at.line;
   }
   return undefined;
 }
 
 /** The slice hook: 0 go on, 1 suspend (the slice is over), 2 kill. */
-function hook(): number {
+function hook(L: LuaState): number {
   if (loading !== null) {
     if (performance.now() - loading.startedAt <= LOAD_TIMEOUT_MS) return 0;
     loading.timedOut = true;
@@ -956,6 +1142,8 @@ function hook(): number {
   const run = current;
   if (run === null) return 0;
   if (run.killRequested) return 2;
+  // another thread (a coroutine of the script) cannot be suspended without its caller
+  if (L !== run.co && !yieldableThreads.has(L)) return 0;
   return performance.now() >= run.sliceEndsAt ? 1 : 0;
 }
 
@@ -964,8 +1152,9 @@ function hook(): number {
  * source and line of the Lua function that raised it, or of its caller when a C function did).
  */
 function scriptErrorText(vm: LuaVm, co: LuaState, sha: string): string {
-  let at = vm.where(co, 0);
-  if (at === 'C') at = vm.where(co, 1);
+  const frames = userFrames(vm, co, 2);
+  let at = frames[0] ?? null;
+  if (at === 'C') at = frames[1] ?? null;
   let err: string;
   if (vm.type(co, -1) !== LUA_TTABLE) {
     err = `ERR ${vm.type(co, -1) === LUA_TSTRING || vm.type(co, -1) === LUA_TNUMBER ? vm.toString(co, -1) : vm.type(co, -1) === LUA_TNIL ? 'nil' : vm.type(co, -1) === LUA_TBOOLEAN ? String(vm.toBoolean(co, -1)) : 'error object'}`;
