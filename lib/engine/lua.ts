@@ -1184,6 +1184,11 @@ export function killScript(conn: Connection, isEval = true): Reply {
   if (isEval && !run.isEval) throw new CommandError(BUSY_FUNCTION_TEXT);
   if (!isEval && run.isEval) throw new CommandError(BUSY_EVAL_TEXT);
   run.killRequested = true;
+  // its threads raise the kill error at their next instruction (Redis: the hook turns to every
+  // line), so a pcall catching it in one thread does not keep its caller running
+  const vm = theVm();
+  vm.setHook(run.co, 1);
+  for (const co of run.nested.keys()) vm.setHook(co, 1);
   return new SimpleString('OK');
 }
 
