@@ -216,6 +216,65 @@ describe('Redis Lua on the fake alone', () => {
   });
 });
 
+describe('min-replicas-to-write on a server without replicas', () => {
+  const bodies = [
+    "#!lua flags=no-writes\nreturn redis.call('get', KEYS[1])",
+    "return redis.call('get', KEYS[1])",
+    "#!lua\nreturn redis.call('get', KEYS[1])",
+    "return redis.call('set', KEYS[1], 1)",
+    "return redis.pcall('set', KEYS[1], 1)",
+  ];
+  const run = async (exec: (argv: string[]) => Promise<unknown>): Promise<unknown[]> => {
+    const out: unknown[] = [];
+    await exec(['CONFIG', 'SET', 'min-replicas-to-write', '1']);
+    try {
+      for (const body of bodies) out.push(await exec(['EVAL', body, '1', 'lua:r']).then(plain, (e: Error) => ({ err: e.message })));
+    } finally {
+      await exec(['CONFIG', 'SET', 'min-replicas-to-write', '0']);
+    }
+    return out;
+  };
+  const expected = [null, null, null, { err: 'NOREPLICAS Not enough good replicas to write.' }, { err: 'NOREPLICAS Not enough good replicas to write.' }];
+
+  it('refuses scripts that may write and their write commands with NOREPLICAS (the fake)', async () => {
+    const a = createConnection({ port: 51_032 });
+    try {
+      const out = await run(async (argv) => toResp2Plain(await a.execute(argv)));
+      expect(out.map((o) => (o && typeof o === 'object' && 'err' in o ? { err: String((o as { err: string }).err).replace(/ script: .*/, '') } : o))).toEqual([
+        null,
+        null,
+        { err: 'NOREPLICAS Not enough good replicas to write.' },
+        ...expected.slice(3),
+      ]);
+    } finally {
+      a.close();
+    }
+  });
+
+  for (const [name, url] of servers) {
+    const title = `answers as ${name}`;
+    if (!url) {
+      // skip: no server URL (REDIS_URL / REDIS_UNSTABLE_URL): skipped with the warning printed above; CI sets both
+      it.skip(title, () => undefined);
+      continue;
+    }
+    it(title, async () => {
+      const client = new IORedis(url, { db: 15, lazyConnect: true, maxRetriesPerRequest: 0 });
+      await client.connect();
+      const a = createConnection({ port: 51_033 });
+      try {
+        await client.del('lua:r');
+        const real = await run((argv) => client.callBuffer(argv[0], ...argv.slice(1)));
+        const fake = await run(async (argv) => toResp2Plain(await a.execute(argv)));
+        expect(fake).toEqual(real);
+      } finally {
+        client.disconnect();
+        a.close();
+      }
+    });
+  }
+});
+
 describe('scripts on the fake: replies, SELECT', () => {
   it('answers a table that contains itself as Redis does: 7995 nested arrays, then "reached lua stack limit"', async () => {
     const a = createConnection({ port: 51_030 });

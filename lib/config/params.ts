@@ -112,6 +112,9 @@ export const PARAMS: readonly ParamDef[] = [
   { name: 'lazyfree-lazy-user-del', type: bool, default: 'no' },
   { name: 'lazyfree-lazy-user-flush', type: bool, default: 'no' },
   { name: 'replica-lazy-flush', alias: 'slave-lazy-flush', type: bool, default: 'no' },
+  // a server without replicas: with both above 0, scripts that may write answer NOREPLICAS
+  { name: 'min-replicas-to-write', alias: 'min-slaves-to-write', type: int(0n, INT_MAX), default: '0', honoured: 'scripts: NOREPLICAS when above 0 (with min-replicas-max-lag above 0)' },
+  { name: 'min-replicas-max-lag', alias: 'min-slaves-max-lag', type: int(0n, INT_MAX), default: '10', honoured: 'with min-replicas-to-write' },
   { name: 'busy-reply-threshold', alias: 'lua-time-limit', type: int(0n, LONG_MAX), default: '5000' },
   { name: 'hz', type: int(0n, INT_MAX, { clamp: [1n, 500n] }), default: '10' },
   { name: 'dynamic-hz', type: bool, default: 'yes' },

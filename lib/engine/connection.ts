@@ -137,6 +137,12 @@ export function parsedKeyspaceEvents(flags: string): { K: Record<string, boolean
 }
 
 /**
+ * Blocking commands that carry `noscript` up to 7.0 (checked on redis-server 7.0.15; BLMPOP and
+ * BZMPOP never did); from 7.2 a script runs them without blocking (redis#11568).
+ */
+const NOSCRIPT_BEFORE_7_2 = new Set(['blpop', 'brpop', 'brpoplpush', 'blmove', 'bzpopmin', 'bzpopmax']);
+
+/**
  * The `this` of ioredis-mock's emulators for a connection without an ioredis-mock instance:
  * key views of the connection's current keyspace, the server's pub/sub channels.
  */
@@ -945,6 +951,7 @@ export class Connection {
       }
       if (!arityOk(arity, argv.length)) throw new CommandError(ERR_ARITY_FROM_SCRIPT);
       if (DENIED_IN_SCRIPTS.has(name)) throw new CommandError(ERR_NOT_ALLOWED_FROM_SCRIPT); // CONFIG
+      if (NOSCRIPT_BEFORE_7_2.has(name) && predates(ks.redisVersion, '7.2')) throw new CommandError(ERR_NOT_ALLOWED_FROM_SCRIPT);
       const ctx: CommandContext = { now: ks.now(), version: ks.redisVersion, db: this.streamDb, canBlock: false, isRetry: false, inScript: true, clusterEnabled: this.server.cluster !== null };
       const result = dispatch(ctx, argv);
       return isBlockRequest(result) ? NIL_ARRAY : result;

@@ -101,6 +101,16 @@ const UNKILLABLE =
 const NOTBUSY = 'NOTBUSY No scripts in execution right now.';
 const ERR_WRITE_IN_RO = 'ERR Write commands are not allowed from read-only scripts.';
 const ERR_RO_WITH_WRITE_FLAG = 'ERR Can not execute a script with write flag using *_ro command.';
+const NOREPLICAS = 'NOREPLICAS Not enough good replicas to write.';
+
+/**
+ * replication.c checkGoodReplicasStatus on a server without replicas: false when
+ * min-replicas-to-write and min-replicas-max-lag are both above 0.
+ */
+function lacksGoodReplicas(conn: Connection): boolean {
+  const config = conn.server.config;
+  return Number(config.get('min-replicas-to-write') ?? 0) > 0 && Number(config.get('min-replicas-max-lag') ?? 10) > 0;
+}
 /** server.c shared.slowevalerr / slowscripterr. */
 export const BUSY_EVAL_TEXT = 'BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.';
 export const BUSY_FUNCTION_TEXT = 'BUSY Redis is busy running a script. You can only call FUNCTION KILL or SHUTDOWN NOSAVE.';
@@ -595,6 +605,8 @@ function redisCallFunction(vm: LuaVm, raise: boolean): JsFunction {
         else error = ERR_BAD_ARG_TYPE;
       }
       if (error === undefined && run.readOnly && writesData(argv)) error = ERR_WRITE_IN_RO;
+      // script.c scriptVerifyWriteCommandAllow: a write before the script's first change
+      if (error === undefined && !run.wrote && writesData(argv, false) && lacksGoodReplicas(run.conn)) error = NOREPLICAS;
       if (error === undefined && run.declared !== null) reportUndeclared(run, argv);
       if (error === undefined && run.cluster !== null) error = scriptClusterError(run, argv) ?? undefined;
       if (error === undefined) {
@@ -627,11 +639,11 @@ function redisCallFunction(vm: LuaVm, raise: boolean): JsFunction {
  * `may_replicate`), as far as Redis's table knows it; unknown commands, a wrong arity and
  * noscript commands are left to scriptCall, which Redis checks first.
  */
-function writesData(argv: string[]): boolean {
+function writesData(argv: string[], mayReplicate = true): boolean {
   const spec = commandSpec(argv[0].toLowerCase());
   if (!spec || spec.flags.includes('noscript')) return false;
   if (spec.arity >= 0 ? argv.length !== spec.arity : argv.length < -spec.arity) return false;
-  return spec.flags.includes('write') || MAY_REPLICATE.has(argv[0].toLowerCase());
+  return spec.flags.includes('write') || (mayReplicate && MAY_REPLICATE.has(argv[0].toLowerCase()));
 }
 
 /** Commands Redis flags may_replicate (commands.def; COMMAND INFO does not show the flag). */
@@ -955,6 +967,7 @@ export function runScript(conn: Connection, body: string, sha: string, keys: str
   }
   const noWrites = !compat && flags.includes('no-writes');
   if (!compat && !noWrites && ro) throw new CommandError(ERR_RO_WITH_WRITE_FLAG);
+  if (!compat && !noWrites && lacksGoodReplicas(conn)) throw new CommandError(NOREPLICAS); // script.c scriptPrepareForRun
   const vm = theVm();
   const engine = engineFor(conn);
   const ref = functionRef(engine, sha, source);
@@ -1639,6 +1652,7 @@ export function fcallCommand(conn: Connection, argv: string[], ro: boolean): Rep
   }
   const noWrites = fn.flags.includes('no-writes');
   if (!noWrites && ro) throw new CommandError(ERR_RO_WITH_WRITE_FLAG);
+  if (!noWrites && lacksGoodReplicas(conn)) throw new CommandError(NOREPLICAS);
   const engine = functionEngineFor(conn);
   const ref = compiledFunction(engine, fn);
   const keys = argv.slice(3, 3 + Number(n));
