@@ -180,7 +180,9 @@ export class LuaVm {
   }
 
   private mem(): Uint8Array {
-    if (this.heap.buffer !== this.x.memory.buffer) this.heap = new Uint8Array(this.x.memory.buffer);
+    // a grown memory detaches the old buffer (its views read 0 bytes long): cheaper than
+    // comparing with memory.buffer on every call
+    if (this.heap.byteLength === 0) this.heap = new Uint8Array(this.x.memory.buffer);
     return this.heap;
   }
 

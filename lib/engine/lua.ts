@@ -207,6 +207,8 @@ interface Engine {
   globalsMt: number;
   globalsRef: number;
   loadApiRef: number;
+  /** The thread of the last script that ended normally, run again by the next (no new thread). */
+  spare: { co: LuaState; ref: number } | null;
 }
 
 /** math.random's 48-bit state of each server (Redis: one per process; here one per host:port). */
@@ -245,7 +247,9 @@ interface ScriptRun {
   /** The declared KEYS, when undeclared keys are to be reported (ServerState.warnUndeclaredKeys). */
   declared: Set<string> | null;
   /** Threads of `pcall` calls in progress (see installPcall) → their registry references. */
-  readonly nested: Map<LuaState, number>;
+  nested: Map<LuaState, number> | null;
+  /** The body returned (the thread can run the next script). */
+  returned: boolean;
 }
 
 /** Scripts and keys already reported (one warning each per process). */
@@ -696,8 +700,8 @@ function nestedResult(run: ScriptRun, vm: LuaVm, T: LuaState, co: LuaState, stat
     return 2;
   }
   // done with the thread (the values it leaves are moved to T first)
-  const ref = run.nested.get(co);
-  run.nested.delete(co);
+  const ref = run.nested?.get(co);
+  run.nested?.delete(co);
   try {
     return nestedDone(vm, T, co, status);
   } finally {
@@ -751,7 +755,7 @@ function installPcall(vm: LuaVm, L: LuaState): void {
     const run = current;
     if (run !== null && (T === run.co || yieldableThreads.has(T)) && vm.canYield(T)) {
       const co = vm.newThread(T);
-      run.nested.set(co, vm.ref(T));
+      (run.nested ??= new Map()).set(co, vm.ref(T));
       vm.xmove(T, co, argc);
       vm.pushNumber(T, co);
       vm.insert(T, 1);
@@ -775,7 +779,7 @@ function installPcall(vm: LuaVm, L: LuaState): void {
   const cont: JsFunction = (T) => {
     const run = runOf(vm, T);
     const co = vm.toNumber(T, 1);
-    if (!run.nested.has(co)) raiseText(vm, T, 'pcall: not a suspended call');
+    if (!run.nested?.has(co)) raiseText(vm, T, 'pcall: not a suspended call');
     propagatingYield = false;
     return nestedResult(run, vm, T, co, resumeNested(vm, co, 0));
   };
@@ -793,7 +797,7 @@ function createEngine(version: RedisVersion): Engine {
   const vm = theVm();
   const withOs = versionIndex(version) >= versionIndex('7.4');
   const L = vm.newState(withOs);
-  const engine: Engine = { L, version, functions: new Map(), closed: false, libRefs: new Map(), globalsMt: 0, globalsRef: 0, loadApiRef: 0 };
+  const engine: Engine = { L, version, functions: new Map(), closed: false, libRefs: new Map(), globalsMt: 0, globalsRef: 0, loadApiRef: 0, spare: null };
   const set = (name: string, fn: JsFunction) => {
     vm.pushJsFunction(L, fn);
     vm.setField(L, -2, name);
@@ -998,8 +1002,16 @@ interface RunOptions extends Pick<ScriptRun, 'cluster' | 'declared'> {
 function startRun(conn: Connection, engine: Engine, ref: number, opts: RunOptions): Reply | Promise<Reply> {
   const vm = theVm();
   const L = engine.L;
-  const co = vm.newThread(L);
-  const coRef = vm.ref(L);
+  // a thread whose last body returned is as good as new (lua_resume starts the function on top)
+  let co: LuaState;
+  let coRef: number;
+  if (engine.spare !== null) {
+    ({ co, ref: coRef } = engine.spare);
+    engine.spare = null;
+  } else {
+    co = vm.newThread(L);
+    coRef = vm.ref(L);
+  }
   vm.pushRef(co, ref);
   const nargs = opts.push(co);
   vm.setHook(co, HOOK_COUNT);
@@ -1024,7 +1036,8 @@ function startRun(conn: Connection, engine: Engine, ref: number, opts: RunOption
     endAtomic: conn.keyspace.beginAtomic(),
     cluster: opts.cluster,
     declared: opts.declared,
-    nested: new Map(),
+    nested: null,
+    returned: false,
   };
   let suspended = false;
   try {
@@ -1090,9 +1103,14 @@ function finish(run: ScriptRun): void {
     return;
   }
   vm.setHook(run.co, 0);
-  for (const ref of run.nested.values()) vm.unref(run.engine.L, ref);
-  run.nested.clear();
-  vm.unref(run.engine.L, run.coRef);
+  if (run.nested !== null) {
+    for (const ref of run.nested.values()) vm.unref(run.engine.L, ref);
+    run.nested = null;
+  }
+  if (run.returned && run.engine.spare === null) {
+    vm.setTop(run.co, 0);
+    run.engine.spare = { co: run.co, ref: run.coRef };
+  } else vm.unref(run.engine.L, run.coRef);
   vm.setTop(run.engine.L, 0);
 }
 
@@ -1127,6 +1145,7 @@ function step(run: ScriptRun): Reply | typeof SUSPENDED {
     return SUSPENDED;
   }
   if (status === 0) {
+    run.returned = true;
     const result = vm.getTop(co) === 0 ? null : popResult(vm, co, run.resp);
     if (result instanceof ErrorReply) throw new CommandError(result.message);
     return result;
@@ -1201,7 +1220,7 @@ export function killScript(conn: Connection, isEval = true): Reply {
   // line), so a pcall catching it in one thread does not keep its caller running
   const vm = theVm();
   vm.setHook(run.co, 1);
-  for (const co of run.nested.keys()) vm.setHook(co, 1);
+  for (const co of run.nested?.keys() ?? []) vm.setHook(co, 1);
   return new SimpleString('OK');
 }
 
@@ -1211,9 +1230,19 @@ export const SCRIPT_KILLED_TEXT = ERR_KILLED;
 // ---------------------------------------------------------------------------------------------
 // EVAL / EVALSHA / SCRIPT
 
+/** Recent bodies' SHA1s: a repeated EVAL does not hash its body again. */
+const shaOfBody = new Map<string, string>();
+const SHA_CACHE_SIZE = 1000;
+
 /** SHA1 hex of a script body (a byte string), as SCRIPT LOAD answers it. */
 export function sha1hex(body: string): string {
-  return createHash('sha1').update(Buffer.from(body, 'latin1')).digest('hex');
+  let sha = shaOfBody.get(body);
+  if (sha === undefined) {
+    sha = createHash('sha1').update(Buffer.from(body, 'latin1')).digest('hex');
+    if (shaOfBody.size >= SHA_CACHE_SIZE) shaOfBody.clear();
+    shaOfBody.set(body, sha);
+  }
+  return sha;
 }
 
 /** `numkeys key… arg…` as EVAL parses them (eval.c evalGenericCommand). */
