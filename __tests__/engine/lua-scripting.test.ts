@@ -370,6 +370,20 @@ describe('a runaway script', () => {
     }
   });
 
+  it('that cannot be suspended (a loop inside a metamethod) is stopped after twice busy-reply-threshold instead of freezing the process', async () => {
+    const a = createConnection({ port: 51_034 });
+    try {
+      await a.execute(['CONFIG', 'SET', 'busy-reply-threshold', '100']);
+      const started = performance.now();
+      const body = 'local t = setmetatable({}, {__index = function() while true do end end}) return t.x';
+      await expect(a.execute(['EVAL', body, '0'])).rejects.toThrow(/^\[ioredis-mock-streams\] script [0-9a-f]{40} stopped: it ran 200 ms where it cannot be suspended/);
+      expect(performance.now() - started).toBeLessThan(3000);
+      expect(await a.execute(['EVAL', 'return 1', '0'])).toBe(1);
+    } finally {
+      a.close();
+    }
+  });
+
   it('that wrote answers UNKILLABLE to SCRIPT KILL and finishes; its writes stay atomic', async () => {
     const a = createConnection({ port: 51_027 });
     const b = createConnection({ port: 51_027 });

@@ -73,6 +73,7 @@ import {
   toResp2Plain,
 } from '../reply/reply';
 import { CommandError, ERR_NOT_INTEGER } from '../errors';
+import { StreamsMockError } from '../clock/clock';
 import { SERVER_VERSION, type RedisVersion, versionIndex } from '../version';
 import type { Connection } from './connection';
 import type { ServerState } from './registry';
@@ -120,6 +121,17 @@ const LOAD_TIMEOUT_MS = 500;
 /** Real time a script runs before its first suspension, and between two suspensions (ms). */
 export const FIRST_SLICE_MS = 50;
 export const SLICE_MS = 20;
+/**
+ * A script that could not be suspended for twice busy-reply-threshold (10 s when that is 0) after
+ * its slice ended (its loop inside a metamethod, a sort comparator, a gsub callback, xpcall or a
+ * coroutine: Lua 5.1 cannot yield across those C calls) is stopped with an error: meanwhile the
+ * process serves nothing (no BUSY, no SCRIPT KILL, no signal handler), where Redis would go on
+ * answering BUSY.
+ */
+function stuckAfterMs(conn: Connection): number {
+  const threshold = Number(conn.server.config.get('busy-reply-threshold') ?? 5000);
+  return threshold > 0 ? 2 * threshold : 10_000;
+}
 /** VM instructions between two looks at the clock (script_lua.c checks every 100000). */
 const HOOK_COUNT = 10000;
 
@@ -237,6 +249,11 @@ interface ScriptRun {
   /** The caller's command (FUNCTION STATS). */
   readonly argv: string[];
   killRequested: boolean;
+  /** Stopped after stuckAfterMs without a chance to suspend it. */
+  stuck: boolean;
+  readonly stuckAfterMs: number;
+  /** When the hook first found the slice over (0: not yet in this slice). */
+  overSince: number;
   wrote: boolean;
   /** Settles when the script has ended (for the connections waiting on it). */
   done: Promise<void> | null;
@@ -1031,6 +1048,9 @@ function startRun(conn: Connection, engine: Engine, ref: number, opts: RunOption
     isEval: opts.isEval,
     argv: opts.argv,
     killRequested: false,
+    stuck: false,
+    stuckAfterMs: stuckAfterMs(conn),
+    overSince: 0,
     wrote: false,
     done: null,
     endAtomic: conn.keyspace.beginAtomic(),
@@ -1067,6 +1087,7 @@ function startRun(conn: Connection, engine: Engine, ref: number, opts: RunOption
         return;
       }
       run.sliceEndsAt = performance.now() + SLICE_MS;
+      run.overSince = 0;
       let out: Reply | typeof SUSPENDED;
       try {
         out = step(run);
@@ -1154,6 +1175,11 @@ function step(run: ScriptRun): Reply | typeof SUSPENDED {
     // coroutine.yield in the body: Redis runs it with lua_pcall, where yielding fails
     throw new CommandError(oneLine(`ERR attempt to yield across metamethod/C-call boundary script: ${run.sha}, on @user_script:${lineOf(vm, co) ?? 1}.`));
   }
+  if (run.stuck) {
+    throw new StreamsMockError(
+      `script ${run.sha} stopped: it ran ${Math.round(run.stuckAfterMs)} ms where it cannot be suspended (a loop inside a metamethod, a sort comparator, a gsub callback, xpcall or a coroutine), the whole process waiting`,
+    );
+  }
   throw new CommandError(oneLine(scriptErrorText(vm, co, run.sha)));
 }
 
@@ -1173,10 +1199,19 @@ function hook(L: LuaState): number {
   }
   const run = current;
   if (run === null) return 0;
-  if (run.killRequested) return 2;
+  if (run.killRequested || run.stuck) return 2;
+  const now = performance.now();
+  if (now < run.sliceEndsAt) return 0;
+  // the slice is over: a script that keeps running without being suspended is stuck
+  if (run.overSince === 0) run.overSince = now;
+  else if (now - run.overSince > run.stuckAfterMs) {
+    run.stuck = true; // see stuckAfterMs
+    raiseEverywhere(run);
+    return 2;
+  }
   // another thread (a coroutine of the script) cannot be suspended without its caller
   if (L !== run.co && !yieldableThreads.has(L)) return 0;
-  return performance.now() >= run.sliceEndsAt ? 1 : 0;
+  return 1;
 }
 
 /**
@@ -1208,6 +1243,17 @@ export function busyScriptFor(conn: Connection): { sinceMs: number; done: Promis
   return { sinceMs: performance.now() - run.startedAt, done: run.done };
 }
 
+/**
+ * A killed or stuck script: its threads raise the kill error at their next instruction (Redis:
+ * the hook turns to every line), so a pcall catching it in one thread does not keep its caller
+ * running.
+ */
+function raiseEverywhere(run: ScriptRun): void {
+  const vm = theVm();
+  vm.setHook(run.co, 1);
+  for (const co of run.nested?.keys() ?? []) vm.setHook(co, 1);
+}
+
 /** SCRIPT KILL (isEval) and FUNCTION KILL (script.c scriptKill). */
 export function killScript(conn: Connection, isEval = true): Reply {
   const run = busyByServer.get(conn.server);
@@ -1216,11 +1262,7 @@ export function killScript(conn: Connection, isEval = true): Reply {
   if (isEval && !run.isEval) throw new CommandError(BUSY_FUNCTION_TEXT);
   if (!isEval && run.isEval) throw new CommandError(BUSY_EVAL_TEXT);
   run.killRequested = true;
-  // its threads raise the kill error at their next instruction (Redis: the hook turns to every
-  // line), so a pcall catching it in one thread does not keep its caller running
-  const vm = theVm();
-  vm.setHook(run.co, 1);
-  for (const co of run.nested?.keys() ?? []) vm.setHook(co, 1);
+  raiseEverywhere(run);
   return new SimpleString('OK');
 }
 
