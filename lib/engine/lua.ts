@@ -44,7 +44,9 @@
  * NOSAVE." (connection.ts BUSY_TEXT; the commands Redis allows then still run). SCRIPT
  * KILL ends the script with "ERR Script killed by user with SCRIPT KILL..." to its caller, or
  * answers "UNKILLABLE …" once the script wrote. A script can only be suspended between Lua
- * instructions outside a C call (not inside pcall, a metamethod or a coroutine).
+ * instructions outside a C call: `pcall` is Lua code over a thread of its own for that
+ * (installPcall); inside a metamethod, a comparator, a gsub callback, xpcall or a coroutine it
+ * cannot be, and is stopped after stuckAfterMs.
  *
  * Library errors (StreamsMockError, bugs) thrown by a command inside the script are re-thrown to
  * the caller as they are, even when the script caught them with pcall.
