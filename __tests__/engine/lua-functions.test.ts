@@ -348,10 +348,11 @@ describe('functions on the fake alone', () => {
       try {
         for (let i = 0; i < 65; i++) await a.execute(['FUNCTION', 'LOAD', `#!lua name=l${i}\nredis.register_function('f${i}', function() return ${i} end)`]);
         const info = async () => String(toResp2Plain(await a.execute(['INFO', 'everything'])));
-        expect(Number(/used_memory_vm_functions:(\d+)/.exec(await info())![1])).toBeGreaterThan(60_000);
+        expect(Number(/used_memory_vm_functions:(\d+)/.exec(await info())![1])).toBeGreaterThan(45_000); // 65 small libraries (~50000 on the post-7.4 build)
         await a.execute(['FUNCTION', 'FLUSH', 'ASYNC']);
         expect(await info()).toContain(`lazyfreed_objects:${expected}\r\n`);
-        expect(await info()).toContain('used_memory_vm_functions:32768\r\n');
+        // the empty functions VM as each server reports it
+        expect(await info()).toContain(`used_memory_vm_functions:${version === '7.0' ? 33792 : 32768}\r\n`);
         await a.execute(['CONFIG', 'RESETSTAT']);
         expect(await info()).toContain('lazyfreed_objects:0\r\n');
       } finally {

@@ -76,6 +76,17 @@ const SCRIPTS: [string, string[]][] = [
   ['return select("#", 1, nil, 3)', []],
   ['return tonumber("0x10") + tonumber("  12  ")', []],
   ['return tostring(2^53) .. " " .. tostring(-0)', []],
+  ['return {pcall()}', []],
+  ['local ok, e = pcall(function() coroutine.yield(1) end) return {tostring(ok), e}', []],
+  ['return {pcall(function(...) return select("#", ...), ... end, "a", nil, 3)}', []],
+  ['return {pcall(pcall, error, {err = "ERR inner"})}', []],
+  ['pcall(function() end) error("after pcall")', []],
+  ['local i = 0 local ok, n = pcall(function() while i < 3e6 do i = i + 1 end return i end) return {tostring(ok), n}', []],
+  ['return redis.pcall("wait", "1", "0")', []],
+  ['return redis.pcall("cluster", "reset", "hard")', []],
+  ['return redis.pcall("cluster", "info")', []],
+  ['return redis.pcall("cluster", "nosuch")', []],
+  ['return redis.pcall("select", "99")', []],
 ];
 
 function outcomeOfError(err: unknown): Outcome {
@@ -205,6 +216,97 @@ describe('Redis Lua on the fake alone', () => {
   });
 });
 
+describe('min-replicas-to-write on a server without replicas', () => {
+  const bodies = [
+    "#!lua flags=no-writes\nreturn redis.call('get', KEYS[1])",
+    "return redis.call('get', KEYS[1])",
+    "#!lua\nreturn redis.call('get', KEYS[1])",
+    "return redis.call('set', KEYS[1], 1)",
+    "return redis.pcall('set', KEYS[1], 1)",
+  ];
+  const run = async (exec: (argv: string[]) => Promise<unknown>): Promise<unknown[]> => {
+    const out: unknown[] = [];
+    await exec(['CONFIG', 'SET', 'min-replicas-to-write', '1']);
+    try {
+      for (const body of bodies) out.push(await exec(['EVAL', body, '1', 'lua:r']).then(plain, (e: Error) => ({ err: e.message })));
+    } finally {
+      await exec(['CONFIG', 'SET', 'min-replicas-to-write', '0']);
+    }
+    return out;
+  };
+  const expected = [null, null, null, { err: 'NOREPLICAS Not enough good replicas to write.' }, { err: 'NOREPLICAS Not enough good replicas to write.' }];
+
+  it('refuses scripts that may write and their write commands with NOREPLICAS (the fake)', async () => {
+    const a = createConnection({ port: 51_032 });
+    try {
+      const out = await run(async (argv) => toResp2Plain(await a.execute(argv)));
+      expect(out.map((o) => (o && typeof o === 'object' && 'err' in o ? { err: String((o as { err: string }).err).replace(/ script: .*/, '') } : o))).toEqual([
+        null,
+        null,
+        { err: 'NOREPLICAS Not enough good replicas to write.' },
+        ...expected.slice(3),
+      ]);
+    } finally {
+      a.close();
+    }
+  });
+
+  for (const [name, url] of servers) {
+    const title = `answers as ${name}`;
+    if (!url) {
+      // skip: no server URL (REDIS_URL / REDIS_UNSTABLE_URL): skipped with the warning printed above; CI sets both
+      it.skip(title, () => undefined);
+      continue;
+    }
+    it(title, async () => {
+      const client = new IORedis(url, { db: 15, lazyConnect: true, maxRetriesPerRequest: 0 });
+      await client.connect();
+      const a = createConnection({ port: 51_033 });
+      try {
+        await client.del('lua:r');
+        const real = await run((argv) => client.callBuffer(argv[0], ...argv.slice(1)));
+        const fake = await run(async (argv) => toResp2Plain(await a.execute(argv)));
+        expect(fake).toEqual(real);
+      } finally {
+        client.disconnect();
+        a.close();
+      }
+    });
+  }
+});
+
+describe('scripts on the fake: replies, SELECT', () => {
+  it('answers a table that contains itself as Redis does: 7995 nested arrays, then "reached lua stack limit"', async () => {
+    const a = createConnection({ port: 51_030 });
+    try {
+      let r = await a.execute(['EVAL', 'local a = {}; local b = {a}; a[1] = b; return a', '0']);
+      let depth = 0;
+      while (Array.isArray(r) && r.length === 1) {
+        r = r[0];
+        depth++;
+      }
+      expect(depth).toBe(7995);
+      expect(r).toEqual(new ErrorReply('ERR reached lua stack limit'));
+    } finally {
+      a.close();
+    }
+  });
+
+  it('runs SELECT inside a script on the script alone: the caller keeps its database', async () => {
+    const a = createConnection({ port: 51_031 });
+    try {
+      await a.execute(['SELECT', '2']);
+      await a.execute(['SET', 'k', 'db2']);
+      expect(await a.execute(['EVAL', "redis.call('select', '3') redis.call('set', 'k', 'db3') return redis.call('get', 'k')", '0'])).toBe('db3');
+      expect(await a.execute(['GET', 'k'])).toBe('db2');
+      await a.execute(['SELECT', '3']);
+      expect(await a.execute(['GET', 'k'])).toBe('db3');
+    } finally {
+      a.close();
+    }
+  });
+});
+
 describe('a runaway script', () => {
   it('runs in slices: timers fire meanwhile, other connections wait, then get BUSY after busy-reply-threshold, and SCRIPT KILL ends it', async () => {
     const a = createConnection({ port: 51_026 });
@@ -229,6 +331,56 @@ describe('a runaway script', () => {
     } finally {
       a.close();
       b.close();
+    }
+  });
+
+  it('inside pcall is suspended too: other connections get BUSY, SCRIPT KILL ends it, and a pcall loop finishes in slices', async () => {
+    const a = createConnection({ port: 51_028 });
+    const b = createConnection({ port: 51_028 });
+    try {
+      await b.execute(['CONFIG', 'SET', 'busy-reply-threshold', '100']);
+      let ticks = 0;
+      const timer = setInterval(() => ticks++, 10);
+      const script = "local f = function() while 1 do redis.call('ping') end end while 1 do pcall(f) end";
+      const running = a.execute(['EVAL', script, '0']);
+      running.catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 250));
+      clearInterval(timer);
+      expect(ticks).toBeGreaterThan(5);
+      await expect(b.execute(['PING'])).rejects.toThrow(/^BUSY /);
+      expect(await b.execute(['SCRIPT', 'KILL'])).toEqual(expect.objectContaining({ value: 'OK' }));
+      await expect(running).rejects.toThrow(/^ERR Script killed by user with SCRIPT KILL\.\.\. script: [0-9a-f]{40}, on @user_script:1\.$/);
+      const nested = 'return {pcall(function() return pcall(function() local i = 0 while i < 2e7 do i = i + 1 end return i end) end)}';
+      expect(toResp2Plain(await a.execute(['EVAL', nested, '0']))).toEqual([1, 1, 20_000_000]);
+    } finally {
+      a.close();
+      b.close();
+    }
+  });
+
+  it('keeps the coroutines of a long script running until they yield themselves', async () => {
+    const a = createConnection({ port: 51_029 });
+    try {
+      const script =
+        'local co = coroutine.create(function() local i = 0 while i < 2e7 do i = i + 1 end coroutine.yield(i) return "end" end) ' +
+        'local _, x = coroutine.resume(co) local _, y = coroutine.resume(co) local i = 0 while i < 1e7 do i = i + 1 end return {x, y, i}';
+      expect(toResp2Plain(await a.execute(['EVAL', script, '0']))).toEqual([20_000_000, 'end', 10_000_000]);
+    } finally {
+      a.close();
+    }
+  });
+
+  it('that cannot be suspended (a loop inside a metamethod) is stopped after twice busy-reply-threshold instead of freezing the process', async () => {
+    const a = createConnection({ port: 51_034 });
+    try {
+      await a.execute(['CONFIG', 'SET', 'busy-reply-threshold', '100']);
+      const started = performance.now();
+      const body = 'local t = setmetatable({}, {__index = function() while true do end end}) return t.x';
+      await expect(a.execute(['EVAL', body, '0'])).rejects.toThrow(/^\[ioredis-mock-streams\] script [0-9a-f]{40} stopped: it ran 200 ms where it cannot be suspended/);
+      expect(performance.now() - started).toBeLessThan(3000);
+      expect(await a.execute(['EVAL', 'return 1', '0'])).toBe(1);
+    } finally {
+      a.close();
     }
   });
 

@@ -16,6 +16,7 @@
  * https://redis.io/docs/latest/commands/wait/ · https://redis.io/docs/latest/commands/waitaof/
  */
 import { ERR_NOT_INTEGER, fail } from '../errors';
+import { predates } from '../version';
 import type { BlockRequest, CommandContext, CommandResult, CommandSpec, Reply } from './types';
 
 const LLONG_MAX = 9223372036854775807n;
@@ -50,7 +51,8 @@ function waitFor(ctx: CommandContext, ms: number, reply: Reply): CommandResult {
 }
 
 function wait(ctx: CommandContext, argv: string[]): CommandResult {
-  if (ctx.inScript) fail('ERR This Redis command is not allowed from script');
+  // noscript up to 7.0; from 7.2 a script runs it without blocking (redis#11568)
+  if (ctx.inScript && predates(ctx.version, '7.2')) fail('ERR This Redis command is not allowed from script');
   const numreplicas = long(argv[1]);
   const ms = timeoutMs(argv[2], ctx.now);
   if (numreplicas <= 0n) return 0;
@@ -58,7 +60,8 @@ function wait(ctx: CommandContext, argv: string[]): CommandResult {
 }
 
 function waitaof(ctx: CommandContext, argv: string[]): CommandResult {
-  if (ctx.inScript) fail('ERR This Redis command is not allowed from script');
+  // noscript in 7.2; from 7.4 a script runs it without blocking (redis#12977)
+  if (ctx.inScript && predates(ctx.version, '7.4')) fail('ERR This Redis command is not allowed from script');
   const numlocal = long(argv[1]);
   if (numlocal < 0n || numlocal > 1n) fail('ERR value is out of range, value must between 0 and 1');
   const numreplicas = long(argv[2], 'ERR value is out of range, must be positive');

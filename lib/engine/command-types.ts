@@ -20,6 +20,8 @@ export interface ConnectionSubcommand {
   readonly arity: number;
   /** First version that has the subcommand (older: unknown subcommand). */
   readonly since?: RedisVersion;
+  /** Redis's `noscript` flag on the subcommand (CLUSTER RESET): refused inside scripts. */
+  readonly noScript?: boolean;
   readonly run: ConnectionHandler;
 }
 

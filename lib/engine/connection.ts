@@ -162,6 +162,12 @@ export function parsedKeyspaceEvents(flags: string): { K: Record<string, boolean
 }
 
 /**
+ * Blocking commands that carry `noscript` up to 7.0 (checked on redis-server 7.0.15; BLMPOP and
+ * BZMPOP never did); from 7.2 a script runs them without blocking (redis#11568).
+ */
+const NOSCRIPT_BEFORE_7_2 = new Set(['blpop', 'brpop', 'brpoplpush', 'blmove', 'bzpopmin', 'bzpopmax']);
+
+/**
  * The `this` of ioredis-mock's emulators for a connection without an ioredis-mock instance:
  * key views of the connection's current keyspace, the server's pub/sub channels.
  */
@@ -1179,6 +1185,7 @@ export class Connection {
       }
       if (!arityOk(arity, argv.length)) throw new CommandError(ERR_ARITY_FROM_SCRIPT);
       if (DENIED_IN_SCRIPTS.has(name)) throw new CommandError(ERR_NOT_ALLOWED_FROM_SCRIPT); // CONFIG
+      if (NOSCRIPT_BEFORE_7_2.has(name) && predates(ks.redisVersion, '7.2')) throw new CommandError(ERR_NOT_ALLOWED_FROM_SCRIPT);
       const ctx: CommandContext = { now: ks.now(), version: ks.redisVersion, db: this.streamDb, canBlock: false, isRetry: false, inScript: true, clusterEnabled: this.server.cluster !== null };
       const result = dispatch(ctx, argv);
       return isBlockRequest(result) ? NIL_ARRAY : result;
@@ -1188,9 +1195,20 @@ export class Connection {
     if (conn) {
       if (predates(ks.redisVersion, conn.since)) throw new CommandError(ERR_UNKNOWN_FROM_SCRIPT);
       if (!arityOk(conn.arity, argv.length)) throw new CommandError(ERR_ARITY_FROM_SCRIPT);
-      if (conn.noScript) throw new CommandError(ERR_NOT_ALLOWED_FROM_SCRIPT);
-      if (name === 'select') throw new StreamsMockError('SELECT inside scripts is not emulated');
-      const out = conn.run!(this, argv);
+      let run = conn.run;
+      let noScript = conn.noScript;
+      if (conn.subcommands) {
+        // Redis looks a container's subcommand up with the command itself (argc >= 2)
+        const sub = Object.prototype.hasOwnProperty.call(conn.subcommands, argv[1].toLowerCase()) ? conn.subcommands[argv[1].toLowerCase()] : undefined;
+        if (!sub || predates(ks.redisVersion, sub.since)) throw new CommandError(ERR_UNKNOWN_FROM_SCRIPT);
+        if (!arityOk(sub.arity, argv.length)) throw new CommandError(ERR_ARITY_FROM_SCRIPT);
+        run = sub.run;
+        noScript ||= sub.noScript;
+      }
+      if (noScript) throw new CommandError(ERR_NOT_ALLOWED_FROM_SCRIPT);
+      // the script's own database from here on; the caller's comes back when the script ends
+      if (name === 'select') this.dbBeforeScriptSelect ??= this.ks.dbIndex;
+      const out = run!(this, argv);
       if (out instanceof Promise) throw new StreamsMockError(`${name} cannot run inside a script`);
       return out;
     }
@@ -1218,6 +1236,16 @@ export class Connection {
     // the store's own views have ioredis-mock's shape; keys are full key names (a client's
     // keyPrefix is applied by its front end before the engine sees the command)
     return { data: this.ks.store.data, expires: this.ks.store.expires };
+  }
+
+  /** The caller's database while a script runs on another one (SELECT inside the script). */
+  private dbBeforeScriptSelect: number | null = null;
+
+  /** A script ended: its SELECT does not outlive it (Redis runs it on a client of its own). */
+  endScriptSelect(): void {
+    if (this.dbBeforeScriptSelect === null) return;
+    this.selectDb(this.dbBeforeScriptSelect);
+    this.dbBeforeScriptSelect = null;
   }
 
   /** SELECT: switch to database `db` (0 … 15). */

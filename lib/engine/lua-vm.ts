@@ -180,7 +180,9 @@ export class LuaVm {
   }
 
   private mem(): Uint8Array {
-    if (this.heap.buffer !== this.x.memory.buffer) this.heap = new Uint8Array(this.x.memory.buffer);
+    // a grown memory detaches the old buffer (its views read 0 bytes long): cheaper than
+    // comparing with memory.buffer on every call
+    if (this.heap.byteLength === 0) this.heap = new Uint8Array(this.x.memory.buffer);
     return this.heap;
   }
 
@@ -221,6 +223,16 @@ export class LuaVm {
   /** True when the last LUA_YIELD came from the slice hook (not coroutine.yield). */
   hookYielded(): boolean {
     return this.x.glue_hook_yielded() === 1;
+  }
+  /**
+   * Whether L could yield now (ldo.c lua_yield: no C call of L in between, nCcalls <= baseCcalls):
+   * the two `unsigned short` fields of lua_State at offsets 52 and 54 on wasm32 (lstate.h).
+   */
+  canYield(L: LuaState): boolean {
+    const m = this.mem();
+    const nCcalls = m[L + 52] | (m[L + 53] << 8);
+    const baseCcalls = m[L + 54] | (m[L + 55] << 8);
+    return nCcalls <= baseCcalls;
   }
   setHook(L: LuaState, count: number): void {
     this.x.glue_sethook(L, count);

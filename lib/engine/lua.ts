@@ -44,7 +44,9 @@
  * NOSAVE." (connection.ts BUSY_TEXT; the commands Redis allows then still run). SCRIPT
  * KILL ends the script with "ERR Script killed by user with SCRIPT KILL..." to its caller, or
  * answers "UNKILLABLE …" once the script wrote. A script can only be suspended between Lua
- * instructions outside a C call (not inside pcall, a metamethod or a coroutine).
+ * instructions outside a C call: `pcall` is Lua code over a thread of its own for that
+ * (installPcall); inside a metamethod, a comparator, a gsub callback, xpcall or a coroutine it
+ * cannot be, and is stopped after stuckAfterMs.
  *
  * Library errors (StreamsMockError, bugs) thrown by a command inside the script are re-thrown to
  * the caller as they are, even when the script caught them with pcall.
@@ -73,6 +75,7 @@ import {
   toResp2Plain,
 } from '../reply/reply';
 import { CommandError, ERR_NOT_INTEGER } from '../errors';
+import { StreamsMockError } from '../clock/clock';
 import { SERVER_VERSION, type RedisVersion, versionIndex } from '../version';
 import type { Connection } from './connection';
 import type { ServerState } from './registry';
@@ -111,6 +114,17 @@ const LOAD_TIMEOUT_MS = 500;
 /** Real time a script runs before its first suspension, and between two suspensions (ms). */
 export const FIRST_SLICE_MS = 50;
 export const SLICE_MS = 20;
+/**
+ * A script that could not be suspended for twice busy-reply-threshold (10 s when that is 0) after
+ * its slice ended (its loop inside a metamethod, a sort comparator, a gsub callback, xpcall or a
+ * coroutine: Lua 5.1 cannot yield across those C calls) is stopped with an error: meanwhile the
+ * process serves nothing (no BUSY, no SCRIPT KILL, no signal handler), where Redis would go on
+ * answering BUSY.
+ */
+function stuckAfterMs(conn: Connection): number {
+  const threshold = Number(conn.server.config.get('busy-reply-threshold') ?? 5000);
+  return threshold > 0 ? 2 * threshold : 10_000;
+}
 /** VM instructions between two looks at the clock (script_lua.c checks every 100000). */
 const HOOK_COUNT = 10000;
 
@@ -198,6 +212,8 @@ interface Engine {
   globalsMt: number;
   globalsRef: number;
   loadApiRef: number;
+  /** The thread of the last script that ended normally, run again by the next (no new thread). */
+  spare: { co: LuaState; ref: number } | null;
 }
 
 /** math.random's 48-bit state of each server (Redis: one per process; here one per host:port). */
@@ -226,6 +242,11 @@ interface ScriptRun {
   /** The caller's command (FUNCTION STATS). */
   readonly argv: string[];
   killRequested: boolean;
+  /** Stopped after stuckAfterMs without a chance to suspend it. */
+  stuck: boolean;
+  readonly stuckAfterMs: number;
+  /** When the hook first found the slice over (0: not yet in this slice). */
+  overSince: number;
   wrote: boolean;
   /** Settles when the script has ended (for the connections waiting on it). */
   done: Promise<void> | null;
@@ -239,6 +260,10 @@ interface ScriptRun {
   allowOom: boolean;
   /** A write command has been called (SCRIPT_WRITE_DIRTY): no OOM refusal after it. */
   writeDirty: boolean;
+  /** Threads of `pcall` calls in progress (see installPcall) → their registry references. */
+  nested: Map<LuaState, number> | null;
+  /** The body returned (the thread can run the next script). */
+  returned: boolean;
 }
 
 /** Scripts and keys already reported (one warning each per process). */
@@ -444,9 +469,36 @@ function rawField(vm: LuaVm, L: LuaState, field: string, type: number): boolean 
 
 /**
  * Convert the value at the top of the stack (the script's result) to a reply and pop it
- * (script_lua.c luaReplyToRedisReply). `{err=…}` tables become ErrorReply values.
+ * (script_lua.c luaReplyToRedisReply). `{err=…}` tables become ErrorReply values. Arrays nest
+ * without JS recursion: a reply may nest thousands deep before "reached lua stack limit" (a table
+ * that contains itself, as Redis answers it).
  */
 function popResult(vm: LuaVm, L: LuaState, resp: 2 | 3): Reply {
+  const open: Reply[][] = []; // the arrays being read, innermost last (their tables on the stack)
+  for (;;) {
+    const value = popValue(vm, L, resp);
+    if (value === ARRAY_TABLE) open.push([]);
+    else if (open.length === 0) return value;
+    else open[open.length - 1].push(value);
+    // the next element of the innermost array, or close it
+    for (;;) {
+      const items = open[open.length - 1];
+      if (vm.rawGetI(L, -1, items.length + 1) !== LUA_TNIL) break; // pushed: read it
+      vm.pop(L, 2); // the nil and the table
+      open.pop();
+      if (open.length === 0) return items;
+      open[open.length - 1].push(items);
+    }
+  }
+}
+
+const ARRAY_TABLE = Symbol('array table');
+
+/**
+ * One value of popResult: a reply (the value popped), or ARRAY_TABLE for a table read as an
+ * array (left on the stack, for popResult to read its elements).
+ */
+function popValue(vm: LuaVm, L: LuaState, resp: 2 | 3): Reply | typeof ARRAY_TABLE {
   let out: Reply;
   switch (vm.type(L, -1)) {
     case LUA_TSTRING:
@@ -459,7 +511,9 @@ function popResult(vm: LuaVm, L: LuaState, resp: 2 | 3): Reply {
       out = resp === 3 ? new BooleanReply(vm.toBoolean(L, -1)) : vm.toBoolean(L, -1) ? 1 : null;
       break;
     case LUA_TTABLE: {
-      if (!vm.checkStack(L, 6)) {
+      // script_lua.c checks room for 4 with the error handler below the result on its stack;
+      // 5 here gives the same depth (7995 levels of a table that contains itself)
+      if (!vm.checkStack(L, 5)) {
         out = new ErrorReply('ERR reached lua stack limit'); // a table nested too deep (or recursive)
         break;
       }
@@ -496,12 +550,7 @@ function popResult(vm: LuaVm, L: LuaState, resp: 2 | 3): Reply {
         }
         vm.pop(L, 1);
         out = new SetReply(items);
-      } else {
-        const items: Reply[] = [];
-        for (let i = 1; vm.rawGetI(L, -1, i) !== LUA_TNIL; i++) items.push(popResult(vm, L, resp));
-        vm.pop(L, 1); // the nil
-        out = items;
-      }
+      } else return ARRAY_TABLE;
       break;
     }
     default:
@@ -514,9 +563,30 @@ function popResult(vm: LuaVm, L: LuaState, resp: 2 | 3): Reply {
 // ---------------------------------------------------------------------------------------------
 // The environment of a state (script_lua.c luaRegisterRedisAPI, eval.c scriptingInit)
 
+/**
+ * The first `n` levels of L's call stack as Redis's would be (lua_getinfo): without the frames of
+ * the Lua part of pcall (a `=pcall` frame and the "(tail call)" marks its tail calls leave).
+ */
+function userFrames(vm: LuaVm, L: LuaState, n: number): ReturnType<LuaVm['where']>[] {
+  const frames: ReturnType<LuaVm['where']>[] = [];
+  let inPcall = false;
+  for (let level = 0; frames.length < n && level < n + 16; level++) {
+    const f = vm.where(L, level);
+    if (f === null) break;
+    if (f !== 'C' && f.source === PCALL_CHUNK) {
+      inPcall = true;
+      continue;
+    }
+    if (inPcall && f !== 'C' && f.source === '=(tail call)') continue;
+    inPcall = false;
+    frames.push(f);
+  }
+  return frames;
+}
+
 /** Raise `msg` as luaL_error does: "<source>:<line>: msg" of the calling Lua function. */
 function raiseText(vm: LuaVm, L: LuaState, msg: string): never {
-  const at = vm.where(L, 1);
+  const at = userFrames(vm, L, 2)[1] ?? null;
   const where = at !== null && at !== 'C' && at.line > 0 ? `${at.source.startsWith('@') ? at.source.slice(1) : at.source}:${at.line}: ` : '';
   vm.pushString(L, where + msg);
   return vm.error(L);
@@ -586,11 +656,11 @@ function redisCallFunction(vm: LuaVm, raise: boolean): JsFunction {
  * `may_replicate`), as far as Redis's table knows it; unknown commands, a wrong arity and
  * noscript commands are left to scriptCall, which Redis checks first.
  */
-function writesData(argv: string[]): boolean {
+function writesData(argv: string[], mayReplicate = true): boolean {
   const spec = commandSpec(argv[0].toLowerCase());
   if (!spec || spec.flags.includes('noscript')) return false;
   if (spec.arity >= 0 ? argv.length !== spec.arity : argv.length < -spec.arity) return false;
-  return spec.flags.includes('write') || MAY_REPLICATE.has(argv[0].toLowerCase());
+  return spec.flags.includes('write') || (mayReplicate && MAY_REPLICATE.has(argv[0].toLowerCase()));
 }
 
 /**
@@ -621,11 +691,151 @@ function checkScriptOom(conn: Connection, flags: readonly string[]): void {
 /** Commands Redis flags may_replicate (commands.def; COMMAND INFO does not show the flag). */
 const MAY_REPLICATE = new Set(['pfcount', 'publish', 'spublish']);
 
+/**
+ * Threads a slice may suspend besides the run's own coroutine: the threads Lua's `pcall` runs its
+ * function in while its caller could yield (see installPcall).
+ */
+const yieldableThreads = new Set<LuaState>();
+/** Set when a nested thread was suspended by the slice hook: its caller yields too. */
+let propagatingYield = false;
+
+/** The source name of the Lua part of `pcall` (skipped where a script error's line is taken). */
+const PCALL_CHUNK = '=pcall';
+/**
+ * `pcall` as Lua code over two host functions, so that a slice can suspend the script inside it:
+ * `start(f, …)` runs f in a new thread (or, where the caller could not yield anyway, with
+ * lua_pcall) and returns the thread, whether it was suspended, then pcall's results; `cont(co)`
+ * resumes a suspended one and returns the same. Between the two the caller yields (to the slice loop) with `yield`.
+ */
+const PCALL_SOURCE = `local start, cont, yield = ...
+local function after(co, y, ...)
+  if y then
+    yield()
+    return after(cont(co))
+  end
+  return ...
+end
+return function(...) return after(start(...)) end`;
+
+/** Redis 7's `pcall` hands the script the text of an error table, not the table. */
+function pcallErrorText(vm: LuaVm, L: LuaState): void {
+  if (vm.isTable(L, -1)) {
+    vm.getField(L, -1, 'err');
+    if (vm.isString(L, -1)) vm.replace(L, -2);
+    else vm.pop(L, 1);
+  }
+}
+
+/**
+ * Results of a nested thread's resume for the Lua part of pcall, on T's stack above the thread
+ * (index 1): `co, suspended` then `true, results…` / `false, message`.
+ */
+function nestedResult(run: ScriptRun, vm: LuaVm, T: LuaState, co: LuaState, status: number): number {
+  vm.setTop(T, 1);
+  if (status === LUA_YIELD && (vm.hookYielded() || propagatingYield)) {
+    propagatingYield = true;
+    vm.pushBoolean(T, true);
+    return 2;
+  }
+  // done with the thread (the values it leaves are moved to T first)
+  const ref = run.nested?.get(co);
+  run.nested?.delete(co);
+  try {
+    return nestedDone(vm, T, co, status);
+  } finally {
+    if (ref !== undefined) vm.unref(T, ref);
+  }
+}
+
+function nestedDone(vm: LuaVm, T: LuaState, co: LuaState, status: number): number {
+  if (status === LUA_YIELD) {
+    // coroutine.yield inside pcall: Redis runs the script with lua_pcall, where yielding fails
+    vm.pushBoolean(T, false);
+    vm.pushBoolean(T, false);
+    vm.pushString(T, 'attempt to yield across metamethod/C-call boundary');
+    return 4;
+  }
+  if (status === 0) {
+    const n = vm.getTop(co);
+    if (!vm.checkStack(T, n + 3)) raiseText(vm, T, 'too many results to unpack');
+    vm.pushBoolean(T, false);
+    vm.pushBoolean(T, true);
+    vm.xmove(co, T, n);
+    return n + 3;
+  }
+  vm.pushBoolean(T, false);
+  vm.pushBoolean(T, false);
+  vm.xmove(co, T, 1);
+  pcallErrorText(vm, T);
+  return 4;
+}
+
+function resumeNested(vm: LuaVm, co: LuaState, nargs: number): number {
+  yieldableThreads.add(co);
+  try {
+    return vm.resume(co, nargs);
+  } finally {
+    yieldableThreads.delete(co);
+  }
+}
+
+function installPcall(vm: LuaVm, L: LuaState): void {
+  const start: JsFunction = (T) => {
+    const argc = vm.getTop(T);
+    if (argc === 0) {
+      // Redis's luaRedisPcall calls its `true` placeholder (checked on 7.0.15 and the post-7.4 build)
+      vm.pushNil(T);
+      vm.pushBoolean(T, false);
+      vm.pushBoolean(T, false);
+      vm.pushString(T, 'attempt to call a boolean value');
+      return 4;
+    }
+    const run = current;
+    if (run !== null && (T === run.co || yieldableThreads.has(T)) && vm.canYield(T)) {
+      const co = vm.newThread(T);
+      (run.nested ??= new Map()).set(co, vm.ref(T));
+      vm.xmove(T, co, argc);
+      vm.pushNumber(T, co);
+      vm.insert(T, 1);
+      return nestedResult(run, vm, T, co, resumeNested(vm, co, argc - 1));
+    }
+    // lua_pcall: nothing in between can be suspended
+    vm.pushBoolean(T, true);
+    vm.insert(T, 1);
+    if (vm.pcall(T, argc - 1, -1, 0) !== 0) {
+      vm.remove(T, 1);
+      pcallErrorText(vm, T);
+      vm.pushBoolean(T, false);
+      vm.insert(T, 1);
+    }
+    vm.pushBoolean(T, false);
+    vm.insert(T, 1);
+    vm.pushNil(T);
+    vm.insert(T, 1);
+    return vm.getTop(T);
+  };
+  const cont: JsFunction = (T) => {
+    const run = runOf(vm, T);
+    const co = vm.toNumber(T, 1);
+    if (!run.nested?.has(co)) raiseText(vm, T, 'pcall: not a suspended call');
+    propagatingYield = false;
+    return nestedResult(run, vm, T, co, resumeNested(vm, co, 0));
+  };
+  if (vm.load(L, PCALL_SOURCE, PCALL_CHUNK) !== 0) throw new Error(`pcall: ${vm.toString(L, -1)}`);
+  vm.pushJsFunction(L, start);
+  vm.pushJsFunction(L, cont);
+  vm.getGlobal(L, 'coroutine');
+  vm.getField(L, -1, 'yield');
+  vm.remove(L, -2);
+  if (vm.pcall(L, 3, 1, 0) !== 0) throw new Error(`pcall: ${vm.toString(L, -1)}`);
+  vm.setGlobal(L, 'pcall');
+}
+
 function createEngine(version: RedisVersion): Engine {
   const vm = theVm();
   const withOs = versionIndex(version) >= versionIndex('7.4');
   const L = vm.newState(withOs);
-  const engine: Engine = { L, version, functions: new Map(), closed: false, libRefs: new Map(), globalsMt: 0, globalsRef: 0, loadApiRef: 0 };
+  const engine: Engine = { L, version, functions: new Map(), closed: false, libRefs: new Map(), globalsMt: 0, globalsRef: 0, loadApiRef: 0, spare: null };
   const set = (name: string, fn: JsFunction) => {
     vm.pushJsFunction(L, fn);
     vm.setField(L, -2, name);
@@ -639,25 +849,7 @@ function createEngine(version: RedisVersion): Engine {
     vm.pushNil(L);
     vm.setGlobal(L, g);
   }
-  // Redis 7's `pcall` hands the script the text of an error table, not the table.
-  vm.pushJsFunction(L, (L1) => {
-    const argc = vm.getTop(L1);
-    if (argc === 0) raiseText(vm, L1, "bad argument #1 to 'pcall' (value expected)");
-    vm.pushBoolean(L1, true);
-    vm.insert(L1, 1);
-    if (vm.pcall(L1, argc - 1, -1, 0) !== 0) {
-      vm.remove(L1, 1);
-      if (vm.isTable(L1, -1)) {
-        vm.getField(L1, -1, 'err');
-        if (vm.isString(L1, -1)) vm.replace(L1, -2);
-        else vm.pop(L1, 1);
-      }
-      vm.pushBoolean(L1, false);
-      vm.insert(L1, 1);
-    }
-    return vm.getTop(L1);
-  });
-  vm.setGlobal(L, 'pcall');
+  installPcall(vm, L);
 
   vm.createTable(L, 0, 32);
   set('call', redisCallFunction(vm, true));
@@ -849,8 +1041,16 @@ interface RunOptions extends Pick<ScriptRun, 'cluster' | 'declared'> {
 function startRun(conn: Connection, engine: Engine, ref: number, opts: RunOptions): Reply | Promise<Reply> {
   const vm = theVm();
   const L = engine.L;
-  const co = vm.newThread(L);
-  const coRef = vm.ref(L);
+  // a thread whose last body returned is as good as new (lua_resume starts the function on top)
+  let co: LuaState;
+  let coRef: number;
+  if (engine.spare !== null) {
+    ({ co, ref: coRef } = engine.spare);
+    engine.spare = null;
+  } else {
+    co = vm.newThread(L);
+    coRef = vm.ref(L);
+  }
   vm.pushRef(co, ref);
   const nargs = opts.push(co);
   vm.setHook(co, HOOK_COUNT);
@@ -870,6 +1070,9 @@ function startRun(conn: Connection, engine: Engine, ref: number, opts: RunOption
     isEval: opts.isEval,
     argv: opts.argv,
     killRequested: false,
+    stuck: false,
+    stuckAfterMs: stuckAfterMs(conn),
+    overSince: 0,
     wrote: false,
     done: null,
     endAtomic: conn.keyspace.beginAtomic(),
@@ -877,6 +1080,8 @@ function startRun(conn: Connection, engine: Engine, ref: number, opts: RunOption
     declared: opts.declared,
     allowOom: opts.allowOom,
     writeDirty: false,
+    nested: null,
+    returned: false,
   };
   let suspended = false;
   try {
@@ -890,10 +1095,23 @@ function startRun(conn: Connection, engine: Engine, ref: number, opts: RunOption
   busyByServer.set(conn.server, run);
   let settle!: () => void;
   run.done = new Promise<void>((resolve) => (settle = resolve));
-  conn.server.busyScript = { conn, startedAt: run.startedAt, done: run.done, busyText: run.isEval ? BUSY_EVAL_TEXT : BUSY_FUNCTION_TEXT };
+  let aborted = false;
+  conn.server.busyScript = {
+    conn,
+    startedAt: run.startedAt,
+    done: run.done,
+    busyText: run.isEval ? BUSY_EVAL_TEXT : BUSY_FUNCTION_TEXT,
+    abort: () => (aborted = true),
+  };
   return new Promise<Reply>((resolve, reject) => {
     const next = () => {
+      if (aborted) {
+        end();
+        reject(new CommandError('ERR the server was closed while the script ran'));
+        return;
+      }
       run.sliceEndsAt = performance.now() + SLICE_MS;
+      run.overSince = 0;
       let out: Reply | typeof SUSPENDED;
       try {
         out = step(run);
@@ -924,12 +1142,20 @@ const SUSPENDED = Symbol('suspended');
 function finish(run: ScriptRun): void {
   const vm = theVm();
   run.endAtomic();
+  run.conn.endScriptSelect();
   if (run.engine.closed) {
     vm.close(run.engine.L); // SCRIPT FLUSH ran while the script was busy
     return;
   }
   vm.setHook(run.co, 0);
-  vm.unref(run.engine.L, run.coRef);
+  if (run.nested !== null) {
+    for (const ref of run.nested.values()) vm.unref(run.engine.L, ref);
+    run.nested = null;
+  }
+  if (run.returned && run.engine.spare === null) {
+    vm.setTop(run.co, 0);
+    run.engine.spare = { co: run.co, ref: run.coRef };
+  } else vm.unref(run.engine.L, run.coRef);
   vm.setTop(run.engine.L, 0);
 }
 
@@ -959,8 +1185,12 @@ function step(run: ScriptRun): Reply | typeof SUSPENDED {
     throw e;
   }
   if (run.internal) throw run.internal.error;
-  if (status === LUA_YIELD && vm.hookYielded()) return SUSPENDED;
+  if (status === LUA_YIELD && (vm.hookYielded() || propagatingYield)) {
+    propagatingYield = false;
+    return SUSPENDED;
+  }
   if (status === 0) {
+    run.returned = true;
     const result = vm.getTop(co) === 0 ? null : popResult(vm, co, run.resp);
     if (result instanceof ErrorReply) throw new CommandError(result.message);
     return result;
@@ -969,20 +1199,23 @@ function step(run: ScriptRun): Reply | typeof SUSPENDED {
     // coroutine.yield in the body: Redis runs it with lua_pcall, where yielding fails
     throw new CommandError(oneLine(`ERR attempt to yield across metamethod/C-call boundary script: ${run.sha}, on @user_script:${lineOf(vm, co) ?? 1}.`));
   }
+  if (run.stuck) {
+    throw new StreamsMockError(
+      `script ${run.sha} stopped: it ran ${Math.round(run.stuckAfterMs)} ms where it cannot be suspended (a loop inside a metamethod, a sort comparator, a gsub callback, xpcall or a coroutine), the whole process waiting`,
+    );
+  }
   throw new CommandError(oneLine(scriptErrorText(vm, co, run.sha)));
 }
 
 function lineOf(vm: LuaVm, co: LuaState): number | undefined {
-  for (let level = 0; level < 3; level++) {
-    const at = vm.where(co, level);
-    if (at === null) return undefined;
-    if (at !== 'C') return at.line;
+  for (const at of userFrames(vm, co, 3)) {
+    if (at !== null && at !== 'C') return at.line;
   }
   return undefined;
 }
 
 /** The slice hook: 0 go on, 1 suspend (the slice is over), 2 kill. */
-function hook(): number {
+function hook(L: LuaState): number {
   if (loading !== null) {
     if (performance.now() - loading.startedAt <= LOAD_TIMEOUT_MS) return 0;
     loading.timedOut = true;
@@ -990,8 +1223,19 @@ function hook(): number {
   }
   const run = current;
   if (run === null) return 0;
-  if (run.killRequested) return 2;
-  return performance.now() >= run.sliceEndsAt ? 1 : 0;
+  if (run.killRequested || run.stuck) return 2;
+  const now = performance.now();
+  if (now < run.sliceEndsAt) return 0;
+  // the slice is over: a script that keeps running without being suspended is stuck
+  if (run.overSince === 0) run.overSince = now;
+  else if (now - run.overSince > run.stuckAfterMs) {
+    run.stuck = true; // see stuckAfterMs
+    raiseEverywhere(run);
+    return 2;
+  }
+  // another thread (a coroutine of the script) cannot be suspended without its caller
+  if (L !== run.co && !yieldableThreads.has(L)) return 0;
+  return 1;
 }
 
 /**
@@ -999,8 +1243,9 @@ function hook(): number {
  * source and line of the Lua function that raised it, or of its caller when a C function did).
  */
 function scriptErrorText(vm: LuaVm, co: LuaState, sha: string): string {
-  let at = vm.where(co, 0);
-  if (at === 'C') at = vm.where(co, 1);
+  const frames = userFrames(vm, co, 2);
+  let at = frames[0] ?? null;
+  if (at === 'C') at = frames[1] ?? null;
   let err: string;
   if (vm.type(co, -1) !== LUA_TTABLE) {
     err = `ERR ${vm.type(co, -1) === LUA_TSTRING || vm.type(co, -1) === LUA_TNUMBER ? vm.toString(co, -1) : vm.type(co, -1) === LUA_TNIL ? 'nil' : vm.type(co, -1) === LUA_TBOOLEAN ? String(vm.toBoolean(co, -1)) : 'error object'}`;
@@ -1022,6 +1267,17 @@ export function busyScriptFor(conn: Connection): { sinceMs: number; done: Promis
   return { sinceMs: performance.now() - run.startedAt, done: run.done };
 }
 
+/**
+ * A killed or stuck script: its threads raise the kill error at their next instruction (Redis:
+ * the hook turns to every line), so a pcall catching it in one thread does not keep its caller
+ * running.
+ */
+function raiseEverywhere(run: ScriptRun): void {
+  const vm = theVm();
+  vm.setHook(run.co, 1);
+  for (const co of run.nested?.keys() ?? []) vm.setHook(co, 1);
+}
+
 /** SCRIPT KILL (isEval) and FUNCTION KILL (script.c scriptKill). */
 export function killScript(conn: Connection, isEval = true): Reply {
   const run = busyByServer.get(conn.server);
@@ -1030,6 +1286,7 @@ export function killScript(conn: Connection, isEval = true): Reply {
   if (isEval && !run.isEval) throw new CommandError(BUSY_FUNCTION_TEXT);
   if (!isEval && run.isEval) throw new CommandError(BUSY_EVAL_TEXT);
   run.killRequested = true;
+  raiseEverywhere(run);
   return new SimpleString('OK');
 }
 
@@ -1039,9 +1296,19 @@ export const SCRIPT_KILLED_TEXT = ERR_KILLED;
 // ---------------------------------------------------------------------------------------------
 // EVAL / EVALSHA / SCRIPT
 
+/** Recent bodies' SHA1s: a repeated EVAL does not hash its body again. */
+const shaOfBody = new Map<string, string>();
+const SHA_CACHE_SIZE = 1000;
+
 /** SHA1 hex of a script body (a byte string), as SCRIPT LOAD answers it. */
 export function sha1hex(body: string): string {
-  return createHash('sha1').update(Buffer.from(body, 'latin1')).digest('hex');
+  let sha = shaOfBody.get(body);
+  if (sha === undefined) {
+    sha = createHash('sha1').update(Buffer.from(body, 'latin1')).digest('hex');
+    if (shaOfBody.size >= SHA_CACHE_SIZE) shaOfBody.clear();
+    shaOfBody.set(body, sha);
+  }
+  return sha;
 }
 
 /** `numkeys key… arg…` as EVAL parses them (eval.c evalGenericCommand). */

@@ -36,6 +36,8 @@ export interface BusyScript {
   readonly done: Promise<void>;
   /** The BUSY error other connections get (EVAL: "…SCRIPT KILL…", FCALL: "…FUNCTION KILL…"). */
   readonly busyText?: string;
+  /** Stop it at its next slice, its caller getting no reply (the server is closing). */
+  readonly abort?: () => void;
 }
 
 /** A connection subscribed to shard channels (SSUBSCRIBE). */

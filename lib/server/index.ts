@@ -324,6 +324,7 @@ export async function serve(options: ServeOptions = {}): Promise<RedisServer> {
       closed ??= new Promise<void>((resolve) => {
         let open = listeners.length;
         for (const tcp of listeners) tcp.close(() => --open === 0 && resolve());
+        state.busyScript?.abort?.(); // a script running in slices stops (as SHUTDOWN NOSAVE)
         for (const s of [...sessions]) s.destroy();
         for (const ks of state.keyspaces()) ks.reset();
         for (const w of blockedWaiters.splice(0)) w.reject(new StreamsMockError('waitForBlocked(): the server was closed'));

@@ -57,71 +57,88 @@ export function errorLine(message: string): string {
   return `-${bytes(message).replace(/[\r\n]/g, ' ')}\r\n`;
 }
 
-function encode(r: Reply, proto: Protocol, out: string[]): void {
-  if (typeof r === 'string') {
-    out.push(bulk(r));
-  } else if (typeof r === 'number') {
-    // integers only: Redis has no non-integer number reply outside doubles
-    out.push(`:${Number.isInteger(r) ? r : Math.trunc(r)}\r\n`);
-  } else if (typeof r === 'bigint') {
-    out.push(`:${r}\r\n`);
-  } else if (r === null) {
-    out.push(proto === 3 ? '_\r\n' : '$-1\r\n');
-  } else if (Array.isArray(r)) {
-    out.push(`*${r.length}\r\n`);
-    for (const item of r) encode(item, proto, out);
-  } else if (r instanceof SimpleString) {
-    out.push(`+${bytes(r.value).replace(/[\r\n]/g, ' ')}\r\n`);
-  } else if (r instanceof ErrorReply) {
-    out.push(errorLine(r.message));
-  } else if (r instanceof MapReply) {
-    const n = r.items.length / 2;
-    if (proto === 3) {
-      out.push(`%${n}\r\n`);
-      for (const item of r.items) encode(item, proto, out);
-    } else if (r.resp2Pairs) {
-      out.push(`*${n}\r\n`);
-      for (let i = 0; i < r.items.length; i += 2) {
-        out.push('*2\r\n');
-        encode(r.items[i], proto, out);
-        encode(r.items[i + 1], proto, out);
+/** Bytes written as they are between the elements of a reply (a pair's `*2` header). */
+class Raw {
+  constructor(readonly text: string) {}
+}
+const PAIR_HEADER = new Raw('*2\r\n');
+
+/** Push `items` on the work stack so that the first is encoded next. */
+function pushItems(todo: (Reply | Raw)[], items: readonly Reply[]): void {
+  for (let i = items.length - 1; i >= 0; i--) todo.push(items[i]);
+}
+
+/**
+ * Append the RESP of `root` to `out`. Nested replies go through a work stack, not recursion: a
+ * script's reply may nest thousands of arrays deep (a table that contains itself).
+ */
+function encode(root: Reply, proto: Protocol, out: string[]): void {
+  const todo: (Reply | Raw)[] = [root];
+  while (todo.length > 0) {
+    const r = todo.pop() as Reply | Raw;
+    if (typeof r === 'string') {
+      out.push(bulk(r));
+    } else if (typeof r === 'number') {
+      // integers only: Redis has no non-integer number reply outside doubles
+      out.push(`:${Number.isInteger(r) ? r : Math.trunc(r)}\r\n`);
+    } else if (typeof r === 'bigint') {
+      out.push(`:${r}\r\n`);
+    } else if (r === null) {
+      out.push(proto === 3 ? '_\r\n' : '$-1\r\n');
+    } else if (Array.isArray(r)) {
+      out.push(`*${r.length}\r\n`);
+      pushItems(todo, r);
+    } else if (r instanceof Raw) {
+      out.push(r.text);
+    } else if (r instanceof SimpleString) {
+      out.push(`+${bytes(r.value).replace(/[\r\n]/g, ' ')}\r\n`);
+    } else if (r instanceof ErrorReply) {
+      out.push(errorLine(r.message));
+    } else if (r instanceof MapReply) {
+      const n = r.items.length / 2;
+      if (proto === 3) {
+        out.push(`%${n}\r\n`);
+        pushItems(todo, r.items);
+      } else if (r.resp2Pairs) {
+        out.push(`*${n}\r\n`);
+        for (let i = r.items.length - 2; i >= 0; i -= 2) todo.push(r.items[i + 1], r.items[i], PAIR_HEADER);
+      } else {
+        out.push(`*${r.items.length}\r\n`);
+        pushItems(todo, r.items);
       }
+    } else if (r instanceof SetReply) {
+      out.push(`${proto === 3 ? '~' : '*'}${r.items.length}\r\n`);
+      pushItems(todo, r.items);
+    } else if (r instanceof PushReply) {
+      out.push(`${proto === 3 ? '>' : '*'}${r.items.length}\r\n`);
+      pushItems(todo, r.items);
+    } else if (r instanceof PairsReply) {
+      out.push(`*${proto === 3 ? r.items.length : r.items.length * 2}\r\n`);
+      for (let i = r.items.length - 1; i >= 0; i--) {
+        const [element, value] = r.items[i];
+        todo.push(value, element);
+        if (proto === 3) todo.push(PAIR_HEADER);
+      }
+    } else if (r === NIL_ARRAY) {
+      out.push(proto === 3 ? '_\r\n' : '*-1\r\n');
+    } else if (r instanceof DoubleReply) {
+      const text = r.text ?? formatDouble(r.value);
+      out.push(proto === 3 ? `,${text}\r\n` : bulk(text));
+    } else if (r instanceof BooleanReply) {
+      out.push(proto === 3 ? (r.value ? '#t\r\n' : '#f\r\n') : r.value ? ':1\r\n' : ':0\r\n');
+    } else if (r instanceof VerbatimReply) {
+      if (proto === 3) {
+        const text = bytes(r.text);
+        const format = (r.format + '   ').slice(0, 3);
+        out.push(`=${text.length + 4}\r\n${format}:${text}\r\n`);
+      } else {
+        out.push(bulk(r.text));
+      }
+    } else if (r instanceof BigNumberReply) {
+      out.push(proto === 3 ? `(${r.value}\r\n` : bulk(r.value.toString()));
     } else {
-      out.push(`*${r.items.length}\r\n`);
-      for (const item of r.items) encode(item, proto, out);
+      throw new TypeError(`[ioredis-mock-streams] cannot encode reply ${String(r)}`);
     }
-  } else if (r instanceof SetReply) {
-    out.push(`${proto === 3 ? '~' : '*'}${r.items.length}\r\n`);
-    for (const item of r.items) encode(item, proto, out);
-  } else if (r instanceof PushReply) {
-    out.push(`${proto === 3 ? '>' : '*'}${r.items.length}\r\n`);
-    for (const item of r.items) encode(item, proto, out);
-  } else if (r instanceof PairsReply) {
-    out.push(`*${proto === 3 ? r.items.length : r.items.length * 2}\r\n`);
-    for (const [element, value] of r.items) {
-      if (proto === 3) out.push('*2\r\n');
-      encode(element, proto, out);
-      encode(value, proto, out);
-    }
-  } else if (r === NIL_ARRAY) {
-    out.push(proto === 3 ? '_\r\n' : '*-1\r\n');
-  } else if (r instanceof DoubleReply) {
-    const text = r.text ?? formatDouble(r.value);
-    out.push(proto === 3 ? `,${text}\r\n` : bulk(text));
-  } else if (r instanceof BooleanReply) {
-    out.push(proto === 3 ? (r.value ? '#t\r\n' : '#f\r\n') : r.value ? ':1\r\n' : ':0\r\n');
-  } else if (r instanceof VerbatimReply) {
-    if (proto === 3) {
-      const text = bytes(r.text);
-      const format = (r.format + '   ').slice(0, 3);
-      out.push(`=${text.length + 4}\r\n${format}:${text}\r\n`);
-    } else {
-      out.push(bulk(r.text));
-    }
-  } else if (r instanceof BigNumberReply) {
-    out.push(proto === 3 ? `(${r.value}\r\n` : bulk(r.value.toString()));
-  } else {
-    throw new TypeError(`[ioredis-mock-streams] cannot encode reply ${String(r)}`);
   }
 }
 

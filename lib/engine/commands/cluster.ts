@@ -183,6 +183,7 @@ const SUBCOMMANDS: Record<string, ConnectionSubcommand> = {
   help: sub(2, (conn) => clusterOf(conn) && HELP.map((l) => new SimpleString(l))),
   ...Object.fromEntries(NOT_EMULATED.map(([name, arity]) => [name, sub(arity, notEmulated(name))])),
 };
+SUBCOMMANDS.reset = { ...SUBCOMMANDS.reset, noScript: true }; // cluster-reset.json: NOSCRIPT
 
 export const specs: ConnectionCommandSpec[] = [
   { name: 'cluster', arity: -2, subcommands: SUBCOMMANDS },

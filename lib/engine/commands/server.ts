@@ -89,6 +89,7 @@ export function infoSource(conn: Connection): InfoSource {
     pubsubPatterns: server.patternChannels.eventNames().length,
     keyspace,
     scripts: server.scripts.size,
+    scriptBytes: [...server.scripts.values()].reduce((n, body) => n + body.length, 0),
     functionLibraries: librariesOf(server),
     config: server.config,
     clusterEnabled: server.cluster !== null,
