@@ -41,13 +41,14 @@ import { makeDb, serverEventSink } from './db';
 import { BUILTIN_KINDS, COMMAND_KINDS, COMMAND_KINDS_MAX, builtinFullName, sampledWeight, timingWeight } from './command-timing';
 import { ALLOWED_WHEN_SUBSCRIBED } from './commands/pubsub';
 import { defaultEmulators, type EmulatorTable } from './emulators';
-import { ServerState, nextClientId, openRegistered, register, serverFor, unregister } from './registry';
+import { ServerState, nextClientId, openRegistered, register, registeredById, serverFor, unregister } from './registry';
 import { commandStatsName, dirtyOfBuiltin, RejectedCommandError } from '../stats/command-stats';
 import type { CommandStats, ServerStats } from '../stats/server-stats';
 import { performance } from 'perf_hooks';
 import { setTimeout as realSetTimeout, clearTimeout as realClearTimeout } from 'timers';
 import type { BusyScript } from './registry';
 import { redirectionError } from './cluster';
+import { type ClientTracking, type TrackingState, setConnectionLookup } from './tracking';
 
 /** server.c processCommand while a script is busy (7.0.15 and the 8.x sources). */
 export const BUSY_TEXT = 'BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.';
@@ -248,6 +249,13 @@ export class Connection {
   /** READONLY (cluster mode), ASKING (the next command only). */
   clusterReadonly = false;
   clusterAsking = false;
+  /** CLIENT TRACKING state (null: off); lib/engine/tracking.ts. */
+  tracking: ClientTracking | null = null;
+  /**
+   * A front end that keeps pub/sub itself (ioredis clients) delivers `__redis__:invalidate`
+   * messages redirected to this connection (CLIENT TRACKING … REDIRECT): keys, or null for a flush.
+   */
+  redirectSink: ((keys: string[] | null) => void) | null = null;
 
   constructor(options: ConnectionOptions = {}) {
     this.server = serverFor(options.host ?? 'localhost', options.port ?? 6379);
@@ -460,6 +468,7 @@ export class Connection {
       this.patternSubs !== undefined ||
       this.shardSubs !== undefined ||
       this.server.cluster !== null ||
+      this.server.tracking !== null ||
       (lane.arity >= 0 ? argv.length !== lane.arity : argv.length < -lane.arity)
     ) {
       return this.runReady(argv);
@@ -587,6 +596,8 @@ export class Connection {
    * processed): when it answers, fails, or is refused before running.
    */
   private counted(argv: string[], body: (this: Connection, argv: string[]) => Reply | Promise<Reply>): Reply | Promise<Reply> {
+    const tracking = this.server.tracking;
+    if (tracking !== null) return this.countedTracked(tracking, argv, body);
     const weight = timingWeight(argv[0]);
     const start = weight === 0 ? 0 : performance.now();
     let out: Reply | Promise<Reply>;
@@ -599,6 +610,30 @@ export class Connection {
     if (out instanceof Promise) return this.countedLater(argv, start, weight, out);
     this.recordCommand(argv, start, weight, undefined);
     return out;
+  }
+
+  /** `counted` while connections track keys (CLIENT TRACKING): the command is the server's current one. */
+  private countedTracked(tracking: TrackingState, argv: string[], body: (this: Connection, argv: string[]) => Reply | Promise<Reply>): Reply | Promise<Reply> {
+    const saved = tracking.enter(this, argv);
+    let ran = false;
+    try {
+      const weight = timingWeight(argv[0]);
+      const start = weight === 0 ? 0 : performance.now();
+      let out: Reply | Promise<Reply>;
+      try {
+        out = body.call(this, argv);
+      } catch (err) {
+        ran = err instanceof CommandError && !(err instanceof RejectedCommandError);
+        this.recordCommand(argv, start, weight, err);
+        throw err;
+      }
+      ran = out !== QUEUED;
+      if (out instanceof Promise) return this.countedLater(argv, start, weight, out);
+      this.recordCommand(argv, start, weight, undefined);
+      return out;
+    } finally {
+      tracking.leave(this, argv, ran, saved);
+    }
   }
 
   /** Record a command that answers later (blocked) once it settles; returns `out`. */
@@ -877,9 +912,11 @@ export class Connection {
 
   private block(ks: Keyspace, request: BlockRequest): Promise<Reply> {
     this.blockedCalls++;
-    const p = ks.blocking.block(this, request.keys.map(storeKeyOfBytes), request, (req, key) =>
-      req.retry(this.context(true), key === undefined ? undefined : toByteString(key)),
-    );
+    const p = ks.blocking.block(this, request.keys.map(storeKeyOfBytes), request, (req, key) => {
+      const tracking = this.server.tracking;
+      if (tracking === null) return req.retry(this.context(true), key === undefined ? undefined : toByteString(key));
+      return tracking.served(this, () => req.retry(this.context(true), key === undefined ? undefined : toByteString(key)));
+    });
     const done = () => {
       this.blockedCalls--;
     };
@@ -932,6 +969,7 @@ export class Connection {
    */
   scriptCall(argv: string[]): Reply {
     const ks = this.ks;
+    if (this.tracking !== null) this.server.tracking?.remember(this, argv);
     const name = argv[0].toLowerCase();
     const spec = lookupCommand(name);
     if (spec) {
@@ -1109,6 +1147,7 @@ export class Connection {
     this.noTouch = false;
     this.replyOff = false;
     this.replySkipNext = false;
+    this.server.tracking?.disable(this);
   }
 
   /**
@@ -1244,6 +1283,7 @@ export class Connection {
     this.multiQueue = null;
     this.unwatchAll();
     this.unsubscribeAll();
+    this.server.tracking?.disable(this);
     this.pushListeners = undefined;
     if (this.blockedCalls > 0) this.ks.blocking.releaseClient(this, connectionClosedError());
     const waiting = this.waiting;
@@ -1333,6 +1373,8 @@ export function builtinArity(name: string): number | undefined {
 export function createConnection(options: ConnectionOptions = {}): Connection {
   return new Connection(options);
 }
+
+setConnectionLookup((id) => registeredById(id) as Connection | null, () => openConnections());
 
 /** Every open connection (CLIENT LIST, INFO clients), in id order. */
 export function openConnections(): Iterable<Connection> {

@@ -15,6 +15,7 @@ import { ServerConfig } from '../config/server-config';
 import type { ClockControl } from '../commands/server/mockclock';
 import { ServerStats } from '../stats/server-stats';
 import type { ClusterState } from './cluster';
+import type { TrackingState } from './tracking';
 
 /** Number of databases (Redis `databases` default): SELECT accepts 0 … 15. */
 export const DATABASES = 16;
@@ -92,6 +93,8 @@ export class ServerState {
    * environment variable IOREDIS_MOCK_STREAMS_WARN_UNDECLARED_KEYS=1 (every server).
    */
   warnUndeclaredKeys = false;
+  /** Client-side caching (CLIENT TRACKING): created by the first connection that turns it on. */
+  tracking: TrackingState | null = null;
 
   constructor(
     readonly host: string,
@@ -111,6 +114,7 @@ export class ServerState {
       ks = new Keyspace(`${this.host}:${this.port}/${db}`, db, this.config); // CONFIG is per server
       const expiredIn = ks;
       ks.onExpired = (key) => this.eventSink?.(expiredIn.dbIndex, 'x', 'expired', key);
+      ks.onModified = (key) => this.tracking?.keyModified(key);
       this.dbs.set(db, ks);
     }
     return ks;
@@ -197,6 +201,12 @@ export function register(conn: Registered): void {
 export function unregister(conn: Registered): void {
   open.delete(conn.id);
   collected.unregister(conn);
+}
+
+/** The open connection with CLIENT ID `id`, or null. */
+export function registeredById(id: number): Registered | null {
+  const conn = open.get(id)?.deref();
+  return conn === undefined || conn.closed ? null : conn;
 }
 
 /** Every open connection still referenced, in id order. */

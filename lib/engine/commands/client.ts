@@ -17,18 +17,21 @@
  * values of an idle redis-server connection (rbs 1024 …), except `qbuf` and `omem`: what the
  * RESP server holds for the connection (unparsed request bytes, reply bytes not yet written;
  * issue 23 — they were always 0), 0 for in-process clients; `events=r`, `user=default`.
- * Without client tracking: CACHING — its "tracking mode" error; GETREDIR — -1; TRACKINGINFO —
- * flags [off], redirect -1, prefixes []; TRACKING OFF — `+OK`; PAUSE 0 [WRITE|ALL], UNPAUSE —
- * `+OK`. Not emulated (StreamsMockError): TRACKING ON, PAUSE with a timeout > 0.
+ * TRACKING, CACHING, GETREDIR, TRACKINGINFO: client-side caching (lib/engine/tracking.ts);
+ * CLIENT LIST flags `t`/`R`/`B` and `redir=`. PAUSE 0 [WRITE|ALL], UNPAUSE —
+ * `+OK`. Not emulated (StreamsMockError): PAUSE with a timeout > 0.
  */
 import { parseInt64 } from '../../commands/args';
 import { CommandError, ERR_SYNTAX, errorArg } from '../../errors';
 import { StreamsMockError } from '../../clock/clock';
-import { MapReply, OK, PushReply, SetReply, SimpleString, VerbatimReply } from '../../reply/reply';
+import { OK, PushReply, SimpleString, VerbatimReply } from '../../reply/reply';
 import { type RedisVersion, supports, versionIndex } from '../../version';
 import type { ConnectionCommandSpec, ConnectionHandler } from '../command-types';
 import { type Connection, openConnections } from '../connection';
 import { setClientName } from './connection';
+import * as trackingModule from '../tracking';
+
+const tracking = (): typeof trackingModule => trackingModule;
 
 /** CLIENT HELP lines; `[since, line]` marks lines added after 7.0 (7.0.15, 7.2.0, 7.4.1 sources). */
 const HELP: readonly (string | readonly ['7.2' | '7.4', string])[] = [
@@ -107,6 +110,11 @@ export function clientInfoLine(c: Connection, viewer: Connection): string {
   let flags = '';
   if (c.inMulti) flags += 'x';
   if (c.blocked) flags += 'b';
+  if (c.tracking !== null) {
+    flags += 't';
+    if (c.tracking.brokenRedirect) flags += 'R';
+    if (c.tracking.bcast) flags += 'B';
+  }
   if (c.watchDirty) flags += 'd';
   if (c.noEvict) flags += 'e';
   if (c.noTouch) flags += 'T';
@@ -142,7 +150,7 @@ export function clientInfoLine(c: Connection, viewer: Connection): string {
     ['events', 'r'],
     ['cmd', c.lastCommand],
     ['user', 'default'],
-    ['redir', -1],
+    ['redir', c.tracking !== null ? c.tracking.redirect : -1],
     ['resp', c.protocol],
   );
   if (supports(version, 'clientSetinfo')) fields.push(['lib-name', c.libName], ['lib-ver', c.libVer]);
@@ -341,25 +349,23 @@ export const specs: readonly ConnectionCommandSpec[] = [
         arity: 2,
         run: (conn) => helpLines(conn.keyspace.redisVersion),
       },
-      // no client tracking: CACHING is refused, GETREDIR -1, TRACKINGINFO "off", TRACKING OFF
-      // answers OK (TRACKING ON is not emulated)
+      // client-side caching (lib/engine/tracking.ts)
       caching: {
         arity: 3,
-        run: () => {
-          throw new CommandError('ERR CLIENT CACHING can be called only when the client is in tracking mode with OPTIN or OPTOUT mode enabled');
+        run: (conn, argv) => {
+          tracking().clientCaching(conn, argv);
+          return OK;
         },
       },
-      getredir: { arity: 2, run: () => -1 },
+      getredir: { arity: 2, run: (conn) => (conn.tracking !== null ? conn.tracking.redirect : -1) },
       tracking: {
         arity: -3,
         run: (conn, argv) => {
-          const v = argv[2].toLowerCase();
-          if (v === 'off' && argv.length === 3) return OK;
-          if (v === 'on' || v === 'off') return notEmulated('TRACKING')(conn, argv);
-          throw new CommandError(ERR_SYNTAX);
+          tracking().clientTracking(conn, argv, parseInt64);
+          return OK;
         },
       },
-      trackinginfo: { arity: 2, run: () => new MapReply(['flags', new SetReply(['off']), 'redirect', -1, 'prefixes', []]) },
+      trackinginfo: { arity: 2, run: (conn) => tracking().trackingInfo(conn) },
       // PAUSE 0 ends at once; a real pause (timeout > 0) is not emulated
       pause: {
         arity: -3,
