@@ -156,7 +156,10 @@ export class TrackingState {
     }
   }
 
-  /** trackingRememberKeys after a read-only command (or a script's read, 8.x; the script's keys, 7.0). */
+  /**
+   * trackingRememberKeys after a read-only command, or a read inside a script: its keys (7.2+),
+   * the script's declared keys (7.0: the caller's command, checked on 7.0.15).
+   */
   remember(conn: Connection, argv: string[]): void {
     const tracking = this.current ?? conn;
     const ct = tracking.tracking;
@@ -166,7 +169,8 @@ export class TrackingState {
     if (!isReadonly(name)) return;
     let keysOf = argv;
     const v70 = tracking.keyspace.redisVersion === '7.0';
-    if (!v70 && (name === 'eval_ro' || name === 'evalsha_ro' || name === 'fcall_ro')) return; // 7.2+: only the commands the script runs
+    // a read-only script itself remembers nothing (7.0.15 too): only the reads it makes
+    if (name === 'eval_ro' || name === 'evalsha_ro' || name === 'fcall_ro') return;
     if (v70 && this.currentArgv !== null && this.currentArgv !== argv && /^(eval|evalsha|fcall)(_ro)?$/i.test(String(this.currentArgv[0]))) {
       keysOf = this.currentArgv; // 7.0 remembers the caller's command: the script's declared keys
     }
