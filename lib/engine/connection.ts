@@ -49,6 +49,7 @@ import { setTimeout as realSetTimeout, clearTimeout as realClearTimeout } from '
 import type { BusyScript } from './registry';
 import { redirectionError } from './cluster';
 import { type ClientTracking, type TrackingState, setConnectionLookup } from './tracking';
+import { mustWait } from './pause';
 
 /** server.c processCommand while a script is busy (7.0.15 and the 8.x sources). */
 export const BUSY_TEXT = 'BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.';
@@ -738,6 +739,7 @@ export class Connection {
       const sub = argv.length > 1 && container ? `|${String(argv[1]).toLowerCase()}` : '';
       return this.reject(name, `ERR Can't execute '${name}${sub}': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context`);
     }
+    if (this.server.clientPause !== null && this.pausedFor(name, argv, conn, stream !== undefined)) return this.afterPause(argv);
     if (this.multiQueue !== null && !conn?.immediate) return this.queueInMulti(name, argv, conn, stream !== undefined);
     if (conn) return this.runConnectionCommand(conn, name, argv);
     if (stream) return this.runStream(argv, true);
@@ -745,6 +747,26 @@ export class Connection {
     const refused = this.commandCheckError(name, argv, undefined, false);
     if (refused !== null) this.reject(name, refused);
     return this.runBuiltin(name, argv);
+  }
+
+  /** CLIENT PAUSE: argv (past the unknown-command and arity checks) waits for the pause to end. */
+  private pausedFor(name: string, argv: string[], conn: ConnectionCommandSpec | undefined, isStream: boolean): boolean {
+    try {
+      if (this.commandCheckError(name, argv, conn, isStream) !== null) return false; // refused at once
+    } catch {
+      return false;
+    }
+    return mustWait(this.server, argv, this.multiQueue);
+  }
+
+  /** A paused command: blocked (CLIENT LIST b, INFO blocked_clients) until the pause ends, then run. */
+  private afterPause(argv: string[]): Promise<Reply> {
+    this.blockedCalls++;
+    return new Promise<void>((resolve) => this.server.clientPause!.waiting.push(resolve)).then(() => {
+      this.blockedCalls--;
+      if (this.isClosed) throw connectionClosedError();
+      return this.runCommand(argv);
+    });
   }
 
   /**

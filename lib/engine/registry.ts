@@ -16,6 +16,7 @@ import type { ClockControl } from '../commands/server/mockclock';
 import { ServerStats } from '../stats/server-stats';
 import type { ClusterState } from './cluster';
 import type { TrackingState } from './tracking';
+import type { ClientPause } from './pause';
 
 /** Number of databases (Redis `databases` default): SELECT accepts 0 … 15. */
 export const DATABASES = 16;
@@ -93,6 +94,8 @@ export class ServerState {
    * environment variable IOREDIS_MOCK_STREAMS_WARN_UNDECLARED_KEYS=1 (every server).
    */
   warnUndeclaredKeys = false;
+  /** CLIENT PAUSE in force (lib/engine/pause.ts), or null. */
+  clientPause: ClientPause | null = null;
   /** Client-side caching (CLIENT TRACKING): created by the first connection that turns it on. */
   tracking: TrackingState | null = null;
 

@@ -18,20 +18,21 @@
  * RESP server holds for the connection (unparsed request bytes, reply bytes not yet written;
  * issue 23 — they were always 0), 0 for in-process clients; `events=r`, `user=default`.
  * TRACKING, CACHING, GETREDIR, TRACKINGINFO: client-side caching (lib/engine/tracking.ts);
- * CLIENT LIST flags `t`/`R`/`B` and `redir=`. PAUSE 0 [WRITE|ALL], UNPAUSE —
- * `+OK`. Not emulated (StreamsMockError): PAUSE with a timeout > 0.
+ * CLIENT LIST flags `t`/`R`/`B` and `redir=`.
+ * PAUSE timeout [WRITE|ALL], UNPAUSE: lib/engine/pause.ts.
  */
 import { parseInt64 } from '../../commands/args';
-import { CommandError, ERR_SYNTAX, errorArg } from '../../errors';
-import { StreamsMockError } from '../../clock/clock';
+import { CommandError, ERR_SYNTAX, errSubcommandSyntax, errorArg } from '../../errors';
 import { OK, PushReply, SimpleString, VerbatimReply } from '../../reply/reply';
 import { type RedisVersion, supports, versionIndex } from '../../version';
 import type { ConnectionCommandSpec, ConnectionHandler } from '../command-types';
 import { type Connection, openConnections } from '../connection';
 import { setClientName } from './connection';
 import * as trackingModule from '../tracking';
+import * as pauseImpl from '../pause';
 
 const tracking = (): typeof trackingModule => trackingModule;
+const pauseModule = (): typeof pauseImpl => pauseImpl;
 
 /** CLIENT HELP lines; `[since, line]` marks lines added after 7.0 (7.0.15, 7.2.0, 7.4.1 sources). */
 const HELP: readonly (string | readonly ['7.2' | '7.4', string])[] = [
@@ -157,10 +158,6 @@ export function clientInfoLine(c: Connection, viewer: Connection): string {
   if (supports(version, 'clientListIoThread')) fields.push(['io-thread', 0]);
   return fields.map(([k, v]) => `${k}=${v}`).join(' ');
 }
-
-const notEmulated = (sub: string): ConnectionHandler => () => {
-  throw new StreamsMockError(`CLIENT ${sub} is not emulated`);
-};
 
 function onOff(arg: string): boolean {
   const v = arg.toLowerCase();
@@ -366,22 +363,36 @@ export const specs: readonly ConnectionCommandSpec[] = [
         },
       },
       trackinginfo: { arity: 2, run: (conn) => tracking().trackingInfo(conn) },
-      // PAUSE 0 ends at once; a real pause (timeout > 0) is not emulated
+      // CLIENT PAUSE / UNPAUSE (lib/engine/pause.ts)
       pause: {
         arity: -3,
         run: (conn, argv) => {
-          if (!/^-?(0|[1-9][0-9]*)$/.test(argv[2]) || BigInt(argv[2]) > 9223372036854775807n || BigInt(argv[2]) < -9223372036854775808n) {
-            throw new CommandError('ERR timeout is not an integer or out of range');
-          }
-          if (BigInt(argv[2]) < 0n) throw new CommandError('ERR timeout is negative');
-          if (argv.length > 4 || (argv.length === 4 && !['write', 'all'].includes(argv[3].toLowerCase()))) {
+          if (argv.length === 4 && !['write', 'all'].includes(argv[3].toLowerCase())) {
             throw new CommandError('ERR CLIENT PAUSE mode must be WRITE or ALL');
           }
-          if (BigInt(argv[2]) > 0n) return notEmulated('PAUSE with a timeout')(conn, argv);
+          if (argv.length > 4) throw new CommandError(errSubcommandSyntax(argv[1], 'client'));
+          const n = parseInt64(argv[2]);
+          if (n === null) throw new CommandError('ERR timeout is not an integer or out of range');
+          if (n < 0n) throw new CommandError('ERR timeout is negative');
+          if (n > 0n) {
+            const now = BigInt(Math.floor(conn.keyspace.clock.now()));
+            // 7.2+ refuse an end past LLONG_MAX; 7.0.15 lets it wrap to the past (no pause)
+            if (n > 9223372036854775807n - now) {
+              if (versionIndex(conn.keyspace.redisVersion) > versionIndex('7.0')) throw new CommandError('ERR timeout is out of range');
+              return OK;
+            }
+          }
+          pauseModule().pauseClients(conn, Number(n), argv.length === 3 || argv[3].toLowerCase() === 'all');
           return OK;
         },
       },
-      unpause: { arity: 2, run: () => OK },
+      unpause: {
+        arity: 2,
+        run: (conn) => {
+          pauseModule().unpauseClients(conn.server);
+          return OK;
+        },
+      },
     },
   },
 ];
