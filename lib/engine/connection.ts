@@ -470,6 +470,7 @@ export class Connection {
       this.shardSubs !== undefined ||
       this.server.cluster !== null ||
       this.server.tracking !== null ||
+      this.server.config.get('slowlog-log-slower-than') !== '10000' ||
       (lane.arity >= 0 ? argv.length !== lane.arity : argv.length < -lane.arity)
     ) {
       return this.runReady(argv);
@@ -722,6 +723,12 @@ export class Connection {
       return;
     }
     this.recordOutcome(known.subNamed ? commandStatsName(argv, true) : known.name, start, weight, err);
+    // SLOWLOG (lib/engine/slowlog.ts): commands that ran, EXEC itself excepted
+    const slower = this.server.config.get('slowlog-log-slower-than');
+    if (slower !== '10000' && known.name !== 'exec' && !(err instanceof RejectedCommandError)) {
+      const usec = weight === 0 ? 0 : Math.round((performance.now() - start) * 1000);
+      this.server.slowlog.push(argv, usec, this.ks.clock.now(), this.addr, this.name ?? '', Number(slower ?? '10000'), Number(this.server.config.get('slowlog-max-len') ?? '128'));
+    }
   }
 
   private runCommand(argv: string[]): Reply | Promise<Reply> {

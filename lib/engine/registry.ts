@@ -17,6 +17,7 @@ import { ServerStats } from '../stats/server-stats';
 import type { ClusterState } from './cluster';
 import type { TrackingState } from './tracking';
 import type { ClientPause } from './pause';
+import { Slowlog } from './slowlog';
 
 /** Number of databases (Redis `databases` default): SELECT accepts 0 … 15. */
 export const DATABASES = 16;
@@ -94,6 +95,8 @@ export class ServerState {
    * environment variable IOREDIS_MOCK_STREAMS_WARN_UNDECLARED_KEYS=1 (every server).
    */
   warnUndeclaredKeys = false;
+  /** SLOWLOG entries (lib/engine/slowlog.ts). */
+  readonly slowlog = new Slowlog();
   /** CLIENT PAUSE in force (lib/engine/pause.ts), or null. */
   clientPause: ClientPause | null = null;
   /** Client-side caching (CLIENT TRACKING): created by the first connection that turns it on. */
