@@ -230,11 +230,21 @@ async function onRealOnce(url: string, n: number, steps: Step[]): Promise<string
   for (const [i, ...argv] of steps) {
     const before = out[i].length;
     if (argv[0] === 'WAIT') await pause(Number(argv[1]));
-    else socks[i].write(Buffer.from(quote(withIds(argv, ids)), 'latin1'));
-    await pause(20);
+    else {
+      socks[i].write(Buffer.from(quote(withIds(argv, ids)), 'latin1'));
+      // its reply (every step has one), then a moment for what it sends the other connections
+      for (let waited = 0; waited < 2000 && out[i].length === before; waited += 5) await pause(5);
+      await pause(15);
+    }
     if (namesIds(argv)) out[i] = out[i].slice(0, before) + idNamed(out[i].slice(before), ids);
   }
-  await pause(50);
+  // until nothing more arrives for 100 ms
+  for (let total = out.join('').length, quiet = 0; quiet < 100; ) {
+    await pause(20);
+    const now = out.join('').length;
+    quiet = now === total ? quiet + 20 : 0;
+    total = now;
+  }
   for (const s of socks) s.destroy();
   return out;
 }
