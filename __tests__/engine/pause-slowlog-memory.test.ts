@@ -137,3 +137,12 @@ describe('MEMORY DOCTOR and STATS', () => {
     expect(await a.execute(['MEMORY', 'MALLOC-STATS'])).toBe('Stats not supported for the current allocator');
   });
 });
+
+describe('CLIENT REPLY', () => {
+  it('ON right after SKIP answers OK (ON clears the skip, as networking.c does; checked on 7.0.15)', async () => {
+    const a = open();
+    expect(await a.execute(['CLIENT', 'REPLY', 'SKIP'])).toEqual(expect.objectContaining({ items: [] }));
+    expect(await a.execute(['CLIENT', 'REPLY', 'ON'])).toEqual(expect.objectContaining({ value: 'OK' }));
+    expect(await a.execute(['PING'])).toEqual(expect.objectContaining({ value: 'PONG' }));
+  });
+});

@@ -384,7 +384,8 @@ export class Connection {
    */
   replyOff = false;
   replySkipNext = false;
-  private replySkip = false;
+  /** The running command's reply is skipped (CLIENT REPLY SKIP before it); CLIENT REPLY ON clears it. */
+  replySkip = false;
 
   /** `run`, with the reply silenced as CLIENT REPLY OFF/SKIP decide (a silenced reply is NO_REPLY). */
   private runReplying(argv: string[]): Reply | Promise<Reply> {

@@ -331,8 +331,10 @@ export const specs: readonly ConnectionCommandSpec[] = [
         run(conn, argv) {
           const v = argv[2].toLowerCase();
           if (v === 'on') {
+            // networking.c: ON clears SKIP too, so its own +OK is sent even right after SKIP
             conn.replyOff = false;
             conn.replySkipNext = false;
+            conn.replySkip = false;
             return OK;
           }
           // OFF and SKIP answer nothing themselves; SKIP while OFF changes nothing
