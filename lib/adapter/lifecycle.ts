@@ -164,6 +164,7 @@ export function openInstance(redis: Instance, options: any, emulators: EmulatorT
   }
   const conn = new Connection(connectionOptionsOf(redis, options, emulators));
   applyClientInfo(conn, options);
+  attachInvalidationSink(redis, conn);
   redis[CONN] = conn;
   clientCreated(redis); // the jest setup tags it with the running test
   if (options?.lazyConnect) {
@@ -184,6 +185,7 @@ export function connectInstance(redis: Instance, emulators: EmulatorTable): Prom
     try {
       conn = new Connection(connectionOptionsOf(redis, redis.options, emulators));
       applyClientInfo(conn, redis.options);
+      attachInvalidationSink(redis, conn);
     } catch (err) {
       return Promise.reject(err);
     }
@@ -191,6 +193,29 @@ export function connectInstance(redis: Instance, emulators: EmulatorTable): Prom
   }
   redis[CONNECTED] = true;
   return runConnectSequence(redis, conn);
+}
+
+/**
+ * Client-side caching redirected to this client (CLIENT TRACKING on REDIRECT <its id>): while it
+ * is subscribed (RESP2), an invalidation arrives as ioredis delivers a `__redis__:invalidate`
+ * message (DataHandler): `message` with the keys joined by commas ('' for a flush), then
+ * `messageBuffer` with the keys as an array of Buffers (null for a flush); on process.nextTick,
+ * as ioredis-mock delivers published messages.
+ */
+function attachInvalidationSink(redis: Instance, conn: Connection): void {
+  conn.redirectSink = (keys) => {
+    if (!redis.subscriberMode) return;
+    const buffers = keys === null ? null : keys.map((k) => Buffer.from(k, 'latin1'));
+    process.nextTick(() => {
+      redis[OWN_EMIT] = true;
+      try {
+        if (redis.listenerCount('message') > 0) redis.emit('message', '__redis__:invalidate', buffers === null ? '' : buffers.map((b) => b.toString()).join(','));
+        redis.emit('messageBuffer', Buffer.from('__redis__:invalidate'), buffers);
+      } finally {
+        redis[OWN_EMIT] = false;
+      }
+    });
+  };
 }
 
 /** A command on a `wait` (lazyConnect) client connects it first, as ioredis does. */

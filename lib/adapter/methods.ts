@@ -441,20 +441,30 @@ export function runBuiltinNow(redis: Instance, conn: Connection, name: string, b
   const weight = conn.builtinTimingWeight(base);
   const start = weight === 0 ? 0 : performance.now();
   const writesBefore = ks.modifications;
+  // client-side caching (CLIENT TRACKING): the command is the server's current one
+  const tracking = conn.server.tracking;
+  let tracked: { argv: string[]; saved: ReturnType<NonNullable<typeof tracking>['enter']> } | null = null;
+  let ran = false;
   try {
     conn.checkServerState(base, processed.length + 1, processed[0]); // maxmemory, min-replicas-to-write
     // keyPrefix on the arguments ioredis's table marks as keys (as ioredis does before sending)
     const keyPrefix = redis.options?.keyPrefix;
     if (keyPrefix) processed = applyKeyPrefix(base, processed, keyPrefix as string | Buffer);
+    if (tracking !== null) {
+      const argv = sentArgv(base, processed);
+      tracked = { argv, saved: tracking.enter(conn, argv) };
+    }
     // Redis's arity check, the keyspace clock, errors as Redis's (builtins.ts); a long
     // argument list is refused (large-args.ts)
     result = runBuiltin(ks, name, processed, (args) => callWithinLimit(base, args, (all) => emulator.apply(redis, all)));
+    ran = true;
   } catch (err) {
     conn.recordBuiltin(base, processed[0], start, weight, err);
     throw toClientError(err, sentArgv(base, processed));
   } finally {
     conn.addBuiltinDirty(base, processed.length + 1, ks.modifications - writesBefore);
     ks.blocking.flush();
+    if (tracked !== null) tracking!.leave(conn, tracked.argv, ran, tracked.saved);
   }
   if (result instanceof Promise) {
     const args = processed;

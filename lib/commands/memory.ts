@@ -4,14 +4,18 @@
  * overhead per key and per element, in the order of magnitude Redis reports, never its exact
  * figure. A missing key answers nil. Errors as Redis: SAMPLES without a value or another word
  * ("syntax error"), a count not an integer, a negative count ("syntax error").
- * MEMORY HELP lists only what the fake answers; the other subcommands (DOCTOR, STATS,
- * MALLOC-STATS, PURGE) are not emulated and answer Redis's unknown-subcommand error.
+ * DOCTOR, STATS, MALLOC-STATS, PURGE: lib/commands/memory-report.ts. MEMORY HELP: Redis's list
+ * ("Prints" → "Print" in 7.2).
  */
 import { ERR_SYNTAX, fail } from '../errors';
 import { Stream } from '../model/stream';
 import { RedisHash } from '../model/hash';
 import { int64OrFail, is } from './args';
-import { statusLines, type Reply } from '../reply/reply';
+import { OK, statusLines, type Reply } from '../reply/reply';
+import { supports } from '../version';
+import * as memoryReport from './memory-report';
+
+const report = (): typeof memoryReport => memoryReport;
 import type { CommandContext, CommandSpec } from './types';
 
 /** Bytes of a key entry without its value (dictEntry, robj, sds headers), roughly. */
@@ -59,11 +63,18 @@ function usage(ctx: CommandContext, argv: string[]): Reply {
 
 const HELP = [
   'MEMORY <subcommand> [<arg> [value] [opt] ...]. Subcommands are:',
+  'DOCTOR',
+  '    Return memory problems reports.',
+  'MALLOC-STATS',
+  '    Return internal statistics report from the memory allocator.',
+  'PURGE',
+  '    Attempt to purge dirty pages for reclamation by the allocator.',
+  'STATS',
+  '    Return information about the memory usage of the server.',
   'USAGE <key> [SAMPLES <count>]',
   '    Return memory in bytes used by <key> and its value. Nested values are',
   '    sampled up to <count> times (default: 5, 0 means sample all).',
   'HELP',
-  '    Print this help.',
 ];
 
 export const specs: CommandSpec[] = [
@@ -73,7 +84,11 @@ export const specs: CommandSpec[] = [
     write: false,
     subcommands: {
       usage: { arity: -3, run: usage },
-      help: { arity: 2, run: () => statusLines(HELP) },
+      help: { arity: 2, run: (ctx) => statusLines([...HELP, supports(ctx.version, 'helpPrintFooter') ? '    Print this help.' : '    Prints this help.']) },
+      doctor: { arity: 2, run: (ctx) => report().memoryDoctor(ctx) },
+      stats: { arity: 2, run: (ctx) => report().memoryStats(ctx) },
+      'malloc-stats': { arity: 2, run: () => report().MALLOC_STATS },
+      purge: { arity: 2, run: () => OK },
     },
   },
 ];

@@ -41,7 +41,7 @@ import { makeDb, serverEventSink } from './db';
 import { BUILTIN_KINDS, COMMAND_KINDS, COMMAND_KINDS_MAX, builtinFullName, sampledWeight, timingWeight } from './command-timing';
 import { ALLOWED_WHEN_SUBSCRIBED } from './commands/pubsub';
 import { defaultEmulators, type EmulatorTable } from './emulators';
-import { ServerState, nextClientId, openRegistered, register, serverFor, unregister } from './registry';
+import { ServerState, nextClientId, openRegistered, register, registeredById, serverFor, unregister } from './registry';
 import { commandStatsName, dirtyOfBuiltin, RejectedCommandError } from '../stats/command-stats';
 import type { CommandStats, ServerStats } from '../stats/server-stats';
 import { performance } from 'perf_hooks';
@@ -72,6 +72,8 @@ const MULTI_OOM_EXEMPT = new Set(['exec', 'discard', 'quit', 'reset']);
 function deniedOnOom(server: ServerState, argv: string[]): boolean {
   return isDenyOom(argv) || (isScriptCommand(argv) && scriptIsDenyOom(server, argv));
 }
+import { type ClientTracking, type TrackingState, setConnectionLookup } from './tracking';
+import { mustWait } from './pause';
 
 /** server.c processCommand while a script is busy (7.0.15 and the 8.x sources). */
 export const BUSY_TEXT = 'BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.';
@@ -282,6 +284,13 @@ export class Connection {
   /** READONLY (cluster mode), ASKING (the next command only). */
   clusterReadonly = false;
   clusterAsking = false;
+  /** CLIENT TRACKING state (null: off); lib/engine/tracking.ts. */
+  tracking: ClientTracking | null = null;
+  /**
+   * A front end that keeps pub/sub itself (ioredis clients) delivers `__redis__:invalidate`
+   * messages redirected to this connection (CLIENT TRACKING … REDIRECT): keys, or null for a flush.
+   */
+  redirectSink: ((keys: string[] | null) => void) | null = null;
 
   constructor(options: ConnectionOptions = {}) {
     this.server = serverFor(options.host ?? 'localhost', options.port ?? 6379);
@@ -413,7 +422,8 @@ export class Connection {
   replySkipNext = false;
   /** Set once SYNC/PSYNC made this connection a replica: the replication stream it receives. */
   replicaFeed: ReplicaFeed | null = null;
-  private replySkip = false;
+  /** The running command's reply is skipped (CLIENT REPLY SKIP before it); CLIENT REPLY ON clears it. */
+  replySkip = false;
 
   /** `run`, with the reply silenced as CLIENT REPLY OFF/SKIP decide (a silenced reply is NO_REPLY). */
   private runReplying(argv: string[]): Reply | Promise<Reply> {
@@ -502,6 +512,8 @@ export class Connection {
       this.server.replication !== null ||
       this.server.config.maxmemory !== 0 ||
       this.server.config.replicasLacking ||
+      this.server.tracking !== null ||
+      this.server.config.get('slowlog-log-slower-than') !== '10000' ||
       (lane.arity >= 0 ? argv.length !== lane.arity : argv.length < -lane.arity)
     ) {
       return this.runReady(argv);
@@ -686,6 +698,8 @@ export class Connection {
   }
 
   private countedPlain(argv: string[], body: (this: Connection, argv: string[]) => Reply | Promise<Reply>): Reply | Promise<Reply> {
+    const tracking = this.server.tracking;
+    if (tracking !== null) return this.countedTracked(tracking, argv, body);
     const weight = timingWeight(argv[0]);
     const start = weight === 0 ? 0 : performance.now();
     let out: Reply | Promise<Reply>;
@@ -698,6 +712,30 @@ export class Connection {
     if (out instanceof Promise) return this.countedLater(argv, start, weight, out);
     this.recordCommand(argv, start, weight, undefined);
     return out;
+  }
+
+  /** `counted` while connections track keys (CLIENT TRACKING): the command is the server's current one. */
+  private countedTracked(tracking: TrackingState, argv: string[], body: (this: Connection, argv: string[]) => Reply | Promise<Reply>): Reply | Promise<Reply> {
+    const saved = tracking.enter(this, argv);
+    let ran = false;
+    try {
+      const weight = timingWeight(argv[0]);
+      const start = weight === 0 ? 0 : performance.now();
+      let out: Reply | Promise<Reply>;
+      try {
+        out = body.call(this, argv);
+      } catch (err) {
+        ran = err instanceof CommandError && !(err instanceof RejectedCommandError);
+        this.recordCommand(argv, start, weight, err);
+        throw err;
+      }
+      ran = out !== QUEUED;
+      if (out instanceof Promise) return this.countedLater(argv, start, weight, out);
+      this.recordCommand(argv, start, weight, undefined);
+      return out;
+    } finally {
+      tracking.leave(this, argv, ran, saved);
+    }
   }
 
   /** Record a command that answers later (blocked) once it settles; returns `out`. */
@@ -791,6 +829,12 @@ export class Connection {
       return;
     }
     this.recordOutcome(known.subNamed ? commandStatsName(argv, true) : known.name, start, weight, err);
+    // SLOWLOG (lib/engine/slowlog.ts): commands that ran, EXEC itself excepted
+    const slower = this.server.config.get('slowlog-log-slower-than');
+    if (slower !== '10000' && known.name !== 'exec' && !(err instanceof RejectedCommandError)) {
+      const usec = weight === 0 ? 0 : Math.round((performance.now() - start) * 1000);
+      this.server.slowlog.push(argv, usec, this.ks.clock.now(), this.addr, this.name ?? '', Number(slower ?? '10000'), Number(this.server.config.get('slowlog-max-len') ?? '128'));
+    }
   }
 
   private runCommand(argv: string[]): Reply | Promise<Reply> {
@@ -813,6 +857,7 @@ export class Connection {
       return this.reject(name, `ERR Can't execute '${name}${sub}': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context`);
     }
     if (this.server.master !== null && this.writesOnReplica(name)) return this.reject(name, ERR_READONLY);
+    if (this.server.clientPause !== null && this.pausedFor(name, argv, conn, stream !== undefined)) return this.afterPause(argv);
     if (this.multiQueue !== null && !conn?.immediate) return this.queueInMulti(name, argv, conn, stream !== undefined);
     if (conn) return this.runConnectionCommand(conn, name, argv);
     if (stream) return this.runStream(argv, true);
@@ -820,6 +865,26 @@ export class Connection {
     const refused = this.commandCheckError(name, argv, undefined, false);
     if (refused !== null) this.reject(name, refused);
     return this.runBuiltin(name, argv);
+  }
+
+  /** CLIENT PAUSE: argv (past the unknown-command and arity checks) waits for the pause to end. */
+  private pausedFor(name: string, argv: string[], conn: ConnectionCommandSpec | undefined, isStream: boolean): boolean {
+    try {
+      if (this.commandCheckError(name, argv, conn, isStream) !== null) return false; // refused at once
+    } catch {
+      return false;
+    }
+    return mustWait(this.server, argv, this.multiQueue);
+  }
+
+  /** A paused command: blocked (CLIENT LIST b, INFO blocked_clients) until the pause ends, then run. */
+  private afterPause(argv: string[]): Promise<Reply> {
+    this.blockedCalls++;
+    return new Promise<void>((resolve) => this.server.clientPause!.waiting.push(resolve)).then(() => {
+      this.blockedCalls--;
+      if (this.isClosed) throw connectionClosedError();
+      return this.runCommand(argv);
+    });
   }
 
   /**
@@ -1110,8 +1175,10 @@ export class Connection {
     this.blockedCalls++;
     const p = ks.blocking.block(this, request.keys.map(storeKeyOfBytes), request, (req, key) => {
       const retry = () => req.retry(this.context(true), key === undefined ? undefined : toByteString(key));
+      const tracking = this.server.tracking;
+      const serve = tracking === null ? retry : () => tracking.served(this, retry);
       const repl = this.server.replication;
-      return repl !== null && repl.active ? this.propagating(repl, argv, retry) : retry();
+      return repl !== null && repl.active ? this.propagating(repl, argv, serve) : serve();
     });
     const done = () => {
       this.blockedCalls--;
@@ -1171,6 +1238,7 @@ export class Connection {
 
   private scriptCallPlain(argv: string[]): Reply {
     const ks = this.ks;
+    if (this.tracking !== null) this.server.tracking?.remember(this, argv);
     const name = argv[0].toLowerCase();
     if (!this.user.unrestricted) this.checkScriptAcl(name, argv);
     const spec = lookupCommand(name);
@@ -1384,6 +1452,7 @@ export class Connection {
     this.noTouch = false;
     this.replyOff = false;
     this.replySkipNext = false;
+    this.server.tracking?.disable(this);
   }
 
   /**
@@ -1519,6 +1588,7 @@ export class Connection {
     this.multiQueue = null;
     this.unwatchAll();
     this.unsubscribeAll();
+    this.server.tracking?.disable(this);
     this.pushListeners = undefined;
     if (this.blockedCalls > 0) this.ks.blocking.releaseClient(this, connectionClosedError());
     const waiting = this.waiting;
@@ -1613,6 +1683,8 @@ export function builtinArity(name: string): number | undefined {
 export function createConnection(options: ConnectionOptions = {}): Connection {
   return new Connection(options);
 }
+
+setConnectionLookup((id) => registeredById(id) as Connection | null, () => openConnections());
 
 /** Every open connection (CLIENT LIST, INFO clients), in id order. */
 export function openConnections(): Iterable<Connection> {

@@ -17,6 +17,9 @@ import { ServerStats } from '../stats/server-stats';
 import type { ClusterState } from './cluster';
 import { Replication } from './replication';
 import { watchMaxmemory } from './maxmemory';
+import type { TrackingState } from './tracking';
+import type { ClientPause } from './pause';
+import { Slowlog } from './slowlog';
 
 /** Number of databases (Redis `databases` default): SELECT accepts 0 … 15. */
 export const DATABASES = 16;
@@ -119,6 +122,12 @@ export class ServerState {
    * denyoom command is refused then.
    */
   preCommandOom = false;
+  /** SLOWLOG entries (lib/engine/slowlog.ts). */
+  readonly slowlog = new Slowlog();
+  /** CLIENT PAUSE in force (lib/engine/pause.ts), or null. */
+  clientPause: ClientPause | null = null;
+  /** Client-side caching (CLIENT TRACKING): created by the first connection that turns it on. */
+  tracking: TrackingState | null = null;
 
   constructor(
     readonly host: string,
@@ -142,6 +151,7 @@ export class ServerState {
         this.eventSink?.(expiredIn.dbIndex, 'x', 'expired', key);
         this.replication?.expired(expiredIn.dbIndex, key, this.config.get('lazyfree-lazy-expire') === 'yes');
       };
+      ks.onModified = (key) => this.tracking?.keyModified(key);
       this.dbs.set(db, ks);
     }
     return ks;
@@ -228,6 +238,12 @@ export function register(conn: Registered): void {
 export function unregister(conn: Registered): void {
   open.delete(conn.id);
   collected.unregister(conn);
+}
+
+/** The open connection with CLIENT ID `id`, or null. */
+export function registeredById(id: number): Registered | null {
+  const conn = open.get(id)?.deref();
+  return conn === undefined || conn.closed ? null : conn;
 }
 
 /** Every open connection still referenced, in id order. */

@@ -121,12 +121,16 @@ export class Keyspace {
     this.expiryTimer = timer;
   }
 
+  /** Every key modification (the engine's client-side caching invalidates it: lib/engine/tracking.ts). */
+  onModified: ((key: string) => void) | undefined;
+
   /** Store writes so far (a front end counts a command's key writes for INFO's dirty counter). */
   modifications = 0;
 
   /** A key was modified: every connection WATCHing it will see its EXEC fail (Redis `touchWatchedKey`). */
   touchWatchedKey(key: string): void {
     this.modifications++;
+    if (this.onModified !== undefined) this.onModified(key);
     if (this.watchers.size !== 0) {
       const set = this.watchers.get(key);
       if (set) for (const w of set) w.dirty = true;

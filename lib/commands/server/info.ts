@@ -67,6 +67,8 @@ export interface InfoSource {
   readonly clusterEnabled?: boolean;
   /** Replicas attached with SYNC/PSYNC (INFO connected_slaves). */
   readonly connectedReplicas?: number;
+  /** Client-side caching: tracking_clients, tracking_total_keys/items/prefixes (absent: all 0). */
+  readonly tracking?: { readonly clients: number; readonly keys: number; readonly items: number; readonly prefixes: number };
 }
 
 
@@ -150,7 +152,7 @@ const SECTIONS: Record<string, Field[]> = {
     ['client_recent_max_input_buffer', '0'],
     ['client_recent_max_output_buffer', '0'],
     ['blocked_clients', (s) => s.clients.blocked],
-    ['tracking_clients', '0'],
+    ['tracking_clients', (s) => s.tracking?.clients ?? 0],
     ['pubsub_clients', (s) => s.clients.pubsub, '7.4'],
     ['watching_clients', (s) => s.clients.watching, '7.4'],
     ['clients_in_timeout_table', '0'],
@@ -288,9 +290,9 @@ const SECTIONS: Record<string, Field[]> = {
     ['active_defrag_key_misses', '0'],
     ['total_active_defrag_time', '0'],
     ['current_active_defrag_time', '0'],
-    ['tracking_total_keys', '0'],
-    ['tracking_total_items', '0'],
-    ['tracking_total_prefixes', '0'],
+    ['tracking_total_keys', (s) => s.tracking?.keys ?? 0],
+    ['tracking_total_items', (s) => s.tracking?.items ?? 0],
+    ['tracking_total_prefixes', (s) => s.tracking?.prefixes ?? 0],
     ['unexpected_error_replies', (s) => s.stats.unexpectedErrorReplies],
     ['total_error_replies', (s) => s.stats.totalErrorReplies],
     ['dump_payload_sanitizations', '0'],

@@ -17,18 +17,22 @@
  * values of an idle redis-server connection (rbs 1024 …), except `qbuf` and `omem`: what the
  * RESP server holds for the connection (unparsed request bytes, reply bytes not yet written;
  * issue 23 — they were always 0), 0 for in-process clients; `events=r`, `user=default`.
- * Without client tracking: CACHING — its "tracking mode" error; GETREDIR — -1; TRACKINGINFO —
- * flags [off], redirect -1, prefixes []; TRACKING OFF — `+OK`; PAUSE 0 [WRITE|ALL], UNPAUSE —
- * `+OK`. Not emulated (StreamsMockError): TRACKING ON, PAUSE with a timeout > 0.
+ * TRACKING, CACHING, GETREDIR, TRACKINGINFO: client-side caching (lib/engine/tracking.ts);
+ * CLIENT LIST flags `t`/`R`/`B` and `redir=`.
+ * PAUSE timeout [WRITE|ALL], UNPAUSE: lib/engine/pause.ts.
  */
 import { parseInt64 } from '../../commands/args';
-import { CommandError, ERR_SYNTAX, errorArg } from '../../errors';
-import { StreamsMockError } from '../../clock/clock';
-import { MapReply, OK, PushReply, SetReply, SimpleString, VerbatimReply } from '../../reply/reply';
+import { CommandError, ERR_SYNTAX, errSubcommandSyntax, errorArg } from '../../errors';
+import { OK, PushReply, SimpleString, VerbatimReply } from '../../reply/reply';
 import { type RedisVersion, supports, versionIndex } from '../../version';
 import type { ConnectionCommandSpec, ConnectionHandler } from '../command-types';
 import { type Connection, openConnections } from '../connection';
 import { setClientName } from './connection';
+import * as trackingModule from '../tracking';
+import * as pauseImpl from '../pause';
+
+const tracking = (): typeof trackingModule => trackingModule;
+const pauseModule = (): typeof pauseImpl => pauseImpl;
 
 /** CLIENT HELP lines; `[since, line]` marks lines added after 7.0 (7.0.15, 7.2.0, 7.4.1 sources). */
 const HELP: readonly (string | readonly ['7.2' | '7.4', string])[] = [
@@ -107,6 +111,11 @@ export function clientInfoLine(c: Connection, viewer: Connection): string {
   let flags = '';
   if (c.inMulti) flags += 'x';
   if (c.blocked) flags += 'b';
+  if (c.tracking !== null) {
+    flags += 't';
+    if (c.tracking.brokenRedirect) flags += 'R';
+    if (c.tracking.bcast) flags += 'B';
+  }
   if (c.watchDirty) flags += 'd';
   if (c.noEvict) flags += 'e';
   if (c.noTouch) flags += 'T';
@@ -142,17 +151,13 @@ export function clientInfoLine(c: Connection, viewer: Connection): string {
     ['events', 'r'],
     ['cmd', c.lastCommand],
     ['user', c.user.name],
-    ['redir', -1],
+    ['redir', c.tracking !== null ? c.tracking.redirect : -1],
     ['resp', c.protocol],
   );
   if (supports(version, 'clientSetinfo')) fields.push(['lib-name', c.libName], ['lib-ver', c.libVer]);
   if (supports(version, 'clientListIoThread')) fields.push(['io-thread', 0]);
   return fields.map(([k, v]) => `${k}=${v}`).join(' ');
 }
-
-const notEmulated = (sub: string): ConnectionHandler => () => {
-  throw new StreamsMockError(`CLIENT ${sub} is not emulated`);
-};
 
 function onOff(arg: string): boolean {
   const v = arg.toLowerCase();
@@ -326,8 +331,10 @@ export const specs: readonly ConnectionCommandSpec[] = [
         run(conn, argv) {
           const v = argv[2].toLowerCase();
           if (v === 'on') {
+            // networking.c: ON clears SKIP too, so its own +OK is sent even right after SKIP
             conn.replyOff = false;
             conn.replySkipNext = false;
+            conn.replySkip = false;
             return OK;
           }
           // OFF and SKIP answer nothing themselves; SKIP while OFF changes nothing
@@ -341,41 +348,53 @@ export const specs: readonly ConnectionCommandSpec[] = [
         arity: 2,
         run: (conn) => helpLines(conn.keyspace.redisVersion),
       },
-      // no client tracking: CACHING is refused, GETREDIR -1, TRACKINGINFO "off", TRACKING OFF
-      // answers OK (TRACKING ON is not emulated)
+      // client-side caching (lib/engine/tracking.ts)
       caching: {
         arity: 3,
-        run: () => {
-          throw new CommandError('ERR CLIENT CACHING can be called only when the client is in tracking mode with OPTIN or OPTOUT mode enabled');
-        },
-      },
-      getredir: { arity: 2, run: () => -1 },
-      tracking: {
-        arity: -3,
         run: (conn, argv) => {
-          const v = argv[2].toLowerCase();
-          if (v === 'off' && argv.length === 3) return OK;
-          if (v === 'on' || v === 'off') return notEmulated('TRACKING')(conn, argv);
-          throw new CommandError(ERR_SYNTAX);
-        },
-      },
-      trackinginfo: { arity: 2, run: () => new MapReply(['flags', new SetReply(['off']), 'redirect', -1, 'prefixes', []]) },
-      // PAUSE 0 ends at once; a real pause (timeout > 0) is not emulated
-      pause: {
-        arity: -3,
-        run: (conn, argv) => {
-          if (!/^-?(0|[1-9][0-9]*)$/.test(argv[2]) || BigInt(argv[2]) > 9223372036854775807n || BigInt(argv[2]) < -9223372036854775808n) {
-            throw new CommandError('ERR timeout is not an integer or out of range');
-          }
-          if (BigInt(argv[2]) < 0n) throw new CommandError('ERR timeout is negative');
-          if (argv.length > 4 || (argv.length === 4 && !['write', 'all'].includes(argv[3].toLowerCase()))) {
-            throw new CommandError('ERR CLIENT PAUSE mode must be WRITE or ALL');
-          }
-          if (BigInt(argv[2]) > 0n) return notEmulated('PAUSE with a timeout')(conn, argv);
+          tracking().clientCaching(conn, argv);
           return OK;
         },
       },
-      unpause: { arity: 2, run: () => OK },
+      getredir: { arity: 2, run: (conn) => (conn.tracking !== null ? conn.tracking.redirect : -1) },
+      tracking: {
+        arity: -3,
+        run: (conn, argv) => {
+          tracking().clientTracking(conn, argv, parseInt64);
+          return OK;
+        },
+      },
+      trackinginfo: { arity: 2, run: (conn) => tracking().trackingInfo(conn) },
+      // CLIENT PAUSE / UNPAUSE (lib/engine/pause.ts)
+      pause: {
+        arity: -3,
+        run: (conn, argv) => {
+          if (argv.length === 4 && !['write', 'all'].includes(argv[3].toLowerCase())) {
+            throw new CommandError('ERR CLIENT PAUSE mode must be WRITE or ALL');
+          }
+          if (argv.length > 4) throw new CommandError(errSubcommandSyntax(argv[1], 'client'));
+          const n = parseInt64(argv[2]);
+          if (n === null) throw new CommandError('ERR timeout is not an integer or out of range');
+          if (n < 0n) throw new CommandError('ERR timeout is negative');
+          if (n > 0n) {
+            const now = BigInt(Math.floor(conn.keyspace.clock.now()));
+            // 7.2+ refuse an end past LLONG_MAX; 7.0.15 lets it wrap to the past (no pause)
+            if (n > 9223372036854775807n - now) {
+              if (versionIndex(conn.keyspace.redisVersion) > versionIndex('7.0')) throw new CommandError('ERR timeout is out of range');
+              return OK;
+            }
+          }
+          pauseModule().pauseClients(conn, Number(n), argv.length === 3 || argv[3].toLowerCase() === 'all');
+          return OK;
+        },
+      },
+      unpause: {
+        arity: 2,
+        run: (conn) => {
+          pauseModule().unpauseClients(conn.server);
+          return OK;
+        },
+      },
     },
   },
 ];

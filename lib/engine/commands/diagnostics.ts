@@ -6,15 +6,14 @@
  *
  * LATENCY LATEST — `[]`. LATENCY HISTORY event — `[]`. LATENCY RESET [event …] — 0 (events
  * reset). LATENCY GRAPH event — "ERR No samples available for event '<event>'". LATENCY DOCTOR —
- * the "monitoring is disabled" report (verbatim string). LATENCY HISTOGRAM — not emulated.
- * SLOWLOG GET [count] — `[]` ("ERR count should be greater than or equal to -1" for a count
- * that is not an integer ≥ -1; more than one argument: subcommand syntax error). SLOWLOG LEN —
- * 0. SLOWLOG RESET — `+OK`. HELP of both: their subcommand lists ("Prints" → "Print" in 7.2).
+ * the "monitoring is disabled" report (verbatim string). LATENCY HISTOGRAM — see `histogram`.
+ * SLOWLOG GET [count] — the entries (lib/engine/slowlog.ts; default 10, -1 all; "ERR count
+ * should be greater than or equal to -1" for a count that is not an integer ≥ -1; more than one
+ * argument: subcommand syntax error). SLOWLOG LEN, SLOWLOG RESET — `+OK`. HELP of both: their subcommand lists ("Prints" → "Print" in 7.2).
  * Texts checked on redis-server 7.0.15 and the post-7.4 build.
  */
 import { CommandError, errSubcommandSyntax } from '../../errors';
-import { StreamsMockError } from '../../clock/clock';
-import { OK, SimpleString, VerbatimReply } from '../../reply/reply';
+import { MapReply, OK, type Reply, SimpleString, VerbatimReply } from '../../reply/reply';
 import { supports } from '../../version';
 import type { ConnectionCommandSpec } from '../command-types';
 import type { Connection } from '../connection';
@@ -59,6 +58,32 @@ const SLOWLOG_HELP = [
 const DOCTOR_DISABLED =
   "I'm sorry, Dave, I can't do that. Latency monitoring is disabled in this Redis instance. You may use \"CONFIG SET latency-monitor-threshold <milliseconds>.\" in order to enable it. If we weren't in a deep space mission I'd suggest to take a look at https://redis.io/topics/latency-monitor.\n";
 
+/**
+ * LATENCY HISTOGRAM [command …] (latency-tracking, on by default): per command that ran since
+ * CONFIG RESETSTAT (its commandstats calls), `calls` and `histogram_usec` — every call in the
+ * 1 µs bucket (a fake's commands take microseconds). A container name stands for its
+ * subcommands; unknown names are skipped.
+ */
+function histogram(conn: Connection, argv: string[]): Reply {
+  const stats = conn.server.stats.commands;
+  const entry = (name: string, calls: number): Reply[] => [name, new MapReply(['calls', calls, 'histogram_usec', new MapReply([1, calls])])];
+  const out: Reply[] = [];
+  const seen = new Set<string>();
+  const add = (name: string) => {
+    const s = stats.get(name);
+    if (s === undefined || s.calls === 0 || seen.has(name)) return;
+    seen.add(name);
+    out.push(...entry(name, s.calls));
+  };
+  if (argv.length === 2) for (const name of stats.keys()) add(name);
+  for (const arg of argv.slice(2)) {
+    const name = arg.toLowerCase();
+    if (stats.has(name)) add(name);
+    else for (const full of stats.keys()) if (full.startsWith(`${name}|`)) add(full);
+  }
+  return new MapReply(out);
+}
+
 /** slowlog.c: getRangeLongFromObjectOrReply(c, argv[2], -1, LONG_MAX, …) with its own message. */
 function parseSlowlogCount(arg: string): number {
   const err = 'ERR count should be greater than or equal to -1';
@@ -83,12 +108,7 @@ export const specs: readonly ConnectionCommandSpec[] = [
         },
       },
       doctor: { arity: 2, run: () => new VerbatimReply(DOCTOR_DISABLED) },
-      histogram: {
-        arity: -2,
-        run: () => {
-          throw new StreamsMockError('LATENCY HISTOGRAM is not emulated');
-        },
-      },
+      histogram: { arity: -2, run: histogram },
       help: { arity: 2, run: (conn) => help(conn, LATENCY_HELP) },
     },
   },
@@ -98,14 +118,19 @@ export const specs: readonly ConnectionCommandSpec[] = [
     subcommands: {
       get: {
         arity: -2,
-        run: (_conn, argv) => {
+        run: (conn, argv) => {
           if (argv.length > 3) throw new CommandError(errSubcommandSyntax(argv[1], 'slowlog'));
-          if (argv.length === 3) parseSlowlogCount(argv[2]);
-          return [];
+          return conn.server.slowlog.get(argv.length === 3 ? parseSlowlogCount(argv[2]) : 10);
         },
       },
-      len: { arity: 2, run: () => 0 },
-      reset: { arity: 2, run: () => OK },
+      len: { arity: 2, run: (conn) => conn.server.slowlog.length },
+      reset: {
+        arity: 2,
+        run: (conn) => {
+          conn.server.slowlog.reset();
+          return OK;
+        },
+      },
       help: { arity: 2, run: (conn) => help(conn, SLOWLOG_HELP) },
     },
   },

@@ -94,6 +94,7 @@ export function infoSource(conn: Connection): InfoSource {
     config: server.config,
     clusterEnabled: server.cluster !== null,
     connectedReplicas: server.replication?.replicaCount ?? 0,
+    tracking: server.tracking === null ? undefined : { clients: server.tracking.clients, keys: server.tracking.totalKeys, items: server.tracking.totalItems, prefixes: server.tracking.totalPrefixes },
   };
 }
 
@@ -110,11 +111,16 @@ function commandNames(conn: Connection): string[] {
 /** Delete every key of `dbs`; each key deleted counts as a change (db.c emptyData). */
 function flush(server: ServerState, dbs: Iterable<ReturnType<ServerState['keyspace']>>): void {
   let removed = 0;
-  for (const ks of dbs) {
-    removed += ks.store.keyNames().length;
-    ks.store.clearAll();
-    ks.blocking.flush();
-  }
+  const empty = () => {
+    for (const ks of dbs) {
+      removed += ks.store.keyNames().length;
+      ks.store.clearAll();
+      ks.blocking.flush();
+    }
+  };
+  // client-side caching: one null invalidation instead of one per key (trackingInvalidateKeysOnFlush)
+  if (server.tracking !== null) server.tracking.flush(empty);
+  else empty();
   server.stats.addDirty(removed);
 }
 

@@ -1,0 +1,100 @@
+/**
+ * CLIENT PAUSE timeout [WRITE|ALL] / CLIENT UNPAUSE (networking.c pauseClientsByClient,
+ * server.c processCommand): while a pause lasts, a command that passed the unknown-command and
+ * arity checks waits (the client is blocked: CLIENT LIST flags=b, INFO blocked_clients) — every
+ * command with ALL (CLIENT UNPAUSE too: it waits for the timeout, as on Redis), with WRITE only
+ * the commands that write or may replicate (write-flagged commands, EVAL/EVALSHA/FCALL unless
+ * the script declares `no-writes`, PFCOUNT, PUBLISH, SPUBLISH, and EXEC of a transaction holding
+ * one). A new pause keeps the later end and never relaxes ALL to WRITE. The pause ends at its
+ * timeout on the keyspace clock of the connection that paused (a fake clock's time, like BLOCK
+ * timeouts; the timer never keeps a process alive) or at CLIENT UNPAUSE; the waiting commands
+ * then run in the order they came. Not emulated: expiry is not suspended during a pause.
+ */
+import { commandSpec } from '../commands/command-data';
+import { type ClockTimer, readNow, scheduleChecked } from '../clock/clock';
+import type { Connection } from './connection';
+import { librariesOf } from './function-libraries';
+import type { ServerState } from './registry';
+
+/** A server's pause (Redis client_pause_per_purpose[PAUSE_BY_CLIENT_COMMAND]). */
+export interface ClientPause {
+  all: boolean;
+  /** End on the pausing connection's keyspace clock (ms). */
+  end: number;
+  timer: ClockTimer | null;
+  /** Commands waiting for the end, in arrival order. */
+  readonly waiting: (() => void)[];
+}
+
+const MAY_REPLICATE = new Set(['eval', 'evalsha', 'fcall', 'pfcount', 'publish', 'spublish']);
+const WRITE_SUBCOMMANDS: Record<string, Set<string>> = {
+  xgroup: new Set(['create', 'setid', 'destroy', 'createconsumer', 'delconsumer']),
+  function: new Set(['load', 'delete', 'flush', 'restore']),
+};
+
+/** The shebang flags of a script body say `no-writes` (evalGetCommandFlags). */
+function scriptWithoutWrites(body: string | undefined): boolean {
+  if (body === undefined || !body.startsWith('#!')) return false;
+  const line = body.slice(0, body.indexOf('\n') === -1 ? undefined : body.indexOf('\n'));
+  const m = /flags=(\S*)/.exec(line);
+  return m !== null && m[1].split(',').includes('no-writes');
+}
+
+/** server.c is_may_replicate_command for argv (EXEC: the queued commands). */
+export function writesOrReplicates(server: ServerState, argv: readonly string[], queued: readonly string[][] | null): boolean {
+  const name = String(argv[0]).toLowerCase();
+  if (name === 'exec') return queued !== null && queued.some((q) => writesOrReplicates(server, q, null));
+  if (name === 'eval') return !scriptWithoutWrites(argv[1]);
+  if (name === 'evalsha') return !scriptWithoutWrites(server.scripts.get(String(argv[1] ?? '').toLowerCase()));
+  if (name === 'fcall') return !(librariesOf(server).functions.get(String(argv[1] ?? '').toLowerCase())?.flags.includes('no-writes') ?? false);
+  if (MAY_REPLICATE.has(name)) return true;
+  const subs = WRITE_SUBCOMMANDS[name];
+  if (subs) return argv.length > 1 && subs.has(String(argv[1]).toLowerCase());
+  const spec = commandSpec(name);
+  if (spec === undefined) return !/^(x?info|object|memory|config|client|command|latency|slowlog|cluster|pubsub|script|debug|acl|module)$/.test(name);
+  return spec.flags.includes('write');
+}
+
+/** CLIENT PAUSE: pause the server's clients for `ms` more (keeping a later end and ALL). */
+export function pauseClients(conn: Connection, ms: number, all: boolean): void {
+  const server = conn.server;
+  const clock = conn.keyspace.clock;
+  const now = readNow(clock);
+  const prev = server.clientPause;
+  // a timeout of 0 ends at time 0: nothing is paused unless an earlier pause still lasts
+  if (ms === 0 && prev === null) return;
+  const end = Math.max(prev?.end ?? -Infinity, ms === 0 ? 0 : now + ms);
+  const pause: ClientPause = prev ?? { all, end, timer: null, waiting: [] };
+  pause.all = all || (prev !== null && prev.all);
+  pause.end = end;
+  server.clientPause = pause;
+  pause.timer?.cancel();
+  pause.timer = null;
+  let timer: ClockTimer;
+  try {
+    timer = scheduleChecked(clock, () => {
+      if (pause.timer === timer) unpauseClients(server);
+    }, Math.max(0, end - now));
+  } catch {
+    unpauseClients(server); // a clock that cannot schedule: no pause that could never end
+    return;
+  }
+  timer.unref?.();
+  pause.timer = timer;
+}
+
+/** CLIENT UNPAUSE (or the timeout): the waiting commands run, in order. */
+export function unpauseClients(server: ServerState): void {
+  const pause = server.clientPause;
+  if (pause === null) return;
+  server.clientPause = null;
+  pause.timer?.cancel();
+  for (const resume of pause.waiting.splice(0)) resume();
+}
+
+/** True when argv must wait for the pause to end. */
+export function mustWait(server: ServerState, argv: readonly string[], queued: readonly string[][] | null): boolean {
+  const pause = server.clientPause;
+  if (pause === null) return false;
+  return pause.all || writesOrReplicates(server, argv, queued);
+}
