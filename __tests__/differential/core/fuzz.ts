@@ -82,6 +82,64 @@ export interface FuzzOptions {
   resp3?: boolean;
 }
 
+const isBusy = (w: Wire) => w.t === '-' && w.v.startsWith('BUSY ');
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A command on the real server, waited out while another client's script keeps it BUSY. */
+async function callWhileBusy(c: RespClient, argv: string[]): Promise<Wire> {
+  for (let tries = 0; ; tries++) {
+    const w = await c.call(argv);
+    if (!isBusy(w) || tries >= 600) return w;
+    await sleep(100);
+  }
+}
+
+/**
+ * One seed from an empty db: its divergence, undefined when none, or 'busy' when the real server
+ * answered BUSY (another client's script — the servers are shared): the seed is then run again,
+ * up to 5 times (`retried`: the last run reports the divergence whatever the cause).
+ */
+async function runSeed(fake: RespClient, real: RespClient, options: FuzzOptions, seed: number, result: FuzzResult, retried: boolean): Promise<Divergence | undefined | 'busy'> {
+  const resp = options.resp3 && seed % 2 === 1 ? '3' : '2';
+  for (const c of [fake, real]) {
+    await callWhileBusy(c, ['HELLO', resp]);
+    await callWhileBusy(c, ['FLUSHDB']);
+  }
+  const gen = new Generator(new Rng(seed), options.families);
+  const history: string[][] = [];
+  let step = 0;
+  while (step < options.steps) {
+    const block = gen.next();
+    const queued: string[][] = [];
+    let busy = false;
+    for (const argv of block) {
+      step++;
+      history.push(argv);
+      const [f, r] = await Promise.all([fake.call(argv), real.call(argv)]);
+      result.commands++;
+      busy ||= isBusy(r);
+      const upper = argv[0].toUpperCase();
+      let fn: Wire;
+      let rn: Wire;
+      if (upper === 'EXEC' && f.t === '*' && r.t === '*' && f.v && r.v && f.v.length === queued.length && r.v.length === queued.length) {
+        fn = { t: '*', v: f.v.map((x, i) => normalise(queued[i], x)) };
+        rn = { t: '*', v: r.v.map((x, i) => normalise(queued[i], x)) };
+      } else {
+        fn = normalise(argv, f);
+        rn = normalise(argv, r);
+      }
+      if (upper !== 'MULTI' && upper !== 'EXEC') queued.push(argv);
+      if (text(fn) !== text(rn)) {
+        // leave a MULTI open on neither side
+        await Promise.all([fake.call(['DISCARD']), callWhileBusy(real, ['DISCARD'])]);
+        const divergence = { seed, step, argv, fake: text(f), real: text(r), history: [...history] };
+        return busy && !retried ? 'busy' : divergence;
+      }
+    }
+  }
+  return undefined;
+}
+
 /** Run every seed; each stops at its first divergence (the states differ from there on). */
 export async function fuzz(options: FuzzOptions): Promise<FuzzResult> {
   const server: RedisServer = await serve({ port: 0, redisVersion: options.redisVersion, clockCommand: false });
@@ -91,44 +149,18 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzResult> {
   const result: FuzzResult = { commands: 0, divergences: [] };
   try {
     for (const seed of options.seeds) {
-      const resp = options.resp3 && seed % 2 === 1 ? '3' : '2';
-      for (const c of [fake, real]) {
-        await c.call(['HELLO', resp]);
-        await c.call(['FLUSHDB']);
-      }
-      const gen = new Generator(new Rng(seed), options.families);
-      const history: string[][] = [];
-      let step = 0;
-      seedLoop: while (step < options.steps) {
-        const block = gen.next();
-        const queued: string[][] = [];
-        for (const argv of block) {
-          step++;
-          history.push(argv);
-          const [f, r] = await Promise.all([fake.call(argv), real.call(argv)]);
-          result.commands++;
-          const upper = argv[0].toUpperCase();
-          let fn: Wire;
-          let rn: Wire;
-          if (upper === 'EXEC' && f.t === '*' && r.t === '*' && f.v && r.v && f.v.length === queued.length && r.v.length === queued.length) {
-            fn = { t: '*', v: f.v.map((x, i) => normalise(queued[i], x)) };
-            rn = { t: '*', v: r.v.map((x, i) => normalise(queued[i], x)) };
-          } else {
-            fn = normalise(argv, f);
-            rn = normalise(argv, r);
-          }
-          if (upper !== 'MULTI' && upper !== 'EXEC') queued.push(argv);
-          if (text(fn) !== text(rn)) {
-            result.divergences.push({ seed, step, argv, fake: text(f), real: text(r), history: [...history] });
-            // leave a MULTI open on neither side
-            await Promise.all([fake.call(['DISCARD']), real.call(['DISCARD'])]);
-            break seedLoop;
-          }
+      for (let attempt = 0; ; attempt++) {
+        const outcome = await runSeed(fake, real, options, seed, result, attempt >= 5);
+        if (outcome === 'busy') {
+          await sleep(500);
+          continue;
         }
+        if (outcome !== undefined) result.divergences.push(outcome);
+        break;
       }
     }
   } finally {
-    await real.call(['FLUSHDB']).catch(() => undefined);
+    await callWhileBusy(real, ['FLUSHDB']).catch(() => undefined);
     fake.close();
     real.close();
     await server.close();
