@@ -48,7 +48,7 @@ describe('the core types answer as real servers do, command by command (differen
       const seeds = Array.from({ length: SEEDS }, (_, i) => i + 1);
       const result = await fuzz({ url, redisVersion: version, families, seeds, steps: STEPS, resp3: true });
       const report = result.divergences.map((d) => describeDivergence(d)).join('\n\n');
-      console.log(`core fuzzer vs ${label}: ${result.commands} commands (${result.skipped} lex ranges over a skiplist of mixed scores not sent), ${result.divergences.length} divergent seeds of ${SEEDS}`);
+      console.log(`core fuzzer vs ${label}: ${result.commands} commands (${result.skipped} lex ranges over a skiplist of mixed scores not sent, ${result.knownEnded} seeds ended at a known difference), ${result.divergences.length} divergent seeds of ${SEEDS}`);
       if (REPORT) {
         if (report) console.log(report);
         return;

@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   });
   const result = await fuzz({ url, redisVersion: version, families: families.split(',') as Family[], seeds, steps: Number(steps), resp3: true });
   for (const d of result.divergences) console.log(`${describe(d, Number(history))}\n`);
-  console.log(`${result.commands} commands (${result.skipped} lex ranges skipped), ${result.divergences.length} divergent seeds of ${seeds.length}`);
+  console.log(`${result.commands} commands (${result.skipped} lex ranges skipped, ${result.knownEnded} seeds ended at a known difference), ${result.divergences.length} divergent seeds of ${seeds.length}`);
 }
 
 main().catch((e) => {
