@@ -144,6 +144,27 @@ async function lexRangeUndefined(real: RespClient, argv: readonly string[]): Pro
   return (await score('0')) !== (await score('-1'));
 }
 
+/** CONFIG GET's pairs as a map. */
+function configMap(w: Wire): Map<string, string> {
+  const l = leaves(w);
+  const m = new Map<string, string>();
+  for (let i = 0; i + 1 < l.length; i += 2) m.set(l[i], l[i + 1]);
+  return m;
+}
+
+/**
+ * Whether the real server's encoding limits (zset-max-listpack-entries …) differ from the fake's
+ * defaults: other tests run in parallel against the same server change them for a moment
+ * (__tests__/differential/zset-real-server.test.ts sets zset-max-listpack-entries to 0 and 1), and
+ * the seed then runs again, as for BUSY.
+ */
+async function configChanged(fake: RespClient, real: RespClient): Promise<boolean> {
+  const [f, r] = await Promise.all([fake.call(['CONFIG', 'GET', '*max-*']), callWhileBusy(real, ['CONFIG', 'GET', '*max-*'])]);
+  const rm = configMap(r);
+  for (const [k, v] of configMap(f)) if (rm.has(k) && rm.get(k) !== v) return true;
+  return false;
+}
+
 /**
  * A difference from the post-7.4 build the emulation keeps on purpose, which ends the seed
  * without counting: that build predates the CVE-2025-32023 fix and accepts a sparse HyperLogLog
@@ -158,7 +179,8 @@ function knownDifference(version: string, fake: Wire, real: Wire): boolean {
 
 /**
  * One seed from an empty db: its divergence, undefined when none, or 'busy' when the real server
- * answered BUSY (another client's script — the servers are shared): the seed is then run again,
+ * answered BUSY (another client's script — the servers are shared) or another client changed its
+ * encoding limits (configChanged): the seed is then run again,
  * up to 5 times (`retried`: the last run reports the divergence whatever the cause).
  */
 async function runSeed(fake: RespClient, real: RespClient, options: FuzzOptions, seed: number, result: FuzzResult, retried: boolean): Promise<Divergence | undefined | 'busy'> {
@@ -204,7 +226,7 @@ async function runSeed(fake: RespClient, real: RespClient, options: FuzzOptions,
         // leave a MULTI open on neither side
         await Promise.all([fake.call(['DISCARD']), callWhileBusy(real, ['DISCARD'])]);
         const divergence = { seed, step, argv, fake: text(f), real: text(r), history: [...history] };
-        if (busy && !retried) return 'busy';
+        if ((busy || (await configChanged(fake, real))) && !retried) return 'busy';
         if (knownDifference(options.redisVersion, f, r)) {
           result.knownEnded++;
           return undefined;
