@@ -47,6 +47,14 @@ export const FEATURE_SINCE = {
    *  tail, LPOS takes the first match from the tail — checked on redis-server 7.0.15). First
    *  release assumed 7.2 (the range check is in the 7.2 t_list.c). */
   listRankRangeCheck: '7.2',
+  /** LSET cuts its index to a C `int` (t_list.c listTypeReplaceAtIndex(robj *o, int index, …),
+   *  new with listpack lists in 7.2): `LSET k 9223372036854775807 v` sets the last element,
+   *  `LSET k 4294967297 v` the second (checked on the post-7.4 build, listpack and quicklist);
+   *  7.0.15 answers "ERR index out of range". */
+  lsetIntIndex: '7.2',
+  /** …fixed by redis #15407 (index `long` again; merged into unstable 2026-07-02, issue #15402):
+   *  first release with the fix assumed 8.10, the first after the merge. */
+  lsetLongIndex: '8.10',
   /** A BLPOP/BRPOP/BRPOPLPUSH/BLMOVE served after it blocked counts its pop in INFO
    *  rdb_changes_since_last_save (7.2, where the woken command re-runs); 7.0 counts nothing for it
    *  (BLMPOP counts its pops in both) — checked on redis-server 7.0.15 and the post-7.4 build. */

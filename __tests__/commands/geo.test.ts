@@ -29,6 +29,21 @@ describe('geohash (geohash.c)', () => {
 });
 
 describe('GEO commands', () => {
+  it('decodes any score as (uint64_t) does on x86-64: +inf and 2^64 up are cell 0, -inf cell 2^63 (redis-server 7.0.15)', () => {
+    // found by the core fuzzer: GEORADIUSBYMEMBER around a member of score inf
+    const h = new Harness();
+    h.version = '7.0'; // GEOPOS prints %.17Lg there
+    h.run('ZADD', 'b', '10', 'c', 'inf', 'x', '-inf', 'z', '1e20', 'w', '9223372036854775808', 'y');
+    expect(h.run('GEOPOS', 'b', 'x', 'z', 'w', 'y')).toEqual([
+      ['-179.99999731779098511', '-85.05112751263942528'],
+      ['180', '-85.05112751263942528'],
+      ['-179.99999731779098511', '-85.05112751263942528'],
+      ['180', '-85.05112751263942528'],
+    ]);
+    expect(h.run('GEOHASH', 'b', 'x', 'z')).toEqual(['00bh0hbj200', '00bh0hbj200']);
+    expect(h.run('GEORADIUSBYMEMBER', 'b', 'x', '20000000', 'km')).toEqual(['c']);
+  });
+
   it('GEOADD adds through ZADD (NX/XX/CH) and checks options, then each pair, in order', () => {
     const h = new Harness();
     expect(h.run('GEOADD', 'g', '13.361389', '38.115556', 'Palermo', '15.087269', '37.502669', BIN)).toBe(2);

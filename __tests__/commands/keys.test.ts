@@ -192,6 +192,17 @@ describe('EXPIRE family, TTL, PERSIST', () => {
     expect(h.dirtyCount).toBe(3);
   });
 
+  it('GT/LT: the same far time twice is not later (EXPIREAT beyond 2^53 ms, found by the core fuzzer)', () => {
+    // redis-server 7.0.15 and the post-7.4 build: 1, then 0 for GT
+    const h = new Harness();
+    h.db.store('d', 'v');
+    expect(h.run('EXPIREAT', 'd', '9223372036854775', 'NX')).toBe(1);
+    expect(h.run('EXPIREAT', 'd', '9223372036854775', 'GT')).toBe(0);
+    expect(h.run('EXPIREAT', 'd', '9223372036854775', 'LT')).toBe(0);
+    expect(h.run('PEXPIREAT', 'd', '9223372036854775000', 'GT')).toBe(0);
+    expect(h.run('EXPIREAT', 'd', '9223372036854774', 'LT')).toBe(1);
+  });
+
   it('TTL rounds to the nearest second; EXPIRETIME/PEXPIRETIME answer the absolute time; PERSIST', () => {
     const h = new Harness();
     expect(['ttl', 'pttl', 'expiretime', 'pexpiretime', 'persist'].map((c) => h.run(c, 'nokey'))).toEqual([-2, -2, -2, -2, 0]);

@@ -161,6 +161,22 @@ describe('list commands (lib/commands/list.ts)', () => {
     expect(h.notifications.at(-1)).toEqual(['l', 'lset', 'k']);
   });
 
+  it('LSET cuts its index to a C int from 7.2 until the fix (8.10): 2^63-1 sets the last element', () => {
+    // found by the core fuzzer (lists on the post-7.4 build); 7.0.15 answers out of range
+    const h = harness();
+    h.run('RPUSH', 'k', 'a', 'b', 'c');
+    h.version = '8.0';
+    expect(h.run('LSET', 'k', '9223372036854775807', 'Y')).toBe('OK');
+    expect(h.run('LSET', 'k', '4294967297', 'X')).toBe('OK');
+    expect(h.error('LSET', 'k', '2147483648', 'Z')).toBe('ERR index out of range');
+    expect(h.run('LRANGE', 'k', '0', '-1')).toEqual(['a', 'X', 'Y']);
+    for (const version of ['7.0', '8.10'] as const) {
+      h.version = version;
+      expect(h.error('LSET', 'k', '9223372036854775807', 'v')).toBe('ERR index out of range');
+      expect(h.error('LSET', 'k', '4294967297', 'v')).toBe('ERR index out of range');
+    }
+  });
+
   it('WRONGTYPE for a key of another type', () => {
     const h = harness();
     h.keys.set('s', 'text');

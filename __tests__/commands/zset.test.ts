@@ -67,6 +67,15 @@ describe('sorted-set commands (engine-owned)', () => {
       expect((h.keys.get('sl') as RedisZset).encoding()).toBe('skiplist');
       expect(h.run('ZSCORE', 'sl', 'a')).toBe('-0');
     });
+
+    it('a result built as a skiplist and stored as a listpack turns -0 into 0 (zsetConvert → zzlInsertAt)', () => {
+      // found by the core fuzzer (seed 48): `ZADD b 0 1` then `ZUNIONSTORE b 1 b WEIGHTS -1`;
+      // redis-server 7.0.15 and the post-7.4 build answer `0`
+      h.run('ZADD', 'b', '0', '1', '-5', 'x');
+      expect(h.run('ZUNIONSTORE', 'b', '1', 'b', 'WEIGHTS', '-1', 'AGGREGATE', 'MIN')).toBe(2);
+      expect(h.run('ZRANGE', 'b', '0', '-1', 'WITHSCORES')).toEqual(['1', '0', 'x', '5']);
+      expect(h.run('ZSCORE', 'b', '1')).toBe('0');
+    });
   });
 
   describe('ranges', () => {

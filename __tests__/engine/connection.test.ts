@@ -173,6 +173,21 @@ describe('MULTI / EXEC / DISCARD / WATCH', () => {
     expect(await c.execute(['EXISTS', 'k'])).toBe(0);
   });
 
+  it('7.0 refuses ZRANK … WITHSCORE at queue time (arity 3 before 7.2), as redis-server 7.0.15 does', async () => {
+    // found by the core fuzzer (seed 5, 7.0.15): the fake queued it and failed only at EXEC
+    const old = conn({ streams: { redisVersion: '7.0' } });
+    await old.execute(['MULTI']);
+    expect(await errorOf(old.execute(['ZRANK', 'z', 'm', 'WITHSCORE']))).toBe("ERR wrong number of arguments for 'zrank' command");
+    expect(await errorOf(old.execute(['ZREVRANK', 'z', 'm', 'WITHSCORE']))).toBe("ERR wrong number of arguments for 'zrevrank' command");
+    expect(await errorOf(old.execute(['EXEC']))).toBe('EXECABORT Transaction discarded because of previous errors.');
+    expect((await old.execute(['COMMAND', 'INFO', 'zrank']) as unknown[][])[0][1]).toBe(3);
+    const now = conn({ port: port + 5000 }); // another keyspace (the version is the keyspace's)
+    await now.execute(['MULTI']);
+    expect(await now.execute(['ZRANK', 'z', 'm', 'WITHSCORE'])).toEqual(new SimpleString('QUEUED'));
+    expect(await now.execute(['EXEC'])).toEqual([NIL_ARRAY]);
+    expect((await now.execute(['COMMAND', 'INFO', 'zrank']) as unknown[][])[0][1]).toBe(-3);
+  });
+
   it('answers the transaction-state errors and keeps the transaction after them', async () => {
     const c = conn();
     expect(await errorOf(c.execute(['EXEC']))).toBe('ERR EXEC without MULTI');

@@ -5,6 +5,7 @@
  * of a data file goes through jest's module registry again in every test file.
  */
 import { readJsonFile, readPackageFile } from '../json-file';
+import { type RedisVersion, predates } from '../version';
 
 /** One command of the table (arity as Redis's COMMAND INFO gives it: negative = at least). */
 export interface CommandData {
@@ -56,4 +57,20 @@ export function commandSpec(name: string): CommandData | undefined {
 
 function commandSpecOf(t: Record<string, CommandData | undefined>, name: string): CommandData | undefined {
   return Object.prototype.hasOwnProperty.call(t, name) ? t[name] : undefined;
+}
+
+/**
+ * Arities that changed between the emulated versions: before `until` the command had `arity`
+ * (ZRANK/ZREVRANK took no WITHSCORE before 7.2: redis-server 7.0.15's COMMAND INFO gives 3, and
+ * MULTI refuses `ZRANK k m WITHSCORE` at queue time with the arity error).
+ */
+const ARITY_BEFORE: Record<string, { until: RedisVersion; arity: number }> = {
+  zrank: { until: '7.2', arity: 3 },
+  zrevrank: { until: '7.2', arity: 3 },
+};
+
+/** The arity lower-case command `name` had in `version` when it differs from today's, else undefined. */
+export function olderArity(name: string, version: RedisVersion): number | undefined {
+  const old = Object.prototype.hasOwnProperty.call(ARITY_BEFORE, name) ? ARITY_BEFORE[name] : undefined;
+  return old !== undefined && predates(version, old.until) ? old.arity : undefined;
 }

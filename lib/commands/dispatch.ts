@@ -4,6 +4,7 @@
  */
 import { errUnknownCommand, errUnknownSubcommand, errWrongArity, fail } from '../errors';
 import { commandSince, predates } from '../version';
+import { olderArity } from './command-data';
 import { COMMANDS } from './index';
 import type { CommandContext, CommandHandler, CommandResult, CommandSpec } from './types';
 import type { RedisVersion } from '../version';
@@ -32,7 +33,7 @@ export function dispatchCheckOnly(version: RedisVersion, argv: string[]): Comman
   if (!spec || predates(version, commandSince(name))) {
     fail(errUnknownCommand(argv[0], argv.slice(1)));
   }
-  if (!arityOk(spec.arity, argv.length)) fail(errWrongArity(name));
+  if (!arityOk(olderArity(name, version) ?? spec.arity, argv.length)) fail(errWrongArity(name));
   if (spec.subcommands) {
     const sub = argv[1].toLowerCase();
     const subSpec = spec.subcommands[sub];

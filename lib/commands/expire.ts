@@ -71,8 +71,12 @@ const expireGeneric =
       const current = db.ttlAt(key);
       if (flags & NX && current !== undefined) return 0;
       if (flags & XX && current === undefined) return 0;
-      if (flags & GT && (current === undefined || when <= BigInt(current))) return 0;
-      if (flags & LT && current !== undefined && when >= BigInt(current)) return 0;
+      // the keyspace keeps expiry times as doubles (exact up to 2^53 ms, the year 287396): compare
+      // the new time as it would be stored, so that the same far time twice is equal as in Redis
+      // (`EXPIREAT k 9223372036854775` twice, the second with GT: 0; found by the core fuzzer)
+      const stored = Number(when);
+      if (flags & GT && (current === undefined || stored <= current)) return 0;
+      if (flags & LT && current !== undefined && stored >= current) return 0;
     }
     if (when <= BigInt(ctx.now)) {
       db.remove(key);

@@ -132,7 +132,10 @@ function lset(ctx: CommandContext, argv: string[]): Reply {
   const db = ctx.db;
   const list = getList(db, argv[1]);
   if (list === undefined) fail(ERR_NO_SUCH_KEY);
-  const index = long(argv[2]);
+  const parsed = parseInt64(argv[2]);
+  if (parsed === null) fail(ERR_NOT_INTEGER);
+  // 7.2 … 8.8: listTypeReplaceAtIndex takes an `int` index, so the long is cut to its low 32 bits
+  const index = supports(ctx.version, 'lsetIntIndex') && !supports(ctx.version, 'lsetLongIndex') ? Number(BigInt.asIntN(32, parsed)) : Number(parsed);
   const value = argv[3];
   const fill = listFill(db);
   // listTypeTryConversionAppend runs before the index is known to be in range

@@ -19,7 +19,7 @@
  * a closed connection rejects with `Error('Connection is closed.')`, as ioredis says it.
  * Nothing throws synchronously.
  */
-import { commandSpec } from '../commands/command-data';
+import { commandSpec, olderArity } from '../commands/command-data';
 import { dispatch, dispatchCheckOnly, lookupCommand } from '../commands/dispatch';
 import type { BlockRequest, CommandContext, CommandHandler, CommandResult, CommandSpec, Db } from '../commands/types';
 import { isBlockRequest } from '../commands/types';
@@ -1245,7 +1245,7 @@ export class Connection {
     if (spec) {
       if (predates(ks.redisVersion, commandSince(name))) throw new CommandError(ERR_UNKNOWN_FROM_SCRIPT);
       // Redis looks a container's subcommand up with the command itself (argc >= 2).
-      let arity = spec.arity;
+      let arity = olderArity(name, ks.redisVersion) ?? spec.arity;
       if (spec.subcommands && argv.length >= 2) {
         const sub = spec.subcommands[argv[1].toLowerCase()];
         if (!sub) throw new CommandError(ERR_UNKNOWN_FROM_SCRIPT);

@@ -65,14 +65,27 @@ export function geoScore(longitude: number, latitude: number): number | null {
   return bits === null ? null : Number(bits);
 }
 
+const TWO_63 = 2 ** 63;
+
+/**
+ * `(uint64_t)score` as gcc compiles it on x86-64: below 2^63 cvttsd2si (truncation, two's
+ * complement; below -2^63 and -inf its "indefinite" 2^63), from 2^63 on cvttsd2si(score - 2^63)
+ * with the top bit flipped (so 2^64 and above, +inf included, give 0). Checked on redis-server
+ * 7.0.15: `ZADD b inf x` then `GEOPOS b x` is the cell of 0 (-179.99999731779098511 …), and
+ * GEORADIUSBYMEMBER around it finds the members near it (found by the core fuzzer).
+ */
+function toUint64(score: number): bigint {
+  if (score < TWO_63) return score >= -TWO_63 ? BigInt(Math.trunc(score)) & ((1n << 64n) - 1n) : 1n << 63n;
+  return score - TWO_63 < TWO_63 ? BigInt(Math.trunc(score)) : 0n;
+}
+
 /**
  * decodeGeohash: the centre of the cell a score names, clamped to Redis's limits, as
  * [longitude, latitude] (any score decodes: geo.c's decodeGeohash never fails at step 26).
  */
 export function geoDecode(score: number): [number, number] {
-  // (uint64_t)bits, as x86-64 converts: truncation, modulo 2^64; inf and nan give 2^63. The
-  // hash's step is 26, so HASHISZERO never holds: the score 0 is a cell too.
-  const bits = Number.isFinite(score) ? BigInt(Math.trunc(score)) & ((1n << 64n) - 1n) : 1n << 63n;
+  // The hash's step is 26, so HASHISZERO never holds: the score 0 is a cell too.
+  const bits = toUint64(score);
   const step = GEO_STEP_MAX;
   const [ilato, ilono] = deinterleave(bits);
   const latScale = GEO_LAT_MAX - GEO_LAT_MIN;

@@ -191,8 +191,29 @@ export type ZsetEntry = readonly [member: string, score: number];
 export class RedisZset {
   private readonly dict = new Map<string, number>();
   private readonly zsl = new SkipList();
+  private lp = true;
+
   /** Redis's encoding: listpack (true) or skiplist (false). See the file comment. */
-  listpack = true;
+  get listpack(): boolean {
+    return this.lp;
+  }
+
+  /**
+   * Converting a skiplist to a listpack (zsetConvert → zzlInsertAt) stores each score anew: a
+   * `-0` becomes 0 (redis-server 7.0.15 and the post-7.4 build: `ZADD s 0 m` then
+   * `ZUNIONSTORE d 1 s WEIGHTS -1` and `ZSCORE d m` is `0`).
+   */
+  set listpack(value: boolean) {
+    if (value && !this.lp) {
+      const negativeZeros = [...this.dict].filter(([, s]) => Object.is(s, -0)).map(([m]) => m);
+      for (const m of negativeZeros) {
+        this.zsl.delete(-0, m);
+        this.dict.set(m, 0);
+        this.zsl.insert(0, m);
+      }
+    }
+    this.lp = value;
+  }
 
   get redisType(): 'zset' {
     return 'zset';

@@ -17,7 +17,7 @@ import { MapReply, type Reply, SetReply, SimpleString, statusLines } from '../..
 import { COMMAND_SINCE, predates, type RedisVersion, versionIndex } from '../../version';
 import { getKeysReply, redisCommandNames } from './key-specs';
 import { COMMANDS } from '../index';
-import { type CommandData, commandSpec } from '../command-data';
+import { type CommandData, commandSpec, olderArity } from '../command-data';
 
 /** The commands a server answers: names (lower case) beyond the stream family, and its version. */
 export interface CommandTableSource {
@@ -49,7 +49,7 @@ function group(name: string): string {
   return 'keyspace';
 }
 
-function infoEntry(name: string): Reply {
+function infoEntry(name: string, version: RedisVersion): Reply {
   const e = entryOf(name);
   if (!e) return null;
   const cats = [e.flags.includes('write') ? '@write' : e.flags.includes('readonly') ? '@read' : null, `@${group(name)}`, e.flags.includes('fast') ? '@fast' : '@slow', e.flags.includes('blocking') ? '@blocking' : null]
@@ -57,7 +57,7 @@ function infoEntry(name: string): Reply {
     .map((c) => new SimpleString(c));
   return [
     name,
-    e.arity,
+    olderArity(name, version) ?? COMMANDS.get(name)?.arity ?? e.arity, // ioredis's table is 7.0's (ZRANK: 3)
     new SetReply(e.flags.map((f) => new SimpleString(f))),
     e.keyStart,
     e.keyStop,
@@ -114,7 +114,7 @@ function serverCommandNames(source: CommandTableSource, names: readonly string[]
 /** Run COMMAND (argv[0] = 'command'). */
 export function commandReply(argv: readonly string[], source: CommandTableSource): Reply {
   const names = commandNames(source);
-  if (argv.length === 1) return names.map(infoEntry);
+  if (argv.length === 1) return names.map((n) => infoEntry(n, source.version));
   const sub = argv[1].toLowerCase();
   switch (sub) {
     case 'count':
@@ -126,7 +126,7 @@ export function commandReply(argv: readonly string[], source: CommandTableSource
     case 'info': {
       const known = new Set(names);
       const asked = argv.length === 2 ? names : argv.slice(2).map((n) => n.toLowerCase());
-      return asked.map((n) => (known.has(n) ? infoEntry(n) : null));
+      return asked.map((n) => (known.has(n) ? infoEntry(n, source.version) : null));
     }
     case 'docs': {
       const known = new Set(names);
