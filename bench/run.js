@@ -19,9 +19,26 @@
  *   ms, median of the 21st-40th XADD, the first one shown apart: it runs the re-run code cold)
  * - pel: XAUTOCLAIM and XPENDING at 1M entries / 100k PEL, <= 0.5 µs per examined PEL entry
  * - growth: per-command cost at 1k/10k/100k entries, 100k/1k <= 3 (BENCH_MAX_RATIO)
+ * - percommand (issue 19 item 5): GET, SET, INCR, HSET, HGETALL of 10 fields, MGET of 10 keys,
+ *   package / ioredis-mock <= 1.0 both warm (worker `commandRatios`: side by side with a
+ *   pristine ioredis-mock in one process, median of processes) and cold (CPU of the first 1,000
+ *   calls in a fresh process after loading the module and making one client; median of
+ *   interleaved processes per side)
+ * - streamcold: XADD and the XADD+XREADGROUP+XACK cycle over the first 1,000 calls of a fresh
+ *   process <= 2x and <= 4x ioredis-mock's GET over its first 1,000
+ * - serve: redis-benchmark (-t set,get unpipelined and -P 16; lpush,lpop) against `serve` and
+ *   against a redis-server of our own, both on free ports; serve / redis-server requests per
+ *   second >= 0.7 (unpipelined) and >= 0.3 (-P 16); skips with a message when
+ *   redis-benchmark/redis-server are missing (BENCH_REDIS_SERVER / BENCH_REDIS_BENCHMARK
+ *   name other binaries)
+ * - typegrowth (issue 20): per-command cost at 1k and 1M members/elements of sorted sets,
+ *   lists, sets and hashes, 1M/1k <= BENCH_TYPE_MAX_RATIO (default 3; random members of a 1M
+ *   collection miss the CPU caches where 1k hit them: a flat O(1)/O(log n) command still pays
+ *   that)
  * Select sections with BENCH_ONLY=import,jest,…; BENCH_QUICK=1 uses fewer repetitions.
  */
-const { spawnSync } = require('child_process');
+const { spawn, spawnSync } = require('child_process');
+const net = require('net');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
@@ -31,6 +48,7 @@ const WORKER = path.join(__dirname, 'worker.js');
 const QUICK = Boolean(process.env.BENCH_QUICK);
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',')) : null;
 const GROWTH_MAX_RATIO = Number(process.env.BENCH_MAX_RATIO || 3);
+const TYPE_GROWTH_MAX_RATIO = Number(process.env.BENCH_TYPE_MAX_RATIO || 3);
 
 const TARGETS = {
   importRatio: 1.15,
@@ -41,6 +59,12 @@ const TARGETS = {
   cycleOverGet: 6 / 1.3,
   waiterXaddMs: 2,
   pelScanUsPerEntry: 0.5,
+  commandWarmRatio: 1.0,
+  commandColdRatio: 1.0,
+  coldXaddOverGet: 2,
+  coldCycleOverGet: 4,
+  serveUnpipelined: 0.7,
+  servePipelined: 0.3,
 };
 
 let missed = 0;
@@ -51,6 +75,13 @@ function check(name, value, max, unit = '') {
   if (!ok) missed++;
   results.push({ name, value, max, ok });
   console.log(`  ${ok ? 'ok    ' : 'MISSED'} ${name}: ${fmt(value)}${unit} (target <= ${fmt(max)}${unit})`);
+}
+
+function checkAtLeast(name, value, min, unit = '') {
+  const ok = value >= min;
+  if (!ok) missed++;
+  results.push({ name, value, min, ok });
+  console.log(`  ${ok ? 'ok    ' : 'MISSED'} ${name}: ${fmt(value)}${unit} (target >= ${fmt(min)}${unit})`);
 }
 
 function fmt(x) {
@@ -325,10 +356,207 @@ function benchGrowth() {
   results.push({ name: 'growth', ok: true });
 }
 
+
 // ------------------------------------------------------------------------------------------
-const sections = { import: benchImport, jest: benchJest, heap: benchHeap, commands: benchCommands, waiters: benchWaiters, pel: benchPel, growth: benchGrowth };
+const PER_COMMANDS = ['GET', 'SET', 'INCR', 'HSET', 'HGETALL 10 fields', 'MGET 10 keys'];
+
+/** Median CPU µs of the first `calls` calls of `command` over `reps` fresh processes per side (interleaved). */
+function coldMedians(sides, command, reps) {
+  const out = Object.fromEntries(sides.map(([label]) => [label, []]));
+  for (let i = 0; i < reps; i++) {
+    const order = i % 2 ? [...sides].reverse() : sides;
+    for (const [label, target, cmd] of order) out[label].push(work('coldCommand', target, { command: cmd ?? command, calls: 1000 }).totalUs);
+  }
+  return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, median(v)]));
+}
+
+function benchPerCommand() {
+  section('per command, package / ioredis-mock (issue 19 item 5): warm (side by side) and cold (first 1,000 calls of a fresh process)');
+  const processes = QUICK ? 1 : 3;
+  const warmRuns = Array.from({ length: processes }, () => work('commandRatios', 'streams', { rounds: QUICK ? 5 : 9 }));
+  const names = Object.keys(warmRuns[0]);
+  const warm = Object.fromEntries(names.map((n) => [n, {
+    plain: median(warmRuns.map((r) => r[n].plain)),
+    pkg: median(warmRuns.map((r) => r[n].pkg)),
+    ratio: median(warmRuns.map((r) => r[n].ratio)),
+  }]));
+  const reps = QUICK ? 3 : 5;
+  const cold = {};
+  for (const n of names) cold[n] = coldMedians([['plain', 'plain'], ['pkg', 'streams']], n, reps);
+  table(
+    ['command', 'warm mock µs', 'warm pkg µs', 'warm ratio', 'cold mock ms/1000', 'cold pkg ms/1000', 'cold ratio'],
+    names.map((n) => [
+      n,
+      fmt(warm[n].plain),
+      fmt(warm[n].pkg),
+      `${fmt(warm[n].ratio)}x`,
+      fmt(cold[n].plain / 1000),
+      fmt(cold[n].pkg / 1000),
+      `${fmt(cold[n].pkg / cold[n].plain)}x`,
+    ]),
+  );
+  console.log(`  (warm: median of ${processes} processes of side-by-side rounds; cold: median of ${reps} fresh processes per side; SET+GET pair shown, not a target)`);
+  for (const n of PER_COMMANDS) {
+    check(`${n} warm, package / ioredis-mock`, warm[n].ratio, TARGETS.commandWarmRatio, 'x');
+    check(`${n} first 1,000 calls, package / ioredis-mock`, cold[n].pkg / cold[n].plain, TARGETS.commandColdRatio, 'x');
+  }
+}
+
+function benchStreamCold() {
+  section('stream cold path: CPU of the first 1,000 calls in a fresh process, / ioredis-mock GET over its first 1,000');
+  const reps = QUICK ? 3 : 5;
+  const m = coldMedians([['get', 'plain', 'GET'], ['xadd', 'streams', 'XADD'], ['cycle', 'streams', 'XADD+XREADGROUP+XACK']], null, reps);
+  table(['', 'ms per 1,000 calls', '/ mock GET'], [
+    ['ioredis-mock GET', fmt(m.get / 1000), '1.00x'],
+    ['package XADD', fmt(m.xadd / 1000), `${fmt(m.xadd / m.get)}x`],
+    ['package XADD+XREADGROUP+XACK', fmt(m.cycle / 1000), `${fmt(m.cycle / m.get)}x`],
+  ]);
+  check('cold XADD / ioredis-mock cold GET', m.xadd / m.get, TARGETS.coldXaddOverGet, 'x');
+  check('cold XADD+XREADGROUP+XACK / ioredis-mock cold GET', m.cycle / m.get, TARGETS.coldCycleOverGet, 'x');
+}
+
+// ------------------------------------------------------------------------------------------
+function which(bin) {
+  if (bin.includes('/')) return fs.existsSync(bin) ? bin : null;
+  for (const dir of (process.env.PATH || '').split(':')) {
+    const f = path.join(dir, bin);
+    if (dir && fs.existsSync(f)) return f;
+  }
+  return null;
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function waitForPort(port, child, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  return new Promise((resolve, reject) => {
+    const attempt = () => {
+      if (child.exitCode !== null) return reject(new Error(`server on ${port} exited (${child.exitCode})`));
+      const sock = net.connect(port, '127.0.0.1');
+      sock.once('connect', () => {
+        sock.destroy();
+        resolve();
+      });
+      sock.once('error', () => {
+        sock.destroy();
+        if (Date.now() > deadline) reject(new Error(`nothing listens on ${port}`));
+        else setTimeout(attempt, 50);
+      });
+    };
+    attempt();
+  });
+}
+
+/** redis-benchmark's requests per second per test (its --csv output). */
+function redisBenchmark(bin, port, tests, n, pipeline) {
+  const args = ['-h', '127.0.0.1', '-p', String(port), '-t', tests, '-n', String(n), '--csv'];
+  if (pipeline > 1) args.push('-P', String(pipeline));
+  const out = spawnSync(bin, args, { encoding: 'utf8', timeout: 300_000 });
+  if (out.status !== 0) throw new Error(`redis-benchmark failed: ${out.stderr}`);
+  const rps = {};
+  for (const line of out.stdout.split('\n')) {
+    const m = /^"([^"]+)","([\d.]+)"/.exec(line.trim());
+    if (m) rps[m[1].split(' ')[0]] = Number(m[2]);
+  }
+  return rps;
+}
+
+async function benchServe() {
+  section('serve: redis-benchmark requests per second, `serve` / redis-server on this machine');
+  const serverBin = which(process.env.BENCH_REDIS_SERVER || 'redis-server');
+  const benchBin = which(process.env.BENCH_REDIS_BENCHMARK || 'redis-benchmark');
+  if (!serverBin || !benchBin) {
+    console.log(`  SKIPPED: ${!serverBin ? 'redis-server' : 'redis-benchmark'} not found (install redis-tools/redis-server, or set BENCH_REDIS_SERVER / BENCH_REDIS_BENCHMARK)`);
+    results.push({ name: 'serve', ok: true, skipped: true });
+    return;
+  }
+  const [realPort, servePort] = [await freePort(), await freePort()];
+  const real = spawn(serverBin, ['--port', String(realPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const fake = spawn(process.execPath, [path.join(ROOT, 'dist', 'cli.js'), 'serve', '--port', String(servePort)], { stdio: 'ignore' });
+  try {
+    await waitForPort(realPort, real);
+    await waitForPort(servePort, fake);
+    const n = QUICK ? 20_000 : 100_000;
+    const rows = [];
+    const ratios = {};
+    const runs = [
+      ['set,get', 1],
+      ['set,get', 16],
+      ['lpush,lpop', 1],
+      ['lpush,lpop', 16],
+    ];
+    for (const [tests, pipeline] of runs) {
+      // each side's figure: the better of two runs (the machine is shared)
+      const reps = QUICK ? 1 : 2;
+      const best = (port, count) => {
+        const all = Array.from({ length: reps }, () => redisBenchmark(benchBin, port, tests, count, pipeline));
+        return Object.fromEntries(Object.keys(all[0]).map((k) => [k, Math.max(...all.map((a) => a[k]))]));
+      };
+      const r = best(realPort, n * (pipeline > 1 ? 4 : 1));
+      const f = best(servePort, n * (pipeline > 1 ? 4 : 1));
+      for (const t of Object.keys(r)) {
+        const ratio = f[t] / r[t];
+        ratios[`${t} -P ${pipeline}`] = ratio;
+        rows.push([t, pipeline === 1 ? 'no' : `-P ${pipeline}`, fmt(r[t]), fmt(f[t]), `${fmt(ratio)}x`]);
+      }
+    }
+    table(['test', 'pipeline', 'redis-server rps', 'serve rps', 'serve/redis'], rows);
+    console.log(`  (${path.basename(serverBin)} ${spawnSync(serverBin, ['--version'], { encoding: 'utf8' }).stdout.match(/v=(\S+)/)?.[1] ?? '?'}, 50 clients, the better of ${QUICK ? 1 : 2} runs per side)`);
+    for (const t of ['SET', 'GET']) {
+      checkAtLeast(`serve ${t} unpipelined, requests/s / redis-server's`, ratios[`${t} -P 1`], TARGETS.serveUnpipelined, 'x');
+      checkAtLeast(`serve ${t} -P 16, requests/s / redis-server's`, ratios[`${t} -P 16`], TARGETS.servePipelined, 'x');
+    }
+  } finally {
+    real.kill('SIGTERM');
+    fake.kill('SIGTERM');
+  }
+}
+
+// ------------------------------------------------------------------------------------------
+function benchTypeGrowth() {
+  const big = QUICK ? 200_000 : 1_000_000;
+  section(`growth by data type (issue 20): µs per call at 1k and ${big} members/elements; target ratio <= ${TYPE_GROWTH_MAX_RATIO}`);
+  const runs = Array.from({ length: QUICK ? 1 : 2 }, () => work('typeGrowth', 'streams', { sizes: [1_000, big] }));
+  const { sizes } = runs[0];
+  const names = Object.keys(runs[0].rows);
+  const rows = names.map((n) => {
+    const times = sizes.map((_, i) => Math.min(...runs.map((r) => r.rows[n][i])));
+    return [n, times];
+  });
+  table(
+    ['command', ...sizes.map(String), 'ratio'],
+    rows.map(([n, times]) => {
+      const ratio = times.at(-1) / times[0];
+      return [n, ...times.map(fmt), `${fmt(ratio)}x${ratio <= TYPE_GROWTH_MAX_RATIO ? '' : ' MISSED'}`];
+    }),
+  );
+  console.log(`  (the better of ${runs.length} processes per figure)`);
+  for (const [n, times] of rows) {
+    const ratio = times.at(-1) / times[0];
+    if (ratio > TYPE_GROWTH_MAX_RATIO) check(`growth of ${n}`, ratio, TYPE_GROWTH_MAX_RATIO, 'x');
+  }
+  results.push({ name: 'typegrowth', ok: true });
+}
+
+// ------------------------------------------------------------------------------------------
+const sections = { import: benchImport, jest: benchJest, heap: benchHeap, commands: benchCommands, waiters: benchWaiters, pel: benchPel, growth: benchGrowth, percommand: benchPerCommand, streamcold: benchStreamCold, serve: benchServe, typegrowth: benchTypeGrowth };
 
 console.log(`ioredis-mock-streams benchmark — node ${process.version}, ${os.cpus().length} CPUs${hasReal ? `, real server ${process.env.REDIS_URL}` : ''}`);
-for (const [name, fn] of Object.entries(sections)) if (want(name)) fn();
-console.log(missed ? `\n${missed} target(s) missed` : '\nall targets met');
-process.exit(missed ? 1 : 0);
+(async () => {
+  for (const [name, fn] of Object.entries(sections)) if (want(name)) await fn();
+  console.log(missed ? `\n${missed} target(s) missed` : '\nall targets met');
+  process.exit(missed ? 1 : 0);
+})().catch((err) => {
+  console.error(err);
+  process.exit(2);
+});
