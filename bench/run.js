@@ -425,16 +425,22 @@ function which(bin) {
   return null;
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
+/** `count` distinct free loopback ports (all held open until each is known). */
+async function freePorts(count) {
+  const servers = [];
+  try {
+    for (let i = 0; i < count; i++) {
+      const srv = net.createServer();
+      servers.push(srv);
+      await new Promise((resolve, reject) => {
+        srv.once('error', reject);
+        srv.listen(0, '127.0.0.1', resolve);
+      });
+    }
+    return servers.map((srv) => srv.address().port);
+  } finally {
+    await Promise.all(servers.map((srv) => new Promise((resolve) => srv.close(resolve))));
+  }
 }
 
 function waitForPort(port, child, timeoutMs = 10_000) {
@@ -455,6 +461,17 @@ function waitForPort(port, child, timeoutMs = 10_000) {
     };
     attempt();
   });
+}
+
+/** CPU ms (user + system) a process has used so far (Linux /proc), or NaN. */
+function processCpuMs(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in USER_HZ ticks
+  } catch {
+    return NaN;
+  }
 }
 
 /** redis-benchmark's requests per second per test (its --csv output). */
@@ -480,13 +497,14 @@ async function benchServe() {
     results.push({ name: 'serve', ok: true, skipped: true });
     return;
   }
-  const [realPort, servePort] = [await freePort(), await freePort()];
+  const [realPort, servePort] = await freePorts(2);
   const real = spawn(serverBin, ['--port', String(realPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
   const fake = spawn(process.execPath, [path.join(ROOT, 'dist', 'cli.js'), 'serve', '--port', String(servePort)], { stdio: 'ignore' });
   try {
     await waitForPort(realPort, real);
     await waitForPort(servePort, fake);
-    const n = QUICK ? 20_000 : 100_000;
+    if (fake.exitCode !== null || real.exitCode !== null) throw new Error('a server exited at start');
+    const n = QUICK ? 20_000 : 50_000;
     const rows = [];
     const ratios = {};
     const runs = [
@@ -495,23 +513,40 @@ async function benchServe() {
       ['lpush,lpop', 1],
       ['lpush,lpop', 16],
     ];
+    // Pairs of runs, redis-server then serve (the order alternating), the ratio within each pair
+    // and the median of the pairs: this machine is shared and its load moves from second to
+    // second. CPU µs per request of each server process (/proc, utime + stime) beside it: a
+    // figure the other processes on the machine hardly move.
+    const pairs = QUICK ? 2 : 5;
     for (const [tests, pipeline] of runs) {
-      // each side's figure: the better of two runs (the machine is shared)
-      const reps = QUICK ? 1 : 2;
-      const best = (port, count) => {
-        const all = Array.from({ length: reps }, () => redisBenchmark(benchBin, port, tests, count, pipeline));
-        return Object.fromEntries(Object.keys(all[0]).map((k) => [k, Math.max(...all.map((a) => a[k]))]));
-      };
-      const r = best(realPort, n * (pipeline > 1 ? 4 : 1));
-      const f = best(servePort, n * (pipeline > 1 ? 4 : 1));
-      for (const t of Object.keys(r)) {
-        const ratio = f[t] / r[t];
+      const count = n * (pipeline > 1 ? 4 : 1);
+      const per = {};
+      for (let i = 0; i < pairs; i++) {
+        const order = i % 2 ? [['serve', fake, servePort], ['real', real, realPort]] : [['real', real, realPort], ['serve', fake, servePort]];
+        const got = {};
+        for (const [side, child, port] of order) {
+          const cpu0 = processCpuMs(child.pid);
+          const rps = redisBenchmark(benchBin, port, tests, count, pipeline);
+          const cpuPerReq = ((processCpuMs(child.pid) - cpu0) * 1000) / (count * Object.keys(rps).length);
+          got[side] = { rps, cpuPerReq };
+        }
+        for (const t of Object.keys(got.real.rps)) {
+          (per[t] ??= { ratio: [], real: [], serve: [], cpuReal: [], cpuServe: [] });
+          per[t].ratio.push(got.serve.rps[t] / got.real.rps[t]);
+          per[t].real.push(got.real.rps[t]);
+          per[t].serve.push(got.serve.rps[t]);
+          per[t].cpuReal.push(got.real.cpuPerReq);
+          per[t].cpuServe.push(got.serve.cpuPerReq);
+        }
+      }
+      for (const [t, v] of Object.entries(per)) {
+        const ratio = median(v.ratio);
         ratios[`${t} -P ${pipeline}`] = ratio;
-        rows.push([t, pipeline === 1 ? 'no' : `-P ${pipeline}`, fmt(r[t]), fmt(f[t]), `${fmt(ratio)}x`]);
+        rows.push([t, pipeline === 1 ? 'no' : `-P ${pipeline}`, fmt(median(v.real)), fmt(median(v.serve)), `${fmt(ratio)}x`, fmt(median(v.cpuReal)), fmt(median(v.cpuServe))]);
       }
     }
-    table(['test', 'pipeline', 'redis-server rps', 'serve rps', 'serve/redis'], rows);
-    console.log(`  (${path.basename(serverBin)} ${spawnSync(serverBin, ['--version'], { encoding: 'utf8' }).stdout.match(/v=(\S+)/)?.[1] ?? '?'}, 50 clients, the better of ${QUICK ? 1 : 2} runs per side)`);
+    table(['test', 'pipeline', 'redis-server rps', 'serve rps', 'serve/redis (median of pairs)', 'redis CPU µs/req', 'serve CPU µs/req'], rows);
+    console.log(`  (${path.basename(serverBin)} ${spawnSync(serverBin, ['--version'], { encoding: 'utf8' }).stdout.match(/v=(\S+)/)?.[1] ?? '?'}, 50 clients, ${pairs} interleaved pairs of runs; CPU per request: the server process's, both tests of a run together)`);
     for (const t of ['SET', 'GET']) {
       checkAtLeast(`serve ${t} unpipelined, requests/s / redis-server's`, ratios[`${t} -P 1`], TARGETS.serveUnpipelined, 'x');
       checkAtLeast(`serve ${t} -P 16, requests/s / redis-server's`, ratios[`${t} -P 16`], TARGETS.servePipelined, 'x');

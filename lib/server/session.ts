@@ -238,7 +238,7 @@ export class Session {
         stats.totalNetOutputBytes += out.length;
         stats.totalWritesProcessed++;
       }
-      this.socket.write(Buffer.from(out, 'latin1'));
+      this.socket.write(out, 'latin1');
     }
     if (this.slots.length === 0 && (this.closing || this.ended)) this.finish();
   }
