@@ -581,11 +581,11 @@ async function redisGrowthReference(sizes) {
   end return redis.call('zcard', 'z')`;
   // [case, [redis-benchmark command], commandstats names whose usec_per_call add up]
   const cases = (n) => [
-    ['ZADD (update score of a member)', [['zadd', 'z', '5', 'm__rand_int__']], ['zadd']],
     ['ZRANK', [['zrank', 'z', 'm__rand_int__']], ['zrank']],
     ['ZSCORE', [['zscore', 'z', 'm__rand_int__']], ['zscore']],
     ['ZRANGE mid 10 by rank', [['zrange', 'z', String(n >> 1), String((n >> 1) + 9)]], ['zrange']],
     ['ZRANGEBYSCORE mid LIMIT 0 10', [['zrangebyscore', 'z', String(n >> 1), '+inf', 'LIMIT', '0', '10']], ['zrangebyscore']],
+    ['ZADD (move a member to score 5)', [['zadd', 'z', '5', 'm__rand_int__']], ['zadd']],
     ['LPUSH + RPOP', [['lpush', 'l', 'x'], ['rpop', 'l']], ['lpush', 'rpop']],
     ['LINDEX 5 / -5', [['lindex', 'l', '5']], ['lindex']],
     ['SADD', [['sadd', 's', 'm__rand_int__']], ['sadd']],
