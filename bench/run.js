@@ -19,9 +19,26 @@
  *   ms, median of the 21st-40th XADD, the first one shown apart: it runs the re-run code cold)
  * - pel: XAUTOCLAIM and XPENDING at 1M entries / 100k PEL, <= 0.5 µs per examined PEL entry
  * - growth: per-command cost at 1k/10k/100k entries, 100k/1k <= 3 (BENCH_MAX_RATIO)
+ * - percommand (issue 19 item 5): GET, SET, INCR, HSET, HGETALL of 10 fields, MGET of 10 keys,
+ *   package / ioredis-mock <= 1.0 both warm (worker `commandRatios`: side by side with a
+ *   pristine ioredis-mock in one process, median of processes) and cold (CPU of the first 1,000
+ *   calls in a fresh process after loading the module and making one client; median of
+ *   interleaved processes per side)
+ * - streamcold: XADD and the XADD+XREADGROUP+XACK cycle over the first 1,000 calls of a fresh
+ *   process <= 2x and <= 4x ioredis-mock's GET over its first 1,000
+ * - serve: redis-benchmark (-t set,get unpipelined and -P 16; lpush,lpop) against `serve` and
+ *   against a redis-server of our own, both on free ports; serve / redis-server requests per
+ *   second >= 0.7 (unpipelined) and >= 0.3 (-P 16); skips with a message when
+ *   redis-benchmark/redis-server are missing (BENCH_REDIS_SERVER / BENCH_REDIS_BENCHMARK
+ *   name other binaries)
+ * - typegrowth (issue 20): per-command cost at 1k and 1M members/elements of sorted sets,
+ *   lists, sets and hashes, 1M/1k <= BENCH_TYPE_MAX_RATIO (default 3; random members of a 1M
+ *   collection miss the CPU caches where 1k hit them: a flat O(1)/O(log n) command still pays
+ *   that)
  * Select sections with BENCH_ONLY=import,jest,…; BENCH_QUICK=1 uses fewer repetitions.
  */
-const { spawnSync } = require('child_process');
+const { spawn, spawnSync } = require('child_process');
+const net = require('net');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
@@ -31,6 +48,7 @@ const WORKER = path.join(__dirname, 'worker.js');
 const QUICK = Boolean(process.env.BENCH_QUICK);
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',')) : null;
 const GROWTH_MAX_RATIO = Number(process.env.BENCH_MAX_RATIO || 3);
+const TYPE_GROWTH_MAX_RATIO = Number(process.env.BENCH_TYPE_MAX_RATIO || 3);
 
 const TARGETS = {
   importRatio: 1.15,
@@ -41,6 +59,12 @@ const TARGETS = {
   cycleOverGet: 6 / 1.3,
   waiterXaddMs: 2,
   pelScanUsPerEntry: 0.5,
+  commandWarmRatio: 1.0,
+  commandColdRatio: 1.0,
+  coldXaddOverGet: 2,
+  coldCycleOverGet: 4,
+  serveUnpipelined: 0.7,
+  servePipelined: 0.3,
 };
 
 let missed = 0;
@@ -51,6 +75,13 @@ function check(name, value, max, unit = '') {
   if (!ok) missed++;
   results.push({ name, value, max, ok });
   console.log(`  ${ok ? 'ok    ' : 'MISSED'} ${name}: ${fmt(value)}${unit} (target <= ${fmt(max)}${unit})`);
+}
+
+function checkAtLeast(name, value, min, unit = '') {
+  const ok = value >= min;
+  if (!ok) missed++;
+  results.push({ name, value, min, ok });
+  console.log(`  ${ok ? 'ok    ' : 'MISSED'} ${name}: ${fmt(value)}${unit} (target >= ${fmt(min)}${unit})`);
 }
 
 function fmt(x) {
@@ -325,10 +356,307 @@ function benchGrowth() {
   results.push({ name: 'growth', ok: true });
 }
 
+
 // ------------------------------------------------------------------------------------------
-const sections = { import: benchImport, jest: benchJest, heap: benchHeap, commands: benchCommands, waiters: benchWaiters, pel: benchPel, growth: benchGrowth };
+const PER_COMMANDS = ['GET', 'SET', 'INCR', 'HSET', 'HGETALL 10 fields', 'MGET 10 keys'];
+
+/** Median CPU µs of the first `calls` calls of `command` over `reps` fresh processes per side (interleaved). */
+function coldMedians(sides, command, reps) {
+  const out = Object.fromEntries(sides.map(([label]) => [label, []]));
+  for (let i = 0; i < reps; i++) {
+    const order = i % 2 ? [...sides].reverse() : sides;
+    for (const [label, target, cmd] of order) out[label].push(work('coldCommand', target, { command: cmd ?? command, calls: 1000 }).totalUs);
+  }
+  return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, median(v)]));
+}
+
+function benchPerCommand() {
+  section('per command, package / ioredis-mock (issue 19 item 5): warm (side by side) and cold (first 1,000 calls of a fresh process)');
+  const processes = QUICK ? 1 : 3;
+  const warmRuns = Array.from({ length: processes }, () => work('commandRatios', 'streams', { rounds: QUICK ? 5 : 9 }));
+  const names = Object.keys(warmRuns[0]);
+  const warm = Object.fromEntries(names.map((n) => [n, {
+    plain: median(warmRuns.map((r) => r[n].plain)),
+    pkg: median(warmRuns.map((r) => r[n].pkg)),
+    ratio: median(warmRuns.map((r) => r[n].ratio)),
+  }]));
+  const reps = QUICK ? 3 : 5;
+  const cold = {};
+  for (const n of names) cold[n] = coldMedians([['plain', 'plain'], ['pkg', 'streams']], n, reps);
+  table(
+    ['command', 'warm mock µs', 'warm pkg µs', 'warm ratio', 'cold mock ms/1000', 'cold pkg ms/1000', 'cold ratio'],
+    names.map((n) => [
+      n,
+      fmt(warm[n].plain),
+      fmt(warm[n].pkg),
+      `${fmt(warm[n].ratio)}x`,
+      fmt(cold[n].plain / 1000),
+      fmt(cold[n].pkg / 1000),
+      `${fmt(cold[n].pkg / cold[n].plain)}x`,
+    ]),
+  );
+  console.log(`  (warm: median of ${processes} processes of side-by-side rounds; cold: median of ${reps} fresh processes per side; SET+GET pair shown, not a target)`);
+  for (const n of PER_COMMANDS) {
+    check(`${n} warm, package / ioredis-mock`, warm[n].ratio, TARGETS.commandWarmRatio, 'x');
+    check(`${n} first 1,000 calls, package / ioredis-mock`, cold[n].pkg / cold[n].plain, TARGETS.commandColdRatio, 'x');
+  }
+}
+
+function benchStreamCold() {
+  section('stream cold path: CPU of the first 1,000 calls in a fresh process, / ioredis-mock GET over its first 1,000');
+  const reps = QUICK ? 3 : 5;
+  const m = coldMedians([['get', 'plain', 'GET'], ['xadd', 'streams', 'XADD'], ['cycle', 'streams', 'XADD+XREADGROUP+XACK']], null, reps);
+  table(['', 'ms per 1,000 calls', '/ mock GET'], [
+    ['ioredis-mock GET', fmt(m.get / 1000), '1.00x'],
+    ['package XADD', fmt(m.xadd / 1000), `${fmt(m.xadd / m.get)}x`],
+    ['package XADD+XREADGROUP+XACK', fmt(m.cycle / 1000), `${fmt(m.cycle / m.get)}x`],
+  ]);
+  check('cold XADD / ioredis-mock cold GET', m.xadd / m.get, TARGETS.coldXaddOverGet, 'x');
+  check('cold XADD+XREADGROUP+XACK / ioredis-mock cold GET', m.cycle / m.get, TARGETS.coldCycleOverGet, 'x');
+}
+
+// ------------------------------------------------------------------------------------------
+function which(bin) {
+  if (bin.includes('/')) return fs.existsSync(bin) ? bin : null;
+  for (const dir of (process.env.PATH || '').split(':')) {
+    const f = path.join(dir, bin);
+    if (dir && fs.existsSync(f)) return f;
+  }
+  return null;
+}
+
+/** `count` distinct free loopback ports (all held open until each is known). */
+async function freePorts(count) {
+  const servers = [];
+  try {
+    for (let i = 0; i < count; i++) {
+      const srv = net.createServer();
+      servers.push(srv);
+      await new Promise((resolve, reject) => {
+        srv.once('error', reject);
+        srv.listen(0, '127.0.0.1', resolve);
+      });
+    }
+    return servers.map((srv) => srv.address().port);
+  } finally {
+    await Promise.all(servers.map((srv) => new Promise((resolve) => srv.close(resolve))));
+  }
+}
+
+function waitForPort(port, child, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  return new Promise((resolve, reject) => {
+    const attempt = () => {
+      if (child.exitCode !== null) return reject(new Error(`server on ${port} exited (${child.exitCode})`));
+      const sock = net.connect(port, '127.0.0.1');
+      sock.once('connect', () => {
+        sock.destroy();
+        resolve();
+      });
+      sock.once('error', () => {
+        sock.destroy();
+        if (Date.now() > deadline) reject(new Error(`nothing listens on ${port}`));
+        else setTimeout(attempt, 50);
+      });
+    };
+    attempt();
+  });
+}
+
+/** CPU ms (user + system) a process has used so far (Linux /proc), or NaN. */
+function processCpuMs(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in USER_HZ ticks
+  } catch {
+    return NaN;
+  }
+}
+
+/** redis-benchmark's requests per second per test (its --csv output). */
+function redisBenchmark(bin, port, tests, n, pipeline) {
+  const args = ['-h', '127.0.0.1', '-p', String(port), '-t', tests, '-n', String(n), '--csv'];
+  if (pipeline > 1) args.push('-P', String(pipeline));
+  const out = spawnSync(bin, args, { encoding: 'utf8', timeout: 300_000 });
+  if (out.status !== 0) throw new Error(`redis-benchmark failed: ${out.stderr}`);
+  const rps = {};
+  for (const line of out.stdout.split('\n')) {
+    const m = /^"([^"]+)","([\d.]+)"/.exec(line.trim());
+    if (m) rps[m[1].split(' ')[0]] = Number(m[2]);
+  }
+  return rps;
+}
+
+async function benchServe() {
+  section('serve: redis-benchmark requests per second, `serve` / redis-server on this machine');
+  const serverBin = which(process.env.BENCH_REDIS_SERVER || 'redis-server');
+  const benchBin = which(process.env.BENCH_REDIS_BENCHMARK || 'redis-benchmark');
+  if (!serverBin || !benchBin) {
+    console.log(`  SKIPPED: ${!serverBin ? 'redis-server' : 'redis-benchmark'} not found (install redis-tools/redis-server, or set BENCH_REDIS_SERVER / BENCH_REDIS_BENCHMARK)`);
+    results.push({ name: 'serve', ok: true, skipped: true });
+    return;
+  }
+  const [realPort, servePort] = await freePorts(2);
+  const real = spawn(serverBin, ['--port', String(realPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const fake = spawn(process.execPath, [path.join(ROOT, 'dist', 'cli.js'), 'serve', '--port', String(servePort)], { stdio: 'ignore' });
+  try {
+    await waitForPort(realPort, real);
+    await waitForPort(servePort, fake);
+    if (fake.exitCode !== null || real.exitCode !== null) throw new Error('a server exited at start');
+    const n = QUICK ? 20_000 : 30_000;
+    const rows = [];
+    const ratios = {};
+    const runs = [
+      ['set,get', 1],
+      ['set,get', 16],
+      ['lpush,lpop', 1],
+      ['lpush,lpop', 16],
+    ];
+    // Pairs of runs, redis-server then serve (the order alternating), the ratio within each pair
+    // and the median of the pairs: this machine is shared and its load moves from second to
+    // second. CPU µs per request of each server process (/proc, utime + stime) beside it: a
+    // figure the other processes on the machine hardly move.
+    const pairs = QUICK ? 2 : 3;
+    for (const [tests, pipeline] of runs) {
+      const count = n * (pipeline > 1 ? 4 : 1);
+      const per = {};
+      // a short run first on each side, not counted: serve's JIT warms up (steady state is compared)
+      for (const port of [realPort, servePort]) redisBenchmark(benchBin, port, tests, Math.round(count / 5), pipeline);
+      for (let i = 0; i < pairs; i++) {
+        const order = i % 2 ? [['serve', fake, servePort], ['real', real, realPort]] : [['real', real, realPort], ['serve', fake, servePort]];
+        const got = {};
+        for (const [side, child, port] of order) {
+          const cpu0 = processCpuMs(child.pid);
+          const rps = redisBenchmark(benchBin, port, tests, count, pipeline);
+          const cpuPerReq = ((processCpuMs(child.pid) - cpu0) * 1000) / (count * Object.keys(rps).length);
+          got[side] = { rps, cpuPerReq };
+        }
+        for (const t of Object.keys(got.real.rps)) {
+          (per[t] ??= { ratio: [], real: [], serve: [], cpuReal: [], cpuServe: [] });
+          per[t].ratio.push(got.serve.rps[t] / got.real.rps[t]);
+          per[t].real.push(got.real.rps[t]);
+          per[t].serve.push(got.serve.rps[t]);
+          per[t].cpuReal.push(got.real.cpuPerReq);
+          per[t].cpuServe.push(got.serve.cpuPerReq);
+        }
+      }
+      for (const [t, v] of Object.entries(per)) {
+        const ratio = median(v.ratio);
+        ratios[`${t} -P ${pipeline}`] = ratio;
+        rows.push([t, pipeline === 1 ? 'no' : `-P ${pipeline}`, fmt(median(v.real)), fmt(median(v.serve)), `${fmt(ratio)}x`, fmt(median(v.cpuReal)), fmt(median(v.cpuServe))]);
+      }
+    }
+    table(['test', 'pipeline', 'redis-server rps', 'serve rps', 'serve/redis (median of pairs)', 'redis CPU µs/req', 'serve CPU µs/req'], rows);
+    console.log(`  (${path.basename(serverBin)} ${spawnSync(serverBin, ['--version'], { encoding: 'utf8' }).stdout.match(/v=(\S+)/)?.[1] ?? '?'}, 50 clients, ${pairs} interleaved pairs of runs; CPU per request: the server process's, both tests of a run together)`);
+    for (const t of ['SET', 'GET']) {
+      checkAtLeast(`serve ${t} unpipelined, requests/s / redis-server's`, ratios[`${t} -P 1`], TARGETS.serveUnpipelined, 'x');
+      checkAtLeast(`serve ${t} -P 16, requests/s / redis-server's`, ratios[`${t} -P 16`], TARGETS.servePipelined, 'x');
+    }
+  } finally {
+    real.kill('SIGTERM');
+    fake.kill('SIGTERM');
+  }
+}
+
+// ------------------------------------------------------------------------------------------
+/**
+ * Redis's own µs per call (INFO commandstats usec_per_call: the command's CPU inside the server,
+ * no network) for the typegrowth commands at each size: a redis-server of our own filled by a
+ * script, then redis-benchmark with random members (`__rand_int__`, -r size). Null when
+ * redis-server/redis-benchmark are missing. Keys by the worker's case names.
+ */
+async function redisGrowthReference(sizes) {
+  const serverBin = which(process.env.BENCH_REDIS_SERVER || 'redis-server');
+  const benchBin = which(process.env.BENCH_REDIS_BENCHMARK || 'redis-benchmark');
+  const cliBin = which('redis-cli');
+  if (!serverBin || !benchBin || !cliBin) return null;
+  const [port] = await freePorts(1);
+  const real = spawn(serverBin, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const cli = (...args) => spawnSync(cliBin, ['-p', String(port), ...args], { encoding: 'utf8', timeout: 600_000 }).stdout.trim();
+  const FILL = `for i=0,tonumber(ARGV[1])-1 do
+    local m = string.format('m%012d', i)
+    redis.call('zadd', 'z', i, m); redis.call('sadd', 's', m)
+    redis.call('hset', 'h', string.format('f%012d', i), 'v'); redis.call('rpush', 'l', 'e' .. i)
+  end return redis.call('zcard', 'z')`;
+  // [case, [redis-benchmark command], commandstats names whose usec_per_call add up]
+  const cases = (n) => [
+    ['ZRANK', [['zrank', 'z', 'm__rand_int__']], ['zrank']],
+    ['ZSCORE', [['zscore', 'z', 'm__rand_int__']], ['zscore']],
+    ['ZRANGE mid 10 by rank', [['zrange', 'z', String(n >> 1), String((n >> 1) + 9)]], ['zrange']],
+    ['ZRANGEBYSCORE mid LIMIT 0 10', [['zrangebyscore', 'z', String(n >> 1), '+inf', 'LIMIT', '0', '10']], ['zrangebyscore']],
+    ['ZADD (move a member to score 5)', [['zadd', 'z', '5', 'm__rand_int__']], ['zadd']],
+    ['LPUSH + RPOP', [['lpush', 'l', 'x'], ['rpop', 'l']], ['lpush', 'rpop']],
+    ['LINDEX 5 / -5', [['lindex', 'l', '5']], ['lindex']],
+    ['SADD', [['sadd', 's', 'm__rand_int__']], ['sadd']],
+    ['SISMEMBER', [['sismember', 's', 'm__rand_int__']], ['sismember']],
+    ['HSET (existing field)', [['hset', 'h', 'f__rand_int__', 'w']], ['hset']],
+    ['HGET', [['hget', 'h', 'f__rand_int__']], ['hget']],
+  ];
+  const out = {};
+  try {
+    await waitForPort(port, real);
+    for (const n of sizes) {
+      cli('flushall');
+      cli('eval', FILL, '0', String(n));
+      for (const [name, commands, stats] of cases(n)) {
+        cli('config', 'resetstat');
+        for (const c of commands) spawnSync(benchBin, ['-p', String(port), '-r', String(n), '-n', '100000', '-P', '16', '-q', ...c], { encoding: 'utf8', timeout: 300_000 });
+        const info = cli('info', 'commandstats');
+        let us = 0;
+        for (const st of stats) us += Number(new RegExp(`cmdstat_${st}:.*usec_per_call=([\\d.]+)`).exec(info)?.[1] ?? NaN);
+        (out[name] ??= []).push(us);
+      }
+    }
+  } finally {
+    real.kill('SIGTERM');
+  }
+  return out;
+}
+
+function benchTypeGrowth() {
+  const big = QUICK ? 200_000 : 1_000_000;
+  section(`growth by data type (issue 20): µs per call at 1k and ${big} members/elements; target ratio <= ${TYPE_GROWTH_MAX_RATIO}, or <= Redis's own ratio when larger`);
+  const runs = [work('typeGrowth', 'streams', { sizes: [1_000, big] })]; // one process: filling 1M members four times takes a while
+  return redisGrowthReference([1_000, big]).then((ref) => {
+    const { sizes } = runs[0];
+    const names = Object.keys(runs[0].rows);
+    const rows = names.map((n) => [n, sizes.map((_, i) => Math.min(...runs.map((r) => r.rows[n][i])))]);
+    const header = ['command', ...sizes.map(String), 'ratio'];
+    if (ref) header.push(`redis ${sizes[0]} µs`, `redis ${sizes.at(-1)} µs`, 'redis ratio');
+    const limitOf = (n) => Math.max(TYPE_GROWTH_MAX_RATIO, ref?.[n] ? ref[n].at(-1) / ref[n][0] : 0);
+    table(
+      header,
+      rows.map(([n, times]) => {
+        const ratio = times.at(-1) / times[0];
+        const row = [n, ...times.map(fmt), `${fmt(ratio)}x${ratio <= limitOf(n) ? '' : ' MISSED'}`];
+        if (ref) row.push(...(ref[n] ? [fmt(ref[n][0]), fmt(ref[n].at(-1)), `${fmt(ref[n].at(-1) / ref[n][0])}x`] : ['—', '—', '—']));
+        return row;
+      }),
+    );
+    console.log(`  (the package: CPU through the methods, median of 5 batches; redis: its commandstats usec_per_call, no network${ref ? '' : ' — SKIPPED: redis-server/redis-benchmark/redis-cli not found'})`);
+    for (const [n, times] of rows) {
+      const ratio = times.at(-1) / times[0];
+      if (ratio > limitOf(n)) check(`growth of ${n}`, ratio, limitOf(n), 'x');
+    }
+    results.push({ name: 'typegrowth', ok: true });
+  });
+}
+
+// ------------------------------------------------------------------------------------------
+const sections = { import: benchImport, jest: benchJest, heap: benchHeap, commands: benchCommands, waiters: benchWaiters, pel: benchPel, growth: benchGrowth, percommand: benchPerCommand, streamcold: benchStreamCold, serve: benchServe, typegrowth: benchTypeGrowth };
 
 console.log(`ioredis-mock-streams benchmark — node ${process.version}, ${os.cpus().length} CPUs${hasReal ? `, real server ${process.env.REDIS_URL}` : ''}`);
-for (const [name, fn] of Object.entries(sections)) if (want(name)) fn();
-console.log(missed ? `\n${missed} target(s) missed` : '\nall targets met');
-process.exit(missed ? 1 : 0);
+(async () => {
+  for (const [name, fn] of Object.entries(sections)) {
+    if (!want(name)) continue;
+    const t0 = Date.now();
+    await fn();
+    console.log(`  (section ${name}: ${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+  }
+  console.log(missed ? `\n${missed} target(s) missed` : '\nall targets met');
+  process.exit(missed ? 1 : 0);
+})().catch((err) => {
+  console.error(err);
+  process.exit(2);
+});

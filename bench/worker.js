@@ -83,6 +83,37 @@ function pristineIoredisMock() {
   return Mock;
 }
 
+/** Issue 19 item 5: the data commands compared with ioredis-mock, per command (setup, then run). */
+function perCommandCases() {
+  const fields = [];
+  for (let i = 0; i < 10; i++) fields.push(`field${i}`, `value${i}`);
+  const keys = Array.from({ length: 10 }, (_, i) => `mk${i}`);
+  return {
+    GET: { setup: (r) => r.set('k', 'value'), run: (r) => r.get('k') },
+    SET: { setup: async () => {}, run: (r) => r.set('k', 'value') },
+    INCR: { setup: async () => {}, run: (r) => r.incr('counter') },
+    HSET: { setup: async () => {}, run: (r) => r.hset('h', 'field', 'value') },
+    'HGETALL 10 fields': { setup: (r) => r.hset('h10', ...fields), run: (r) => r.hgetall('h10') },
+    'MGET 10 keys': { setup: (r) => r.mset(...keys.flatMap((k) => [k, 'value'])), run: (r) => r.mget(...keys) },
+    'SET+GET pair': { setup: async () => {}, run: async (r, i) => { await r.set(`k${i & 15}`, 'value'); return r.get(`k${i & 15}`); } },
+  };
+}
+
+/** The stream commands' cold path (package only; ioredis-mock has no groups). */
+function coldStreamCases() {
+  return {
+    XADD: { setup: async () => {}, run: (r) => r.xadd('a', '*', 'f', 'v') },
+    'XADD+XREADGROUP+XACK': {
+      setup: (r) => r.xgroup('CREATE', 'c', 'g', '$', 'MKSTREAM'),
+      run: async (r) => {
+        await r.xadd('c', '*', 'f', 'v');
+        const got = await r.xreadgroup('GROUP', 'g', 'c', 'COUNT', 1, 'STREAMS', 'c', '>');
+        await r.xack('c', 'g', got[0][1][0][0]);
+      },
+    },
+  };
+}
+
 const tasks = {
   /**
    * The per-command targets as ratios taken side by side: batches of ioredis-mock's own GET (a
@@ -131,6 +162,145 @@ const tasks = {
     return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, median(v)]));
   },
 
+
+  /**
+   * Issue 19 item 5, steady state: each data command of the package next to the same command on
+   * a pristine ioredis-mock in this process (as `ratios` does for GET), batches alternating
+   * plain / package / plain, `rounds` rounds; the median of the per-round ratios per command.
+   */
+  async commandRatios() {
+    const Mock = pristineIoredisMock();
+    const Redis = require(path.join(__dirname, '..', 'dist', 'cjs-entry.js'));
+    if (Mock.prototype.xreadgroup !== undefined) throw new Error('the pristine ioredis-mock copy got the stream commands');
+    const plain = new Mock({ port: nextPort++ });
+    const pkg = new Redis({ port: nextPort++ });
+    const cases = perCommandCases();
+    for (const c of Object.values(cases)) {
+      await c.setup(plain);
+      await c.setup(pkg);
+    }
+    const batch = async (fn, r, calls) => {
+      const t0 = cpuUs();
+      for (let i = 0; i < calls; i++) await fn(r, i);
+      return (cpuUs() - t0) / calls;
+    };
+    for (const c of Object.values(cases)) for (const r of [plain, pkg]) await batch(c.run, r, 20_000); // warm-up
+    const rounds = options.rounds ?? 9;
+    const out = {};
+    for (const [name, c] of Object.entries(cases)) {
+      const ratios = [];
+      const plainUs = [];
+      const pkgUs = [];
+      for (let i = 0; i < rounds; i++) {
+        const p1 = await batch(c.run, plain, 2000);
+        const x = await batch(c.run, pkg, 2000);
+        const p2 = await batch(c.run, plain, 2000);
+        const p = (p1 + p2) / 2;
+        plainUs.push(p);
+        pkgUs.push(x);
+        ratios.push(x / p);
+      }
+      out[name] = { plain: median(plainUs), pkg: median(pkgUs), ratio: median(ratios) };
+    }
+    plain.disconnect();
+    pkg.disconnect();
+    return out;
+  },
+
+  /**
+   * Cold path: CPU µs of the first `calls` calls of one command in this fresh process (what a
+   * jest test file sees): the module loaded and one client made first (not timed), then the
+   * calls, timed. `options.command` names a case of perCommandCases / coldStreamCases.
+   */
+  async coldCommand() {
+    const Redis = load();
+    const r = client(Redis);
+    const all = { ...perCommandCases(), ...coldStreamCases() };
+    const c = all[options.command];
+    if (!c) throw new Error(`unknown command case ${options.command}`);
+    const calls = options.calls ?? 1000;
+    const t0 = cpuUs();
+    await c.setup(r);
+    for (let i = 0; i < calls; i++) await c.run(r, i);
+    const us = cpuUs() - t0;
+    r.disconnect();
+    return { totalUs: us, perCallUs: us / calls };
+  },
+
+  /**
+   * Issue 20: µs per call at 1k and 1M members/elements of one collection per data type (the
+   * collection filled through pipelines, not timed). Commands that change the size (LPUSH/RPOP,
+   * ZADD of a new member) are paired so the size stays put.
+   */
+  async typeGrowth() {
+    const Redis = load();
+    const sizes = options.sizes ?? [1_000, 1_000_000];
+    const calls = options.calls ?? 4000;
+    async function fill(r, n) {
+      const CH = 10_000;
+      for (let done = 0; done < n; done += CH) {
+        const p = r.pipeline();
+        const m = Math.min(CH, n - done);
+        const z = [];
+        const l = [];
+        const s = [];
+        const h = [];
+        for (let i = done; i < done + m; i++) {
+          z.push(i, `m${i}`);
+          l.push(`e${i}`);
+          s.push(`m${i}`);
+          h.push(`f${i}`, 'v');
+        }
+        p.zadd('z', ...z);
+        p.rpush('l', ...l);
+        p.sadd('s', ...s);
+        p.hset('h', ...h);
+        await p.exec();
+      }
+    }
+    const cases = {
+      'ZADD new + ZREM': async (r, n, i) => {
+        await r.zadd('z', n / 2 + 0.5, `new${i & 1}`);
+        return r.zrem('z', `new${i & 1}`);
+      },
+      ZRANK: (r, n, i) => r.zrank('z', `m${(i * 7919) % n}`),
+      ZSCORE: (r, n, i) => r.zscore('z', `m${(i * 7919) % n}`),
+      'ZRANGE mid 10 by rank': (r, n) => r.zrange('z', n >> 1, (n >> 1) + 9),
+      'ZRANGEBYSCORE mid LIMIT 0 10': (r, n) => r.zrangebyscore('z', n >> 1, '+inf', 'LIMIT', 0, 10),
+      // a random member moved to score 5 (as the Redis reference: ZADD z 5 m__rand_int__); after the
+      // other sorted-set cases, which it would otherwise run on members gathered at one score
+      'ZADD (move a member to score 5)': (r, n, i) => r.zadd('z', 5, `m${(i * 7919) % n}`),
+      'LPUSH + RPOP': async (r, n, i) => {
+        await r.lpush('l', 'x');
+        return r.rpop('l');
+      },
+      'LINDEX 5 / -5': (r, n, i) => r.lindex('l', i & 1 ? 5 : -5),
+      SADD: (r, n, i) => r.sadd('s', `m${(i * 7919) % n}`),
+      SISMEMBER: (r, n, i) => r.sismember('s', `m${(i * 7919) % n}`),
+      'HSET (existing field)': (r, n, i) => r.hset('h', `f${(i * 7919) % n}`, 'w'),
+      HGET: (r, n, i) => r.hget('h', `f${(i * 7919) % n}`),
+    };
+    const rows = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
+    for (const n of sizes) {
+      const r = client(Redis);
+      await fill(r, n);
+      if ((await r.zcard('z')) !== n) throw new Error('fill failed');
+      for (const [name, fn] of Object.entries(cases)) {
+        for (let i = 0; i < 2000; i++) await fn(r, n, i); // warm-up (the first case would otherwise pay for the compile)
+        const batches = [];
+        for (let b = 0; b < 5; b++) {
+          const t0 = cpuUs();
+          for (let i = 0; i < calls / 5; i++) await fn(r, n, i);
+          batches.push((cpuUs() - t0) / (calls / 5));
+        }
+        rows[name].push(median(batches));
+      }
+      await r.flushall();
+      r.disconnect();
+      gc();
+    }
+    return { sizes, rows };
+  },
 
   /** CPU ms of `require(target)` in this fresh process (the process does nothing else before). */
   async import() {

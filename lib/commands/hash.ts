@@ -69,7 +69,7 @@ function hmget(ctx: CommandContext, argv: string[]): Reply {
 function hgetall(ctx: CommandContext, argv: string[]): Reply {
   const h = lookupHash(ctx, argv[1]);
   const items: Reply[] = [];
-  if (h) for (const e of h.entries()) items.push(e.field, e.value);
+  if (h) h.appendPairs(items);
   return new MapReply(items);
 }
 

@@ -414,6 +414,19 @@ export class Connection {
   }
 
   /**
+   * `execute(argv)` without a promise when it can run now (the RESP server's fast path): the
+   * reply, a promise when the command blocks (it then holds the connection), or `undefined` when
+   * something is ahead (blocked call, queued commands, a busy script, closing): then use
+   * `execute`. Throws `CommandError` for error replies, as `run`.
+   */
+  executeNow(argv: string[]): Reply | Promise<Reply> | undefined {
+    if (this.occupied || this.waiting !== null || this.closing || this.server.busyScript !== null) return undefined;
+    const out = this.runReplying(argv);
+    if (out instanceof Promise) this.occupy(out);
+    return out;
+  }
+
+  /**
    * CLIENT REPLY state (networking.c clientCommand, server.c call): `off` silences every reply
    * until CLIENT REPLY ON; `skipNext` (set by SKIP, not while off) silences the next command's
    * reply (`skip`). Pub/sub pushes are not replies: they are still delivered.

@@ -298,6 +298,19 @@ export class RedisHash {
     }
   }
 
+  /**
+   * Every field and its value in HGETALL order, appended to `out` (field, value, field, …):
+   * `entries()` without the generator, which made HGETALL's optimized code several times
+   * costlier to compile (the first thousand calls of a test file pay for that compile).
+   */
+  appendPairs(out: unknown[]): void {
+    const order = this.order;
+    for (let i = 0; i < order.length; i++) {
+      const e = order[i];
+      if (!e.removed) out.push(e.field, e.value);
+    }
+  }
+
   /** The entries in HGETALL order. */
   *entries(): IterableIterator<HashEntry> {
     for (const e of this.order) if (!e.removed) yield e;

@@ -19,18 +19,36 @@
 
 const MAX_LEVEL = 32;
 
+/**
+ * A skiplist node. Its levels are one array, as zskiplistNode's `level[]` holds each level's
+ * forward pointer next to its span: `lv[2i]` the next node at level i, `lv[2i + 1]` the span.
+ * A walk at 1M members misses the CPU caches at every step; one array per node instead of a
+ * forward and a span array saves a miss per step (ZRANK, ZADD, ZREM).
+ */
 interface Node {
   readonly member: string;
   readonly score: number;
   backward: Node | null;
-  readonly forward: (Node | null)[];
-  readonly span: number[];
+  readonly lv: (Node | null | number)[];
 }
 
 function newNode(level: number, member: string, score: number): Node {
-  const forward = new Array<Node | null>(level).fill(null);
-  const span = new Array<number>(level).fill(0);
-  return { member, score, backward: null, forward, span };
+  const lv = new Array<Node | null | number>(2 * level);
+  for (let i = 0; i < level; i++) {
+    lv[2 * i] = null;
+    lv[2 * i + 1] = 0;
+  }
+  return { member, score, backward: null, lv };
+}
+
+/** The next node of `x` at level `i`. */
+function fwd(x: Node, i: number): Node | null {
+  return x.lv[2 * i] as Node | null;
+}
+
+/** The span of `x`'s link at level `i`. */
+function spanOf(x: Node, i: number): number {
+  return x.lv[2 * i + 1] as number;
 }
 
 /** True when (score, member) `a` sorts before (s, m). */
@@ -66,11 +84,11 @@ class SkipList {
     let x = this.header;
     for (let i = this.level - 1; i >= 0; i--) {
       rank[i] = i === this.level - 1 ? 0 : rank[i + 1];
-      let next = x.forward[i];
+      let next = fwd(x, i);
       while (next !== null && before(next, score, member)) {
-        rank[i] += x.span[i];
+        rank[i] += spanOf(x, i);
         x = next;
-        next = x.forward[i];
+        next = fwd(x, i);
       }
       update[i] = x;
     }
@@ -79,20 +97,20 @@ class SkipList {
       for (let i = this.level; i < level; i++) {
         rank[i] = 0;
         update[i] = this.header;
-        update[i].span[i] = this.length;
+        update[i].lv[2 * i + 1] = this.length;
       }
       this.level = level;
     }
     const node = newNode(level, member, score);
     for (let i = 0; i < level; i++) {
-      node.forward[i] = update[i].forward[i];
-      update[i].forward[i] = node;
-      node.span[i] = update[i].span[i] - (rank[0] - rank[i]);
-      update[i].span[i] = rank[0] - rank[i] + 1;
+      node.lv[2 * i] = fwd(update[i], i);
+      update[i].lv[2 * i] = node;
+      node.lv[2 * i + 1] = spanOf(update[i], i) - (rank[0] - rank[i]);
+      update[i].lv[2 * i + 1] = rank[0] - rank[i] + 1;
     }
-    for (let i = level; i < this.level; i++) update[i].span[i]++;
+    for (let i = level; i < this.level; i++) update[i].lv[2 * i + 1] = spanOf(update[i], i) + 1;
     node.backward = update[0] === this.header ? null : update[0];
-    if (node.forward[0] !== null) node.forward[0].backward = node;
+    if (fwd(node, 0) !== null) (node.lv[0] as Node).backward = node;
     else this.tail = node;
     this.length++;
   }
@@ -101,26 +119,26 @@ class SkipList {
     const update = new Array<Node>(MAX_LEVEL);
     let x = this.header;
     for (let i = this.level - 1; i >= 0; i--) {
-      let next = x.forward[i];
+      let next = fwd(x, i);
       while (next !== null && before(next, score, member)) {
         x = next;
-        next = x.forward[i];
+        next = fwd(x, i);
       }
       update[i] = x;
     }
-    const node = x.forward[0];
+    const node = fwd(x, 0);
     if (node === null || node.score !== score || node.member !== member) return false;
     for (let i = 0; i < this.level; i++) {
-      if (update[i].forward[i] === node) {
-        update[i].span[i] += node.span[i] - 1;
-        update[i].forward[i] = node.forward[i];
+      if (fwd(update[i], i) === node) {
+        update[i].lv[2 * i + 1] = spanOf(update[i], i) + spanOf(node, i) - 1;
+        update[i].lv[2 * i] = fwd(node, i);
       } else {
-        update[i].span[i]--;
+        update[i].lv[2 * i + 1] = spanOf(update[i], i) - 1;
       }
     }
-    if (node.forward[0] !== null) node.forward[0].backward = node.backward;
+    if (fwd(node, 0) !== null) (node.lv[0] as Node).backward = node.backward;
     else this.tail = node.backward;
-    while (this.level > 1 && this.header.forward[this.level - 1] === null) this.level--;
+    while (this.level > 1 && fwd(this.header, this.level - 1) === null) this.level--;
     this.length--;
     return true;
   }
@@ -130,11 +148,11 @@ class SkipList {
     let x = this.header;
     let rank = 0;
     for (let i = this.level - 1; i >= 0; i--) {
-      let next = x.forward[i];
+      let next = fwd(x, i);
       while (next !== null && (before(next, score, member) || (next.score === score && next.member === member))) {
-        rank += x.span[i];
+        rank += spanOf(x, i);
         x = next;
-        next = x.forward[i];
+        next = fwd(x, i);
       }
       if (x !== this.header && x.member === member && x.score === score) return rank - 1;
     }
@@ -147,11 +165,11 @@ class SkipList {
     let x = this.header;
     let traversed = 0;
     for (let i = this.level - 1; i >= 0; i--) {
-      let next = x.forward[i];
-      while (next !== null && traversed + x.span[i] <= target) {
-        traversed += x.span[i];
+      let next = fwd(x, i);
+      while (next !== null && traversed + spanOf(x, i) <= target) {
+        traversed += spanOf(x, i);
         x = next;
-        next = x.forward[i];
+        next = fwd(x, i);
       }
       if (traversed === target) return x;
     }
@@ -166,18 +184,18 @@ class SkipList {
     let x = this.header;
     let rank = 0;
     for (let i = this.level - 1; i >= 0; i--) {
-      let next = x.forward[i];
+      let next = fwd(x, i);
       while (next !== null && isBefore(next.score, next.member)) {
-        rank += x.span[i];
+        rank += spanOf(x, i);
         x = next;
-        next = x.forward[i];
+        next = fwd(x, i);
       }
     }
     return rank;
   }
 
   first(): Node | null {
-    return this.header.forward[0];
+    return fwd(this.header, 0);
   }
 
   last(): Node | null {
@@ -287,7 +305,7 @@ export class RedisZset {
     let n = this.zsl.at(reverse ? to : from);
     for (let left = to - from + 1; left > 0 && n !== null; left--) {
       yield [n.member, n.score];
-      n = reverse ? n.backward : n.forward[0];
+      n = reverse ? n.backward : fwd(n, 0);
     }
   }
 

@@ -144,6 +144,9 @@ function encode(root: Reply, proto: Protocol, out: string[]): void {
 
 /** The RESP bytes of a typed reply in `proto` (2 or 3) as a byte string. */
 export function encodeToString(reply: Reply, proto: Protocol): string {
+  // the usual single replies without the array
+  if (typeof reply === 'string') return bulk(reply);
+  if (reply instanceof SimpleString && reply.value === 'OK') return '+OK\r\n';
   const out: string[] = [];
   encode(reply, proto, out);
   return out.join('');

@@ -54,6 +54,26 @@ export function string2ll(s: string): bigint | null {
   return negative ? -v : v;
 }
 
+/**
+ * `string2ll` of the bytes `b[start..end)` as a number, read from the bytes: the usual count or
+ * length line (1-15 digits, no leading zero) without making a string or a bigint; anything
+ * else (a sign, more digits, a stray byte) through `string2ll` itself, so the answer is the same.
+ */
+function lengthOf(b: Buffer, start: number, end: number): bigint | number | null {
+  const n = end - start;
+  if (n >= 1 && n <= 15) {
+    let v = 0;
+    let i = start;
+    for (; i < end; i++) {
+      const c = b[i] - 48;
+      if (c < 0 || c > 9) break;
+      v = v * 10 + c;
+    }
+    if (i === end && (b[start] !== 48 || n === 1)) return v;
+  }
+  return string2ll(b.toString('latin1', start, end));
+}
+
 function isHex(c: string | undefined): boolean {
   return c !== undefined && /^[0-9a-fA-F]$/.test(c);
 }
@@ -244,13 +264,13 @@ export class RequestParser {
         return 'wait';
       }
       if (cr + 1 >= b.length) return 'wait'; // the byte after '\r' (not checked to be '\n')
-      const ll = string2ll(b.toString('latin1', this.pos + 1, cr));
-      if (ll === null || ll > BigInt(INT_MAX)) return { protocolError: 'Protocol error: invalid multibulk length' };
-      if (ll > BigInt(UNAUTH_MAX_MULTIBULK) && this.authRequired()) {
+      const ll = lengthOf(b, this.pos + 1, cr);
+      if (ll === null || ll > INT_MAX) return { protocolError: 'Protocol error: invalid multibulk length' };
+      if (ll > UNAUTH_MAX_MULTIBULK && this.authRequired()) {
         return { protocolError: 'Protocol error: unauthenticated multibulk length' };
       }
       this.pos = cr + 2;
-      if (ll <= 0n) return 'empty';
+      if (ll <= 0) return 'empty';
       this.multibulkLen = Number(ll);
       this.argv = [];
     }
@@ -265,9 +285,9 @@ export class RequestParser {
         if (b[this.pos] !== 0x24 /* '$' */) {
           return { protocolError: `Protocol error: expected '$', got '${String.fromCharCode(b[this.pos])}'` };
         }
-        const ll = string2ll(b.toString('latin1', this.pos + 1, cr));
-        if (ll === null || ll < 0n || ll > BigInt(this.maxBulkLen)) return { protocolError: 'Protocol error: invalid bulk length' };
-        if (ll > BigInt(UNAUTH_MAX_BULK) && this.authRequired()) {
+        const ll = lengthOf(b, this.pos + 1, cr);
+        if (ll === null || ll < 0 || ll > this.maxBulkLen) return { protocolError: 'Protocol error: invalid bulk length' };
+        if (ll > UNAUTH_MAX_BULK && this.authRequired()) {
           return { protocolError: 'Protocol error: unauthenticated bulk length' };
         }
         this.pos = cr + 2;

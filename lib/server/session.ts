@@ -25,6 +25,8 @@ import { type Protocol, encodeToString, errorLine } from './resp-encoder';
 /** The engine connection as the session uses it (ENGINE-API.md). */
 export interface SessionConnection {
   execute(argv: string[]): Promise<Reply>;
+  /** `execute` run now, without a promise, or `undefined` when it cannot run now (Connection.executeNow). */
+  executeNow?(argv: string[]): Reply | Promise<Reply> | undefined;
   onPush(listener: (msg: Reply) => void): () => void;
   close(): void;
   readonly closed: boolean;
@@ -116,6 +118,15 @@ export class Session {
   }
 
   private pumpRequests(): void {
+    try {
+      this.takeRequests();
+    } finally {
+      // the replies of the requests answered at once, in one write
+      if (this.unflushed) this.flush();
+    }
+  }
+
+  private takeRequests(): void {
     while (!this.paused && !this.closing && !this.ended) {
       const req = this.parser.next();
       if (!req) return;
@@ -139,6 +150,7 @@ export class Session {
     if (name === 'quit') this.closing = true;
     const pause = PAUSE_AFTER.has(name);
     if (pause) this.paused = true;
+    else if (!this.closing && this.conn.executeNow !== undefined && this.answerNow(slot, argv)) return;
     this.conn.execute(argv).then(
       (reply) => {
         slot.result = { reply };
@@ -158,6 +170,50 @@ export class Session {
     });
   }
 
+  /** Replies settled by `answerNow` and not written yet (written once the requests at hand are taken). */
+  private unflushed = false;
+
+  /**
+   * Run the request now when the connection can (nothing ahead of it): its slot settles at once,
+   * and its reply is written with the others of this read (one socket write, not one per reply).
+   * False when it cannot run now (the caller submits it in order); a command that blocks
+   * settles its slot when it is served.
+   */
+  private answerNow(slot: Slot, argv: string[]): boolean {
+    let out: Reply | Promise<Reply> | undefined;
+    try {
+      out = this.conn.executeNow!(argv);
+    } catch (err) {
+      this.settleFailed(slot, err);
+      this.unflushed = true;
+      return true;
+    }
+    if (out === undefined) return false;
+    if (out instanceof Promise) {
+      out.then(
+        (reply) => {
+          slot.result = { reply };
+        },
+        (err: unknown) => this.settleFailed(slot, err),
+      ).finally(() => {
+        slot.settled = true;
+        this.flush();
+      });
+      return true;
+    }
+    slot.result = { reply: out };
+    slot.settled = true;
+    this.unflushed = true;
+    return true;
+  }
+
+  private settleFailed(slot: Slot, err: unknown): void {
+    if (err instanceof CommandError) slot.result = { error: err.message };
+    else if (this.conn.closed) slot.result = { drop: true };
+    else slot.result = { error: `ERR ${err instanceof Error ? err.message : String(err)}` };
+    slot.settled = true;
+  }
+
   /** A pub/sub message: after the replies already due, ahead of a blocked one. */
   private push(msg: Reply): void {
     if (this.ended || this.closing) return;
@@ -174,6 +230,7 @@ export class Session {
 
   /** Write every settled reply at the head of the queue. */
   private flush(): void {
+    this.unflushed = false;
     let out = '';
     while (this.slots.length > 0 && this.slots[0].settled) {
       const slot = this.slots.shift() as Slot;
@@ -185,7 +242,7 @@ export class Session {
         stats.totalNetOutputBytes += out.length;
         stats.totalWritesProcessed++;
       }
-      this.socket.write(Buffer.from(out, 'latin1'));
+      this.socket.write(out, 'latin1');
     }
     if (this.slots.length === 0 && (this.closing || this.ended)) this.finish();
   }
