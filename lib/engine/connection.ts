@@ -58,7 +58,8 @@ function aclDeniedLog(conn: Connection, reason: number, context: AclLogEntry['co
 }
 
 /** A blocked call CLIENT UNBLOCK … TIMEOUT ended: a failed call in 7.0's commandstats, no error reply. */
-const UNBLOCKED_BY_TIMEOUT = new CommandError('UNBLOCKED_BY_TIMEOUT');
+// (not an Error: one made while the module loads would keep the objects of its stack alive)
+const UNBLOCKED_BY_TIMEOUT = Symbol('unblocked by CLIENT UNBLOCK TIMEOUT');
 import { NOREPLICAS_TEXT, OOM_TEXT, isDenyOom, isScriptCommand, isWriteCommand, performEvictions, scriptIsDenyOom } from './maxmemory';
 
 /** Commands flagged no_multi (7.0.15 and the post-7.4 build), by arity: refused inside MULTI (processCommand). */
@@ -820,7 +821,7 @@ export class Connection {
 
   /** `weight`: see `timingWeight` (0: the call was not timed; its usec count as 0). */
   private recordCommand(argv: string[], start: number, weight: number, err: unknown): void {
-    if (err !== undefined && !(err instanceof CommandError)) return; // closed connection, library errors
+    if (err !== undefined && err !== UNBLOCKED_BY_TIMEOUT && !(err instanceof CommandError)) return; // closed connection, library errors
     const raw = argv[0];
     // name → (lower-case name, kind), cached by the name as sent (usually already lower case)
     let known = COMMAND_KINDS.get(raw);
