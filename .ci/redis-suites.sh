@@ -90,7 +90,7 @@ if [[ $set == core ]]; then
   # passed in either run counts as passed; the failures reported are the second run's too)
   expected_core=$root/.ci/redis-suites/expected-core-$version.txt
   if [[ -z $write_expected && -f $expected_core ]]; then
-    sed -e 's/\x1b\[[0-9;]*m//g' "$work/out.txt" | grep -E '^\[ok\]: ' | sed -E 's/^\[ok\]: //; s/ \([0-9]+ ms\)$//' | LC_ALL=C sort >"$work/first.txt" || true
+    sed -e 's/\x1b\[[0-9;]*m//g' "$work/out.txt" | grep -aE '^\[ok\]: ' | sed -E 's/^\[ok\]: //; s/ \([0-9]+ ms\)$//' | LC_ALL=C sort >"$work/first.txt" || true
     if [[ -n $(LC_ALL=C comm -23 "$expected_core" "$work/first.txt") ]]; then
       echo "redis suites (core): $(LC_ALL=C comm -23 "$expected_core" "$work/first.txt" | wc -l) expected tests missed; running the units once more"
       run_core_units
@@ -106,19 +106,19 @@ else
 fi
 
 sed -e 's/\x1b\[[0-9;]*m//g' "$work/out.txt" >"$work/clean.txt"
-grep -E '^\[ok\]: ' "$work/clean.txt" | sed -E 's/^\[ok\]: //; s/ \([0-9]+ ms\)$//' | LC_ALL=C sort >"$work/passed.txt" || true
-grep -E '^\[err\]: ' "$work/clean.txt" | sed -E 's/^\[err\]: //; s/ in tests\/unit\/.*$//' | LC_ALL=C sort >"$work/failed.txt" || true
+grep -aE '^\[ok\]: ' "$work/clean.txt" | sed -E 's/^\[ok\]: //; s/ \([0-9]+ ms\)$//' | LC_ALL=C sort >"$work/passed.txt" || true
+grep -aE '^\[err\]: ' "$work/clean.txt" | sed -E 's/^\[err\]: //; s/ in tests\/unit\/.*$//' | LC_ALL=C sort >"$work/failed.txt" || true
 passed=$(wc -l <"$work/passed.txt")
 failed=$(wc -l <"$work/failed.txt")
 echo "redis suites ($label): $passed passed, $failed failed"
 if [[ -s $work/failed.txt ]]; then
   echo "failed tests:"
   sed 's/^/  /' "$work/failed.txt"
-  grep -A3 -E '^\[err\]: ' "$work/clean.txt" | grep -vE '^\[(err|ok)\]|^--$' | head -60 | sed 's/^/    /' || true
+  grep -a -A3 -E '^\[err\]: ' "$work/clean.txt" | grep -avE '^\[(err|ok)\]|^--$' | head -60 | sed 's/^/    /' || true
 fi
-if grep -q 'exception\]' "$work/clean.txt"; then
+if grep -aq 'exception\]' "$work/clean.txt"; then
   echo "the runner aborted:" >&2
-  grep -A12 'exception\]' "$work/clean.txt" >&2 || true
+  grep -a -A12 'exception\]' "$work/clean.txt" >&2 || true
 fi
 
 if [[ -n $write_expected ]]; then
@@ -150,5 +150,5 @@ if diff -u "$expected" "$work/passed.txt" >"$work/diff.txt"; then
   exit 0
 fi
 echo "redis suites: passed tests differ from $expected (- expected but not passed, + passed but not expected):"
-grep -E '^[-+][^-+]' "$work/diff.txt" | sed 's/^/  /'
+grep -aE '^[-+][^-+]' "$work/diff.txt" | sed 's/^/  /'
 exit 1
