@@ -106,7 +106,7 @@ else
 fi
 
 sed -e 's/\x1b\[[0-9;]*m//g' "$work/out.txt" >"$work/clean.txt"
-grep -aE '^\[ok\]: ' "$work/clean.txt" | sed -E 's/^\[ok\]: //; s/ \([0-9]+ ms\)$//' | LC_ALL=C sort -u >"$work/passed.txt" || true
+grep -aE '^\[ok\]: ' "$work/clean.txt" | sed -E 's/^\[ok\]: //; s/ \([0-9]+ ms\)$//' | LC_ALL=C sort >"$work/passed.txt" || true
 grep -aE '^\[err\]: ' "$work/clean.txt" | sed -E 's/^\[err\]: //; s/ in tests\/unit\/.*$//' | LC_ALL=C sort >"$work/failed.txt" || true
 passed=$(wc -l <"$work/passed.txt")
 failed=$(wc -l <"$work/failed.txt")
