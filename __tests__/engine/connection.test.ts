@@ -436,7 +436,7 @@ describe('INFO commandstats', () => {
   it.each([
     ['7.0', 1],
     ['8.10', 0],
-  ])('counts a blocked call ended by CLIENT UNBLOCK TIMEOUT as failed only in %s', async (version, failed) => {
+  ] as const)('counts a blocked call ended by CLIENT UNBLOCK TIMEOUT as failed only in %s', async (version, failed) => {
     const c = conn({ streams: { redisVersion: version } });
     const blocked = conn({ streams: { redisVersion: version } });
     await c.execute(['config', 'resetstat']);

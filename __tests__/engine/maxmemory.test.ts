@@ -216,7 +216,7 @@ describe('eviction', () => {
     expect(await c.execute(['CONFIG', 'SET', 'maxmemory', '900200'])).toEqual(OK);
     await turn();
     expect(pushed.slice(1)).toEqual([['pmessage', '*', '__keyevent@0__:evicted', 'b']]);
-    expect(toResp2Plain(await c.execute(['KEYS', '*'])).sort()).toEqual(['a', 'c']);
+    expect((toResp2Plain(await c.execute(['KEYS', '*'])) as string[]).sort()).toEqual(['a', 'c']);
     // at the limit, not over it: SET runs; the next command first evicts the least recent key (c)
     expect(await c.execute(['SET', 'd', '1'])).toEqual(OK);
     expect(await c.execute(['PING'])).toEqual(new SimpleString('PONG'));
@@ -238,7 +238,7 @@ describe('eviction', () => {
     await c.execute(['SET', 'near', '1', 'EX', '10']);
     await c.execute(['SET', 'keep', '1']);
     await c.execute(['CONFIG', 'SET', 'maxmemory', '900200']);
-    expect(toResp2Plain(await c.execute(['KEYS', '*'])).sort()).toEqual(['far', 'keep']);
+    expect((toResp2Plain(await c.execute(['KEYS', '*'])) as string[]).sort()).toEqual(['far', 'keep']);
     await c.execute(['CONFIG', 'SET', 'maxmemory', '1']);
     expect(toResp2Plain(await c.execute(['KEYS', '*']))).toEqual(['keep']);
     expect(await errorOf(c.execute(['SET', 'x', '1']))).toBe(OOM);
@@ -256,7 +256,7 @@ describe('eviction', () => {
     await c.execute(['SET', 'new', '1']);
     // counters: hot 10, cold 8, new 5; room for 2 keys, then for 1
     await c.execute(['CONFIG', 'SET', 'maxmemory', '900200']);
-    expect(toResp2Plain(await c.execute(['KEYS', '*'])).sort()).toEqual(['hot']);
+    expect((toResp2Plain(await c.execute(['KEYS', '*'])) as string[]).sort()).toEqual(['hot']);
     await c.execute(['SELECT', '1']);
     expect(toResp2Plain(await c.execute(['KEYS', '*']))).toEqual(['cold']);
     await c.execute(['CONFIG', 'SET', 'maxmemory', '900100']);
