@@ -714,6 +714,11 @@ export class Connection {
   private countedPlain(argv: string[], body: (this: Connection, argv: string[]) => Reply | Promise<Reply>): Reply | Promise<Reply> {
     const tracking = this.server.tracking;
     if (tracking !== null) return this.countedTracked(tracking, argv, body);
+    return this.timed(argv, body);
+  }
+
+  /** Run `body` and count it in INFO (commandstats, errorstats; a blocked call when it settles). */
+  private timed(argv: string[], body: (this: Connection, argv: string[]) => Reply | Promise<Reply>): Reply | Promise<Reply> {
     const weight = timingWeight(argv[0]);
     const start = weight === 0 ? 0 : performance.now();
     let out: Reply | Promise<Reply>;
@@ -733,20 +738,12 @@ export class Connection {
     const saved = tracking.enter(this, argv);
     let ran = false;
     try {
-      const weight = timingWeight(argv[0]);
-      const start = weight === 0 ? 0 : performance.now();
-      let out: Reply | Promise<Reply>;
-      try {
-        out = body.call(this, argv);
-      } catch (err) {
-        ran = err instanceof CommandError && !(err instanceof RejectedCommandError);
-        this.recordCommand(argv, start, weight, err);
-        throw err;
-      }
+      const out = this.timed(argv, body);
       ran = out !== QUEUED;
-      if (out instanceof Promise) return this.countedLater(argv, start, weight, out);
-      this.recordCommand(argv, start, weight, undefined);
       return out;
+    } catch (err) {
+      ran = err instanceof CommandError && !(err instanceof RejectedCommandError);
+      throw err;
     } finally {
       tracking.leave(this, argv, ran, saved);
     }
@@ -883,11 +880,7 @@ export class Connection {
 
   /** CLIENT PAUSE: argv (past the unknown-command and arity checks) waits for the pause to end. */
   private pausedFor(name: string, argv: string[], conn: ConnectionCommandSpec | undefined, isStream: boolean): boolean {
-    try {
-      if (this.commandCheckError(name, argv, conn, isStream) !== null) return false; // refused at once
-    } catch {
-      return false;
-    }
+    if (this.refusedAnyway(name, argv, conn, isStream)) return false; // refused at once
     return mustWait(this.server, argv, this.multiQueue);
   }
 
@@ -921,11 +914,7 @@ export class Connection {
    */
   private outOfMemoryFor(name: string, argv: string[], conn: ConnectionCommandSpec | undefined, isStream: boolean): boolean {
     if (this.server.busyScript !== null) return false;
-    try {
-      if (this.commandCheckError(name, argv, conn, isStream) !== null) return false;
-    } catch {
-      return false;
-    }
+    if (this.refusedAnyway(name, argv, conn, isStream)) return false;
     const oom = performEvictions(this.server);
     this.server.preCommandOom = oom;
     if (!oom) return false;
@@ -960,11 +949,7 @@ export class Connection {
    * no-writes is refused (NOREPLICAS). Unknown commands and wrong arities answer their own errors.
    */
   private writeRefused(name: string, argv: string[], conn: ConnectionCommandSpec | undefined, stream: CommandSpec | undefined): boolean {
-    try {
-      if (this.commandCheckError(name, argv, conn, stream !== undefined) !== null) return false;
-    } catch {
-      return false;
-    }
+    if (this.refusedAnyway(name, argv, conn, stream !== undefined)) return false;
     const writes = (a: string[]) => {
       const n = a[0].toLowerCase();
       return isWriteCommand(this.server, a, lookupCommand(n)?.write || commandSpec(n)?.flags.includes('write'));
@@ -987,11 +972,7 @@ export class Connection {
       if (this.multiQueue === null) return;
       commands = this.multiQueue;
     } else {
-      try {
-        if (this.commandCheckError(name, argv, conn, isStream) !== null) return; // refused as usual
-      } catch {
-        return;
-      }
+      if (this.refusedAnyway(name, argv, conn, isStream)) return; // refused as usual
       commands = [argv];
     }
     const err = redirectionError(cluster, this.clusterNode, commands);
@@ -1103,6 +1084,18 @@ export class Connection {
     }
     if (this.multiQueue !== null) this.multiErrored = true;
     throw new RejectedCommandError(message);
+  }
+
+  /**
+   * True when processCommand refuses argv for a reason checked first (unknown command, arity,
+   * unknown subcommand): the cluster, pause, maxmemory and good-replicas steps leave it to that error.
+   */
+  private refusedAnyway(name: string, argv: string[], conn: ConnectionCommandSpec | undefined, isStream: boolean): boolean {
+    try {
+      return this.commandCheckError(name, argv, conn, isStream) !== null;
+    } catch {
+      return true;
+    }
   }
 
   /** The error processCommand gives before running or queueing argv, or null. */
