@@ -164,6 +164,9 @@ export class ServerConfig {
    * are both set, and the fake has no replica. Write commands then answer NOREPLICAS.
    */
   replicasLacking = false;
+  /** `slowlog-log-slower-than` (µs) and `slowlog-max-len`, read after every command. */
+  slowlogSlowerThan = 10000;
+  slowlogMaxLen = 128;
   /** Called after CONFIG SET stored new values (the server evicts when `maxmemory` was set). */
   afterSet: ((names: ReadonlySet<string>) => void) | null = null;
   /** The stream node limits, shared by reference with every stream of the keyspace. */
@@ -245,6 +248,8 @@ export class ServerConfig {
     this.rdbCompressionValue = this.values.get('rdbcompression') !== 'no';
     this.listMaxListpackSizeValue = Number(this.values.get('list-max-listpack-size') ?? '-2');
     this.maxmemory = Number(this.values.get('maxmemory') ?? '0');
+    this.slowlogSlowerThan = Number(this.values.get('slowlog-log-slower-than') ?? '10000');
+    this.slowlogMaxLen = Number(this.values.get('slowlog-max-len') ?? '128');
     this.replicasLacking = this.values.get('min-replicas-to-write') !== '0' && this.values.get('min-replicas-max-lag') !== '0';
     this.access.lfu = (this.values.get('maxmemory-policy') ?? '').endsWith('-lfu');
     this.access.logFactor = Number(this.values.get('lfu-log-factor') ?? '10');

@@ -527,7 +527,7 @@ export class Connection {
       this.server.config.maxmemory !== 0 ||
       this.server.config.replicasLacking ||
       this.server.tracking !== null ||
-      this.server.config.get('slowlog-log-slower-than') !== '10000' ||
+      this.server.config.slowlogSlowerThan !== 10000 ||
       (lane.arity >= 0 ? argv.length !== lane.arity : argv.length < -lane.arity)
     ) {
       return this.runReady(argv);
@@ -841,10 +841,10 @@ export class Connection {
     }
     this.recordOutcome(known.subNamed ? commandStatsName(argv, true) : known.name, start, weight, err);
     // SLOWLOG (lib/engine/slowlog.ts): commands that ran, EXEC itself excepted
-    const slower = this.server.config.get('slowlog-log-slower-than');
-    if (slower !== '10000' && known.name !== 'exec' && !(err instanceof RejectedCommandError)) {
+    const config = this.server.config;
+    if (config.slowlogSlowerThan !== 10000 && known.name !== 'exec' && !(err instanceof RejectedCommandError)) {
       const usec = weight === 0 ? 0 : Math.round((performance.now() - start) * 1000);
-      this.server.slowlog.push(argv, usec, this.ks.clock.now(), this.addr, this.name ?? '', Number(slower ?? '10000'), Number(this.server.config.get('slowlog-max-len') ?? '128'));
+      this.server.slowlog.push(argv, usec, this.ks.clock.now(), this.addr, this.name ?? '', config.slowlogSlowerThan, config.slowlogMaxLen);
     }
   }
 
