@@ -310,4 +310,23 @@ describe('SYNC on serve', () => {
     await c.call(['SET', 'k', 'w']);
     c.close();
   });
+
+  // the same replies on redis-server 7.0.15 (REPLICAOF to a host that never answers)
+  it('a replica with replica-serve-stale-data no answers MASTERDOWN to commands without the stale flag, and to EXEC of one', async () => {
+    const c = await Client.connect(server.port);
+    const masterdown = "-MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.\r\n";
+    expect(await c.call(['CONFIG', 'SET', 'replica-serve-stale-data', 'no'])).toBe('+OK\r\n');
+    const other = await Client.connect(server.port);
+    expect(await c.call(['MULTI'])).toBe('+OK\r\n');
+    expect(await c.call(['GET', 'k'])).toBe('+QUEUED\r\n');
+    expect(await other.call(['REPLICAOF', 'localhsot', '0'])).toBe('+OK\r\n');
+    expect(await c.call(['EXEC'])).toBe(`-EXECABORT Transaction discarded because of: ${masterdown.slice(1)}`);
+    other.close();
+    expect(await c.call(['GET', 'k'])).toBe(masterdown);
+    expect(await c.call(['PING'])).toBe(masterdown);
+    expect(await c.call(['INFO', 'keyspace'])).toMatch(/^\$/);
+    expect(await c.call(['REPLICAOF', 'NO', 'ONE'])).toBe('+OK\r\n');
+    expect(await c.call(['CONFIG', 'SET', 'replica-serve-stale-data', 'yes'])).toBe('+OK\r\n');
+    c.close();
+  });
 });

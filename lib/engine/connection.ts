@@ -124,6 +124,7 @@ const CLOSED_MESSAGE = 'Connection is closed.';
 const ERR_NOAUTH = 'NOAUTH Authentication required.';
 const ERR_EXECABORT = 'EXECABORT Transaction discarded because of previous errors.';
 const ERR_READONLY = "READONLY You can't write against a read only replica.";
+const ERR_MASTERDOWN = "MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.";
 
 /** The error every call of a closed connection rejects with (ioredis's text). */
 export function connectionClosedError(): Error {
@@ -868,6 +869,7 @@ export class Connection {
       return this.reject(name, `ERR Can't execute '${name}${sub}': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context`);
     }
     if (this.server.master !== null && this.writesOnReplica(name)) return this.reject(name, ERR_READONLY);
+    if (this.server.master !== null && this.deniedWhileStale(name)) return this.reject(name, ERR_MASTERDOWN);
     if (this.server.clientPause !== null && this.pausedFor(name, argv, conn, stream !== undefined)) return this.afterPause(argv);
     if (this.multiQueue !== null && !conn?.immediate) return this.queueInMulti(name, argv, conn, stream !== undefined);
     if (conn) return this.runConnectionCommand(conn, name, argv);
@@ -898,6 +900,22 @@ export class Connection {
    * processCommand on a read-only replica (REPLICAOF host port, replica-read-only yes): a write
    * command, or an EXEC whose queue holds one, is refused with READONLY.
    */
+  /**
+   * processCommand on a replica whose link is down (always, here: REPLICAOF connects nowhere) with
+   * replica-serve-stale-data no: commands without the `stale` flag, or an EXEC queueing one, are
+   * refused with MASTERDOWN. Container commands (CONFIG, CLIENT …) are let through: the table has
+   * no per-subcommand flags (their admin subcommands are `stale` in Redis).
+   */
+  private deniedWhileStale(name: string): boolean {
+    if (this.server.config.get('replica-serve-stale-data') !== 'no') return false;
+    const denied = (n: string) => {
+      const flags = commandSpec(n.toLowerCase())?.flags;
+      return flags !== undefined && flags.length > 0 && !flags.includes('stale');
+    };
+    if (name === 'exec') return this.multiQueue !== null && this.multiQueue.some((a) => denied(String(a[0])));
+    return denied(name);
+  }
+
   private writesOnReplica(name: string): boolean {
     if (this.server.config.get('replica-read-only') !== 'yes') return false;
     const writes = (n: string) => commandSpec(n.toLowerCase())?.flags.includes('write') ?? false;
