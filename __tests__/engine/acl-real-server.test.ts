@@ -33,6 +33,11 @@ const SEQUENCES: Step[][] = [
     a('ACL', 'SETUSER', 'a b'), a('ACL', 'SETUSER', U, 'reset', '+@all', '-@hash', '-@slow', '+hget'), a('ACL', 'SETUSER', U, '-@hash'), a('ACL', 'SETUSER', U, '+@hash'),
     a('ACL', 'SETUSER', U, '%RW~x', '%W~y', 'resetchannels', '&a', '&b', '(~s +get)'), a('ACL', 'DELUSER', 'default'), a('ACL', 'CAT', 'nosuch'), a('ACL', 'GENPASS', '0'),
     a('ACL', 'LOAD'), a('ACL', 'SAVE'), a('ACL', 'HELP', 'x')],
+  // redis.acl_check_cmd: the script's user, command and key permissions, unknown commands
+  [a('ACL', 'SETUSER', U, 'on', 'nopass', '+@scripting', '+set', '~k:*'), u('AUTH', U, 'x'),
+    u('EVAL', "return redis.acl_check_cmd('set', 'k:1', 1)", '0'), u('EVAL', "return redis.acl_check_cmd('hset', 'k:1', 'f', 1)", '0'),
+    u('EVAL', "return redis.acl_check_cmd('set', 'other', 1)", '0'), u('EVAL', "return redis.acl_check_cmd('invalid-cmd', 'x')", '0'),
+    u('EVAL', 'return redis.acl_check_cmd()', '0'), u('EVAL', "return redis.acl_check_cmd('set', {})", '0')],
 ];
 
 /** The keys the steps write (db 13), deleted before and after each sequence. */

@@ -1041,6 +1041,17 @@ export class Connection {
     return full === 'NULL' ? null : full;
   }
 
+  /**
+   * Whether this connection's user may run argv (ACLCheckAllUserCommandPerm, arity not checked:
+   * redis.acl_check_cmd), or null when no command of that name exists.
+   */
+  aclAllows(argv: string[]): boolean | null {
+    const name = String(argv[0]).toLowerCase();
+    const full = this.commandFullName(name, argv);
+    if (full === null || (!CONNECTION_COMMANDS.has(name) && lookupCommand(name) === undefined && !this.hasBuiltin(name))) return null;
+    return this.user.unrestricted || checkCommand(this.user, full, argv, this.ks.redisVersion).result === ACL_OK;
+  }
+
   /** A front end ran `name` itself (ioredis-mock's built-ins): CLIENT LIST `cmd` and `idle`. */
   noteCommand(name: string): void {
     this.lastCommand = name;
@@ -1058,13 +1069,7 @@ export class Connection {
    * command (its own text, the error in place).
    */
   private checkAcl(name: string, argv: string[], conn: ConnectionCommandSpec | undefined, isStream: boolean, inExec: boolean): void {
-    let refused: string | null;
-    try {
-      refused = this.commandCheckError(name, argv, conn, isStream);
-    } catch {
-      return;
-    }
-    if (refused !== null) return;
+    if (this.refusedAnyway(name, argv, conn, isStream)) return;
     const full = inExec ? this.lookedUpName(name, argv, conn, isStream ? lookupCommand(name) : undefined) : this.lastCommand;
     if (full === 'NULL') return;
     const version = this.ks.redisVersion;

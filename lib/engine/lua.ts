@@ -604,6 +604,22 @@ function runOf(vm: LuaVm, L: LuaState): ScriptRun {
 }
 
 /** The body of `redis.call` (raise = true) and `redis.pcall`. */
+/** The arguments of a redis.call-like function as a command line, or the error text (luaArgsToRedisArgv). */
+function luaArgv(vm: LuaVm, L: LuaState, run: ScriptRun): string[] | string {
+  const argc = vm.getTop(L);
+  const argv: string[] = new Array(argc);
+  const modern = versionIndex(run.engine.version) >= versionIndex('7.4');
+  for (let j = 1; j <= argc; j++) {
+    const t = vm.type(L, j);
+    if (t === LUA_TNUMBER) {
+      const x = vm.toNumber(L, j);
+      argv[j - 1] = modern ? formatArgNumber(x) : formatG17(x);
+    } else if (t === LUA_TSTRING) argv[j - 1] = vm.toString(L, j) as string;
+    else return ERR_BAD_ARG_TYPE;
+  }
+  return argv;
+}
+
 function redisCallFunction(vm: LuaVm, raise: boolean): JsFunction {
   return (L) => {
     const run = runOf(vm, L);
@@ -612,16 +628,9 @@ function redisCallFunction(vm: LuaVm, raise: boolean): JsFunction {
     let reply: Reply = null;
     if (argc === 0) error = ERR_NO_ARGS;
     else {
-      const argv: string[] = new Array(argc);
-      const modern = versionIndex(run.engine.version) >= versionIndex('7.4');
-      for (let j = 1; j <= argc && error === undefined; j++) {
-        const t = vm.type(L, j);
-        if (t === LUA_TNUMBER) {
-          const x = vm.toNumber(L, j);
-          argv[j - 1] = modern ? formatArgNumber(x) : formatG17(x);
-        } else if (t === LUA_TSTRING) argv[j - 1] = vm.toString(L, j) as string;
-        else error = ERR_BAD_ARG_TYPE;
-      }
+      const args = luaArgv(vm, L, run);
+      const argv = typeof args === 'string' ? [] : args;
+      if (typeof args === 'string') error = args;
       if (error === undefined && run.readOnly && writesData(argv)) error = ERR_WRITE_IN_RO;
       if (error === undefined) error = scriptOomError(run, argv);
       if (error === undefined && run.declared !== null) reportUndeclared(run, argv);
@@ -900,6 +909,17 @@ function createEngine(version: RedisVersion): Engine {
     if (resp !== 2 && resp !== 3) raiseError(vm, L1, 'ERR RESP version must be 2 or 3.');
     run.resp = resp as 2 | 3;
     return 0;
+  });
+  // script_lua.c luaRedisAclCheckCmdPermissionsCommand: may the script's user run this command line?
+  set('acl_check_cmd', (L1) => {
+    const run = runOf(vm, L1);
+    if (vm.getTop(L1) === 0) raiseError(vm, L1, ERR_NO_ARGS);
+    const argv = luaArgv(vm, L1, run);
+    if (typeof argv === 'string') raiseError(vm, L1, argv);
+    const allowed = run.conn.aclAllows(argv);
+    if (allowed === null) raiseError(vm, L1, 'ERR Invalid command passed to redis.acl_check_cmd()');
+    vm.pushBoolean(L1, allowed);
+    return 1;
   });
   set('replicate_commands', (L1) => {
     vm.pushBoolean(L1, true);
