@@ -20,6 +20,12 @@ const SCRIPTS: [string, string[]][] = [
   ['return tostring(1/0) .. tostring(-1/0)', []],
   ['return type(unpack)', []],
   ['return {unpack({1, 2, 3})}', []],
+  // several values returned: Redis keeps the first (the body runs for one result)
+  ['return 1, 2', []],
+  ["return string.find('hello', 'll')", []],
+  ['return unpack({5, 6})', []],
+  ["return struct.unpack('>I2', ARGV[1])", ['ab']],
+  ['return {pcall(function() return 1, 2 end)}', []],
   ['return cjson.encode({a = 1, b = {1, 2, "x"}})', []],
   ['return cjson.decode(\'{"a":[1,2,{"b":null}]}\').a[2]', []],
   ['return cmsgpack.pack({1, 2, "x", {k = true}})', []],

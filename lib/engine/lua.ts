@@ -1211,6 +1211,8 @@ function step(run: ScriptRun): Reply | typeof SUSPENDED {
   }
   if (status === 0) {
     run.returned = true;
+    // Redis calls the body for one result (lua_pcall nresults 1): the first of several values
+    if (vm.getTop(co) > 1) vm.setTop(co, 1);
     const result = vm.getTop(co) === 0 ? null : popResult(vm, co, run.resp);
     if (result instanceof ErrorReply) throw new CommandError(result.message);
     return result;
