@@ -37,7 +37,9 @@ const SEQUENCES: Step[][] = [
   [a('ACL', 'SETUSER', U, 'on', 'nopass', '+@scripting', '+set', '~k:*'), u('AUTH', U, 'x'),
     u('EVAL', "return redis.acl_check_cmd('set', 'k:1', 1)", '0'), u('EVAL', "return redis.acl_check_cmd('hset', 'k:1', 'f', 1)", '0'),
     u('EVAL', "return redis.acl_check_cmd('set', 'other', 1)", '0'), u('EVAL', "return redis.acl_check_cmd('invalid-cmd', 'x')", '0'),
-    u('EVAL', 'return redis.acl_check_cmd()', '0'), u('EVAL', "return redis.acl_check_cmd('set', {})", '0')],
+    u('EVAL', 'return redis.acl_check_cmd()', '0'), u('EVAL', "return redis.acl_check_cmd('set', {})", '0'),
+    // a redis.call the user may not make: key, command (texts differ before 7.2)
+    u('EVAL', "return redis.call('set', 'other', 1)", '0'), u('EVAL', "return redis.call('hset', 'k:1', 'f', 1)", '0')],
 ];
 
 /** The keys the steps write (db 13), deleted before and after each sequence. */

@@ -1093,7 +1093,7 @@ export class Connection {
     if (verdict.result === ACL_OK) return;
     aclDeniedLog(this, verdict.result, 'lua', verdict.index === 0 ? full : argv[verdict.index], this.user.name);
     if (predates(version, '7.2')) {
-      const what = verdict.result === 1 ? "can't run this command or subcommand" : verdict.result === 2 ? "can't access at least one of the keys mentioned in the command" : "can't publish to the channel mentioned in the command";
+      const what = verdict.result === 1 ? "can't run this command or subcommand" : verdict.result === 2 ? "can't access at least one of the keys mentioned in the command arguments" : "can't publish to the channel mentioned in the command";
       throw new CommandError(`ERR The user executing the script ${what}`);
     }
     throw new CommandError(`ERR ACL failure in script: ${aclErrorMessage(version, verdict.result, this.user, full, argv[verdict.index], false)}`);
