@@ -155,7 +155,7 @@ function testEnds(): void {
   if (blocked > 0) {
     console.warn(
       `${PREFIX} test "${test.name ?? '(unknown)'}" ended with ${blocked} blocked call${blocked === 1 ? '' : 's'} ` +
-        '(XREAD/XREADGROUP BLOCK); the reset after it rejected them with "Connection is closed.". ' +
+        '(BLPOP, BZPOPMIN, XREAD … BLOCK and the like); the reset after it rejected them with "Connection is closed.". ' +
         'Await or stop blocking reads inside the test.',
     );
   }
