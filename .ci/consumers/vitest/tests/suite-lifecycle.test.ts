@@ -59,7 +59,7 @@ describe('worker', () => {
   });
 
   it('names the test that ended with a blocked read', () => {
-    expect(warnings).toContainEqual(expect.stringContaining(`test "${LEAKY}" ended with 1 blocked call (XREAD/XREADGROUP BLOCK)`));
+    expect(warnings).toContainEqual(expect.stringContaining(`test "${LEAKY}" ended with 1 blocked call (BLPOP, BZPOPMIN, XREAD … BLOCK and the like)`));
   });
 
   it('stops the loop that outlived its test, and names that test', async () => {
