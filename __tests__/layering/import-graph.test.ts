@@ -80,6 +80,6 @@ describe('import graph of lib/', () => {
 
   it('splits the connection by concern: Connection composes lib/engine/connection/*', () => {
     const modules = readdirSync(join(LIB, 'engine', 'connection')).sort();
-    expect(modules).toEqual(['acl-checks.ts', 'builtin-host.ts', 'dispatch.ts', 'lane.ts', 'order.ts', 'propagation.ts', 'pubsub.ts', 'scripting.ts', 'server-state.ts', 'stats.ts', 'transactions.ts']);
+    expect(modules).toEqual(['acl-checks.ts', 'builtin-host.ts', 'dispatch.ts', 'lane.ts', 'monitor.ts', 'order.ts', 'propagation.ts', 'pubsub.ts', 'scripting.ts', 'server-state.ts', 'stats.ts', 'transactions.ts']);
   });
 });

@@ -18,7 +18,8 @@
  * - stats.ts: commandstats, errorstats, SLOWLOG, the timing sample of each command.
  * - acl-checks.ts: AUTH and the ACL checks; server-state.ts: BUSY, CLIENT PAUSE, maxmemory,
  *   min-replicas, replica, cluster refusals; propagation.ts: the replication frame;
- *   scripting.ts: a Lua script's redis.call; builtin-host.ts: the bridge to ioredis-mock's emulators.
+ *   scripting.ts: a Lua script's redis.call; monitor.ts: MONITOR; builtin-host.ts: the bridge to
+ *   ioredis-mock's emulators.
  *
  * Errors: an error reply rejects with `CommandError` (its message is Redis's full text);
  * a closed connection rejects with `Error('Connection is closed.')`, as ioredis says it.
@@ -43,6 +44,7 @@ import { aclAllows, authenticate } from './connection/acl-checks';
 import { checkCommand, commandFullName, runCommand } from './connection/dispatch';
 import { runLane, type StreamLane } from './connection/lane';
 import { afterBusy, connectionClosedError, occupy, runReplying, startNow } from './connection/order';
+import { stopMonitoring } from './connection/monitor';
 import { forcePropagation } from './connection/propagation';
 import * as pubsub from './connection/pubsub';
 import { endScriptSelect, scriptCall } from './connection/scripting';
@@ -185,6 +187,8 @@ export class Connection {
   /** @internal The Buffer each non-UTF-8 channel/pattern was subscribed with ('c'|'p' + name → it). */
   subscribedArgs: Map<string, Buffer> | undefined;
   private closeListeners: Set<() => void> | undefined;
+  /** MONITOR mode (./connection/monitor.ts): every command of the server is pushed to it. */
+  monitoring = false;
 
   constructor(options: ConnectionOptions = {}) {
     this.server = serverFor(options.host ?? 'localhost', options.port ?? 6379);
@@ -570,6 +574,7 @@ export class Connection {
     this.replyOff = false;
     this.replySkipNext = false;
     this.server.tracking?.disable(this);
+    stopMonitoring(this);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -668,6 +673,7 @@ export class Connection {
     tx.unwatchAll(this);
     pubsub.unsubscribeAll(this);
     this.server.tracking?.disable(this);
+    stopMonitoring(this);
     this.pushListeners = undefined;
     if (this.blockedCalls > 0) this.ks.blocking.releaseClient(this, connectionClosedError());
     const waiting = this.waiting;

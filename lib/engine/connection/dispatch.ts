@@ -26,6 +26,7 @@ import { OOM_TEXT, NOREPLICAS_TEXT } from '../maxmemory';
 import type { Connection } from '../connection';
 import { builtinArg, builtinArity } from './builtin-host';
 import { checkAcl } from './acl-checks';
+import { ERR_REPLICA_KEYSPACE, FEEDS_ITSELF, feedMonitors, refusedOnMonitor } from './monitor';
 import { propagating } from './propagation';
 import { addBuiltinDirty } from './stats';
 import { ERR_NO_MULTI, NO_MULTI, discardTransaction, queueInMulti } from './transactions';
@@ -63,6 +64,7 @@ export function runCommand(conn: Connection, argv: string[]): Reply | Promise<Re
   }
   if (server.master !== null && writesOnReplica(conn, name)) return reject(conn, name, ERR_READONLY);
   if (server.master !== null && deniedWhileStale(conn, name)) return reject(conn, name, ERR_MASTERDOWN);
+  if (server.monitors !== null && conn.monitoring && refusedOnMonitor(conn, name, argv)) return reject(conn, name, ERR_REPLICA_KEYSPACE);
   if (server.clientPause !== null && pausedFor(conn, name, argv, spec, stream !== undefined)) return afterPause(conn, argv);
   if (conn.multiQueue !== null && !spec?.immediate) return queueInMulti(conn, name, argv, spec, stream !== undefined);
   if (spec) return runConnectionCommand(conn, spec, name, argv);
@@ -179,6 +181,8 @@ export function runConnectionCommand(conn: Connection, spec: ConnectionCommandSp
   // CLIENT LIST cmd: set by runCommand (inside EXEC it stays exec, as in Redis)
   const run = spec.subcommands ? spec.subcommands[argv[1].toLowerCase()].run : spec.run;
   conn.lastInteractionAt = conn.keyspace.clock.now();
+  // EVAL, FCALL …: shown to monitors before the script's own commands
+  if (conn.server.monitors !== null && FEEDS_ITSELF.has(name)) feedMonitors(conn, argv, false);
   try {
     return run!(conn, argv);
   } finally {

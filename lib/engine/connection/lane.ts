@@ -88,6 +88,7 @@ export function runLane(this: Connection, lane: StreamLane, argv: string[]): Rep
     this.server.config.maxmemory !== 0 ||
     this.server.config.replicasLacking ||
     this.server.tracking !== null ||
+    this.server.monitors !== null ||
     this.server.config.slowlogSlowerThan !== 10000 ||
     (lane.arity >= 0 ? argv.length !== lane.arity : argv.length < -lane.arity)
   ) {

@@ -18,6 +18,7 @@ import type { Connection } from '../connection';
 import { checkScriptAcl } from './acl-checks';
 import { builtinArity } from './builtin-host';
 import { arityOk, hasBuiltin, runBuiltin } from './dispatch';
+import { feedFromScript } from './monitor';
 import { propagating } from './propagation';
 
 /**
@@ -28,9 +29,31 @@ const NOSCRIPT_BEFORE_7_2 = new Set(['blpop', 'brpop', 'brpoplpush', 'blmove', '
 
 /** See `Connection.scriptCall`. */
 export function scriptCall(conn: Connection, argv: string[]): Reply {
+  if (conn.server.monitors !== null) return scriptCallMonitored(conn, argv);
   const repl = conn.server.replication;
   if (repl !== null && repl.active) return propagating(conn, repl, argv, () => scriptCallPlain(conn, argv));
   return scriptCallPlain(conn, argv);
+}
+
+/** Set when the redis.call now running passed the script's checks and was called (call()). */
+let called = false;
+
+/** `scriptCall` while connections MONITOR: a command that was called is shown (`[db lua]`), even when it failed. */
+function scriptCallMonitored(conn: Connection, argv: string[]): Reply {
+  called = false;
+  try {
+    const repl = conn.server.replication;
+    if (repl !== null && repl.active) return propagating(conn, repl, argv, () => scriptCallPlain(conn, argv));
+    return scriptCallPlain(conn, argv);
+  } catch (err) {
+    if (!(err instanceof CommandError)) called = false;
+    throw err;
+  } finally {
+    if (called) {
+      called = false;
+      feedFromScript(conn, argv);
+    }
+  }
 }
 
 function scriptCallPlain(conn: Connection, argv: string[]): Reply {
@@ -52,6 +75,7 @@ function scriptCallPlain(conn: Connection, argv: string[]): Reply {
     if (DENIED_IN_SCRIPTS.has(name)) throw new CommandError(ERR_NOT_ALLOWED_FROM_SCRIPT); // CONFIG
     if (NOSCRIPT_BEFORE_7_2.has(name) && predates(ks.redisVersion, '7.2')) throw new CommandError(ERR_NOT_ALLOWED_FROM_SCRIPT);
     const ctx: CommandContext = { now: ks.now(), version: ks.redisVersion, db: conn.streamDb, canBlock: false, isRetry: false, inScript: true, clusterEnabled: conn.server.cluster !== null };
+    called = true;
     const result = dispatch(ctx, argv);
     return isBlockRequest(result) ? NIL_ARRAY : result;
   }
@@ -73,6 +97,7 @@ function scriptCallPlain(conn: Connection, argv: string[]): Reply {
     if (noScript) throw new CommandError(ERR_NOT_ALLOWED_FROM_SCRIPT);
     // the script's own database from here on; the caller's comes back when the script ends
     if (name === 'select') conn.dbBeforeScriptSelect ??= conn.keyspace.dbIndex;
+    called = true;
     const out = run!(conn, argv);
     if (out instanceof Promise) throw new StreamsMockError(`${name} cannot run inside a script`);
     return out;
@@ -82,6 +107,7 @@ function scriptCallPlain(conn: Connection, argv: string[]): Reply {
   if (DENIED_IN_SCRIPTS.has(name)) throw new CommandError(arityWrong ? ERR_ARITY_FROM_SCRIPT : ERR_NOT_ALLOWED_FROM_SCRIPT);
   if (!hasBuiltin(conn, name)) throw new CommandError(ERR_UNKNOWN_FROM_SCRIPT);
   if (arityWrong) throw new CommandError(ERR_ARITY_FROM_SCRIPT);
+  called = true;
   const out = runBuiltin(conn, name, argv);
   if (out instanceof Promise) throw new StreamsMockError(`${name} cannot run inside a script`);
   return out;

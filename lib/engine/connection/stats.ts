@@ -14,6 +14,7 @@ import { CONNECTION_COMMANDS } from '../commands/index';
 import type { TrackingState } from '../tracking';
 import type { Connection } from '../connection';
 import { absentHere, hasBuiltin } from './dispatch';
+import { feedAfterCall } from './monitor';
 import { propagating } from './propagation';
 
 /** One command's body, run for argv on a connection (a module function: no closure per command). */
@@ -47,9 +48,11 @@ function timed(conn: Connection, argv: string[], body: CommandBody): Reply | Pro
   try {
     out = body(conn, argv);
   } catch (err) {
+    if (conn.server.monitors !== null) feedAfterCall(conn, argv, undefined, err);
     recordCommand(conn, argv, start, weight, err);
     throw err;
   }
+  if (conn.server.monitors !== null) feedAfterCall(conn, argv, out, undefined);
   if (out instanceof Promise) return countedLater(conn, argv, start, weight, out);
   recordCommand(conn, argv, start, weight, undefined);
   return out;
