@@ -1,6 +1,6 @@
 /**
  * The short path of the stream command methods (`r.xadd()`, `r.xreadgroupBuffer()` …:
- * methods.ts `runStreamMethod` → connection.ts `Connection.runLane`) answers and counts exactly
+ * methods.ts `runStreamMethod` → connection/lane.ts `Connection.runLane`) answers and counts exactly
  * as the general path does, the one `r.call('xadd', …)` takes (`runStreamCommand` → `runReady`).
  *
  * Each script runs twice, on a fresh server each time (its own port, its own fake clock): once

@@ -31,7 +31,7 @@ describe('layering of lib/', () => {
   it('keeps the engine, the commands, the keyspace and the byte helpers free of every front end', () => {
     // the front ends (and the entries that assemble them)
     const FRONT_ENDS = ['adapter', 'server', 'upstash', 'scenarios', 'jest', 'runners', 'msw', 'cli', 'index', 'cjs-entry'];
-    const dirs = ['engine', 'engine/commands', 'engine/emulated', 'commands', 'commands/server', 'keyspace', 'bytes', 'blocking', 'clock', 'config', 'rdb', 'reply', 'stats'];
+    const dirs = ['engine', 'engine/connection', 'engine/commands', 'engine/emulated', 'commands', 'commands/server', 'keyspace', 'bytes', 'blocking', 'clock', 'config', 'rdb', 'reply', 'stats'];
     const bad = dirs.flatMap((d) =>
       importsOf(d)
         .filter(([, spec]) => spec.startsWith('.') && FRONT_ENDS.some((fe) => join(LIB, d, spec) === join(LIB, fe) || join(LIB, d, spec).startsWith(join(LIB, fe) + '/')))
@@ -41,7 +41,7 @@ describe('layering of lib/', () => {
   });
 
   it('keeps the engine free of the ioredis front end, and ioredis-mock to its emulator table', () => {
-    const engine = [...importsOf('engine'), ...importsOf('engine/commands'), ...importsOf('engine/emulated')];
+    const engine = [...importsOf('engine'), ...importsOf('engine/connection'), ...importsOf('engine/commands'), ...importsOf('engine/emulated')];
     expect(engine.filter(([f, spec]) => (spec === 'ioredis-mock' || spec === '@ioredis-mock-streams/mock-runtime') && f !== 'emulators.ts')).toEqual([]);
     expect(engine.filter(([f, spec]) => spec === 'ioredis' || (spec === 'fengari' && f !== 'lua.ts'))).toEqual([]);
   });
@@ -55,7 +55,7 @@ describe('layering of lib/', () => {
   });
 
   it('keeps the RESP server (lib/server) off every import path but the CLI, which loads it on demand', () => {
-    const dirs = ['', 'model', 'commands', 'commands/server', 'clock', 'blocking', 'keyspace', 'scenarios', 'scenarios/targets', 'adapter', 'jest', 'reply', 'stats', 'engine', 'engine/commands', 'config', 'rdb', 'upstash', 'msw'];
+    const dirs = ['', 'model', 'commands', 'commands/server', 'clock', 'blocking', 'keyspace', 'scenarios', 'scenarios/targets', 'adapter', 'jest', 'reply', 'stats', 'engine', 'engine/connection', 'engine/commands', 'config', 'rdb', 'upstash', 'msw'];
     const serverDir = join(LIB, 'server');
     const bad = dirs.flatMap((d) =>
       importsOf(d)

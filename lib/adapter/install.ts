@@ -123,7 +123,7 @@ const NOT_COMMAND_METHODS = new Set(['connect', 'customCommand', 'defineArgv', '
 
 /** Engine commands kept out of the generic engine route (own methods below; pub/sub stays
  *  ioredis-mock's, which delivers messages as events of the instance). */
-const SPECIAL = new Set(['multi', 'exec', 'quit', 'subscribe', 'psubscribe', 'unsubscribe', 'punsubscribe']);
+const SPECIAL = new Set(['multi', 'exec', 'quit', 'monitor', 'subscribe', 'psubscribe', 'unsubscribe', 'punsubscribe']);
 
 /** What `call(name, …)` runs for each lower-case name. */
 interface Route {
@@ -257,6 +257,12 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
   }
   defineCommandMethod('quit', engineMethod(emulators, 'quit', false));
   defineCommandMethod('quitBuffer', engineMethod(emulators, 'quit', true));
+  // ioredis's monitor(): a monitoring duplicate emitting 'monitor' events (./monitor.ts)
+  defineMethod(proto, 'monitor', function monitor(this: Instance, ...args: unknown[]) {
+    const cb = popCallback(args);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return withCallback((require('./monitor') as typeof import('./monitor')).startMonitor(this, emulators), cb);
+  });
 
   /** Run `name` as `call()` does: stream, built-in or engine command; the name kept as sent. */
   const callCommand = (redis: Instance, name: unknown, args: unknown[], buffers: boolean): Promise<unknown> => {

@@ -63,6 +63,16 @@ function universeOf(version: RedisVersion): CommandUniverse {
   return u;
 }
 
+/** True when `full` (`name` or `container|sub`) is an @admin command in `version` (CMD_ADMIN). */
+export function isAdminCommand(full: string, version: RedisVersion): boolean {
+  return (universeOf(version).mask(full) & categoryFlag('admin')) !== 0;
+}
+
+/** True when `full` reads or writes the keyspace in `version` (@read / @write: CMD_READONLY, CMD_WRITE). */
+export function readsOrWritesKeys(full: string, version: RedisVersion): boolean {
+  return (universeOf(version).mask(full) & (categoryFlag('read') | categoryFlag('write'))) !== 0;
+}
+
 /** The category bit of `name` (case-insensitive), or 0. */
 function categoryFlag(name: string): number {
   const i = tables().ACL_CATEGORIES.indexOf(name.toLowerCase());

@@ -41,7 +41,7 @@
  * turning in between (the EVAL's reply then comes later; its connection waits). While it runs,
  * other connections of the server wait, and from `busy-reply-threshold` ms (default 5000; 0: never)
  * on they get "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN
- * NOSAVE." (connection.ts BUSY_TEXT; the commands Redis allows then still run). SCRIPT
+ * NOSAVE." (connection/server-state.ts BUSY_TEXT; the commands Redis allows then still run). SCRIPT
  * KILL ends the script with "ERR Script killed by user with SCRIPT KILL..." to its caller, or
  * answers "UNKILLABLE …" once the script wrote. A script can only be suspended between Lua
  * instructions outside a C call: `pcall` is Lua code over a thread of its own for that

@@ -19,6 +19,7 @@ import { Replication } from './replication';
 import { watchMaxmemory } from './maxmemory';
 import type { TrackingState } from './tracking';
 import type { ClientPause } from './pause';
+import type { Reply } from '../reply/reply';
 import { Slowlog } from './slowlog';
 
 /** Number of databases (Redis `databases` default): SELECT accepts 0 … 15. */
@@ -128,6 +129,8 @@ export class ServerState {
   clientPause: ClientPause | null = null;
   /** Client-side caching (CLIENT TRACKING): created by the first connection that turns it on. */
   tracking: TrackingState | null = null;
+  /** Connections in MONITOR mode (lib/engine/connection/monitor.ts), or null when none. */
+  monitors: Set<{ push(msg: Reply): void }> | null = null;
 
   constructor(
     readonly host: string,

@@ -4,7 +4,7 @@
  *
  * - Nothing exists until a replica attaches (`ServerState.replication` stays null): a server
  *   without replicas pays one null check per command.
- * - Every command runs as a frame (`enterCommand` … `leaveCommand`, lib/engine/connection.ts).
+ * - Every command runs as a frame (`enterCommand` … `leaveCommand`, lib/engine/connection/propagation.ts).
  *   When it changed the dataset (`server.dirty` moved) and did not prevent it, the command is
  *   propagated as sent, or as the form its module asked for (`rewrite`, Redis
  *   rewriteClientCommandVector), after what it propagated itself (`also`, Redis alsoPropagate —

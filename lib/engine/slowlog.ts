@@ -23,8 +23,11 @@ export interface SlowlogEntry {
 const SENSITIVE_CONFIGS = new Set(['masteruser', 'masterauth', 'requirepass', 'tls-key-file-pass', 'tls-client-key-file-pass']);
 const REDACTED = '(redacted)';
 
-/** The arguments as the slow log keeps them (redacted secrets, trimmed). */
-function logged(argv: readonly string[]): string[] {
+/**
+ * argv with its secrets "(redacted)" as the command redacts them (redactClientCommandArgument:
+ * the `original_argv` SLOWLOG and MONITOR show).
+ */
+export function redactedArgv(argv: readonly string[]): string[] {
   const a = [...argv];
   const name = String(a[0]).toLowerCase();
   const sub = a.length > 1 ? String(a[1]).toLowerCase() : '';
@@ -45,6 +48,12 @@ function logged(argv: readonly string[]): string[] {
       else if (o === 'auth2') redact(i + 1, i + 3);
     }
   }
+  return a;
+}
+
+/** The arguments as the slow log keeps them (redacted secrets, trimmed). */
+function logged(argv: readonly string[]): string[] {
+  const a = redactedArgv(argv);
   const out: string[] = [];
   const n = Math.min(a.length, 32);
   for (let i = 0; i < n; i++) {

@@ -12,6 +12,7 @@
  *   XREADGROUP readers are woken as after a deletion); each deleted key counts as a change.
  * SAVE / BGSAVE / LASTSAVE — no file is written: SAVE `+OK` and BGSAVE `+Background saving
  *   started` reset the dirty counter and the last-save time, LASTSAVE answers that time (s).
+ * MONITOR — every command of the server to this connection (lib/engine/connection/monitor.ts).
  * DEBUG … — "ERR DEBUG command not allowed …", what a server with the default
  *   `enable-debug-command no` answers.
  * FUNCTION and FCALL: ./functions.ts.
@@ -27,6 +28,7 @@ import { type Connection, builtinArity, openConnections } from '../connection';
 import type { ServerState } from '../registry';
 import { RedisHash } from '../../model/hash';
 import { CONNECTION_COMMANDS } from './index';
+import { monitorCommand } from '../connection/monitor';
 
 // INFO, COMMAND and MOCKCLOCK load their modules on first use (FLUSHALL, TIME … do not need them)
 /* eslint-disable @typescript-eslint/no-require-imports */
@@ -211,5 +213,12 @@ export const specs: readonly ConnectionCommandSpec[] = [
     run(): Reply {
       throw new CommandError(ERR_DEBUG_NOT_ALLOWED);
     },
+  },
+  {
+    // MONITOR: lib/engine/connection/monitor.ts
+    name: 'monitor',
+    arity: 1,
+    noScript: true,
+    run: (conn): Reply => monitorCommand(conn),
   },
 ];

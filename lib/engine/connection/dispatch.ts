@@ -1,0 +1,274 @@
+/**
+ * Dispatch (server.c processCommand → call): how a connection runs one command. The checks in
+ * Redis's order (lookup, NOAUTH, no-MULTI, ACL, cluster, maxmemory, good replicas, RESP2
+ * subscriber mode, replica, CLIENT PAUSE), then MULTI queueing, then the command itself: the
+ * engine's own (lib/engine/commands), the stream and family commands (lib/commands), or
+ * ioredis-mock's built-ins (run on its emulators, replies typed as Redis types them).
+ */
+import { commandSince, predates, type RedisVersion } from '../../version';
+import { dispatchCheckOnly, lookupCommand } from '../../commands/dispatch';
+import type { BlockRequest, CommandContext, CommandHandler, CommandSpec } from '../../commands/types';
+import { isBlockRequest } from '../../commands/types';
+import { CommandError, errUnknownCommand, errUnknownSubcommand, errWrongArity } from '../../errors';
+import type { Keyspace } from '../../keyspace/keyspace';
+import type { Reply } from '../../reply/reply';
+import { StreamsMockError } from '../../clock/clock';
+import { bytesOf as toByteString } from '../../bytes/index';
+import { commandStatsName, RejectedCommandError } from '../../stats/command-stats';
+import { runBuiltin as runEmulated } from '../emulated/builtins';
+import { callWithinLimit } from '../emulated/large-args';
+import { storeKeyOfBytes } from '../emulated/keys';
+import { builtinError, typedBuiltinReply } from '../builtin-replies';
+import type { ConnectionCommandSpec } from '../command-types';
+import { CONNECTION_COMMANDS } from '../commands/index';
+import { ALLOWED_WHEN_SUBSCRIBED } from '../commands/pubsub';
+import { OOM_TEXT, NOREPLICAS_TEXT } from '../maxmemory';
+import type { Connection } from '../connection';
+import { builtinArg, builtinArity } from './builtin-host';
+import { checkAcl } from './acl-checks';
+import { ERR_REPLICA_KEYSPACE, FEEDS_ITSELF, feedMonitors, refusedOnMonitor } from './monitor';
+import { propagating } from './propagation';
+import { addBuiltinDirty } from './stats';
+import { ERR_NO_MULTI, NO_MULTI, discardTransaction, queueInMulti } from './transactions';
+import { ERR_MASTERDOWN, ERR_READONLY, afterPause, checkCluster, deniedWhileStale, outOfMemoryFor, pausedFor, writeRefused, writesOnReplica } from './server-state';
+
+const ERR_NOAUTH = 'NOAUTH Authentication required.';
+
+/** Container commands among the built-ins (their full name carries the subcommand). */
+const BUILTIN_CONTAINERS = new Set(['config', 'object', 'command', 'memory', 'cluster', 'debug']);
+
+export function arityOk(arity: number, argc: number): boolean {
+  return arity >= 0 ? argc === arity : argc >= -arity;
+}
+
+/** processCommand → call for argv (the body `run` counts; see the module doc). */
+export function runCommand(conn: Connection, argv: string[]): Reply | Promise<Reply> {
+  if (!Array.isArray(argv) || argv.length === 0) {
+    throw new StreamsMockError('execute(argv): argv must be a non-empty array whose first element is the command name');
+  }
+  const name = String(argv[0]).toLowerCase();
+  const spec = CONNECTION_COMMANDS.get(name);
+  const stream = spec ? undefined : lookupCommand(name);
+  conn.lastCommand = lookedUpName(conn, name, argv, spec, stream);
+  if (!conn.authenticated && !spec?.noAuth) return reject(conn, name, ERR_NOAUTH);
+  if (conn.multiQueue !== null && NO_MULTI.has(name) && arityOk(NO_MULTI.get(name)!, argv.length)) return reject(conn, name, ERR_NO_MULTI);
+  if (!conn.user.unrestricted) checkAcl(conn, name, argv, spec, stream !== undefined, false);
+  const server = conn.server;
+  if (server.cluster !== null) checkCluster(conn, name, argv, spec, stream !== undefined);
+  if (server.config.maxmemory !== 0 && outOfMemoryFor(conn, name, argv, spec, stream !== undefined)) return reject(conn, name, OOM_TEXT);
+  if (server.config.replicasLacking && writeRefused(conn, name, argv, spec, stream)) return reject(conn, name, NOREPLICAS_TEXT);
+  if (conn.resp === 2 && conn.inSubscriberMode && !ALLOWED_WHEN_SUBSCRIBED.has(name)) {
+    const container = spec?.subcommands !== undefined || stream?.subcommands !== undefined || BUILTIN_CONTAINERS.has(name);
+    const sub = argv.length > 1 && container ? `|${String(argv[1]).toLowerCase()}` : '';
+    return reject(conn, name, `ERR Can't execute '${name}${sub}': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context`);
+  }
+  if (server.master !== null && writesOnReplica(conn, name)) return reject(conn, name, ERR_READONLY);
+  if (server.master !== null && deniedWhileStale(conn, name)) return reject(conn, name, ERR_MASTERDOWN);
+  if (server.monitors !== null && conn.monitoring && refusedOnMonitor(conn, name, argv)) return reject(conn, name, ERR_REPLICA_KEYSPACE);
+  if (server.clientPause !== null && pausedFor(conn, name, argv, spec, stream !== undefined)) return afterPause(conn, argv);
+  if (conn.multiQueue !== null && !spec?.immediate) return queueInMulti(conn, name, argv, spec, stream !== undefined);
+  if (spec) return runConnectionCommand(conn, spec, name, argv);
+  if (stream) return runStream(conn, argv, true);
+  // Unknown command, arity: refused before running (rejected_calls in INFO)
+  const refused = commandCheckError(conn, name, argv, undefined, false);
+  if (refused !== null) reject(conn, name, refused);
+  return runBuiltin(conn, name, argv);
+}
+
+/** A command refused before running (processCommand's rejectCommand): flags MULTI. */
+export function reject(conn: Connection, name: string, message: string): never {
+  if (name === 'exec' && conn.multiQueue !== null) {
+    discardTransaction(conn);
+    throw new CommandError(`EXECABORT Transaction discarded because of: ${message.replace(/^ERR /, '')}`);
+  }
+  if (conn.multiQueue !== null) conn.multiErrored = true;
+  throw new RejectedCommandError(message);
+}
+
+/**
+ * True when processCommand refuses argv for a reason checked first (unknown command, arity,
+ * unknown subcommand): the cluster, pause, maxmemory and good-replicas steps leave it to that error.
+ */
+export function refusedAnyway(conn: Connection, name: string, argv: string[], spec: ConnectionCommandSpec | undefined, isStream: boolean): boolean {
+  try {
+    return commandCheckError(conn, name, argv, spec, isStream) !== null;
+  } catch {
+    return true;
+  }
+}
+
+/** The error processCommand gives before running or queueing argv, or null. */
+export function commandCheckError(conn: Connection, name: string, argv: string[], spec: ConnectionCommandSpec | undefined, isStream: boolean): string | null {
+  const version = conn.keyspace.redisVersion;
+  if (isStream) {
+    try {
+      dispatchCheckOnly(version, argv);
+      return null;
+    } catch (err) {
+      if (err instanceof CommandError) return err.message;
+      throw err;
+    }
+  }
+  if (spec) {
+    if (predates(version, spec.since)) return errUnknownCommand(argv[0], argv.slice(1));
+    if (!arityOk(spec.arity, argv.length)) return errWrongArity(name);
+    if (spec.subcommands) {
+      const sub = spec.subcommands[argv[1].toLowerCase()];
+      if (!sub || predates(version, sub.since)) return errUnknownSubcommand(argv[1], argv[0]);
+      if (!arityOk(sub.arity, argv.length)) return errWrongArity(`${name}|${argv[1].toLowerCase()}`);
+    }
+    return null;
+  }
+  if (!hasBuiltin(conn, name)) {
+    if (builtinArity(name) !== undefined) throw new StreamsMockError(`${name.toUpperCase()} is not emulated (neither ioredis-mock nor this library has it)`);
+    return errUnknownCommand(argv[0], argv.slice(1));
+  }
+  const arity = builtinArity(name);
+  if (arity !== undefined && !arityOk(arity, argv.length)) return errWrongArity(name);
+  return null;
+}
+
+/**
+ * CLIENT LIST `cmd` as processCommand sets it before any check (`c->lastcmd`, checked on
+ * 7.0.15 and a build after 7.4): the command looked up for argv — `name|sub` for a
+ * container's subcommand, the container itself without a subcommand argument — or NULL when
+ * none is found (unknown command or subcommand, or one the emulated version lacks).
+ */
+export function lookedUpName(conn: Connection, name: string, argv: string[], spec: ConnectionCommandSpec | undefined, stream: CommandSpec | undefined): string {
+  const version = conn.keyspace.redisVersion;
+  let subcommands: Record<string, { since?: RedisVersion } | { arity: number }> | undefined;
+  if (spec) {
+    if (predates(version, spec.since)) return 'NULL';
+    subcommands = spec.subcommands;
+  } else if (stream) {
+    if (predates(version, commandSince(name))) return 'NULL';
+    subcommands = stream.subcommands;
+  } else {
+    if (!hasBuiltin(conn, name)) return 'NULL';
+    return commandStatsName(argv, false); // OBJECT ENCODING → object|encoding
+  }
+  if (!subcommands || argv.length < 2) return name;
+  const sub = String(argv[1]).toLowerCase();
+  const subSpec = Object.prototype.hasOwnProperty.call(subcommands, sub) ? subcommands[sub] : undefined;
+  return subSpec && !predates(version, 'since' in subSpec ? subSpec.since : undefined) ? `${name}|${sub}` : 'NULL';
+}
+
+/** True when command `name` (lower case) is newer than the emulated version. */
+export function absentHere(conn: Connection, name: string): boolean {
+  const version = conn.keyspace.redisVersion;
+  const spec = CONNECTION_COMMANDS.get(name);
+  return predates(version, spec ? spec.since : commandSince(name));
+}
+
+/** The full name (`name` or `container|sub`) processCommand looks argv up as, or null when unknown here. */
+export function commandFullName(conn: Connection, name: string, argv: string[]): string | null {
+  const spec = CONNECTION_COMMANDS.get(name);
+  const full = lookedUpName(conn, name, argv, spec, spec ? undefined : lookupCommand(name));
+  return full === 'NULL' ? null : full;
+}
+
+/** The error MULTI would give argv at queue time (unknown command, arity, subcommand), or null. */
+export function checkCommand(conn: Connection, argv: string[]): string | null {
+  const name = String(argv[0]).toLowerCase();
+  const spec = CONNECTION_COMMANDS.get(name);
+  return commandCheckError(conn, name, argv, spec, !spec && lookupCommand(name) !== undefined);
+}
+
+/** Run one of the connection's own commands (lib/engine/commands). */
+export function runConnectionCommand(conn: Connection, spec: ConnectionCommandSpec, name: string, argv: string[]): Reply | Promise<Reply> {
+  const error = commandCheckError(conn, name, argv, spec, false);
+  if (error !== null) reject(conn, name, error);
+  // CLIENT LIST cmd: set by runCommand (inside EXEC it stays exec, as in Redis)
+  const run = spec.subcommands ? spec.subcommands[argv[1].toLowerCase()].run : spec.run;
+  conn.lastInteractionAt = conn.keyspace.clock.now();
+  // EVAL, FCALL …: shown to monitors before the script's own commands
+  if (conn.server.monitors !== null && FEEDS_ITSELF.has(name)) feedMonitors(conn, argv, false);
+  try {
+    return run!(conn, argv);
+  } finally {
+    conn.keyspace.blocking.flush();
+  }
+}
+
+/** The command context of a stream command on the current keyspace. */
+export function context(conn: Connection, isRetry: boolean): CommandContext {
+  const ks = conn.keyspace;
+  const now = ks.now();
+  if (!isRetry) conn.lastInteractionAt = now;
+  return { now, version: ks.redisVersion, db: conn.streamDb, canBlock: !ks.inTransaction, isRetry, clusterEnabled: conn.server.cluster !== null };
+}
+
+/** Run a stream command; blocks (returns a promise) on a BLOCK that must wait. */
+export function runStream(conn: Connection, argv: string[], refusals = false): Reply | Promise<Reply> {
+  const ks = conn.keyspace;
+  let result: Reply | BlockRequest;
+  // Unknown (in this version), arity, subcommand: refused before running (INFO rejected_calls)
+  let handler: CommandHandler;
+  try {
+    handler = dispatchCheckOnly(ks.redisVersion, argv);
+  } catch (err) {
+    if (refusals && err instanceof CommandError) reject(conn, argv[0].toLowerCase(), err.message);
+    throw err;
+  }
+  try {
+    result = handler(context(conn, false), argv);
+  } finally {
+    ks.blocking.flush();
+  }
+  if (!isBlockRequest(result)) return result;
+  return block(conn, ks, result, argv);
+}
+
+/** Block argv's call on its keys: served (retried) when a key is written, or timed out. */
+export function block(conn: Connection, ks: Keyspace, request: BlockRequest, argv: string[]): Promise<Reply> {
+  conn.blockedCalls++;
+  const p = ks.blocking.block(conn, request.keys.map(storeKeyOfBytes), request, (req, key) => {
+    const retry = () => req.retry(context(conn, true), key === undefined ? undefined : toByteString(key));
+    const tracking = conn.server.tracking;
+    const serve = tracking === null ? retry : () => tracking.served(conn, retry);
+    const repl = conn.server.replication;
+    return repl !== null && repl.active ? propagating(conn, repl, argv, serve) : serve();
+  });
+  const done = () => {
+    conn.blockedCalls--;
+  };
+  p.then(done, done);
+  return p;
+}
+
+/** True when ioredis-mock (or the clock's TTL family) has `name`. */
+export function hasBuiltin(conn: Connection, name: string): boolean {
+  return builtinArity(name) !== undefined && typeof conn.emulators[name] === 'function';
+}
+
+/** Run one of ioredis-mock's commands on its emulator; the reply typed as Redis types it. */
+export function runBuiltin(conn: Connection, name: string, argv: string[]): Reply | Promise<Reply> {
+  if (!hasBuiltin(conn, name)) {
+    if (builtinArity(name) !== undefined) throw new StreamsMockError(`${name.toUpperCase()} is not emulated (neither ioredis-mock nor this library has it)`);
+    throw new CommandError(errUnknownCommand(argv[0], argv.slice(1)));
+  }
+  const ks = conn.keyspace;
+  conn.lastInteractionAt = ks.clock.now();
+  const args = argv.slice(1).map(builtinArg);
+  const writesBefore = ks.modifications;
+  let value: unknown;
+  try {
+    const emulator = conn.emulators[name];
+    const host = conn.builtinHost;
+    // Redis's checks, the keyspace clock, errors as Redis's (../emulated/builtins.ts); long argument
+    // lists refused (../emulated/large-args.ts)
+    value = runEmulated(ks, name, args, (all) => callWithinLimit(name, all, (a) => emulator.apply(host, a)));
+  } catch (err) {
+    throw builtinError(err);
+  } finally {
+    addBuiltinDirty(conn, name, argv.length, ks.modifications - writesBefore);
+    ks.blocking.flush();
+  }
+  if (value instanceof Promise) {
+    return value.then(
+      (v) => typedBuiltinReply(name, args, v),
+      (err) => Promise.reject(builtinError(err)),
+    );
+  }
+  return typedBuiltinReply(name, args, value);
+}

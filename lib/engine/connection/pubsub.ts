@@ -1,0 +1,83 @@
+/**
+ * A connection's pub/sub (pubsub.c): its channel, pattern and shard-channel subscriptions, and
+ * the out-of-band messages (push replies) it receives. Channels and patterns ride on the
+ * server's ioredis-mock emitters (shared with ioredis-mock clients' SUBSCRIBE/PUBLISH); shard
+ * channels on the server's own table. The state lives on the Connection (`channelSubs`,
+ * `patternSubs`, `shardSubs`, `pushListeners`).
+ */
+import { PushReply, type Reply } from '../../reply/reply';
+import { bytesOf as toByteString } from '../../bytes/index';
+import type { Connection } from '../connection';
+import { builtinArg } from './builtin-host';
+
+/** Out-of-band messages as push replies; returns a function that removes the listener. */
+export function onPush(conn: Connection, listener: (msg: Reply) => void): () => void {
+  (conn.pushListeners ??= new Set()).add(listener);
+  return () => void conn.pushListeners?.delete(listener);
+}
+
+/** Deliver an out-of-band reply to the push listeners. */
+export function push(conn: Connection, msg: Reply): void {
+  if (!conn.pushListeners || conn.isClosed) return;
+  for (const l of conn.pushListeners) l(msg);
+}
+
+/** A pub/sub message from the server's channel emitters (`message`/`pmessage` events). */
+export function deliverMessage(conn: Connection, event: string, args: unknown[]): void {
+  const kind = event.replace(/Buffer$/, '');
+  if (kind !== 'message' && kind !== 'pmessage') return;
+  push(conn, new PushReply([kind, ...args].map((a) => (Buffer.isBuffer(a) ? a.toString('latin1') : toByteString(a)))));
+}
+
+/** SSUBSCRIBE one shard channel (byte string) on the server's shard channel table. */
+export function shardSubscribe(conn: Connection, channel: string): void {
+  const subs = (conn.shardSubs ??= new Set());
+  if (subs.has(channel)) return;
+  subs.add(channel);
+  const table = conn.server.shardChannels;
+  let set = table.get(channel);
+  if (!set) table.set(channel, (set = new Set()));
+  set.add(conn);
+}
+
+/** SUNSUBSCRIBE one shard channel. */
+export function shardUnsubscribe(conn: Connection, channel: string): void {
+  if (!conn.shardSubs?.delete(channel)) return;
+  if (conn.shardSubs.size === 0) conn.shardSubs = undefined;
+  const table = conn.server.shardChannels;
+  const set = table.get(channel);
+  if (!set) return;
+  set.delete(conn);
+  if (set.size === 0) table.delete(channel);
+}
+
+/** Subscribe to a channel or pattern (byte string) on the server's emitters. */
+export function subscribe(conn: Connection, name: string, pattern: boolean): void {
+  const subs = pattern ? (conn.patternSubs ??= new Set()) : (conn.channelSubs ??= new Set());
+  if (subs.has(name)) return;
+  subs.add(name);
+  const emulator = conn.emulators[pattern ? 'psubscribe' : 'subscribe'];
+  // ioredis-mock keys its subscriptions by the argument itself: a Buffer (a non-UTF-8 name)
+  // must be the same object on UNSUBSCRIBE
+  const arg = builtinArg(name);
+  if (typeof arg !== 'string') (conn.subscribedArgs ??= new Map()).set(`${pattern ? 'p' : 'c'}${name}`, arg);
+  if (typeof emulator === 'function') emulator.call(conn.builtinHost, arg);
+}
+
+/** Unsubscribe from a channel or pattern. */
+export function unsubscribe(conn: Connection, name: string, pattern: boolean): void {
+  const subs = pattern ? conn.patternSubs : conn.channelSubs;
+  if (!subs?.delete(name)) return;
+  const emulator = conn.emulators[pattern ? 'punsubscribe' : 'unsubscribe'];
+  const id = `${pattern ? 'p' : 'c'}${name}`;
+  const arg = conn.subscribedArgs?.get(id) ?? builtinArg(name);
+  conn.subscribedArgs?.delete(id);
+  if (typeof emulator === 'function') emulator.call(conn.builtinHost, arg);
+}
+
+/** Drop every subscription (RESET, close). */
+export function unsubscribeAll(conn: Connection): void {
+  for (const name of conn.subscriptions(false)) unsubscribe(conn, name, false);
+  for (const name of conn.subscriptions(true)) unsubscribe(conn, name, true);
+  for (const name of conn.shardSubscriptions()) shardUnsubscribe(conn, name);
+}

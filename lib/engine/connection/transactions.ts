@@ -1,0 +1,116 @@
+/**
+ * MULTI/EXEC/DISCARD/WATCH/UNWATCH (multi.c): commands between MULTI and EXEC are checked
+ * (unknown command, arity, NOAUTH) and queued; EXEC runs them atomically with one time
+ * snapshot, BLOCK answering nil, blocked readers served after it; a queue-time error makes EXEC
+ * answer EXECABORT; a modified WATCHed key makes it answer the nil array. The state lives on the
+ * Connection (`multiQueue`, `multiErrored`, `watchState`).
+ */
+import { lookupCommand } from '../../commands/dispatch';
+import { CommandError } from '../../errors';
+import { ErrorReply, NIL_ARRAY, QUEUED, type Reply } from '../../reply/reply';
+import { storeKeyOfBytes } from '../emulated/keys';
+import { CONNECTION_COMMANDS } from '../commands/index';
+import type { ConnectionCommandSpec } from '../command-types';
+import { WatchState } from '../watch';
+import type { Connection } from '../connection';
+import { checkAcl } from './acl-checks';
+import { commandCheckError, reject, runBuiltin, runConnectionCommand, runStream } from './dispatch';
+import { counted } from './stats';
+
+const ERR_EXECABORT = 'EXECABORT Transaction discarded because of previous errors.';
+
+/** Commands flagged no_multi (7.0.15 and the post-7.4 build), by arity: refused inside MULTI (processCommand). */
+export const NO_MULTI = new Map([['save', 1], ['sync', 1], ['psync', -3], ['shutdown', -1]]);
+export const ERR_NO_MULTI = 'ERR Command not allowed inside a transaction';
+
+/** MULTI. */
+export function beginMulti(conn: Connection): void {
+  conn.multiQueue = [];
+  conn.multiErrored = false;
+}
+
+/** DISCARD (and EXEC's end): leave MULTI, forget queued commands, UNWATCH. */
+export function discardTransaction(conn: Connection): void {
+  conn.multiQueue = null;
+  conn.multiErrored = false;
+  unwatchAll(conn);
+}
+
+/** A command inside MULTI: checked now (its error flags the transaction), else queued. */
+export function queueInMulti(conn: Connection, name: string, argv: string[], spec: ConnectionCommandSpec | undefined, isStream: boolean): Reply {
+  const error = commandCheckError(conn, name, argv, spec, isStream);
+  if (error !== null) reject(conn, name, error);
+  conn.multiQueue!.push(argv);
+  return QUEUED;
+}
+
+/** EXEC: run the queued commands atomically (see the module doc). */
+export function exec(conn: Connection): Reply | Promise<Reply> {
+  const queued = conn.multiQueue!;
+  if (conn.multiErrored) {
+    discardTransaction(conn);
+    throw new CommandError(ERR_EXECABORT);
+  }
+  conn.multiQueue = null;
+  const replies = transaction(conn, () => queued.map((argv) => runQueued(conn, argv)));
+  if (replies === null) return NIL_ARRAY;
+  return replies.some((r) => r instanceof Promise) ? Promise.all(replies) : (replies as Reply[]);
+}
+
+/** One command inside EXEC: its reply, or its error reply in place. */
+function runQueued(conn: Connection, argv: string[]): Reply | Promise<Reply> {
+  try {
+    const out = counted(conn, argv, runQueuedCommand);
+    return out instanceof Promise ? out.catch(errorReplyOf) : out;
+  } catch (err) {
+    return errorReplyOf(err);
+  }
+}
+
+/** What EXEC runs for one queued command: a connection, stream or built-in command. */
+function runQueuedCommand(conn: Connection, argv: string[]): Reply | Promise<Reply> {
+  const name = argv[0].toLowerCase();
+  const spec = CONNECTION_COMMANDS.get(name);
+  if (!conn.user.unrestricted) checkAcl(conn, name, argv, spec, !spec && lookupCommand(name) !== undefined, true);
+  if (spec) return runConnectionCommand(conn, spec, name, argv);
+  if (lookupCommand(name)) return runStream(conn, argv);
+  return runBuiltin(conn, name, argv);
+}
+
+/** An error thrown inside EXEC as its reply in place; library errors propagate. */
+function errorReplyOf(err: unknown): ErrorReply {
+  if (err instanceof CommandError) return new ErrorReply(err.message);
+  throw err;
+}
+
+/**
+ * Run `body` as a transaction of this connection (EXEC; the ioredis front end's `multi()`):
+ * null when a WATCHed key was modified (or expired since WATCH), else `body()` run atomically
+ * (one time snapshot, BLOCK answers nil, blocked readers served after it). Always UNWATCHes.
+ */
+export function transaction<T>(conn: Connection, body: () => T): T | null {
+  if (watchFailed(conn)) {
+    unwatchAll(conn);
+    return null;
+  }
+  unwatchAll(conn);
+  return conn.keyspace.atomically(body);
+}
+
+/** WATCH full keys (byte strings) of the current keyspace. */
+export function watchKeys(conn: Connection, keys: string[]): void {
+  (conn.watchState ??= new WatchState()).watch(conn.keyspace, keys.map(storeKeyOfBytes));
+}
+
+/** UNWATCH every key. */
+export function unwatchAll(conn: Connection): void {
+  const state = conn.watchState;
+  if (!state) return;
+  conn.watchState = null;
+  state.release();
+}
+
+/** EXEC must fail: a watched key was modified, or expired after WATCH (isWatchedKeyExpired). */
+function watchFailed(conn: Connection): boolean {
+  return conn.watchState !== null && conn.watchState.failed();
+}
