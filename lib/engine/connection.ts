@@ -45,7 +45,6 @@ import { ServerState, nextClientId, openRegistered, register, registeredById, se
 import { commandStatsName, dirtyOfBuiltin, RejectedCommandError } from '../stats/command-stats';
 import type { CommandStats, ServerStats } from '../stats/server-stats';
 import { performance } from 'perf_hooks';
-import { setTimeout as realSetTimeout, clearTimeout as realClearTimeout } from 'timers';
 import type { BusyScript } from './registry';
 import type { ReplicaFeed, Replication } from './replication';
 import { redirectionError } from './cluster';
@@ -83,7 +82,7 @@ export const BUSY_TEXT = 'BUSY Redis is busy running a script. You can only call
 function allowedWhileBusy(argv: string[]): boolean {
   const name = String(argv[0]).toLowerCase();
   if (name === 'script' || name === 'function') return String(argv[1] ?? '').toLowerCase() === 'kill' || String(argv[1] ?? '').toLowerCase() === 'stats';
-  return name === 'auth' || name === 'hello' || name === 'multi' || name === 'discard' || name === 'watch' || name === 'unwatch' || name === 'reset' || name === 'client' || name === 'quit';
+  return name === 'auth' || name === 'hello' || name === 'multi' || name === 'discard' || name === 'watch' || name === 'unwatch' || name === 'reset' || name === 'client' || name === 'quit' || name === 'shutdown';
 }
 
 /** Where a connection's keys live, and how it starts. */
@@ -601,10 +600,9 @@ export class Connection {
       const proceed = () => {
         if (settled) return;
         settled = true;
-        if (timer !== undefined) realClearTimeout(timer);
         (argv !== null ? (this.execute(argv) as Promise<unknown> as Promise<T>) : this.enqueue(start)).then(resolve, reject);
       };
-      const timer = threshold > 0 ? realSetTimeout(proceed, Math.max(0, threshold - elapsed)) : undefined;
+      busy.thresholdPassed.then(proceed, proceed);
       busy.done.then(proceed, proceed);
     });
   }

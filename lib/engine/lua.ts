@@ -52,7 +52,7 @@
  * the caller as they are, even when the script caught them with pcall.
  */
 import { createHash } from 'crypto';
-import { setImmediate as realSetImmediate } from 'timers';
+import { nextTurn, realNow } from './real-turn';
 import { parseInt64 } from '../commands/args';
 import { commandKeys, keyHashSlot, routeQuery } from './cluster';
 import { DENIED_IN_SCRIPTS } from './script-rules';
@@ -1074,7 +1074,7 @@ function startRun(conn: Connection, engine: Engine, ref: number, opts: RunOption
   vm.pushRef(co, ref);
   const nargs = opts.push(co);
   vm.setHook(co, HOOK_COUNT);
-  const now = performance.now();
+  const now = realNow();
   const run: ScriptRun = {
     conn,
     engine,
@@ -1115,22 +1115,33 @@ function startRun(conn: Connection, engine: Engine, ref: number, opts: RunOption
   busyByServer.set(conn.server, run);
   let settle!: () => void;
   run.done = new Promise<void>((resolve) => (settle = resolve));
-  let aborted = false;
+  let passThreshold!: () => void;
+  const thresholdPassed = new Promise<void>((resolve) => (passThreshold = resolve));
+  // busy-reply-threshold on real time, looked at between slices (no timer for fake timers to hold)
+  const checkThreshold = () => {
+    const threshold = Number(conn.server.config.get('busy-reply-threshold') ?? '5000');
+    if (threshold > 0 && realNow() - run.startedAt >= threshold) passThreshold();
+  };
+  let ended = false;
+  let abort!: (error: Error) => void;
   conn.server.busyScript = {
     conn,
     startedAt: run.startedAt,
     done: run.done,
+    thresholdPassed,
     busyText: run.isEval ? BUSY_EVAL_TEXT : BUSY_FUNCTION_TEXT,
-    abort: () => (aborted = true),
+    abort: (error) => abort(error ?? new CommandError('ERR the server was closed while the script ran')),
   };
   return new Promise<Reply>((resolve, reject) => {
+    // between two slices (never inside one: nothing else runs then): stop it now
+    abort = (error) => {
+      if (ended) return;
+      end();
+      reject(error);
+    };
     const next = () => {
-      if (aborted) {
-        end();
-        reject(new CommandError('ERR the server was closed while the script ran'));
-        return;
-      }
-      run.sliceEndsAt = performance.now() + SLICE_MS;
+      if (ended) return;
+      run.sliceEndsAt = realNow() + SLICE_MS;
       run.overSince = 0;
       let out: Reply | typeof SUSPENDED;
       try {
@@ -1140,19 +1151,23 @@ function startRun(conn: Connection, engine: Engine, ref: number, opts: RunOption
         reject(err);
         return;
       }
-      if (out === SUSPENDED) realSetImmediate(next);
-      else {
+      if (out === SUSPENDED) {
+        checkThreshold();
+        nextTurn(next);
+      } else {
         end();
         resolve(out);
       }
     };
     const end = () => {
+      ended = true;
       finish(run);
       if (busyByServer.get(conn.server) === run) busyByServer.delete(conn.server);
       if (conn.server.busyScript?.done === run.done) conn.server.busyScript = null;
       settle();
     };
-    realSetImmediate(next);
+    checkThreshold();
+    nextTurn(next);
   });
 }
 
@@ -1239,14 +1254,14 @@ function lineOf(vm: LuaVm, co: LuaState): number | undefined {
 /** The slice hook: 0 go on, 1 suspend (the slice is over), 2 kill. */
 function hook(L: LuaState): number {
   if (loading !== null) {
-    if (performance.now() - loading.startedAt <= LOAD_TIMEOUT_MS) return 0;
+    if (realNow() - loading.startedAt <= LOAD_TIMEOUT_MS) return 0;
     loading.timedOut = true;
     return 2;
   }
   const run = current;
   if (run === null) return 0;
   if (run.killRequested || run.stuck) return 2;
-  const now = performance.now();
+  const now = realNow();
   if (now < run.sliceEndsAt) return 0;
   // the slice is over: a script that keeps running without being suspended is stuck
   if (run.overSince === 0) run.overSince = now;
@@ -1286,7 +1301,7 @@ function scriptErrorText(vm: LuaVm, co: LuaState, sha: string): string {
 export function busyScriptFor(conn: Connection): { sinceMs: number; done: Promise<void> } | null {
   const run = busyByServer.get(conn.server);
   if (!run || run.conn === conn || run.done === null) return null;
-  return { sinceMs: performance.now() - run.startedAt, done: run.done };
+  return { sinceMs: realNow() - run.startedAt, done: run.done };
 }
 
 /**
@@ -1541,7 +1556,7 @@ function compileLibrary(engine: Engine, body: string): Compiled {
   const vm = theVm();
   const L = engine.L;
   setLoadGlobals(engine, true);
-  const ctx: LoadCtx = { functions: new Map(), startedAt: performance.now(), timedOut: false };
+  const ctx: LoadCtx = { functions: new Map(), startedAt: realNow(), timedOut: false };
   let co = 0;
   let coRef: number | null = null;
   try {
@@ -1675,8 +1690,13 @@ export function deleteLibrary(conn: Connection, name: string): void {
 
 /** FUNCTION FLUSH. */
 export function flushLibraries(conn: Connection): void {
-  const libs = librariesOf(conn.server);
-  for (const lib of libs.libraries.values()) dropLibraryRefs(conn.server, lib);
+  flushLibrariesOf(conn.server);
+}
+
+/** Every function library of `server` gone (FUNCTION FLUSH, SHUTDOWN). */
+export function flushLibrariesOf(server: ServerState): void {
+  const libs = librariesOf(server);
+  for (const lib of libs.libraries.values()) dropLibraryRefs(server, lib);
   libs.clear();
 }
 
@@ -1795,7 +1815,7 @@ export function functionStats(conn: Connection): Reply {
   const run = busyByServer.get(conn.server);
   if (run && run.isEval) throw new CommandError(BUSY_EVAL_TEXT);
   const running = run
-    ? new MapReply(['name', run.sha, 'command', run.argv, 'duration_ms', Math.floor(performance.now() - run.startedAt)])
+    ? new MapReply(['name', run.sha, 'command', run.argv, 'duration_ms', Math.floor(realNow() - run.startedAt)])
     : null;
   const libs = librariesOf(conn.server);
   return new MapReply([

@@ -76,6 +76,7 @@ const TABLE: [name: string, arity: number, flags: Flags, load: () => ConnectionC
   ['bgsave', -1, NOSCRIPT, server],
   ['lastsave', 1, NONE, server],
   ['debug', -2, NOSCRIPT, server],
+  ['shutdown', -1, NOSCRIPT, server],
   ['function', -2, NOSCRIPT, functions],
   ['fcall', -3, NOSCRIPT, functions],
   ['fcall_ro', -3, NOSCRIPT, functions],
