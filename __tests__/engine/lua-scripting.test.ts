@@ -313,6 +313,82 @@ describe('scripts on the fake: replies, SELECT', () => {
   });
 });
 
+/**
+ * INFO of the commands a script calls (issue 21): script.c scriptCall counts a refusal (OOM,
+ * read-only script, arity, noscript, ACL) in rejected_calls and errorstats, call() counts the
+ * commands that ran; an error table of redis.call/pcall carries `ignore_error_stats_update`, so
+ * the script's own error reply is not counted again (its EVAL still counts as failed). Values as
+ * redis-server 7.0.15 and the post-7.4 build gave them (own servers, CONFIG RESETSTAT before each).
+ */
+describe('INFO counts the commands a script calls as Redis does', () => {
+  type Stats = { cmd: Record<string, string>; err: Record<string, string>; total: string };
+  async function statsOf(c: ReturnType<typeof createConnection>): Promise<Stats> {
+    const text = (section: string) => c.execute(['INFO', section]).then((r) => String(toResp2Plain(r)));
+    const cmd: Record<string, string> = {};
+    for (const [, name, calls, rejected, failed] of (await text('commandstats')).matchAll(/^cmdstat_([^:]+):calls=(\d+),.*rejected_calls=(\d+),failed_calls=(\d+)/gm)) {
+      if (!name.startsWith('config|') && name !== 'info') cmd[name] = `${calls}/${rejected}/${failed}`;
+    }
+    const err: Record<string, string> = {};
+    for (const [, code, count] of (await text('errorstats')).matchAll(/^errorstat_([^:]+):count=(\d+)/gm)) err[code] = count;
+    const total = /^total_error_replies:(\d+)/m.exec(await text('stats'))?.[1] ?? '';
+    return { cmd, err, total };
+  }
+  /** [title, command, its reply (value or error text prefix), calls/rejected/failed per command, errorstats] */
+  const CASES: [string, string[], unknown, Record<string, string>, Record<string, string>, boolean?][] = [
+    ['OOM refusal raised by redis.call', ['EVAL', "return redis.call('set','x','y')", '1', 'x'], /^OOM command not allowed/, { set: '0/1/0', eval: '1/0/1' }, { OOM: '1' }, true],
+    ['OOM refusal caught by redis.pcall', ['EVAL', "local t = redis.pcall('set','x','y') return 1", '1', 'x'], 1, { set: '0/1/0', eval: '1/0/0' }, { OOM: '1' }, true],
+    ['OOM refusal returned by the script', ['EVAL', "return redis.pcall('set','x','y')", '1', 'x'], /^OOM command not allowed when used memory > 'maxmemory'\.$/, { set: '0/1/0', eval: '1/0/1' }, { OOM: '1' }, true],
+    ['an error reply of the command raised', ['EVAL', "return redis.call('select',99)", '0'], /^ERR DB index is out of range/, { select: '1/0/1', eval: '1/0/1' }, { ERR: '1' }],
+    ['an error reply of the command caught', ['EVAL', "local t = redis.pcall('incr','str') return 1", '0'], 1, { incr: '1/0/1', eval: '1/0/0' }, { ERR: '1' }],
+    ['a write in a read-only script', ['EVAL_RO', "return redis.call('set','x','y')", '1', 'x'], /^ERR Write commands are not allowed from read-only scripts\./, { set: '0/1/0', eval_ro: '1/0/1' }, { ERR: '1' }],
+    ['a WRONGTYPE of GEOADD', ['EVAL', "return redis.call('GEOADD', 'str', '13.361389', '38.115556', 'Palermo')", '1', 'str'], /^WRONGTYPE /, { geoadd: '1/0/1', eval: '1/0/1' }, { WRONGTYPE: '1' }],
+    ['a command that ran', ['EVAL', "return redis.call('set','x','y')", '1', 'x'], 'OK', { set: '1/0/0', eval: '1/0/0' }, {}],
+    ['an unknown command (errorstats alone)', ['EVAL', "return redis.call('nosuch')", '0'], /^ERR Unknown Redis command called from script/, { eval: '1/0/1' }, { ERR: '1' }],
+    ['a wrong arity', ['EVAL', "return redis.call('get')", '0'], /^ERR Wrong number of args calling Redis command from script/, { get: '0/1/0', eval: '1/0/1' }, { ERR: '1' }],
+    ['a noscript command', ['EVAL', "return redis.call('multi')", '0'], /^ERR This Redis command is not allowed from script/, { multi: '0/1/0', eval: '1/0/1' }, { ERR: '1' }],
+    ['redis.error_reply (counted once, as the reply)', ['EVAL', "return redis.error_reply('MY err')", '0'], /^MY err$/, { eval: '1/0/1' }, { MY: '1' }],
+    ['a Lua error', ['EVAL', 'return nil + 1', '0'], /^ERR user_script:1: attempt to perform arithmetic on a nil value/, { eval: '1/0/1' }, { ERR: '1' }],
+  ];
+  for (const [title, argv, reply, cmd, err, oom] of CASES) {
+    it(title, async () => {
+      const c = createConnection({ port: 51_040 });
+      try {
+        await c.execute(['SET', 'str', 'abc']);
+        await c.execute(['CONFIG', 'SET', 'maxmemory', oom ? '1' : '0']);
+        await c.execute(['CONFIG', 'RESETSTAT']);
+        let got: unknown;
+        try {
+          got = toResp2Plain(await c.execute(argv));
+        } catch (e) {
+          got = (e as Error).message;
+        }
+        if (reply instanceof RegExp) expect(got).toMatch(reply);
+        else expect(got).toEqual(reply);
+        await c.execute(['CONFIG', 'SET', 'maxmemory', '0']);
+        const stats = await statsOf(c);
+        expect(stats.cmd).toEqual(cmd);
+        expect(stats.err).toEqual(err);
+        expect(stats.total).toBe(String(Object.keys(err).length));
+      } finally {
+        await c.execute(['CONFIG', 'SET', 'maxmemory', '0']).catch(() => undefined);
+        c.close();
+      }
+    });
+  }
+
+  it('marks the error tables of redis.call/pcall with ignore_error_stats_update, and honours a script’s own', async () => {
+    const c = createConnection({ port: 51_041 });
+    try {
+      expect(toResp2Plain(await c.execute(['EVAL', "local t = redis.pcall('nosuch') local k = {} for key in pairs(t) do table.insert(k, key) end table.sort(k) return k", '0']))).toEqual(['err', 'ignore_error_stats_update']);
+      await c.execute(['CONFIG', 'RESETSTAT']);
+      await expect(c.execute(['EVAL', "return {err='ERR raw', ignore_error_stats_update=true}", '0'])).rejects.toThrow('ERR raw');
+      expect(await statsOf(c)).toEqual({ cmd: { eval: '1/0/1' }, err: {}, total: '0' });
+    } finally {
+      c.close();
+    }
+  });
+});
+
 describe('a runaway script', () => {
   it('runs in slices: timers fire meanwhile, other connections wait, then get BUSY after busy-reply-threshold, and SCRIPT KILL ends it', async () => {
     const a = createConnection({ port: 51_026 });

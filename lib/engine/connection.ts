@@ -42,7 +42,7 @@ import { BUILTIN_KINDS, COMMAND_KINDS, COMMAND_KINDS_MAX, builtinFullName, sampl
 import { ALLOWED_WHEN_SUBSCRIBED } from './commands/pubsub';
 import { defaultEmulators, type EmulatorTable } from './emulators';
 import { ServerState, nextClientId, openRegistered, register, registeredById, serverFor, unregister } from './registry';
-import { commandStatsName, dirtyOfBuiltin, RejectedCommandError } from '../stats/command-stats';
+import { commandStatsName, dirtyOfBuiltin, NoStatsCommandError, RejectedCommandError } from '../stats/command-stats';
 import type { CommandStats, ServerStats } from '../stats/server-stats';
 import { performance } from 'perf_hooks';
 import type { BusyScript } from './registry';
@@ -803,6 +803,7 @@ export class Connection {
     const usec = weight === 0 ? 0 : Math.round((performance.now() - start) * 1000) * weight;
     if (err === undefined) this.server.stats.commandDone(full, usec, 'ok');
     else if (err === UNBLOCKED_BY_TIMEOUT) this.server.stats.commandDone(full, usec, 'failed');
+    else if (err instanceof NoStatsCommandError) this.server.stats.commandDone(full, usec, 'failed');
     else this.server.stats.commandDone(full, usec, rejected || err instanceof RejectedCommandError ? 'rejected' : 'failed', (err as CommandError).message);
   }
 
@@ -1092,9 +1093,9 @@ export class Connection {
     aclDeniedLog(this, verdict.result, 'lua', verdict.index === 0 ? full : argv[verdict.index], this.user.name);
     if (predates(version, '7.2')) {
       const what = verdict.result === 1 ? "can't run this command or subcommand" : verdict.result === 2 ? "can't access at least one of the keys mentioned in the command arguments" : "can't publish to the channel mentioned in the command";
-      throw new CommandError(`ERR The user executing the script ${what}`);
+      throw new RejectedCommandError(`ERR The user executing the script ${what}`);
     }
-    throw new CommandError(`ERR ACL failure in script: ${aclErrorMessage(version, verdict.result, this.user, full, argv[verdict.index], false)}`);
+    throw new RejectedCommandError(`ERR ACL failure in script: ${aclErrorMessage(version, verdict.result, this.user, full, argv[verdict.index], false)}`);
   }
 
   /** A command refused before running (processCommand's rejectCommand): flags MULTI. */
@@ -1259,9 +1260,25 @@ export class Connection {
    * wrong-arity and not-allowed commands, and the command's own error replies.
    */
   scriptCall(argv: string[]): Reply {
-    const repl = this.server.replication;
-    if (repl !== null && repl.active) return this.propagating(repl, argv, () => this.scriptCallPlain(argv));
-    return this.scriptCallPlain(argv);
+    // counted in INFO as Redis's call() counts it: commandstats (rejected_calls for a refusal),
+    // errorstats; an unknown command in errorstats alone
+    const weight = timingWeight(argv[0]);
+    const start = weight === 0 ? 0 : performance.now();
+    let out: Reply;
+    try {
+      const repl = this.server.replication;
+      out = repl !== null && repl.active ? this.propagating(repl, argv, () => this.scriptCallPlain(argv)) : this.scriptCallPlain(argv);
+    } catch (err) {
+      this.recordCommand(argv, start, weight, err);
+      throw err;
+    }
+    this.recordCommand(argv, start, weight, undefined);
+    return out;
+  }
+
+  /** A redis.call the script's own checks refused (read-only script, OOM, cluster: script.c scriptCall's error path). */
+  scriptCallRefused(argv: string[], text: string): void {
+    this.recordCommand(argv, 0, 0, new RejectedCommandError(text));
   }
 
   private scriptCallPlain(argv: string[]): Reply {
@@ -1279,9 +1296,9 @@ export class Connection {
         if (!sub) throw new CommandError(ERR_UNKNOWN_FROM_SCRIPT);
         arity = sub.arity;
       }
-      if (!arityOk(arity, argv.length)) throw new CommandError(ERR_ARITY_FROM_SCRIPT);
-      if (DENIED_IN_SCRIPTS.has(name)) throw new CommandError(ERR_NOT_ALLOWED_FROM_SCRIPT); // CONFIG
-      if (NOSCRIPT_BEFORE_7_2.has(name) && predates(ks.redisVersion, '7.2')) throw new CommandError(ERR_NOT_ALLOWED_FROM_SCRIPT);
+      if (!arityOk(arity, argv.length)) throw new RejectedCommandError(ERR_ARITY_FROM_SCRIPT);
+      if (DENIED_IN_SCRIPTS.has(name)) throw new RejectedCommandError(ERR_NOT_ALLOWED_FROM_SCRIPT); // CONFIG
+      if (NOSCRIPT_BEFORE_7_2.has(name) && predates(ks.redisVersion, '7.2')) throw new RejectedCommandError(ERR_NOT_ALLOWED_FROM_SCRIPT);
       const ctx: CommandContext = { now: ks.now(), version: ks.redisVersion, db: this.streamDb, canBlock: false, isRetry: false, inScript: true, clusterEnabled: this.server.cluster !== null };
       const result = dispatch(ctx, argv);
       return isBlockRequest(result) ? NIL_ARRAY : result;
@@ -1290,18 +1307,18 @@ export class Connection {
     const conn = CONNECTION_COMMANDS.get(name);
     if (conn) {
       if (predates(ks.redisVersion, conn.since)) throw new CommandError(ERR_UNKNOWN_FROM_SCRIPT);
-      if (!arityOk(conn.arity, argv.length)) throw new CommandError(ERR_ARITY_FROM_SCRIPT);
+      if (!arityOk(conn.arity, argv.length)) throw new RejectedCommandError(ERR_ARITY_FROM_SCRIPT);
       let run = conn.run;
       let noScript = conn.noScript;
       if (conn.subcommands) {
         // Redis looks a container's subcommand up with the command itself (argc >= 2)
         const sub = Object.prototype.hasOwnProperty.call(conn.subcommands, argv[1].toLowerCase()) ? conn.subcommands[argv[1].toLowerCase()] : undefined;
         if (!sub || predates(ks.redisVersion, sub.since)) throw new CommandError(ERR_UNKNOWN_FROM_SCRIPT);
-        if (!arityOk(sub.arity, argv.length)) throw new CommandError(ERR_ARITY_FROM_SCRIPT);
+        if (!arityOk(sub.arity, argv.length)) throw new RejectedCommandError(ERR_ARITY_FROM_SCRIPT);
         run = sub.run;
         noScript ||= sub.noScript;
       }
-      if (noScript) throw new CommandError(ERR_NOT_ALLOWED_FROM_SCRIPT);
+      if (noScript) throw new RejectedCommandError(ERR_NOT_ALLOWED_FROM_SCRIPT);
       // the script's own database from here on; the caller's comes back when the script ends
       if (name === 'select') this.dbBeforeScriptSelect ??= this.ks.dbIndex;
       const out = run!(this, argv);
@@ -1310,9 +1327,9 @@ export class Connection {
     }
     const arity = builtinArity(name);
     const arityWrong = arity !== undefined && !arityOk(arity, argv.length);
-    if (DENIED_IN_SCRIPTS.has(name)) throw new CommandError(arityWrong ? ERR_ARITY_FROM_SCRIPT : ERR_NOT_ALLOWED_FROM_SCRIPT);
+    if (DENIED_IN_SCRIPTS.has(name)) throw new RejectedCommandError(arityWrong ? ERR_ARITY_FROM_SCRIPT : ERR_NOT_ALLOWED_FROM_SCRIPT);
     if (!this.hasBuiltin(name)) throw new CommandError(ERR_UNKNOWN_FROM_SCRIPT);
-    if (arityWrong) throw new CommandError(ERR_ARITY_FROM_SCRIPT);
+    if (arityWrong) throw new RejectedCommandError(ERR_ARITY_FROM_SCRIPT);
     const out = this.runBuiltin(name, argv);
     if (out instanceof Promise) throw new StreamsMockError(`${name} cannot run inside a script`);
     return out;

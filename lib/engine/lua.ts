@@ -75,6 +75,7 @@ import {
   toResp2Plain,
 } from '../reply/reply';
 import { CommandError, ERR_NOT_INTEGER } from '../errors';
+import { NoStatsCommandError } from '../stats/command-stats';
 import { StreamsMockError } from '../clock/clock';
 import { SERVER_VERSION, type RedisVersion, versionIndex } from '../version';
 import type { Connection } from './connection';
@@ -518,8 +519,9 @@ function popValue(vm: LuaVm, L: LuaState, resp: 2 | 3): Reply | typeof ARRAY_TAB
         break;
       }
       if (rawField(vm, L, 'err', LUA_TSTRING)) {
-        out = new ErrorReply(oneLine(vm.toString(L, -1) as string));
+        const text = oneLine(vm.toString(L, -1) as string);
         vm.pop(L, 1);
+        out = statsCounted(vm, L) ? new CountedErrorReply(text) : new ErrorReply(text);
       } else if (rawField(vm, L, 'ok', LUA_TSTRING)) {
         out = new SimpleString(oneLine(vm.toString(L, -1) as string));
         vm.pop(L, 1);
@@ -626,21 +628,32 @@ function redisCallFunction(vm: LuaVm, raise: boolean): JsFunction {
     const argc = vm.getTop(L);
     let error: string | undefined;
     let reply: Reply = null;
+    // the error came from scriptCall (refused or failed), counted in INFO there
+    let counted = false;
     if (argc === 0) error = ERR_NO_ARGS;
     else {
       const args = luaArgv(vm, L, run);
       const argv = typeof args === 'string' ? [] : args;
       if (typeof args === 'string') error = args;
-      if (error === undefined && run.readOnly && writesData(argv)) error = ERR_WRITE_IN_RO;
-      if (error === undefined) error = scriptOomError(run, argv);
-      if (error === undefined && run.declared !== null) reportUndeclared(run, argv);
-      if (error === undefined && run.cluster !== null) error = scriptClusterError(run, argv) ?? undefined;
+      else {
+        if (run.readOnly && writesData(argv)) error = ERR_WRITE_IN_RO;
+        if (error === undefined) error = scriptOomError(run, argv);
+        if (error === undefined && run.declared !== null) reportUndeclared(run, argv);
+        if (error === undefined && run.cluster !== null) error = scriptClusterError(run, argv) ?? undefined;
+        if (error !== undefined) {
+          counted = true;
+          run.conn.scriptCallRefused(argv, error);
+        }
+      }
       if (error === undefined) {
         const before = run.conn.server.stats.dirty;
         try {
           reply = run.conn.scriptCall(argv);
         } catch (err) {
-          if (err instanceof CommandError) error = oneLine(err.message);
+          if (err instanceof CommandError) {
+            error = oneLine(err.message);
+            counted = true;
+          }
           else {
             run.internal ??= { error: err };
             error = 'ERR internal error in ioredis-mock-streams';
@@ -652,6 +665,11 @@ function redisCallFunction(vm: LuaVm, raise: boolean): JsFunction {
     vm.setTop(L, 0);
     if (error !== undefined) {
       pushField(vm, L, 'err', error);
+      if (counted) {
+        // script_lua.c: the error was counted when the command failed or was refused
+        vm.pushBoolean(L, true);
+        vm.setField(L, -2, 'ignore_error_stats_update');
+      }
       if (raise) return vm.error(L);
       return 1;
     }
@@ -659,6 +677,17 @@ function redisCallFunction(vm: LuaVm, raise: boolean): JsFunction {
     return 1;
   };
 }
+
+/** The error table on top of L carries Redis's `ignore_error_stats_update` (luaExtractErrorInformation). */
+function statsCounted(vm: LuaVm, L: LuaState): boolean {
+  vm.getField(L, -1, 'ignore_error_stats_update');
+  const counted = vm.type(L, -1) === LUA_TBOOLEAN && vm.toBoolean(L, -1);
+  vm.pop(L, 1);
+  return counted;
+}
+
+/** An `{err=…}` result whose error was counted already (see NoStatsCommandError). */
+class CountedErrorReply extends ErrorReply {}
 
 /**
  * A command a read-only script may not run (script.c scriptVerifyWriteCommandAllow: `write` or
@@ -1229,7 +1258,7 @@ function step(run: ScriptRun): Reply | typeof SUSPENDED {
     // Redis calls the body for one result (lua_pcall nresults 1): the first of several values
     if (vm.getTop(co) > 1) vm.setTop(co, 1);
     const result = vm.getTop(co) === 0 ? null : popResult(vm, co, run.resp);
-    if (result instanceof ErrorReply) throw new CommandError(result.message);
+    if (result instanceof ErrorReply) throw result instanceof CountedErrorReply ? new NoStatsCommandError(result.message) : new CommandError(result.message);
     return result;
   }
   if (status === LUA_YIELD) {
@@ -1241,7 +1270,9 @@ function step(run: ScriptRun): Reply | typeof SUSPENDED {
       `script ${run.sha} stopped: it ran ${Math.round(run.stuckAfterMs)} ms where it cannot be suspended (a loop inside a metamethod, a sort comparator, a gsub callback, xpcall or a coroutine), the whole process waiting`,
     );
   }
-  throw new CommandError(oneLine(scriptErrorText(vm, co, run.sha)));
+  const counted = vm.type(co, -1) === LUA_TTABLE && statsCounted(vm, co);
+  const text = oneLine(scriptErrorText(vm, co, run.sha));
+  throw counted ? new NoStatsCommandError(text) : new CommandError(text);
 }
 
 function lineOf(vm: LuaVm, co: LuaState): number | undefined {
