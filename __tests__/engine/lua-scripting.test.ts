@@ -440,6 +440,100 @@ describe('a runaway script', () => {
     }
   });
 
+  it('inside xpcall is suspended too: other connections get BUSY, SCRIPT KILL ends it, and an xpcall loop finishes in slices', async () => {
+    const a = createConnection({ port: 51_042 });
+    const b = createConnection({ port: 51_042 });
+    try {
+      await b.execute(['CONFIG', 'SET', 'busy-reply-threshold', '100']);
+      let ticks = 0;
+      const timer = setInterval(() => ticks++, 10);
+      const script = 'local h = function(e) return e end while 1 do xpcall(function() while 1 do end end, h) end';
+      const running = a.execute(['EVAL', script, '0']);
+      running.catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 250));
+      clearInterval(timer);
+      expect(ticks).toBeGreaterThan(5);
+      await expect(b.execute(['PING'])).rejects.toThrow(/^BUSY /);
+      expect(await b.execute(['SCRIPT', 'KILL'])).toEqual(expect.objectContaining({ value: 'OK' }));
+      await expect(running).rejects.toThrow(/^ERR Script killed by user with SCRIPT KILL\.\.\. script: [0-9a-f]{40}, on @user_script:1\.$/);
+      const nested = 'return {xpcall(function() return xpcall(function() local i = 0 while i < 2e7 do i = i + 1 end return i end, tostring) end, tostring)}';
+      expect(toResp2Plain(await a.execute(['EVAL', nested, '0']))).toEqual([1, 1, 20_000_000]);
+    } finally {
+      a.close();
+      b.close();
+    }
+  });
+
+  for (const [what, body] of [
+    ['coroutine.resume', 'local co = coroutine.create(function() while 1 do end end) coroutine.resume(co)'],
+    ['coroutine.wrap', 'coroutine.wrap(function() local f = coroutine.wrap(function() while 1 do end end) f() end)()'],
+  ]) {
+    it(`inside the body of ${what} is suspended too: other connections get BUSY and SCRIPT KILL ends it`, async () => {
+      const a = createConnection({ port: 51_044 });
+      const b = createConnection({ port: 51_044 });
+      try {
+        await b.execute(['CONFIG', 'SET', 'busy-reply-threshold', '100']);
+        let ticks = 0;
+        const timer = setInterval(() => ticks++, 10);
+        const running = a.execute(['EVAL', body, '0']);
+        running.catch(() => undefined);
+        await new Promise((r) => setTimeout(r, 250));
+        clearInterval(timer);
+        expect(ticks).toBeGreaterThan(5);
+        await expect(b.execute(['PING'])).rejects.toThrow(/^BUSY /);
+        expect(await b.execute(['SCRIPT', 'KILL'])).toEqual(expect.objectContaining({ value: 'OK' }));
+        await expect(running).rejects.toThrow(/^ERR Script killed by user with SCRIPT KILL\.\.\./);
+        expect(await b.execute(['PING'])).toEqual(expect.objectContaining({ value: 'PONG' }));
+      } finally {
+        a.close();
+        b.close();
+      }
+    });
+  }
+
+  it('coroutines answer as in Redis when their bodies run in slices (values, yields, errors, wrap)', async () => {
+    // replies checked on redis-server 7.0.15 and the post-7.4 build
+    const a = createConnection({ port: 51_045 });
+    const run = async (body: string) => {
+      try {
+        return toResp2Plain(await a.execute(['EVAL', body, '0']));
+      } catch (e) {
+        return (e as Error).message;
+      }
+    };
+    try {
+      expect(await run("local co = coroutine.create(function(a, b) local x = coroutine.yield(a + b) local i = 0 while i < 2e7 do i = i + 1 end error('boom') end) local r1 = {coroutine.resume(co, 1, 2)} local r2 = {coroutine.resume(co, 'v')} return {r1[1], r1[2], r2[1], r2[2], coroutine.status(co), coroutine.resume(co)}")).toEqual([1, 3, null, 'user_script:1: boom', 'dead', null, 'cannot resume dead coroutine']);
+      expect(await run("local f = coroutine.wrap(function() local i = 0 while i < 2e7 do i = i + 1 end coroutine.yield(i) error('w') end) local a = f() local ok, e = pcall(f) return {a, tostring(ok), e}")).toEqual([20_000_000, 'false', 'user_script:1: w']);
+      expect(await run("local f = coroutine.wrap(function() error({err='TBL'}) end) f()")).toMatch(/^TBL script: [0-9a-f]{40}, on @user_script:1\.$/);
+      expect(await run('local f = coroutine.wrap(function() return 1 end) f() f()')).toMatch(/^ERR user_script:1: cannot resume dead coroutine script: [0-9a-f]{40}, on @user_script:1\.$/);
+    } finally {
+      a.close();
+    }
+  });
+
+  it('xpcall answers as Lua 5.1 in Redis: the handler gets the error object for one result; a failing handler, no handler', async () => {
+    // replies checked on redis-server 7.0.15 and the post-7.4 build
+    const a = createConnection({ port: 51_043 });
+    const run = async (body: string) => {
+      try {
+        return toResp2Plain(await a.execute(['EVAL', body, '0']));
+      } catch (e) {
+        return (e as Error).message;
+      }
+    };
+    try {
+      expect(await run("return {xpcall(function() error('x') end, function(e) return 'h:'..e, 2 end)}")).toEqual([null, 'h:user_script:1: x']);
+      expect(await run('return {xpcall(function(a) return 1, a end, function(e) return e end, 5)}')).toEqual([1, 1]);
+      expect(await run("return {xpcall(function() error('x') end, function(e) error('y') end)}")).toEqual([null, 'error in error handling']);
+      expect(await run("local ok, e = xpcall(function() redis.call('nosuch') end, function(e) return e end) return {tostring(ok), type(e), e.err}")).toEqual(['false', 'table', 'ERR Unknown Redis command called from script']);
+      expect(await run("return {xpcall(function() error({err='T'}) end, function(e) return e end)}")).toEqual([null, new ErrorReply('T')].map((v) => (v instanceof ErrorReply ? expect.anything() : v)));
+      expect(await run("return {xpcall(1, function(e) return 'h:'..e end)}")).toEqual([null, 'h:attempt to call a number value']);
+      expect(await run("return {xpcall(function() error('x') end)}")).toMatch(/^ERR user_script:1: bad argument #2 to 'xpcall' \(value expected\) script: [0-9a-f]{40}, on @user_script:1\.$/);
+    } finally {
+      a.close();
+    }
+  });
+
   it('keeps the coroutines of a long script running until they yield themselves', async () => {
     const a = createConnection({ port: 51_029 });
     try {

@@ -40,6 +40,7 @@ export const LUA_TNUMBER = 3;
 export const LUA_TSTRING = 4;
 export const LUA_TTABLE = 5;
 export const LUA_TFUNCTION = 6;
+export const LUA_TTHREAD = 8;
 export const LUA_YIELD = 1;
 export const LUA_MULTRET = -1;
 export const LUA_REGISTRYINDEX = -10000;
