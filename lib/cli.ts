@@ -190,6 +190,7 @@ async function serveCommand(opts: ServeCliOptions): Promise<number> {
     const stop = () => resolve();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
+    void server.whenClosed.then(stop); // a client's SHUTDOWN
   });
   await server.close();
   return 0;

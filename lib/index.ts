@@ -229,14 +229,22 @@ export function streamsKeyspace(redis: IORedis | StreamsRedisInstance<'resp3'> |
 }
 
 /**
- * Reset every keyspace created so far: keys deleted, blocked calls released, CONFIG back to the
- * defaults, and (unless `keepClocks`) each keyspace back on the default global clock and
- * version 8.10.
+ * Reset every keyspace created so far: a script still running (in slices) is stopped, its caller
+ * rejecting with StreamsMockError "… a script still running at the reset …", keys deleted,
+ * blocked calls released, CONFIG back to the defaults, and (unless `keepClocks`) each keyspace
+ * back on the default global clock and version 8.10.
  */
 export function resetAllKeyspaces(options: { keepClocks?: boolean } = {}): void {
   // every front end's keyspaces live in the engine's registry
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { allKeyspaces } = require('./engine/registry') as typeof import('./engine/registry');
+  const { allKeyspaces, allServers } = require('./engine/registry') as typeof import('./engine/registry');
+  for (const server of allServers()) {
+    const busy = server.busyScript;
+    if (busy === null) continue;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const ms = Math.round((require('perf_hooks') as typeof import('perf_hooks')).performance.now() - busy.startedAt);
+    busy.abort?.(new ClockError(`a script still running at the reset of the keyspaces (the end of its test) was stopped after ${ms} ms: a script that never ends fails its test`));
+  }
   for (const ks of allKeyspaces()) {
     if (options.keepClocks) {
       ks.reset();

@@ -313,6 +313,82 @@ describe('scripts on the fake: replies, SELECT', () => {
   });
 });
 
+/**
+ * INFO of the commands a script calls (issue 21): script.c scriptCall counts a refusal (OOM,
+ * read-only script, arity, noscript, ACL) in rejected_calls and errorstats, call() counts the
+ * commands that ran; an error table of redis.call/pcall carries `ignore_error_stats_update`, so
+ * the script's own error reply is not counted again (its EVAL still counts as failed). Values as
+ * redis-server 7.0.15 and the post-7.4 build gave them (own servers, CONFIG RESETSTAT before each).
+ */
+describe('INFO counts the commands a script calls as Redis does', () => {
+  type Stats = { cmd: Record<string, string>; err: Record<string, string>; total: string };
+  async function statsOf(c: ReturnType<typeof createConnection>): Promise<Stats> {
+    const text = (section: string) => c.execute(['INFO', section]).then((r) => String(toResp2Plain(r)));
+    const cmd: Record<string, string> = {};
+    for (const [, name, calls, rejected, failed] of (await text('commandstats')).matchAll(/^cmdstat_([^:]+):calls=(\d+),.*rejected_calls=(\d+),failed_calls=(\d+)/gm)) {
+      if (!name.startsWith('config|') && name !== 'info') cmd[name] = `${calls}/${rejected}/${failed}`;
+    }
+    const err: Record<string, string> = {};
+    for (const [, code, count] of (await text('errorstats')).matchAll(/^errorstat_([^:]+):count=(\d+)/gm)) err[code] = count;
+    const total = /^total_error_replies:(\d+)/m.exec(await text('stats'))?.[1] ?? '';
+    return { cmd, err, total };
+  }
+  /** [title, command, its reply (value or error text prefix), calls/rejected/failed per command, errorstats] */
+  const CASES: [string, string[], unknown, Record<string, string>, Record<string, string>, boolean?][] = [
+    ['OOM refusal raised by redis.call', ['EVAL', "return redis.call('set','x','y')", '1', 'x'], /^OOM command not allowed/, { set: '0/1/0', eval: '1/0/1' }, { OOM: '1' }, true],
+    ['OOM refusal caught by redis.pcall', ['EVAL', "local t = redis.pcall('set','x','y') return 1", '1', 'x'], 1, { set: '0/1/0', eval: '1/0/0' }, { OOM: '1' }, true],
+    ['OOM refusal returned by the script', ['EVAL', "return redis.pcall('set','x','y')", '1', 'x'], /^OOM command not allowed when used memory > 'maxmemory'\.$/, { set: '0/1/0', eval: '1/0/1' }, { OOM: '1' }, true],
+    ['an error reply of the command raised', ['EVAL', "return redis.call('select',99)", '0'], /^ERR DB index is out of range/, { select: '1/0/1', eval: '1/0/1' }, { ERR: '1' }],
+    ['an error reply of the command caught', ['EVAL', "local t = redis.pcall('incr','str') return 1", '0'], 1, { incr: '1/0/1', eval: '1/0/0' }, { ERR: '1' }],
+    ['a write in a read-only script', ['EVAL_RO', "return redis.call('set','x','y')", '1', 'x'], /^ERR Write commands are not allowed from read-only scripts\./, { set: '0/1/0', eval_ro: '1/0/1' }, { ERR: '1' }],
+    ['a WRONGTYPE of GEOADD', ['EVAL', "return redis.call('GEOADD', 'str', '13.361389', '38.115556', 'Palermo')", '1', 'str'], /^WRONGTYPE /, { geoadd: '1/0/1', eval: '1/0/1' }, { WRONGTYPE: '1' }],
+    ['a command that ran', ['EVAL', "return redis.call('set','x','y')", '1', 'x'], 'OK', { set: '1/0/0', eval: '1/0/0' }, {}],
+    ['an unknown command (errorstats alone)', ['EVAL', "return redis.call('nosuch')", '0'], /^ERR Unknown Redis command called from script/, { eval: '1/0/1' }, { ERR: '1' }],
+    ['a wrong arity', ['EVAL', "return redis.call('get')", '0'], /^ERR Wrong number of args calling Redis command from script/, { get: '0/1/0', eval: '1/0/1' }, { ERR: '1' }],
+    ['a noscript command', ['EVAL', "return redis.call('multi')", '0'], /^ERR This Redis command is not allowed from script/, { multi: '0/1/0', eval: '1/0/1' }, { ERR: '1' }],
+    ['redis.error_reply (counted once, as the reply)', ['EVAL', "return redis.error_reply('MY err')", '0'], /^MY err$/, { eval: '1/0/1' }, { MY: '1' }],
+    ['a Lua error', ['EVAL', 'return nil + 1', '0'], /^ERR user_script:1: attempt to perform arithmetic on a nil value/, { eval: '1/0/1' }, { ERR: '1' }],
+  ];
+  for (const [title, argv, reply, cmd, err, oom] of CASES) {
+    it(title, async () => {
+      const c = createConnection({ port: 51_040 });
+      try {
+        await c.execute(['SET', 'str', 'abc']);
+        await c.execute(['CONFIG', 'SET', 'maxmemory', oom ? '1' : '0']);
+        await c.execute(['CONFIG', 'RESETSTAT']);
+        let got: unknown;
+        try {
+          got = toResp2Plain(await c.execute(argv));
+        } catch (e) {
+          got = (e as Error).message;
+        }
+        if (reply instanceof RegExp) expect(got).toMatch(reply);
+        else expect(got).toEqual(reply);
+        await c.execute(['CONFIG', 'SET', 'maxmemory', '0']);
+        const stats = await statsOf(c);
+        expect(stats.cmd).toEqual(cmd);
+        expect(stats.err).toEqual(err);
+        expect(stats.total).toBe(String(Object.keys(err).length));
+      } finally {
+        await c.execute(['CONFIG', 'SET', 'maxmemory', '0']).catch(() => undefined);
+        c.close();
+      }
+    });
+  }
+
+  it('marks the error tables of redis.call/pcall with ignore_error_stats_update, and honours a script’s own', async () => {
+    const c = createConnection({ port: 51_041 });
+    try {
+      expect(toResp2Plain(await c.execute(['EVAL', "local t = redis.pcall('nosuch') local k = {} for key in pairs(t) do table.insert(k, key) end table.sort(k) return k", '0']))).toEqual(['err', 'ignore_error_stats_update']);
+      await c.execute(['CONFIG', 'RESETSTAT']);
+      await expect(c.execute(['EVAL', "return {err='ERR raw', ignore_error_stats_update=true}", '0'])).rejects.toThrow('ERR raw');
+      expect(await statsOf(c)).toEqual({ cmd: { eval: '1/0/1' }, err: {}, total: '0' });
+    } finally {
+      c.close();
+    }
+  });
+});
+
 describe('a runaway script', () => {
   it('runs in slices: timers fire meanwhile, other connections wait, then get BUSY after busy-reply-threshold, and SCRIPT KILL ends it', async () => {
     const a = createConnection({ port: 51_026 });
@@ -361,6 +437,100 @@ describe('a runaway script', () => {
     } finally {
       a.close();
       b.close();
+    }
+  });
+
+  it('inside xpcall is suspended too: other connections get BUSY, SCRIPT KILL ends it, and an xpcall loop finishes in slices', async () => {
+    const a = createConnection({ port: 51_042 });
+    const b = createConnection({ port: 51_042 });
+    try {
+      await b.execute(['CONFIG', 'SET', 'busy-reply-threshold', '100']);
+      let ticks = 0;
+      const timer = setInterval(() => ticks++, 10);
+      const script = 'local h = function(e) return e end while 1 do xpcall(function() while 1 do end end, h) end';
+      const running = a.execute(['EVAL', script, '0']);
+      running.catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 250));
+      clearInterval(timer);
+      expect(ticks).toBeGreaterThan(5);
+      await expect(b.execute(['PING'])).rejects.toThrow(/^BUSY /);
+      expect(await b.execute(['SCRIPT', 'KILL'])).toEqual(expect.objectContaining({ value: 'OK' }));
+      await expect(running).rejects.toThrow(/^ERR Script killed by user with SCRIPT KILL\.\.\. script: [0-9a-f]{40}, on @user_script:1\.$/);
+      const nested = 'return {xpcall(function() return xpcall(function() local i = 0 while i < 2e7 do i = i + 1 end return i end, tostring) end, tostring)}';
+      expect(toResp2Plain(await a.execute(['EVAL', nested, '0']))).toEqual([1, 1, 20_000_000]);
+    } finally {
+      a.close();
+      b.close();
+    }
+  });
+
+  for (const [what, body] of [
+    ['coroutine.resume', 'local co = coroutine.create(function() while 1 do end end) coroutine.resume(co)'],
+    ['coroutine.wrap', 'coroutine.wrap(function() local f = coroutine.wrap(function() while 1 do end end) f() end)()'],
+  ]) {
+    it(`inside the body of ${what} is suspended too: other connections get BUSY and SCRIPT KILL ends it`, async () => {
+      const a = createConnection({ port: 51_044 });
+      const b = createConnection({ port: 51_044 });
+      try {
+        await b.execute(['CONFIG', 'SET', 'busy-reply-threshold', '100']);
+        let ticks = 0;
+        const timer = setInterval(() => ticks++, 10);
+        const running = a.execute(['EVAL', body, '0']);
+        running.catch(() => undefined);
+        await new Promise((r) => setTimeout(r, 250));
+        clearInterval(timer);
+        expect(ticks).toBeGreaterThan(5);
+        await expect(b.execute(['PING'])).rejects.toThrow(/^BUSY /);
+        expect(await b.execute(['SCRIPT', 'KILL'])).toEqual(expect.objectContaining({ value: 'OK' }));
+        await expect(running).rejects.toThrow(/^ERR Script killed by user with SCRIPT KILL\.\.\./);
+        expect(await b.execute(['PING'])).toEqual(expect.objectContaining({ value: 'PONG' }));
+      } finally {
+        a.close();
+        b.close();
+      }
+    });
+  }
+
+  it('coroutines answer as in Redis when their bodies run in slices (values, yields, errors, wrap)', async () => {
+    // replies checked on redis-server 7.0.15 and the post-7.4 build
+    const a = createConnection({ port: 51_045 });
+    const run = async (body: string) => {
+      try {
+        return toResp2Plain(await a.execute(['EVAL', body, '0']));
+      } catch (e) {
+        return (e as Error).message;
+      }
+    };
+    try {
+      expect(await run("local co = coroutine.create(function(a, b) local x = coroutine.yield(a + b) local i = 0 while i < 2e7 do i = i + 1 end error('boom') end) local r1 = {coroutine.resume(co, 1, 2)} local r2 = {coroutine.resume(co, 'v')} return {r1[1], r1[2], r2[1], r2[2], coroutine.status(co), coroutine.resume(co)}")).toEqual([1, 3, null, 'user_script:1: boom', 'dead', null, 'cannot resume dead coroutine']);
+      expect(await run("local f = coroutine.wrap(function() local i = 0 while i < 2e7 do i = i + 1 end coroutine.yield(i) error('w') end) local a = f() local ok, e = pcall(f) return {a, tostring(ok), e}")).toEqual([20_000_000, 'false', 'user_script:1: w']);
+      expect(await run("local f = coroutine.wrap(function() error({err='TBL'}) end) f()")).toMatch(/^TBL script: [0-9a-f]{40}, on @user_script:1\.$/);
+      expect(await run('local f = coroutine.wrap(function() return 1 end) f() f()')).toMatch(/^ERR user_script:1: cannot resume dead coroutine script: [0-9a-f]{40}, on @user_script:1\.$/);
+    } finally {
+      a.close();
+    }
+  });
+
+  it('xpcall answers as Lua 5.1 in Redis: the handler gets the error object for one result; a failing handler, no handler', async () => {
+    // replies checked on redis-server 7.0.15 and the post-7.4 build
+    const a = createConnection({ port: 51_043 });
+    const run = async (body: string) => {
+      try {
+        return toResp2Plain(await a.execute(['EVAL', body, '0']));
+      } catch (e) {
+        return (e as Error).message;
+      }
+    };
+    try {
+      expect(await run("return {xpcall(function() error('x') end, function(e) return 'h:'..e, 2 end)}")).toEqual([null, 'h:user_script:1: x']);
+      expect(await run('return {xpcall(function(a) return 1, a end, function(e) return e end, 5)}')).toEqual([1, 1]);
+      expect(await run("return {xpcall(function() error('x') end, function(e) error('y') end)}")).toEqual([null, 'error in error handling']);
+      expect(await run("local ok, e = xpcall(function() redis.call('nosuch') end, function(e) return e end) return {tostring(ok), type(e), e.err}")).toEqual(['false', 'table', 'ERR Unknown Redis command called from script']);
+      expect(await run("return {xpcall(function() error({err='T'}) end, function(e) return e end)}")).toEqual([null, new ErrorReply('T')].map((v) => (v instanceof ErrorReply ? expect.anything() : v)));
+      expect(await run("return {xpcall(1, function(e) return 'h:'..e end)}")).toEqual([null, 'h:attempt to call a number value']);
+      expect(await run("return {xpcall(function() error('x') end)}")).toMatch(/^ERR user_script:1: bad argument #2 to 'xpcall' \(value expected\) script: [0-9a-f]{40}, on @user_script:1\.$/);
+    } finally {
+      a.close();
     }
   });
 

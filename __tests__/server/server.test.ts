@@ -419,3 +419,41 @@ describe('RESP server: [member, score] pairs', () => {
     }
   });
 });
+
+describe('RESP server: SHUTDOWN', () => {
+  // Texts and behaviour checked on redis-server 7.0.15 and the post-7.4 build (own servers started
+  // with --busy-reply-threshold 100: SHUTDOWN and SHUTDOWN SAVE answer BUSY, SHUTDOWN NOSAVE ends
+  // the server and every connection closes without a reply)
+  it('SHUTDOWN NOSAVE ends a script that wrote (UNKILLABLE) and the server; SHUTDOWN without NOSAVE answers BUSY', async () => {
+    const server = await serve();
+    const opts = { port: server.port, retryStrategy: () => null, maxRetriesPerRequest: 0 };
+    const IORedis = jest.requireActual('ioredis') as typeof import('ioredis').default;
+    const a = new IORedis(opts);
+    const b = new IORedis(opts);
+    try {
+      await b.config('SET', 'busy-reply-threshold', '100');
+      const running = a.eval("redis.call('SET', 'x', '1') while true do end", 0);
+      running.catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 200));
+      await expect(b.script('KILL')).rejects.toThrow(/^UNKILLABLE /);
+      await expect(b.shutdown()).rejects.toThrow('BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.');
+      await expect(b.shutdown('ABORT')).rejects.toThrow('ERR No shutdown in progress.');
+      await expect(b.shutdown('NOSAVE')).rejects.toThrow('Connection is closed.');
+      await expect(running).rejects.toThrow('Connection is closed.');
+      await server.whenClosed;
+      // nothing listens any more
+      await expect(new Promise((resolve, reject) => {
+        const probe = (jest.requireActual('net') as typeof import('net')).connect(server.port, '127.0.0.1');
+        probe.on('connect', () => {
+          probe.destroy();
+          resolve('connected');
+        });
+        probe.on('error', reject);
+      })).rejects.toThrow(/ECONNREFUSED/);
+    } finally {
+      // (ioredis's disconnect() on a socket the server already closed waits 2 s for a 'close' that came)
+      for (const c of [a, b]) if (c.status !== 'end') c.disconnect();
+      await server.close();
+    }
+  });
+});

@@ -47,7 +47,7 @@ import { afterBusy, connectionClosedError, occupy, runReplying, startNow } from 
 import { stopMonitoring } from './connection/monitor';
 import { forcePropagation } from './connection/propagation';
 import * as pubsub from './connection/pubsub';
-import { endScriptSelect, scriptCall } from './connection/scripting';
+import { endScriptSelect, scriptCall, scriptCallRefused } from './connection/scripting';
 import { checkServerState } from './connection/server-state';
 import { addBuiltinDirty, builtinTimingWeight, counted, recordBuiltin } from './connection/stats';
 import * as tx from './connection/transactions';
@@ -399,6 +399,11 @@ export class Connection {
    */
   scriptCall(argv: string[]): Reply {
     return scriptCall(this, argv);
+  }
+
+  /** A redis.call the script's own checks refused (read-only script, OOM, cluster): counted as rejected in INFO. */
+  scriptCallRefused(argv: string[], text: string): void {
+    scriptCallRefused(this, argv, text);
   }
 
   /** A script ended: its SELECT does not outlive it (Redis runs it on a client of its own). */

@@ -44,15 +44,16 @@
  * NOSAVE." (connection/server-state.ts BUSY_TEXT; the commands Redis allows then still run). SCRIPT
  * KILL ends the script with "ERR Script killed by user with SCRIPT KILL..." to its caller, or
  * answers "UNKILLABLE …" once the script wrote. A script can only be suspended between Lua
- * instructions outside a C call: `pcall` is Lua code over a thread of its own for that
- * (installPcall); inside a metamethod, a comparator, a gsub callback, xpcall or a coroutine it
- * cannot be, and is stopped after stuckAfterMs.
+ * instructions outside a C call: `pcall` and `xpcall` are Lua code over a thread of their own
+ * for that (installPcall, installXpcall), `coroutine.resume`/`wrap` Lua code that lets the slice
+ * hook suspend the coroutine and then its caller (installCoroutine); inside a metamethod, a
+ * comparator or a gsub callback it cannot be, and is stopped after stuckAfterMs.
  *
  * Library errors (StreamsMockError, bugs) thrown by a command inside the script are re-thrown to
  * the caller as they are, even when the script caught them with pcall.
  */
 import { createHash } from 'crypto';
-import { setImmediate as realSetImmediate } from 'timers';
+import { nextTurn, realNow } from './real-turn';
 import { parseInt64 } from '../commands/args';
 import { commandKeys, keyHashSlot, routeQuery } from './cluster';
 import { DENIED_IN_SCRIPTS } from './script-rules';
@@ -75,6 +76,7 @@ import {
   toResp2Plain,
 } from '../reply/reply';
 import { CommandError, ERR_NOT_INTEGER } from '../errors';
+import { NoStatsCommandError } from '../stats/command-stats';
 import { StreamsMockError } from '../clock/clock';
 import { SERVER_VERSION, type RedisVersion, versionIndex } from '../version';
 import type { Connection } from './connection';
@@ -91,7 +93,7 @@ import {
   splitArgs,
   validName,
 } from './function-libraries';
-import { LUA_GLOBALSINDEX, LUA_TBOOLEAN, LUA_TFUNCTION, LUA_TNIL, LUA_TNUMBER, LUA_TSTRING, LUA_TTABLE, LUA_YIELD, LuaVm, RAND48_INITIAL, type JsFunction, type LuaState } from './lua-vm';
+import { LUA_GLOBALSINDEX, LUA_TBOOLEAN, LUA_TFUNCTION, LUA_TNIL, LUA_TNUMBER, LUA_TSTRING, LUA_TTABLE, LUA_TTHREAD, LUA_YIELD, LuaVm, RAND48_INITIAL, type JsFunction, type LuaState } from './lua-vm';
 
 // ---------------------------------------------------------------------------------------------
 // Texts (script.c / script_lua.c / eval.c, checked on redis-server 7.0.15; same in 8.x sources)
@@ -116,8 +118,8 @@ export const FIRST_SLICE_MS = 50;
 export const SLICE_MS = 20;
 /**
  * A script that could not be suspended for twice busy-reply-threshold (10 s when that is 0) after
- * its slice ended (its loop inside a metamethod, a sort comparator, a gsub callback, xpcall or a
- * coroutine: Lua 5.1 cannot yield across those C calls) is stopped with an error: meanwhile the
+ * its slice ended (its loop inside a metamethod, a sort comparator or a gsub callback: Lua 5.1
+ * cannot yield across those C calls) is stopped with an error: meanwhile the
  * process serves nothing (no BUSY, no SCRIPT KILL, no signal handler), where Redis would go on
  * answering BUSY.
  */
@@ -518,8 +520,9 @@ function popValue(vm: LuaVm, L: LuaState, resp: 2 | 3): Reply | typeof ARRAY_TAB
         break;
       }
       if (rawField(vm, L, 'err', LUA_TSTRING)) {
-        out = new ErrorReply(oneLine(vm.toString(L, -1) as string));
+        const text = oneLine(vm.toString(L, -1) as string);
         vm.pop(L, 1);
+        out = statsCounted(vm, L) ? new CountedErrorReply(text) : new ErrorReply(text);
       } else if (rawField(vm, L, 'ok', LUA_TSTRING)) {
         out = new SimpleString(oneLine(vm.toString(L, -1) as string));
         vm.pop(L, 1);
@@ -565,7 +568,8 @@ function popValue(vm: LuaVm, L: LuaState, resp: 2 | 3): Reply | typeof ARRAY_TAB
 
 /**
  * The first `n` levels of L's call stack as Redis's would be (lua_getinfo): without the frames of
- * the Lua part of pcall (a `=pcall` frame and the "(tail call)" marks its tail calls leave).
+ * the Lua parts of pcall and xpcall (a `=pcall`/`=xpcall` frame and the "(tail call)" marks their
+ * tail calls leave).
  */
 function userFrames(vm: LuaVm, L: LuaState, n: number): ReturnType<LuaVm['where']>[] {
   const frames: ReturnType<LuaVm['where']>[] = [];
@@ -573,7 +577,7 @@ function userFrames(vm: LuaVm, L: LuaState, n: number): ReturnType<LuaVm['where'
   for (let level = 0; frames.length < n && level < n + 16; level++) {
     const f = vm.where(L, level);
     if (f === null) break;
-    if (f !== 'C' && f.source === PCALL_CHUNK) {
+    if (f !== 'C' && (f.source === PCALL_CHUNK || f.source === XPCALL_CHUNK || f.source === COROUTINE_CHUNK)) {
       inPcall = true;
       continue;
     }
@@ -626,21 +630,32 @@ function redisCallFunction(vm: LuaVm, raise: boolean): JsFunction {
     const argc = vm.getTop(L);
     let error: string | undefined;
     let reply: Reply = null;
+    // the error came from scriptCall (refused or failed), counted in INFO there
+    let counted = false;
     if (argc === 0) error = ERR_NO_ARGS;
     else {
       const args = luaArgv(vm, L, run);
       const argv = typeof args === 'string' ? [] : args;
       if (typeof args === 'string') error = args;
-      if (error === undefined && run.readOnly && writesData(argv)) error = ERR_WRITE_IN_RO;
-      if (error === undefined) error = scriptOomError(run, argv);
-      if (error === undefined && run.declared !== null) reportUndeclared(run, argv);
-      if (error === undefined && run.cluster !== null) error = scriptClusterError(run, argv) ?? undefined;
+      else {
+        if (run.readOnly && writesData(argv)) error = ERR_WRITE_IN_RO;
+        if (error === undefined) error = scriptOomError(run, argv);
+        if (error === undefined && run.declared !== null) reportUndeclared(run, argv);
+        if (error === undefined && run.cluster !== null) error = scriptClusterError(run, argv) ?? undefined;
+        if (error !== undefined) {
+          counted = true;
+          run.conn.scriptCallRefused(argv, error);
+        }
+      }
       if (error === undefined) {
         const before = run.conn.server.stats.dirty;
         try {
           reply = run.conn.scriptCall(argv);
         } catch (err) {
-          if (err instanceof CommandError) error = oneLine(err.message);
+          if (err instanceof CommandError) {
+            error = oneLine(err.message);
+            counted = true;
+          }
           else {
             run.internal ??= { error: err };
             error = 'ERR internal error in ioredis-mock-streams';
@@ -652,6 +667,11 @@ function redisCallFunction(vm: LuaVm, raise: boolean): JsFunction {
     vm.setTop(L, 0);
     if (error !== undefined) {
       pushField(vm, L, 'err', error);
+      if (counted) {
+        // script_lua.c: the error was counted when the command failed or was refused
+        vm.pushBoolean(L, true);
+        vm.setField(L, -2, 'ignore_error_stats_update');
+      }
       if (raise) return vm.error(L);
       return 1;
     }
@@ -659,6 +679,17 @@ function redisCallFunction(vm: LuaVm, raise: boolean): JsFunction {
     return 1;
   };
 }
+
+/** The error table on top of L carries Redis's `ignore_error_stats_update` (luaExtractErrorInformation). */
+function statsCounted(vm: LuaVm, L: LuaState): boolean {
+  vm.getField(L, -1, 'ignore_error_stats_update');
+  const counted = vm.type(L, -1) === LUA_TBOOLEAN && vm.toBoolean(L, -1);
+  vm.pop(L, 1);
+  return counted;
+}
+
+/** An `{err=…}` result whose error was counted already (see NoStatsCommandError). */
+class CountedErrorReply extends ErrorReply {}
 
 /**
  * A command a read-only script may not run (script.c scriptVerifyWriteCommandAllow: `write` or
@@ -749,14 +780,47 @@ function nestedResult(run: ScriptRun, vm: LuaVm, T: LuaState, co: LuaState, stat
   // done with the thread (the values it leaves are moved to T first)
   const ref = run.nested?.get(co);
   run.nested?.delete(co);
+  const raw = rawThreads.delete(co);
   try {
-    return nestedDone(vm, T, co, status);
+    return nestedDone(vm, T, co, status, raw);
   } finally {
     if (ref !== undefined) vm.unref(T, ref);
   }
 }
 
-function nestedDone(vm: LuaVm, T: LuaState, co: LuaState, status: number): number {
+/** Nested threads of `xpcall`: their error object goes to the handler as it is (no error-table text). */
+const rawThreads = new Set<LuaState>();
+
+/** The source name of the Lua part of `xpcall`. */
+const XPCALL_CHUNK = '=xpcall';
+/**
+ * `xpcall(f, h)` over the same thread machinery as pcall (so a slice can suspend the script in
+ * f): Lua 5.1's native xpcall where the caller could not yield, "bad argument #2 to 'xpcall'
+ * (value expected)" at the caller's line without a handler; else f runs in a nested
+ * thread, and on an error `h` gets the error object once f's thread is done (Lua 5.1 calls it
+ * before unwinding: nothing a script can observe without the debug library), for one result, a
+ * failing handler giving "error in error handling" as Lua 5.1's does.
+ */
+const XPCALL_SOURCE = `local start, cont, yield, native, slicing, select, argerror = ...
+local function fail() return 'error in error handling' end
+local function after(h, co, y, ok, ...)
+  if y then
+    yield()
+    return after(h, cont(co))
+  end
+  if ok then return true, ... end
+  local e = ...
+  local _, r = native(function() return (h(e)) end, fail)
+  return false, r
+end
+return function(...)
+  if select('#', ...) < 2 then return argerror() end
+  if not slicing() then return native(...) end
+  local f, h = ...
+  return after(h, start(f))
+end`;
+
+function nestedDone(vm: LuaVm, T: LuaState, co: LuaState, status: number, raw: boolean): number {
   if (status === LUA_YIELD) {
     // coroutine.yield inside pcall: Redis runs the script with lua_pcall, where yielding fails
     vm.pushBoolean(T, false);
@@ -775,7 +839,7 @@ function nestedDone(vm: LuaVm, T: LuaState, co: LuaState, status: number): numbe
   vm.pushBoolean(T, false);
   vm.pushBoolean(T, false);
   vm.xmove(co, T, 1);
-  pcallErrorText(vm, T);
+  if (!raw) pcallErrorText(vm, T);
   return 4;
 }
 
@@ -789,6 +853,8 @@ function resumeNested(vm: LuaVm, co: LuaState, nargs: number): number {
 }
 
 function installPcall(vm: LuaVm, L: LuaState): void {
+  installXpcall(vm, L);
+  installCoroutine(vm, L);
   const start: JsFunction = (T) => {
     const argc = vm.getTop(T);
     if (argc === 0) {
@@ -838,6 +904,127 @@ function installPcall(vm: LuaVm, L: LuaState): void {
   vm.remove(L, -2);
   if (vm.pcall(L, 3, 1, 0) !== 0) throw new Error(`pcall: ${vm.toString(L, -1)}`);
   vm.setGlobal(L, 'pcall');
+}
+
+/** The source name of the Lua part of `coroutine.resume` and `coroutine.wrap`. */
+const COROUTINE_CHUNK = '=coroutine';
+/**
+ * `coroutine.resume` and `coroutine.wrap` so that a slice can suspend the script inside a
+ * coroutine's body: where the caller could yield, the coroutine may be suspended by the slice hook
+ * too (`begin` marks it); a resume that came back because the hook suspended it (`hooked`) makes
+ * the caller yield to the slice loop, then resumes the coroutine again, so the script sees one
+ * resume. Elsewhere the native resume. `wrap` is Lua 5.1's luaB_auxwrap over this resume (a
+ * string error gets the caller's position).
+ */
+const COROUTINE_SOURCE = `local rawresume, create, yield, begin, hooked, wraperror, tostring, type = ...
+local function after(co, at, ...)
+  if hooked(at) then
+    yield()
+    begin(co, at, true)
+    return after(co, at, rawresume(co))
+  end
+  return ...
+end
+local function resume(co, ...)
+  local at = type(co) == 'thread' and tostring(co)
+  if not begin(co, at) then return rawresume(co, ...) end
+  return after(co, at, rawresume(co, ...))
+end
+local function unwrap(ok, ...)
+  if ok then return ... end
+  return wraperror((...))
+end
+local function wrap(f)
+  local co = create(f)
+  return function(...) return unwrap(resume(co, ...)) end
+end
+return resume, wrap`;
+
+function installCoroutine(vm: LuaVm, L: LuaState): void {
+  // A coroutine's address from its tostring ("thread: 0x…", lua_topointer: the build exports no
+  // lua_tothread), as the hook sees the thread.
+  const threadAt = (T: LuaState, i: number): LuaState => parseInt((vm.toString(T, i) as string).slice('thread: '.length), 16);
+  // begin(co, at, again): whether co may be suspended by the hook (its caller can yield); marks it
+  const begin: JsFunction = (T) => {
+    if (vm.type(T, 1) !== LUA_TTHREAD) raiseText(vm, T, "bad argument #1 to 'resume' (coroutine expected)");
+    const run = current;
+    const ok = run !== null && (T === run.co || yieldableThreads.has(T)) && vm.canYield(T);
+    if (ok) {
+      yieldableThreads.add(threadAt(T, 2));
+      if (vm.toBoolean(T, 3)) propagatingYield = false;
+    }
+    vm.pushBoolean(T, ok);
+    return 1;
+  };
+  // hooked(at): the resume came back because a slice ended inside co (then its caller yields too)
+  const hooked: JsFunction = (T) => {
+    yieldableThreads.delete(threadAt(T, 1));
+    const y = vm.hookYielded() || propagatingYield;
+    if (y) propagatingYield = true;
+    vm.pushBoolean(T, y);
+    return 1;
+  };
+  const wraperror: JsFunction = (T) => {
+    if (vm.type(T, 1) === LUA_TSTRING || vm.type(T, 1) === LUA_TNUMBER) raiseText(vm, T, vm.toString(T, 1) as string);
+    vm.setTop(T, 1);
+    return vm.error(T);
+  };
+  if (vm.load(L, COROUTINE_SOURCE, COROUTINE_CHUNK) !== 0) throw new Error(`coroutine: ${vm.toString(L, -1)}`);
+  vm.getGlobal(L, 'coroutine');
+  vm.getField(L, -1, 'resume');
+  vm.getField(L, -2, 'create');
+  vm.getField(L, -3, 'yield');
+  vm.remove(L, -4);
+  vm.pushJsFunction(L, begin);
+  vm.pushJsFunction(L, hooked);
+  vm.pushJsFunction(L, wraperror);
+  vm.getGlobal(L, 'tostring');
+  vm.getGlobal(L, 'type');
+  if (vm.pcall(L, 8, 2, 0) !== 0) throw new Error(`coroutine: ${vm.toString(L, -1)}`);
+  vm.getGlobal(L, 'coroutine');
+  vm.insert(L, -3);
+  vm.setField(L, -3, 'wrap');
+  vm.setField(L, -2, 'resume');
+  vm.pop(L, 1);
+}
+
+function installXpcall(vm: LuaVm, L: LuaState): void {
+  const slicing: JsFunction = (T) => {
+    const run = current;
+    vm.pushBoolean(T, run !== null && (T === run.co || yieldableThreads.has(T)) && vm.canYield(T));
+    return 1;
+  };
+  // start(f): f in a nested thread (slicing() said the caller can yield); results as pcall's start
+  const start: JsFunction = (T) => {
+    const run = runOf(vm, T);
+    vm.setTop(T, 1);
+    const co = vm.newThread(T);
+    (run.nested ??= new Map()).set(co, vm.ref(T));
+    rawThreads.add(co);
+    vm.xmove(T, co, 1);
+    vm.pushNumber(T, co);
+    vm.insert(T, 1);
+    return nestedResult(run, vm, T, co, resumeNested(vm, co, 0));
+  };
+  const cont: JsFunction = (T) => {
+    const run = runOf(vm, T);
+    const co = vm.toNumber(T, 1);
+    if (!run.nested?.has(co)) raiseText(vm, T, 'xpcall: not a suspended call');
+    propagatingYield = false;
+    return nestedResult(run, vm, T, co, resumeNested(vm, co, 0));
+  };
+  if (vm.load(L, XPCALL_SOURCE, XPCALL_CHUNK) !== 0) throw new Error(`xpcall: ${vm.toString(L, -1)}`);
+  vm.pushJsFunction(L, start);
+  vm.pushJsFunction(L, cont);
+  vm.getGlobal(L, 'coroutine');
+  vm.getField(L, -1, 'yield');
+  vm.remove(L, -2);
+  vm.getGlobal(L, 'xpcall');
+  vm.pushJsFunction(L, slicing);
+  vm.getGlobal(L, 'select');
+  vm.pushJsFunction(L, (T) => raiseText(vm, T, "bad argument #2 to 'xpcall' (value expected)"));
+  if (vm.pcall(L, 7, 1, 0) !== 0) throw new Error(`xpcall: ${vm.toString(L, -1)}`);
+  vm.setGlobal(L, 'xpcall');
 }
 
 function createEngine(version: RedisVersion): Engine {
@@ -1074,7 +1261,7 @@ function startRun(conn: Connection, engine: Engine, ref: number, opts: RunOption
   vm.pushRef(co, ref);
   const nargs = opts.push(co);
   vm.setHook(co, HOOK_COUNT);
-  const now = performance.now();
+  const now = realNow();
   const run: ScriptRun = {
     conn,
     engine,
@@ -1115,22 +1302,33 @@ function startRun(conn: Connection, engine: Engine, ref: number, opts: RunOption
   busyByServer.set(conn.server, run);
   let settle!: () => void;
   run.done = new Promise<void>((resolve) => (settle = resolve));
-  let aborted = false;
+  let passThreshold!: () => void;
+  const thresholdPassed = new Promise<void>((resolve) => (passThreshold = resolve));
+  // busy-reply-threshold on real time, looked at between slices (no timer for fake timers to hold)
+  const checkThreshold = () => {
+    const threshold = Number(conn.server.config.get('busy-reply-threshold') ?? '5000');
+    if (threshold > 0 && realNow() - run.startedAt >= threshold) passThreshold();
+  };
+  let ended = false;
+  let abort!: (error: Error) => void;
   conn.server.busyScript = {
     conn,
     startedAt: run.startedAt,
     done: run.done,
+    thresholdPassed,
     busyText: run.isEval ? BUSY_EVAL_TEXT : BUSY_FUNCTION_TEXT,
-    abort: () => (aborted = true),
+    abort: (error) => abort(error ?? new CommandError('ERR the server was closed while the script ran')),
   };
   return new Promise<Reply>((resolve, reject) => {
+    // between two slices (never inside one: nothing else runs then): stop it now
+    abort = (error) => {
+      if (ended) return;
+      end();
+      reject(error);
+    };
     const next = () => {
-      if (aborted) {
-        end();
-        reject(new CommandError('ERR the server was closed while the script ran'));
-        return;
-      }
-      run.sliceEndsAt = performance.now() + SLICE_MS;
+      if (ended) return;
+      run.sliceEndsAt = realNow() + SLICE_MS;
       run.overSince = 0;
       let out: Reply | typeof SUSPENDED;
       try {
@@ -1140,19 +1338,23 @@ function startRun(conn: Connection, engine: Engine, ref: number, opts: RunOption
         reject(err);
         return;
       }
-      if (out === SUSPENDED) realSetImmediate(next);
-      else {
+      if (out === SUSPENDED) {
+        checkThreshold();
+        nextTurn(next);
+      } else {
         end();
         resolve(out);
       }
     };
     const end = () => {
+      ended = true;
       finish(run);
       if (busyByServer.get(conn.server) === run) busyByServer.delete(conn.server);
       if (conn.server.busyScript?.done === run.done) conn.server.busyScript = null;
       settle();
     };
-    realSetImmediate(next);
+    checkThreshold();
+    nextTurn(next);
   });
 }
 
@@ -1214,7 +1416,7 @@ function step(run: ScriptRun): Reply | typeof SUSPENDED {
     // Redis calls the body for one result (lua_pcall nresults 1): the first of several values
     if (vm.getTop(co) > 1) vm.setTop(co, 1);
     const result = vm.getTop(co) === 0 ? null : popResult(vm, co, run.resp);
-    if (result instanceof ErrorReply) throw new CommandError(result.message);
+    if (result instanceof ErrorReply) throw result instanceof CountedErrorReply ? new NoStatsCommandError(result.message) : new CommandError(result.message);
     return result;
   }
   if (status === LUA_YIELD) {
@@ -1223,10 +1425,12 @@ function step(run: ScriptRun): Reply | typeof SUSPENDED {
   }
   if (run.stuck) {
     throw new StreamsMockError(
-      `script ${run.sha} stopped: it ran ${Math.round(run.stuckAfterMs)} ms where it cannot be suspended (a loop inside a metamethod, a sort comparator, a gsub callback, xpcall or a coroutine), the whole process waiting`,
+      `script ${run.sha} stopped: it ran ${Math.round(run.stuckAfterMs)} ms where it cannot be suspended (a loop inside a metamethod, a sort comparator or a gsub callback), the whole process waiting`,
     );
   }
-  throw new CommandError(oneLine(scriptErrorText(vm, co, run.sha)));
+  const counted = vm.type(co, -1) === LUA_TTABLE && statsCounted(vm, co);
+  const text = oneLine(scriptErrorText(vm, co, run.sha));
+  throw counted ? new NoStatsCommandError(text) : new CommandError(text);
 }
 
 function lineOf(vm: LuaVm, co: LuaState): number | undefined {
@@ -1239,14 +1443,14 @@ function lineOf(vm: LuaVm, co: LuaState): number | undefined {
 /** The slice hook: 0 go on, 1 suspend (the slice is over), 2 kill. */
 function hook(L: LuaState): number {
   if (loading !== null) {
-    if (performance.now() - loading.startedAt <= LOAD_TIMEOUT_MS) return 0;
+    if (realNow() - loading.startedAt <= LOAD_TIMEOUT_MS) return 0;
     loading.timedOut = true;
     return 2;
   }
   const run = current;
   if (run === null) return 0;
   if (run.killRequested || run.stuck) return 2;
-  const now = performance.now();
+  const now = realNow();
   if (now < run.sliceEndsAt) return 0;
   // the slice is over: a script that keeps running without being suspended is stuck
   if (run.overSince === 0) run.overSince = now;
@@ -1286,7 +1490,7 @@ function scriptErrorText(vm: LuaVm, co: LuaState, sha: string): string {
 export function busyScriptFor(conn: Connection): { sinceMs: number; done: Promise<void> } | null {
   const run = busyByServer.get(conn.server);
   if (!run || run.conn === conn || run.done === null) return null;
-  return { sinceMs: performance.now() - run.startedAt, done: run.done };
+  return { sinceMs: realNow() - run.startedAt, done: run.done };
 }
 
 /**
@@ -1541,7 +1745,7 @@ function compileLibrary(engine: Engine, body: string): Compiled {
   const vm = theVm();
   const L = engine.L;
   setLoadGlobals(engine, true);
-  const ctx: LoadCtx = { functions: new Map(), startedAt: performance.now(), timedOut: false };
+  const ctx: LoadCtx = { functions: new Map(), startedAt: realNow(), timedOut: false };
   let co = 0;
   let coRef: number | null = null;
   try {
@@ -1675,8 +1879,13 @@ export function deleteLibrary(conn: Connection, name: string): void {
 
 /** FUNCTION FLUSH. */
 export function flushLibraries(conn: Connection): void {
-  const libs = librariesOf(conn.server);
-  for (const lib of libs.libraries.values()) dropLibraryRefs(conn.server, lib);
+  flushLibrariesOf(conn.server);
+}
+
+/** Every function library of `server` gone (FUNCTION FLUSH, SHUTDOWN). */
+export function flushLibrariesOf(server: ServerState): void {
+  const libs = librariesOf(server);
+  for (const lib of libs.libraries.values()) dropLibraryRefs(server, lib);
   libs.clear();
 }
 
@@ -1795,7 +2004,7 @@ export function functionStats(conn: Connection): Reply {
   const run = busyByServer.get(conn.server);
   if (run && run.isEval) throw new CommandError(BUSY_EVAL_TEXT);
   const running = run
-    ? new MapReply(['name', run.sha, 'command', run.argv, 'duration_ms', Math.floor(performance.now() - run.startedAt)])
+    ? new MapReply(['name', run.sha, 'command', run.argv, 'duration_ms', Math.floor(realNow() - run.startedAt)])
     : null;
   const libs = librariesOf(conn.server);
   return new MapReply([

@@ -38,10 +38,19 @@ export interface BusyScript {
   readonly startedAt: number;
   /** Settles when the script has ended. */
   readonly done: Promise<void>;
+  /**
+   * Settles once `busy-reply-threshold` ms have passed since it started (checked between its
+   * slices, on real time: no timer, so fake timers cannot hold it back); never when that is 0.
+   */
+  readonly thresholdPassed: Promise<void>;
   /** The BUSY error other connections get (EVAL: "…SCRIPT KILL…", FCALL: "…FUNCTION KILL…"). */
   readonly busyText?: string;
-  /** Stop it at its next slice, its caller getting no reply (the server is closing). */
-  readonly abort?: () => void;
+  /**
+   * Stop it now (it is between two slices), its caller's EVAL/FCALL rejecting with `error`
+   * (default "ERR the server was closed while the script ran"): the server shuts down or
+   * closes, or the test that started it ended.
+   */
+  readonly abort?: (error?: Error) => void;
 }
 
 /** A connection subscribed to shard channels (SSUBSCRIBE). */
@@ -83,6 +92,12 @@ export class ServerState {
    * `busy-reply-threshold` ms (Connection.execute / enqueue).
    */
   busyScript: BusyScript | null = null;
+  /**
+   * What SHUTDOWN does once its checks passed, set by a network front end (`serve`: the server
+   * closes); null in-process (lib/engine/commands/server.ts shutdownServer: connections closed,
+   * data, scripts and functions gone).
+   */
+  shutdownHook: (() => void) | null = null;
   /**
    * Publishes a keyspace event no connection caused (a key expiring, actively or lazily) on
    * database `db`: set by the engine's connections (lib/engine/connection.ts), which own pub/sub.
@@ -193,6 +208,18 @@ export function keyspaceFor(host: string, port: number, db: number): Keyspace {
 const COPIES = Symbol.for('ioredis-mock-streams.serverTables');
 const copies: Set<WeakRef<Map<string, ServerState>>> = ((globalThis as { [COPIES]?: Set<WeakRef<Map<string, ServerState>>> })[COPIES] ??= new Set());
 copies.add(new WeakRef(servers));
+
+/** Every server created so far, by this copy of the package and by any other (see allKeyspaces). */
+export function* allServers(): IterableIterator<ServerState> {
+  for (const ref of [...copies]) {
+    const table = ref.deref();
+    if (table === undefined) {
+      copies.delete(ref);
+      continue;
+    }
+    yield* table.values();
+  }
+}
 
 /**
  * Every keyspace created so far, by this copy of the package and by any other copy loaded in

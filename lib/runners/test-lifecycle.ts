@@ -25,7 +25,7 @@
  */
 import { onClientCreated } from '../adapter/client-registry';
 import { markOrphan, onSpin, orphanTestOf } from '../adapter/spin-guard';
-import { allKeyspaces } from '../engine/registry';
+import { allKeyspaces, allServers } from '../engine/registry';
 import { resetAllKeyspaces, streamsKeyspace } from '../index';
 
 /** A runner's hooks, as its setup entry hands them over. */
@@ -152,6 +152,14 @@ function testEnds(): void {
   if (running.length > 0) return; // a test inside a test: its parent goes on with the keyspaces
   let blocked = 0;
   for (const ks of allKeyspaces()) blocked += ks.blocking.size;
+  let scripts = 0;
+  for (const server of allServers()) if (server.busyScript !== null) scripts++;
+  if (scripts > 0) {
+    console.warn(
+      `${PREFIX} test "${test.name ?? '(unknown)'}" ended with ${scripts} script${scripts === 1 ? '' : 's'} still running (EVAL/FCALL in slices); ` +
+        'the reset after it stopped them, their callers rejecting with an error. End long scripts inside the test (SCRIPT KILL / FUNCTION KILL) or fix the loop.',
+    );
+  }
   if (blocked > 0) {
     console.warn(
       `${PREFIX} test "${test.name ?? '(unknown)'}" ended with ${blocked} blocked call${blocked === 1 ? '' : 's'} ` +

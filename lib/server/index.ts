@@ -133,6 +133,11 @@ export interface RedisServer {
   flushAll(): void;
   /** Stop listening, close every connection (blocked calls released), drop the data. Idempotent. */
   close(): Promise<void>;
+  /**
+   * Settles once the server has closed: by `close()`, or by a client's SHUTDOWN (as redis-server
+   * exits then; the `serve` CLI exits with it).
+   */
+  readonly whenClosed: Promise<void>;
 }
 
 /** How `tick`/`setTime` move a clock; null for clocks that cannot move. */
@@ -284,12 +289,17 @@ export async function serve(options: ServeOptions = {}): Promise<RedisServer> {
   const urlOf = (p: number) => `redis://${host.includes(':') ? `[${host}]` : host}:${p}`;
 
   let closed: Promise<void> | null = null;
+  let closedNow!: () => void;
+  const whenClosed = new Promise<void>((resolve) => (closedNow = resolve));
   const moveClock = async (move: (c: ClockControl) => number): Promise<number> => {
     const c = control ?? fixedControl(clock, false);
     const t = move(c);
     await settle();
     return t;
   };
+  // SHUTDOWN from a client: the server closes (redis-server exits)
+  const shutdownHook = () => void close();
+  state.shutdownHook = shutdownHook;
   return {
     host,
     port,
@@ -320,22 +330,25 @@ export async function serve(options: ServeOptions = {}): Promise<RedisServer> {
         ks.blocking.flush();
       }
     },
-    close: () => {
-      closed ??= new Promise<void>((resolve) => {
-        let open = listeners.length;
-        for (const tcp of listeners) tcp.close(() => --open === 0 && resolve());
-        state.busyScript?.abort?.(); // a script running in slices stops (as SHUTDOWN NOSAVE)
-        for (const s of [...sessions]) s.destroy();
-        for (const ks of state.keyspaces()) ks.reset();
-        for (const w of blockedWaiters.splice(0)) w.reject(new StreamsMockError('waitForBlocked(): the server was closed'));
-        state.tcpPort = 0;
-        state.clockControl = null;
-        state.cluster = null;
-        if (ownsClock && clock instanceof AdjustableClock) clock.cancelAll();
-      });
-      return closed;
-    },
+    whenClosed,
+    close,
   };
+  function close(): Promise<void> {
+    closed ??= new Promise<void>((resolve) => {
+      let open = listeners.length;
+      for (const tcp of listeners) tcp.close(() => --open === 0 && resolve());
+      if (state.shutdownHook === shutdownHook) state.shutdownHook = null;
+      state.busyScript?.abort?.(); // a script running in slices stops (as SHUTDOWN NOSAVE)
+      for (const s of [...sessions]) s.destroy();
+      for (const ks of state.keyspaces()) ks.reset();
+      for (const w of blockedWaiters.splice(0)) w.reject(new StreamsMockError('waitForBlocked(): the server was closed'));
+      state.tcpPort = 0;
+      state.clockControl = null;
+      state.cluster = null;
+      if (ownsClock && clock instanceof AdjustableClock) clock.cancelAll();
+    }).then(closedNow);
+    return closed;
+  }
 }
 
 export { AdjustableClock } from '../clock/adjustable-clock';

@@ -13,6 +13,13 @@ import { CommandError } from '../errors';
 /** An error reply given before the command ran (INFO `rejected_calls`). */
 export class RejectedCommandError extends CommandError {}
 
+/**
+ * An error reply whose errorstats were counted already (networking.c ERR_REPLY_FLAG_NO_STATS_UPDATE):
+ * a script's reply that is the error of a command it called (the `ignore_error_stats_update` of
+ * script_lua.c). The command still counts as failed.
+ */
+export class NoStatsCommandError extends CommandError {}
+
 /** ioredis-mock commands with subcommands (their stats name is `name|sub`). */
 const BUILTIN_CONTAINERS = new Set(['object', 'pubsub', 'memory', 'cluster', 'latency', 'slowlog', 'acl', 'module']);
 

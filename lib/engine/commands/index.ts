@@ -77,6 +77,7 @@ const TABLE: [name: string, arity: number, flags: Flags, load: () => ConnectionC
   ['lastsave', 1, NONE, server],
   ['debug', -2, NOSCRIPT, server],
   ['monitor', 1, NOSCRIPT, server],
+  ['shutdown', -1, NOSCRIPT, server],
   ['function', -2, NOSCRIPT, functions],
   ['fcall', -3, NOSCRIPT, functions],
   ['fcall_ro', -3, NOSCRIPT, functions],

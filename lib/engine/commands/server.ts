@@ -13,6 +13,12 @@
  * SAVE / BGSAVE / LASTSAVE — no file is written: SAVE `+OK` and BGSAVE `+Background saving
  *   started` reset the dirty counter and the last-save time, LASTSAVE answers that time (s).
  * MONITOR — every command of the server to this connection (lib/engine/connection/monitor.ts).
+ * SHUTDOWN [NOSAVE|SAVE] [NOW] [FORCE] [ABORT] — db.c shutdownCommand's checks and texts (syntax
+ *   errors, "ERR No shutdown in progress." for ABORT, BUSY without NOSAVE while a script keeps the
+ *   server busy), then the server ends: a running script stops (its caller's connection closes),
+ *   every connection closes without a reply (the caller's too), and the data, scripts and
+ *   functions are gone (nothing is saved). Over `serve` the server closes (the CLI exits);
+ *   in-process the next connection to that host:port finds an empty server.
  * DEBUG … — "ERR DEBUG command not allowed …", what a server with the default
  *   `enable-debug-command no` answers.
  * FUNCTION and FCALL: ./functions.ts.
@@ -24,7 +30,7 @@ import { OK, type Reply, SimpleString, VerbatimReply } from '../../reply/reply';
 import type { ConnectionCommandSpec } from '../command-types';
 import { librariesOf } from '../function-libraries';
 import { aclStateOf } from '../acl';
-import { type Connection, builtinArity, openConnections } from '../connection';
+import { type Connection, builtinArity, connectionClosedError, openConnections } from '../connection';
 import type { ServerState } from '../registry';
 import { RedisHash } from '../../model/hash';
 import { CONNECTION_COMMANDS } from './index';
@@ -207,6 +213,12 @@ export const specs: readonly ConnectionCommandSpec[] = [
     run: (conn): Reply => Math.floor(conn.server.stats.lastSaveMs / 1000),
   },
   {
+    name: 'shutdown',
+    arity: -1,
+    noScript: true,
+    run: shutdown,
+  },
+  {
     name: 'debug',
     arity: -2,
     noScript: true,
@@ -222,3 +234,45 @@ export const specs: readonly ConnectionCommandSpec[] = [
     run: (conn): Reply => monitorCommand(conn),
   },
 ];
+
+/** SHUTDOWN (db.c shutdownCommand), see the module doc. */
+function shutdown(conn: Connection, argv: string[]): Reply {
+  let nosave = false;
+  let save = false;
+  let flags = false;
+  let abort = false;
+  for (let i = 1; i < argv.length; i++) {
+    const arg = argv[i].toLowerCase();
+    if (arg === 'nosave') nosave = flags = true;
+    else if (arg === 'save') save = flags = true;
+    else if (arg === 'now' || arg === 'force') flags = true;
+    else if (arg === 'abort') abort = true;
+    else throw new CommandError(ERR_SYNTAX);
+  }
+  if ((abort && flags) || (nosave && save)) throw new CommandError(ERR_SYNTAX);
+  if (abort) throw new CommandError('ERR No shutdown in progress.');
+  const server = conn.server;
+  const busy = server.busyScript;
+  // only NOSAVE ends a server kept busy by a script (SHUTDOWN runs then: CMD_ALLOW_BUSY)
+  if (!nosave && busy !== null && busy.conn !== conn) throw new CommandError(busy.busyText ?? 'BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.');
+  shutdownServer(server);
+  throw connectionClosedError();
+}
+
+/** The server ends (SHUTDOWN): see the module doc. */
+export function shutdownServer(server: ServerState): void {
+  server.busyScript?.abort?.(connectionClosedError());
+  if (server.shutdownHook !== null) {
+    server.shutdownHook(); // serve: the server closes
+    return;
+  }
+  for (const c of [...openConnections()]) if (c.server === server) c.close();
+  for (const ks of server.keyspaces()) ks.reset();
+  if (server.scripts.size > 0 || librariesOf(server).libraries.size > 0) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const lua = require('../lua') as typeof import('../lua');
+    server.scripts.clear();
+    lua.resetScripting(server);
+    lua.flushLibrariesOf(server);
+  }
+}

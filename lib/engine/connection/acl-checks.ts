@@ -4,6 +4,7 @@
  * The users and their rules are lib/engine/acl.ts.
  */
 import { CommandError } from '../../errors';
+import { RejectedCommandError } from '../../stats/command-stats';
 import { lookupCommand } from '../../commands/dispatch';
 import { predates } from '../../version';
 import type { ConnectionCommandSpec } from '../command-types';
@@ -62,9 +63,9 @@ export function checkScriptAcl(conn: Connection, name: string, argv: string[]): 
   aclDeniedLog(conn, verdict.result, 'lua', verdict.index === 0 ? full : argv[verdict.index], conn.user.name);
   if (predates(version, '7.2')) {
     const what = verdict.result === 1 ? "can't run this command or subcommand" : verdict.result === 2 ? "can't access at least one of the keys mentioned in the command arguments" : "can't publish to the channel mentioned in the command";
-    throw new CommandError(`ERR The user executing the script ${what}`);
+    throw new RejectedCommandError(`ERR The user executing the script ${what}`);
   }
-  throw new CommandError(`ERR ACL failure in script: ${aclErrorMessage(version, verdict.result, conn.user, full, argv[verdict.index], false)}`);
+  throw new RejectedCommandError(`ERR ACL failure in script: ${aclErrorMessage(version, verdict.result, conn.user, full, argv[verdict.index], false)}`);
 }
 
 /**

@@ -6,7 +6,6 @@
  * Connection (`occupied`, `waiting`, `closing`, the CLIENT REPLY flags).
  */
 import { performance } from 'perf_hooks';
-import { setTimeout as realSetTimeout, clearTimeout as realClearTimeout } from 'timers';
 import { CommandError } from '../../errors';
 import { PushReply, type Reply } from '../../reply/reply';
 import type { BusyScript } from '../registry';
@@ -85,10 +84,9 @@ export function afterBusy<T>(conn: Connection, busy: BusyScript, argv: string[] 
     const proceed = () => {
       if (settled) return;
       settled = true;
-      if (timer !== undefined) realClearTimeout(timer);
       (argv !== null ? (conn.execute(argv) as Promise<unknown> as Promise<T>) : conn.enqueue(start)).then(resolve, rejectPromise);
     };
-    const timer = threshold > 0 ? realSetTimeout(proceed, Math.max(0, threshold - elapsed)) : undefined;
+    busy.thresholdPassed.then(proceed, proceed);
     busy.done.then(proceed, proceed);
   });
 }

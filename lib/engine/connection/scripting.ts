@@ -20,6 +20,10 @@ import { builtinArity } from './builtin-host';
 import { arityOk, hasBuiltin, runBuiltin } from './dispatch';
 import { feedFromScript } from './monitor';
 import { propagating } from './propagation';
+import { recordCommand } from './stats';
+import { timingWeight } from '../command-timing';
+import { RejectedCommandError } from '../../stats/command-stats';
+import { performance } from 'perf_hooks';
 
 /**
  * Blocking commands that carry `noscript` up to 7.0 (checked on redis-server 7.0.15; BLMPOP and
@@ -29,6 +33,27 @@ const NOSCRIPT_BEFORE_7_2 = new Set(['blpop', 'brpop', 'brpoplpush', 'blmove', '
 
 /** See `Connection.scriptCall`. */
 export function scriptCall(conn: Connection, argv: string[]): Reply {
+  // counted in INFO as Redis's call() counts it: commandstats (rejected_calls for a refusal),
+  // errorstats; an unknown command in errorstats alone
+  const weight = timingWeight(argv[0]);
+  const start = weight === 0 ? 0 : performance.now();
+  let out: Reply;
+  try {
+    out = scriptCallShown(conn, argv);
+  } catch (err) {
+    recordCommand(conn, argv, start, weight, err);
+    throw err;
+  }
+  recordCommand(conn, argv, start, weight, undefined);
+  return out;
+}
+
+/** A redis.call the script's own checks refused (read-only script, OOM, cluster: script.c scriptCall's error path). */
+export function scriptCallRefused(conn: Connection, argv: string[], text: string): void {
+  recordCommand(conn, argv, 0, 0, new RejectedCommandError(text));
+}
+
+function scriptCallShown(conn: Connection, argv: string[]): Reply {
   if (conn.server.monitors !== null) return scriptCallMonitored(conn, argv);
   const repl = conn.server.replication;
   if (repl !== null && repl.active) return propagating(conn, repl, argv, () => scriptCallPlain(conn, argv));
@@ -71,9 +96,9 @@ function scriptCallPlain(conn: Connection, argv: string[]): Reply {
       if (!sub) throw new CommandError(ERR_UNKNOWN_FROM_SCRIPT);
       arity = sub.arity;
     }
-    if (!arityOk(arity, argv.length)) throw new CommandError(ERR_ARITY_FROM_SCRIPT);
-    if (DENIED_IN_SCRIPTS.has(name)) throw new CommandError(ERR_NOT_ALLOWED_FROM_SCRIPT); // CONFIG
-    if (NOSCRIPT_BEFORE_7_2.has(name) && predates(ks.redisVersion, '7.2')) throw new CommandError(ERR_NOT_ALLOWED_FROM_SCRIPT);
+    if (!arityOk(arity, argv.length)) throw new RejectedCommandError(ERR_ARITY_FROM_SCRIPT);
+    if (DENIED_IN_SCRIPTS.has(name)) throw new RejectedCommandError(ERR_NOT_ALLOWED_FROM_SCRIPT); // CONFIG
+    if (NOSCRIPT_BEFORE_7_2.has(name) && predates(ks.redisVersion, '7.2')) throw new RejectedCommandError(ERR_NOT_ALLOWED_FROM_SCRIPT);
     const ctx: CommandContext = { now: ks.now(), version: ks.redisVersion, db: conn.streamDb, canBlock: false, isRetry: false, inScript: true, clusterEnabled: conn.server.cluster !== null };
     called = true;
     const result = dispatch(ctx, argv);
@@ -83,18 +108,18 @@ function scriptCallPlain(conn: Connection, argv: string[]): Reply {
   const connSpec = CONNECTION_COMMANDS.get(name);
   if (connSpec) {
     if (predates(ks.redisVersion, connSpec.since)) throw new CommandError(ERR_UNKNOWN_FROM_SCRIPT);
-    if (!arityOk(connSpec.arity, argv.length)) throw new CommandError(ERR_ARITY_FROM_SCRIPT);
+    if (!arityOk(connSpec.arity, argv.length)) throw new RejectedCommandError(ERR_ARITY_FROM_SCRIPT);
     let run = connSpec.run;
     let noScript = connSpec.noScript;
     if (connSpec.subcommands) {
       // Redis looks a container's subcommand up with the command itself (argc >= 2)
       const sub = Object.prototype.hasOwnProperty.call(connSpec.subcommands, argv[1].toLowerCase()) ? connSpec.subcommands[argv[1].toLowerCase()] : undefined;
       if (!sub || predates(ks.redisVersion, sub.since)) throw new CommandError(ERR_UNKNOWN_FROM_SCRIPT);
-      if (!arityOk(sub.arity, argv.length)) throw new CommandError(ERR_ARITY_FROM_SCRIPT);
+      if (!arityOk(sub.arity, argv.length)) throw new RejectedCommandError(ERR_ARITY_FROM_SCRIPT);
       run = sub.run;
       noScript ||= sub.noScript;
     }
-    if (noScript) throw new CommandError(ERR_NOT_ALLOWED_FROM_SCRIPT);
+    if (noScript) throw new RejectedCommandError(ERR_NOT_ALLOWED_FROM_SCRIPT);
     // the script's own database from here on; the caller's comes back when the script ends
     if (name === 'select') conn.dbBeforeScriptSelect ??= conn.keyspace.dbIndex;
     called = true;
@@ -104,9 +129,9 @@ function scriptCallPlain(conn: Connection, argv: string[]): Reply {
   }
   const arity = builtinArity(name);
   const arityWrong = arity !== undefined && !arityOk(arity, argv.length);
-  if (DENIED_IN_SCRIPTS.has(name)) throw new CommandError(arityWrong ? ERR_ARITY_FROM_SCRIPT : ERR_NOT_ALLOWED_FROM_SCRIPT);
+  if (DENIED_IN_SCRIPTS.has(name)) throw new RejectedCommandError(arityWrong ? ERR_ARITY_FROM_SCRIPT : ERR_NOT_ALLOWED_FROM_SCRIPT);
   if (!hasBuiltin(conn, name)) throw new CommandError(ERR_UNKNOWN_FROM_SCRIPT);
-  if (arityWrong) throw new CommandError(ERR_ARITY_FROM_SCRIPT);
+  if (arityWrong) throw new RejectedCommandError(ERR_ARITY_FROM_SCRIPT);
   called = true;
   const out = runBuiltin(conn, name, argv);
   if (out instanceof Promise) throw new StreamsMockError(`${name} cannot run inside a script`);

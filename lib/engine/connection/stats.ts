@@ -8,7 +8,7 @@ import { performance } from 'perf_hooks';
 import { lookupCommand } from '../../commands/dispatch';
 import { CommandError } from '../../errors';
 import { QUEUED, type Reply } from '../../reply/reply';
-import { commandStatsName, dirtyOfBuiltin, RejectedCommandError } from '../../stats/command-stats';
+import { commandStatsName, dirtyOfBuiltin, NoStatsCommandError, RejectedCommandError } from '../../stats/command-stats';
 import { BUILTIN_KINDS, COMMAND_KINDS, COMMAND_KINDS_MAX, builtinFullName, sampledWeight, timingWeight } from '../command-timing';
 import { CONNECTION_COMMANDS } from '../commands/index';
 import type { TrackingState } from '../tracking';
@@ -115,6 +115,7 @@ function recordOutcome(conn: Connection, full: string, start: number, weight: nu
   const usec = weight === 0 ? 0 : Math.round((performance.now() - start) * 1000) * weight;
   if (err === undefined) conn.server.stats.commandDone(full, usec, 'ok');
   else if (err === UNBLOCKED_BY_TIMEOUT) conn.server.stats.commandDone(full, usec, 'failed');
+  else if (err instanceof NoStatsCommandError) conn.server.stats.commandDone(full, usec, 'failed');
   else conn.server.stats.commandDone(full, usec, rejected || err instanceof RejectedCommandError ? 'rejected' : 'failed', (err as CommandError).message);
 }
 
