@@ -31,7 +31,7 @@ import { encodeReplyFor } from './ioredis-reply';
 import { mendBuiltinReply } from './builtin-replies';
 import { installedIoredisMajor, privateIoredisModule } from './command-table';
 import { applyKeyPrefix } from './keys';
-import { CONN, autoConnect, closeInstance, deferUntilReady } from './lifecycle';
+import { CONN, autoConnect, closeInstance, closingByClient, deferUntilReady } from './lifecycle';
 import { delivered } from './delivery';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -345,6 +345,7 @@ function runEngineNow(redis: Instance, emulators: EmulatorTable, name: string, a
   } catch (err) {
     return Promise.reject(err);
   }
+  if (lower === 'quit') closingByClient(redis, conn);
   const p = executeArgv(redis, conn, argv, buffers);
   if (lower !== 'quit') return p;
   // QUIT answered: the connection is closed (lifecycle `close` → `end`)
