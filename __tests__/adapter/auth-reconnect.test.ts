@@ -204,3 +204,29 @@ const authUrl = process.env.REDIS_AUTH_URL;
     () => new Real({ host: u.hostname, port: Number(u.port), password: 'secret' }),
   );
 });
+
+describe('loopback names', () => {
+  it('are one server: a user made through localhost logs in through 127.0.0.1 and ::1, keys are shared', async () => {
+    const a = new Redis({ host: 'localhost', port } as never) as unknown as Client;
+    await a.call('acl', 'setuser', 'lo-user', 'on', '>pw', '~*', '+@all');
+    await a.set('lo-key', 'v');
+    for (const host of ['127.0.0.1', '::1']) {
+      const b = new Redis({ host, port, username: 'lo-user', password: 'pw' } as never) as unknown as Client;
+      expect(await b.call('acl', 'whoami')).toBe('lo-user');
+      expect(await b.get('lo-key')).toBe('v');
+      b.disconnect();
+    }
+    const url = new Redis(`redis://127.0.0.1:${port}`) as unknown as Client;
+    expect(await url.get('lo-key')).toBe('v');
+    url.disconnect();
+    a.disconnect();
+  });
+
+  it('keep another host name its own server', async () => {
+    const a = new Redis({ host: 'localhost', port } as never) as unknown as Client;
+    await a.set('lo-key', 'v');
+    const other = new Redis({ host: 'redis.internal', port } as never) as unknown as Client;
+    expect(await other.get('lo-key')).toBeNull();
+    [a, other].forEach((c) => c.disconnect());
+  });
+});
