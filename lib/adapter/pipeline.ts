@@ -131,7 +131,7 @@ function queueTimeError(redis: Instance, conn: Connection, e: Entry): unknown {
   if (e.error !== undefined) return null; // answered in place
   const argv = e.kind === 'builtin' ? builtinArgvOf(redis, e) : argvOf(redis, e);
   try {
-    const text = conn.checkCommand(argv);
+    const text = conn.queueTimeError(argv);
     // ioredis gives each queue-time error its command (EXEC's `previousErrors`)
     return text === null ? null : toClientError(new CommandError(text), [e.base, ...argv.slice(1)]);
   } catch (err) {

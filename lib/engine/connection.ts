@@ -575,6 +575,36 @@ export class Connection {
   }
 
   /**
+   * The refusal processCommand gives argv queued inside MULTI (unknown command, arity, NOAUTH,
+   * no_multi, ACL NOPERM — logged as Redis logs it —, OOM by the MULTI rules of the version),
+   * or null: the queue-time check of a front end that queues a transaction itself (ioredis
+   * `multi()` pipelines), whose EXEC then answers EXECABORT.
+   */
+  queueTimeError(argv: string[]): string | null {
+    const name = String(argv[0]).toLowerCase();
+    const conn = CONNECTION_COMMANDS.get(name);
+    const stream = conn ? undefined : lookupCommand(name);
+    const isStream = stream !== undefined;
+    this.lastCommand = this.lookedUpName(name, argv, conn, stream); // processCommand's c->cmd (ACL's full name)
+    const outside = this.multiQueue;
+    this.multiQueue ??= [];
+    try {
+      const refused = this.commandCheckError(name, argv, conn, isStream);
+      if (refused !== null) return refused;
+      if (!this.authenticated && !conn?.noAuth) return ERR_NOAUTH;
+      if (NO_MULTI.has(name) && arityOk(NO_MULTI.get(name)!, argv.length)) return ERR_NO_MULTI;
+      if (!this.user.unrestricted) this.checkAcl(name, argv, conn, isStream, false);
+      if (this.server.config.maxmemory !== 0 && this.outOfMemoryFor(name, argv, conn, isStream)) return OOM_TEXT;
+      return null;
+    } catch (err) {
+      if (err instanceof CommandError) return err.message;
+      throw err;
+    } finally {
+      this.multiQueue = outside;
+    }
+  }
+
+  /**
    * A command submitted while another connection's script keeps the server busy: it waits for
    * the script to end; once `busy-reply-threshold` ms (CONFIG, default 5000; 0: never) have
    * passed since the script started, it answers BUSY, or runs when Redis allows it then
