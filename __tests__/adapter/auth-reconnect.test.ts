@@ -181,6 +181,18 @@ describe('the fake', () => {
     r.disconnect();
   });
 
+  it('connects when the server has no password but the options give one (ioredis 5 warns)', async () => {
+    port++; // a server without requirepass
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const r = new Redis({ port, password: 'unneeded' } as never) as unknown as Client;
+    expect(await r.ping()).toBe('PONG');
+    // ioredis 5's AUTH <password> is refused with a text ioredis warns about; ioredis 6's
+    // HELLO 3 AUTH default <password> is accepted by the nopass default user (both on 6399)
+    expect(warn.mock.calls).toEqual(ioredisMajor === 5 ? [["[WARN] This Redis server's `default` user does not require a password, but a password was supplied"]] : []);
+    warn.mockRestore();
+    r.disconnect();
+  });
+
   it('reconnects on disconnect(true)', async () => {
     const log: string[] = [];
     const r = new Redis({ port, password: 'secret', retryStrategy: () => 1 } as never) as unknown as Client;
