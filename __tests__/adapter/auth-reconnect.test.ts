@@ -242,3 +242,31 @@ describe('loopback names', () => {
     [a, other].forEach((c) => c.disconnect());
   });
 });
+
+describe('a blocked command on a connection the server closed', () => {
+  it('is sent again once reconnected and answers then (autoResendUnfulfilledCommands)', async () => {
+    const r = new Redis({ port, retryStrategy: () => 1 } as never) as unknown as Client;
+    const a = new Redis({ port } as never) as unknown as Client;
+    await r.select(4);
+    const id = await r.client('id');
+    const popped = r.blpop('resend-list', 0);
+    await a.select(4);
+    for (let i = 0; i < 20 && !(await a.client('list')).includes('cmd=blpop'); i++) await sleep(1);
+    expect(await a.client('kill', 'id', id)).toBe(1);
+    await until(r, 'ready');
+    await a.rpush('resend-list', 'job');
+    expect(await popped).toEqual(['resend-list', 'job']);
+    [r, a].forEach((c) => c.disconnect());
+  });
+
+  it('rejects with "Connection is closed." when the client ends instead', async () => {
+    const r = new Redis({ port, retryStrategy: () => null } as never) as unknown as Client;
+    const a = new Redis({ port } as never) as unknown as Client;
+    const id = await r.client('id');
+    const popped = r.blpop('resend-list', 0);
+    await sleep(1);
+    await a.client('kill', 'id', id);
+    await expect(popped).rejects.toThrow('Connection is closed.');
+    a.disconnect();
+  });
+});
