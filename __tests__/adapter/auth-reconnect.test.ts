@@ -193,6 +193,22 @@ describe('the fake', () => {
     r.disconnect();
   });
 
+  it('ends on disconnect() while reconnecting, the held commands rejecting (ioredis would leave them pending)', async () => {
+    const a = new Redis({ port, password: 'secret' } as never) as unknown as Client;
+    const log: string[] = [];
+    const r = new Redis({ port, password: 'secret', retryStrategy: () => 200 } as never) as unknown as Client;
+    const id = await r.client('id');
+    trace(r, log);
+    await a.client('kill', 'id', id);
+    await until(r, 'reconnecting');
+    const held = r.get('x');
+    r.disconnect();
+    await expect(held).rejects.toThrow('Connection is closed.');
+    expect(r.status).toBe('end');
+    expect(log).toEqual(['close:reconnecting', 'reconnecting:reconnecting', 'end:end']);
+    a.disconnect();
+  });
+
   it('reconnects on disconnect(true)', async () => {
     const log: string[] = [];
     const r = new Redis({ port, password: 'secret', retryStrategy: () => 1 } as never) as unknown as Client;
