@@ -313,8 +313,8 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
   defineMethod(proto, 'connect', function connect(this: Instance, callback?: unknown) {
     return withCallback(connectInstance(this, emulators), typeof callback === 'function' ? (callback as never) : undefined);
   });
-  defineMethod(proto, 'disconnect', function disconnect(this: Instance) {
-    closeInstance(this);
+  defineMethod(proto, 'disconnect', function disconnect(this: Instance, reconnect?: unknown) {
+    closeInstance(this, reconnect === true);
   });
   defineMethod(proto, 'end', function end(this: Instance) {
     closeInstance(this);

@@ -13,7 +13,10 @@
  */
 import { afterReplies } from './delivery';
 import { clientCreated } from './client-registry';
-import { installedIoredisMajor, projectIoredisVersion } from './command-table';
+import { installedIoredisDir, installedIoredisMajor, projectIoredisVersion } from './command-table';
+import { newReplyError } from './reply-error';
+import { CommandError } from '../errors';
+import { setTimeout as realSetTimeout, clearTimeout as realClearTimeout, setImmediate as realSetImmediate } from 'timers';
 import { replyContextOf } from './ioredis-reply';
 import { Connection, type ConnectionOptions } from '../engine/connection';
 import type { EmulatorTable } from '../engine/emulators';
@@ -32,6 +35,21 @@ const DROP_MOCK_EVENTS = Symbol.for('ioredis-mock-streams.dropMockEvents');
 const OWN_EMIT = Symbol.for('ioredis-mock-streams.ownEmit');
 /** Commands sent before the client was `ready` (ioredis's offline queue). */
 const OFFLINE = Symbol.for('ioredis-mock-streams.offlineQueue');
+
+/** ioredis's `retryAttempts`: reconnections since the last `ready`. */
+const RETRIES = Symbol.for('ioredis-mock-streams.retryAttempts');
+/** The pending reconnection's timer (real time, as ioredis's with a real server). */
+const RECONNECT_TIMER = Symbol.for('ioredis-mock-streams.reconnectTimer');
+/** The connection the client itself is closing (disconnect(), QUIT): no reconnection. */
+const MANUAL = Symbol.for('ioredis-mock-streams.manuallyClosing');
+/** What the lost connection had (ioredis prevCondition): its db and subscriptions. */
+const PREV = Symbol.for('ioredis-mock-streams.prevCondition');
+
+interface PrevCondition {
+  db: number;
+  channels: unknown[];
+  patterns: unknown[];
+}
 
 /** ioredis's rejection of a command sent before `ready` when `enableOfflineQueue` is false. */
 export const OFFLINE_QUEUE_DISABLED = "Stream isn't writeable and enableOfflineQueue options is false";
@@ -99,25 +117,256 @@ function applyClientInfo(conn: Connection, options: any): void {
 }
 
 /**
- * connecting → connect → ready, each event after the previous (promise callbacks). The commands
- * held while connecting run when the status turns `ready`, before the `ready` event (ioredis
- * writes its offline queue in its ready handler and emits the event on the next tick).
+ * connecting → connect → (handshake) → ready, each event after the previous (promise callbacks).
+ * The handshake is what ioredis sends before the ready check (event_handler.ts connectHandler):
+ * AUTH with the `password` / `username` options (URL credentials included) — HELLO 3 AUTH on
+ * ioredis 6's RESP3 — and the ready check (INFO), which a server with requirepass refuses with
+ * NOAUTH when no password was given. A refusal is fatal as in ioredis (recoverFromFatalError):
+ * the commands held for `ready` reject with the server's error, `error` is emitted and the
+ * client reconnects by its retryStrategy. The commands held while connecting run when the status
+ * turns `ready`, before the `ready` event (ioredis writes its offline queue in its ready handler
+ * and emits the event on the next tick). Settles when ready; rejects "Connection is closed." when
+ * the connection closed first (ioredis's connect()).
  */
 function runConnectSequence(redis: Instance, conn: Connection): Promise<void> {
   const live = () => redis[CONN] === conn && !conn.closed;
+  conn.onClose(() => {
+    if (redis[CONN] !== conn) return;
+    if (redis[MANUAL] === conn) return;
+    connectionLost(redis, conn);
+  });
   return setStatus(redis, 'connecting')
     .then(() => {
       if (live()) return setStatus(redis, 'connect');
       return undefined;
     })
+    .then(() => (live() ? handshake(redis, conn) : undefined))
     .then(() => {
-      if (!live()) return undefined;
+      if (!live() || refusedHandshakes.has(conn)) throw new Error('Connection is closed.');
+      redis[RETRIES] = 0;
       const emitted = setStatus(redis, 'ready');
+      const prev: PrevCondition | undefined = redis[PREV];
+      redis[PREV] = undefined;
+      if (prev && redis.options?.autoResubscribe !== false) resubscribe(redis, prev);
       const held: Held[] | undefined = redis[OFFLINE];
       redis[OFFLINE] = undefined;
       if (held) for (const h of held) h.run();
       return emitted;
     });
+}
+
+/** ioredis's credentials for AUTH (condition.auth): `[username, password]`, a password, or none. */
+function credentialsOf(options: any): string[] | null {
+  const password = options?.password;
+  const username = options?.username;
+  if (username) return [String(username), password == null ? '' : String(password)];
+  if (password) return [String(password)];
+  return null;
+}
+
+/** The auth-error texts ioredis only warns about (handleAuthError / connectHandler). */
+function authWarning(message: string): string | null {
+  if (message.includes('no password is set')) return '[WARN] Redis server does not require a password, but a password was supplied.';
+  if (message.includes('without any password configured for the default user')) {
+    return "[WARN] This Redis server's `default` user does not require a password, but a password was supplied";
+  }
+  if (message.includes("wrong number of arguments for 'auth' command")) {
+    return `[ERROR] The server returned "wrong number of arguments for 'auth' command". You are probably passing both username and password to Redis version 5 or below. You should only pass the 'password' option for Redis version 5 and under.`;
+  }
+  return null;
+}
+
+/** The error a command of the handshake got, as ioredis receives it (a ReplyError). */
+function asReplyError(err: unknown): Error {
+  if (err instanceof CommandError) return newReplyError(err.message.replace(/[\r\n]/g, ' '));
+  return err instanceof Error ? err : new Error(String(err));
+}
+
+/**
+ * The handshake on the engine connection: AUTH (or HELLO 3 [AUTH]) when the options carry
+ * credentials, else a server that wants a password answers NOAUTH to ioredis's first command
+ * (ioredis 6's HELLO 3, else the ready check's INFO). A refused AUTH is fatal.
+ */
+function handshake(redis: Instance, conn: Connection): Promise<void> {
+  const credentials = credentialsOf(redis.options);
+  const hello = conn.protocol === 3;
+  if (credentials === null && conn.isAuthenticated) return Promise.resolve();
+  let argv: string[];
+  if (hello) {
+    argv = ['hello', '3'];
+    if (credentials !== null) argv.push('AUTH', ...(credentials.length === 2 ? credentials : ['default', credentials[0]]));
+    conn.setProtocol(2); // HELLO 3 switches it again once accepted
+  } else if (credentials !== null) argv = ['auth', ...credentials];
+  else argv = ['info'];
+  return conn.execute(argv.map((a) => Buffer.from(a).toString('latin1'))).then(
+    () => {
+      if (hello) conn.setProtocol(3);
+      if (credentials === null || hello || conn.isAuthenticated) return undefined;
+      // AUTH accepted; the ready check still needs an authenticated connection
+      return undefined;
+    },
+    (err) => {
+      if (hello) conn.setProtocol(3);
+      const error = asReplyError(err);
+      const warning = credentials !== null ? authWarning(error.message) : null;
+      if (warning !== null) {
+        console.warn(warning);
+        if (conn.isAuthenticated) return undefined;
+        return conn.execute(['info']).then(
+          () => undefined,
+          (e) => fatalError(redis, conn, asReplyError(e)),
+        );
+      }
+      // a db option: ioredis 5's SELECT, sent after AUTH, fails too: its error is emitted after
+      // the refused AUTH's, before a refused ready check's
+      const selectFails = Number(redis.options?.db ?? 0) !== 0 && installedIoredisMajor() === 5 && !hello;
+      const selectError = selectFails ? newReplyError('NOAUTH Authentication required.') : undefined;
+      if (credentials === null && selectError) {
+        silentEmit(redis, 'error', selectError);
+        fatalError(redis, conn, error);
+      } else fatalError(redis, conn, error, selectError);
+      return undefined;
+    },
+  );
+}
+
+/** ioredis recoverFromFatalError: the queued commands fail with `err`, `error`, then a reconnection. */
+/** Connections whose handshake failed (closing a moment later). */
+const refusedHandshakes = new WeakSet<Connection>();
+
+function fatalError(redis: Instance, conn: Connection, err: Error, also?: Error): void {
+  if (redis[CONN] !== conn) return;
+  refusedHandshakes.add(conn);
+  failHeld(redis, err);
+  silentEmit(redis, 'error', err);
+  if (also) silentEmit(redis, 'error', also);
+  // not a manual close: the close handler reconnects by the retryStrategy; as the socket's
+  // close, a moment later (the status is still `connect` when the held commands' errors arrive)
+  realSetImmediate(() => conn.close());
+}
+
+/** ioredis silentEmit: `error` without a listener is printed, not thrown; none once ended. */
+export function silentEmit(redis: Instance, event: string, arg?: unknown): void {
+  if (event === 'error' && redis.status === 'end') return;
+  if (redis.listenerCount(event) > 0) {
+    emitOwn(redis, event, arg);
+    return;
+  }
+  if (event === 'error' && arg instanceof Error) console.error('[ioredis] Unhandled error event:', arg.stack);
+}
+
+/** The installed ioredis's default retryStrategy and its MaxRetriesPerRequestError. */
+let ioredisDefaults: { retryStrategy?: (times: number) => unknown; MaxRetriesPerRequestError?: new (n: number) => Error } | undefined;
+function defaultsOfIoredis(): NonNullable<typeof ioredisDefaults> {
+  if (ioredisDefaults) return ioredisDefaults;
+  ioredisDefaults = {};
+  try {
+    const dir = installedIoredisDir();
+    /* eslint-disable @typescript-eslint/no-require-imports */
+    ioredisDefaults.retryStrategy = require(`${dir}/built/redis/RedisOptions`).DEFAULT_REDIS_OPTIONS?.retryStrategy;
+    ioredisDefaults.MaxRetriesPerRequestError = require(`${dir}/built/errors`).MaxRetriesPerRequestError;
+    /* eslint-enable @typescript-eslint/no-require-imports */
+  } catch {
+    /* the fallbacks below */
+  }
+  return ioredisDefaults;
+}
+
+function maxRetriesError(n: number): Error {
+  const E = defaultsOfIoredis().MaxRetriesPerRequestError;
+  if (E) return new E(n);
+  return new Error(`Reached the max retries per request limit (which is ${n}). Refer to "maxRetriesPerRequest" option for details.`);
+}
+
+/** QUIT sent: the connection the client closes itself (no reconnection when it ends). */
+export function closingByClient(redis: Instance, conn: Connection): void {
+  redis[MANUAL] = conn;
+}
+
+/** The channels and patterns the instance listens to through ioredis-mock's pub/sub. */
+function listenedChannels(redis: Instance, store: any): unknown[] {
+  const out: unknown[] = [];
+  const byChannel: Map<unknown, Map<unknown, unknown>> | undefined = store?.instanceListeners;
+  if (byChannel) for (const [channel, listeners] of byChannel) if (listeners.has(redis)) out.push(channel);
+  return out;
+}
+
+/** ioredis autoResubscribe: SUBSCRIBE / PSUBSCRIBE the lost connection's channels again. */
+function resubscribe(redis: Instance, prev: PrevCondition): void {
+  if (prev.channels.length > 0) Promise.resolve(redis.subscribe(...prev.channels)).catch(noop);
+  if (prev.patterns.length > 0) Promise.resolve(redis.psubscribe(...prev.patterns)).catch(noop);
+}
+
+/**
+ * The server closed the connection (CLIENT KILL, ACL DELUSER of its user, a refused handshake,
+ * `disconnect(true)`): ioredis's close handler. `close`, then by `retryStrategy(attempt)` either
+ * `end` (not a number: the held commands reject "Connection is closed.") or `reconnecting` with
+ * the delay, a new connection after that many milliseconds of real time (ioredis's setTimeout
+ * against a real server; the fake clock does not move it, jest's fake timers do not hold it), in
+ * the db the lost one had selected, re-authenticated by the options and re-subscribed; commands
+ * sent meanwhile wait for `ready` (offline queue) or are refused (`enableOfflineQueue: false`);
+ * every `maxRetriesPerRequest + 1` attempts the held commands reject with
+ * MaxRetriesPerRequestError.
+ */
+function connectionLost(redis: Instance, conn: Connection): void {
+  if (redis.status === 'end' || redis.status === 'close' || redis.status === 'reconnecting') return;
+  const wasReady = redis.status === 'ready';
+  const prev: PrevCondition = {
+    db: conn.db,
+    channels: listenedChannels(redis, redis.channels),
+    patterns: listenedChannels(redis, redis.patternChannels),
+  };
+  dropSubscriptions(redis);
+  if (wasReady || !redis[PREV]) redis[PREV] = prev;
+  redis[CONNECTED] = false;
+  void setStatus(redis, 'close');
+  const options = redis.options ?? {};
+  const strategy = 'retryStrategy' in options && options.retryStrategy !== undefined ? options.retryStrategy : defaultsOfIoredis().retryStrategy;
+  let delay: unknown;
+  if (typeof strategy === 'function') {
+    redis[RETRIES] = (redis[RETRIES] ?? 0) + 1;
+    try {
+      delay = strategy(redis[RETRIES]);
+    } catch (err) {
+      void Promise.reject(err);
+    }
+  }
+  if (typeof delay !== 'number') {
+    redis[PREV] = undefined;
+    failHeld(redis);
+    void setStatus(redis, 'end');
+    return;
+  }
+  void setStatus(redis, 'reconnecting', delay);
+  const timer = realSetTimeout(() => {
+    if (redis[RECONNECT_TIMER] !== timer) return;
+    redis[RECONNECT_TIMER] = undefined;
+    reconnect(redis);
+  }, delay);
+  redis[RECONNECT_TIMER] = timer;
+  const max = options.maxRetriesPerRequest === undefined ? 20 : options.maxRetriesPerRequest;
+  if (typeof max === 'number' && max >= 0 && redis[RETRIES] % (max + 1) === 0) failHeld(redis, maxRetriesError(max));
+}
+
+/** A new connection after a lost one (ioredis connect() from its reconnect timer). */
+function reconnect(redis: Instance): void {
+  if (redis.status !== 'reconnecting') return;
+  const old: Connection = redis[CONN];
+  const prev: PrevCondition | undefined = redis[PREV];
+  let conn: Connection;
+  try {
+    const options = connectionOptionsOf(redis, redis.options, old.emulators);
+    if (prev) options.db = prev.db;
+    conn = new Connection(options);
+  } catch (err) {
+    void Promise.reject(err);
+    return;
+  }
+  applyClientInfo(conn, redis.options);
+  attachInvalidationSink(redis, conn);
+  redis[CONN] = conn;
+  redis[CONNECTED] = true;
+  runConnectSequence(redis, conn).catch(noop);
 }
 
 /**
@@ -130,7 +379,7 @@ function runConnectSequence(redis: Instance, conn: Connection): Promise<void> {
  */
 export function deferUntilReady<T>(redis: Instance, name: string, run: () => Promise<T>): Promise<T> | null {
   const status = redis?.status;
-  if (status !== 'connecting' && status !== 'connect') return null;
+  if (status !== 'connecting' && status !== 'connect' && status !== 'reconnecting') return null;
   if (redis.options?.enableOfflineQueue === false) return Promise.reject(new Error(OFFLINE_QUEUE_DISABLED));
   const held: Held[] = (redis[OFFLINE] ??= []);
   if (held.length === 0 && name.toLowerCase() === 'quit') {
@@ -143,11 +392,11 @@ export function deferUntilReady<T>(redis: Instance, name: string, run: () => Pro
 }
 
 /** Reject the commands held for `ready` (the connection closed first). */
-function failHeld(redis: Instance): void {
+function failHeld(redis: Instance, err?: Error): void {
   const held: Held[] | undefined = redis[OFFLINE];
   if (!held) return;
   redis[OFFLINE] = undefined;
-  for (const h of held) h.fail(new Error('Connection is closed.'));
+  for (const h of held) h.fail(err ?? new Error('Connection is closed.'));
 }
 
 /** First connection, from the constructor (the `options` assignment ioredis-mock makes last). */
@@ -171,7 +420,7 @@ export function openInstance(redis: Instance, options: any, emulators: EmulatorT
     redis.status = 'wait';
     return;
   }
-  void runConnectSequence(redis, conn);
+  runConnectSequence(redis, conn).catch(noop);
 }
 
 /** ioredis `connect()`: a promise that resolves when ready. */
@@ -243,12 +492,29 @@ function dropSubscriptions(redis: Instance): void {
  * The connection is gone (disconnect(), or QUIT answered): release everything and go
  * `close` → `end`. Idempotent.
  */
-export function closeInstance(redis: Instance): void {
+export function closeInstance(redis: Instance, reconnectAfter = false): void {
   const conn: Connection | undefined = redis[CONN];
+  if (reconnectAfter && conn && !conn.closed && redis.status !== 'end' && redis.status !== 'close') {
+    // ioredis disconnect(true): the connection ends and the client reconnects (retryStrategy)
+    conn.close();
+    return;
+  }
+  if (redis[RECONNECT_TIMER] !== undefined) {
+    realClearTimeout(redis[RECONNECT_TIMER]);
+    redis[RECONNECT_TIMER] = undefined;
+  }
+  redis[PREV] = undefined;
+  if (conn) redis[MANUAL] = conn;
   conn?.close();
   redis[CONNECTED] = false;
   failHeld(redis);
   if (redis.status === 'end' || redis.status === 'close') return;
+  if (redis.status === 'reconnecting') {
+    // ioredis: disconnect() while waiting to reconnect ends the client
+    redis.status = 'end';
+    void setStatus(redis, 'end');
+    return;
+  }
   dropSubscriptions(redis);
   void setStatus(redis, 'close').then(() => {
     if (redis.status === 'close') return setStatus(redis, 'end');

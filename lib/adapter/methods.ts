@@ -31,7 +31,7 @@ import { encodeReplyFor } from './ioredis-reply';
 import { mendBuiltinReply } from './builtin-replies';
 import { installedIoredisMajor, privateIoredisModule } from './command-table';
 import { applyKeyPrefix } from './keys';
-import { CONN, autoConnect, closeInstance, deferUntilReady } from './lifecycle';
+import { CONN, autoConnect, closeInstance, closingByClient, deferUntilReady } from './lifecycle';
 import { delivered } from './delivery';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -171,10 +171,29 @@ export function executeArgv(redis: Instance, conn: Connection, argv: string[], b
   const encode = encoderOf(redis, conn, buffers, decodeBytes(argv[0]));
   const later = conn.execute(argv).then(
     (r) => encode(r),
-    (err) => Promise.reject(toClientError(err, argv)),
+    (err) => resentAfterLoss(redis, conn, argv, buffers, err),
   );
   later.catch(noop);
   return later;
+}
+
+/**
+ * A command the server's close of the connection interrupted (a blocked read, or one waiting
+ * behind it): ioredis keeps it (prevCommandQueue) and sends it again once reconnected
+ * (`autoResendUnfulfilledCommands`, default true), in the db it was sent in. Other errors, or a
+ * client that is not reconnecting (disconnect(), quit(), no retryStrategy), reject as they are.
+ */
+function resentAfterLoss(redis: Instance, conn: Connection, argv: string[], buffers: boolean, err: unknown): Promise<unknown> {
+  const lost = err instanceof Error && err.message === 'Connection is closed.' && conn.closed && !(err instanceof CommandError);
+  const status = redis?.status;
+  if (!lost || redis.options?.autoResendUnfulfilledCommands === false || (status !== 'reconnecting' && status !== 'connecting' && status !== 'connect')) {
+    return Promise.reject(toClientError(err, argv));
+  }
+  const held = deferUntilReady(redis, decodeBytes(argv[0]), () => {
+    const live: Connection = redis[CONN];
+    return live.closed ? Promise.reject(connectionClosedError()) : executeArgv(redis, live, argv, buffers);
+  });
+  return held ?? Promise.reject(toClientError(err, argv));
 }
 
 /**
@@ -195,7 +214,7 @@ function blockedReply(redis: Instance, conn: Connection, argv: string[], buffers
   const encode = encoderOf(redis, conn, buffers, decodeBytes(argv[0]));
   const blocked = out.then(
     (r) => encode(r),
-    (err) => Promise.reject(toClientError(err, argv)),
+    (err) => resentAfterLoss(redis, conn, argv, buffers, err),
   );
   // A blocked call released by disconnect()/reset must not become an unhandled rejection
   // when the test never awaited it; callers that await it still see the rejection.
@@ -345,6 +364,7 @@ function runEngineNow(redis: Instance, emulators: EmulatorTable, name: string, a
   } catch (err) {
     return Promise.reject(err);
   }
+  if (lower === 'quit') closingByClient(redis, conn);
   const p = executeArgv(redis, conn, argv, buffers);
   if (lower !== 'quit') return p;
   // QUIT answered: the connection is closed (lifecycle `close` → `end`)

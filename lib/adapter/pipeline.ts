@@ -131,7 +131,7 @@ function queueTimeError(redis: Instance, conn: Connection, e: Entry): unknown {
   if (e.error !== undefined) return null; // answered in place
   const argv = e.kind === 'builtin' ? builtinArgvOf(redis, e) : argvOf(redis, e);
   try {
-    const text = conn.checkCommand(argv);
+    const text = conn.queueTimeError(argv);
     // ioredis gives each queue-time error its command (EXEC's `previousErrors`)
     return text === null ? null : toClientError(new CommandError(text), [e.base, ...argv.slice(1)]);
   } catch (err) {
@@ -255,7 +255,8 @@ export function installPipeline(
   /** Run now, or once the client is ready (ioredis's offline queue); `refused` without one. */
   const whenReady = <T>(redis: any, name: string, run: () => Promise<T>, refused: () => Promise<T>): Promise<T> => {
     if (redis?.status === 'wait') autoConnect(redis, emulators);
-    if ((redis?.status === 'connecting' || redis?.status === 'connect') && redis.options?.enableOfflineQueue === false) return refused();
+    const status = redis?.status;
+    if ((status === 'connecting' || status === 'connect' || status === 'reconnecting') && redis.options?.enableOfflineQueue === false) return refused();
     return deferUntilReady(redis, name, run) ?? run();
   };
 
@@ -276,14 +277,17 @@ export function installPipeline(
 
   function runExec(this: any): Promise<unknown> {
     const redis = this.redis;
-    const conn: Connection | undefined = redis?.[CONN];
+    let conn: Connection | undefined = redis?.[CONN];
     const entries: Entry[] = this.batch ?? [];
     this.batch = [];
     this.__streamsQueued = entries.length;
     if (redis?.batch === this) redis.batch = undefined;
     if (!conn) return Promise.reject(new Error('[ioredis-mock-streams] this client was not set up by installStreams()'));
+    // held for `ready`: the connection of that time (a reconnection makes a new one)
+    const current = (): Connection => (conn = redis[CONN] as Connection);
     if (this.__streamsMulti) {
       const run = () => {
+        const conn = current();
         if (conn.closed) return Promise.all(closedPairs(entries, new Error('Connection is closed.')));
         // RESP2 subscriber mode: ioredis refuses the MULTI itself, so the whole exec rejects
         const refused = subscriberModeRefusal(redis, conn, 'multi');
@@ -305,9 +309,10 @@ export function installPipeline(
         return out === null ? null : Promise.all(out).then(withoutCommands);
       };
       // one exec is one command for the spin guard (a loop of pipelines must let the event loop turn too)
-      return guarded(redis, () => whenReady(redis, 'exec', () => conn.enqueue(run), () => Promise.reject(new Error(OFFLINE_QUEUE_DISABLED))));
+      return guarded(redis, () => whenReady(redis, 'exec', () => current().enqueue(run), () => Promise.reject(new Error(OFFLINE_QUEUE_DISABLED))));
     }
     const run = async () => {
+      const conn = current();
       const out: [unknown, unknown?][] = [];
       for (const e of entries) out.push(await settle(e, () => runEntry(redis, conn, e)));
       return out;
@@ -315,7 +320,7 @@ export function installPipeline(
     // one exec is one command for the spin guard (a loop of pipelines must let the event loop turn
     // too); a pipeline sent before `ready` with enableOfflineQueue false: each command gets the error
     return guarded(redis, () =>
-      whenReady(redis, 'exec', () => conn.enqueue(run), () => Promise.all(closedPairs(entries, new Error(OFFLINE_QUEUE_DISABLED)))),
+      whenReady(redis, 'exec', () => current().enqueue(run), () => Promise.all(closedPairs(entries, new Error(OFFLINE_QUEUE_DISABLED)))),
     );
   }
   layer.commit();

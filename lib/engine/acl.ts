@@ -159,7 +159,7 @@ export class Selector {
   }
 
   /** ACLChangeSelectorPerm: the command, its first-args reset, and its subcommands. */
-  private changePerm(u: CommandUniverse, name: string, allow: boolean): void {
+  changePerm(u: CommandUniverse, name: string, allow: boolean): void {
     this.setBit(u, name, allow);
     this.firstArgs?.delete(name);
     const subs = u.subs.get(name);
@@ -280,10 +280,78 @@ export class Selector {
     }
   }
 
-  /** ACLDescribeSelectorCommandRules. */
-  describeCommands(): string {
+  /**
+   * ACLDescribeSelectorCommandRules: after 7.2 the retained rules; before (`version` 7.0) the
+   * text rebuilt from the bitmap as 7.0.15 does: +@all or -@all, the categories that best fit
+   * what is left (acl.c's greedy loop over its category order), single commands fixing the
+   * remaining differences, then the first-arg rules. 7.0.15 walks its command dict for the single
+   * commands, in an order that changes from one server start to the next (a seeded hash); here
+   * the command table's order.
+   */
+  describeCommands(version?: RedisVersion): string {
     const head = this.future ? '+@all' : '-@all';
+    if (version !== undefined && predates(version, '7.2')) return this.rebuiltCommands(universeOf(version));
     return this.rules === '' ? head : `${head} ${this.rules}`;
+  }
+
+  private rebuiltCommands(u: CommandUniverse): string {
+    const rules: string[] = [];
+    const additive = !this.future;
+    const bits = (sel: Selector) => sel.allowed ?? new Set(u.all);
+    const user = bits(this);
+    const fake = new Selector(false);
+    fake.apply(u, additive ? '-@all' : '+@all');
+    rules.push(additive ? '-@all' : '+@all');
+    const temp = new Selector(false);
+    temp.allowed = new Set(user);
+    const applied = new Set<number>();
+    const { ACL_CATEGORIES } = tables();
+    for (;;) {
+      let best = -1;
+      let mindiff = Number.MAX_SAFE_INTEGER;
+      let maxsame = 0;
+      const tempBits = bits(temp);
+      for (let j = 0; j < ACL_CATEGORIES.length; j++) {
+        if (applied.has(j)) continue;
+        const flag = 1 << j;
+        let on = 0;
+        let off = 0;
+        for (const name of u.topLevel) {
+          if ((u.mask(name) & flag) === 0) continue;
+          if (tempBits.has(name)) on++;
+          else off++;
+        }
+        const diff = additive ? off : on;
+        const same = additive ? on : off;
+        if (same > diff && (diff < mindiff || (diff === mindiff && same > maxsame))) {
+          best = j;
+          mindiff = diff;
+          maxsame = same;
+        }
+      }
+      if (best === -1) break;
+      const name = ACL_CATEGORIES[best];
+      fake.apply(u, `${additive ? '+' : '-'}@${name}`);
+      temp.apply(u, `${additive ? '-' : '+'}@${name}`);
+      rules.push(`${additive ? '+' : '-'}@${name}`);
+      applied.add(best);
+    }
+    // single commands: a container's own bit, then its subcommands'
+    for (const name of u.topLevel) {
+      const fix = (full: string) => {
+        const userbit = user.has(full);
+        if (userbit !== bits(fake).has(full)) {
+          rules.push(`${userbit ? '+' : '-'}${full}`);
+          fake.changePerm(u, full, userbit);
+        }
+      };
+      fix(name);
+      for (const sub of u.subs.get(name) ?? []) fix(sub);
+    }
+    if (this.firstArgs) {
+      for (const name of u.topLevel) for (const arg of this.firstArgs.get(name) ?? []) rules.push(`+${name}|${arg}`);
+    }
+    return rules.join(' ');
   }
 
   /** Key patterns as GETUSER/LIST spell them (sdsCatPatternString). */
@@ -293,10 +361,10 @@ export class Selector {
   }
 
   /** ACLDescribeSelector. */
-  describe(): string {
+  describe(version?: RedisVersion): string {
     let out = this.allKeys ? '~* ' : this.keyPatterns().map((p) => `${p} `).join('');
     out += this.allChannels ? '&* ' : `resetchannels ${this.channels.map((c) => `&${c} `).join('')}`;
-    return out + this.describeCommands();
+    return out + this.describeCommands(version);
   }
 
   /** True when this selector lets anything run: every command, key and channel. */
@@ -358,7 +426,7 @@ export class AclUser {
     let out = this.flagNames(version).map((f) => `${f} `).join('');
     out += this.passwords.map((p) => `#${p} `).join('');
     this.selectors.forEach((s, i) => {
-      out += i === 0 ? s.describe() : ` (${s.describe()})`;
+      out += i === 0 ? s.describe(version) : ` (${s.describe(version)})`;
     });
     return out;
   }

@@ -386,6 +386,16 @@ export class Connection {
     return checkCommand(this, argv);
   }
 
+  /**
+   * The refusal processCommand gives argv queued inside MULTI (unknown command, arity, NOAUTH,
+   * no_multi, ACL NOPERM — logged as Redis logs it —, OOM by the MULTI rules of the version),
+   * or null: the queue-time check of a front end that queues a transaction itself (ioredis
+   * `multi()` pipelines), whose EXEC then answers EXECABORT.
+   */
+  queueTimeError(argv: string[]): string | null {
+    return tx.queueTimeError(this, argv);
+  }
+
   /** The full name (`name` or `container|sub`) processCommand looks argv up as, or null when unknown here. */
   commandFullName(name: string, argv: string[]): string | null {
     return commandFullName(this, name, argv);

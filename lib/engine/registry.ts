@@ -183,8 +183,22 @@ export class ServerState {
 
 const servers = new Map<string, ServerState>();
 
+/**
+ * The names of this machine's loopback addresses a default redis-server (`bind 127.0.0.1 -::1`)
+ * answers on: `localhost`, `127.0.0.1` and `::1` on one port are one server (one keyspace, one
+ * ACL table), as on a real machine.
+ */
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1', '[::1]', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1']);
+
+/** The host name a server is registered under: the loopback names are one (`localhost`). */
+export function canonicalHost(host: string): string {
+  const lower = host.toLowerCase();
+  return LOOPBACK.has(lower) || lower === 'localhost.' ? 'localhost' : host;
+}
+
 /** The server at host:port (created on first use). */
 export function serverFor(host: string, port: number): ServerState {
+  host = canonicalHost(host);
   const id = `${host}:${port}`;
   let s = servers.get(id);
   if (!s) {

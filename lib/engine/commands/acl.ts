@@ -19,7 +19,7 @@ import { randomBytes } from 'crypto';
 import { parseInt64 } from '../../commands/args';
 import { CommandError, ERR_NOT_INTEGER, errSubcommandSyntax } from '../../errors';
 import { DoubleReply, MapReply, OK, type Reply, SetReply, SimpleString } from '../../reply/reply';
-import { predates, supports } from '../../version';
+import { type RedisVersion, predates, supports } from '../../version';
 import {
   ACL_DENIED_AUTH,
   ACL_DENIED_CHANNEL,
@@ -94,9 +94,9 @@ function clientsOf(user: AclUser): Connection[] {
   return [...openConnections()].filter((c) => c.user === user);
 }
 
-function selectorMap(s: Selector): Reply {
+function selectorMap(s: Selector, version: RedisVersion): Reply {
   return new MapReply([
-    'commands', s.describeCommands(),
+    'commands', s.describeCommands(version),
     'keys', s.allKeys ? '~*' : s.keyPatterns().join(' '),
     'channels', s.allChannels ? '&*' : s.channels.map((c) => `&${c}`).join(' '),
   ]);
@@ -138,10 +138,10 @@ const getuser: ConnectionHandler = (conn, argv) => {
   return new MapReply([
     'flags', new SetReply(user.flagNames(conn.keyspace.redisVersion)),
     'passwords', [...user.passwords],
-    'commands', root.describeCommands(),
+    'commands', root.describeCommands(conn.keyspace.redisVersion),
     'keys', root.allKeys ? '~*' : root.keyPatterns().join(' '),
     'channels', root.allChannels ? '&*' : root.channels.map((c) => `&${c}`).join(' '),
-    'selectors', user.selectors.slice(1).map(selectorMap),
+    'selectors', user.selectors.slice(1).map((sel) => selectorMap(sel, conn.keyspace.redisVersion)),
   ]);
 };
 

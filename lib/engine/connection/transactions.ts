@@ -14,7 +14,9 @@ import type { ConnectionCommandSpec } from '../command-types';
 import { WatchState } from '../watch';
 import type { Connection } from '../connection';
 import { checkAcl } from './acl-checks';
-import { commandCheckError, reject, runBuiltin, runConnectionCommand, runStream } from './dispatch';
+import { commandCheckError, lookedUpName, reject, runBuiltin, runConnectionCommand, runStream, arityOk } from './dispatch';
+import { outOfMemoryFor } from './server-state';
+import { OOM_TEXT } from '../maxmemory';
 import { counted } from './stats';
 
 const ERR_EXECABORT = 'EXECABORT Transaction discarded because of previous errors.';
@@ -113,4 +115,32 @@ export function unwatchAll(conn: Connection): void {
 /** EXEC must fail: a watched key was modified, or expired after WATCH (isWatchedKeyExpired). */
 function watchFailed(conn: Connection): boolean {
   return conn.watchState !== null && conn.watchState.failed();
+}
+
+/** processCommand's NOAUTH refusal (server.c). */
+const ERR_NOAUTH = 'NOAUTH Authentication required.';
+
+/** See `Connection.queueTimeError`. */
+export function queueTimeError(conn: Connection, argv: string[]): string | null {
+  const name = String(argv[0]).toLowerCase();
+  const spec = CONNECTION_COMMANDS.get(name);
+  const stream = spec ? undefined : lookupCommand(name);
+  const isStream = stream !== undefined;
+  conn.lastCommand = lookedUpName(conn, name, argv, spec, stream); // processCommand's c->cmd (ACL's full name)
+  const outside = conn.multiQueue;
+  conn.multiQueue ??= [];
+  try {
+    const refused = commandCheckError(conn, name, argv, spec, isStream);
+    if (refused !== null) return refused;
+    if (!conn.authenticated && !spec?.noAuth) return ERR_NOAUTH;
+    if (NO_MULTI.has(name) && arityOk(NO_MULTI.get(name)!, argv.length)) return ERR_NO_MULTI;
+    if (!conn.user.unrestricted) checkAcl(conn, name, argv, spec, isStream, false);
+    if (conn.server.config.maxmemory !== 0 && outOfMemoryFor(conn, name, argv, spec, isStream)) return OOM_TEXT;
+    return null;
+  } catch (err) {
+    if (err instanceof CommandError) return err.message;
+    throw err;
+  } finally {
+    conn.multiQueue = outside;
+  }
 }
