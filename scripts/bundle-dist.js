@@ -247,10 +247,15 @@ async function bundleGroup(group, ids, groupOf) {
       // a non-root bundle is a function of the link: every copy of the package (a jest module
       // registry reset loads a second one) instantiates its own modules, bound to its own link,
       // whichever registry the file is read in. On the first line: the source map's lines stay.
+      // The function is parenthesized: V8 then compiles it with the file (a parenthesized
+      // function is taken as one called at once) instead of pre-parsing its whole text there and
+      // parsing it all again on its first call, which is the instantiation: the client bundle
+      // cost ~25% less CPU from read to instantiated (~2.5 ms of ~10 ms here, in every jest test
+      // file), cmd-core ~0.3 ms of its first command. Its modules stay lazy (each its own function).
       if (!root) {
         const mapComment = /\n\/\/# sourceMappingURL=[^\n]*\n?$/.exec(text);
         const code = mapComment ? text.slice(0, mapComment.index) : text;
-        text = `module.exports = function (__link) { "use strict"; const module = { exports: {} }; const exports = module.exports; ${code}\nreturn module.exports; };\n${mapComment ? mapComment[0].trim() + '\n' : ''}`;
+        text = `module.exports = (function (__link) { "use strict"; const module = { exports: {} }; const exports = module.exports; ${code}\nreturn module.exports; });\n${mapComment ? mapComment[0].trim() + '\n' : ''}`;
       }
     }
     fs.writeFileSync(out.path, text);

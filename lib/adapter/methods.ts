@@ -264,6 +264,13 @@ export function runStreamCommand(redis: Instance, emulators: EmulatorTable, name
  */
 function runStreamMethod(redis: Instance, emulators: EmulatorTable, lane: StreamLane, seen: unknown[], call: unknown[], flat: boolean, buffers: boolean): Promise<unknown> {
   const conn: Connection | undefined = redis[CONN];
+  if (redis?.status !== 'ready' && conn !== undefined) {
+    // A client's first commands wait for `ready`: held, they come back here, so they take the
+    // short path too (not the general one: compiling both paths in the first command of a
+    // fresh client cost it about as much as its next thousand commands)
+    const held = heldUntilReady(redis, emulators, lane.name, () => runStreamMethod(redis, emulators, lane, seen, call, flat, buffers));
+    if (held !== null) return held;
+  }
   if (conn === undefined || redis.status !== 'ready' || !conn.ready || conn.closed || redis.subscriberMode || redis.options?.keyPrefix) {
     return runStreamCommand(redis, emulators, lane.name, argsOf(call), buffers);
   }

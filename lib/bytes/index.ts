@@ -8,17 +8,22 @@
 
 import { lastFormattedIdText } from '../model/stream-id';
 
-const ASCII = /^[\x00-\x7f]*$/;
+const NON_ASCII = /[^\x00-\x7f]/;
 
-/** Strings up to this length are checked char by char (a regex call costs more for short ones). */
-const SHORT = 64;
+/**
+ * Strings up to this length are checked char by char; longer ones by the regex. Optimized, the
+ * loop is ~7% faster for short strings; interpreted (a fresh process's first commands, every
+ * string of every argv and reply) it costs ~2x the regex from 5 chars on (`field0`: 300 vs
+ * 150 ns), so the loop is kept for the shortest only.
+ */
+const SHORT = 4;
 
 /** True when every char of `s` is ASCII (its UTF-8 bytes and its byte string are `s` itself). */
 export function isAscii(s: string): boolean {
   // the ID just formatted is ASCII (and, a fresh rope, costly to read: model/stream-id.ts)
   if (s === lastFormattedIdText()) return true;
   const n = s.length;
-  if (n > SHORT) return ASCII.test(s);
+  if (n > SHORT) return !NON_ASCII.test(s);
   for (let i = 0; i < n; i++) if (s.charCodeAt(i) > 0x7f) return false;
   return true;
 }
