@@ -28,7 +28,7 @@ import type { Keyspace, KeyspaceOptions } from '../keyspace/keyspace';
 import { WatchState } from './watch';
 import { ErrorReply, NIL_ARRAY, PushReply, QUEUED, type Reply } from '../reply/reply';
 import { StreamsMockError } from '../clock/clock';
-import { type RedisVersion, commandSince, predates } from '../version';
+import { type RedisVersion, commandSince, predates, supports } from '../version';
 import { DENIED_IN_SCRIPTS, ERR_ARITY_FROM_SCRIPT, ERR_NOT_ALLOWED_FROM_SCRIPT, ERR_UNKNOWN_FROM_SCRIPT } from './script-rules';
 import { runBuiltin } from './emulated/builtins';
 import { callWithinLimit } from './emulated/large-args';
@@ -341,6 +341,18 @@ export class Connection {
   get ownNotifyKeyspaceEvents(): string {
     return this.ownNotifyFlags;
   }
+
+  /**
+   * True when a push this connection's own command produces is written where it is produced
+   * (7.0: inside EXEC's array, before a script's reply) rather than after the reply (7.2+;
+   * FEATURE_SINCE.selfPushAfterReply). The RESP front end places them (lib/server/session.ts).
+   */
+  get pushesInline(): boolean {
+    return !supports(this.ks.redisVersion, 'selfPushAfterReply');
+  }
+
+  /** While EXEC runs: the index of the queued command running (-1 otherwise). */
+  execIndex = -1;
 
   /** Current RESP protocol (HELLO 2/3 changes it). */
   get protocol(): 2 | 3 {
@@ -1377,7 +1389,16 @@ export class Connection {
       throw new CommandError(ERR_EXECABORT);
     }
     this.multiQueue = null;
-    const replies = this.transaction(() => queued.map((argv) => this.runQueued(argv)));
+    const replies = this.transaction(() =>
+      queued.map((argv, i) => {
+        this.execIndex = i;
+        try {
+          return this.runQueued(argv);
+        } finally {
+          this.execIndex = -1;
+        }
+      }),
+    );
     if (replies === null) return NIL_ARRAY;
     return replies.some((r) => r instanceof Promise) ? Promise.all(replies) : (replies as Reply[]);
   }
@@ -1500,11 +1521,23 @@ export class Connection {
     for (const l of this.pushListeners) l(msg);
   }
 
+  /**
+   * 7.0: messages this connection's own PUBLISH already pushed to it (lib/engine/commands/pubsub.ts
+   * publishToSelf), as `kind\0items…`: their later delivery through the emitters is dropped.
+   */
+  selfEchoes: string[] | undefined;
+
   /** A pub/sub message from the server's channel emitters (`message`/`pmessage` events). */
   deliverMessage(event: string, args: unknown[]): void {
     const kind = event.replace(/Buffer$/, '');
     if (kind !== 'message' && kind !== 'pmessage') return;
-    this.push(new PushReply([kind, ...args].map((a) => (Buffer.isBuffer(a) ? a.toString('latin1') : toByteString(a)))));
+    const items = [kind, ...args].map((a) => (Buffer.isBuffer(a) ? a.toString('latin1') : toByteString(a)));
+    if (this.selfEchoes !== undefined && this.selfEchoes[0] === items.join('\0')) {
+      this.selfEchoes.shift();
+      if (this.selfEchoes.length === 0) this.selfEchoes = undefined;
+      return;
+    }
+    this.push(new PushReply(items));
   }
 
   /** Channels (or patterns) this connection subscribed to, in order. */
