@@ -76,3 +76,24 @@ describeOnRealServers(
   },
   'are placed',
 );
+
+// Keyspace notifications need CONFIG SET notify-keyspace-events, not run on the shared real
+// servers: the transcripts below were recorded on redis-server 7.0.15 and the post-7.4 build
+// (own instances, RESP3, db 15).
+describe('keyspace notifications to the connection that caused them', () => {
+  const commands = [['HELLO', '3'], ['SELECT', '15'], ['CONFIG', 'SET', 'notify-keyspace-events', 'KEA'], ['SUBSCRIBE', '__keyevent@15__:set'], ['SET', 'ksk', '1'], ['MULTI'], ['SET', 'ksk', '2'], ['PING', 'x'], ['EXEC']];
+  const msg = '>3\r\n$7\r\nmessage\r\n$19\r\n__keyevent@15__:set\r\n$3\r\nksk\r\n';
+  const head = 'subscribe\r\n$19\r\n__keyevent@15__:set\r\n:1\r\n';
+  it.each([
+    ['7.0', `${head}${msg}+OK\r\n+OK\r\n+QUEUED\r\n+QUEUED\r\n*2\r\n${msg}+OK\r\n$1\r\nx\r\n`],
+    ['8.10', `${head}+OK\r\n${msg}+OK\r\n+QUEUED\r\n+QUEUED\r\n*2\r\n+OK\r\n$1\r\nx\r\n${msg}`],
+  ])('are written as the server writes them (%s)', async (version, expected) => {
+    const server = await serve({ redisVersion: version as '7.0' | '8.10' });
+    try {
+      const out = await transcript(server.port, '127.0.0.1', commands);
+      expect(out.slice(out.indexOf('subscribe'))).toBe(expected);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -87,8 +87,9 @@ export function publishMessage(server: ServerState, channel: string, message: st
  * (addReplyPubsubMessage into the client's buffer: inside EXEC's array, ahead of a script's
  * reply — FEATURE_SINCE.selfPushAfterReply); the emitters' later delivery to it is dropped.
  * `message` for the channel, then a `pmessage` per matching pattern, as pubsubPublishMessage.
+ * Keyspace notifications of the connection's own commands go the same way (lib/engine/db.ts).
  */
-function publishToSelf(conn: Connection, channel: string, message: string): void {
+export function publishToSelf(conn: Connection, channel: string, message: string): void {
   const echoes: PushReply[] = [];
   if (conn.subscriptions(false).includes(channel)) echoes.push(new PushReply(['message', channel, message]));
   for (const pattern of conn.subscriptions(true)) {
