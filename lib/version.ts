@@ -153,6 +153,12 @@ export const FEATURE_SINCE = {
    *  last-delivered-id moved; 7.0.15 only with NOACK (its XCLAIMs carry LASTID). */
   xreadgroupSetIdPropagated: '7.2',
   lazyServerDelPropagation: '7.2',
+  /** A pub/sub message or confirmation a command sends to its own connection is written after
+   *  the command's reply (7.2, redis #12326 "Fix broken protocol when PUBLISH emits local push
+   *  inside MULTI"). 7.0 writes it where it is produced: inside EXEC's array, ahead of the
+   *  element of the command that produced it (uncounted), and ahead of a script's reply —
+   *  checked on redis-server 7.0.15 with RESP3 (unit/pubsub "publish to self inside multi"). */
+  selfPushAfterReply: '7.2',
 } as const satisfies Record<string, RedisVersion>;
 
 export type Feature = keyof typeof FEATURE_SINCE;

@@ -52,6 +52,76 @@ describe('active expiry', () => {
     expect(await redis.dbsize()).toBe(0);
   });
 
+  it('removes hash fields when their TTL passes on the fake clock (hexpired, then del with the last one), with nobody touching the hash', async () => {
+    // t_hash.c hashTypeDbActiveExpire: EXISTS/DBSIZE see the hash go without a hash command (the
+    // suite's COPY/RENAME/SWAPDB/RESTORE tests of unit/type/hash-field-expire wait for exactly this)
+    const clock = createFakeClock({ now: Date.UTC(2024, 0, 1) });
+    const redis = make({ streams: { clock } });
+    const sub = make({ streams: { clock } });
+    const seen: [string, string][] = [];
+    sub.on('pmessage', (_p: string, channel: string, message: string) => seen.push([channel, message]));
+    await redis.config('SET', 'notify-keyspace-events', 'KEA');
+    await sub.psubscribe('__keyevent@0__:*');
+    await redis.hset('h', 'a', '1', 'b', '2');
+    await redis.call('HPEXPIRE', 'h', '100', 'FIELDS', '1', 'a');
+    await redis.call('HPEXPIRE', 'h', '300', 'FIELDS', '1', 'b');
+    await redis.hset('other', 'x', '1');
+    await redis.call('HPEXPIRE', 'other', '200', 'FIELDS', '1', 'x');
+    await redis.copy('h', 'h2');
+    await turn();
+    seen.length = 0;
+    clock.tick(99);
+    await turn();
+    expect(seen).toEqual([]);
+    clock.tick(1);
+    await turn();
+    expect(seen).toEqual([
+      ['__keyevent@0__:hexpired', 'h'],
+      ['__keyevent@0__:hexpired', 'h2'],
+    ]);
+    clock.tick(100);
+    await turn();
+    expect(await redis.exists('other')).toBe(0);
+    clock.tick(100);
+    await turn();
+    expect(seen.slice(2, 4)).toEqual([
+      ['__keyevent@0__:hexpired', 'other'],
+      ['__keyevent@0__:del', 'other'],
+    ]);
+    // h and h2 both at +300 ms: each its hexpired then its del (the two hashes in either order)
+    const byKey = (k: string) => seen.slice(4).filter(([, key]) => key === k);
+    expect(seen).toHaveLength(8);
+    expect(byKey('h')).toEqual([
+      ['__keyevent@0__:hexpired', 'h'],
+      ['__keyevent@0__:del', 'h'],
+    ]);
+    expect(byKey('h2')).toEqual([
+      ['__keyevent@0__:hexpired', 'h2'],
+      ['__keyevent@0__:del', 'h2'],
+    ]);
+    expect(await redis.dbsize()).toBe(0);
+  });
+
+  it('follows hash fields through RENAME and SWAPDB, and forgets persisted ones', async () => {
+    const clock = createFakeClock({ now: Date.UTC(2024, 0, 1) });
+    const redis = make({ streams: { clock } });
+    await redis.hset('h', 'a', '1');
+    await redis.call('HPEXPIRE', 'h', '100', 'FIELDS', '1', 'a');
+    await redis.rename('h', 'renamed');
+    await redis.hset('kept', 'a', '1', 'b', '2');
+    await redis.call('HPEXPIRE', 'kept', '100', 'FIELDS', '2', 'a', 'b');
+    await redis.call('HPERSIST', 'kept', 'FIELDS', '1', 'b');
+    await redis.hset('swapped', 'a', '1');
+    await redis.call('HPEXPIRE', 'swapped', '100', 'FIELDS', '1', 'a');
+    await redis.swapdb(0, 1);
+    clock.tick(100);
+    await turn();
+    expect(await redis.dbsize()).toBe(0);
+    await redis.select(1);
+    expect((await redis.keys('*')).sort()).toEqual(['kept']);
+    expect(await redis.hgetall('kept')).toEqual({ b: '2' });
+  });
+
   it('publishes expired once when a command finds the key expired first, and follows TTL changes', async () => {
     const clock = createFakeClock({ now: 1_000_000 });
     const redis = make({ streams: { clock }, notifyKeyspaceEvents: 'KEgx' });

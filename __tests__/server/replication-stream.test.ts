@@ -226,6 +226,45 @@ async function streamOf(port: number, host: string, p: string): Promise<string[]
   return onlyOurs(replica.commands, p);
 }
 
+/**
+ * The same for hash field expiration (7.4): HEXPIRE & co. as HPEXPIREAT with the fields set,
+ * nothing when none was set, an HDEL per field a past time deletes, and an HDEL per field active
+ * expiry removes.
+ */
+async function fieldExpiryStreamOf(port: number, host: string, p: string): Promise<string[][]> {
+  const replica = await Replica.attach(port, host);
+  const c = await Client.connect(port, host);
+  const k = (name: string) => `${p}${name}`;
+  try {
+    await c.call(['SELECT', '9']);
+    const far = String(Math.floor(Date.now() / 1000) + 100000);
+    const script: string[][] = [
+      ['HSET', k('h1'), 'f1', 'v1'],
+      ['HEXPIREAT', k('h1'), far, 'NX', 'FIELDS', '1', 'f1'],
+      ['HSET', k('h2'), 'f2', 'v2'],
+      ['hpexpireat', k('h2'), `${far}000`, 'nx', 'fields', '1', 'f2'],
+      ['HSET', k('h3'), 'f3', 'v3', 'f4', 'v4', 'f5', 'v5', 'f6', 'v6'],
+      ['HPERSIST', k('h3'), 'FIELDS', '1', 'f5'],
+      ['HEXPIRE', k('h3'), '100', 'FIELDS', '3', 'f3', 'f4', 'non_exists_field'],
+      ['HPEXPIRE', k('h3'), '50000', 'GT', 'FIELDS', '1', 'f3'],
+      ['HPEXPIRE', k('h3'), '5000', 'GT', 'FIELDS', '2', 'f3', 'f5'],
+      ['HPERSIST', k('h3'), 'FIELDS', '1', 'f3'],
+      ['HPEXPIRE', k('h3'), '0', 'FIELDS', '2', 'f6', 'f3'],
+      ['HEXPIREAT', k('h3'), '1', 'FIELDS', '1', 'f4'],
+      ['HSET', k('a'), 'x', '1', 'y', '2', 'z', '3'],
+      ['HPEXPIRE', k('a'), '1', 'FIELDS', '2', 'x', 'y'],
+    ];
+    for (const argv of script) await c.call(argv);
+    await sleep(300); // active expiry (every 100 ms on the real servers)
+    await c.call(['DEL', k('h1'), k('h2'), k('h3'), k('a')]);
+    await sleep(100);
+  } finally {
+    c.close();
+    replica.close();
+  }
+  return onlyOurs(replica.commands, p);
+}
+
 /** The stream restricted to commands naming a key of prefix `p` (MULTI/EXEC kept around them). */
 function onlyOurs(commands: string[][], p: string): string[][] {
   const out: string[][] = [];
@@ -265,6 +304,16 @@ describeOnRealServers(
       const expected = await streamOf(Number(real.port || 6379), real.hostname, prefix);
       const actual = await streamOf(server.port, '127.0.0.1', prefix);
       expect(expected.length).toBeGreaterThan(40);
+      expect(actual).toEqual(expected);
+    }, 20000);
+
+    it('carries hash field expiration as the server does (7.4: HPEXPIREAT of the fields set, HDEL per field removed)', async () => {
+      if (version === '7.0') return; // no hash field expiration before 7.4
+      const real = new URL(url);
+      const prefix = `repl-hfe-${process.pid}-${Math.floor(Math.random() * 1e9)}:`;
+      const expected = await fieldExpiryStreamOf(Number(real.port || 6379), real.hostname, prefix);
+      const actual = await fieldExpiryStreamOf(server.port, '127.0.0.1', prefix);
+      expect(expected.length).toBeGreaterThan(10);
       expect(actual).toEqual(expected);
     }, 20000);
   },

@@ -4,7 +4,8 @@
  * encoding thresholds and the `FIELDS numfields field …` block of the 7.4 field-expiry commands.
  *
  * Field expiry (Redis 7.4 HFE): Redis deletes expired fields lazily when a command reads one
- * and actively in the background (a few times a second). The fake has no background task: every
+ * and actively in the background (a few times a second). The fake expires them actively on the
+ * keyspace clock (lib/keyspace/store.ts, like key TTLs: each field when its TTL passes), and every
  * hash command first removes all the due fields of its hash (as if active expiry had just run),
  * sending one `hexpired` event (class h) and, when the hash is left empty, deleting the key
  * with a `del` event (class g) — Redis's active-expiry events. Commands that do not read hashes

@@ -10,6 +10,7 @@ import { ERR_NOT_INTEGER, fail } from '../errors';
 import { is, parseInt64 } from './args';
 import type { Reply } from '../reply/reply';
 import { fieldsBlock, lookupHash } from './hash-common';
+import { propagationOf } from './propagate';
 import type { CommandContext, CommandSpec } from './types';
 
 /** t_hash.c HFE_MAX_ABS_TIME_MSEC: EB_EXPIRE_TIME_MAX (2^48 - 1) >> 2, i.e. 2^46 - 1 ms. */
@@ -66,6 +67,8 @@ function hexpireGeneric(ctx: CommandContext, argv: string[], unitMs: boolean, ab
   h.prepareTtls();
   let updated = 0;
   let deleted = 0;
+  const p = propagationOf(ctx.db);
+  const kept: string[] = [];
   const out = fields.map((field) => {
     const prev = h.expireAtOf(field);
     if (prev === undefined) return NO_FIELD;
@@ -77,12 +80,25 @@ function hexpireGeneric(ctx: CommandContext, argv: string[], unitMs: boolean, ab
     if (at <= ctx.now) {
       h.delete(field);
       deleted++;
+      p?.also(['HDEL', key, field]); // propagateHashFieldDeletion
       return DELETED;
     }
     h.setExpireAt(field, at);
     updated++;
+    kept.push(field);
     return OK_SET;
   });
+  if (p !== null) {
+    // propagated as HPEXPIREAT key <absolute ms> [cond] FIELDS <n> <the fields set>, not at all
+    // when none was set (t_hash.c hexpireGenericCommand's rewrites)
+    if (updated === 0) p.prevent();
+    else {
+      const numFields = updated === fields.length ? argv[fieldsAt + 1] : String(updated);
+      const name = absolute && unitMs ? argv[0] : 'HPEXPIREAT';
+      const time = absolute && unitMs ? argv[2] : String(at);
+      p.rewrite([name, key, time, ...argv.slice(3, fieldsAt + 1), numFields, ...kept]);
+    }
+  }
   if (updated + deleted > 0) {
     ctx.db.dirty?.(updated + deleted);
     ctx.db.touch(key);

@@ -31,7 +31,7 @@ import type { Keyspace, KeyspaceOptions } from '../keyspace/keyspace';
 import type { WatchState } from './watch';
 import { PushReply, type Reply } from '../reply/reply';
 import { StreamsMockError } from '../clock/clock';
-import { predates } from '../version';
+import { predates, supports } from '../version';
 import { makeDb, serverEventSink } from './db';
 import { defaultEmulators, type EmulatorTable } from './emulators';
 import { ServerState, nextClientId, openRegistered, register, registeredById, serverFor, unregister } from './registry';
@@ -237,6 +237,24 @@ export class Connection {
   get ownNotifyKeyspaceEvents(): string {
     return this.ownNotifyFlags;
   }
+
+  /**
+   * True when a push this connection's own command produces is written where it is produced
+   * (7.0: inside EXEC's array, before a script's reply) rather than after the reply (7.2+;
+   * FEATURE_SINCE.selfPushAfterReply). The RESP front end places them (lib/server/session.ts).
+   */
+  get pushesInline(): boolean {
+    return !supports(this.ks.redisVersion, 'selfPushAfterReply');
+  }
+
+  /** While EXEC runs: the index of the queued command running (-1 otherwise). */
+  execIndex = -1;
+
+  /**
+   * 7.0: messages this connection's own PUBLISH already pushed to it (lib/engine/commands/pubsub.ts
+   * publishToSelf), as `kind\0items…`: their later delivery through the emitters is dropped.
+   */
+  selfEchoes: string[] | undefined;
 
   /** Current RESP protocol (HELLO 2/3 changes it). */
   get protocol(): 2 | 3 {

@@ -8,7 +8,8 @@ import { CommandError, ERR_WRONGTYPE } from '../errors';
 import type { Keyspace } from '../keyspace/keyspace';
 import { wholeKeyAccess } from '../keyspace/key-values';
 import { Stream } from '../model/stream';
-import { utf8Of as decodeBytes } from '../bytes/index';
+import { bytesOf as toByteString, utf8Of as decodeBytes } from '../bytes/index';
+import { publishToSelf } from './commands/pubsub';
 import { type Connection, builtinArg, openConnections } from './connection';
 import type { ServerState } from './registry';
 import { defaultEmulators } from './emulators';
@@ -30,8 +31,20 @@ export function publishKeyspaceEvent(conn: Connection, ks: Keyspace, type: strin
   // channels are text on the server's emitters; the key as a message keeps its bytes (a Buffer
   // when it is not UTF-8). A __keyspace channel of a non-UTF-8 key is its lossy UTF-8 text.
   const key = decodeBytes(fullKey);
-  if (flags.includes('K')) publish.call(host, `__keyspace@${ks.dbIndex}__:${key}`, event);
-  if (flags.includes('E')) publish.call(host, `__keyevent@${ks.dbIndex}__:${event}`, builtinArg(fullKey));
+  // 7.0: a notification for the connection's own subscription is written at once (inside EXEC's
+  // array, ahead of the command's reply), as a PUBLISH to itself; a key whose bytes are not UTF-8
+  // (its __keyspace channel is lossy text) is left to the emitters
+  const self = conn.pushesInline && conn.subscriptionCount > 0 && toByteString(key) === fullKey;
+  if (flags.includes('K')) {
+    const channel = `__keyspace@${ks.dbIndex}__:${key}`;
+    if (self) publishToSelf(conn, toByteString(channel), event);
+    publish.call(host, channel, event);
+  }
+  if (flags.includes('E')) {
+    const channel = `__keyevent@${ks.dbIndex}__:${event}`;
+    if (self) publishToSelf(conn, channel, fullKey);
+    publish.call(host, channel, builtinArg(fullKey));
+  }
 }
 
 /**

@@ -169,6 +169,12 @@ export class ServerState {
         this.eventSink?.(expiredIn.dbIndex, 'x', 'expired', key);
         this.replication?.expired(expiredIn.dbIndex, key, this.config.get('lazyfree-lazy-expire') === 'yes');
       };
+      // t_hash.c hashTypeExpire (active expiry): hexpired, del when emptied; each field an HDEL
+      ks.onFieldsExpired = (key, fields, deleted) => {
+        this.eventSink?.(expiredIn.dbIndex, 'h', 'hexpired', key);
+        if (deleted) this.eventSink?.(expiredIn.dbIndex, 'g', 'del', key);
+        this.replication?.fieldsExpired(expiredIn.dbIndex, key, fields);
+      };
       ks.onModified = (key) => this.tracking?.keyModified(key);
       this.dbs.set(db, ks);
     }

@@ -174,6 +174,18 @@ export class Replication implements Propagation {
     if (this.depth === 0) this.flush();
   }
 
+  /**
+   * Active expiry removed `fields` of the hash at `key` in database `db` (7.4 hash field
+   * expiration): an HDEL per field, each a unit of its own (t_hash.c propagateHashFieldDeletion).
+   */
+  fieldsExpired(db: number, key: string, fields: readonly string[]): void {
+    if (this.replicas.size === 0) return;
+    for (const field of fields) {
+      this.ops.push({ db, argv: ['HDEL', key, field] });
+      if (this.depth === 0) this.flush();
+    }
+  }
+
   /** propagatePendingCommands: feed the unit's commands to every replica. */
   private flush(): void {
     const ops = this.ops;

@@ -68,6 +68,7 @@ export class Keyspace {
       expiryChanged: (key) => this.blocking.armExpiry(key),
       accessTime: () => this.lastNow ?? this.now(),
       expired: (key) => this.onExpired?.(key),
+      fieldsExpired: (key, fields, deleted) => this.onFieldsExpired?.(key, fields, deleted),
       nextExpiry: (at) => this.armActiveExpiry(at),
     }, this.config.nodeLimits, this.config.access);
     this.blocking = new BlockingQueue(() => this.currentClock, {
@@ -87,6 +88,12 @@ export class Keyspace {
    * TTL passed on the keyspace clock): the server publishes the `expired` keyspace event.
    */
   onExpired: ((key: string) => void) | undefined;
+
+  /**
+   * Called when active expiry removed `fields` of the hash at `key` (7.4 hash field expiration;
+   * `deleted`: the key went with them): the server publishes `hexpired` (and `del`).
+   */
+  onFieldsExpired: ((key: string, fields: string[], deleted: boolean) => void) | undefined;
 
   /**
    * Arm the active-expiry timer for the earliest TTL `at` (ms), or cancel it (undefined): when

@@ -70,6 +70,11 @@ export interface StoreHooks {
    * (re)arms its active-expiry timer, which calls `expireDue()` when `at` has come.
    */
   nextExpiry?(at: number | undefined): void;
+  /**
+   * Active expiry of hash fields (7.4 HFE) removed `fields` (in expiry order) from the hash at
+   * `key`; `deleted`: that emptied the hash and the key was deleted.
+   */
+  fieldsExpired?(key: string, fields: string[], deleted: boolean): void;
 }
 
 /**
@@ -118,6 +123,36 @@ export interface SharedExpires {
 /** Slots of the key index: a key, or a hole left by a deleted key. */
 type Slot = string | undefined;
 
+/** Push onto a binary min-heap of [time, key]. */
+function heapPush(h: [number, string][], entry: [number, string]): void {
+  h.push(entry);
+  let i = h.length - 1;
+  while (i > 0) {
+    const parent = (i - 1) >> 1;
+    if (h[parent][0] <= h[i][0]) break;
+    [h[parent], h[i]] = [h[i], h[parent]];
+    i = parent;
+  }
+}
+
+/** Remove the least entry of a binary min-heap of [time, key]. */
+function heapPop(h: [number, string][]): void {
+  const last = h.pop()!;
+  if (h.length === 0) return;
+  h[0] = last;
+  let i = 0;
+  for (;;) {
+    const l = 2 * i + 1;
+    const r = l + 1;
+    let m = i;
+    if (l < h.length && h[l][0] < h[m][0]) m = l;
+    if (r < h.length && h[r][0] < h[m][0]) m = r;
+    if (m === i) break;
+    [h[m], h[i]] = [h[i], h[m]];
+    i = m;
+  }
+}
+
 /** Cursors of SCAN: the index generation in the high bits, the next slot in the low 32. */
 const SLOT_BITS = 2 ** 32;
 const GENERATIONS = 2 ** 20;
@@ -139,6 +174,13 @@ export class KeyStore {
    * (or none) by now is stale and skipped; the heap is rebuilt when stale entries dominate.
    */
   private heap: [number, string][] = [];
+  /**
+   * Hashes with field TTLs (7.4 HFE) by their earliest field expiry: a min-heap of [at, key],
+   * Redis's `db->hexpires`. `fieldAt` holds the `at` of each key's live entry; an entry with
+   * another `at` is stale and skipped (the hash was re-timed, persisted, replaced or deleted).
+   */
+  private fieldHeap: [number, string][] = [];
+  private readonly fieldAt = new Map<string, number>();
   /** The earliest TTL last reported through `hooks.nextExpiry` (undefined: none armed). */
   private reportedExpiry: number | undefined;
   /**
@@ -349,6 +391,7 @@ export class KeyStore {
     this.hooks.modified(key);
     if (old instanceof Stream && old !== val) this.hooks.streamRemoved(key);
     if (val instanceof Stream && old !== val) this.hooks.streamArrived(key);
+    if (val instanceof RedisHash && val.volatileCount !== 0) this.noteHashFields(key);
   }
 
   deleteKey(key: string): void {
@@ -373,6 +416,7 @@ export class KeyStore {
   /** Report an in-place change of `key` (a stream command modified it): dirties WATCH. */
   markModified(key: string): void {
     this.hooks.modified(key);
+    if (RedisHash.volatileHashes > 0) this.noteHashFields(key);
   }
 
   /** Keys holding a stream (for flush notifications and debugging). */
@@ -388,6 +432,8 @@ export class KeyStore {
     this.expiry.clear();
     this.accessed.clear();
     this.marks.clear();
+    this.fieldHeap = [];
+    this.fieldAt.clear();
     this.resetIndexes();
     for (const key of keys) {
       this.hooks.modified(key);
@@ -496,6 +542,8 @@ export class KeyStore {
     other.resetIndexes();
     fill(this, theirs, mine[0]);
     fill(other, mine, theirs[0]);
+    this.rebuildFieldHeap();
+    other.rebuildFieldHeap();
     this.rebuildHeap();
     other.rebuildHeap();
   }
@@ -565,7 +613,9 @@ export class KeyStore {
 
   private reportNextExpiry(): void {
     if (!this.hooks.nextExpiry) return;
-    const at = this.earliestExpiry();
+    const keyAt = this.earliestExpiry();
+    const fieldAt = this.fieldHeap.length === 0 ? undefined : this.earliestFieldExpiry();
+    const at = fieldAt === undefined || (keyAt !== undefined && keyAt <= fieldAt) ? keyAt : fieldAt;
     if (at === this.reportedExpiry) return;
     this.reportedExpiry = at;
     this.hooks.nextExpiry(at);
@@ -583,7 +633,70 @@ export class KeyStore {
       this.popExpiry();
       this.expireKey(key);
     }
+    if (this.fieldHeap.length !== 0) {
+      for (let at = this.earliestFieldExpiry(); at !== undefined && at <= now; at = this.earliestFieldExpiry()) {
+        const key = this.fieldHeap[0][1];
+        heapPop(this.fieldHeap);
+        this.fieldAt.delete(key);
+        this.expireHashFields(key, now);
+      }
+    }
     this.reportNextExpiry();
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Active expiry of hash fields (t_hash.c hashTypeDbActiveExpire; here exact: a hash loses each
+  // field when its TTL passes, and the key goes with the last one)
+
+  /** Register the earliest field TTL of the hash at `key`, if it has one (after any write to it). */
+  private noteHashFields(key: string): void {
+    if (!this.hooks.nextExpiry) return;
+    const v = this.raw.get(key);
+    if (!(v instanceof RedisHash) || v.volatileCount === 0) return;
+    const at = v.nextExpiry();
+    if (at === undefined || this.fieldAt.get(key) === at) return;
+    this.fieldAt.set(key, at);
+    heapPush(this.fieldHeap, [at, key]);
+    if (this.fieldHeap.length > 64 && this.fieldHeap.length > 2 * this.fieldAt.size) this.rebuildFieldHeap();
+    if (this.reportedExpiry === undefined || at < this.reportedExpiry) this.reportNextExpiry();
+  }
+
+  /** Drop stale entries from the top of the field heap; the earliest live one's time, or undefined. */
+  private earliestFieldExpiry(): number | undefined {
+    const h = this.fieldHeap;
+    while (h.length > 0) {
+      const [at, key] = h[0];
+      if (this.fieldAt.get(key) === at) return at;
+      heapPop(h);
+    }
+    return undefined;
+  }
+
+  private rebuildFieldHeap(): void {
+    this.fieldAt.clear();
+    this.fieldHeap = [];
+    if (RedisHash.volatileHashes <= 0) return;
+    for (const [key, v] of this.raw) {
+      if (!(v instanceof RedisHash) || v.volatileCount === 0) continue;
+      const at = v.nextExpiry();
+      if (at !== undefined) this.fieldAt.set(key, at);
+    }
+    this.fieldHeap = [...this.fieldAt].map(([key, at]) => [at, key] as [number, string]).sort((a, b) => a[0] - b[0]);
+  }
+
+  /** hashTypeActiveExpire: remove the due fields of the hash at `key` (the key with the last one). */
+  private expireHashFields(key: string, now: number): void {
+    this.expireIfDue(key);
+    const v = this.raw.get(key);
+    if (!(v instanceof RedisHash) || v.volatileCount === 0) return;
+    const gone = v.expireDue(now);
+    if (gone.length !== 0) {
+      const deleted = v.size === 0;
+      if (deleted) this.remove(key);
+      else this.hooks.modified(key);
+      this.hooks.fieldsExpired?.(key, gone, deleted);
+    }
+    if (this.raw.get(key) === v) this.noteHashFields(key);
   }
 
   // -------------------------------------------------------------------------------------------

@@ -267,19 +267,30 @@ export class RedisHash {
     return true;
   }
 
-  /** Remove every field whose expiry is ≤ `now`; their names in expiry order. */
+  /**
+   * Remove every field whose expiry is ≤ `now`; their names in expiry order (in a listpack, its
+   * order: fields of one expiry time as they sit in it, as listpackExExpire walks it).
+   */
   expireDue(now: number): string[] {
-    const out: string[] = [];
     if (this.volatile === 0) {
       if (this.expiries.size !== 0) this.expiries.clear();
-      return out;
+      return [];
     }
+    const due: HashEntry[] = [];
     for (;;) {
       const top = this.expiries.peek();
       if (top === undefined || top[0] > now) break;
       this.expiries.pop();
       const [at, e] = top;
       if (e.removed || e.expireAt !== at) continue; // stale: deleted, persisted or re-timed
+      due.push(e);
+    }
+    if (due.length > 1 && !this.big) {
+      const pos = new Map(this.order.map((e, i) => [e, i] as const));
+      due.sort((a, b) => pos.get(a)! - pos.get(b)!);
+    }
+    const out: string[] = [];
+    for (const e of due) {
       out.push(e.field);
       this.delete(e.field);
     }

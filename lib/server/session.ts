@@ -36,6 +36,14 @@ export interface SessionConnection {
   readonly isAuthenticated: boolean;
   /** Called when the connection closes (QUIT, CLIENT KILL). */
   onClose(listener: () => void): () => void;
+  /**
+   * True when pushes the connection's own command produces go where they are produced (7.0):
+   * inside EXEC's array ahead of the element of the command that sent them (`execIndex`), ahead
+   * of any other command's reply. Else (and without it) after the reply.
+   */
+  readonly pushesInline?: boolean;
+  /** While EXEC runs: the index of the queued command running (-1 otherwise). */
+  readonly execIndex?: number;
   /** Set once SYNC/PSYNC made the connection a replica (lib/engine/replication.ts). */
   readonly replicaFeed?: { connect(writer: (data: string) => void): string } | null;
 }
@@ -46,9 +54,29 @@ interface Slot {
   settled: boolean;
   /** The reply, or the error text; `drop` = write nothing (connection closed). */
   result?: { reply: Reply } | { error: string } | { drop: true } | { raw: string };
+  /** 7.0: pushes the request's own execution produced, with the EXEC element they precede (see SessionConnection.pushesInline). */
+  inline?: [number, Reply][];
 }
 
 const PAUSE_AFTER = new Set(['auth', 'hello', 'reset']);
+
+/** (Un)subscribe confirmations: every version writes them where the command produces them (inside EXEC's array too). */
+const CONFIRMATION_KINDS = new Set(['subscribe', 'unsubscribe', 'psubscribe', 'punsubscribe', 'ssubscribe', 'sunsubscribe']);
+/** Pub/sub messages: 7.0 writes them where produced too; later versions after the reply. */
+const MESSAGE_KINDS = new Set(['message', 'pmessage', 'smessage']);
+
+/**
+ * A push a running command of this connection produced, to be written where it was produced:
+ * a (un)subscribe confirmation, and in 7.0 (`messagesInline`) a pub/sub message (not a
+ * tracking invalidation, which 7.0 defers too).
+ */
+function isInlinePush(msg: Reply, messagesInline: boolean): boolean {
+  if (!(msg instanceof PushReply)) return false;
+  const kind = msg.items[0];
+  if (typeof kind !== 'string') return false;
+  if (CONFIRMATION_KINDS.has(kind)) return true;
+  return messagesInline && MESSAGE_KINDS.has(kind) && !(kind === 'message' && msg.items[1] === '__redis__:invalidate');
+}
 
 export interface SessionOptions {
   stats?: ServerStats;
@@ -182,12 +210,15 @@ export class Session {
   private answerNow(slot: Slot, argv: string[]): boolean {
     let out: Reply | Promise<Reply> | undefined;
     try {
+      this.running = slot;
       out = this.conn.executeNow!(argv);
     } catch (err) {
+      this.running = null;
       this.settleFailed(slot, err);
       this.unflushed = true;
       return true;
     }
+    this.running = null;
     if (out === undefined) return false;
     if (out instanceof Promise) {
       out.then(
@@ -214,9 +245,16 @@ export class Session {
     slot.settled = true;
   }
 
+  /** The request running now (synchronously) whose own pushes go inline (7.0), or null. */
+  private running: Slot | null = null;
+
   /** A pub/sub message: after the replies already due, ahead of a blocked one. */
   private push(msg: Reply): void {
     if (this.ended || this.closing) return;
+    if (this.running !== null && isInlinePush(msg, this.conn.pushesInline === true)) {
+      (this.running.inline ??= []).push([this.conn.execIndex ?? -1, msg]);
+      return;
+    }
     const slot: Slot = { name: '', settled: true, result: { reply: msg } };
     if (this.conn.blocked) {
       const i = this.slots.findIndex((s) => !s.settled);
@@ -269,9 +307,36 @@ export class Session {
     // SUBSCRIBE & co.: the confirmations were pushed; the command itself answers nothing more
     // (the engine's NO_REPLY, an empty push).
     // CLIENT REPLY OFF/SKIP: a silenced reply is the same empty push, whatever the command.
+    if (slot.inline !== undefined) return this.encodeInline(slot.name, slot.inline, reply);
     if (reply instanceof PushReply && reply.items.length === 0) return '';
     if (reply === undefined) reply = null;
     return encodeToString(reply, this.proto);
+  }
+
+  /**
+   * 7.0: a reply with the pushes its own command produced where they were written — EXEC's
+   * array with each push ahead of the element of the command that sent it (not counted in the
+   * array's length), any other reply after them (see SessionConnection.pushesInline).
+   */
+  private encodeInline(name: string, inline: [number, Reply][], reply: Reply | undefined): string {
+    let out = '';
+    if (name === 'exec' && Array.isArray(reply)) {
+      out += `*${reply.length}\r\n`;
+      let at = 0;
+      for (let i = 0; i < reply.length; i++) {
+        const item = reply[i] === undefined ? null : reply[i];
+        // a SUBSCRIBE-family element is its first confirmation: the others follow it
+        const confirmation = item instanceof PushReply && item.items.length > 0;
+        while (at < inline.length && inline[at][0] < i) out += encodeToString(inline[at++][1], this.proto);
+        if (!confirmation) while (at < inline.length && inline[at][0] === i) out += encodeToString(inline[at++][1], this.proto);
+        out += encodeToString(item, this.proto);
+      }
+      while (at < inline.length) out += encodeToString(inline[at++][1], this.proto);
+      return out;
+    }
+    for (const [, msg] of inline) out += encodeToString(msg, this.proto);
+    if (reply instanceof PushReply && reply.items.length === 0) return out;
+    return out + encodeToString(reply === undefined ? null : reply, this.proto);
   }
 
   /** Client half-closed: answer what was already executed, then close. */

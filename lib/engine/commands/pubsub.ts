@@ -83,6 +83,25 @@ export function publishMessage(server: ServerState, channel: string, message: st
 }
 
 /**
+ * 7.0: a PUBLISH to channels its own connection subscribed to writes the messages to it at once
+ * (addReplyPubsubMessage into the client's buffer: inside EXEC's array, ahead of a script's
+ * reply — FEATURE_SINCE.selfPushAfterReply); the emitters' later delivery to it is dropped.
+ * `message` for the channel, then a `pmessage` per matching pattern, as pubsubPublishMessage.
+ * Keyspace notifications of the connection's own commands go the same way (lib/engine/db.ts).
+ */
+export function publishToSelf(conn: Connection, channel: string, message: string): void {
+  const echoes: PushReply[] = [];
+  if (conn.subscriptions(false).includes(channel)) echoes.push(new PushReply(['message', channel, message]));
+  for (const pattern of conn.subscriptions(true)) {
+    if (globMatch(pattern, channel)) echoes.push(new PushReply(['pmessage', pattern, channel, message]));
+  }
+  for (const msg of echoes) {
+    (conn.selfEchoes ??= []).push((msg.items as string[]).join('\0'));
+    conn.push(msg);
+  }
+}
+
+/**
  * The channels (or patterns) with a subscriber on an emitter: emitter event name → the name's
  * bytes. The bytes come from ioredis-mock's `instanceListeners` keys (the string or Buffer each
  * subscription was made with), as a Buffer's event name is its lossy UTF-8 decoding.
@@ -224,6 +243,7 @@ export const specs: readonly ConnectionCommandSpec[] = [
     name: 'publish',
     arity: 3,
     run(conn, argv) {
+      if (conn.pushesInline && conn.subscriptionCount > 0) publishToSelf(conn, argv[1], argv[2]);
       const receivers = publishMessage(conn.server, argv[1], argv[2]);
       if (conn.server.cluster === null) conn.forcePropagation(); // PUBLISH is replicated (not in a cluster)
       return receivers;

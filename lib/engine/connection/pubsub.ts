@@ -26,7 +26,13 @@ export function push(conn: Connection, msg: Reply): void {
 export function deliverMessage(conn: Connection, event: string, args: unknown[]): void {
   const kind = event.replace(/Buffer$/, '');
   if (kind !== 'message' && kind !== 'pmessage') return;
-  push(conn, new PushReply([kind, ...args].map((a) => (Buffer.isBuffer(a) ? a.toString('latin1') : toByteString(a)))));
+  const items = [kind, ...args].map((a) => (Buffer.isBuffer(a) ? a.toString('latin1') : toByteString(a)));
+  if (conn.selfEchoes !== undefined && conn.selfEchoes[0] === items.join('\0')) {
+    conn.selfEchoes.shift();
+    if (conn.selfEchoes.length === 0) conn.selfEchoes = undefined;
+    return;
+  }
+  push(conn, new PushReply(items));
 }
 
 /** SSUBSCRIBE one shard channel (byte string) on the server's shard channel table. */

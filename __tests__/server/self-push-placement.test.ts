@@ -1,0 +1,99 @@
+/**
+ * Where `serve` writes the pub/sub pushes a connection's own command produces, byte for byte as
+ * the real servers do (unit/pubsub "publish to self inside multi", "publish to self inside
+ * script", "unsubscribe inside multi, and publish to self"):
+ * - every version writes (un)subscribe confirmations where the command produces them: inside
+ *   EXEC's array, the first as the command's element, the others right after it (uncounted);
+ * - 7.0.15 writes a message to itself where PUBLISH produces it too: ahead of PUBLISH's element
+ *   inside EXEC, ahead of a script's reply, ahead of PUBLISH's own reply (7.2+: after the reply,
+ *   redis #12326); tracking invalidations for itself come after the reply in both.
+ */
+import * as net from 'net';
+import { type RedisServer, serve } from 'ioredis-mock-streams/server';
+import { describeOnRealServers } from '../helpers/real-server';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function encode(argv: string[]): string {
+  return `*${argv.length}\r\n${argv.map((a) => `$${Buffer.byteLength(a, 'latin1')}\r\n${a}\r\n`).join('')}`;
+}
+
+/** Send each command (awaiting some reply bytes between them), then everything the server wrote. */
+async function transcript(port: number, host: string, commands: string[][]): Promise<string> {
+  const socket = net.connect(port, host);
+  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  let out = '';
+  socket.on('data', (chunk: Buffer) => (out += chunk.toString('latin1')));
+  try {
+    for (const argv of commands) {
+      const before = out.length;
+      socket.write(encode(argv), 'latin1');
+      for (let i = 0; i < 100 && out.length === before; i++) await sleep(5);
+    }
+    await sleep(50);
+    return out;
+  } finally {
+    socket.destroy();
+  }
+}
+
+const SCRIPT = 'redis.call("ping","abc"); redis.call("publish",KEYS[1],"bar"); redis.call("publish",KEYS[1],"vaz"); redis.call("ping","def"); return "bla"';
+
+function cases(p: string): [string, string[][]][] {
+  const ch = `${p}ch`;
+  return [
+    ['PUBLISH to self inside MULTI (RESP3)', [['HELLO', '3'], ['SUBSCRIBE', ch], ['MULTI'], ['PING', 'abc'], ['PUBLISH', ch, 'bar'], ['PUBLISH', ch, 'vaz'], ['PING', 'def'], ['EXEC'], ['PING', 'after']]],
+    ['PUBLISH to self inside a script (RESP3)', [['HELLO', '3'], ['SUBSCRIBE', ch], ['EVAL', SCRIPT, '1', ch], ['PING', 'after']]],
+    ['(UN)SUBSCRIBE and PUBLISH to self inside MULTI (RESP3)', [['HELLO', '3'], ['SUBSCRIBE', ch], ['MULTI'], ['PING', 'abc'], ['UNSUBSCRIBE', ch], ['PUBLISH', ch, 'bar'], ['SUBSCRIBE', ch, `${p}x`], ['PUBLISH', ch, 'vaz'], ['EXEC'], ['PING', 'after']]],
+    ['SUBSCRIBE of two channels and PUBLISH inside MULTI (RESP2)', [['MULTI'], ['SUBSCRIBE', ch, `${p}b`], ['PUBLISH', ch, 'x'], ['EXEC'], ['PING']]],
+    [
+      'PUBLISH/SPUBLISH to self with a pattern, and a tracking invalidation (RESP3)',
+      [['HELLO', '3'], ['SELECT', '15'], ['CLIENT', 'TRACKING', 'on'], ['GET', `${p}k`], ['SET', `${p}k`, 'v'], ['SUBSCRIBE', ch], ['PUBLISH', ch, 'm'], ['PSUBSCRIBE', `${p}c*`], ['PUBLISH', ch, 'n'], ['SSUBSCRIBE', `${p}sh`], ['SPUBLISH', `${p}sh`, 'q'], ['MULTI'], ['SPUBLISH', `${p}sh`, 'r'], ['PUBLISH', ch, 'o'], ['EXEC'], ['DEL', `${p}k`]],
+    ],
+  ];
+}
+
+describeOnRealServers(
+  'pushes to the connection that produced them',
+  ({ url, version }) => {
+    let server: RedisServer;
+    beforeAll(async () => {
+      server = await serve({ redisVersion: version });
+    });
+    afterAll(async () => {
+      await server.close();
+    });
+
+    const prefix = `selfpush-${process.pid}-${Math.floor(Math.random() * 1e9)}:`;
+    it.each(cases(prefix))('%s', async (_name, commands) => {
+      const real = new URL(url);
+      const expected = await transcript(Number(real.port || 6379), real.hostname, commands);
+      const actual = await transcript(server.port, '127.0.0.1', commands);
+      // the HELLO reply differs (server name, version, id): compare from the first SUBSCRIBE on
+      const from = (s: string) => (commands[0][0] === 'HELLO' ? s.slice(s.indexOf('subscribe')) : s);
+      expect(from(actual)).toBe(from(expected));
+    });
+  },
+  'are placed',
+);
+
+// Keyspace notifications need CONFIG SET notify-keyspace-events, not run on the shared real
+// servers: the transcripts below were recorded on redis-server 7.0.15 and the post-7.4 build
+// (own instances, RESP3, db 15).
+describe('keyspace notifications to the connection that caused them', () => {
+  const commands = [['HELLO', '3'], ['SELECT', '15'], ['CONFIG', 'SET', 'notify-keyspace-events', 'KEA'], ['SUBSCRIBE', '__keyevent@15__:set'], ['SET', 'ksk', '1'], ['MULTI'], ['SET', 'ksk', '2'], ['PING', 'x'], ['EXEC']];
+  const msg = '>3\r\n$7\r\nmessage\r\n$19\r\n__keyevent@15__:set\r\n$3\r\nksk\r\n';
+  const head = 'subscribe\r\n$19\r\n__keyevent@15__:set\r\n:1\r\n';
+  it.each([
+    ['7.0', `${head}${msg}+OK\r\n+OK\r\n+QUEUED\r\n+QUEUED\r\n*2\r\n${msg}+OK\r\n$1\r\nx\r\n`],
+    ['8.10', `${head}+OK\r\n${msg}+OK\r\n+QUEUED\r\n+QUEUED\r\n*2\r\n+OK\r\n$1\r\nx\r\n${msg}`],
+  ])('are written as the server writes them (%s)', async (version, expected) => {
+    const server = await serve({ redisVersion: version as '7.0' | '8.10' });
+    try {
+      const out = await transcript(server.port, '127.0.0.1', commands);
+      expect(out.slice(out.indexOf('subscribe'))).toBe(expected);
+    } finally {
+      await server.close();
+    }
+  });
+});
