@@ -598,6 +598,8 @@ async function redisGrowthReference(sizes) {
   // as the package's first case
   const scripted = (n) => [
     ['ZADD new + ZREM', `for i=1,20000 do redis.call('zadd','z',ARGV[1],'new') redis.call('zrem','z','new') end`, [String(n / 2 + 0.5)], ['zadd', 'zrem']],
+    ['SADD new + SREM', `for i=1,20000 do redis.call('sadd','s','new') redis.call('srem','s','new') end`, [], ['sadd', 'srem']],
+    ['HSET new + HDEL', `for i=1,20000 do redis.call('hset','h','new','v') redis.call('hdel','h','new') end`, [], ['hset', 'hdel']],
   ];
   // the sum of the commands' usec_per_call in an INFO commandstats text
   const usecPerCall = (info, stats) =>

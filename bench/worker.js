@@ -276,9 +276,17 @@ const tasks = {
       },
       'LINDEX 5 / -5': (r, n, i) => r.lindex('l', i & 1 ? 5 : -5),
       SADD: (r, n, i) => r.sadd('s', `m${(i * 7919) % n}`),
+      'SADD new + SREM': async (r, n, i) => {
+        await r.sadd('s', `new${i & 1}`);
+        return r.srem('s', `new${i & 1}`);
+      },
       SISMEMBER: (r, n, i) => r.sismember('s', `m${(i * 7919) % n}`),
       'HSET (existing field)': (r, n, i) => r.hset('h', `f${(i * 7919) % n}`, 'w'),
       HGET: (r, n, i) => r.hget('h', `f${(i * 7919) % n}`),
+      'HSET new + HDEL': async (r, n, i) => {
+        await r.hset('h', `new${i & 1}`, 'v');
+        return r.hdel('h', `new${i & 1}`);
+      },
     };
     const rows = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
     for (const n of sizes) {

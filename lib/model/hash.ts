@@ -20,6 +20,7 @@
  * Fields are byte strings; `__proto__` is a field like any other (a Map, not an object).
  * This module is pure: it never reads the clock; callers pass `now` (ms since the epoch).
  */
+import { ChurnMap } from './churn-map';
 
 /** One field of a hash. `expireAt` 0 = no TTL (Redis HASH_LP_NO_TTL); else absolute ms. */
 export interface HashEntry {
@@ -105,7 +106,7 @@ export class RedisHash {
    */
   static volatileHashes = 0;
 
-  private readonly map = new Map<string, HashEntry>();
+  private readonly map = new ChurnMap<HashEntry>(); // field → entry (see ChurnMap: HSET+HDEL of one field stays O(1))
   /** Every entry in order (HGETALL order), removed ones included until compaction. */
   private order: HashEntry[] = [];
   private holes = 0;

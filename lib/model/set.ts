@@ -20,6 +20,7 @@
  *
  * Pure: no clock, no randomness of its own (callers pass `rand(n)`, an integer in [0, n)).
  */
+import { ChurnMap } from './churn-map';
 
 export type SetEncoding = 'intset' | 'listpack' | 'hashtable';
 
@@ -109,7 +110,7 @@ function searchInts(items: readonly string[], v: string): number {
  * member with probability ≥ 1/2 and a scan cursor (the next slot number) survives any change.
  */
 class SlotTable {
-  private readonly slotOf = new Map<string, number>();
+  private readonly slotOf = new ChurnMap<number>(); // member → slot (see ChurnMap: SADD+SREM of one member stays O(1))
   private keys: (string | undefined)[] = [];
   private slots: number[] = [];
   private holes = 0;

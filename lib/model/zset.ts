@@ -16,6 +16,7 @@
  * sorted set never holds a negative zero (checked on redis-server 7.0.15 and the post-7.4 build:
  * `ZADD z -0 a` then `ZSCORE z a` is `0`, while a skiplist one answers `-0`).
  */
+import { ChurnMap } from './churn-map';
 
 const MAX_LEVEL = 32;
 
@@ -207,7 +208,7 @@ class SkipList {
 export type ZsetEntry = readonly [member: string, score: number];
 
 export class RedisZset {
-  private readonly dict = new Map<string, number>();
+  private readonly dict = new ChurnMap<number>(); // member → score (see ChurnMap: ZADD+ZREM of one member stays O(1))
   private readonly zsl = new SkipList();
   private lp = true;
 
@@ -223,7 +224,7 @@ export class RedisZset {
    */
   set listpack(value: boolean) {
     if (value && !this.lp) {
-      const negativeZeros = [...this.dict].filter(([, s]) => Object.is(s, -0)).map(([m]) => m);
+      const negativeZeros = [...this.dict.entries()].filter(([, s]) => Object.is(s, -0)).map(([m]) => m);
       for (const m of negativeZeros) {
         this.zsl.delete(-0, m);
         this.dict.set(m, 0);
@@ -342,7 +343,7 @@ export class RedisZset {
   /** Byte length of the longest member (O(n)). */
   maxMemberLength(): number {
     let max = 0;
-    for (const m of this.dict.keys()) if (m.length > max) max = m.length;
+    for (const [m] of this.dict.entries()) if (m.length > max) max = m.length;
     return max;
   }
 

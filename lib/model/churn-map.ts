@@ -1,0 +1,68 @@
+/**
+ * A string-keyed Map whose lookups stay O(1) when the same keys are added and removed over and
+ * over (a job ID put in a set or sorted set and taken out again, a hash field set and deleted).
+ *
+ * V8's Map keeps a deleted entry in its bucket's chain until the table is rebuilt, and rebuilds
+ * a large table rarely: adding and removing one key again and again on a 1M-entry Map made each
+ * lookup of that key walk every removal since the last rebuild (ZADD+ZREM of one member on a
+ * 1M-member sorted set: 72 µs, against 6.5 µs at 1k; SADD+SREM and HSET+HDEL 34 µs vs 3 µs).
+ * Here a removed key keeps its entry with the value `undefined` (a tombstone) until tombstones
+ * outnumber the live keys, then the Map is rebuilt without them: O(1) amortized, at most twice
+ * the entries. Values must not be `undefined`.
+ */
+export class ChurnMap<V> {
+  private map = new Map<string, V | undefined>();
+  private live = 0;
+  private dead = 0;
+
+  /** Live keys. */
+  get size(): number {
+    return this.live;
+  }
+
+  get(key: string): V | undefined {
+    return this.map.get(key);
+  }
+
+  has(key: string): boolean {
+    return this.map.get(key) !== undefined;
+  }
+
+  set(key: string, value: V): this {
+    if (this.map.get(key) === undefined) {
+      this.live++;
+      if (this.dead > 0 && this.map.has(key)) this.dead--; // a tombstone comes back to life
+    }
+    this.map.set(key, value);
+    return this;
+  }
+
+  delete(key: string): boolean {
+    if (this.map.get(key) === undefined) return false;
+    this.live--;
+    if (this.live === 0) {
+      this.clear();
+    } else if (this.dead >= 64 && this.dead >= this.live) {
+      this.map.delete(key);
+      const fresh = new Map<string, V | undefined>();
+      for (const [k, v] of this.map) if (v !== undefined) fresh.set(k, v);
+      this.map = fresh;
+      this.dead = 0;
+    } else {
+      this.map.set(key, undefined);
+      this.dead++;
+    }
+    return true;
+  }
+
+  clear(): void {
+    this.map.clear();
+    this.live = 0;
+    this.dead = 0;
+  }
+
+  /** Live entries in insertion order (a key removed and added again while its tombstone lasts keeps its first place). */
+  *entries(): Generator<[string, V]> {
+    for (const [k, v] of this.map) if (v !== undefined) yield [k, v];
+  }
+}
