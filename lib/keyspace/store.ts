@@ -564,35 +564,14 @@ export class KeyStore {
 
   private pushExpiry(at: number, key: string): void {
     const h = this.heap;
-    h.push([at, key]);
-    let i = h.length - 1;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (h[parent][0] <= h[i][0]) break;
-      [h[parent], h[i]] = [h[i], h[parent]];
-      i = parent;
-    }
+    heapPush(h, [at, key]);
     // stale entries (TTL changed or removed since) dominate: rebuild from the live TTLs
     if (h.length > 64 && h.length > 2 * this.expiry.size) this.rebuildHeap();
     else if (this.reportedExpiry === undefined || at < this.reportedExpiry) this.reportNextExpiry();
   }
 
   private popExpiry(): void {
-    const h = this.heap;
-    const last = h.pop()!;
-    if (h.length === 0) return;
-    h[0] = last;
-    let i = 0;
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < h.length && h[l][0] < h[m][0]) m = l;
-      if (r < h.length && h[r][0] < h[m][0]) m = r;
-      if (m === i) break;
-      [h[m], h[i]] = [h[i], h[m]];
-      i = m;
-    }
+    heapPop(this.heap);
   }
 
   /** Drop stale entries from the top; the earliest live TTL, or undefined. */
