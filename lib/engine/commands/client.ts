@@ -109,6 +109,9 @@ export function clientInfoLine(c: Connection, viewer: Connection): string {
   const version = viewer.keyspace.redisVersion;
   const now = viewer.keyspace.clock.now();
   let flags = '';
+  if (c.monitoring) flags += 'O'; // a MONITOR client is a replica to Redis (CLIENT_SLAVE|CLIENT_MONITOR)
+  else if (c.replicaFeed !== null) flags += 'S';
+  if (c.inSubscriberMode) flags += 'P';
   if (c.inMulti) flags += 'x';
   if (c.blocked) flags += 'b';
   if (c.tracking !== null) {
@@ -130,9 +133,9 @@ export function clientInfoLine(c: Connection, viewer: Connection): string {
     ['idle', Math.max(0, Math.floor((now - c.lastInteraction) / 1000))],
     ['flags', flags],
     ['db', c.db],
-    ['sub', 0],
-    ['psub', 0],
-    ['ssub', 0],
+    ['sub', c.channelSubs?.size ?? 0],
+    ['psub', c.patternSubs?.size ?? 0],
+    ['ssub', c.shardSubscriptionCount],
     ['multi', c.multiLength],
   ];
   if (supports(version, 'clientListWatch')) fields.push(['watch', c.watchCount]);
@@ -172,10 +175,19 @@ function checkClientType(type: string): void {
   }
 }
 
-/** Connections of a type: every emulated connection is `normal` (none is a replica or master). */
+/**
+ * Connections of a type (networking.c getClientType): `replica` (`slave`) a connection made a
+ * replica by SYNC/PSYNC, MONITOR clients excepted; `pubsub` one with any channel, pattern or shard
+ * channel subscribed; `normal` the others, MONITOR clients included; `master` none.
+ */
 function ofType(type: string | null): (c: Connection) => boolean {
   const t = type?.toLowerCase() ?? null;
-  return () => t === null || t === 'normal';
+  if (t === null) return () => true;
+  const replica = (c: Connection) => c.replicaFeed !== null && !c.monitoring;
+  if (t === 'replica' || t === 'slave') return replica;
+  if (t === 'pubsub') return (c) => !replica(c) && c.inSubscriberMode;
+  if (t === 'normal') return (c) => !replica(c) && !c.inSubscriberMode;
+  return () => false;
 }
 
 const list: ConnectionHandler = (conn, argv) => {
