@@ -36,4 +36,28 @@ describe('ChurnMap (string keys added and removed over and over)', () => {
     m.delete('x');
     expect([m.size, [...m.entries()], (m as unknown as { map: Map<string, unknown> }).map.size]).toEqual([0, [], 0]);
   });
+
+  it('lists live keys, values and entries alike (keys, values, keyList, iteration) with tombstones skipped', () => {
+    const m = new ChurnMap<number>();
+    for (const [k, v] of [['a', 1], ['b', 2], ['c', 3]] as const) m.set(k, v);
+    m.delete('b');
+    m.set('d', 4);
+    expect([...m.keys()]).toEqual(['a', 'c', 'd']);
+    expect(m.keyList()).toEqual(['a', 'c', 'd']);
+    expect([...m.values()]).toEqual([1, 3, 4]);
+    expect([...m]).toEqual([['a', 1], ['c', 3], ['d', 4]]);
+    expect(new Map(m)).toEqual(new Map([['a', 1], ['c', 3], ['d', 4]]));
+  });
+
+  it('keeps each lookup short when one key is added and removed next to 200,000 others', () => {
+    const m = new ChurnMap<number>();
+    for (let i = 0; i < 200_000; i++) m.set(`k${i}`, i);
+    const inner = (m as unknown as { map: Map<string, unknown> }).map;
+    for (let i = 0; i < 100_000; i++) {
+      m.set('lock', i);
+      m.delete('lock');
+    }
+    // one tombstone at most: the inner Map never deleted an entry (no chain of removed entries)
+    expect([m.size, inner.size]).toEqual([200_000, 200_001]);
+  });
 });

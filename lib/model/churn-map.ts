@@ -65,4 +65,26 @@ export class ChurnMap<V> {
   *entries(): Generator<[string, V]> {
     for (const [k, v] of this.map) if (v !== undefined) yield [k, v];
   }
+
+  [Symbol.iterator](): Generator<[string, V]> {
+    return this.entries();
+  }
+
+  /** Live keys, in the order of `entries`. */
+  *keys(): Generator<string> {
+    for (const [k, v] of this.map) if (v !== undefined) yield k;
+  }
+
+  /** Live values, in the order of `entries`. */
+  *values(): Generator<V> {
+    for (const v of this.map.values()) if (v !== undefined) yield v;
+  }
+
+  /** The live keys as an array (one pass, no generator: KEYS, SCAN's index on a large keyspace). */
+  keyList(): string[] {
+    const out: string[] = new Array(this.live);
+    let i = 0;
+    for (const [k, v] of this.map) if (v !== undefined) out[i++] = k;
+    return out;
+  }
 }
