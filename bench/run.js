@@ -32,7 +32,7 @@
  *   redis-benchmark/redis-server are missing (BENCH_REDIS_SERVER / BENCH_REDIS_BENCHMARK
  *   name other binaries)
  * - typegrowth (issue 20): per-command cost at 1k and 1M members/elements of sorted sets,
- *   lists, sets and hashes, 1M/1k <= BENCH_TYPE_MAX_RATIO (default 3; random members of a 1M
+ *   lists, sets and hashes, and of keys of the db (a key or a TTL added and removed), 1M/1k <= BENCH_TYPE_MAX_RATIO (default 3; random members of a 1M
  *   collection miss the CPU caches where 1k hit them: a flat O(1)/O(log n) command still pays
  *   that)
  * Select sections with BENCH_ONLY=import,jest,…; BENCH_QUICK=1 uses fewer repetitions.
@@ -578,6 +578,7 @@ async function redisGrowthReference(sizes) {
     local m = string.format('m%012d', i)
     redis.call('zadd', 'z', i, m); redis.call('sadd', 's', m)
     redis.call('hset', 'h', string.format('f%012d', i), 'v'); redis.call('rpush', 'l', 'e' .. i)
+    redis.call('set', string.format('k%012d', i), 'v')
   end return redis.call('zcard', 'z')`;
   // [case, [redis-benchmark command], commandstats names whose usec_per_call add up]
   const cases = (n) => [
@@ -600,6 +601,14 @@ async function redisGrowthReference(sizes) {
     ['ZADD new + ZREM', `for i=1,20000 do redis.call('zadd','z',ARGV[1],'new') redis.call('zrem','z','new') end`, [String(n / 2 + 0.5)], ['zadd', 'zrem']],
     ['SADD new + SREM', `for i=1,20000 do redis.call('sadd','s','new') redis.call('srem','s','new') end`, [], ['sadd', 'srem']],
     ['HSET new + HDEL', `for i=1,20000 do redis.call('hset','h','new','v') redis.call('hdel','h','new') end`, [], ['hset', 'hdel']],
+    ['SET new + DEL (db of n keys)', `for i=1,20000 do redis.call('set','new','v') redis.call('del','new') end`, [], ['set', 'del']],
+    ['SET EX new + DEL (db of n keys)', `for i=1,20000 do redis.call('set','new','v','ex','100') redis.call('del','new') end`, [], ['set', 'del']],
+    [
+      'EXPIRE + PERSIST (db of n keys)',
+      `local n = tonumber(ARGV[1]) for i=1,20000 do local k = string.format('k%012d', (i * 7919) % n) redis.call('expire',k,'100') redis.call('persist',k) end`,
+      [String(n)],
+      ['expire', 'persist'],
+    ],
   ];
   // the sum of the commands' usec_per_call in an INFO commandstats text
   const usecPerCall = (info, stats) =>
@@ -629,7 +638,7 @@ async function redisGrowthReference(sizes) {
 
 function benchTypeGrowth() {
   const big = QUICK ? 200_000 : 1_000_000;
-  section(`growth by data type (issue 20): µs per call at 1k and ${big} members/elements; target ratio <= ${TYPE_GROWTH_MAX_RATIO}, or <= Redis's own ratio when larger`);
+  section(`growth by data type (issue 20): µs per call at 1k and ${big} members/elements/keys; target ratio <= ${TYPE_GROWTH_MAX_RATIO}, or <= Redis's own ratio when larger`);
   const runs = [work('typeGrowth', 'streams', { sizes: [1_000, big] })]; // one process: filling 1M members four times takes a while
   return redisGrowthReference([1_000, big]).then((ref) => {
     const { sizes } = runs[0];

@@ -245,16 +245,19 @@ const tasks = {
         const l = [];
         const s = [];
         const h = [];
+        const k = [];
         for (let i = done; i < done + m; i++) {
           z.push(i, `m${i}`);
           l.push(`e${i}`);
           s.push(`m${i}`);
           h.push(`f${i}`, 'v');
+          k.push(`k${i}`, 'v');
         }
         p.zadd('z', ...z);
         p.rpush('l', ...l);
         p.sadd('s', ...s);
         p.hset('h', ...h);
+        p.mset(...k); // the db: n string keys besides the four collections
         await p.exec();
       }
     }
@@ -287,12 +290,25 @@ const tasks = {
         await r.hset('h', `new${i & 1}`, 'v');
         return r.hdel('h', `new${i & 1}`);
       },
+      // the keyspace itself (issue 19): a key (or a TTL) added and removed over and over on a db of n keys
+      'SET new + DEL (db of n keys)': async (r, n, i) => {
+        await r.set(`new${i & 1}`, 'v');
+        return r.del(`new${i & 1}`);
+      },
+      'SET EX new + DEL (db of n keys)': async (r, n, i) => {
+        await r.set(`new${i & 1}`, 'v', 'EX', 100);
+        return r.del(`new${i & 1}`);
+      },
+      'EXPIRE + PERSIST (db of n keys)': async (r, n, i) => {
+        await r.expire(`k${(i * 7919) % n}`, 100);
+        return r.persist(`k${(i * 7919) % n}`);
+      },
     };
     const rows = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
     for (const n of sizes) {
       const r = client(Redis);
       await fill(r, n);
-      if ((await r.zcard('z')) !== n) throw new Error('fill failed');
+      if ((await r.zcard('z')) !== n || (await r.dbsize()) !== n + 4) throw new Error('fill failed');
       for (const [name, fn] of Object.entries(cases)) {
         for (let i = 0; i < 2000; i++) await fn(r, n, i); // warm-up (the first case would otherwise pay for the compile)
         const batches = [];
