@@ -226,6 +226,39 @@ describe('SCAN over the key index', () => {
     expect(new Set(seen).size).toBe(seen.length);
     conn.close();
   });
+
+  it('keeps KEYS, SCAN, DBSIZE, RANDOMKEY, TTLs and OBJECT answers right while keys are set and deleted over and over', async () => {
+    const conn = createConnection({ port: port++ });
+    const run = async (...argv: string[]) => toResp2Plain(await conn.execute(argv));
+    for (let i = 0; i < 300; i++) await run('SET', `k${i}`, 'v', 'EX', '1000');
+    // one key set and deleted many times (tombstones revived), then most keys deleted (tables rebuilt)
+    for (let i = 0; i < 500; i++) {
+      await run('SET', 'lock', String(i), 'EX', '100');
+      await run('DEL', 'lock');
+    }
+    for (let i = 0; i < 300; i++) if (i % 10 !== 0) await run('DEL', `k${i}`);
+    await run('SET', 'lock', 'last', 'PX', '5000');
+    const live = [...Array.from({ length: 30 }, (_, i) => `k${i * 10}`), 'lock'].sort();
+    expect(((await run('KEYS', '*')) as string[]).sort()).toEqual(live);
+    expect(await run('DBSIZE')).toBe(31);
+    const scanned: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, keys] = (await run('SCAN', cursor, 'COUNT', '7')) as [string, string[]];
+      scanned.push(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+    expect(scanned.sort()).toEqual(live);
+    for (let i = 0; i < 20; i++) expect(live).toContain(await run('RANDOMKEY'));
+    expect(await run('GET', 'lock')).toBe('last');
+    expect(Number(await run('PTTL', 'lock'))).toBeGreaterThan(4000);
+    expect(await run('TTL', 'k10')).toBe(1000);
+    expect(await run('TTL', 'k11')).toBe(-2);
+    expect(await run('OBJECT', 'ENCODING', 'lock')).toBe('embstr');
+    expect(await run('PERSIST', 'k20')).toBe(1);
+    expect(await run('TTL', 'k20')).toBe(-1);
+    conn.close();
+  });
 });
 
 describe('OBJECT IDLETIME', () => {

@@ -31,6 +31,7 @@ import { MapReply, PushReply, type Reply, SetReply } from '../reply/reply';
 import { commandKeys } from './cluster';
 import type { Connection } from './connection';
 import type { ServerState } from './registry';
+import { ChurnMap } from '../model/churn-map';
 
 const realSetImmediate = timers.setImmediate;
 
@@ -76,7 +77,7 @@ export class TrackingState {
   /** tracking_clients */
   clients = 0;
   /** key → ids of the connections that may have it cached */
-  private readonly table = new Map<string, Set<number>>();
+  private readonly table = new ChurnMap<Set<number>>(); // a ChurnMap: a key read (tracked) and written (invalidated) over and over among 1M tracked keys stays O(1)
   private items = 0;
   private readonly prefixTable = new Map<string, PrefixState>();
   /** The connection whose command runs now (server.current_client), and that command's argv. */
