@@ -29,6 +29,14 @@ export class ChurnMap<V> {
   }
 
   set(key: string, value: V): this {
+    if (this.dead === 0) {
+      // no tombstone: a key already in the Map is live (one lookup, as Map#set: the hot path of
+      // a keyspace's access times and of overwrites)
+      const before = this.map.size;
+      this.map.set(key, value);
+      if (this.map.size !== before) this.live++;
+      return this;
+    }
     if (this.map.get(key) === undefined) {
       this.live++;
       if (this.dead > 0 && this.map.has(key)) this.dead--; // a tombstone comes back to life
