@@ -23,19 +23,25 @@
  *   package / ioredis-mock <= 1.0 both warm (worker `commandRatios`: side by side with a
  *   pristine ioredis-mock in one process, median of processes) and cold (CPU of the first 1,000
  *   calls in a fresh process after loading the module and making one client; median of
- *   interleaved processes per side)
+ *   interleaved processes per side); shown beside them, not a target: require + first client +
+ *   first 1,000 SET+GET pairs (work moved out of the first commands into load or construction
+ *   would show there)
  * - streamcold: XADD and the XADD+XREADGROUP+XACK cycle over the first 1,000 calls of a fresh
- *   process <= 2x and <= 4x ioredis-mock's GET over its first 1,000
+ *   process <= 2x and <= 4x ioredis-mock's GET over its first 1,000 (and, shown: the cycle
+ *   with require + first client counted, / ioredis-mock's GET counted alike)
  * - serve: redis-benchmark (-t set,get unpipelined and -P 16; lpush,lpop) against `serve` and
  *   against a redis-server of our own, both on free ports; serve / redis-server requests per
- *   second >= 0.7 (unpipelined) and >= 0.3 (-P 16); skips with a message when
+ *   second >= 0.7 (unpipelined) and >= 0.3 (-P 16); beside them, in the same rounds, Node's own
+ *   floor (bench/floor-server.js: a bare `net` server answering a constant reply per request) as
+ *   a ratio to redis-server, what no Node server can beat here; skips with a message when
  *   redis-benchmark/redis-server are missing (BENCH_REDIS_SERVER / BENCH_REDIS_BENCHMARK
  *   name other binaries)
  * - typegrowth (issue 20): per-command cost at 1k and 1M members/elements of sorted sets,
  *   lists, sets and hashes, and of keys of the db (a key or a TTL added and removed), 1M/1k <= BENCH_TYPE_MAX_RATIO (default 3; random members of a 1M
  *   collection miss the CPU caches where 1k hit them: a flat O(1)/O(log n) command still pays
  *   that)
- * Select sections with BENCH_ONLY=import,jest,…; BENCH_QUICK=1 uses fewer repetitions.
+ * Select sections with BENCH_ONLY=import,jest,…; BENCH_QUICK=1 uses fewer repetitions;
+ * BENCH_PORTS=first-last (or a comma list) picks the servers' ports there instead of free ones.
  */
 const { spawn, spawnSync } = require('child_process');
 const net = require('net');
@@ -361,11 +367,11 @@ function benchGrowth() {
 const PER_COMMANDS = ['GET', 'SET', 'INCR', 'HSET', 'HGETALL 10 fields', 'MGET 10 keys'];
 
 /** Median CPU µs of the first `calls` calls of `command` over `reps` fresh processes per side (interleaved). */
-function coldMedians(sides, command, reps) {
+function coldMedians(sides, command, reps, fromLoad = false) {
   const out = Object.fromEntries(sides.map(([label]) => [label, []]));
   for (let i = 0; i < reps; i++) {
     const order = i % 2 ? [...sides].reverse() : sides;
-    for (const [label, target, cmd] of order) out[label].push(work('coldCommand', target, { command: cmd ?? command, calls: 1000 }).totalUs);
+    for (const [label, target, cmd] of order) out[label].push(work('coldCommand', target, { command: cmd ?? command, calls: 1000, fromLoad }).totalUs);
   }
   return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, median(v)]));
 }
@@ -396,6 +402,12 @@ function benchPerCommand() {
     ]),
   );
   console.log(`  (warm: median of ${processes} processes of side-by-side rounds; cold: median of ${reps} fresh processes per side; SET+GET pair shown, not a target)`);
+  // The cold rows above start after require() and the first client: the same with both counted,
+  // so that work moved out of the first commands into loading or construction shows here
+  const whole = coldMedians([['plain', 'plain'], ['pkg', 'streams']], 'SET+GET pair', reps, true);
+  console.log(
+    `  require + first client + first 1,000 SET+GET pairs: ioredis-mock ${fmt(whole.plain / 1000)} ms, package ${fmt(whole.pkg / 1000)} ms, ${fmt(whole.pkg / whole.plain)}x (shown, not a target: import has its own)`,
+  );
   for (const n of PER_COMMANDS) {
     check(`${n} warm, package / ioredis-mock`, warm[n].ratio, TARGETS.commandWarmRatio, 'x');
     check(`${n} first 1,000 calls, package / ioredis-mock`, cold[n].pkg / cold[n].plain, TARGETS.commandColdRatio, 'x');
@@ -411,6 +423,9 @@ function benchStreamCold() {
     ['package XADD', fmt(m.xadd / 1000), `${fmt(m.xadd / m.get)}x`],
     ['package XADD+XREADGROUP+XACK', fmt(m.cycle / 1000), `${fmt(m.cycle / m.get)}x`],
   ]);
+  // the same with require() and the first client counted on both sides (not a target: shown)
+  const w = coldMedians([['get', 'plain', 'GET'], ['cycle', 'streams', 'XADD+XREADGROUP+XACK']], null, reps, true);
+  console.log(`  require + first client + first 1,000: ioredis-mock GET ${fmt(w.get / 1000)} ms, package XADD+XREADGROUP+XACK ${fmt(w.cycle / 1000)} ms, ${fmt(w.cycle / w.get)}x (shown, not a target)`);
   check('cold XADD / ioredis-mock cold GET', m.xadd / m.get, TARGETS.coldXaddOverGet, 'x');
   check('cold XADD+XREADGROUP+XACK / ioredis-mock cold GET', m.cycle / m.get, TARGETS.coldCycleOverGet, 'x');
 }
@@ -441,6 +456,29 @@ async function freePorts(count) {
   } finally {
     await Promise.all(servers.map((srv) => new Promise((resolve) => srv.close(resolve))));
   }
+}
+
+/**
+ * `count` loopback ports for the servers a section starts: from BENCH_PORTS (a comma-separated
+ * list, or `first-last`, e.g. a range of ports a shared machine gave this run), else free ones.
+ */
+async function benchPorts(count) {
+  const spec = process.env.BENCH_PORTS;
+  if (!spec) return freePorts(count);
+  const range = /^(\d+)-(\d+)$/.exec(spec);
+  const list = range ? Array.from({ length: Number(range[2]) - Number(range[1]) + 1 }, (_, i) => Number(range[1]) + i) : spec.split(',').map(Number);
+  const free = [];
+  for (const port of list) {
+    if (free.length === count) break;
+    const ok = await new Promise((resolve) => {
+      const srv = net.createServer();
+      srv.once('error', () => resolve(false));
+      srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+    });
+    if (ok) free.push(port);
+  }
+  if (free.length < count) throw new Error(`BENCH_PORTS=${spec}: fewer than ${count} free ports`);
+  return free;
 }
 
 function waitForPort(port, child, timeoutMs = 10_000) {
@@ -497,13 +535,16 @@ async function benchServe() {
     results.push({ name: 'serve', ok: true, skipped: true });
     return;
   }
-  const [realPort, servePort] = await freePorts(2);
+  const [realPort, servePort, floorPort] = await benchPorts(3);
   const real = spawn(serverBin, ['--port', String(realPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
   const fake = spawn(process.execPath, [path.join(ROOT, 'dist', 'cli.js'), 'serve', '--port', String(servePort)], { stdio: 'ignore' });
+  // Node's own floor: a bare `net` server answering a constant reply per request (bench/floor-server.js)
+  const floor = spawn(process.execPath, [path.join(__dirname, 'floor-server.js'), String(floorPort)], { stdio: 'ignore' });
   try {
     await waitForPort(realPort, real);
     await waitForPort(servePort, fake);
-    if (fake.exitCode !== null || real.exitCode !== null) throw new Error('a server exited at start');
+    await waitForPort(floorPort, floor);
+    if (fake.exitCode !== null || real.exitCode !== null || floor.exitCode !== null) throw new Error('a server exited at start');
     const n = QUICK ? 20_000 : 30_000;
     const rows = [];
     const ratios = {};
@@ -513,18 +554,19 @@ async function benchServe() {
       ['lpush,lpop', 1],
       ['lpush,lpop', 16],
     ];
-    // Pairs of runs, redis-server then serve (the order alternating), the ratio within each pair
-    // and the median of the pairs: this machine is shared and its load moves from second to
-    // second. CPU µs per request of each server process (/proc, utime + stime) beside it: a
-    // figure the other processes on the machine hardly move.
+    // Rounds of runs on redis-server, serve and the Node floor (the order rotating), the ratios
+    // within each round and the median of the rounds: this machine is shared and its load moves
+    // from second to second. CPU µs per request of each server process (/proc, utime + stime)
+    // beside it: a figure the other processes on the machine hardly move.
     const pairs = QUICK ? 2 : 3;
+    const sides = [['real', real, realPort], ['serve', fake, servePort], ['floor', floor, floorPort]];
     for (const [tests, pipeline] of runs) {
       const count = n * (pipeline > 1 ? 4 : 1);
       const per = {};
       // a short run first on each side, not counted: serve's JIT warms up (steady state is compared)
-      for (const port of [realPort, servePort]) redisBenchmark(benchBin, port, tests, Math.round(count / 5), pipeline);
+      for (const [, , port] of sides) redisBenchmark(benchBin, port, tests, Math.round(count / 5), pipeline);
       for (let i = 0; i < pairs; i++) {
-        const order = i % 2 ? [['serve', fake, servePort], ['real', real, realPort]] : [['real', real, realPort], ['serve', fake, servePort]];
+        const order = sides.map((_, k) => sides[(k + i) % sides.length]);
         const got = {};
         for (const [side, child, port] of order) {
           const cpu0 = processCpuMs(child.pid);
@@ -533,22 +575,39 @@ async function benchServe() {
           got[side] = { rps, cpuPerReq };
         }
         for (const t of Object.keys(got.real.rps)) {
-          (per[t] ??= { ratio: [], real: [], serve: [], cpuReal: [], cpuServe: [] });
+          (per[t] ??= { ratio: [], floorRatio: [], real: [], serve: [], floor: [], cpuReal: [], cpuServe: [], cpuFloor: [] });
           per[t].ratio.push(got.serve.rps[t] / got.real.rps[t]);
+          per[t].floorRatio.push(got.floor.rps[t] / got.real.rps[t]);
           per[t].real.push(got.real.rps[t]);
           per[t].serve.push(got.serve.rps[t]);
+          per[t].floor.push(got.floor.rps[t]);
           per[t].cpuReal.push(got.real.cpuPerReq);
           per[t].cpuServe.push(got.serve.cpuPerReq);
+          per[t].cpuFloor.push(got.floor.cpuPerReq);
         }
       }
       for (const [t, v] of Object.entries(per)) {
         const ratio = median(v.ratio);
         ratios[`${t} -P ${pipeline}`] = ratio;
-        rows.push([t, pipeline === 1 ? 'no' : `-P ${pipeline}`, fmt(median(v.real)), fmt(median(v.serve)), `${fmt(ratio)}x`, fmt(median(v.cpuReal)), fmt(median(v.cpuServe))]);
+        rows.push([
+          t,
+          pipeline === 1 ? 'no' : `-P ${pipeline}`,
+          fmt(median(v.real)),
+          fmt(median(v.serve)),
+          `${fmt(ratio)}x`,
+          fmt(median(v.floor)),
+          `${fmt(median(v.floorRatio))}x`,
+          fmt(median(v.cpuReal)),
+          fmt(median(v.cpuServe)),
+          fmt(median(v.cpuFloor)),
+        ]);
       }
     }
-    table(['test', 'pipeline', 'redis-server rps', 'serve rps', 'serve/redis (median of pairs)', 'redis CPU µs/req', 'serve CPU µs/req'], rows);
-    console.log(`  (${path.basename(serverBin)} ${spawnSync(serverBin, ['--version'], { encoding: 'utf8' }).stdout.match(/v=(\S+)/)?.[1] ?? '?'}, 50 clients, ${pairs} interleaved pairs of runs; CPU per request: the server process's, both tests of a run together)`);
+    table(
+      ['test', 'pipeline', 'redis-server rps', 'serve rps', 'serve/redis', 'node floor rps', 'floor/redis', 'redis CPU µs/req', 'serve CPU µs/req', 'floor CPU µs/req'],
+      rows,
+    );
+    console.log(`  (${path.basename(serverBin)} ${spawnSync(serverBin, ['--version'], { encoding: 'utf8' }).stdout.match(/v=(\S+)/)?.[1] ?? '?'}, 50 clients, ${pairs} interleaved rounds of runs, ratios the median of the rounds; node floor: bench/floor-server.js, a bare \`net\` server answering a constant reply per request, no keyspace — the most a Node server reaches on this machine; CPU per request: the server process's, both tests of a run together)`);
     for (const t of ['SET', 'GET']) {
       checkAtLeast(`serve ${t} unpipelined, requests/s / redis-server's`, ratios[`${t} -P 1`], TARGETS.serveUnpipelined, 'x');
       checkAtLeast(`serve ${t} -P 16, requests/s / redis-server's`, ratios[`${t} -P 16`], TARGETS.servePipelined, 'x');
@@ -556,6 +615,7 @@ async function benchServe() {
   } finally {
     real.kill('SIGTERM');
     fake.kill('SIGTERM');
+    floor.kill('SIGTERM');
   }
 }
 
@@ -571,7 +631,7 @@ async function redisGrowthReference(sizes) {
   const benchBin = which(process.env.BENCH_REDIS_BENCHMARK || 'redis-benchmark');
   const cliBin = which('redis-cli');
   if (!serverBin || !benchBin || !cliBin) return null;
-  const [port] = await freePorts(1);
+  const [port] = await benchPorts(1);
   const real = spawn(serverBin, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
   const cli = (...args) => spawnSync(cliBin, ['-p', String(port), ...args], { encoding: 'utf8', timeout: 600_000 }).stdout.trim();
   const FILL = `for i=0,tonumber(ARGV[1])-1 do

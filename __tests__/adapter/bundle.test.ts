@@ -28,7 +28,7 @@ function run(script: string, nodeArgs: string[] = []): string {
       const xpending = require('./dist/commands/xpending.js');
       console.log(JSON.stringify([
         install === require('./dist/bundle/import.js').link.get('client')['adapter/install'](),
-        xpending === require('./dist/bundle/import.js').link.get('cmd-stream')['commands/xpending'](),
+        xpending === require('./dist/bundle/import.js').link.get('cmd-stream-more')['commands/xpending'](),
         require('./dist/clock/clock.js').StreamsMockError === require('ioredis-mock-streams').StreamsMockError,
       ]));`);
     expect(JSON.parse(out)).toEqual([true, true, true]);
@@ -82,7 +82,7 @@ function run(script: string, nodeArgs: string[] = []): string {
     expect(JSON.parse(out)).toEqual(['PONG', '1-1', 1, true, "NOGROUP No such key 's' or consumer group 'nogroup'"]);
   });
 
-  it('reads a family\'s bundle of command modules on the first command of that family (INCR after SET none, HINCRBY the hash one), and the rare one (Lua, DUMP/RESTORE/COPY, INFO, COMMAND) only when one of their commands runs', () => {
+  it('reads a family\'s bundle of command modules on the first command of that family (the stream cycle the stream one, XPENDING the rarer stream commands\' one, INCR after SET none, HINCRBY the hash one), and the rare one (Lua, DUMP/RESTORE/COPY, INFO, COMMAND) only when one of their commands runs', () => {
     const out = run(`
       const Redis = require('ioredis-mock-streams');
       const bundles = () => Object.keys(require.cache).filter((f) => f.includes('bundle')).map((f) => f.split(/[\\\\/]/).pop()).sort();
@@ -92,6 +92,10 @@ function run(script: string, nodeArgs: string[] = []): string {
         await r.xadd('s', '1-1', 'f', 'v');
         await r.xgroup('CREATE', 's', 'g', '0');
         await r.xreadgroup('GROUP', 'g', 'c', 'STREAMS', 's', '>');
+        await r.xack('s', 'g', '1-1');
+        const cycle = bundles();
+        await r.xpending('s', 'g');
+        const afterXpending = bundles();
         await r.set('k', 'v');
         const before = bundles();
         await r.incr('n'); // an engine command (lib/commands/incr.ts): in the cmd-core bundle, as SET
@@ -99,15 +103,18 @@ function run(script: string, nodeArgs: string[] = []): string {
         await r.hincrby('h', 'f', 1); // an engine command of the hash family (lib/commands/hash*.ts)
         const afterHincrby = bundles();
         const info = await r.info('server');
-        console.log(JSON.stringify([atStart, before, afterIncr, afterHincrby, bundles(), info.includes('redis_version')]));
+        console.log(JSON.stringify([atStart, cycle, afterXpending, before, afterIncr, afterHincrby, bundles(), info.includes('redis_version')]));
         r.disconnect();
       })();`);
     expect(JSON.parse(out)).toEqual([
       ['client.js', 'import.js'],
-      ['client.js', 'cmd-core.js', 'cmd-stream.js', 'import.js'],
-      ['client.js', 'cmd-core.js', 'cmd-stream.js', 'import.js'],
-      ['client.js', 'cmd-core.js', 'cmd-hash.js', 'cmd-stream.js', 'import.js'],
-      ['client.js', 'cmd-core.js', 'cmd-hash.js', 'cmd-stream.js', 'commands.js', 'import.js', 'rare.js'],
+      // a worker's XADD/XREADGROUP/XACK: the stream bundle alone (the argument helpers are in the client's)
+      ['client.js', 'cmd-stream.js', 'import.js'],
+      ['client.js', 'cmd-stream-more.js', 'cmd-stream.js', 'import.js'],
+      ['client.js', 'cmd-core.js', 'cmd-stream-more.js', 'cmd-stream.js', 'import.js'],
+      ['client.js', 'cmd-core.js', 'cmd-stream-more.js', 'cmd-stream.js', 'import.js'],
+      ['client.js', 'cmd-core.js', 'cmd-hash.js', 'cmd-stream-more.js', 'cmd-stream.js', 'import.js'],
+      ['client.js', 'cmd-core.js', 'cmd-hash.js', 'cmd-stream-more.js', 'cmd-stream.js', 'commands.js', 'import.js', 'rare.js'],
       true,
     ]);
   });

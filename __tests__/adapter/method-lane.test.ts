@@ -864,4 +864,38 @@ describe('stream methods answer and count as call() does', () => {
     // the general path (runStreamMethod sees the connection busy and never reaches runLane)
     expect(o.lane).toEqual({ short: 0, fellBack: 0 });
   });
+  it('takes the general path while slowlog-log-slower-than, min-replicas-to-write or MONITOR is in force, and the short one again once they are off', async () => {
+    const o = await both({}, async ({ x, note, client, r }) => {
+      const admin = client(); // its commands through call(): the general path, not counted
+      note('before', await x('xadd', 's', '1-0', 'f', 'v'));
+      await admin.call('config', 'SET', 'slowlog-log-slower-than', '0');
+      await admin.call('slowlog', 'RESET');
+      note('slowlogged', await x('xlen', 's'));
+      note('slowlog', ((await admin.call('slowlog', 'GET')) as unknown[][]).map((e) => e[3]));
+      await admin.call('config', 'SET', 'slowlog-log-slower-than', '10000');
+      await admin.call('config', 'SET', 'min-replicas-to-write', '1');
+      note('noreplicas', await outcome(x('xadd', 's', '2-0', 'f', 'v')));
+      await admin.call('config', 'SET', 'min-replicas-to-write', '0');
+      const monitor = await r.duplicate().monitor();
+      const seen: string[] = [];
+      monitor.on('monitor', (_time: string, args: string[]) => seen.push(args.join(' ')));
+      note('monitored', await x('xlen', 's'));
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      note('monitor', seen);
+      monitor.disconnect();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      note('after', await x('xlen', 's'));
+    });
+    expect(o.log).toEqual([
+      ['before', '1-0'],
+      ['slowlogged', 1],
+      ['slowlog', [['xlen', 's'], ['slowlog', 'RESET']]], // newest first; SLOWLOG RESET logged after it ran
+      ['noreplicas', { error: expect.objectContaining({ message: 'NOREPLICAS Not enough good replicas to write.' }) }],
+      ['monitored', 1],
+      ['monitor', ['xlen s']],
+      ['after', 1],
+    ]);
+    // the first XADD and the last XLEN on the short path; the three in between handed over
+    expect(o.lane).toEqual({ short: 2, fellBack: 3 });
+  });
 });

@@ -107,7 +107,14 @@ export class ServerState {
    * Redis Cluster mode (lib/engine/cluster.ts): the masters sharing this server's db 0, or null
    * (a single server). Set by a front end that serves a cluster (`serve({ cluster })`).
    */
-  cluster: ClusterState | null = null;
+  get cluster(): ClusterState | null {
+    return this.clusterState;
+  }
+  set cluster(value: ClusterState | null) {
+    this.clusterState = value;
+    this.updateShortPath();
+  }
+  private clusterState: ClusterState | null = null;
   /**
    * Warn (console.warn, once per script and key) when a script reads or writes a key it did not
    * declare in KEYS: a cluster may place that key on another node. Off by default; on with
@@ -119,7 +126,14 @@ export class ServerState {
    * The replication stream (lib/engine/replication.ts): null until a replica attaches (SYNC);
    * commands then propagate to it.
    */
-  replication: Replication | null = null;
+  get replication(): Replication | null {
+    return this.replicationState;
+  }
+  set replication(value: Replication | null) {
+    this.replicationState = value;
+    this.updateShortPath();
+  }
+  private replicationState: Replication | null = null;
   /** REPLICAOF host port: the master this server replicates (nothing is fetched), or null. */
   master: { host: string; port: number } | null = null;
 
@@ -143,9 +157,44 @@ export class ServerState {
   /** CLIENT PAUSE in force (lib/engine/pause.ts), or null. */
   clientPause: ClientPause | null = null;
   /** Client-side caching (CLIENT TRACKING): created by the first connection that turns it on. */
-  tracking: TrackingState | null = null;
+  get tracking(): TrackingState | null {
+    return this.trackingState;
+  }
+  set tracking(value: TrackingState | null) {
+    this.trackingState = value;
+    this.updateShortPath();
+  }
+  private trackingState: TrackingState | null = null;
   /** Connections in MONITOR mode (lib/engine/connection/monitor.ts), or null when none. */
-  monitors: Set<{ push(msg: Reply): void }> | null = null;
+  get monitors(): Set<{ push(msg: Reply): void }> | null {
+    return this.monitorSet;
+  }
+  set monitors(value: Set<{ push(msg: Reply): void }> | null) {
+    this.monitorSet = value;
+    this.updateShortPath();
+  }
+  private monitorSet: Set<{ push(msg: Reply): void }> | null = null;
+
+  /**
+   * True while no server-wide state asks for the general path's checks, the one flag the short
+   * path of a command (`Connection.runLane`) reads: no cluster, no replica attached, no
+   * `maxmemory`, no min-replicas-to-write in force, no CLIENT TRACKING, no MONITOR, the default
+   * `slowlog-log-slower-than`. Recomputed whenever one of them changes (the accessors above,
+   * CONFIG SET and CONFIG RESETSTAT's reset through the config's listeners).
+   */
+  shortPath = true;
+
+  private updateShortPath(): void {
+    const config = this.config;
+    this.shortPath =
+      this.clusterState === null &&
+      this.replicationState === null &&
+      this.trackingState === null &&
+      this.monitorSet === null &&
+      config.maxmemory === 0 &&
+      !config.replicasLacking &&
+      config.slowlogSlowerThan === 10000;
+  }
 
   constructor(
     readonly host: string,
@@ -156,6 +205,7 @@ export class ServerState {
     // many subscribers per channel are normal in tests
     this.channels.setMaxListeners(0);
     this.patternChannels.setMaxListeners(0);
+    this.config.listeners.add(() => this.updateShortPath());
     watchMaxmemory(this);
   }
 

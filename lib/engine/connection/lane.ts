@@ -83,13 +83,7 @@ export function runLane(this: Connection, lane: StreamLane, argv: string[]): Rep
     this.channelSubs !== undefined ||
     this.patternSubs !== undefined ||
     this.shardSubs !== undefined ||
-    this.server.cluster !== null ||
-    this.server.replication !== null ||
-    this.server.config.maxmemory !== 0 ||
-    this.server.config.replicasLacking ||
-    this.server.tracking !== null ||
-    this.server.monitors !== null ||
-    this.server.config.slowlogSlowerThan !== 10000 ||
+    !this.server.shortPath ||
     (lane.arity >= 0 ? argv.length !== lane.arity : argv.length < -lane.arity)
   ) {
     return this.runReady(argv);
