@@ -324,6 +324,31 @@ describe('HELLO and AUTH', () => {
     expect(await d.execute(['HELLO', '3', 'AUTH', 'default', 'sec', 'SETNAME', 'n'])).toBeInstanceOf(MapReply);
     expect(await d.execute(['CLIENT', 'GETNAME'])).toBe('n');
   });
+
+  it('refuses an unknown command or a wrong arity before NOAUTH (processCommand checks them first; 7.0.15 and the post-7.4 build)', async () => {
+    for (const redisVersion of ['7.0', '8.10']) {
+      const c = conn({ password: 'sec', streams: { redisVersion } });
+      expect(await errorOf(c.execute(['FOO']))).toBe("ERR unknown command 'FOO', with args beginning with: ");
+      expect(await errorOf(c.execute(['GET']))).toBe("ERR wrong number of arguments for 'get' command");
+      expect(await errorOf(c.execute(['CONFIG', 'foo']))).toBe("ERR unknown subcommand 'foo'. Try CONFIG HELP.");
+      expect(await errorOf(c.execute(['GET', 'a']))).toBe('NOAUTH Authentication required.');
+      port++;
+    }
+  });
+});
+
+describe('processCommand order on a replica', () => {
+  it('answers READONLY to a write of a RESP2 subscriber before refusing it for subscriber mode (as both real servers)', async () => {
+    const c = conn();
+    expect(await c.execute(['REPLICAOF', '127.0.0.1', '1'])).toEqual(new SimpleString('OK'));
+    await c.execute(['SUBSCRIBE', 'ch']);
+    expect(await errorOf(c.execute(['SET', 'a', '1']))).toBe("READONLY You can't write against a read only replica.");
+    expect(await errorOf(c.execute(['GET', 'a']))).toBe(
+      "ERR Can't execute 'get': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context",
+    );
+    await c.execute(['UNSUBSCRIBE']);
+    expect(await c.execute(['REPLICAOF', 'NO', 'ONE'])).toEqual(new SimpleString('OK'));
+  });
 });
 
 describe('CLIENT', () => {
