@@ -348,6 +348,15 @@ describe('INFO counts the commands a script calls as Redis does', () => {
     ['a noscript command', ['EVAL', "return redis.call('multi')", '0'], /^ERR This Redis command is not allowed from script/, { multi: '0/1/0', eval: '1/0/1' }, { ERR: '1' }],
     ['redis.error_reply (counted once, as the reply)', ['EVAL', "return redis.error_reply('MY err')", '0'], /^MY err$/, { eval: '1/0/1' }, { MY: '1' }],
     ['a Lua error', ['EVAL', 'return nil + 1', '0'], /^ERR user_script:1: attempt to perform arithmetic on a nil value/, { eval: '1/0/1' }, { ERR: '1' }],
+    ['error replies nested in the returned table (each counted as written)', ['EVAL', "return {redis.error_reply('X bad'), {redis.error_reply('X2 bad')}}", '0'], [expect.anything(), [expect.anything()]], { eval: '1/0/1' }, { X: '1', X2: '1' }],
+    [
+      "a nested command's error (counted when it failed, failing the EVAL once more) beside a new one",
+      ['EVAL', "return {1, {redis.error_reply('Y bad')}, redis.pcall('nosuch')}", '0'],
+      [1, [expect.anything()], expect.anything()],
+      { eval: '1/0/2' },
+      { ERR: '1', Y: '1' },
+    ],
+    ['a nested error table marked ignore_error_stats_update (not counted, the EVAL failed)', ['EVAL', "return {{err='R raw', ignore_error_stats_update=true}}", '0'], [expect.anything()], { eval: '1/0/1' }, {}],
   ];
   for (const [title, argv, reply, cmd, err, oom] of CASES) {
     it(title, async () => {

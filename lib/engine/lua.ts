@@ -692,6 +692,29 @@ function statsCounted(vm: LuaVm, L: LuaState): boolean {
 class CountedErrorReply extends ErrorReply {}
 
 /**
+ * The error replies nested in a script's result, as script_lua.c luaReplyToRedisReply writes them
+ * (networking.c afterErrorReply): each counted in errorstats and total_error_replies, which makes
+ * the script's command failed (call()); one counted already (ignore_error_stats_update: the error
+ * of a command the script called) adds a failed call instead. Checked on 7.0.15 and the post-7.4
+ * build: `return {redis.pcall('nosuch'), redis.error_reply('Q x')}` counts ERR 1, Q 1, failed 2.
+ */
+function countNestedErrors(conn: Connection, result: Reply): void {
+  let fresh = false;
+  // a stack, not recursion: a result can nest 7995 levels deep
+  const pending: Reply[] = [result];
+  while (pending.length > 0) {
+    const r = pending.pop()!;
+    if (r instanceof CountedErrorReply) conn.nestedFailedCalls++;
+    else if (r instanceof ErrorReply) {
+      conn.server.stats.errorReply(r.message);
+      fresh = true;
+    } else if (Array.isArray(r)) for (let i = r.length - 1; i >= 0; i--) pending.push(r[i]);
+    else if (r instanceof MapReply || r instanceof SetReply) for (let i = r.items.length - 1; i >= 0; i--) pending.push(r.items[i]);
+  }
+  if (fresh) conn.nestedFailedCalls++;
+}
+
+/**
  * A command a read-only script may not run (script.c scriptVerifyWriteCommandAllow: `write` or
  * `may_replicate`), as far as Redis's table knows it; unknown commands, a wrong arity and
  * noscript commands are left to scriptCall, which Redis checks first.
@@ -1419,6 +1442,7 @@ function step(run: ScriptRun): Reply | typeof SUSPENDED {
     if (vm.getTop(co) > 1) vm.setTop(co, 1);
     const result = vm.getTop(co) === 0 ? null : popResult(vm, co, run.resp);
     if (result instanceof ErrorReply) throw result instanceof CountedErrorReply ? new NoStatsCommandError(result.message) : new CommandError(result.message);
+    if (Array.isArray(result) || result instanceof MapReply || result instanceof SetReply) countNestedErrors(run.conn, result);
     return result;
   }
   if (status === LUA_YIELD) {
