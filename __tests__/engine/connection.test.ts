@@ -7,20 +7,10 @@ import Redis, { createFakeClock, streamsKeyspace } from 'ioredis-mock-streams';
 import { openConnections } from '../../lib/engine';
 import { DoubleReply, ErrorReply, MapReply, NIL_ARRAY, PushReply, SetReply, SimpleString, VerbatimReply } from '../../lib/reply/reply';
 import { engineConnections, errorOf } from '../helpers/engine-connections';
+import { settled } from '../helpers/settled';
 
 const engine = engineConnections(52_000);
 const conn = engine.conn;
-
-
-const settled = async (p: Promise<unknown>) => {
-  let done = false;
-  p.then(
-    () => (done = true),
-    () => (done = true),
-  );
-  for (let i = 0; i < 5; i++) await Promise.resolve();
-  return done;
-};
 
 describe('replies typed as Redis types them', () => {
   it('answers stream commands with their typed replies', async () => {
