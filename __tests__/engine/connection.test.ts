@@ -4,44 +4,13 @@
  * connection commands behave as on a real connection (texts checked on redis-server 7.0.15).
  */
 import Redis, { createFakeClock, streamsKeyspace } from 'ioredis-mock-streams';
-import { Connection, createConnection, openConnections } from '../../lib/engine';
-import { CommandError } from '../../lib/errors';
+import { openConnections } from '../../lib/engine';
 import { DoubleReply, ErrorReply, MapReply, NIL_ARRAY, PushReply, SetReply, SimpleString, VerbatimReply } from '../../lib/reply/reply';
+import { engineConnections, errorOf } from '../helpers/engine-connections';
+import { settled } from '../helpers/settled';
 
-let port = 52_000;
-beforeEach(() => {
-  port++;
-});
-
-const open: Connection[] = [];
-function conn(opts: Parameters<typeof createConnection>[0] = {}): Connection {
-  const c = createConnection({ port, ...opts });
-  open.push(c);
-  return c;
-}
-afterEach(() => {
-  for (const c of open.splice(0)) c.close();
-});
-
-async function errorOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof CommandError) return e.message;
-    throw e;
-  }
-  throw new Error('expected an error reply');
-}
-
-const settled = async (p: Promise<unknown>) => {
-  let done = false;
-  p.then(
-    () => (done = true),
-    () => (done = true),
-  );
-  for (let i = 0; i < 5; i++) await Promise.resolve();
-  return done;
-};
+const engine = engineConnections(52_000);
+const conn = engine.conn;
 
 describe('replies typed as Redis types them', () => {
   it('answers stream commands with their typed replies', async () => {
@@ -96,7 +65,7 @@ describe('replies typed as Redis types them', () => {
 describe('sharing the keyspace with ioredis fake clients', () => {
   it('sees what an ioredis client of the same host:port/db wrote, and serves its blocked read', async () => {
     const clock = createFakeClock({ now: 1000 });
-    const redis = new Redis({ port, streams: { clock } });
+    const redis = new Redis({ port: engine.port, streams: { clock } });
     const c = conn();
     await redis.xgroup('CREATE', 's', 'g', '$', 'MKSTREAM');
     const read = redis.xreadgroup('GROUP', 'g', 'c', 'BLOCK', 0, 'STREAMS', 's', '>');
@@ -139,7 +108,7 @@ describe('connection order', () => {
     await expect(read).rejects.toThrow('Connection is closed.');
     await expect(len).rejects.toThrow('Connection is closed.');
     await expect(c.execute(['PING'])).rejects.toThrow('Connection is closed.');
-    expect(streamsKeyspace(new Redis({ port, lazyConnect: true }) as never).blockedCount).toBe(0);
+    expect(streamsKeyspace(new Redis({ port: engine.port, lazyConnect: true }) as never).blockedCount).toBe(0);
   });
 });
 
@@ -181,7 +150,7 @@ describe('MULTI / EXEC / DISCARD / WATCH', () => {
     expect(await errorOf(old.execute(['ZREVRANK', 'z', 'm', 'WITHSCORE']))).toBe("ERR wrong number of arguments for 'zrevrank' command");
     expect(await errorOf(old.execute(['EXEC']))).toBe('EXECABORT Transaction discarded because of previous errors.');
     expect((await old.execute(['COMMAND', 'INFO', 'zrank']) as unknown[][])[0][1]).toBe(3);
-    const now = conn({ port: port + 5000 }); // another keyspace (the version is the keyspace's)
+    const now = conn({ port: engine.port + 5000 }); // another keyspace (the version is the keyspace's)
     await now.execute(['MULTI']);
     expect(await now.execute(['ZRANK', 'z', 'm', 'WITHSCORE'])).toEqual(new SimpleString('QUEUED'));
     expect(await now.execute(['EXEC'])).toEqual([NIL_ARRAY]);
@@ -223,7 +192,7 @@ describe('MULTI / EXEC / DISCARD / WATCH', () => {
 
   it('WATCH sees writes of ioredis-mock built-ins and of ioredis clients', async () => {
     const a = conn();
-    const redis = new Redis({ port });
+    const redis = new Redis({ port: engine.port });
     await a.execute(['WATCH', 'k']);
     await redis.set('k', 'v');
     await a.execute(['MULTI']);
@@ -260,7 +229,7 @@ describe('SELECT, PING, ECHO, RESET', () => {
     expect(await c.execute(['SELECT', '3'])).toEqual(new SimpleString('OK'));
     expect(c.db).toBe(3);
     expect(await c.execute(['GET', 'k'])).toBeNull();
-    const redis = new Redis({ port, db: 3 });
+    const redis = new Redis({ port: engine.port, db: 3 });
     await redis.set('k', 'db3');
     expect(await c.execute(['GET', 'k'])).toBe('db3');
     redis.disconnect();
@@ -319,10 +288,37 @@ describe('HELLO and AUTH', () => {
     expect(await errorOf(c.execute(['AUTH', 'bad']))).toBe('WRONGPASS invalid username-password pair or user is disabled.');
     expect(await c.execute(['AUTH', 'sec'])).toEqual(new SimpleString('OK'));
     expect(await c.execute(['PING'])).toEqual(new SimpleString('PONG'));
-    const d = conn({ password: 'sec', port: port + 500 });
+    const d = conn({ password: 'sec', port: engine.port + 500 });
     expect(await errorOf(d.execute(['HELLO']))).toContain('otherwise the HELLO <proto> AUTH <user> <pass> option'); // 7.2+
     expect(await d.execute(['HELLO', '3', 'AUTH', 'default', 'sec', 'SETNAME', 'n'])).toBeInstanceOf(MapReply);
     expect(await d.execute(['CLIENT', 'GETNAME'])).toBe('n');
+  });
+
+  it('refuses an unknown command or a wrong arity before NOAUTH (processCommand checks them first; 7.0.15 and the post-7.4 build)', async () => {
+    for (const [redisVersion, at] of [
+      ['7.0', 0],
+      ['8.10', 500],
+    ] as const) {
+      const c = conn({ password: 'sec', port: engine.port + at, streams: { redisVersion } });
+      expect(await errorOf(c.execute(['FOO']))).toBe("ERR unknown command 'FOO', with args beginning with: ");
+      expect(await errorOf(c.execute(['GET']))).toBe("ERR wrong number of arguments for 'get' command");
+      expect(await errorOf(c.execute(['CONFIG', 'foo']))).toBe("ERR unknown subcommand 'foo'. Try CONFIG HELP.");
+      expect(await errorOf(c.execute(['GET', 'a']))).toBe('NOAUTH Authentication required.');
+    }
+  });
+});
+
+describe('processCommand order on a replica', () => {
+  it('answers READONLY to a write of a RESP2 subscriber before refusing it for subscriber mode (as both real servers)', async () => {
+    const c = conn();
+    expect(await c.execute(['REPLICAOF', '127.0.0.1', '1'])).toEqual(new SimpleString('OK'));
+    await c.execute(['SUBSCRIBE', 'ch']);
+    expect(await errorOf(c.execute(['SET', 'a', '1']))).toBe("READONLY You can't write against a read only replica.");
+    expect(await errorOf(c.execute(['GET', 'a']))).toBe(
+      "ERR Can't execute 'get': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context",
+    );
+    await c.execute(['UNSUBSCRIBE']);
+    expect(await c.execute(['REPLICAOF', 'NO', 'ONE'])).toEqual(new SimpleString('OK'));
   });
 });
 
@@ -341,10 +337,10 @@ describe('CLIENT', () => {
   it('CLIENT INFO gives the fields of the emulated version, CLIENT LIST every open connection in id order', async () => {
     const old = conn({ streams: { redisVersion: '7.0' } });
     expect(((await old.execute(['CLIENT', 'INFO'])) as VerbatimReply).text).toBe(
-      `id=${old.id} addr=${old.addr} laddr=127.0.0.1:${port} fd=${7 + old.id} name= age=0 idle=0 flags=N db=0 sub=0 psub=0 ssub=0 multi=-1 qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=1024 rbp=0 obl=0 oll=0 omem=0 tot-mem=1024 events=r cmd=client|info user=default redir=-1 resp=2\n`,
+      `id=${old.id} addr=${old.addr} laddr=127.0.0.1:${engine.port} fd=${7 + old.id} name= age=0 idle=0 flags=N db=0 sub=0 psub=0 ssub=0 multi=-1 qbuf=0 qbuf-free=0 argv-mem=0 multi-mem=0 rbs=1024 rbp=0 obl=0 oll=0 omem=0 tot-mem=1024 events=r cmd=client|info user=default redir=-1 resp=2\n`,
     );
-    const a = conn({ port: port + 1000 });
-    const b = conn({ port: port + 1000 });
+    const a = conn({ port: engine.port + 1000 });
+    const b = conn({ port: engine.port + 1000 });
     await b.execute(['MULTI']);
     const text = ((await a.execute(['CLIENT', 'LIST'])) as VerbatimReply).text;
     const lines = text.split('\n').filter(Boolean);
@@ -385,7 +381,7 @@ describe('pub/sub', () => {
     );
     expect(await sub.execute(['PING'])).toEqual(['pong', '']);
     pushed.length = 0;
-    const redis = new Redis({ port });
+    const redis = new Redis({ port: engine.port });
     expect(await redis.publish('a', 'hi')).toBe(1);
     const pub = conn();
     expect(await pub.execute(['PUBLISH', 'news', 'x'])).toBe(1);

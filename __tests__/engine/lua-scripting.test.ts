@@ -348,6 +348,15 @@ describe('INFO counts the commands a script calls as Redis does', () => {
     ['a noscript command', ['EVAL', "return redis.call('multi')", '0'], /^ERR This Redis command is not allowed from script/, { multi: '0/1/0', eval: '1/0/1' }, { ERR: '1' }],
     ['redis.error_reply (counted once, as the reply)', ['EVAL', "return redis.error_reply('MY err')", '0'], /^MY err$/, { eval: '1/0/1' }, { MY: '1' }],
     ['a Lua error', ['EVAL', 'return nil + 1', '0'], /^ERR user_script:1: attempt to perform arithmetic on a nil value/, { eval: '1/0/1' }, { ERR: '1' }],
+    ['error replies nested in the returned table (each counted as written)', ['EVAL', "return {redis.error_reply('X bad'), {redis.error_reply('X2 bad')}}", '0'], [expect.anything(), [expect.anything()]], { eval: '1/0/1' }, { X: '1', X2: '1' }],
+    [
+      "a nested command's error (counted when it failed, failing the EVAL once more) beside a new one",
+      ['EVAL', "return {1, {redis.error_reply('Y bad')}, redis.pcall('nosuch')}", '0'],
+      [1, [expect.anything()], expect.anything()],
+      { eval: '1/0/2' },
+      { ERR: '1', Y: '1' },
+    ],
+    ['a nested error table marked ignore_error_stats_update (not counted, the EVAL failed)', ['EVAL', "return {{err='R raw', ignore_error_stats_update=true}}", '0'], [expect.anything()], { eval: '1/0/1' }, {}],
   ];
   for (const [title, argv, reply, cmd, err, oom] of CASES) {
     it(title, async () => {
@@ -416,74 +425,46 @@ describe('a runaway script', () => {
     }
   });
 
-  it('inside pcall is suspended too: other connections get BUSY, SCRIPT KILL ends it, and a pcall loop finishes in slices', async () => {
-    const a = createConnection({ port: 51_028 });
-    const b = createConnection({ port: 51_028 });
-    try {
-      await b.execute(['CONFIG', 'SET', 'busy-reply-threshold', '100']);
-      let ticks = 0;
-      const timer = setInterval(() => ticks++, 10);
-      const script = "local f = function() while 1 do redis.call('ping') end end while 1 do pcall(f) end";
-      const running = a.execute(['EVAL', script, '0']);
-      running.catch(() => undefined);
-      await new Promise((r) => setTimeout(r, 250));
-      clearInterval(timer);
-      expect(ticks).toBeGreaterThan(5);
-      await expect(b.execute(['PING'])).rejects.toThrow(/^BUSY /);
-      expect(await b.execute(['SCRIPT', 'KILL'])).toEqual(expect.objectContaining({ value: 'OK' }));
-      await expect(running).rejects.toThrow(/^ERR Script killed by user with SCRIPT KILL\.\.\. script: [0-9a-f]{40}, on @user_script:1\.$/);
-      const nested = 'return {pcall(function() return pcall(function() local i = 0 while i < 2e7 do i = i + 1 end return i end) end)}';
-      expect(toResp2Plain(await a.execute(['EVAL', nested, '0']))).toEqual([1, 1, 20_000_000]);
-    } finally {
-      a.close();
-      b.close();
-    }
-  });
-
-  it('inside xpcall is suspended too: other connections get BUSY, SCRIPT KILL ends it, and an xpcall loop finishes in slices', async () => {
-    const a = createConnection({ port: 51_042 });
-    const b = createConnection({ port: 51_042 });
-    try {
-      await b.execute(['CONFIG', 'SET', 'busy-reply-threshold', '100']);
-      let ticks = 0;
-      const timer = setInterval(() => ticks++, 10);
-      const script = 'local h = function(e) return e end while 1 do xpcall(function() while 1 do end end, h) end';
-      const running = a.execute(['EVAL', script, '0']);
-      running.catch(() => undefined);
-      await new Promise((r) => setTimeout(r, 250));
-      clearInterval(timer);
-      expect(ticks).toBeGreaterThan(5);
-      await expect(b.execute(['PING'])).rejects.toThrow(/^BUSY /);
-      expect(await b.execute(['SCRIPT', 'KILL'])).toEqual(expect.objectContaining({ value: 'OK' }));
-      await expect(running).rejects.toThrow(/^ERR Script killed by user with SCRIPT KILL\.\.\. script: [0-9a-f]{40}, on @user_script:1\.$/);
-      const nested = 'return {xpcall(function() return xpcall(function() local i = 0 while i < 2e7 do i = i + 1 end return i end, tostring) end, tostring)}';
-      expect(toResp2Plain(await a.execute(['EVAL', nested, '0']))).toEqual([1, 1, 20_000_000]);
-    } finally {
-      a.close();
-      b.close();
-    }
-  });
-
-  for (const [what, body] of [
-    ['coroutine.resume', 'local co = coroutine.create(function() while 1 do end end) coroutine.resume(co)'],
-    ['coroutine.wrap', 'coroutine.wrap(function() local f = coroutine.wrap(function() while 1 do end end) f() end)()'],
-  ]) {
-    it(`inside the body of ${what} is suspended too: other connections get BUSY and SCRIPT KILL ends it`, async () => {
-      const a = createConnection({ port: 51_044 });
-      const b = createConnection({ port: 51_044 });
+  /**
+   * [title, port, script looping forever inside the construct, a script whose loop inside it finishes
+   * in slices and its reply (or null)]: other connections get BUSY, SCRIPT KILL ends it.
+   */
+  const SUSPENDED_INSIDE: [string, number, string, [string, unknown] | null][] = [
+    [
+      'inside pcall is suspended too: other connections get BUSY, SCRIPT KILL ends it, and a pcall loop finishes in slices',
+      51_028,
+      "local f = function() while 1 do redis.call('ping') end end while 1 do pcall(f) end",
+      ['return {pcall(function() return pcall(function() local i = 0 while i < 2e7 do i = i + 1 end return i end) end)}', [1, 1, 20_000_000]],
+    ],
+    [
+      'inside xpcall is suspended too: other connections get BUSY, SCRIPT KILL ends it, and an xpcall loop finishes in slices',
+      51_042,
+      'local h = function(e) return e end while 1 do xpcall(function() while 1 do end end, h) end',
+      ['return {xpcall(function() return xpcall(function() local i = 0 while i < 2e7 do i = i + 1 end return i end, tostring) end, tostring)}', [1, 1, 20_000_000]],
+    ],
+    ...[
+      ['coroutine.resume', 'local co = coroutine.create(function() while 1 do end end) coroutine.resume(co)'],
+      ['coroutine.wrap', 'coroutine.wrap(function() local f = coroutine.wrap(function() while 1 do end end) f() end)()'],
+    ].map(([what, body]): [string, number, string, null] => [`inside the body of ${what} is suspended too: other connections get BUSY and SCRIPT KILL ends it`, 51_044, body, null]),
+  ];
+  for (const [title, port, script, finishing] of SUSPENDED_INSIDE) {
+    it(title, async () => {
+      const a = createConnection({ port });
+      const b = createConnection({ port });
       try {
         await b.execute(['CONFIG', 'SET', 'busy-reply-threshold', '100']);
         let ticks = 0;
         const timer = setInterval(() => ticks++, 10);
-        const running = a.execute(['EVAL', body, '0']);
+        const running = a.execute(['EVAL', script, '0']);
         running.catch(() => undefined);
         await new Promise((r) => setTimeout(r, 250));
         clearInterval(timer);
         expect(ticks).toBeGreaterThan(5);
         await expect(b.execute(['PING'])).rejects.toThrow(/^BUSY /);
         expect(await b.execute(['SCRIPT', 'KILL'])).toEqual(expect.objectContaining({ value: 'OK' }));
-        await expect(running).rejects.toThrow(/^ERR Script killed by user with SCRIPT KILL\.\.\./);
+        await expect(running).rejects.toThrow(/^ERR Script killed by user with SCRIPT KILL\.\.\. script: [0-9a-f]{40}, on @user_script:1\.$/);
         expect(await b.execute(['PING'])).toEqual(expect.objectContaining({ value: 'PONG' }));
+        if (finishing !== null) expect(toResp2Plain(await a.execute(['EVAL', finishing[0], '0']))).toEqual(finishing[1]);
       } finally {
         a.close();
         b.close();
@@ -491,16 +472,19 @@ describe('a runaway script', () => {
     });
   }
 
+  /** A script's reply on `c` in RESP2 form, or its error text. */
+  const evalOf = async (c: ReturnType<typeof createConnection>, body: string): Promise<unknown> => {
+    try {
+      return toResp2Plain(await c.execute(['EVAL', body, '0']));
+    } catch (e) {
+      return (e as Error).message;
+    }
+  };
+
   it('coroutines answer as in Redis when their bodies run in slices (values, yields, errors, wrap)', async () => {
     // replies checked on redis-server 7.0.15 and the post-7.4 build
     const a = createConnection({ port: 51_045 });
-    const run = async (body: string) => {
-      try {
-        return toResp2Plain(await a.execute(['EVAL', body, '0']));
-      } catch (e) {
-        return (e as Error).message;
-      }
-    };
+    const run = (body: string) => evalOf(a, body);
     try {
       expect(await run("local co = coroutine.create(function(a, b) local x = coroutine.yield(a + b) local i = 0 while i < 2e7 do i = i + 1 end error('boom') end) local r1 = {coroutine.resume(co, 1, 2)} local r2 = {coroutine.resume(co, 'v')} return {r1[1], r1[2], r2[1], r2[2], coroutine.status(co), coroutine.resume(co)}")).toEqual([1, 3, null, 'user_script:1: boom', 'dead', null, 'cannot resume dead coroutine']);
       expect(await run("local f = coroutine.wrap(function() local i = 0 while i < 2e7 do i = i + 1 end coroutine.yield(i) error('w') end) local a = f() local ok, e = pcall(f) return {a, tostring(ok), e}")).toEqual([20_000_000, 'false', 'user_script:1: w']);
@@ -514,13 +498,7 @@ describe('a runaway script', () => {
   it('xpcall answers as Lua 5.1 in Redis: the handler gets the error object for one result; a failing handler, no handler', async () => {
     // replies checked on redis-server 7.0.15 and the post-7.4 build
     const a = createConnection({ port: 51_043 });
-    const run = async (body: string) => {
-      try {
-        return toResp2Plain(await a.execute(['EVAL', body, '0']));
-      } catch (e) {
-        return (e as Error).message;
-      }
-    };
+    const run = (body: string) => evalOf(a, body);
     try {
       expect(await run("return {xpcall(function() error('x') end, function(e) return 'h:'..e, 2 end)}")).toEqual([null, 'h:user_script:1: x']);
       expect(await run('return {xpcall(function(a) return 1, a end, function(e) return e end, 5)}')).toEqual([1, 1]);

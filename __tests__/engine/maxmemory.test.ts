@@ -7,36 +7,15 @@
  * The fake's used memory: 900000 bytes plus 100 per key (lib/stats/memory-model.ts).
  */
 import Redis, { createFakeClock } from 'ioredis-mock-streams';
-import { Connection, createConnection } from '../../lib/engine';
-import { CommandError } from '../../lib/errors';
+import { Connection } from '../../lib/engine';
 import { type Reply, SimpleString, toResp2Plain } from '../../lib/reply/reply';
+import { engineConnections, errorOf } from '../helpers/engine-connections';
 
 const OOM = "OOM command not allowed when used memory > 'maxmemory'.";
 const OK = new SimpleString('OK');
 
-let port = 53_400;
-beforeEach(() => {
-  port++;
-});
-const open: Connection[] = [];
-function conn(opts: Parameters<typeof createConnection>[0] = {}): Connection {
-  const c = createConnection({ port, ...opts });
-  open.push(c);
-  return c;
-}
-afterEach(() => {
-  for (const c of open.splice(0)) c.close();
-});
-
-async function errorOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof CommandError) return e.message;
-    throw e;
-  }
-  throw new Error('expected an error reply');
-}
+const engine = engineConnections(53_400);
+const conn = engine.conn;
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -120,7 +99,7 @@ describe('OOM with maxmemory-policy noeviction', () => {
 
 describe('through an ioredis client', () => {
   it('refuses denyoom built-ins and stream commands alike, and writes while replicas are lacking', async () => {
-    const redis = new Redis({ port });
+    const redis = new Redis({ port: engine.port });
     try {
       await redis.set('k', 'v');
       await redis.config('SET', 'maxmemory', '1');

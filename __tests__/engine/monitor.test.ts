@@ -7,23 +7,13 @@
  * not touch keys. The time is the keyspace clock's.
  */
 import Redis, { createFakeClock } from 'ioredis-mock-streams';
-import { Connection, NO_REPLY, createConnection } from '../../lib/engine';
+import { Connection, NO_REPLY } from '../../lib/engine';
 import { CommandError } from '../../lib/errors';
 import { OK, SimpleString } from '../../lib/reply/reply';
+import { engineConnections } from '../helpers/engine-connections';
 
-let port = 53_900;
-beforeEach(() => {
-  port++;
-});
-const open: Connection[] = [];
-function conn(opts: Parameters<typeof createConnection>[0] = {}): Connection {
-  const c = createConnection({ port, ...opts });
-  open.push(c);
-  return c;
-}
-afterEach(() => {
-  for (const c of open.splice(0)) c.close();
-});
+const engine = engineConnections(53_900);
+const conn = engine.conn;
 async function monitorOf(c: Connection): Promise<string[]> {
   const lines: string[] = [];
   c.onPush((m) => {
@@ -128,7 +118,7 @@ describe('MONITOR', () => {
   });
 
   it("ioredis's monitor(): a client emitting 'monitor' (time, args, source, database)", async () => {
-    const redis = new Redis({ port });
+    const redis = new Redis({ port: engine.port });
     const monitor = await redis.monitor();
     const events: unknown[][] = [];
     monitor.on('monitor', (time: string, args: string[], source: string, database: string) => events.push([/^\d+\.\d{6}$/.test(time), args, source === 'lua' ? source : 'client', database]));

@@ -4,36 +4,16 @@
  * as bytes to engine connections and ioredis clients alike, shard channels apart from channels.
  */
 import Redis from 'ioredis-mock-streams';
-import { Connection, createConnection } from '../../lib/engine';
-import { CommandError } from '../../lib/errors';
+import { Connection } from '../../lib/engine';
 import { PushReply, SimpleString } from '../../lib/reply/reply';
+import { engineConnections, errorOf } from '../helpers/engine-connections';
 
-let port = 53_100;
-beforeEach(() => {
-  port++;
-});
-const open: Connection[] = [];
-function conn(opts: Parameters<typeof createConnection>[0] = {}): Connection {
-  const c = createConnection({ port, ...opts });
-  open.push(c);
-  return c;
-}
-afterEach(() => {
-  for (const c of open.splice(0)) c.close();
-});
+const engine = engineConnections(53_100);
+const conn = engine.conn;
 function pushesOf(c: Connection): unknown[] {
   const out: unknown[] = [];
   c.onPush((m) => out.push(m));
   return out;
-}
-async function errorOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof CommandError) return e.message;
-    throw e;
-  }
-  throw new Error('no error');
 }
 const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
 const BIN = '\xff\xfe\x00\x80'; // not UTF-8
@@ -57,7 +37,7 @@ describe('PUBLISH', () => {
     const pushed = pushesOf(sub);
     await sub.execute(['SUBSCRIBE', BIN]);
     await sub.execute(['PSUBSCRIBE', '\xff*']);
-    const redis = new Redis({ port });
+    const redis = new Redis({ port: engine.port });
     const got: Buffer[][] = [];
     redis.on('messageBuffer', (ch: Buffer, msg: Buffer) => got.push([ch, msg]));
     await redis.subscribe(Buffer.from(BIN, 'latin1'));

@@ -5,21 +5,12 @@
  * connection closes. It used to release the read at once, like `disconnect()`.
  */
 import Redis, { streamsKeyspace } from 'ioredis-mock-streams';
+import { settled } from '../helpers/settled';
 
 let port = 47_100;
 beforeEach(() => {
   port++;
 });
-
-const settled = async (p: Promise<unknown>) => {
-  let done = false;
-  p.then(
-    () => (done = true),
-    () => (done = true),
-  );
-  for (let i = 0; i < 5; i++) await Promise.resolve();
-  return done;
-};
 
 describe('quit() behind a blocked read of the same client', () => {
   it('waits for the read, keeps the write queued behind it, then answers OK and closes', async () => {

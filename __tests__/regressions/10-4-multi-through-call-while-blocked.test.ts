@@ -6,21 +6,12 @@
  * `XREADGROUP … BLOCK 0` really blocked and EXEC never answered).
  */
 import Redis, { streamsKeyspace } from 'ioredis-mock-streams';
+import { settled } from '../helpers/settled';
 
 let port = 47_200;
 beforeEach(() => {
   port++;
 });
-
-const settled = async (p: Promise<unknown>) => {
-  let done = false;
-  p.then(
-    () => (done = true),
-    () => (done = true),
-  );
-  for (let i = 0; i < 5; i++) await Promise.resolve();
-  return done;
-};
 
 describe('MULTI through call() behind a blocked read', () => {
   it('queues MULTI, the commands and EXEC behind the read, and EXEC answers with BLOCK as nil', async () => {

@@ -4,21 +4,12 @@
  * after `disconnect()`. A script is a command of the connection like any other.
  */
 import Redis from 'ioredis-mock-streams';
+import { settled } from '../helpers/settled';
 
 let port = 47_300;
 beforeEach(() => {
   port++;
 });
-
-const settled = async (p: Promise<unknown>) => {
-  let done = false;
-  p.then(
-    () => (done = true),
-    () => (done = true),
-  );
-  for (let i = 0; i < 5; i++) await Promise.resolve();
-  return done;
-};
 
 describe('scripts in connection order', () => {
   it('runs a script sent while the same client is blocked only after the blocked read answers', async () => {

@@ -51,6 +51,18 @@ export function frameLength(buf: Buffer, at = 0): number {
   }
 }
 
+/** A socket connected to host:port (rejects with the connection's error). */
+export async function connectSocket(port: number, host = '127.0.0.1'): Promise<net.Socket> {
+  const socket = net.connect(port, host);
+  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  return socket;
+}
+
+/** argv of byte strings (one char per byte) as a RESP multibulk request, to write as latin1. */
+export function requestBytes(argv: readonly string[]): string {
+  return `*${argv.length}\r\n${argv.map((a) => `$${Buffer.byteLength(a, 'latin1')}\r\n${a}\r\n`).join('')}`;
+}
+
 /** Encode argv as a RESP multibulk request. */
 export function request(...argv: (string | number | Buffer)[]): Buffer {
   const parts: Buffer[] = [Buffer.from(`*${argv.length}\r\n`)];

@@ -5,9 +5,10 @@
  * their stream is filtered down to the commands naming this run's keys (a random prefix), and
  * timestamps and stream IDs are masked on both sides.
  */
-import * as net from 'net';
+import type * as net from 'net';
 import { type RedisServer, serve } from 'ioredis-mock-streams/server';
-import { describeOnRealServers } from '../helpers/real-server';
+import { connectSocket, requestBytes } from './raw-client';
+import { describeServeOnRealServers } from './serve-on-real-servers';
 
 /** A replica connection: sends SYNC, skips the RDB payload, collects the commands it is fed. */
 class Replica {
@@ -45,9 +46,7 @@ class Replica {
   }
 
   static async attach(port: number, host = '127.0.0.1'): Promise<Replica> {
-    const socket = net.connect(port, host);
-    await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
-    const r = new Replica(socket);
+    const r = new Replica(await connectSocket(port, host));
     await r.ready;
     return r;
   }
@@ -87,13 +86,11 @@ class Client {
   }
 
   static async connect(port: number, host = '127.0.0.1'): Promise<Client> {
-    const socket = net.connect(port, host);
-    await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
-    return new Client(socket);
+    return new Client(await connectSocket(port, host));
   }
 
   send(argv: string[]): void {
-    this.socket.write(`*${argv.length}\r\n${argv.map((a) => `$${Buffer.byteLength(a, 'latin1')}\r\n${a}\r\n`).join('')}`, 'latin1');
+    this.socket.write(requestBytes(argv), 'latin1');
   }
 
   /** Send argv and wait for one reply line (or frame start); the reply itself is not parsed. */
@@ -287,22 +284,14 @@ function onlyOurs(commands: string[][], p: string): string[][] {
   return out;
 }
 
-describeOnRealServers(
+describeServeOnRealServers(
   'the replication stream after SYNC',
-  ({ url, version }) => {
-    let server: RedisServer;
-    beforeAll(async () => {
-      server = await serve({ redisVersion: version });
-    });
-    afterAll(async () => {
-      await server.close();
-    });
-
+  ({ url, version, fake }) => {
     it('carries the same commands, rewritten the same way', async () => {
       const real = new URL(url);
       const prefix = `repl-${process.pid}-${Math.floor(Math.random() * 1e9)}:`;
       const expected = await streamOf(Number(real.port || 6379), real.hostname, prefix);
-      const actual = await streamOf(server.port, '127.0.0.1', prefix);
+      const actual = await streamOf(fake().port, '127.0.0.1', prefix);
       expect(expected.length).toBeGreaterThan(40);
       expect(actual).toEqual(expected);
     }, 20000);
@@ -312,7 +301,7 @@ describeOnRealServers(
       const real = new URL(url);
       const prefix = `repl-hfe-${process.pid}-${Math.floor(Math.random() * 1e9)}:`;
       const expected = await fieldExpiryStreamOf(Number(real.port || 6379), real.hostname, prefix);
-      const actual = await fieldExpiryStreamOf(server.port, '127.0.0.1', prefix);
+      const actual = await fieldExpiryStreamOf(fake().port, '127.0.0.1', prefix);
       expect(expected.length).toBeGreaterThan(10);
       expect(actual).toEqual(expected);
     }, 20000);

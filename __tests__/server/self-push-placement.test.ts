@@ -8,26 +8,21 @@
  *   inside EXEC, ahead of a script's reply, ahead of PUBLISH's own reply (7.2+: after the reply,
  *   redis #12326); tracking invalidations for itself come after the reply in both.
  */
-import * as net from 'net';
-import { type RedisServer, serve } from 'ioredis-mock-streams/server';
-import { describeOnRealServers } from '../helpers/real-server';
+import { serve } from 'ioredis-mock-streams/server';
+import { describeServeOnRealServers } from './serve-on-real-servers';
+import { connectSocket, requestBytes } from './raw-client';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function encode(argv: string[]): string {
-  return `*${argv.length}\r\n${argv.map((a) => `$${Buffer.byteLength(a, 'latin1')}\r\n${a}\r\n`).join('')}`;
-}
-
 /** Send each command (awaiting some reply bytes between them), then everything the server wrote. */
 async function transcript(port: number, host: string, commands: string[][]): Promise<string> {
-  const socket = net.connect(port, host);
-  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  const socket = await connectSocket(port, host);
   let out = '';
   socket.on('data', (chunk: Buffer) => (out += chunk.toString('latin1')));
   try {
     for (const argv of commands) {
       const before = out.length;
-      socket.write(encode(argv), 'latin1');
+      socket.write(requestBytes(argv), 'latin1');
       for (let i = 0; i < 100 && out.length === before; i++) await sleep(5);
     }
     await sleep(50);
@@ -53,22 +48,14 @@ function cases(p: string): [string, string[][]][] {
   ];
 }
 
-describeOnRealServers(
+describeServeOnRealServers(
   'pushes to the connection that produced them',
-  ({ url, version }) => {
-    let server: RedisServer;
-    beforeAll(async () => {
-      server = await serve({ redisVersion: version });
-    });
-    afterAll(async () => {
-      await server.close();
-    });
-
+  ({ url, fake }) => {
     const prefix = `selfpush-${process.pid}-${Math.floor(Math.random() * 1e9)}:`;
     it.each(cases(prefix))('%s', async (_name, commands) => {
       const real = new URL(url);
       const expected = await transcript(Number(real.port || 6379), real.hostname, commands);
-      const actual = await transcript(server.port, '127.0.0.1', commands);
+      const actual = await transcript(fake().port, '127.0.0.1', commands);
       // the HELLO reply differs (server name, version, id): compare from the first SUBSCRIBE on
       const from = (s: string) => (commands[0][0] === 'HELLO' ? s.slice(s.indexOf('subscribe')) : s);
       expect(from(actual)).toBe(from(expected));

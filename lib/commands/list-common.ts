@@ -46,6 +46,15 @@ export function addList(db: Db, key: string, list: RedisList): void {
  */
 export function listElementsRemoved(db: Db, key: string, where: ListEnd, list: RedisList, count: number, countDirty = true): void {
   db.notifyEvent('l', where === 'left' ? 'lpop' : 'rpop', key);
+  listShrank(db, key, list);
+  if (countDirty) db.dirty?.(count);
+}
+
+/**
+ * The list at `key` lost elements (POP, LTRIM, LREM, after their own event): the key deleted
+ * (event `del`) when the list is empty, else the quicklist → listpack check and WATCH dirtied.
+ */
+export function listShrank(db: Db, key: string, list: RedisList): void {
   if (list.length === 0) {
     db.remove(key);
     db.notifyEvent('g', 'del', key);
@@ -53,7 +62,6 @@ export function listElementsRemoved(db: Db, key: string, where: ListEnd, list: R
     list.shrinking(listFill(db));
     db.touch(key);
   }
-  if (countDirty) db.dirty?.(count);
 }
 
 /** t_list.c getListPositionFromObjectOrReply: LEFT or RIGHT (any case), else a syntax error. */

@@ -33,7 +33,7 @@ import { RedisList, type ListEnd } from '../model/list';
 import { NIL_ARRAY, OK, type Reply } from '../reply/reply';
 import { supports } from '../version';
 import { is, parseInt64 } from './args';
-import { addList, getList, listElementsRemoved, listEnd, listFill, lmoveServe } from './list-common';
+import { addList, getList, listElementsRemoved, listEnd, listFill, listShrank, lmoveServe } from './list-common';
 import { propagationOf } from './propagate';
 import type { CommandContext, CommandSpec, Db } from './types';
 
@@ -182,13 +182,7 @@ function ltrim(ctx: CommandContext, argv: string[]): Reply {
   const right = r === null ? 0 : len - r[1] - 1;
   list.trim(left, right);
   db.notifyEvent('l', 'ltrim', key);
-  if (list.length === 0) {
-    db.remove(key);
-    db.notifyEvent('g', 'del', key);
-  } else {
-    list.shrinking(listFill(db));
-    db.touch(key);
-  }
+  listShrank(db, key, list);
   db.dirty?.(left + right);
   return OK;
 }
@@ -209,13 +203,7 @@ function lrem(ctx: CommandContext, argv: string[]): Reply {
   if (removed > 0) {
     db.dirty?.(removed);
     db.notifyEvent('l', 'lrem', key);
-    if (list.length === 0) {
-      db.remove(key);
-      db.notifyEvent('g', 'del', key);
-    } else {
-      list.shrinking(listFill(db));
-      db.touch(key);
-    }
+    listShrank(db, key, list);
   }
   return removed;
 }

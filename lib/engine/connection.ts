@@ -146,6 +146,11 @@ export class Connection {
   multiErrored = false;
   /** @internal The blocked call now ending was unblocked by CLIENT UNBLOCK … TIMEOUT (7.0 stats). */
   timeoutUnblocked = false;
+  /**
+   * @internal failed_calls the command now ending adds besides its outcome: error replies nested
+   * in a script's result (see lua.ts countNestedErrors); read and reset by recordCommand.
+   */
+  nestedFailedCalls = 0;
   /** @internal WATCHed keys (null: none). */
   watchState: WatchState | null = null;
   private emulatorTable: EmulatorTable | undefined;

@@ -692,6 +692,29 @@ function statsCounted(vm: LuaVm, L: LuaState): boolean {
 class CountedErrorReply extends ErrorReply {}
 
 /**
+ * The error replies nested in a script's result, as script_lua.c luaReplyToRedisReply writes them
+ * (networking.c afterErrorReply): each counted in errorstats and total_error_replies, which makes
+ * the script's command failed (call()); one counted already (ignore_error_stats_update: the error
+ * of a command the script called) adds a failed call instead. Checked on 7.0.15 and the post-7.4
+ * build: `return {redis.pcall('nosuch'), redis.error_reply('Q x')}` counts ERR 1, Q 1, failed 2.
+ */
+function countNestedErrors(conn: Connection, result: Reply): void {
+  let fresh = false;
+  // a stack, not recursion: a result can nest 7995 levels deep
+  const pending: Reply[] = [result];
+  while (pending.length > 0) {
+    const r = pending.pop()!;
+    if (r instanceof CountedErrorReply) conn.nestedFailedCalls++;
+    else if (r instanceof ErrorReply) {
+      conn.server.stats.errorReply(r.message);
+      fresh = true;
+    } else if (Array.isArray(r)) for (let i = r.length - 1; i >= 0; i--) pending.push(r[i]);
+    else if (r instanceof MapReply || r instanceof SetReply) for (let i = r.items.length - 1; i >= 0; i--) pending.push(r.items[i]);
+  }
+  if (fresh) conn.nestedFailedCalls++;
+}
+
+/**
  * A command a read-only script may not run (script.c scriptVerifyWriteCommandAllow: `write` or
  * `may_replicate`), as far as Redis's table knows it; unknown commands, a wrong arity and
  * noscript commands are left to scriptCall, which Redis checks first.
@@ -843,6 +866,12 @@ function nestedDone(vm: LuaVm, T: LuaState, co: LuaState, status: number, raw: b
   return 4;
 }
 
+/** Whether a slice may suspend a call made on T: the running script's coroutine or a thread it resumed, able to yield. */
+function maySuspend(vm: LuaVm, T: LuaState): boolean {
+  const run = current;
+  return run !== null && (T === run.co || yieldableThreads.has(T)) && vm.canYield(T);
+}
+
 function resumeNested(vm: LuaVm, co: LuaState, nargs: number): number {
   yieldableThreads.add(co);
   try {
@@ -865,8 +894,8 @@ function installPcall(vm: LuaVm, L: LuaState): void {
       vm.pushString(T, 'attempt to call a boolean value');
       return 4;
     }
-    const run = current;
-    if (run !== null && (T === run.co || yieldableThreads.has(T)) && vm.canYield(T)) {
+    if (maySuspend(vm, T)) {
+      const run = current!;
       const co = vm.newThread(T);
       (run.nested ??= new Map()).set(co, vm.ref(T));
       vm.xmove(T, co, argc);
@@ -889,21 +918,31 @@ function installPcall(vm: LuaVm, L: LuaState): void {
     vm.insert(T, 1);
     return vm.getTop(T);
   };
+  installSliced(vm, L, 'pcall', PCALL_SOURCE, start, () => 0);
+}
+
+/**
+ * Install global `name` (pcall, xpcall): its Lua part `source` (chunk `=name`, see userFrames)
+ * called with the host functions `start` (the first resume of a nested thread) and `cont` (the
+ * next ones, after the caller yielded to the slice loop), `coroutine.yield`, then what `extra`
+ * pushes (returning how many); the function it returns becomes the global.
+ */
+function installSliced(vm: LuaVm, L: LuaState, name: 'pcall' | 'xpcall', source: string, start: JsFunction, extra: () => number): void {
   const cont: JsFunction = (T) => {
     const run = runOf(vm, T);
     const co = vm.toNumber(T, 1);
-    if (!run.nested?.has(co)) raiseText(vm, T, 'pcall: not a suspended call');
+    if (!run.nested?.has(co)) raiseText(vm, T, `${name}: not a suspended call`);
     propagatingYield = false;
     return nestedResult(run, vm, T, co, resumeNested(vm, co, 0));
   };
-  if (vm.load(L, PCALL_SOURCE, PCALL_CHUNK) !== 0) throw new Error(`pcall: ${vm.toString(L, -1)}`);
+  if (vm.load(L, source, `=${name}`) !== 0) throw new Error(`${name}: ${vm.toString(L, -1)}`);
   vm.pushJsFunction(L, start);
   vm.pushJsFunction(L, cont);
   vm.getGlobal(L, 'coroutine');
   vm.getField(L, -1, 'yield');
   vm.remove(L, -2);
-  if (vm.pcall(L, 3, 1, 0) !== 0) throw new Error(`pcall: ${vm.toString(L, -1)}`);
-  vm.setGlobal(L, 'pcall');
+  if (vm.pcall(L, 3 + extra(), 1, 0) !== 0) throw new Error(`${name}: ${vm.toString(L, -1)}`);
+  vm.setGlobal(L, name);
 }
 
 /** The source name of the Lua part of `coroutine.resume` and `coroutine.wrap`. */
@@ -947,8 +986,7 @@ function installCoroutine(vm: LuaVm, L: LuaState): void {
   // begin(co, at, again): whether co may be suspended by the hook (its caller can yield); marks it
   const begin: JsFunction = (T) => {
     if (vm.type(T, 1) !== LUA_TTHREAD) raiseText(vm, T, "bad argument #1 to 'resume' (coroutine expected)");
-    const run = current;
-    const ok = run !== null && (T === run.co || yieldableThreads.has(T)) && vm.canYield(T);
+    const ok = maySuspend(vm, T);
     if (ok) {
       yieldableThreads.add(threadAt(T, 2));
       if (vm.toBoolean(T, 3)) propagatingYield = false;
@@ -990,8 +1028,7 @@ function installCoroutine(vm: LuaVm, L: LuaState): void {
 
 function installXpcall(vm: LuaVm, L: LuaState): void {
   const slicing: JsFunction = (T) => {
-    const run = current;
-    vm.pushBoolean(T, run !== null && (T === run.co || yieldableThreads.has(T)) && vm.canYield(T));
+    vm.pushBoolean(T, maySuspend(vm, T));
     return 1;
   };
   // start(f): f in a nested thread (slicing() said the caller can yield); results as pcall's start
@@ -1006,25 +1043,13 @@ function installXpcall(vm: LuaVm, L: LuaState): void {
     vm.insert(T, 1);
     return nestedResult(run, vm, T, co, resumeNested(vm, co, 0));
   };
-  const cont: JsFunction = (T) => {
-    const run = runOf(vm, T);
-    const co = vm.toNumber(T, 1);
-    if (!run.nested?.has(co)) raiseText(vm, T, 'xpcall: not a suspended call');
-    propagatingYield = false;
-    return nestedResult(run, vm, T, co, resumeNested(vm, co, 0));
-  };
-  if (vm.load(L, XPCALL_SOURCE, XPCALL_CHUNK) !== 0) throw new Error(`xpcall: ${vm.toString(L, -1)}`);
-  vm.pushJsFunction(L, start);
-  vm.pushJsFunction(L, cont);
-  vm.getGlobal(L, 'coroutine');
-  vm.getField(L, -1, 'yield');
-  vm.remove(L, -2);
-  vm.getGlobal(L, 'xpcall');
-  vm.pushJsFunction(L, slicing);
-  vm.getGlobal(L, 'select');
-  vm.pushJsFunction(L, (T) => raiseText(vm, T, "bad argument #2 to 'xpcall' (value expected)"));
-  if (vm.pcall(L, 7, 1, 0) !== 0) throw new Error(`xpcall: ${vm.toString(L, -1)}`);
-  vm.setGlobal(L, 'xpcall');
+  installSliced(vm, L, 'xpcall', XPCALL_SOURCE, start, () => {
+    vm.getGlobal(L, 'xpcall');
+    vm.pushJsFunction(L, slicing);
+    vm.getGlobal(L, 'select');
+    vm.pushJsFunction(L, (T) => raiseText(vm, T, "bad argument #2 to 'xpcall' (value expected)"));
+    return 4;
+  });
 }
 
 function createEngine(version: RedisVersion): Engine {
@@ -1417,6 +1442,7 @@ function step(run: ScriptRun): Reply | typeof SUSPENDED {
     if (vm.getTop(co) > 1) vm.setTop(co, 1);
     const result = vm.getTop(co) === 0 ? null : popResult(vm, co, run.resp);
     if (result instanceof ErrorReply) throw result instanceof CountedErrorReply ? new NoStatsCommandError(result.message) : new CommandError(result.message);
+    if (Array.isArray(result) || result instanceof MapReply || result instanceof SetReply) countNestedErrors(run.conn, result);
     return result;
   }
   if (status === LUA_YIELD) {

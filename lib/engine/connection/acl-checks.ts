@@ -11,7 +11,7 @@ import type { ConnectionCommandSpec } from '../command-types';
 import { CONNECTION_COMMANDS } from '../commands/index';
 import { ACL_DENIED_AUTH, ACL_OK, type AclLogEntry, aclErrorMessage, aclStateOf, checkCommand } from '../acl';
 import type { Connection } from '../connection';
-import { commandFullName, hasBuiltin, lookedUpName, refusedAnyway, reject } from './dispatch';
+import { commandFullName, hasBuiltin, lookedUpName, reject } from './dispatch';
 
 /** ACL LOG entry of a denial (loads the ACL command module, which owns the log's client info). */
 function aclDeniedLog(conn: Connection, reason: number, context: AclLogEntry['context'], object: string, username: string): void {
@@ -33,12 +33,11 @@ export function authenticate(conn: Connection, username: string, password: strin
 }
 
 /**
- * processCommand's ACL check (after the unknown-command and arity checks): a denied command
+ * processCommand's ACL check (argv past the unknown-command and arity checks): a denied command
  * is logged (ACL LOG) and refused with NOPERM; `inExec`: execCommand's re-check of a queued
  * command (its own text, the error in place).
  */
 export function checkAcl(conn: Connection, name: string, argv: string[], spec: ConnectionCommandSpec | undefined, isStream: boolean, inExec: boolean): void {
-  if (refusedAnyway(conn, name, argv, spec, isStream)) return;
   const full = inExec ? lookedUpName(conn, name, argv, spec, isStream ? lookupCommand(name) : undefined) : conn.lastCommand;
   if (full === 'NULL') return;
   const version = conn.keyspace.redisVersion;

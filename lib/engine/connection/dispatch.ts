@@ -1,9 +1,10 @@
 /**
- * Dispatch (server.c processCommand → call): how a connection runs one command. The checks in
- * Redis's order (lookup, NOAUTH, no-MULTI, ACL, cluster, maxmemory, good replicas, RESP2
- * subscriber mode, replica, CLIENT PAUSE), then MULTI queueing, then the command itself: the
- * engine's own (lib/engine/commands), the stream and family commands (lib/commands), or
- * ioredis-mock's built-ins (run on its emulators, replies typed as Redis types them).
+ * Dispatch (server.c processCommand → call): how a connection runs one command. The refusals in
+ * Redis's order (checkBeforeRunning: lookup and arity, NOAUTH, no-MULTI, ACL, cluster, maxmemory,
+ * good replicas, read-only replica, RESP2 subscriber mode, stale replica, MONITOR), CLIENT PAUSE,
+ * MULTI queueing, then the command itself: the engine's own (lib/engine/commands), the stream and
+ * family commands (lib/commands), or ioredis-mock's built-ins (run on its emulators, replies
+ * typed as Redis types them).
  */
 import { commandSince, predates, type RedisVersion } from '../../version';
 import { dispatchCheckOnly, lookupCommand } from '../../commands/dispatch';
@@ -32,6 +33,7 @@ import { addBuiltinDirty } from './stats';
 import { ERR_NO_MULTI, NO_MULTI, discardTransaction, queueInMulti } from './transactions';
 import { ERR_MASTERDOWN, ERR_READONLY, afterPause, checkCluster, deniedWhileStale, outOfMemoryFor, pausedFor, writeRefused, writesOnReplica } from './server-state';
 
+/** processCommand's NOAUTH refusal (server.c). */
 const ERR_NOAUTH = 'NOAUTH Authentication required.';
 
 /** Container commands among the built-ins (their full name carries the subcommand). */
@@ -50,29 +52,43 @@ export function runCommand(conn: Connection, argv: string[]): Reply | Promise<Re
   const spec = CONNECTION_COMMANDS.get(name);
   const stream = spec ? undefined : lookupCommand(name);
   conn.lastCommand = lookedUpName(conn, name, argv, spec, stream);
-  if (!conn.authenticated && !spec?.noAuth) return reject(conn, name, ERR_NOAUTH);
-  if (conn.multiQueue !== null && NO_MULTI.has(name) && arityOk(NO_MULTI.get(name)!, argv.length)) return reject(conn, name, ERR_NO_MULTI);
-  if (!conn.user.unrestricted) checkAcl(conn, name, argv, spec, stream !== undefined, false);
+  checkBeforeRunning(conn, name, argv, spec, stream);
+  if (conn.server.clientPause !== null && pausedFor(conn, argv)) return afterPause(conn, argv);
+  if (conn.multiQueue !== null && !spec?.immediate) return queueInMulti(conn, argv);
+  if (spec) return runConnectionCommand(conn, spec, name, argv);
+  if (stream) return runStream(conn, argv, true);
+  return runBuiltin(conn, name, argv);
+}
+
+/**
+ * processCommand's refusals (server.c) in Redis's order, for argv about to run, or to be queued
+ * when `conn.multiQueue` is set: unknown command, arity, unknown subcommand; NOAUTH; no_multi
+ * inside MULTI; ACL (NOPERM, logged); cluster (MOVED, CROSSSLOT); maxmemory (OOM, after
+ * evicting); too few good replicas (NOREPLICAS); a read-only replica (READONLY); RESP2
+ * subscriber mode; a stale replica (MASTERDOWN); a MONITOR client touching the keyspace. Throws
+ * the refusal (`reject`: rejected_calls, flags MULTI). CLIENT PAUSE comes after them (the
+ * command waits, see runCommand). The one list of these checks: runCommand and the ioredis
+ * `multi()` queue-time check (`queueTimeError`) both run it. `conn.lastCommand` is set first.
+ */
+export function checkBeforeRunning(conn: Connection, name: string, argv: string[], spec: ConnectionCommandSpec | undefined, stream: CommandSpec | undefined): void {
+  const isStream = stream !== undefined;
+  const refused = commandCheckError(conn, name, argv, spec, isStream);
+  if (refused !== null) reject(conn, name, refused);
+  if (!conn.authenticated && !spec?.noAuth) reject(conn, name, ERR_NOAUTH);
+  if (conn.multiQueue !== null && NO_MULTI.has(name) && arityOk(NO_MULTI.get(name)!, argv.length)) reject(conn, name, ERR_NO_MULTI);
+  if (!conn.user.unrestricted) checkAcl(conn, name, argv, spec, isStream, false);
   const server = conn.server;
-  if (server.cluster !== null) checkCluster(conn, name, argv, spec, stream !== undefined);
-  if (server.config.maxmemory !== 0 && outOfMemoryFor(conn, name, argv, spec, stream !== undefined)) return reject(conn, name, OOM_TEXT);
-  if (server.config.replicasLacking && writeRefused(conn, name, argv, spec, stream)) return reject(conn, name, NOREPLICAS_TEXT);
+  if (server.cluster !== null) checkCluster(conn, name, argv);
+  if (server.config.maxmemory !== 0 && outOfMemoryFor(conn, name, argv)) reject(conn, name, OOM_TEXT);
+  if (server.config.replicasLacking && writeRefused(conn, name, argv)) reject(conn, name, NOREPLICAS_TEXT);
+  if (server.master !== null && writesOnReplica(conn, name)) reject(conn, name, ERR_READONLY);
   if (conn.resp === 2 && conn.inSubscriberMode && !ALLOWED_WHEN_SUBSCRIBED.has(name)) {
     const container = spec?.subcommands !== undefined || stream?.subcommands !== undefined || BUILTIN_CONTAINERS.has(name);
     const sub = argv.length > 1 && container ? `|${String(argv[1]).toLowerCase()}` : '';
-    return reject(conn, name, `ERR Can't execute '${name}${sub}': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context`);
+    reject(conn, name, `ERR Can't execute '${name}${sub}': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context`);
   }
-  if (server.master !== null && writesOnReplica(conn, name)) return reject(conn, name, ERR_READONLY);
-  if (server.master !== null && deniedWhileStale(conn, name)) return reject(conn, name, ERR_MASTERDOWN);
-  if (server.monitors !== null && conn.monitoring && refusedOnMonitor(conn, name, argv)) return reject(conn, name, ERR_REPLICA_KEYSPACE);
-  if (server.clientPause !== null && pausedFor(conn, name, argv, spec, stream !== undefined)) return afterPause(conn, argv);
-  if (conn.multiQueue !== null && !spec?.immediate) return queueInMulti(conn, name, argv, spec, stream !== undefined);
-  if (spec) return runConnectionCommand(conn, spec, name, argv);
-  if (stream) return runStream(conn, argv, true);
-  // Unknown command, arity: refused before running (rejected_calls in INFO)
-  const refused = commandCheckError(conn, name, argv, undefined, false);
-  if (refused !== null) reject(conn, name, refused);
-  return runBuiltin(conn, name, argv);
+  if (server.master !== null && deniedWhileStale(conn, name)) reject(conn, name, ERR_MASTERDOWN);
+  if (server.monitors !== null && conn.monitoring && refusedOnMonitor(conn, name, argv)) reject(conn, name, ERR_REPLICA_KEYSPACE);
 }
 
 /** A command refused before running (processCommand's rejectCommand): flags MULTI. */
@@ -83,18 +99,6 @@ export function reject(conn: Connection, name: string, message: string): never {
   }
   if (conn.multiQueue !== null) conn.multiErrored = true;
   throw new RejectedCommandError(message);
-}
-
-/**
- * True when processCommand refuses argv for a reason checked first (unknown command, arity,
- * unknown subcommand): the cluster, pause, maxmemory and good-replicas steps leave it to that error.
- */
-export function refusedAnyway(conn: Connection, name: string, argv: string[], spec: ConnectionCommandSpec | undefined, isStream: boolean): boolean {
-  try {
-    return commandCheckError(conn, name, argv, spec, isStream) !== null;
-  } catch {
-    return true;
-  }
 }
 
 /** The error processCommand gives before running or queueing argv, or null. */

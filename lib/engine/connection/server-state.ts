@@ -2,23 +2,21 @@
  * processCommand's refusals that depend on the server's state rather than the command: a busy
  * script (BUSY), CLIENT PAUSE (the command waits), maxmemory (OOM, after evicting), too few good
  * replicas (NOREPLICAS), a read-only or stale replica (READONLY, MASTERDOWN), cluster slots
- * (MOVED, CROSSSLOT). Each leaves a command refused for its own reason first (unknown, arity)
- * to that error.
+ * (MOVED, CROSSSLOT). Each runs after the unknown-command and arity checks, in checkBeforeRunning
+ * (./dispatch.ts).
  */
 import { commandSpec } from '../../commands/command-data';
 import { lookupCommand } from '../../commands/dispatch';
-import type { CommandSpec } from '../../commands/types';
 import type { Reply } from '../../reply/reply';
 import { RejectedCommandError } from '../../stats/command-stats';
 import { predates } from '../../version';
-import type { ConnectionCommandSpec } from '../command-types';
 import { redirectionError } from '../cluster';
 import { NOREPLICAS_TEXT, OOM_TEXT, isDenyOom, isScriptCommand, isWriteCommand, performEvictions, scriptIsDenyOom } from '../maxmemory';
 import { mustWait } from '../pause';
 import type { ServerState } from '../registry';
 import type { Connection } from '../connection';
 import { builtinArity } from './builtin-host';
-import { arityOk, refusedAnyway, reject, runCommand } from './dispatch';
+import { arityOk, reject, runCommand } from './dispatch';
 import { connectionClosedError } from './order';
 import { discardTransaction } from './transactions';
 
@@ -35,9 +33,8 @@ export function allowedWhileBusy(argv: string[]): boolean {
   return name === 'auth' || name === 'hello' || name === 'multi' || name === 'discard' || name === 'watch' || name === 'unwatch' || name === 'reset' || name === 'client' || name === 'quit' || name === 'shutdown';
 }
 
-/** CLIENT PAUSE: argv (past the unknown-command and arity checks) waits for the pause to end. */
-export function pausedFor(conn: Connection, name: string, argv: string[], spec: ConnectionCommandSpec | undefined, isStream: boolean): boolean {
-  if (refusedAnyway(conn, name, argv, spec, isStream)) return false; // refused at once
+/** CLIENT PAUSE: argv (past processCommand's refusals) waits for the pause to end. */
+export function pausedFor(conn: Connection, argv: string[]): boolean {
   return mustWait(conn.server, argv, conn.multiQueue);
 }
 
@@ -90,13 +87,12 @@ function deniedOnOom(server: ServerState, argv: string[]): boolean {
  * processCommand's maxmemory step (lib/engine/maxmemory.ts): evict as the policy says; true
  * when the server is still over the limit and argv must be refused: a denyoom command, EXEC of
  * a transaction holding one, a script whose flags lack allow-oom and no-writes, and before 7.4
- * any command but EXEC, DISCARD, QUIT and RESET inside MULTI. A command refused for another
- * reason first (unknown, arity) is left to that check; nothing is evicted while a script is busy.
+ * any command but EXEC, DISCARD, QUIT and RESET inside MULTI (argv past the unknown-command and
+ * arity checks: checkBeforeRunning). Nothing is evicted while a script is busy.
  */
-export function outOfMemoryFor(conn: Connection, name: string, argv: string[], spec: ConnectionCommandSpec | undefined, isStream: boolean): boolean {
+export function outOfMemoryFor(conn: Connection, name: string, argv: string[]): boolean {
   const server = conn.server;
   if (server.busyScript !== null) return false;
-  if (refusedAnyway(conn, name, argv, spec, isStream)) return false;
   const oom = performEvictions(server);
   server.preCommandOom = oom;
   if (!oom) return false;
@@ -129,10 +125,9 @@ export function checkServerState(conn: Connection, name: string, argc: number, f
 /**
  * processCommand's good-replicas step: with `min-replicas-to-write` set (the fake has no
  * replica) a write command, EXEC of a transaction holding one, or a script whose flags lack
- * no-writes is refused (NOREPLICAS). Unknown commands and wrong arities answer their own errors.
+ * no-writes is refused (NOREPLICAS); argv is past the unknown-command and arity checks.
  */
-export function writeRefused(conn: Connection, name: string, argv: string[], spec: ConnectionCommandSpec | undefined, stream: CommandSpec | undefined): boolean {
-  if (refusedAnyway(conn, name, argv, spec, stream !== undefined)) return false;
+export function writeRefused(conn: Connection, name: string, argv: string[]): boolean {
   const writes = (a: string[]) => {
     const n = a[0].toLowerCase();
     return isWriteCommand(conn.server, a, lookupCommand(n)?.write || commandSpec(n)?.flags.includes('write'));
@@ -147,7 +142,7 @@ export function writeRefused(conn: Connection, name: string, argv: string[], spe
  * slot is another node's; EXEC checks the whole queue (and discards the transaction on
  * refusal); inside MULTI a refused command flags the transaction (EXECABORT at EXEC).
  */
-export function checkCluster(conn: Connection, name: string, argv: string[], spec: ConnectionCommandSpec | undefined, isStream: boolean): void {
+export function checkCluster(conn: Connection, name: string, argv: string[]): void {
   const cluster = conn.server.cluster!;
   conn.clusterAsking = false; // ASKING lasts one command (no slot migrates here)
   let commands: string[][];
@@ -155,7 +150,6 @@ export function checkCluster(conn: Connection, name: string, argv: string[], spe
     if (conn.multiQueue === null) return;
     commands = conn.multiQueue;
   } else {
-    if (refusedAnyway(conn, name, argv, spec, isStream)) return; // refused as usual
     commands = [argv];
   }
   const err = redirectionError(cluster, conn.clusterNode, commands);

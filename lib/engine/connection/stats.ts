@@ -126,6 +126,8 @@ export function addBuiltinDirty(conn: Connection, name: string, argc: number, wr
 
 /** `weight`: see `timingWeight` (0: the call was not timed; its usec count as 0). */
 export function recordCommand(conn: Connection, argv: string[], start: number, weight: number, err: unknown): void {
+  const nestedFailed = conn.nestedFailedCalls;
+  conn.nestedFailedCalls = 0;
   if (err !== undefined && err !== UNBLOCKED_BY_TIMEOUT && !(err instanceof CommandError)) return; // closed connection, library errors
   const raw = argv[0];
   // name → (lower-case name, kind), cached by the name as sent (usually already lower case)
@@ -147,7 +149,9 @@ export function recordCommand(conn: Connection, argv: string[], start: number, w
     if (err instanceof CommandError) stats.errorReply(err.message);
     return;
   }
-  recordOutcome(conn, known.subNamed ? commandStatsName(argv, true) : known.name, start, weight, err);
+  const full = known.subNamed ? commandStatsName(argv, true) : known.name;
+  recordOutcome(conn, full, start, weight, err);
+  if (nestedFailed > 0) stats.commandRecord(full).failedCalls += nestedFailed;
   // SLOWLOG (lib/engine/slowlog.ts): commands that ran, EXEC itself excepted
   const config = conn.server.config;
   if (config.slowlogSlowerThan !== 10000 && known.name !== 'exec' && !(err instanceof RejectedCommandError)) {

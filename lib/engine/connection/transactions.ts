@@ -1,6 +1,6 @@
 /**
  * MULTI/EXEC/DISCARD/WATCH/UNWATCH (multi.c): commands between MULTI and EXEC are checked
- * (unknown command, arity, NOAUTH) and queued; EXEC runs them atomically with one time
+ * (processCommand's refusals: ./dispatch.ts checkBeforeRunning) and queued; EXEC runs them atomically with one time
  * snapshot, BLOCK answering nil, blocked readers served after it; a queue-time error makes EXEC
  * answer EXECABORT; a modified WATCHed key makes it answer the nil array. The state lives on the
  * Connection (`multiQueue`, `multiErrored`, `watchState`).
@@ -10,13 +10,10 @@ import { CommandError } from '../../errors';
 import { ErrorReply, NIL_ARRAY, QUEUED, type Reply } from '../../reply/reply';
 import { storeKeyOfBytes } from '../emulated/keys';
 import { CONNECTION_COMMANDS } from '../commands/index';
-import type { ConnectionCommandSpec } from '../command-types';
 import { WatchState } from '../watch';
 import type { Connection } from '../connection';
 import { checkAcl } from './acl-checks';
-import { commandCheckError, lookedUpName, reject, runBuiltin, runConnectionCommand, runStream, arityOk } from './dispatch';
-import { outOfMemoryFor } from './server-state';
-import { OOM_TEXT } from '../maxmemory';
+import { checkBeforeRunning, lookedUpName, runBuiltin, runConnectionCommand, runStream } from './dispatch';
 import { counted } from './stats';
 
 const ERR_EXECABORT = 'EXECABORT Transaction discarded because of previous errors.';
@@ -38,10 +35,8 @@ export function discardTransaction(conn: Connection): void {
   unwatchAll(conn);
 }
 
-/** A command inside MULTI: checked now (its error flags the transaction), else queued. */
-export function queueInMulti(conn: Connection, name: string, argv: string[], spec: ConnectionCommandSpec | undefined, isStream: boolean): Reply {
-  const error = commandCheckError(conn, name, argv, spec, isStream);
-  if (error !== null) reject(conn, name, error);
+/** A command inside MULTI, past processCommand's refusals (checkBeforeRunning): queued. */
+export function queueInMulti(conn: Connection, argv: string[]): Reply {
   conn.multiQueue!.push(argv);
   return QUEUED;
 }
@@ -126,30 +121,26 @@ function watchFailed(conn: Connection): boolean {
   return conn.watchState !== null && conn.watchState.failed();
 }
 
-/** processCommand's NOAUTH refusal (server.c). */
-const ERR_NOAUTH = 'NOAUTH Authentication required.';
-
-/** See `Connection.queueTimeError`. */
+/**
+ * See `Connection.queueTimeError`: checkBeforeRunning as inside MULTI, its refusal as text (the
+ * connection's own MULTI state left as it was).
+ */
 export function queueTimeError(conn: Connection, argv: string[]): string | null {
   const name = String(argv[0]).toLowerCase();
   const spec = CONNECTION_COMMANDS.get(name);
   const stream = spec ? undefined : lookupCommand(name);
-  const isStream = stream !== undefined;
   conn.lastCommand = lookedUpName(conn, name, argv, spec, stream); // processCommand's c->cmd (ACL's full name)
   const outside = conn.multiQueue;
+  const errored = conn.multiErrored;
   conn.multiQueue ??= [];
   try {
-    const refused = commandCheckError(conn, name, argv, spec, isStream);
-    if (refused !== null) return refused;
-    if (!conn.authenticated && !spec?.noAuth) return ERR_NOAUTH;
-    if (NO_MULTI.has(name) && arityOk(NO_MULTI.get(name)!, argv.length)) return ERR_NO_MULTI;
-    if (!conn.user.unrestricted) checkAcl(conn, name, argv, spec, isStream, false);
-    if (conn.server.config.maxmemory !== 0 && outOfMemoryFor(conn, name, argv, spec, isStream)) return OOM_TEXT;
+    checkBeforeRunning(conn, name, argv, spec, stream);
     return null;
   } catch (err) {
     if (err instanceof CommandError) return err.message;
     throw err;
   } finally {
     conn.multiQueue = outside;
+    conn.multiErrored = errored;
   }
 }

@@ -1,0 +1,47 @@
+/**
+ * Engine connections for a test file (lib/engine's createConnection): each test runs on a port of
+ * its own (a fresh server and keyspace), `conn()` opens a connection there that is closed after
+ * the test; `errorOf` gives the error text a command answers.
+ */
+import { type Connection, createConnection } from '../../lib/engine';
+import { CommandError } from '../../lib/errors';
+
+export interface EngineConnections {
+  /** The current test's port (the server its connections share). */
+  readonly port: number;
+  /** A connection on the current test's port (createConnection's options); closed after the test. */
+  conn(opts?: Parameters<typeof createConnection>[0]): Connection;
+}
+
+/** Registers the per-test port (from `firstPort` + 1 on) and the closing of the test's connections. */
+export function engineConnections(firstPort: number): EngineConnections {
+  let port = firstPort;
+  const open: Connection[] = [];
+  beforeEach(() => {
+    port++;
+  });
+  afterEach(() => {
+    for (const c of open.splice(0)) c.close();
+  });
+  return {
+    get port() {
+      return port;
+    },
+    conn(opts = {}) {
+      const c = createConnection({ port, ...opts });
+      open.push(c);
+      return c;
+    },
+  };
+}
+
+/** The text of the Redis error `p` rejects with; fails the test when `p` resolves or throws anything else. */
+export async function errorOf(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+  } catch (e) {
+    if (e instanceof CommandError) return e.message;
+    throw e;
+  }
+  throw new Error('expected an error reply');
+}
