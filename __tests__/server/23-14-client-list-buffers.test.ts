@@ -86,4 +86,22 @@ describe.each(targets)('CLIENT LIST buffers (%s)', (_label, open, close) => {
     expect(field(line, 'qbuf')).toBeLessThanOrEqual(Buffer.byteLength('*2\r\n$3\r\nGET\r\n$5\r\nissu'));
     expect(field(await lineOf(at, 'half'), 'omem')).toBe(0);
   });
+
+  // Values recorded on redis-server 7.0.15 and the post-7.4 build (qbuf-free differs: not emulated)
+  it.each([
+    ['a lone CLIENT INFO', cmd('CLIENT', 'INFO'), 26],
+    ['PING then CLIENT INFO in one write', cmd('PING') + cmd('CLIENT', 'INFO'), 40],
+    ['CLIENT INFO then PING in one write', cmd('CLIENT', 'INFO') + cmd('PING'), 40],
+    ['CLIENT INFO then half a request', cmd('CLIENT', 'INFO') + '*2\r\n$3\r\nGE', 36],
+  ])('shows the running client every byte read with its command as qbuf, its argument bytes as argv-mem: %s', async (_case, payload, qbuf) => {
+    const c = await rawClient(at);
+    sockets.push(c);
+    c.write(payload);
+    let text = '';
+    for await (const chunk of c) {
+      text += chunk.toString('latin1');
+      if (/resp=\d/.test(text)) break;
+    }
+    expect([field(text, 'qbuf'), field(text, 'argv-mem')]).toEqual([qbuf, 10]);
+  });
 });

@@ -157,6 +157,7 @@ export class ServerState {
     this.channels.setMaxListeners(0);
     this.patternChannels.setMaxListeners(0);
     watchMaxmemory(this);
+    this.config.computed.set('replicaof', () => (this.master === null ? '' : `${this.master.host} ${this.master.port}`));
   }
 
   /** The keyspace of database `db` (created on first use). */

@@ -14,9 +14,11 @@
  *
  * CLIENT LIST fields follow the emulated version (lib/version.ts): `watch=` from 7.4,
  * `lib-name=`/`lib-ver=` from 7.2, `io-thread=` from 8.0. Buffer and memory fields carry the
- * values of an idle redis-server connection (rbs 1024 …), except `qbuf` and `omem`: what the
- * RESP server holds for the connection (unparsed request bytes, reply bytes not yet written;
- * issue 23 — they were always 0), 0 for in-process clients; `events=r`, `user=default`.
+ * values of an idle redis-server connection (rbs 1024 …), except `qbuf`, `argv-mem` and `omem`:
+ * what the RESP server holds for the connection (the query buffer — for the running command,
+ * every byte read in its turn, as Redis trims it after the turn: `qbuf=26` for a lone CLIENT
+ * INFO —, the running command's argument bytes, reply bytes not yet written; issue 23), 0 for
+ * in-process clients; `events=r`, `user=default`.
  * TRACKING, CACHING, GETREDIR, TRACKINGINFO: client-side caching (lib/engine/tracking.ts);
  * CLIENT LIST flags `t`/`R`/`B` and `redir=`.
  * PAUSE timeout [WRITE|ALL], UNPAUSE: lib/engine/pause.ts.
@@ -139,18 +141,19 @@ export function clientInfoLine(c: Connection, viewer: Connection): string {
     ['multi', c.multiLength],
   ];
   if (supports(version, 'clientListWatch')) fields.push(['watch', c.watchCount]);
-  const held = c.buffers?.() ?? { qbuf: 0, omem: 0 };
+  const held = c.buffers?.() ?? { qbuf: 0, omem: 0, argvMem: 0 };
+  const argvMem = held.argvMem ?? 0;
   fields.push(
     ['qbuf', held.qbuf],
     ['qbuf-free', 0],
-    ['argv-mem', 0],
+    ['argv-mem', argvMem],
     ['multi-mem', 0],
     ['rbs', 1024],
     ['rbp', 0],
     ['obl', 0],
     ['oll', 0],
     ['omem', held.omem],
-    ['tot-mem', 1024 + held.qbuf + held.omem],
+    ['tot-mem', 1024 + held.qbuf + held.omem + argvMem],
     ['events', 'r'],
     ['cmd', c.lastCommand],
     ['user', c.user.name],
