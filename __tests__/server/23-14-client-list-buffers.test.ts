@@ -105,3 +105,28 @@ describe.each(targets)('CLIENT LIST buffers (%s)', (_label, open, close) => {
     expect([field(text, 'qbuf'), field(text, 'argv-mem')]).toEqual([qbuf, 10]);
   });
 });
+
+describe('CLIENT LIST qbuf-free per version (serve; recorded on 7.0.15 and the post-7.4 build)', () => {
+  // 7.0.15: each client keeps a 20474-byte query buffer (running: 26 + 20448; idle: 0 + 20474);
+  // the post-7.4 build reuses one buffer (running: 26 + 16360; idle: 0 + 0)
+  it.each([
+    ['7.0', 20448, 20474],
+    ['8.10', 16360, 0],
+  ] as const)('%s: the running client shows %i free, an idle one %i', async (redisVersion, running, idle) => {
+    const s = await serve({ redisVersion });
+    try {
+      const at = { host: '127.0.0.1', port: s.port };
+      const idler = await rawClient(at);
+      idler.write(cmd('CLIENT', 'SETNAME', 'idler'));
+      await new Promise((r) => setTimeout(r, 50));
+      const list = await call(at, 'CLIENT', 'LIST');
+      const mine = list.split('\n').find((l) => l.includes('cmd=client|list'))!;
+      const other = list.split('\n').find((l) => l.includes(' name=idler '))!;
+      expect([field(mine, 'qbuf'), field(mine, 'qbuf-free')]).toEqual([26, running]);
+      expect([field(other, 'qbuf'), field(other, 'qbuf-free')]).toEqual([0, idle]);
+      idler.destroy();
+    } finally {
+      await s.close();
+    }
+  });
+});
