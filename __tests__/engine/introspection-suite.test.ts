@@ -14,7 +14,7 @@ beforeEach(() => {
 });
 const open: Connection[] = [];
 function conn(version?: string): Connection {
-  const c = createConnection({ port, ...(version ? { redisVersion: version } : {}) } as never);
+  const c = createConnection({ port, ...(version ? { streams: { redisVersion: version } } : {}) } as never);
   open.push(c);
   return c;
 }
@@ -134,5 +134,23 @@ describe('BGSAVE with rdb-key-save-delay', () => {
     expect(await info(c, 'rdb_changes_since_last_save')).toBe('2');
     expect(await run(c, 'BGSAVE')).toBe('+Background saving started');
     expect(await info(c, 'rdb_changes_since_last_save')).toBe('0');
+  });
+});
+
+describe('SLOWLOG redaction of secret parameters (unit/slowlog)', () => {
+  // 7.0.15 logs `config set tls-key-file-pass {}` (not redacted); the post-7.4 build redacts the
+  // TLS passphrases too; both redact masteruser, masterauth, requirepass
+  it.each([
+    ['8.10', ['(redacted)', '(redacted)', '(redacted)', '(redacted)', '(redacted)']],
+    ['7.0', ['(redacted)', '(redacted)', '(redacted)', '', '']],
+  ] as const)('%s', async (v, shown) => {
+    const c = conn(v);
+    await c.execute(['CONFIG', 'SET', 'slowlog-log-slower-than', '0']);
+    await c.execute(['SLOWLOG', 'RESET']);
+    const names = ['masteruser', 'masterauth', 'requirepass', 'tls-key-file-pass', 'tls-client-key-file-pass'];
+    for (const n of names) expect(await run(c, 'CONFIG', 'SET', n, '')).toBe('+OK');
+    const entries = (await c.execute(['SLOWLOG', 'GET', '-1'])) as unknown[][];
+    const logged = entries.map((e) => (e[3] as string[]).join(' ')).filter((l) => l.startsWith('CONFIG SET')).reverse();
+    expect(logged).toEqual(names.map((n, i) => `CONFIG SET ${n} ${shown[i]}`));
   });
 });

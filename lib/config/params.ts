@@ -113,6 +113,11 @@ export const PARAMS: readonly ParamDef[] = [
   { name: 'sanitize-dump-payload', type: { kind: 'enum', values: ['no', 'yes', 'clients'] }, default: 'no' },
   { name: 'notify-keyspace-events', type: { kind: 'notify' }, default: '' },
   { name: 'requirepass', type: { kind: 'string' }, default: '', honoured: "the default user's password (ACL; empty: nopass)" },
+  // secrets SLOWLOG and MONITOR show redacted (lib/engine/slowlog.ts)
+  { name: 'masteruser', type: { kind: 'string' }, default: '' },
+  { name: 'masterauth', type: { kind: 'string' }, default: '' },
+  { name: 'tls-key-file-pass', type: { kind: 'string' }, default: '' },
+  { name: 'tls-client-key-file-pass', type: { kind: 'string' }, default: '' },
   { name: 'acllog-max-len', type: int(0n, LONG_MAX), default: '128', honoured: 'ACL LOG length' },
   { name: 'acl-pubsub-default', type: { kind: 'enum', values: ['allchannels', 'resetchannels'] }, default: 'resetchannels', honoured: 'channels of new users (ACL SETUSER)' },
   { name: 'aclfile', type: { kind: 'string' }, default: '', immutable: true },
