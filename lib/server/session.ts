@@ -365,8 +365,13 @@ export class Session {
     if (this.slots.every((s) => s.settled)) this.finish();
   }
 
+  /**
+   * The server closes the connection (QUIT, CLIENT KILL, a protocol error): the replies due are
+   * written, then the socket is closed both ways as Redis's close() does (a client still writing,
+   * as after a protocol desync, gets an error instead of writing into a half-closed socket).
+   */
   private finish(): void {
-    if (!this.socket.destroyed) this.socket.end();
+    if (!this.socket.destroyed) this.socket.end(() => this.socket.destroy());
     this.teardown();
   }
 
