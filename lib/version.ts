@@ -133,6 +133,13 @@ export const FEATURE_SINCE = {
   clientKillMaxage: '7.4',
   /** CLIENT LIST `io-thread=` (8.0; redis.io CLIENT LIST history). */
   clientListIoThread: '8.0',
+  /**
+   * The shared reusable query buffer (an idle client shows `qbuf=0 qbuf-free=0`; the running one
+   * 16386 bytes allocated on the post-7.4 build); before it each client keeps its own 20474-byte
+   * buffer (7.0.15: `qbuf-free=20474` idle). Placed at 8.0 (assumed: the post-7.4 build has it,
+   * 7.0.15 not; 7.2/7.4 unchecked).
+   */
+  reusableQueryBuffer: '8.0',
   /** SCAN/SSCAN/HSCAN/ZSCAN cursors parsed by string2ull (redis #11974: "" is invalid, leading
    *  blanks allowed, "-1" invalid); 7.0 uses strtoul with no leading blank ("" is 0, "-1" is
    *  2^64-1) — both checked on redis-server 7.0.15 and the 4f8cdc2a build. */

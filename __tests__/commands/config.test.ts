@@ -44,7 +44,7 @@ describe('CONFIG GET / SET', () => {
     const r = client();
     expect(await r.config('GET', 'STREAM-NODE-MAX-ENTRIES', 'stream-node-max-entries')).toEqual(['STREAM-NODE-MAX-ENTRIES', '100']);
     expect(await r.config('GET', 'maxmemory', 'maxmemory*')).toEqual([
-      'maxmemory', '0', 'maxmemory-policy', 'noeviction', 'maxmemory-samples', '5', 'maxmemory-eviction-tenacity', '10',
+      'maxmemory', '0', 'maxmemory-policy', 'noeviction', 'maxmemory-samples', '5', 'maxmemory-clients', '0', 'maxmemory-eviction-tenacity', '10',
     ]);
     expect(await r.config('GET', 'nosuch', 'x\\*')).toEqual([]);
     expect(await r.config('GET', '*lazy-flush')).toEqual(['replica-lazy-flush', 'no', 'slave-lazy-flush', 'no']);

@@ -86,4 +86,47 @@ describe.each(targets)('CLIENT LIST buffers (%s)', (_label, open, close) => {
     expect(field(line, 'qbuf')).toBeLessThanOrEqual(Buffer.byteLength('*2\r\n$3\r\nGET\r\n$5\r\nissu'));
     expect(field(await lineOf(at, 'half'), 'omem')).toBe(0);
   });
+
+  // Values recorded on redis-server 7.0.15 and the post-7.4 build (qbuf-free differs: not emulated)
+  it.each([
+    ['a lone CLIENT INFO', cmd('CLIENT', 'INFO'), 26],
+    ['PING then CLIENT INFO in one write', cmd('PING') + cmd('CLIENT', 'INFO'), 40],
+    ['CLIENT INFO then PING in one write', cmd('CLIENT', 'INFO') + cmd('PING'), 40],
+    ['CLIENT INFO then half a request', cmd('CLIENT', 'INFO') + '*2\r\n$3\r\nGE', 36],
+  ])('shows the running client every byte read with its command as qbuf, its argument bytes as argv-mem: %s', async (_case, payload, qbuf) => {
+    const c = await rawClient(at);
+    sockets.push(c);
+    c.write(payload);
+    let text = '';
+    for await (const chunk of c) {
+      text += chunk.toString('latin1');
+      if (/resp=\d/.test(text)) break;
+    }
+    expect([field(text, 'qbuf'), field(text, 'argv-mem')]).toEqual([qbuf, 10]);
+  });
+});
+
+describe('CLIENT LIST qbuf-free per version (serve; recorded on 7.0.15 and the post-7.4 build)', () => {
+  // 7.0.15: each client keeps a 20474-byte query buffer (running: 26 + 20448; idle: 0 + 20474);
+  // the post-7.4 build reuses one buffer (running: 26 + 16360; idle: 0 + 0)
+  it.each([
+    ['7.0', 20448, 20474],
+    ['8.10', 16360, 0],
+  ] as const)('%s: the running client shows %i free, an idle one %i', async (redisVersion, running, idle) => {
+    const s = await serve({ redisVersion });
+    try {
+      const at = { host: '127.0.0.1', port: s.port };
+      const idler = await rawClient(at);
+      idler.write(cmd('CLIENT', 'SETNAME', 'idler'));
+      await new Promise((r) => setTimeout(r, 50));
+      const list = await call(at, 'CLIENT', 'LIST');
+      const mine = list.split('\n').find((l) => l.includes('cmd=client|list'))!;
+      const other = list.split('\n').find((l) => l.includes(' name=idler '))!;
+      expect([field(mine, 'qbuf'), field(mine, 'qbuf-free')]).toEqual([26, running]);
+      expect([field(other, 'qbuf'), field(other, 'qbuf-free')]).toEqual([0, idle]);
+      idler.destroy();
+    } finally {
+      await s.close();
+    }
+  });
 });

@@ -51,11 +51,15 @@ function isLegacyHash(v: unknown): boolean {
 
 /**
  * Remove the due fields of `h` (at `key`); true when that emptied the hash and the key was
- * deleted. Events: `hexpired` (h) once, `del` (g) when the key goes.
+ * deleted. Events: `hexpired` (h) once, `del` (g) when the key goes. Replicas get an HDEL per
+ * field removed, ahead of the command (t_hash.c hashTypeGetValue → propagateHashFieldDeletion
+ * on a field found expired; see Replication.expiredFields).
  */
 export function expireFields(ctx: CommandContext, key: string, h: RedisHash): boolean {
   const gone = h.expireDue(ctx.now);
   if (gone.length === 0) return false;
+  const propagation = ctx.db.propagation?.() ?? null;
+  if (propagation !== null) propagation.expiredFields(key, gone);
   ctx.db.notifyEvent('h', 'hexpired', key);
   if (h.size === 0) {
     ctx.db.remove(key);

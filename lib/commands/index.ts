@@ -73,6 +73,7 @@ const TABLE: [name: string, arity: number, write: boolean, load: () => CommandMo
   ['scan', -2, false, () => require('./keys')],
   ['randomkey', 1, false, () => require('./keys')],
   ['dbsize', 1, false, () => require('./keys')],
+  ['migrate', -6, true, () => require('./keys')],
   ['expire', -3, true, () => require('./expire')],
   ['pexpire', -3, true, () => require('./expire')],
   ['expireat', -3, true, () => require('./expire')],

@@ -21,6 +21,11 @@
  * SCAN cursor [MATCH pattern] [COUNT count] [TYPE type] — see `scan` below.
  * RANDOMKEY — a random key, or nil when the database is empty.
  * DBSIZE — the number of keys (keys whose TTL has passed but are not yet deleted included).
+ * MIGRATE host port key|"" db timeout [COPY] [REPLACE] [AUTH pw | AUTH2 user pw] [KEYS key …] —
+ *   options and errors as cluster.c's migrateCommand (syntax error, the KEYS-with-a-key error,
+ *   timeout then db as integers); `NOKEY` when none of the keys exists (looked up as a read:
+ *   an expired key is deleted). Moving a key needs another server: not emulated (mock error).
+ *   MONITOR and SLOWLOG show AUTH/AUTH2 arguments redacted (lib/engine/slowlog.ts).
  *
  * Replies and errors checked on redis-server 7.0.15 and the post-7.4 build (4f8cdc2a). Every
  * write counts one change per key written for INFO `rdb_changes_since_last_save` (DEL: per
@@ -34,12 +39,13 @@ import {
   ERR_NOT_INTEGER,
   ERR_NO_SUCH_KEY,
   ERR_SAME_OBJECT,
+  ERR_SYNTAX,
   fail,
 } from '../errors';
 import { redisTypeOf } from '../model/value-type';
 import { OK, SimpleString } from '../reply/reply';
 import { supports } from '../version';
-import { parseInt64 } from './args';
+import { int64OrFail, parseInt64 } from './args';
 import type { CommandContext, CommandSpec, Db, Reply } from './types';
 import { parseScanOptions } from './scan-args';
 
@@ -212,6 +218,34 @@ function randomkey(ctx: CommandContext): Reply {
   return all.length === 0 ? null : all[Math.floor(Math.random() * all.length)];
 }
 
+function migrate(ctx: CommandContext, argv: string[]): Reply {
+  let firstKey = 3;
+  let numKeys = 1;
+  for (let j = 6; j < argv.length; j++) {
+    const more = argv.length - 1 - j;
+    const o = argv[j].toLowerCase();
+    if (o === 'copy' || o === 'replace') continue;
+    if (o === 'auth') {
+      if (more < 1) fail(ERR_SYNTAX);
+      j++;
+    } else if (o === 'auth2') {
+      if (more < 2) fail(ERR_SYNTAX);
+      j += 2;
+    } else if (o === 'keys') {
+      if (argv[3].length !== 0) fail('ERR When using MIGRATE KEYS option, the key argument must be set to the empty string');
+      firstKey = j + 1;
+      numKeys = argv.length - j - 1;
+      break;
+    } else fail(ERR_SYNTAX);
+  }
+  int64OrFail(argv[5]);
+  int64OrFail(argv[4]);
+  let found = 0;
+  for (let j = 0; j < numKeys; j++) if (ctx.db.lookup(argv[firstKey + j]) !== undefined) found++;
+  if (found === 0) return new SimpleString('NOKEY');
+  throw new StreamsMockError('MIGRATE of an existing key is not emulated (it needs another server)');
+}
+
 function dbsize(ctx: CommandContext): Reply {
   return ctx.db.size ? ctx.db.size() : ctx.db.keyNames().length;
 }
@@ -230,4 +264,5 @@ export const specs: CommandSpec[] = [
   { name: 'scan', arity: -2, write: false, run: scan },
   { name: 'randomkey', arity: 1, write: false, run: randomkey },
   { name: 'dbsize', arity: 1, write: false, run: dbsize },
+  { name: 'migrate', arity: -6, write: true, run: migrate },
 ];

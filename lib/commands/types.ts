@@ -153,6 +153,11 @@ export interface Propagation {
   prevent(): void;
   /** Propagate the running command even without a change of the dataset (forceCommandPropagation). */
   force(): void;
+  /**
+   * The running command found `fields` of the hash at `key` expired and removed them: an HDEL per
+   * field (propagateHashFieldDeletion), ahead of the command.
+   */
+  expiredFields(key: string, fields: readonly string[]): void;
   /** The database the running command propagates in. */
   readonly db: number;
 }

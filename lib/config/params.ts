@@ -26,9 +26,10 @@ export type ParamType =
   /**
    * A numeric parameter. `unsigned`: a C unsigned type (bounds checked and printed unsigned);
    * `memory`: accepts memory units (k, kb, m, mb, g, gb) and prints unsigned; `clamp`: the apply
-   * function clamps the stored value (hz: 1..500).
+   * function clamps the stored value (hz: 1..500); `percent`: also `N%` (PERCENT_CONFIG: kept as
+   * -N, so `min` -100 bounds it at 100%).
    */
-  | { kind: 'int'; min: bigint; max: bigint; unsigned?: boolean; memory?: boolean; clamp?: [bigint, bigint] }
+  | { kind: 'int'; min: bigint; max: bigint; unsigned?: boolean; memory?: boolean; percent?: boolean; clamp?: [bigint, bigint] }
   | { kind: 'enum'; values: readonly string[]; valuesSince?: Partial<Record<string, RedisVersion>> }
   | { kind: 'save' }
   | { kind: 'notify' }
@@ -44,6 +45,8 @@ export interface ParamDef {
   readonly immutable?: boolean;
   /** PROTECTED_CONFIG with enable-protected-configs no: "can't set protected config". */
   readonly protected?: boolean;
+  /** HIDDEN_CONFIG: CONFIG GET answers it only when named, not for a pattern. */
+  readonly hidden?: boolean;
   /** First Redis version that has the parameter. */
   readonly since?: RedisVersion;
   /** What the fake does with the value (documentation; absent = stored only). */
@@ -94,6 +97,7 @@ export const PARAMS: readonly ParamDef[] = [
     default: 'noeviction',
   },
   { name: 'maxmemory-samples', type: int(1n, 64n), default: '5' },
+  { name: 'maxmemory-clients', type: int(-100n, LLONG_MAX, { memory: true, percent: true }), default: '0', since: '7.0' },
   { name: 'maxmemory-eviction-tenacity', type: int(0n, 100n), default: '10' },
   { name: 'appendonly', type: bool, default: 'no' },
   { name: 'appendfsync', type: { kind: 'enum', values: ['everysec', 'always', 'no'] }, default: 'everysec' },
@@ -109,6 +113,11 @@ export const PARAMS: readonly ParamDef[] = [
   { name: 'sanitize-dump-payload', type: { kind: 'enum', values: ['no', 'yes', 'clients'] }, default: 'no' },
   { name: 'notify-keyspace-events', type: { kind: 'notify' }, default: '' },
   { name: 'requirepass', type: { kind: 'string' }, default: '', honoured: "the default user's password (ACL; empty: nopass)" },
+  // secrets SLOWLOG and MONITOR show redacted (lib/engine/slowlog.ts)
+  { name: 'masteruser', type: { kind: 'string' }, default: '' },
+  { name: 'masterauth', type: { kind: 'string' }, default: '' },
+  { name: 'tls-key-file-pass', type: { kind: 'string' }, default: '' },
+  { name: 'tls-client-key-file-pass', type: { kind: 'string' }, default: '' },
   { name: 'acllog-max-len', type: int(0n, LONG_MAX), default: '128', honoured: 'ACL LOG length' },
   { name: 'acl-pubsub-default', type: { kind: 'enum', values: ['allchannels', 'resetchannels'] }, default: 'resetchannels', honoured: 'channels of new users (ACL SETUSER)' },
   { name: 'aclfile', type: { kind: 'string' }, default: '', immutable: true },
@@ -165,6 +174,14 @@ export const PARAMS: readonly ParamDef[] = [
   { name: 'zset-max-listpack-value', alias: 'zset-max-ziplist-value', type: size({ memory: true }), default: '64', honoured: 'DUMP: sorted-set encoding' },
   { name: 'hll-sparse-max-bytes', type: size({ memory: true }), default: '3000', honoured: 'HyperLogLog sparse → dense promotion (hyperloglog.c)' },
   { name: 'protected-mode', type: bool, default: 'yes' },
+  { name: 'daemonize', type: bool, default: 'no', immutable: true },
+  // MULTI_ARG_CONFIG, stored as given (the fake listens where `serve` was told to)
+  { name: 'bind', type: { kind: 'string' }, default: '* -::*' },
+  // IMMUTABLE_CONFIG | MULTI_ARG_CONFIG: "host port" after REPLICAOF host port, else empty
+  { name: 'replicaof', alias: 'slaveof', type: { kind: 'string' }, default: '', immutable: true },
+  // HIDDEN_CONFIG (tests' knobs: CONFIG GET shows them only by name)
+  { name: 'key-load-delay', type: int(INT_MIN, INT_MAX), default: '0', hidden: true },
+  { name: 'rdb-key-save-delay', type: int(INT_MIN, INT_MAX), default: '0', hidden: true },
   { name: 'enable-debug-command', type: { kind: 'enum', values: ['no', 'yes', 'local'] }, default: 'no', immutable: true },
   { name: 'enable-protected-configs', type: { kind: 'enum', values: ['no', 'yes', 'local'] }, default: 'no', immutable: true },
   { name: 'enable-module-command', type: { kind: 'enum', values: ['no', 'yes', 'local'] }, default: 'no', immutable: true },

@@ -234,6 +234,17 @@ export class ServerConfig {
     };
   }
 
+  /**
+   * Values the server keeps elsewhere, read when CONFIG GET asks (`replicaof`: the master set by
+   * REPLICAOF), by canonical name.
+   */
+  readonly computed = new Map<string, () => string>();
+
+  private valueOf(name: string): string {
+    const read = this.computed.get(name);
+    return read !== undefined ? read() : (this.values.get(name) as string);
+  }
+
   /** The value of a parameter (canonical name), as CONFIG GET shows it. */
   get(name: string): string | undefined {
     return this.values.get(name);
@@ -276,15 +287,15 @@ export class ServerConfig {
         const n = lookupParam(pattern);
         if (n && ServerConfig.available(n, version)) {
           seen.add(pattern.toLowerCase());
-          out.push([pattern, this.values.get(n.def.name) as string]);
+          out.push([pattern, this.valueOf(n.def.name)]);
         }
         continue;
       }
       for (const n of PARAM_NAMES) {
-        if (!ServerConfig.available(n, version) || seen.has(n.name)) continue;
+        if (!ServerConfig.available(n, version) || seen.has(n.name) || n.def.hidden) continue;
         if (globMatch(pattern, n.name)) {
           seen.add(n.name);
-          out.push([n.name, this.values.get(n.def.name) as string]);
+          out.push([n.name, this.valueOf(n.def.name)]);
         }
       }
     }
@@ -357,8 +368,19 @@ export class ServerConfig {
         return { error: `argument(s) must be one of the following: ${allowed.join(', ')}` };
       }
       case 'int': {
-        const ll = t.memory ? memtoll(value) : string2ll(value);
-        if (ll === null) return { error: t.memory ? 'argument must be a memory value' : "argument couldn't be parsed into an integer" };
+        let ll = t.memory ? memtoll(value) : string2ll(value);
+        if (ll === null && t.percent && value.length > 1 && value.endsWith('%')) {
+          const pct = string2ll(value.slice(0, -1));
+          if (pct !== null && pct >= 0n) ll = -pct;
+        }
+        if (ll === null) {
+          if (t.percent) return { error: 'argument must be a memory or percent value' };
+          return { error: t.memory ? 'argument must be a memory value' : "argument couldn't be parsed into an integer" };
+        }
+        if (t.percent && ll < 0n) {
+          if (ll < t.min) return { error: `percentage argument must be less or equal to ${-t.min}` };
+          return `${-ll}%`;
+        }
         if (t.unsigned) {
           const ull = BigInt.asUintN(64, ll);
           if (ull > t.max || ull < t.min) return { error: `argument must be between ${t.min} and ${t.max} inclusive` };

@@ -119,7 +119,7 @@ export class Connection {
    * parsed; `omem`: reply bytes not yet written to the socket). Set by the RESP server; an
    * in-process client holds nothing (0).
    */
-  buffers: (() => { qbuf: number; omem: number }) | undefined = undefined;
+  buffers: (() => { qbuf: number; omem: number; argvMem?: number }) | undefined = undefined;
 
   // ---- internal state: read and written by the modules of lib/engine/connection/ only ----
   /** @internal The current database's keyspace (`keyspace`). */

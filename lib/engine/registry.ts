@@ -207,6 +207,7 @@ export class ServerState {
     this.patternChannels.setMaxListeners(0);
     this.config.listeners.add(() => this.updateShortPath());
     watchMaxmemory(this);
+    this.config.computed.set('replicaof', () => (this.master === null ? '' : `${this.master.host} ${this.master.port}`));
   }
 
   /** The keyspace of database `db` (created on first use). */

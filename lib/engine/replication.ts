@@ -160,6 +160,21 @@ export class Replication implements Propagation {
     this.frame.prevented = true;
   }
 
+  /**
+   * HDELs for the fields the running command found expired. A command run on its own (not in
+   * MULTI or a script, nothing propagated yet) sends each as a unit of its own before it, as the
+   * active expiry the fake models (every due field of the hash removed at once) would have just
+   * done; else they join the unit (Redis: in the command's execution unit).
+   */
+  expiredFields(key: string, fields: readonly string[]): void {
+    if (this.replicas.size === 0) return;
+    const alone = this.depth === 1 && this.ops.length === 0;
+    for (const field of fields) {
+      this.ops.push({ db: this.frame.db, argv: ['HDEL', key, field] });
+      if (alone) this.flush();
+    }
+  }
+
   force(): void {
     this.frame.forced = true;
   }

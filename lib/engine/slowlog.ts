@@ -10,6 +10,7 @@
  * SET of sensitive parameters, MIGRATE … AUTH/AUTH2), the client's addr and name.
  */
 import type { Reply } from '../reply/reply';
+import type { RedisVersion } from '../version';
 
 export interface SlowlogEntry {
   readonly id: number;
@@ -21,13 +22,15 @@ export interface SlowlogEntry {
 }
 
 const SENSITIVE_CONFIGS = new Set(['masteruser', 'masterauth', 'requirepass', 'tls-key-file-pass', 'tls-client-key-file-pass']);
+/** 7.0 redacts only these (7.0.15 logs `config set tls-key-file-pass {}` as given). */
+const SENSITIVE_CONFIGS_70 = new Set(['masteruser', 'masterauth', 'requirepass']);
 const REDACTED = '(redacted)';
 
 /**
  * argv with its secrets "(redacted)" as the command redacts them (redactClientCommandArgument:
  * the `original_argv` SLOWLOG and MONITOR show).
  */
-export function redactedArgv(argv: readonly string[]): string[] {
+export function redactedArgv(argv: readonly string[], version?: RedisVersion): string[] {
   const a = [...argv];
   const name = String(a[0]).toLowerCase();
   const sub = a.length > 1 ? String(a[1]).toLowerCase() : '';
@@ -40,7 +43,8 @@ export function redactedArgv(argv: readonly string[]): string[] {
   } else if (name === 'acl' && (sub === 'setuser' || sub === 'deluser')) redact(2);
   else if (name === 'acl' && sub === 'getuser') redact(2, 3);
   else if (name === 'config' && sub === 'set') {
-    for (let i = 2; i + 1 < a.length; i += 2) if (SENSITIVE_CONFIGS.has(a[i].toLowerCase())) a[i + 1] = REDACTED;
+    const sensitive = version === '7.0' ? SENSITIVE_CONFIGS_70 : SENSITIVE_CONFIGS;
+    for (let i = 2; i + 1 < a.length; i += 2) if (sensitive.has(a[i].toLowerCase())) a[i + 1] = REDACTED;
   } else if (name === 'migrate') {
     for (let i = 6; i < a.length; i++) {
       const o = a[i].toLowerCase();
@@ -52,8 +56,8 @@ export function redactedArgv(argv: readonly string[]): string[] {
 }
 
 /** The arguments as the slow log keeps them (redacted secrets, trimmed). */
-function logged(argv: readonly string[]): string[] {
-  const a = redactedArgv(argv);
+function logged(argv: readonly string[], version?: RedisVersion): string[] {
+  const a = redactedArgv(argv, version);
   const out: string[] = [];
   const n = Math.min(a.length, 32);
   for (let i = 0; i < n; i++) {
@@ -68,9 +72,9 @@ export class Slowlog {
   private nextId = 0;
 
   /** slowlogPushEntryIfNeeded */
-  push(argv: readonly string[], durationUs: number, time: number, addr: string, name: string, threshold: number, maxLen: number): void {
+  push(argv: readonly string[], durationUs: number, time: number, addr: string, name: string, threshold: number, maxLen: number, version?: RedisVersion): void {
     if (threshold < 0 || durationUs < threshold) return;
-    this.entries.unshift({ id: this.nextId++, time: Math.floor(time / 1000), duration: durationUs, argv: logged(argv), addr, name });
+    this.entries.unshift({ id: this.nextId++, time: Math.floor(time / 1000), duration: durationUs, argv: logged(argv, version), addr, name });
     if (this.entries.length > maxLen) this.entries.length = maxLen;
   }
 

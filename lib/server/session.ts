@@ -120,10 +120,24 @@ export class Session {
     socket.on('close', () => this.teardown());
   }
 
-  /** What this session holds (CLIENT LIST): unparsed request bytes, reply bytes not yet written to the socket. */
-  buffers(): { qbuf: number; omem: number } {
-    return { qbuf: this.parser.buffered, omem: this.socket.writableLength };
+  /**
+   * What this session holds (CLIENT LIST): the query buffer, reply bytes not yet written to the
+   * socket, the bytes of the running command's arguments. While a request read in this turn runs,
+   * the query buffer is every byte held when the turn began (Redis trims the commands it ran from
+   * its query buffer only after running them all: `qbuf=26` for a lone CLIENT LIST), else the
+   * unparsed bytes.
+   */
+  buffers(): { qbuf: number; omem: number; argvMem: number } {
+    const running = this.runningArgv !== null;
+    let argvMem = 0;
+    if (running) for (const a of this.runningArgv!) argvMem += a.length;
+    return { qbuf: running ? this.turnBuffered : this.parser.buffered, omem: this.socket.writableLength, argvMem };
   }
+
+  /** Bytes the parser held when the requests of this turn began to be taken. */
+  private turnBuffered = 0;
+  /** The arguments of the request running now (synchronously), or null. */
+  private runningArgv: string[] | null = null;
 
   private onData(chunk: Buffer): void {
     if (this.ended || this.closing || this.replica) return;
@@ -155,6 +169,7 @@ export class Session {
   }
 
   private takeRequests(): void {
+    this.turnBuffered = this.parser.buffered;
     while (!this.paused && !this.closing && !this.ended) {
       const req = this.parser.next();
       if (!req) return;
@@ -211,14 +226,17 @@ export class Session {
     let out: Reply | Promise<Reply> | undefined;
     try {
       this.running = slot;
+      this.runningArgv = argv;
       out = this.conn.executeNow!(argv);
     } catch (err) {
       this.running = null;
+      this.runningArgv = null;
       this.settleFailed(slot, err);
       this.unflushed = true;
       return true;
     }
     this.running = null;
+    this.runningArgv = null;
     if (out === undefined) return false;
     if (out instanceof Promise) {
       out.then(
@@ -347,8 +365,13 @@ export class Session {
     if (this.slots.every((s) => s.settled)) this.finish();
   }
 
+  /**
+   * The server closes the connection (QUIT, CLIENT KILL, a protocol error): the replies due are
+   * written, then the socket is closed both ways as Redis's close() does (a client still writing,
+   * as after a protocol desync, gets an error instead of writing into a half-closed socket).
+   */
   private finish(): void {
-    if (!this.socket.destroyed) this.socket.end();
+    if (!this.socket.destroyed) this.socket.end(() => this.socket.destroy());
     this.teardown();
   }
 

@@ -79,6 +79,35 @@ export class ServerStats {
     }
   }
 
+  /** The end of a pretended BGSAVE child (`rdb-key-save-delay` set) on the keyspace clock, or null. */
+  private bgsaveEndMs: number | null = null;
+  /** `dirty` when that child started (the changes it saves). */
+  private bgsaveDirty = 0;
+
+  /** A BGSAVE child that writes for `durationMs` (rdb-key-save-delay per key) starts now. */
+  bgsaveStart(nowMs: number, durationMs: number): void {
+    this.bgsaveEndMs = nowMs + durationMs;
+    this.bgsaveDirty = this.dirty;
+  }
+
+  /**
+   * Whether the BGSAVE child still runs at `nowMs` (INFO rdb_bgsave_in_progress); one that ended
+   * counts as a save at its end (the changes made since it started stay unsaved).
+   */
+  bgsaveInProgress(nowMs: number): boolean {
+    if (this.bgsaveEndMs === null) return false;
+    if (nowMs < this.bgsaveEndMs) return true;
+    this.dirty = Math.max(0, this.dirty - this.bgsaveDirty);
+    this.lastSaveMs = this.bgsaveEndMs;
+    this.bgsaveEndMs = null;
+    return false;
+  }
+
+  /** FLUSHALL kills the BGSAVE child (killRDBChild): nothing saved. */
+  bgsaveKill(): void {
+    this.bgsaveEndMs = null;
+  }
+
   /** A save happened (SAVE, BGSAVE, FLUSHALL with save points): dirty restarts at 0. */
   saved(nowMs: number): void {
     this.dirty = 0;

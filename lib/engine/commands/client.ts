@@ -14,9 +14,14 @@
  *
  * CLIENT LIST fields follow the emulated version (lib/version.ts): `watch=` from 7.4,
  * `lib-name=`/`lib-ver=` from 7.2, `io-thread=` from 8.0. Buffer and memory fields carry the
- * values of an idle redis-server connection (rbs 1024 …), except `qbuf` and `omem`: what the
- * RESP server holds for the connection (unparsed request bytes, reply bytes not yet written;
- * issue 23 — they were always 0), 0 for in-process clients; `events=r`, `user=default`.
+ * values of an idle redis-server connection (rbs 1024 …), except `qbuf`, `qbuf-free`, `argv-mem`
+ * and `omem`: what the RESP server holds for the connection (issue 23). `qbuf` is the query
+ * buffer: for the running command every byte read in its turn (Redis trims it after the turn:
+ * `qbuf=26` for a lone CLIENT INFO), else the unparsed bytes; `qbuf-free` the rest of Redis's
+ * allocation (each client's 20474 bytes before the reusable query buffer, as 7.0.15; after it
+ * 16386 for the running client, 0 for an idle one, as the post-7.4 build); `argv-mem` the
+ * running command's argument bytes; `omem` the reply bytes not yet written. All 0 for in-process
+ * clients; `events=r`, `user=default`.
  * TRACKING, CACHING, GETREDIR, TRACKINGINFO: client-side caching (lib/engine/tracking.ts);
  * CLIENT LIST flags `t`/`R`/`B` and `redir=`.
  * PAUSE timeout [WRITE|ALL], UNPAUSE: lib/engine/pause.ts.
@@ -139,18 +144,25 @@ export function clientInfoLine(c: Connection, viewer: Connection): string {
     ['multi', c.multiLength],
   ];
   if (supports(version, 'clientListWatch')) fields.push(['watch', c.watchCount]);
-  const held = c.buffers?.() ?? { qbuf: 0, omem: 0 };
+  const held = c.buffers?.() ?? { qbuf: 0, omem: 0, argvMem: 0 };
+  const argvMem = held.argvMem ?? 0;
+  // the query buffer's free bytes (networking.c sdsavail): a RESP client's, 0 in-process
+  let qbufFree = 0;
+  if (c.buffers !== undefined) {
+    if (!supports(version, 'reusableQueryBuffer')) qbufFree = Math.max(0, 20474 - held.qbuf);
+    else if (argvMem > 0) qbufFree = Math.max(0, 16386 - held.qbuf);
+  }
   fields.push(
     ['qbuf', held.qbuf],
-    ['qbuf-free', 0],
-    ['argv-mem', 0],
+    ['qbuf-free', qbufFree],
+    ['argv-mem', argvMem],
     ['multi-mem', 0],
     ['rbs', 1024],
     ['rbp', 0],
     ['obl', 0],
     ['oll', 0],
     ['omem', held.omem],
-    ['tot-mem', 1024 + held.qbuf + held.omem],
+    ['tot-mem', 1024 + held.qbuf + held.omem + argvMem],
     ['events', 'r'],
     ['cmd', c.lastCommand],
     ['user', c.user.name],

@@ -132,6 +132,27 @@ function flush(server: ServerState, dbs: Iterable<ReturnType<ServerState['keyspa
   server.stats.addDirty(removed);
 }
 
+const ERR_BGSAVE_RUNNING = 'ERR Background save already in progress';
+
+/**
+ * BGSAVE [SCHEDULE] (rdb.c bgsaveCommand). Nothing is written; with `rdb-key-save-delay` (µs per
+ * key, a test knob) above 0 and keys to save, a pretended child runs for keys × delay on the
+ * keyspace clock (INFO rdb_bgsave_in_progress 1; SAVE and BGSAVE then answer "ERR Background
+ * save already in progress"; FLUSHALL kills it); else the save is done at once.
+ */
+function bgsave(conn: Connection, argv: string[]): Reply {
+  if (argv.length > 2 || (argv.length === 2 && argv[1].toLowerCase() !== 'schedule')) throw new CommandError(ERR_SYNTAX);
+  const stats = conn.server.stats;
+  const now = conn.keyspace.clock.now();
+  if (stats.bgsaveInProgress(now)) throw new CommandError(ERR_BGSAVE_RUNNING);
+  const delayUs = Number(conn.server.config.get('rdb-key-save-delay') ?? '0');
+  let keys = 0;
+  if (delayUs > 0) for (const ks of conn.server.keyspaces()) keys += ks.store.keyNames().length;
+  if (keys > 0) stats.bgsaveStart(now, (keys * delayUs) / 1000);
+  else stats.saved(now);
+  return new SimpleString('Background saving started');
+}
+
 function flushMode(argv: string[]): void {
   if (argv.length > 2 || (argv.length === 2 && !/^(a?sync)$/i.test(argv[1]))) throw new CommandError(ERR_SYNTAX);
 }
@@ -174,6 +195,7 @@ export const specs: readonly ConnectionCommandSpec[] = [
     arity: -1,
     run(conn, argv): Reply {
       flushMode(argv);
+      conn.server.stats.bgsaveKill();
       flush(conn.server, conn.server.keyspaces());
       conn.forcePropagation(); // replicated even when every db was empty already
       return OK;
@@ -194,7 +216,9 @@ export const specs: readonly ConnectionCommandSpec[] = [
     arity: 1,
     noScript: true,
     run(conn): Reply {
-      conn.server.stats.saved(conn.keyspace.clock.now());
+      const now = conn.keyspace.clock.now();
+      if (conn.server.stats.bgsaveInProgress(now)) throw new CommandError(ERR_BGSAVE_RUNNING);
+      conn.server.stats.saved(now);
       return OK;
     },
   },
@@ -202,15 +226,15 @@ export const specs: readonly ConnectionCommandSpec[] = [
     name: 'bgsave',
     arity: -1,
     noScript: true,
-    run(conn): Reply {
-      conn.server.stats.saved(conn.keyspace.clock.now());
-      return new SimpleString('Background saving started');
-    },
+    run: bgsave,
   },
   {
     name: 'lastsave',
     arity: 1,
-    run: (conn): Reply => Math.floor(conn.server.stats.lastSaveMs / 1000),
+    run(conn): Reply {
+      conn.server.stats.bgsaveInProgress(conn.keyspace.clock.now());
+      return Math.floor(conn.server.stats.lastSaveMs / 1000);
+    },
   },
   {
     name: 'shutdown',

@@ -87,7 +87,7 @@ export function feedMonitors(conn: Connection, argv: string[], fromScript: boole
   const seconds = Math.floor(ms / 1000);
   const usec = String(Math.round((ms - seconds * 1000) * 1000)).padStart(6, '0');
   let line = `${seconds}.${usec} [${conn.keyspace.dbIndex} ${fromScript ? 'lua' : conn.addr}]`;
-  for (const arg of redactedArgv(argv)) line += ` ${repr(arg)}`;
+  for (const arg of redactedArgv(argv, version)) line += ` ${repr(arg)}`;
   const msg = new SimpleString(line);
   for (const m of [...monitors]) m.push(msg);
 }

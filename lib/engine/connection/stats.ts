@@ -156,6 +156,6 @@ export function recordCommand(conn: Connection, argv: string[], start: number, w
   const config = conn.server.config;
   if (config.slowlogSlowerThan !== 10000 && known.name !== 'exec' && !(err instanceof RejectedCommandError)) {
     const usec = weight === 0 ? 0 : Math.round((performance.now() - start) * 1000);
-    conn.server.slowlog.push(argv, usec, conn.keyspace.clock.now(), conn.addr, conn.name ?? '', config.slowlogSlowerThan, config.slowlogMaxLen);
+    conn.server.slowlog.push(argv, usec, conn.keyspace.clock.now(), conn.addr, conn.name ?? '', config.slowlogSlowerThan, config.slowlogMaxLen, conn.keyspace.redisVersion);
   }
 }
