@@ -106,6 +106,30 @@ describe.each(FAKES)('under $name', (fake) => {
     expect(seen).toEqual(['news:hello', 'n*>news:hello']);
   });
 
+  it("keyspace notifications reach the subscribers; a key's TTL follows the fake clock", async () => {
+    const sub = make();
+    const writer = make();
+    const seen: string[] = [];
+    sub.on('pmessage', (_pattern: string, channel: string, message: string) => seen.push(`${channel}=${message}`));
+    await writer.config('SET', 'notify-keyspace-events', 'KEA');
+    await sub.psubscribe('__key*__:*');
+    await writer.set('n', '1', 'PX', 100);
+    await realWait(20);
+    expect(seen).toEqual(['__keyspace@0__:n=set', '__keyevent@0__:set=n', '__keyspace@0__:n=expire', '__keyevent@0__:expire=n']);
+    seen.length = 0;
+    fakes.advance(100);
+    await realWait(20);
+    if (fake.name.startsWith('jest legacy')) {
+      // legacy fake timers leave Date alone: the TTL runs on real time, the expiry timer is a fake
+      // one, so the key expires once both have passed
+      expect(seen).toEqual([]);
+      await realWait(100);
+      fakes.advance(100);
+      await realWait(20);
+    }
+    expect(seen).toEqual(['__keyspace@0__:n=expired', '__keyevent@0__:expired=n']);
+  });
+
   it('a tracking redirection gets its invalidations (default mode and BCAST)', async () => {
     const sub = make({ protocol: 2 });
     const tracker = make();
