@@ -14,13 +14,10 @@
  *
  * Cost: one macrotask per batch, not per reply: every reply settled during one turn is delivered
  * in the next, in the order settled (so one connection's replies keep their order). The hop uses
- * `setImmediate` of Node's `timers` module, captured at load: jest, vitest and sinon fake timers
- * patch the globals only, so faked timers never hold a reply back.
+ * Node's own `setImmediate` (../clock/real-timers.ts), so faked timers never hold a reply back.
  */
-import * as timers from 'timers';
 import { StreamsMockError } from '../clock/clock';
-
-const realSetImmediate = timers.setImmediate;
+import { realSetImmediate } from '../clock/real-timers';
 
 /** How replies reach ioredis callers: in the command's microtasks, or a turn of the event loop later. */
 export type ReplyTiming = 'microtask' | 'macrotask';

@@ -16,7 +16,9 @@ import { clientCreated } from './client-registry';
 import { installedIoredisDir, installedIoredisMajor, projectIoredisVersion } from './command-table';
 import { newReplyError } from './reply-error';
 import { CommandError } from '../errors';
-import { setTimeout as realSetTimeout, clearTimeout as realClearTimeout, setImmediate as realSetImmediate } from 'timers';
+// Node's own timers (a named import of 'timers' would be read at call time, when @sinonjs/fake-timers
+// installed on the real global has replaced the module's functions: no reconnect, ever)
+import { realClearTimeout, realNextTick, realSetImmediate, realSetTimeout } from '../clock/real-timers';
 import { replyContextOf } from './ioredis-reply';
 import { Connection, type ConnectionOptions } from '../engine/connection';
 import type { EmulatorTable } from '../engine/emulators';
@@ -449,13 +451,13 @@ export function connectInstance(redis: Instance, emulators: EmulatorTable): Prom
  * is subscribed (RESP2), an invalidation arrives as ioredis delivers a `__redis__:invalidate`
  * message (DataHandler): `message` with the keys joined by commas ('' for a flush), then
  * `messageBuffer` with the keys as an array of Buffers (null for a flush); on process.nextTick,
- * as ioredis-mock delivers published messages.
+ * as ioredis-mock delivers published messages (Node's own: fake timers do not hold it back).
  */
 function attachInvalidationSink(redis: Instance, conn: Connection): void {
   conn.redirectSink = (keys) => {
     if (!redis.subscriberMode) return;
     const buffers = keys === null ? null : keys.map((k) => Buffer.from(k, 'latin1'));
-    process.nextTick(() => {
+    realNextTick(() => {
       redis[OWN_EMIT] = true;
       try {
         if (redis.listenerCount('message') > 0) redis.emit('message', '__redis__:invalidate', buffers === null ? '' : buffers.map((b) => b.toString()).join(','));

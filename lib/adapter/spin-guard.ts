@@ -6,8 +6,8 @@
  * never lets the event loop turn: no timer fires again, jest's test timeout included, and jest
  * hangs without printing anything. A real connection goes through the socket, so the same loop
  * only burns CPU. The guard counts commands between two turns of the event loop; past
- * `SPIN_LIMIT` the next command first waits for a macrotask (`setImmediate` of Node's `timers`
- * module, captured here: jest and sinon fake timers patch the globals only). Normal tests stay
+ * `SPIN_LIMIT` the next command first waits for a macrotask (Node's own `setImmediate`,
+ * ../clock/real-timers.ts: no fake timers replace it). Normal tests stay
  * fast and deterministic: they rarely send a thousand commands without awaiting anything else,
  * and when they do, they wait one macrotask per thousand.
  *
@@ -16,12 +16,10 @@
  * exit. Observers (the jest setup) hear about each spinning client once (and once more when it
  * is parked), to name its test.
  */
-import * as timers from 'timers';
+import { realSetImmediate } from '../clock/real-timers';
 
 /** Commands allowed between two turns of the event loop before one waits for a macrotask. */
 export const SPIN_LIMIT = 1000;
-
-const realSetImmediate = timers.setImmediate;
 
 export type SpinVerdict = 'run' | 'park' | Promise<void>;
 

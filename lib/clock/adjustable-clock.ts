@@ -3,12 +3,12 @@
  * `FastForward`. It runs on its own (BLOCK timeouts fire in real time, so other processes see
  * a normal server), and `tick(ms)` / `setTime(ms)` shift it: timers that the new time has
  * reached fire at once, in deadline order, the rest are re-armed for their remaining time.
- * Real time comes from `perf_hooks` and timers from the `timers` module, which jest and
- * @sinonjs/fake-timers leave alone.
+ * Real time comes from `perf_hooks` and timers are Node's own (./real-timers.ts), which no fake
+ * timers replace.
  */
 import { performance } from 'perf_hooks';
-import * as timers from 'timers';
 import { Clock, ClockTimer, StreamsMockError, scheduleLong } from './clock';
+import { realClearTimeout, realSetTimeout } from './real-timers';
 
 interface Pending {
   readonly at: number;
@@ -61,8 +61,8 @@ export class AdjustableClock implements Clock {
   private arm(p: Pending): void {
     p.real?.cancel();
     p.real = scheduleLong(
-      (f, d) => timers.setTimeout(f, d),
-      (h) => timers.clearTimeout(h),
+      (f, d) => realSetTimeout(f, d),
+      (h) => realClearTimeout(h as ReturnType<typeof realSetTimeout>),
       () => {
         if (p.done) return;
         if (this.now() < p.at) this.arm(p); // real timers may fire a little early

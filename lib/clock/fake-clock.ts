@@ -13,8 +13,8 @@
  * Time stays within 0 … 2^53 − 1 ms since the epoch (JS numbers are exact there; Date ends
  * sooner): moving past it throws, and a timer due later (a BLOCK near INT64_MAX ms) never fires.
  */
-import * as timers from 'timers';
 import { Clock, ClockTimer, StreamsMockError } from './clock';
+import { realSetImmediate } from './real-timers';
 
 export interface FakeClockOptions {
   /**
@@ -36,8 +36,7 @@ interface Timer {
   readonly fn: () => void;
 }
 
-/** Real macrotask turn (core `timers` module: fake timers, which patch globals, cannot stall it). */
-const realSetImmediate = timers.setImmediate;
+/** Real macrotask turn (Node's own setImmediate: fake timers cannot stall it). */
 const nextMacrotask = () => new Promise<void>((resolve) => realSetImmediate(resolve));
 
 function epochMs(value: unknown, what: string): number {

@@ -1,17 +1,17 @@
 /**
- * Wall-clock time that fake timers cannot touch: `perf_hooks` and `timers` module functions,
- * which jest and @sinonjs/fake-timers leave alone (they patch globals only). Both modules load
- * on first use of the clock, not with the package.
+ * Wall-clock time that fake timers cannot touch: `perf_hooks`' performance (loaded on first use
+ * of the clock), which no fake timers replace, and Node's own timers (./real-timers.ts; the
+ * `timers` module's functions read at call time are fakes while @sinonjs/fake-timers is installed
+ * on the real global).
  */
 import type { Performance } from 'perf_hooks';
-import type * as Timers from 'timers';
 import { Clock, ClockTimer, scheduleLong } from './clock';
+import { realClearTimeout, realSetTimeout } from './real-timers';
 
 /* eslint-disable @typescript-eslint/no-require-imports */
 let performance: Performance | undefined;
 /** `performance.timeOrigin`: fixed for the process, and a getter that costs a third of `now()`. */
 let timeOrigin = 0;
-let timers: typeof Timers | undefined;
 
 export const realClock: Clock = {
   kind: 'real',
@@ -24,7 +24,6 @@ export const realClock: Clock = {
     return Math.floor(timeOrigin + perf.now());
   },
   schedule(fn: () => void, ms: number): ClockTimer {
-    const t = (timers ??= require('timers') as typeof Timers);
-    return scheduleLong((f, d) => t.setTimeout(f, d), (h) => t.clearTimeout(h), fn, ms);
+    return scheduleLong((f, d) => realSetTimeout(f, d), (h) => realClearTimeout(h as ReturnType<typeof realSetTimeout>), fn, ms);
   },
 };

@@ -10,6 +10,7 @@ import { wholeKeyAccess } from '../keyspace/key-values';
 import { Stream } from '../model/stream';
 import { bytesOf as toByteString, utf8Of as decodeBytes } from '../bytes/index';
 import { publishToSelf } from './commands/pubsub';
+import { withRealNextTick } from '../clock/real-timers';
 import { type Connection, builtinArg, openConnections } from './connection';
 import type { ServerState } from './registry';
 import { defaultEmulators } from './emulators';
@@ -20,7 +21,8 @@ import { prngOf } from '../keyspace/prng';
  * A keyspace notification for the issuing connection, as Redis's notifyKeyspaceEvent sends it
  * when `notify-keyspace-events` has the event's class `type` (or `A` for any of g$lshzxetd)
  * with `K` and/or `E`: published on `__keyspace@<db>__:<key>` (message: the event) and
- * `__keyevent@<db>__:<event>` (message: the key).
+ * `__keyevent@<db>__:<event>` (message: the key). Delivered on Node's own process.nextTick
+ * (ioredis-mock's emitters; ../clock/real-timers.ts): fake timers do not hold notifications back.
  */
 export function publishKeyspaceEvent(conn: Connection, ks: Keyspace, type: string, event: string, fullKey: string): void {
   const flags = conn.notifyKeyspaceEvents;
@@ -38,12 +40,12 @@ export function publishKeyspaceEvent(conn: Connection, ks: Keyspace, type: strin
   if (flags.includes('K')) {
     const channel = `__keyspace@${ks.dbIndex}__:${key}`;
     if (self) publishToSelf(conn, toByteString(channel), event);
-    publish.call(host, channel, event);
+    withRealNextTick(() => publish.call(host, channel, event));
   }
   if (flags.includes('E')) {
     const channel = `__keyevent@${ks.dbIndex}__:${event}`;
     if (self) publishToSelf(conn, channel, fullKey);
-    publish.call(host, channel, builtinArg(fullKey));
+    withRealNextTick(() => publish.call(host, channel, builtinArg(fullKey)));
   }
 }
 
@@ -71,8 +73,11 @@ export function serverEventSink(server: ServerState): (db: number, type: string,
     const publish = defaultEmulators().publish;
     if (typeof publish !== 'function') return;
     const host = { channels: server.channels, patternChannels: server.patternChannels };
-    if (flags.includes('K')) publish.call(host, `__keyspace@${db}__:${decodeBytes(fullKey)}`, event);
-    if (flags.includes('E')) publish.call(host, `__keyevent@${db}__:${event}`, builtinArg(fullKey));
+    // ioredis-mock's emitters deliver on process.nextTick: Node's own, whatever fake timers
+    withRealNextTick(() => {
+      if (flags.includes('K')) publish.call(host, `__keyspace@${db}__:${decodeBytes(fullKey)}`, event);
+      if (flags.includes('E')) publish.call(host, `__keyevent@${db}__:${event}`, builtinArg(fullKey));
+    });
   };
 }
 

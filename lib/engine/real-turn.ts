@@ -3,8 +3,9 @@
  * timers. Measured (Node 20, @sinonjs/fake-timers 15, jest 29):
  * - jest's fake timers (modern and legacy) replace the globals of the test environment
  *   (`setTimeout`, `setImmediate`, `performance`, `Date`, `process.hrtime`, …); @sinonjs/fake-timers
- *   installed on the real global (vitest's `vi.useFakeTimers()`, sinon) replaces those globals and
- *   also the functions of Node's `timers` and `timers/promises` modules, and `process.hrtime`.
+ *   installed on the real global (sinon) replaces those globals and also the functions of Node's
+ *   `timers` and `timers/promises` modules, and `process.hrtime`; vitest 4.1's `vi.useFakeTimers()`
+ *   replaces the globals only (its bundled copy is evaluated before vitest hands it the modules).
  * - Neither touches `perf_hooks`' `performance` object (sinon swaps the global property for an
  *   object of its own) nor `worker_threads`' MessageChannel.
  * So time is `perf_hooks` `performance.now()`, and a turn of the event loop is a message on a

@@ -18,6 +18,7 @@
  *   inside it).
  * - A PING every `repl-ping-replica-period` seconds while replicas are attached (replicationCron).
  */
+import { realClearTimeout, realSetTimeout } from '../clock/real-timers';
 import type { Propagation } from '../commands/types';
 import type { RedisVersion } from '../version';
 
@@ -59,7 +60,8 @@ export class Replication implements Propagation {
   /** The outermost frame's command touches arbitrary keys (no MULTI/EXEC around its ops). */
   private arbitrary = false;
   private frame: Frame = { db: 0, rewritten: null, prevented: false, forced: false };
-  private pingTimer: ReturnType<typeof setTimeout> | null = null;
+  /** On Node's own timers: fake timers in a test never hold the pings back. */
+  private pingTimer: ReturnType<typeof realSetTimeout> | null = null;
 
   constructor(
     /** `repl-ping-replica-period` in seconds. */
@@ -90,7 +92,7 @@ export class Replication implements Propagation {
     this.replicas.delete(link);
     if (this.replicas.size === 0) {
       this.ops = [];
-      if (this.pingTimer !== null) clearTimeout(this.pingTimer);
+      if (this.pingTimer !== null) realClearTimeout(this.pingTimer);
       this.pingTimer = null;
     }
   }
@@ -106,7 +108,7 @@ export class Replication implements Propagation {
   private armPing(): void {
     if (this.pingTimer !== null) return;
     const period = Math.max(1, this.pingPeriod());
-    this.pingTimer = setTimeout(() => {
+    this.pingTimer = realSetTimeout(() => {
       this.pingTimer = null;
       if (this.replicas.size === 0) return;
       this.send(encodeCommand(['PING']));

@@ -24,7 +24,7 @@
  *   table fits again, before and after each command.
  * INFO: tracking_clients, tracking_total_keys, tracking_total_items, tracking_total_prefixes.
  */
-import * as timers from 'timers';
+import { realSetImmediate } from '../clock/real-timers';
 import { commandSpec } from '../commands/command-data';
 import { CommandError, ERR_SYNTAX } from '../errors';
 import { MapReply, PushReply, type Reply, SetReply } from '../reply/reply';
@@ -32,8 +32,6 @@ import { commandKeys } from './cluster';
 import type { Connection } from './connection';
 import type { ServerState } from './registry';
 import { ChurnMap } from '../model/churn-map';
-
-const realSetImmediate = timers.setImmediate;
 
 /** The tracking state of one connection (Redis CLIENT_TRACKING* flags, redirection, prefixes). */
 export interface ClientTracking {

@@ -3,10 +3,8 @@
  * of a fake client, and the same view for the other front ends' keyspaces.
  */
 import { StreamsMockError, type Clock } from '../clock/clock';
+import { realSetTimeout } from '../clock/real-timers';
 import type { Keyspace, KeyspaceOptions } from './keyspace';
-
-/** setTimeout as it was when this module loaded: jest/sinon fake timers installed later cannot stall waitForBlocked. */
-const realSetTimeout = globalThis.setTimeout;
 
 /** What a test can read and change of a client's keyspace (host:port/db). */
 export interface StreamsKeyspace {

@@ -19,10 +19,10 @@
  * await server.close();
  */
 import * as net from 'net';
-import * as timers from 'timers';
 import { AdjustableClock } from '../clock/adjustable-clock';
 import { type Clock, StreamsMockError } from '../clock/clock';
 import { FakeClock } from '../clock/fake-clock';
+import { realSetImmediate } from '../clock/real-timers';
 import { CommandError } from '../errors';
 import { DATABASES } from '../engine/index';
 import { parseRedisVersion, type RedisVersion } from '../version';
@@ -175,11 +175,11 @@ function fixedControl(clock: Clock, wire: boolean): ClockControl {
 }
 
 /**
- * Let the replies that a clock move produced reach the sockets: a macrotask later, through the
- * `timers` module, which jest and @sinonjs/fake-timers leave alone (they patch globals only).
+ * Let the replies that a clock move produced reach the sockets: a macrotask later, through Node's
+ * own setImmediate (../clock/real-timers.ts), which no fake timers replace.
  */
 function settle(): Promise<void> {
-  return new Promise((resolve) => timers.setImmediate(resolve));
+  return new Promise((resolve) => realSetImmediate(resolve));
 }
 
 /**

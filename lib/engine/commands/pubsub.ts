@@ -14,6 +14,7 @@
  * In RESP2 a subscribed connection accepts only (P|S)SUBSCRIBE, (P|S)UNSUBSCRIBE, PING (which
  * answers `[pong, message]`), QUIT and RESET (server.c processCommand).
  */
+import { withRealNextTick } from '../../clock/real-timers';
 import { PushReply, SimpleString, type Reply } from '../../reply/reply';
 import { CommandError, errSubcommandSyntax } from '../../errors';
 import { bytesOf } from '../../bytes/index';
@@ -64,9 +65,15 @@ function emitterKey(name: string): string {
  * `serve` clients, Upstash), then to every subscription of a pattern matching it (glob, bytes,
  * case-sensitive: stringmatchlen). Channel and message are byte strings and reach the
  * subscribers as bytes. Returns the number of receivers as Redis counts them: channel
- * subscribers + (connection, pattern) pairs that matched.
+ * subscribers + (connection, pattern) pairs that matched. The emitters deliver on
+ * `process.nextTick` (ioredis-mock's delivery): Node's own, so fake timers that fake nextTick
+ * (jest's modern ones by default) do not hold messages back until the test advances its clock.
  */
 export function publishMessage(server: ServerState, channel: string, message: string): number {
+  return withRealNextTick(() => publishNow(server, channel, message));
+}
+
+function publishNow(server: ServerState, channel: string, message: string): number {
   const key = builtinArg(channel);
   const payload = builtinArg(message);
   const channels = server.channels;

@@ -3,6 +3,7 @@
  * hands them, the `this` they run with when no ioredis-mock instance is the front end, and
  * ioredis-mock's parsed `notify-keyspace-events` flags.
  */
+import { withRealNextTick } from '../../clock/real-timers';
 import { commandSpec } from '../../commands/command-data';
 import { utf8Of as decodeBytes } from '../../bytes/index';
 import type { Connection } from '../connection';
@@ -69,7 +70,8 @@ export class EngineBuiltinHost {
     return parsedKeyspaceEvents(this.conn.notifyKeyspaceEvents);
   }
   publish(channel: string, message: string): unknown {
-    return this.conn.emulators.publish.call(this, channel, message);
+    // the emitters deliver on process.nextTick: Node's own, whatever fake timers (clock/real-timers.ts)
+    return withRealNextTick(() => this.conn.emulators.publish.call(this, channel, message));
   }
   /** ioredis-mock delivers pub/sub messages as events of the instance. */
   emit(event: string, ...args: unknown[]): boolean {

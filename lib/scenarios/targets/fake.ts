@@ -9,6 +9,7 @@
  * Closing a run empties its keyspace.
  */
 import { parseRedisVersion } from '../../version';
+import { realSetImmediate } from '../../clock/real-timers';
 import Redis, { createFakeClock, streamsKeyspace, type StreamsMockOptions } from '../../index';
 import { clientsOf, DEFAULT_CLOCK, type Scenario } from '../format';
 import { clientNamed, type PendingCall, type Target, type TargetSession } from './target';
@@ -27,8 +28,6 @@ export interface FakeTargetOptions {
 
 /** Next port to hand out; ioredis-mock keys its shared data by host and port. */
 let nextPort = 1;
-
-const realSetImmediate = globalThis.setImmediate;
 
 /** Lets promise chains and queued callbacks run, in real time (no fake clock movement). */
 async function drain(): Promise<void> {

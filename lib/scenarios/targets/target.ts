@@ -4,6 +4,7 @@
  * library through its Upstash REST front end) and `real.ts` (a real Redis server through ioredis).
  */
 import type { Scenario } from '../format';
+import { realClearTimeout, realSetTimeout } from '../../clock/real-timers';
 
 /** State of a command started with `async`, shared with the target while it settles. */
 export interface PendingCall {
@@ -43,18 +44,14 @@ export interface Target {
   dispose(): Promise<void>;
 }
 
-/** setTimeout as it was when this module loaded, so jest/sinon fake timers installed later cannot stall the replayer. */
-const realSetTimeout = globalThis.setTimeout;
-const realClearTimeout = globalThis.clearTimeout;
-
-/** Sleeps in real time. */
+/** Sleeps in real time (Node's own timers: fake timers cannot stall the replayer). */
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => realSetTimeout(resolve, ms));
 }
 
 /** Rejects with a `[ioredis-mock-streams]` timeout error when `promise` takes longer than `ms` (real time). */
 export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timer: ReturnType<typeof realSetTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = realSetTimeout(() => reject(new ReplayTimeoutError(`${what}: no reply within ${ms} ms`)), ms);
   });
