@@ -18,6 +18,7 @@ interface Finding {
 const WRONGTYPE = { err: 'WRONGTYPE Operation against a key holding the wrong kind of value' };
 const EMPTY_SCAN = { ok: ['0', []] };
 const INVALID_CURSOR = { err: 'ERR invalid cursor' };
+const NOSCRIPT = { err: 'NOSCRIPT No matching script. Please use EVAL.' };
 
 const FINDINGS: Finding[] = [
   {
@@ -27,6 +28,29 @@ const FINDINGS: Finding[] = [
       '7.0': [{ ok: 'OK' }, EMPTY_SCAN, EMPTY_SCAN, EMPTY_SCAN, EMPTY_SCAN, INVALID_CURSOR, WRONGTYPE, EMPTY_SCAN],
       '8.0': [{ ok: 'OK' }, INVALID_CURSOR, INVALID_CURSOR, INVALID_CURSOR, INVALID_CURSOR, WRONGTYPE, WRONGTYPE, EMPTY_SCAN],
     },
+  },
+  {
+    title: 'EVALSHA/EVALSHA_RO answer NOSCRIPT for a SHA not 40 bytes long before reading numkeys',
+    steps: [['EVALSHA', 'x', '2'], ['EVALSHA_RO', '', 'x', '1'], ['EVALSHA', 'e0e1f9fabfc9d4800c877a703b823ac0578ff8db', 'x'], ['EVALSHA', 'e0e1f9fabfc9d4800c877a703b823ac0578ff8db', '5'], ['EVALSHA', 'E0E1F9FABFC9D4800C877A703B823AC0578FF8DB', '0']],
+    expected: { both: [NOSCRIPT, NOSCRIPT, { err: 'ERR value is not an integer or out of range' }, { err: "ERR Number of keys can't be greater than number of args" }, NOSCRIPT] },
+  },
+  {
+    title: 'FUNCTION LOAD drops the CR/LF at the end of an unknown option in its error (addReplyErrorFormat trims, then maps the rest to spaces)',
+    steps: [['FUNCTION', 'LOAD', 'a\nb\r\n', 'x'], ['FUNCTION', 'LOAD', '#!lua\n', 'x'], ['FUNCTION', 'LIST', 'x\x00y']],
+    expected: { both: [{ err: 'ERR Unknown option given: a b' }, { err: 'ERR Unknown option given: #!lua' }, { err: 'ERR Unknown argument x' }] },
+  },
+  {
+    title: 'CLIENT SETINFO names the attribute as typed in its invalid-value error (7.2+)',
+    steps: [['CLIENT', 'SETINFO', 'lib-NAME', 'a b'], ['CLIENT', 'SETINFO', 'LIB-VER', 'a\n']],
+    expected: {
+      '7.0': [{ err: "ERR unknown subcommand 'SETINFO'. Try CLIENT HELP." }, { err: "ERR unknown subcommand 'SETINFO'. Try CLIENT HELP." }],
+      '8.0': [{ err: 'ERR lib-NAME cannot contain spaces, newlines or special characters.' }, { err: 'ERR LIB-VER cannot contain spaces, newlines or special characters.' }],
+    },
+  },
+  {
+    title: 'GEOADD/GEOSEARCH print a -0 coordinate as -0.000000 in the invalid-pair error (C %f)',
+    steps: [['GEOADD', 'g', '-0', '0', 'm'], ['GEOADD', 'g', '1000', '-0', 'm'], ['GEOADD', 'g', '-0.0000001', '100', 'm'], ['GEOSEARCH', 'g', 'FROMLONLAT', '-0', '100', 'BYRADIUS', '1', 'm']],
+    expected: { both: [{ ok: 1 }, { err: 'ERR invalid longitude,latitude pair 1000.000000,-0.000000' }, { err: 'ERR invalid longitude,latitude pair -0.000000,100.000000' }, { err: 'ERR invalid longitude,latitude pair -0.000000,100.000000' }] },
   },
 ];
 

@@ -331,7 +331,7 @@ export const specs: readonly ConnectionCommandSpec[] = [
             throw new CommandError(`ERR Unrecognized option '${errorArg(argv[2])}'`);
           }
           if (!/^[\x21-\x7e]*$/.test(value)) {
-            throw new CommandError(`ERR ${attr} cannot contain spaces, newlines or special characters.`);
+            throw new CommandError(`ERR ${errorArg(argv[2])} cannot contain spaces, newlines or special characters.`); // as typed (networking.c: attr is c->argv[2])
           }
           if (attr === 'lib-name') conn.libName = value;
           else conn.libVer = value;
