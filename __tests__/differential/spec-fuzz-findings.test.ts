@@ -6,18 +6,32 @@
  * the same sequences also run live on REDIS_URL / REDIS_UNSTABLE_URL when set (db 9).
  */
 import { createConnection } from '../../lib/engine';
-import { bytesNumbersReply, connectReal, cutArgs, describeOnRealServers, expectSameOutcomes, fakeOutcome, type Outcome } from '../helpers/real-server';
+import { bytesNumbersReply, connectReal, cutArgs, describeOnRealServers, expectSameOutcomes, fakeOutcome, type Outcome, type Plain } from '../helpers/real-server';
 
 interface Finding {
   title: string;
   steps: string[][];
   /** The real servers' outcomes, one per step (`both` when the two servers agree). */
   expected: { '7.0': Outcome[]; '8.0': Outcome[] } | { both: Outcome[] };
+  /** How replies are made comparable (default: bytes, integers as numbers). */
+  plain?: Plain;
 }
+
+/** CLIENT INFO lines cut to their `flags`, `multi` and `watch` fields (the rest is per connection). */
+const clientStateOnly: Plain = (reply, argv) => {
+  const cut = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(cut);
+    if (typeof v !== 'string' || !v.startsWith('id=')) return v;
+    return v.trim().split(' ').filter((kv) => /^(flags|multi|watch)=/.test(kv)).join(' ');
+  };
+  return cut(bytesNumbersReply(reply, argv));
+};
 
 const WRONGTYPE = { err: 'WRONGTYPE Operation against a key holding the wrong kind of value' };
 const EMPTY_SCAN = { ok: ['0', []] };
 const INVALID_CURSOR = { err: 'ERR invalid cursor' };
+const OK = { ok: 'OK' };
+const QUEUED = { ok: 'QUEUED' };
 const NOSCRIPT = { err: 'NOSCRIPT No matching script. Please use EVAL.' };
 
 const FINDINGS: Finding[] = [
@@ -52,6 +66,15 @@ const FINDINGS: Finding[] = [
     steps: [['GEOADD', 'g', '-0', '0', 'm'], ['GEOADD', 'g', '1000', '-0', 'm'], ['GEOADD', 'g', '-0.0000001', '100', 'm'], ['GEOSEARCH', 'g', 'FROMLONLAT', '-0', '100', 'BYRADIUS', '1', 'm']],
     expected: { both: [{ ok: 1 }, { err: 'ERR invalid longitude,latitude pair 1000.000000,-0.000000' }, { err: 'ERR invalid longitude,latitude pair -0.000000,100.000000' }, { err: 'ERR invalid longitude,latitude pair -0.000000,100.000000' }] },
   },
+  {
+    title: 'a touched WATCH unwatches every key at once (watch=0, flag d) and a command run by EXEC sees its client still in MULTI (flag x, multi=<queued>)',
+    steps: [['WATCH', 'k', 'j'], ['SET', 'k', '1'], ['CLIENT', 'INFO'], ['WATCH', 'k'], ['CLIENT', 'INFO'], ['UNWATCH'], ['WATCH', 'j'], ['MULTI'], ['PING'], ['CLIENT', 'INFO'], ['EXEC'], ['CLIENT', 'INFO']],
+    plain: clientStateOnly,
+    expected: {
+      '7.0': [OK, OK, { ok: 'flags=d multi=-1' }, OK, { ok: 'flags=d multi=-1' }, OK, OK, OK, QUEUED, QUEUED, { ok: ['PONG', 'flags=x multi=2'] }, { ok: 'flags=N multi=-1' }],
+      '8.0': [OK, OK, { ok: 'flags=d multi=-1 watch=0' }, OK, { ok: 'flags=d multi=-1 watch=0' }, OK, OK, OK, QUEUED, QUEUED, { ok: ['PONG', 'flags=x multi=2 watch=0'] }, { ok: 'flags=N multi=-1 watch=0' }],
+    },
+  },
 ];
 
 const expectedFor = (f: Finding, version: '7.0' | '8.0'): Outcome[] => ('both' in f.expected ? f.expected.both : f.expected[version]);
@@ -62,7 +85,7 @@ describe.each(['7.0', '8.0'] as const)('spec-fuzz findings answer as recorded fr
     const fake = createConnection({ port: port++, streams: { redisVersion: version } });
     try {
       const got: unknown[] = [];
-      for (const argv of f.steps) got.push({ argv: cutArgs(argv), ...(await fakeOutcome(fake, argv, bytesNumbersReply)) });
+      for (const argv of f.steps) got.push({ argv: cutArgs(argv), ...(await fakeOutcome(fake, argv, f.plain ?? bytesNumbersReply)) });
       expect(got).toEqual(f.steps.map((argv, i) => ({ argv: cutArgs(argv), ...expectedFor(f, version)[i] })));
     } finally {
       fake.close();
@@ -76,7 +99,7 @@ describeOnRealServers('spec-fuzz findings', ({ url, version }) => {
     const real = await connectReal(url, 9);
     const fake = createConnection({ port: port++, streams: { redisVersion: version } });
     try {
-      await expectSameOutcomes(real, fake, f.steps, { plainReal: bytesNumbersReply, plainFake: bytesNumbersReply, label: cutArgs });
+      await expectSameOutcomes(real, fake, f.steps, { plainReal: f.plain ?? bytesNumbersReply, plainFake: f.plain ?? bytesNumbersReply, label: cutArgs });
     } finally {
       await real.call('FLUSHDB');
       real.disconnect();

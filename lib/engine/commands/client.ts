@@ -112,7 +112,7 @@ export function clientInfoLine(c: Connection, viewer: Connection): string {
   if (c.monitoring) flags += 'O'; // a MONITOR client is a replica to Redis (CLIENT_SLAVE|CLIENT_MONITOR)
   else if (c.replicaFeed !== null) flags += 'S';
   if (c.inSubscriberMode) flags += 'P';
-  if (c.inMulti) flags += 'x';
+  if (c.inMulti || c.execLength >= 0) flags += 'x'; // EXEC keeps CLIENT_MULTI while its commands run
   if (c.blocked) flags += 'b';
   if (c.tracking !== null) {
     flags += 't';

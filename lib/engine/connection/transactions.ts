@@ -54,16 +54,21 @@ export function exec(conn: Connection): Reply | Promise<Reply> {
     throw new CommandError(ERR_EXECABORT);
   }
   conn.multiQueue = null;
-  const replies = transaction(conn, () =>
-    queued.map((argv, i) => {
-      conn.execIndex = i;
-      try {
-        return runQueued(conn, argv);
-      } finally {
-        conn.execIndex = -1;
-      }
-    }),
-  );
+  const replies = transaction(conn, () => {
+    conn.execLength = queued.length;
+    try {
+      return queued.map((argv, i) => {
+        conn.execIndex = i;
+        try {
+          return runQueued(conn, argv);
+        } finally {
+          conn.execIndex = -1;
+        }
+      });
+    } finally {
+      conn.execLength = -1;
+    }
+  });
   if (replies === null) return NIL_ARRAY;
   return replies.some((r) => r instanceof Promise) ? Promise.all(replies) : (replies as Reply[]);
 }
