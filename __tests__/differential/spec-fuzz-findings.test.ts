@@ -75,6 +75,14 @@ const FINDINGS: Finding[] = [
       '8.0': [OK, OK, { ok: 'flags=d multi=-1 watch=0' }, OK, { ok: 'flags=d multi=-1 watch=0' }, OK, OK, OK, QUEUED, QUEUED, { ok: ['PONG', 'flags=x multi=2 watch=0'] }, { ok: 'flags=N multi=-1 watch=0' }],
     },
   },
+  {
+    title: 'DUMP and COPY keep a sorted set a skiplist once SORT converted it, however small (sort.c zsetConvert; rdb type 5, not 17)',
+    steps: [['ZADD', 'z', '1', 'a', '2', 'b', '-1', '1'], ['SORT', 'z', 'BY', 'nosort'], ['OBJECT', 'ENCODING', 'z'], ['DUMP', 'z'], ['COPY', 'z', 'y'], ['OBJECT', 'ENCODING', 'y'], ['DUMP', 'y']],
+    expected: {
+      '7.0': [{ ok: 3 }, { ok: ['1', 'a', 'b'] }, { ok: 'skiplist' }, { ok: '\x05\x03\x01b\x00\x00\x00\x00\x00\x00\x00@\x01a\x00\x00\x00\x00\x00\x00\xf0?\xc0\x01\x00\x00\x00\x00\x00\x00\xf0\xbf\x0a\x00\xab\x03\xcdN\x83\x97%\xc4' }, { ok: 1 }, { ok: 'skiplist' }, { ok: '\x05\x03\x01b\x00\x00\x00\x00\x00\x00\x00@\x01a\x00\x00\x00\x00\x00\x00\xf0?\xc0\x01\x00\x00\x00\x00\x00\x00\xf0\xbf\x0a\x00\xab\x03\xcdN\x83\x97%\xc4' }],
+      '8.0': [{ ok: 3 }, { ok: ['1', 'a', 'b'] }, { ok: 'skiplist' }, { ok: '\x05\x03\x01b\x00\x00\x00\x00\x00\x00\x00@\x01a\x00\x00\x00\x00\x00\x00\xf0?\xc0\x01\x00\x00\x00\x00\x00\x00\xf0\xbf\x0c\x00`u\xf9\x8ey\xbd\xbb\x8d' }, { ok: 1 }, { ok: 'skiplist' }, { ok: '\x05\x03\x01b\x00\x00\x00\x00\x00\x00\x00@\x01a\x00\x00\x00\x00\x00\x00\xf0?\xc0\x01\x00\x00\x00\x00\x00\x00\xf0\xbf\x0c\x00`u\xf9\x8ey\xbd\xbb\x8d' }],
+    },
+  },
 ];
 
 const expectedFor = (f: Finding, version: '7.0' | '8.0'): Outcome[] => ('both' in f.expected ? f.expected.both : f.expected[version]);
