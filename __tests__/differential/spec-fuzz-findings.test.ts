@@ -83,6 +83,11 @@ const FINDINGS: Finding[] = [
       '8.0': [{ ok: 3 }, { ok: ['1', 'a', 'b'] }, { ok: 'skiplist' }, { ok: '\x05\x03\x01b\x00\x00\x00\x00\x00\x00\x00@\x01a\x00\x00\x00\x00\x00\x00\xf0?\xc0\x01\x00\x00\x00\x00\x00\x00\xf0\xbf\x0c\x00`u\xf9\x8ey\xbd\xbb\x8d' }, { ok: 1 }, { ok: 'skiplist' }, { ok: '\x05\x03\x01b\x00\x00\x00\x00\x00\x00\x00@\x01a\x00\x00\x00\x00\x00\x00\xf0?\xc0\x01\x00\x00\x00\x00\x00\x00\xf0\xbf\x0c\x00`u\xf9\x8ey\xbd\xbb\x8d' }],
     },
   },
+  {
+    title: 'SORT … GET * answers the stored bytes of a string (a HyperLogLog, non-UTF-8 bytes), not their UTF-8 encoding',
+    steps: [['PFADD', 'h', 'a'], ['RPUSH', 'l', 'h'], ['SORT', 'l', 'BY', 'nosort', 'GET', '*'], ['SETRANGE', 's', '0', '\xff\x00'], ['SET', 'w_s', '\xe9'], ['RPUSH', 'm', 's'], ['SORT', 'm', 'BY', 'nosort', 'GET', '*', 'GET', '#'], ['SORT', 'm', 'BY', 'w_*', 'GET', '*']],
+    expected: { both: [{ ok: 1 }, { ok: 1 }, { ok: ['HYLL\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x80q\xa6\x84NW'] }, { ok: 2 }, OK, { ok: 1 }, { ok: ['\xff\x00', 's'] }, { err: "ERR One or more scores can't be converted into double" }] },
+  },
 ];
 
 const expectedFor = (f: Finding, version: '7.0' | '8.0'): Outcome[] => ('both' in f.expected ? f.expected.both : f.expected[version]);
