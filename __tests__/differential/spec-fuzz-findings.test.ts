@@ -88,6 +88,20 @@ const FINDINGS: Finding[] = [
     steps: [['PFADD', 'h', 'a'], ['RPUSH', 'l', 'h'], ['SORT', 'l', 'BY', 'nosort', 'GET', '*'], ['SETRANGE', 's', '0', '\xff\x00'], ['SET', 'w_s', '\xe9'], ['RPUSH', 'm', 's'], ['SORT', 'm', 'BY', 'nosort', 'GET', '*', 'GET', '#'], ['SORT', 'm', 'BY', 'w_*', 'GET', '*']],
     expected: { both: [{ ok: 1 }, { ok: 1 }, { ok: ['HYLL\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x80q\xa6\x84NW'] }, { ok: 2 }, OK, { ok: 1 }, { ok: ['\xff\x00', 's'] }, { err: "ERR One or more scores can't be converted into double" }] },
   },
+  {
+    title: 'SELECT reads its index as an int: a long long outside it is "value is out of range" (also from a script); PFDEBUG names its subcommand cut at a NUL',
+    steps: [['SELECT', '2147483648'], ['EVAL', 'return redis.call("SELECT",ARGV[1])', '0', '2147483648'], ['SELECT', '9223372036854775808'], ['EVAL', 'return redis.call("SELECT",ARGV[1])', '0', 'x'], ['PFADD', 'k', 'a'], ['PFDEBUG', 'a\x00b', 'k']],
+    expected: {
+      both: [
+        { err: 'ERR value is out of range, value must between -2147483648 and 2147483647' },
+        { err: 'ERR value is out of range, value must between -2147483648 and 2147483647 script: 855a3f5d3d33f0c30bd78c808e9f916c7b77f1c0, on @user_script:1.' },
+        { err: 'ERR value is not an integer or out of range' },
+        { err: 'ERR value is not an integer or out of range script: 855a3f5d3d33f0c30bd78c808e9f916c7b77f1c0, on @user_script:1.' },
+        { ok: 1 },
+        { err: "ERR Unknown PFDEBUG subcommand 'a'" },
+      ],
+    },
+  },
 ];
 
 const expectedFor = (f: Finding, version: '7.0' | '8.0'): Outcome[] => ('both' in f.expected ? f.expected.both : f.expected[version]);
