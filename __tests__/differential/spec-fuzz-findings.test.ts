@@ -134,3 +134,30 @@ describeOnRealServers('spec-fuzz findings', ({ url, version }) => {
     }
   });
 }, 'answer');
+
+describe.each(['7.0', '8.0'] as const)('MULTI stops counting queued commands once EXEC is bound to fail (emulated %s)', (version) => {
+  // recorded on redis-server 7.0.15 and the post-7.4 build: CLIENT LIST of the MULTI client, seen
+  // from another client, after WATCH k / SET k / MULTI / PING / PING, then after MULTI / PING /
+  // NOSUCH / PING (multi.c queueMultiCommand returns early on CLIENT_DIRTY_CAS|CLIENT_DIRTY_EXEC)
+  it('multi=0 after a touched WATCH, multi=1 after a queueing error', async () => {
+    const port = 49_100 + (version === '7.0' ? 0 : 1);
+    const a = createConnection({ port, streams: { redisVersion: version } });
+    const b = createConnection({ port, streams: { redisVersion: version } });
+    const id = String(((await fakeOutcome(a, ['CLIENT', 'ID'])) as { ok: number }).ok);
+    const state = async () => {
+      const line = String(await fakeOutcome(b, ['CLIENT', 'LIST', 'ID', id]).then((o) => ('ok' in o ? o.ok : o.err)));
+      return line.trim().split(' ').filter((kv) => /^(flags|multi)=/.test(kv)).join(' ');
+    };
+    try {
+      const out: unknown[] = [];
+      for (const argv of [['WATCH', 'k'], ['SET', 'k', '1'], ['MULTI'], ['PING'], ['PING']]) await fakeOutcome(a, argv);
+      out.push(await state(), await fakeOutcome(a, ['EXEC']));
+      for (const argv of [['MULTI'], ['PING'], ['NOSUCH'], ['PING']]) await fakeOutcome(a, argv);
+      out.push(await state(), await fakeOutcome(a, ['EXEC']));
+      expect(out).toEqual(['flags=xd multi=0', { ok: null }, 'flags=x multi=1', { err: 'EXECABORT Transaction discarded because of previous errors.' }]);
+    } finally {
+      a.close();
+      b.close();
+    }
+  });
+});

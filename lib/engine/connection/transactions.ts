@@ -42,7 +42,9 @@ export function discardTransaction(conn: Connection): void {
 export function queueInMulti(conn: Connection, name: string, argv: string[], spec: ConnectionCommandSpec | undefined, isStream: boolean): Reply {
   const error = commandCheckError(conn, name, argv, spec, isStream);
   if (error !== null) reject(conn, name, error);
-  conn.multiQueue!.push(argv);
+  // multi.c queueMultiCommand: nothing is kept once EXEC is bound to fail (a touched WATCH or an
+  // earlier queueing error): CLIENT LIST `multi=` stops counting (both real servers)
+  if (!conn.multiErrored && !conn.watchState?.dirty) conn.multiQueue!.push(argv);
   return QUEUED;
 }
 
