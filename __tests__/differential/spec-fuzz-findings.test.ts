@@ -102,6 +102,19 @@ const FINDINGS: Finding[] = [
       ],
     },
   },
+  {
+    title: 'CONFIG GET/SET know latency-tracking (a yes/no parameter, default yes)',
+    steps: [['CONFIG', 'GET', 'latency-tracking'], ['CONFIG', 'SET', 'latency-tracking', 'maybe'], ['CONFIG', 'SET', 'latency-tracking', 'no'], ['CONFIG', 'GET', 'latency-tracking'], ['CONFIG', 'SET', 'latency-tracking', 'yes']],
+    expected: {
+      both: [
+        { ok: ['latency-tracking', 'yes'] },
+        { err: "ERR CONFIG SET failed (possibly related to argument 'latency-tracking') - argument must be 'yes' or 'no'" },
+        OK,
+        { ok: ['latency-tracking', 'no'] },
+        OK,
+      ],
+    },
+  },
 ];
 
 const expectedFor = (f: Finding, version: '7.0' | '8.0'): Outcome[] => ('both' in f.expected ? f.expected.both : f.expected[version]);
