@@ -104,14 +104,13 @@ const FINDINGS: Finding[] = [
   },
   {
     title: 'CONFIG GET/SET know latency-tracking (a yes/no parameter, default yes)',
-    steps: [['CONFIG', 'GET', 'latency-tracking'], ['CONFIG', 'SET', 'latency-tracking', 'maybe'], ['CONFIG', 'SET', 'latency-tracking', 'no'], ['CONFIG', 'GET', 'latency-tracking'], ['CONFIG', 'SET', 'latency-tracking', 'yes']],
+    // no valid CONFIG SET: the live comparison may run on shared servers
+    steps: [['CONFIG', 'GET', 'latency-tracking'], ['CONFIG', 'SET', 'latency-tracking', 'maybe'], ['CONFIG', 'GET', 'LATENCY-TRACKING']],
     expected: {
       both: [
         { ok: ['latency-tracking', 'yes'] },
         { err: "ERR CONFIG SET failed (possibly related to argument 'latency-tracking') - argument must be 'yes' or 'no'" },
-        OK,
-        { ok: ['latency-tracking', 'no'] },
-        OK,
+        { ok: ['LATENCY-TRACKING', 'yes'] },
       ],
     },
   },
