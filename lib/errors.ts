@@ -114,6 +114,17 @@ export function errorArg(s: string): string {
   return (nul === -1 ? s : s.slice(0, nul)).replace(/[\r\n]/g, ' ');
 }
 
+/**
+ * A byte string ending an `addReplyErrorFormat` message: as errorArg, with the CR/LF run at its
+ * end dropped first (networking.c addReplyErrorFormatInternal trims "\r\n" from the message's
+ * ends before mapping the rest to spaces: `FUNCTION LOAD "#!lua\n" x` → `ERR Unknown option
+ * given: #!lua`, checked on redis-server 7.0.15 and the post-7.4 build).
+ */
+export function errorTail(s: string): string {
+  const nul = s.indexOf('\0');
+  return errorArg((nul === -1 ? s : s.slice(0, nul)).replace(/[\r\n]+$/, ''));
+}
+
 // XSETID
 export const ERR_XSETID_SMALLER_THAN_TOP = 'ERR The ID specified in XSETID is smaller than the target stream top item';
 export const ERR_XSETID_SMALLER_THAN_MAXDEL = 'ERR The ID specified in XSETID is smaller than current max_deleted_entry_id';

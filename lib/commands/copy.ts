@@ -56,7 +56,7 @@ export function duplicate(v: KeyValue): KeyValue {
     case 'set':
       return { ...v, value: v.value.slice() };
     case 'zset':
-      return { type: 'zset', value: v.value.map(([m, s]) => [m, s] as const) };
+      return { ...v, value: v.value.map(([m, s]) => [m, s] as const) }; // zsetDup keeps a skiplist one
     case 'hash':
       return { type: 'hash', value: v.value.map(([f, x]) => [f, x] as const), fieldExpiries: v.fieldExpiries };
   }

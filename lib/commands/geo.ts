@@ -58,6 +58,7 @@ export const ERR_UNIT = 'ERR unsupported unit provided. please use M, KM, FT, MI
 function cFixed6(v: number): string {
   if (v === Infinity) return 'inf';
   if (v === -Infinity) return '-inf';
+  if (Object.is(v, -0)) return '-0.000000'; // C's %f keeps the sign of -0 (JavaScript's toFixed drops it)
   return v.toFixed(6);
 }
 

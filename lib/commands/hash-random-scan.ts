@@ -3,13 +3,12 @@
  */
 import { CommandError, ERR_NOT_INTEGER, ERR_SYNTAX, fail } from '../errors';
 import { globMatch } from '../bytes/glob';
-import { supports } from '../version';
 import { is, parseInt64 } from './args';
 import { PairsReply, type Reply } from '../reply/reply';
 import { LONG_MAX, lookupHash } from './hash-common';
 import type { HashEntry } from '../model/hash';
 import type { CommandContext, CommandSpec } from './types';
-import { parseScanOptions } from './scan-args';
+import { parseScanCursor, parseScanOptions } from './scan-args';
 
 /**
  * The most elements a negative HRANDFIELD count may ask for here. Redis streams such a reply
@@ -82,7 +81,7 @@ function hrandfield(ctx: CommandContext, argv: string[]): Reply {
  */
 function hscan(ctx: CommandContext, argv: string[]): Reply {
   const key = argv[1];
-  const cursor = parseCursor(argv[2], supports(ctx.version, 'hscanNovalues'));
+  const cursor = parseScanCursor(argv[2], ctx.version);
   const h = lookupHash(ctx, key);
   if (h === undefined) return ['0', []];
   const { count, pattern, noValues } = parseScanOptions(argv, 3, ctx.version, 'hash');
@@ -99,28 +98,6 @@ function hscan(ctx: CommandContext, argv: string[]): Reply {
   const page = h.scan(cursor > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(cursor), count);
   for (const e of page.entries) add(e);
   return [String(page.next), out];
-}
-
-const UINT64_MAX = (1n << 64n) - 1n;
-
-/**
- * The HSCAN cursor: 7.4+ util.c string2ull (a canonical int64 must not be negative, anything
- * else goes to strtoull: leading spaces, a sign, digits, a negative number wrapping); 7.0
- * strtoul (no leading space, a negative number wraps). Else "invalid cursor".
- */
-function parseCursor(s: string, v74: boolean): bigint {
-  if (v74) {
-    const v = parseInt64(s);
-    if (v !== null) {
-      if (v < 0n) fail('ERR invalid cursor');
-      return v;
-    }
-  }
-  const m = (v74 ? /^[ \t\n\v\f\r]*([+-]?)(\d+)$/ : /^([+-]?)(\d+)$/).exec(s);
-  if (!m) fail('ERR invalid cursor');
-  const n = BigInt(m[2]);
-  if (n > UINT64_MAX) fail('ERR invalid cursor'); // ERANGE
-  return m[1] === '-' && n !== 0n ? (1n << 64n) - n : n;
 }
 
 export const specs: CommandSpec[] = [

@@ -38,7 +38,7 @@
  * stops at a corrupted sparse string keeps the registers it changed before (as Redis does) but
  * also dirties WATCH (Redis does not signal the key then).
  */
-import { CommandError, fail } from '../errors';
+import { CommandError, errorArg, fail } from '../errors';
 import {
   HLL_DENSE,
   HLL_REGISTERS,
@@ -200,7 +200,7 @@ function pfdebug(ctx: CommandContext, argv: string[]): Reply {
     return decodeSparse(h);
   }
   if (is(cmd, 'ENCODING')) return new SimpleString(h.encoding === HLL_DENSE ? 'dense' : 'sparse');
-  return fail(`ERR Unknown PFDEBUG subcommand '${cmd}'`);
+  return fail(`ERR Unknown PFDEBUG subcommand '${errorArg(cmd)}'`); // %s: cut at a NUL
 }
 
 function pfselftest(): Reply {

@@ -47,7 +47,7 @@ import { OK, SimpleString } from '../reply/reply';
 import { supports } from '../version';
 import { int64OrFail, parseInt64 } from './args';
 import type { CommandContext, CommandSpec, Db, Reply } from './types';
-import { parseScanOptions } from './scan-args';
+import { parseScanCursor, parseScanOptions } from './scan-args';
 
 /** The server's number of databases (CONFIG `databases`, 16 by default). */
 export function databasesOf(db: Db): number {
@@ -155,28 +155,6 @@ function keys(ctx: CommandContext, argv: string[]): Reply {
   return pattern === '*' ? all : all.filter((k) => globMatch(pattern, k));
 }
 
-const UINT64_MAX = 2n ** 64n - 1n;
-
-/**
- * The SCAN cursor. 7.0 reads it with strtoul (db.c parseScanCursorOrReply: no leading space, a
- * sign allowed — `-1` is 2^64 − 1 —, "" is 0, at most 2^64 − 1); later versions with string2ull
- * (a canonical negative number is refused, else strtoull: leading spaces and a sign allowed,
- * "" refused). `ERR invalid cursor` otherwise.
- */
-export function parseScanCursor(text: string, version: CommandContext['version']): bigint {
-  const strict = supports(version, 'scanCursorString2ull');
-  if (text === '') {
-    if (strict) fail('ERR invalid cursor');
-    return 0n;
-  }
-  const m = (strict ? /^[ \t\n\v\f\r]*([+-]?)(\d+)$/ : /^([+-]?)(\d+)$/).exec(text);
-  if (!m) fail('ERR invalid cursor');
-  const value = BigInt(m[2]);
-  if (value > UINT64_MAX) fail('ERR invalid cursor');
-  if (m[1] !== '-' || value === 0n) return value;
-  if (strict && parseInt64(text) !== null) fail('ERR invalid cursor'); // string2ll read it: negative
-  return UINT64_MAX + 1n - value;
-}
 
 /**
  * SCAN cursor [MATCH pattern] [COUNT count] [TYPE type] (db.c scanGenericCommand). Options are

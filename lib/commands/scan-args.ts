@@ -9,6 +9,30 @@ import { errorArg, ERR_NOT_INTEGER, ERR_SYNTAX, fail } from '../errors';
 import { supports, type RedisVersion } from '../version';
 import { is, parseInt64 } from './args';
 
+const UINT64_MAX = 2n ** 64n - 1n;
+
+/**
+ * The cursor of SCAN, HSCAN, SSCAN and ZSCAN (db.c parseScanCursorOrReply, read before the key
+ * is looked up). 7.0 reads it with strtoul (db.c parseScanCursorOrReply: no leading space, a
+ * sign allowed — `-1` is 2^64 − 1 —, "" is 0, at most 2^64 − 1); later versions with string2ull
+ * (a canonical negative number is refused, else strtoull: leading spaces and a sign allowed,
+ * "" refused). `ERR invalid cursor` otherwise.
+ */
+export function parseScanCursor(text: string, version: RedisVersion): bigint {
+  const strict = supports(version, 'scanCursorString2ull');
+  if (text === '') {
+    if (strict) fail('ERR invalid cursor');
+    return 0n;
+  }
+  const m = (strict ? /^[ \t\n\v\f\r]*([+-]?)(\d+)$/ : /^([+-]?)(\d+)$/).exec(text);
+  if (!m) fail('ERR invalid cursor');
+  const value = BigInt(m[2]);
+  if (value > UINT64_MAX) fail('ERR invalid cursor');
+  if (m[1] !== '-' || value === 0n) return value;
+  if (strict && parseInt64(text) !== null) fail('ERR invalid cursor'); // string2ll read it: negative
+  return UINT64_MAX + 1n - value;
+}
+
 /** The type names TYPE and SCAN … TYPE know. */
 export const TYPE_NAMES = ['string', 'list', 'set', 'zset', 'hash', 'stream'];
 

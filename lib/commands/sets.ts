@@ -25,16 +25,14 @@ import { globMatch } from '../bytes/glob';
 import { ERR_NOT_INTEGER, ERR_SYNTAX, fail } from '../errors';
 import { RedisSet } from '../model/set';
 import { SetReply } from '../reply/reply';
-import { supports } from '../version';
 import { INT64_MAX, parseInt64 } from './args';
 import { MAX_RANDOM_REPLY, dirty, errReplyTooLarge, lookupSet, randomBelow, setLimitsOf } from './set-common';
 import type { CommandContext, CommandSpec, Reply } from './types';
 import { deletionName, propagationOf } from './propagate';
-import { parseScanOptions } from './scan-args';
+import { parseScanCursor, parseScanOptions } from './scan-args';
 
 const ERR_MUST_BE_POSITIVE = 'ERR value is out of range, must be positive';
 const ERR_SRANDMEMBER_RANGE = 'ERR value is out of range, value must between -9223372036854775807 and 9223372036854775807';
-const ERR_INVALID_CURSOR = 'ERR invalid cursor';
 
 /** SADD key member [member ...] — reply: members added. */
 function sadd(ctx: CommandContext, argv: string[]): Reply {
@@ -293,40 +291,6 @@ function srandmemberWithCount(ctx: CommandContext, argv: string[]): Reply {
 // ---------------------------------------------------------------------------------------------
 // SSCAN
 
-const UINT64_MAX = (1n << 64n) - 1n;
-
-/** C `strtoull(s, &end, 10)` accepting the whole string: the value or null (EINVAL/ERANGE/junk). */
-function strtoull(s: string, leadingBlanks: boolean): bigint | null {
-  const m = /^([ \t\n\v\f\r]*)([+-]?)([0-9]+)$/.exec(s);
-  if (!m || (!leadingBlanks && m[1] !== '')) return null;
-  const v = BigInt(m[3]);
-  if (v > UINT64_MAX) return null;
-  return m[2] === '-' && v !== 0n ? UINT64_MAX + 1n - v : v;
-}
-
-/**
- * db.c `parseScanCursorOrReply`: 7.2+ `string2ull` (string2ll, negative values refused, else
- * strtoull: leading blanks and a sign allowed, "" refused); 7.0 strtoul without leading blanks
- * ("" is 0).
- */
-export function parseScanCursor(s: string, ctx: CommandContext): bigint {
-  if (supports(ctx.version, 'scanCursorString2ull')) {
-    const ll = parseInt64(s);
-    if (ll !== null) {
-      if (ll < 0n) fail(ERR_INVALID_CURSOR);
-      return ll;
-    }
-    if (s === '') fail(ERR_INVALID_CURSOR);
-    const v = strtoull(s, true);
-    if (v === null) fail(ERR_INVALID_CURSOR);
-    return v;
-  }
-  if (s === '') return 0n;
-  const v = strtoull(s, false);
-  if (v === null) fail(ERR_INVALID_CURSOR);
-  return v;
-}
-
 /**
  * SSCAN key cursor [MATCH pattern] [COUNT count] — `[next cursor, members]`. An intset or
  * listpack answers every member at once with cursor 0 (as Redis: COUNT is ignored); a hash
@@ -334,7 +298,7 @@ export function parseScanCursor(s: string, ctx: CommandContext): bigint {
  * present for the whole iteration is returned exactly once (Redis: at least once).
  */
 function sscan(ctx: CommandContext, argv: string[]): Reply {
-  const cursor = parseScanCursor(argv[2], ctx);
+  const cursor = parseScanCursor(argv[2], ctx.version);
   const set = lookupSet(ctx, argv[1]);
   if (set === undefined) return ['0', []];
   const { count, pattern } = parseScanOptions(argv, 3, ctx.version, 'set');

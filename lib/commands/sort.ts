@@ -31,7 +31,7 @@
  * set or sorted set, then the conversion error above.
  */
 import { keyHashSlot, patternHashSlot } from '../bytes/crc16';
-import { bytesOf } from '../bytes/index';
+import { bytesOfStored } from './string-value';
 import { ERR_SYNTAX, ERR_WRONGTYPE, fail } from '../errors';
 import { RedisList } from '../model/list';
 import { redisTypeOf } from '../model/value-type';
@@ -142,7 +142,7 @@ export function lookupByPattern(ctx: CommandContext, pattern: string, subst: str
     if (type !== 'hash') return undefined;
     return lookupHash(ctx, key)?.get(pattern.slice(f + 2));
   }
-  return type === 'string' ? bytesOf(v) : undefined;
+  return type === 'string' ? bytesOfStored(v) : undefined; // the stored byte string (not re-encoded as UTF-8)
 }
 
 interface SortItem {

@@ -28,7 +28,7 @@ import { predates } from '../version';
 import { INT64_MAX, is, parseInt64 } from './args';
 import { entriesReply, getZset, scanScoreText, scoreReply } from './zset-common';
 import type { CommandContext, CommandSpec } from './types';
-import { parseScanOptions } from './scan-args';
+import { parseScanCursor, parseScanOptions } from './scan-args';
 
 /** Largest ZRANDMEMBER reply with repetitions built (members). */
 export const MAX_RANDOM_REPLY = 1 << 24;
@@ -116,15 +116,8 @@ function zrandmember(ctx: CommandContext, argv: string[]): Reply {
 }
 
 /** string2ull: decimal digits of at most 2^64 − 1 (no sign, no spaces). */
-function parseCursor(s: string): bigint | null {
-  if (!/^\d{1,20}$/.test(s)) return null;
-  const v = BigInt(s);
-  return v > 18446744073709551615n ? null : v;
-}
-
 function zscan(ctx: CommandContext, argv: string[]): Reply {
-  const cursor = parseCursor(argv[2]);
-  if (cursor === null) fail('ERR invalid cursor');
+  const cursor = parseScanCursor(argv[2], ctx.version);
   const z = getZset(ctx.db, argv[1]);
   if (z === undefined) return ['0', []];
   const { count, pattern } = parseScanOptions(argv, 3, ctx.version, 'zset');

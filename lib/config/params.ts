@@ -157,6 +157,7 @@ export const PARAMS: readonly ParamDef[] = [
   { name: 'slowlog-log-slower-than', type: int(-1n, LLONG_MAX), default: '10000' },
   { name: 'slowlog-max-len', type: int(0n, LONG_MAX, { unsigned: true }), default: '128' },
   { name: 'latency-monitor-threshold', type: int(0n, LLONG_MAX), default: '0' },
+  { name: 'latency-tracking', type: bool, default: 'yes' },
   { name: 'lfu-log-factor', type: int(0n, INT_MAX), default: '10' },
   { name: 'lfu-decay-time', type: int(0n, INT_MAX), default: '1' },
   { name: 'proto-max-bulk-len', type: int(1048576n, LONG_MAX, { memory: true }), default: '536870912' },

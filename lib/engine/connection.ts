@@ -255,6 +255,9 @@ export class Connection {
   /** While EXEC runs: the index of the queued command running (-1 otherwise). */
   execIndex = -1;
 
+  /** While EXEC runs: how many commands it runs (-1 otherwise; CLIENT LIST `multi=`, flag `x`). */
+  execLength = -1;
+
   /**
    * 7.0: messages this connection's own PUBLISH already pushed to it (lib/engine/commands/pubsub.ts
    * publishToSelf), as `kind\0items…`: their later delivery through the emitters is dropped.
@@ -290,9 +293,12 @@ export class Connection {
     return this.multiQueue !== null;
   }
 
-  /** Commands queued by MULTI so far (CLIENT LIST `multi`). */
+  /**
+   * Commands queued by MULTI so far (CLIENT LIST `multi`): while EXEC runs them, still their
+   * count (execCommand keeps CLIENT_MULTI and mstate until the last one has run).
+   */
   get multiLength(): number {
-    return this.multiQueue?.length ?? -1;
+    return this.execLength >= 0 ? this.execLength : (this.multiQueue?.length ?? -1);
   }
 
   /** Keys WATCHed (CLIENT LIST `watch`). */

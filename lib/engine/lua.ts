@@ -1592,6 +1592,8 @@ export function evalCommand(conn: Connection, argv: string[], ro = false): Reply
 /** EVALSHA sha numkeys key… arg…: NOSCRIPT unless EVAL or SCRIPT LOAD cached it. */
 export function evalshaCommand(conn: Connection, argv: string[], ro = false): Reply | Promise<Reply> {
   const [, shaArg, numkeys, ...rest] = argv;
+  // eval.c evalShaCommand: a SHA not 40 bytes long is NOSCRIPT before numkeys is read
+  if (shaArg.length !== 40) throw new CommandError(ERR_NOSCRIPT);
   const { keys, args } = splitKeys(numkeys, rest);
   const sha = shaArg.toLowerCase();
   const body = conn.server.scripts.get(sha);

@@ -14,6 +14,7 @@ export class WatchState implements KeyWatcher {
 
   /** WATCH full keys (byte strings) of `ks`; a key already watched there is skipped. */
   watch(ks: Keyspace, keys: readonly string[]): void {
+    if (this.dirty) return; // multi.c watchCommand: no point in watching once dirty
     for (const key of keys) {
       if (this.keys.some(([k, name]) => k === ks && name === key)) continue;
       let set = ks.watchers.get(key);
@@ -31,6 +32,16 @@ export class WatchState implements KeyWatcher {
       set.delete(this);
       if (set.size === 0) ks.watchers.delete(key);
     }
+  }
+
+  /**
+   * A watched key was modified (multi.c touchWatchedKey): dirty, and every key unwatched at once
+   * ("no point in getting here again": CLIENT LIST shows watch=0 from then on).
+   */
+  touched(): void {
+    this.dirty = true;
+    this.release();
+    this.keys.length = 0;
   }
 
   /** EXEC must fail: a watched key was modified, or expired after WATCH. */

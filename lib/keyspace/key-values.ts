@@ -30,7 +30,7 @@ export function toKeyValue(raw: unknown): KeyValue | undefined {
   if (raw === undefined) return undefined;
   if (raw instanceof Stream) return { type: 'stream', value: raw };
   if (raw instanceof RedisSet) return { type: 'set', value: raw.members(), encoding: raw.encoding(), intsetWidth: raw.intsetWidth };
-  if (raw instanceof RedisZset) return { type: 'zset', value: [...raw.entries()] };
+  if (raw instanceof RedisZset) return { type: 'zset', value: [...raw.entries()], listpack: raw.listpack };
   if (raw instanceof RedisList) return { type: 'list', value: raw.toArray() };
   if (raw instanceof RedisHash) {
     const value: (readonly [string, string])[] = [];
@@ -39,7 +39,8 @@ export function toKeyValue(raw: unknown): KeyValue | undefined {
       value.push([e.field, e.value]);
       if (e.expireAt !== 0) (fieldExpiries ??= new Map()).set(e.field, e.expireAt);
     }
-    return fieldExpiries ? { type: 'hash', value, fieldExpiries } : { type: 'hash', value };
+    const listpack = raw.encoding() !== 'hashtable';
+    return fieldExpiries ? { type: 'hash', value, fieldExpiries, listpack } : { type: 'hash', value, listpack };
   }
   if (Array.isArray(raw)) return { type: 'list', value: raw.map(bytesOfElement) };
   if (raw instanceof Set) return { type: 'set', value: [...raw].map(bytesOfElement) };
@@ -95,7 +96,7 @@ export function fromKeyValue(v: KeyValue, config?: ServerConfig, version: RedisV
       const z = new RedisZset();
       let longest = 0;
       for (const [member] of v.value) if (member.length > longest) longest = member.length;
-      z.listpack = v.value.length <= limits.zsetMaxListpackEntries && longest <= limits.zsetMaxListpackValue;
+      z.listpack = v.listpack ?? (v.value.length <= limits.zsetMaxListpackEntries && longest <= limits.zsetMaxListpackValue);
       for (const [member, score] of v.value) z.set(member, score);
       return z;
     }

@@ -35,6 +35,8 @@ export interface FakeTimersClockLike {
 /** A connection's WATCH state as the keyspace sees it: set dirty when a watched key is modified. */
 export interface KeyWatcher {
   dirty: boolean;
+  /** A watched key was modified: mark dirty (and stop watching, as multi.c touchWatchedKey). */
+  touched(): void;
 }
 
 export class Keyspace {
@@ -140,7 +142,7 @@ export class Keyspace {
     if (this.onModified !== undefined) this.onModified(key);
     if (this.watchers.size !== 0) {
       const set = this.watchers.get(key);
-      if (set) for (const w of set) w.dirty = true;
+      if (set) for (const w of [...set]) w.touched();
     }
     // A push to a key that calls wait on (BLPOP, BZPOPMIN & co.): wake them (Redis
     // signalKeyAsReady for a list or sorted set; an empty one is never kept). Stream waiters are

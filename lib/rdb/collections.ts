@@ -78,9 +78,9 @@ export function encodeCollection(
       if (value.encoding !== undefined) return encodeSetAs(w, value.value, value.encoding, value.intsetWidth ?? 2, flavor);
       return encodeSet(w, value.value, flavor, limits);
     case 'zset':
-      return encodeZset(w, value.value, flavor, limits);
+      return encodeZset(w, value.value, flavor, limits, value.listpack);
     case 'hash':
-      return encodeHash(w, value.value, limits, value.fieldExpiries);
+      return encodeHash(w, value.value, limits, value.fieldExpiries, value.listpack);
   }
 }
 
@@ -259,10 +259,11 @@ function encodeZset(
   entries: readonly (readonly [string, number])[],
   flavor: CollectionFlavor,
   limits: CollectionLimits,
+  encodedAsListpack?: boolean,
 ): number {
   const sorted = entries.slice().sort((x, y) => (x[1] !== y[1] ? (x[1] < y[1] ? -1 : 1) : compareBytes(x[0], y[0])));
   const listpack =
-    sorted.length <= limits.zsetMaxListpackEntries && sorted.every(([m]) => m.length <= limits.zsetMaxListpackValue);
+    encodedAsListpack ?? (sorted.length <= limits.zsetMaxListpackEntries && sorted.every(([m]) => m.length <= limits.zsetMaxListpackValue));
   if (listpack) {
     const lp = new ListpackWriter();
     for (const [m, score] of sorted) {
@@ -288,10 +289,12 @@ function encodeHash(
   pairs: readonly (readonly [string, string])[],
   limits: CollectionLimits,
   expiries?: ReadonlyMap<string, number>,
+  encodedAsListpack?: boolean,
 ): number {
   const listpack =
-    pairs.length <= limits.hashMaxListpackEntries &&
-    pairs.every(([f, v]) => f.length <= limits.hashMaxListpackValue && v.length <= limits.hashMaxListpackValue);
+    encodedAsListpack ??
+    (pairs.length <= limits.hashMaxListpackEntries &&
+      pairs.every(([f, v]) => f.length <= limits.hashMaxListpackValue && v.length <= limits.hashMaxListpackValue));
   if (expiries !== undefined && expiries.size > 0) {
     // 7.4 field TTLs (rdb.c rdbSaveObject): the least expiry first, then a listpack of
     // field, value, absolute expiry (0 = none) triples, or a hash table of [TTL relative to the

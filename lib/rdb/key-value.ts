@@ -15,7 +15,16 @@ export type KeyValue =
   | { readonly type: 'string'; readonly value: string }
   | { readonly type: 'list'; readonly value: readonly string[] }
   | { readonly type: 'set'; readonly value: readonly string[]; readonly encoding?: SetEncoding; readonly intsetWidth?: 2 | 4 | 8 }
-  | { readonly type: 'zset'; readonly value: readonly (readonly [member: string, score: number])[] }
+  | {
+      readonly type: 'zset';
+      readonly value: readonly (readonly [member: string, score: number])[];
+      /**
+       * The engine sorted set's own encoding (DUMP writes it, COPY keeps it): a skiplist stays one
+       * however small it became (SORT converts, shrinking never converts back). Absent: derived
+       * from the size and the limits, as Redis loads a payload.
+       */
+      readonly listpack?: boolean;
+    }
   | {
       readonly type: 'hash';
       readonly value: readonly (readonly [field: string, value: string])[];
@@ -24,4 +33,6 @@ export type KeyValue =
        * them; DUMP does not encode them yet (the payload is that of a hash without TTLs).
        */
       readonly fieldExpiries?: ReadonlyMap<string, number>;
+      /** The engine hash's own encoding (DUMP writes it): absent, derived as for a sorted set. */
+      readonly listpack?: boolean;
     };

@@ -117,7 +117,7 @@ export function clientInfoLine(c: Connection, viewer: Connection): string {
   if (c.monitoring) flags += 'O'; // a MONITOR client is a replica to Redis (CLIENT_SLAVE|CLIENT_MONITOR)
   else if (c.replicaFeed !== null) flags += 'S';
   if (c.inSubscriberMode) flags += 'P';
-  if (c.inMulti) flags += 'x';
+  if (c.inMulti || c.execLength >= 0) flags += 'x'; // EXEC keeps CLIENT_MULTI while its commands run
   if (c.blocked) flags += 'b';
   if (c.tracking !== null) {
     flags += 't';
@@ -343,7 +343,7 @@ export const specs: readonly ConnectionCommandSpec[] = [
             throw new CommandError(`ERR Unrecognized option '${errorArg(argv[2])}'`);
           }
           if (!/^[\x21-\x7e]*$/.test(value)) {
-            throw new CommandError(`ERR ${attr} cannot contain spaces, newlines or special characters.`);
+            throw new CommandError(`ERR ${errorArg(argv[2])} cannot contain spaces, newlines or special characters.`); // as typed (networking.c: attr is c->argv[2])
           }
           if (attr === 'lib-name') conn.libName = value;
           else conn.libVer = value;

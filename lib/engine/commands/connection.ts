@@ -18,7 +18,7 @@
  */
 import { ERR_SELECT_IN_CLUSTER } from '../cluster';
 import { parseInt64 } from '../../commands/args';
-import { CommandError, ERR_NOT_INTEGER, ERR_SYNTAX, errorArg } from '../../errors';
+import { CommandError, ERR_INT_RANGE, ERR_NOT_INTEGER, ERR_SYNTAX, errorArg } from '../../errors';
 import { MapReply, OK, PONG, type Reply, SimpleString } from '../../reply/reply';
 import { SERVER_VERSION, supports } from '../../version';
 import type { ConnectionCommandSpec } from '../command-types';
@@ -75,7 +75,9 @@ export const specs: readonly ConnectionCommandSpec[] = [
     arity: 2,
     run(conn, argv) {
       const n = parseInt64(argv[1]);
-      if (n === null || n < -2147483648n || n > 2147483647n) throw new CommandError(ERR_NOT_INTEGER);
+      // getIntFromObjectOrReply: not a long long, then outside an int
+      if (n === null) throw new CommandError(ERR_NOT_INTEGER);
+      if (n < -2147483648n || n > 2147483647n) throw new CommandError(ERR_INT_RANGE);
       if (conn.server.cluster !== null && n !== 0n) throw new CommandError(ERR_SELECT_IN_CLUSTER);
       if (n < 0n || n >= BigInt(DATABASES)) throw new CommandError('ERR DB index is out of range');
       conn.selectDb(Number(n));

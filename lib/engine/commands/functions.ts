@@ -10,7 +10,7 @@
  * hash order, random per process); here in load and registration order. LIBRARYNAME matches
  * without case as Redis does, by lower-casing both sides.
  */
-import { CommandError, errSubcommandSyntax } from '../../errors';
+import { CommandError, errSubcommandSyntax, errorTail } from '../../errors';
 import { globMatch } from '../../bytes/glob';
 import { MapReply, OK, type Reply, SetReply, SimpleString } from '../../reply/reply';
 import { RDB_FORMAT, predates, supports } from '../../version';
@@ -72,7 +72,7 @@ function load(conn: Connection, argv: string[]): Reply {
       replace = true;
       continue;
     }
-    throw new CommandError(`ERR Unknown option given: ${opt}`.replace(/[\r\n]/g, ' '));
+    throw new CommandError(`ERR Unknown option given: ${errorTail(opt)}`);
   }
   if (pos >= argv.length) throw new CommandError('ERR Function code is missing');
   const name = lua().loadLibrary(conn, argv[pos], replace);
@@ -94,7 +94,8 @@ function list(conn: Connection, argv: string[]): Reply {
       pattern = argv[++i];
       continue;
     }
-    throw new CommandError(`ERR Unknown argument ${argv[i]}`.replace(/[\r\n]/g, ' '));
+    // cut at a NUL (%s); the post-7.4 build sends a CR/LF here unmapped (addReplyErrorSds), 7.0 trims/maps it
+    throw new CommandError(`ERR Unknown argument ${errorTail(argv[i])}`);
   }
   const out: Reply[] = [];
   for (const lib of librariesOf(conn.server).libraries.values()) {

@@ -37,7 +37,9 @@ export function discardTransaction(conn: Connection): void {
 
 /** A command inside MULTI, past processCommand's refusals (checkBeforeRunning): queued. */
 export function queueInMulti(conn: Connection, argv: string[]): Reply {
-  conn.multiQueue!.push(argv);
+  // multi.c queueMultiCommand: nothing is kept once EXEC is bound to fail (a touched WATCH or an
+  // earlier queueing error): CLIENT LIST `multi=` stops counting (both real servers)
+  if (!conn.multiErrored && !conn.watchState?.dirty) conn.multiQueue!.push(argv);
   return QUEUED;
 }
 
@@ -49,16 +51,21 @@ export function exec(conn: Connection): Reply | Promise<Reply> {
     throw new CommandError(ERR_EXECABORT);
   }
   conn.multiQueue = null;
-  const replies = transaction(conn, () =>
-    queued.map((argv, i) => {
-      conn.execIndex = i;
-      try {
-        return runQueued(conn, argv);
-      } finally {
-        conn.execIndex = -1;
-      }
-    }),
-  );
+  const replies = transaction(conn, () => {
+    conn.execLength = queued.length;
+    try {
+      return queued.map((argv, i) => {
+        conn.execIndex = i;
+        try {
+          return runQueued(conn, argv);
+        } finally {
+          conn.execIndex = -1;
+        }
+      });
+    } finally {
+      conn.execLength = -1;
+    }
+  });
   if (replies === null) return NIL_ARRAY;
   return replies.some((r) => r instanceof Promise) ? Promise.all(replies) : (replies as Reply[]);
 }

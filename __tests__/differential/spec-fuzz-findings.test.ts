@@ -1,0 +1,175 @@
+/**
+ * Divergences found by scripts/spec-fuzz.js (commands generated from the real servers' own
+ * COMMAND DOCS argument specs, compared on the wire with `serve`), each minimised to a short
+ * sequence. Every step's outcome was recorded from redis-server 7.0.15 (emulated 7.0) and the
+ * post-7.4 4f8cdc2a build (emulated 8.0) over RESP2 and is asserted on a fresh engine connection;
+ * the same sequences also run live on REDIS_URL / REDIS_UNSTABLE_URL when set (db 9).
+ */
+import { createConnection } from '../../lib/engine';
+import { bytesNumbersReply, connectReal, cutArgs, describeOnRealServers, expectSameOutcomes, fakeOutcome, type Outcome, type Plain } from '../helpers/real-server';
+
+interface Finding {
+  title: string;
+  steps: string[][];
+  /** The real servers' outcomes, one per step (`both` when the two servers agree). */
+  expected: { '7.0': Outcome[]; '8.0': Outcome[] } | { both: Outcome[] };
+  /** How replies are made comparable (default: bytes, integers as numbers). */
+  plain?: Plain;
+}
+
+/** CLIENT INFO lines cut to their `flags`, `multi` and `watch` fields (the rest is per connection). */
+const clientStateOnly: Plain = (reply, argv) => {
+  const cut = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(cut);
+    if (typeof v !== 'string' || !v.startsWith('id=')) return v;
+    return v.trim().split(' ').filter((kv) => /^(flags|multi|watch)=/.test(kv)).join(' ');
+  };
+  return cut(bytesNumbersReply(reply, argv));
+};
+
+const WRONGTYPE = { err: 'WRONGTYPE Operation against a key holding the wrong kind of value' };
+const EMPTY_SCAN = { ok: ['0', []] };
+const INVALID_CURSOR = { err: 'ERR invalid cursor' };
+const OK = { ok: 'OK' };
+const QUEUED = { ok: 'QUEUED' };
+const NOSCRIPT = { err: 'NOSCRIPT No matching script. Please use EVAL.' };
+
+const FINDINGS: Finding[] = [
+  {
+    title: 'HSCAN/ZSCAN/SSCAN read their cursor as SCAN does (7.0 strtoul: "" and -1 accepted; 7.2+ string2ull: leading blanks, huge negatives wrap)',
+    steps: [['SET', 's', 'x'], ['HSCAN', 'nokey', ''], ['HSCAN', 'nokey', '-1'], ['ZSCAN', 'nokey', '-1'], ['ZSCAN', 'nokey', ''], ['ZSCAN', 's', ' 2'], ['HSCAN', 's', '-9223372036854775809'], ['SSCAN', 'nokey', '-9223372036854775809']],
+    expected: {
+      '7.0': [{ ok: 'OK' }, EMPTY_SCAN, EMPTY_SCAN, EMPTY_SCAN, EMPTY_SCAN, INVALID_CURSOR, WRONGTYPE, EMPTY_SCAN],
+      '8.0': [{ ok: 'OK' }, INVALID_CURSOR, INVALID_CURSOR, INVALID_CURSOR, INVALID_CURSOR, WRONGTYPE, WRONGTYPE, EMPTY_SCAN],
+    },
+  },
+  {
+    title: 'EVALSHA/EVALSHA_RO answer NOSCRIPT for a SHA not 40 bytes long before reading numkeys',
+    steps: [['EVALSHA', 'x', '2'], ['EVALSHA_RO', '', 'x', '1'], ['EVALSHA', 'e0e1f9fabfc9d4800c877a703b823ac0578ff8db', 'x'], ['EVALSHA', 'e0e1f9fabfc9d4800c877a703b823ac0578ff8db', '5'], ['EVALSHA', 'E0E1F9FABFC9D4800C877A703B823AC0578FF8DB', '0']],
+    expected: { both: [NOSCRIPT, NOSCRIPT, { err: 'ERR value is not an integer or out of range' }, { err: "ERR Number of keys can't be greater than number of args" }, NOSCRIPT] },
+  },
+  {
+    title: 'FUNCTION LOAD drops the CR/LF at the end of an unknown option in its error (addReplyErrorFormat trims, then maps the rest to spaces)',
+    steps: [['FUNCTION', 'LOAD', 'a\nb\r\n', 'x'], ['FUNCTION', 'LOAD', '#!lua\n', 'x'], ['FUNCTION', 'LIST', 'x\x00y']],
+    expected: { both: [{ err: 'ERR Unknown option given: a b' }, { err: 'ERR Unknown option given: #!lua' }, { err: 'ERR Unknown argument x' }] },
+  },
+  {
+    title: 'CLIENT SETINFO names the attribute as typed in its invalid-value error (7.2+)',
+    steps: [['CLIENT', 'SETINFO', 'lib-NAME', 'a b'], ['CLIENT', 'SETINFO', 'LIB-VER', 'a\n']],
+    expected: {
+      '7.0': [{ err: "ERR unknown subcommand 'SETINFO'. Try CLIENT HELP." }, { err: "ERR unknown subcommand 'SETINFO'. Try CLIENT HELP." }],
+      '8.0': [{ err: 'ERR lib-NAME cannot contain spaces, newlines or special characters.' }, { err: 'ERR LIB-VER cannot contain spaces, newlines or special characters.' }],
+    },
+  },
+  {
+    title: 'GEOADD/GEOSEARCH print a -0 coordinate as -0.000000 in the invalid-pair error (C %f)',
+    steps: [['GEOADD', 'g', '-0', '0', 'm'], ['GEOADD', 'g', '1000', '-0', 'm'], ['GEOADD', 'g', '-0.0000001', '100', 'm'], ['GEOSEARCH', 'g', 'FROMLONLAT', '-0', '100', 'BYRADIUS', '1', 'm']],
+    expected: { both: [{ ok: 1 }, { err: 'ERR invalid longitude,latitude pair 1000.000000,-0.000000' }, { err: 'ERR invalid longitude,latitude pair -0.000000,100.000000' }, { err: 'ERR invalid longitude,latitude pair -0.000000,100.000000' }] },
+  },
+  {
+    title: 'a touched WATCH unwatches every key at once (watch=0, flag d) and a command run by EXEC sees its client still in MULTI (flag x, multi=<queued>)',
+    steps: [['WATCH', 'k', 'j'], ['SET', 'k', '1'], ['CLIENT', 'INFO'], ['WATCH', 'k'], ['CLIENT', 'INFO'], ['UNWATCH'], ['WATCH', 'j'], ['MULTI'], ['PING'], ['CLIENT', 'INFO'], ['EXEC'], ['CLIENT', 'INFO']],
+    plain: clientStateOnly,
+    expected: {
+      '7.0': [OK, OK, { ok: 'flags=d multi=-1' }, OK, { ok: 'flags=d multi=-1' }, OK, OK, OK, QUEUED, QUEUED, { ok: ['PONG', 'flags=x multi=2'] }, { ok: 'flags=N multi=-1' }],
+      '8.0': [OK, OK, { ok: 'flags=d multi=-1 watch=0' }, OK, { ok: 'flags=d multi=-1 watch=0' }, OK, OK, OK, QUEUED, QUEUED, { ok: ['PONG', 'flags=x multi=2 watch=0'] }, { ok: 'flags=N multi=-1 watch=0' }],
+    },
+  },
+  {
+    title: 'DUMP and COPY keep a sorted set a skiplist once SORT converted it, however small (sort.c zsetConvert; rdb type 5, not 17)',
+    steps: [['ZADD', 'z', '1', 'a', '2', 'b', '-1', '1'], ['SORT', 'z', 'BY', 'nosort'], ['OBJECT', 'ENCODING', 'z'], ['DUMP', 'z'], ['COPY', 'z', 'y'], ['OBJECT', 'ENCODING', 'y'], ['DUMP', 'y']],
+    expected: {
+      '7.0': [{ ok: 3 }, { ok: ['1', 'a', 'b'] }, { ok: 'skiplist' }, { ok: '\x05\x03\x01b\x00\x00\x00\x00\x00\x00\x00@\x01a\x00\x00\x00\x00\x00\x00\xf0?\xc0\x01\x00\x00\x00\x00\x00\x00\xf0\xbf\x0a\x00\xab\x03\xcdN\x83\x97%\xc4' }, { ok: 1 }, { ok: 'skiplist' }, { ok: '\x05\x03\x01b\x00\x00\x00\x00\x00\x00\x00@\x01a\x00\x00\x00\x00\x00\x00\xf0?\xc0\x01\x00\x00\x00\x00\x00\x00\xf0\xbf\x0a\x00\xab\x03\xcdN\x83\x97%\xc4' }],
+      '8.0': [{ ok: 3 }, { ok: ['1', 'a', 'b'] }, { ok: 'skiplist' }, { ok: '\x05\x03\x01b\x00\x00\x00\x00\x00\x00\x00@\x01a\x00\x00\x00\x00\x00\x00\xf0?\xc0\x01\x00\x00\x00\x00\x00\x00\xf0\xbf\x0c\x00`u\xf9\x8ey\xbd\xbb\x8d' }, { ok: 1 }, { ok: 'skiplist' }, { ok: '\x05\x03\x01b\x00\x00\x00\x00\x00\x00\x00@\x01a\x00\x00\x00\x00\x00\x00\xf0?\xc0\x01\x00\x00\x00\x00\x00\x00\xf0\xbf\x0c\x00`u\xf9\x8ey\xbd\xbb\x8d' }],
+    },
+  },
+  {
+    title: 'SORT … GET * answers the stored bytes of a string (a HyperLogLog, non-UTF-8 bytes), not their UTF-8 encoding',
+    steps: [['PFADD', 'h', 'a'], ['RPUSH', 'l', 'h'], ['SORT', 'l', 'BY', 'nosort', 'GET', '*'], ['SETRANGE', 's', '0', '\xff\x00'], ['SET', 'w_s', '\xe9'], ['RPUSH', 'm', 's'], ['SORT', 'm', 'BY', 'nosort', 'GET', '*', 'GET', '#'], ['SORT', 'm', 'BY', 'w_*', 'GET', '*']],
+    expected: { both: [{ ok: 1 }, { ok: 1 }, { ok: ['HYLL\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x80q\xa6\x84NW'] }, { ok: 2 }, OK, { ok: 1 }, { ok: ['\xff\x00', 's'] }, { err: "ERR One or more scores can't be converted into double" }] },
+  },
+  {
+    title: 'SELECT reads its index as an int: a long long outside it is "value is out of range" (also from a script); PFDEBUG names its subcommand cut at a NUL',
+    steps: [['SELECT', '2147483648'], ['EVAL', 'return redis.call("SELECT",ARGV[1])', '0', '2147483648'], ['SELECT', '9223372036854775808'], ['EVAL', 'return redis.call("SELECT",ARGV[1])', '0', 'x'], ['PFADD', 'k', 'a'], ['PFDEBUG', 'a\x00b', 'k']],
+    expected: {
+      both: [
+        { err: 'ERR value is out of range, value must between -2147483648 and 2147483647' },
+        { err: 'ERR value is out of range, value must between -2147483648 and 2147483647 script: 855a3f5d3d33f0c30bd78c808e9f916c7b77f1c0, on @user_script:1.' },
+        { err: 'ERR value is not an integer or out of range' },
+        { err: 'ERR value is not an integer or out of range script: 855a3f5d3d33f0c30bd78c808e9f916c7b77f1c0, on @user_script:1.' },
+        { ok: 1 },
+        { err: "ERR Unknown PFDEBUG subcommand 'a'" },
+      ],
+    },
+  },
+  {
+    title: 'CONFIG GET/SET know latency-tracking (a yes/no parameter, default yes)',
+    // no valid CONFIG SET: the live comparison may run on shared servers
+    steps: [['CONFIG', 'GET', 'latency-tracking'], ['CONFIG', 'SET', 'latency-tracking', 'maybe'], ['CONFIG', 'GET', 'LATENCY-TRACKING']],
+    expected: {
+      both: [
+        { ok: ['latency-tracking', 'yes'] },
+        { err: "ERR CONFIG SET failed (possibly related to argument 'latency-tracking') - argument must be 'yes' or 'no'" },
+        { ok: ['LATENCY-TRACKING', 'yes'] },
+      ],
+    },
+  },
+];
+
+const expectedFor = (f: Finding, version: '7.0' | '8.0'): Outcome[] => ('both' in f.expected ? f.expected.both : f.expected[version]);
+
+describe.each(['7.0', '8.0'] as const)('spec-fuzz findings answer as recorded from the real server (emulated %s)', (version) => {
+  let port = 48_900 + (version === '7.0' ? 0 : 50);
+  it.each(FINDINGS.map((f) => [f.title, f] as const))('%s', async (_title, f) => {
+    const fake = createConnection({ port: port++, streams: { redisVersion: version } });
+    try {
+      const got: unknown[] = [];
+      for (const argv of f.steps) got.push({ argv: cutArgs(argv), ...(await fakeOutcome(fake, argv, f.plain ?? bytesNumbersReply)) });
+      expect(got).toEqual(f.steps.map((argv, i) => ({ argv: cutArgs(argv), ...expectedFor(f, version)[i] })));
+    } finally {
+      fake.close();
+    }
+  });
+});
+
+describeOnRealServers('spec-fuzz findings', ({ url, version }) => {
+  let port = 49_000 + (version === '7.0' ? 0 : 50);
+  it.each(FINDINGS.map((f) => [f.title, f] as const))('%s', async (_title, f) => {
+    const real = await connectReal(url, 9);
+    const fake = createConnection({ port: port++, streams: { redisVersion: version } });
+    try {
+      await expectSameOutcomes(real, fake, f.steps, { plainReal: f.plain ?? bytesNumbersReply, plainFake: f.plain ?? bytesNumbersReply, label: cutArgs });
+    } finally {
+      await real.call('FLUSHDB');
+      real.disconnect();
+      fake.close();
+    }
+  });
+}, 'answer');
+
+describe.each(['7.0', '8.0'] as const)('MULTI stops counting queued commands once EXEC is bound to fail (emulated %s)', (version) => {
+  // recorded on redis-server 7.0.15 and the post-7.4 build: CLIENT LIST of the MULTI client, seen
+  // from another client, after WATCH k / SET k / MULTI / PING / PING, then after MULTI / PING /
+  // NOSUCH / PING (multi.c queueMultiCommand returns early on CLIENT_DIRTY_CAS|CLIENT_DIRTY_EXEC)
+  it('multi=0 after a touched WATCH, multi=1 after a queueing error', async () => {
+    const port = 49_100 + (version === '7.0' ? 0 : 1);
+    const a = createConnection({ port, streams: { redisVersion: version } });
+    const b = createConnection({ port, streams: { redisVersion: version } });
+    const id = String(((await fakeOutcome(a, ['CLIENT', 'ID'])) as { ok: number }).ok);
+    const state = async () => {
+      const line = String(await fakeOutcome(b, ['CLIENT', 'LIST', 'ID', id]).then((o) => ('ok' in o ? o.ok : o.err)));
+      return line.trim().split(' ').filter((kv) => /^(flags|multi)=/.test(kv)).join(' ');
+    };
+    try {
+      const out: unknown[] = [];
+      for (const argv of [['WATCH', 'k'], ['SET', 'k', '1'], ['MULTI'], ['PING'], ['PING']]) await fakeOutcome(a, argv);
+      out.push(await state(), await fakeOutcome(a, ['EXEC']));
+      for (const argv of [['MULTI'], ['PING'], ['NOSUCH'], ['PING']]) await fakeOutcome(a, argv);
+      out.push(await state(), await fakeOutcome(a, ['EXEC']));
+      expect(out).toEqual(['flags=xd multi=0', { ok: null }, 'flags=x multi=1', { err: 'EXECABORT Transaction discarded because of previous errors.' }]);
+    } finally {
+      a.close();
+      b.close();
+    }
+  });
+});
