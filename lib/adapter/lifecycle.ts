@@ -75,7 +75,7 @@ function emitOwn(redis: Instance, event: string, arg?: unknown): void {
 }
 
 /** Set `status` now and emit its event from a promise callback (ioredis setStatus). */
-function setStatus(redis: Instance, status: string, arg?: unknown): Promise<void> {
+export function setStatus(redis: Instance, status: string, arg?: unknown): Promise<void> {
   redis.status = status;
   return (afterReplies() ?? Promise.resolve()).then(() => emitOwn(redis, status, arg));
 }

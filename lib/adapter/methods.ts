@@ -122,8 +122,18 @@ function inResp2SubscriberMode(redis: Instance, conn: Connection | undefined): b
  * the single methods do (ioredis's sendCommand refuses it before it is written).
  */
 export function subscriberModeRefusal(redis: Instance, conn: Connection, base: string): Error | null {
+  if (redis?.status === 'monitoring') return MONITOR_COMMANDS.has(base) ? null : new Error(MONITORING_ERROR);
   return !SUBSCRIBER_COMMANDS.has(base) && inResp2SubscriberMode(redis, conn) ? new Error(SUBSCRIBER_ERROR) : null;
 }
+
+/**
+ * ioredis's monitor client (status `monitoring`, from `redis.monitor()`) refuses every command
+ * but MONITOR and AUTH before writing it (event_handler.js readyHandler, Command.ts FLAGS
+ * VALID_IN_MONITOR_MODE; the same in 5.11.1 and 6.0.0): single commands, pipelines (each
+ * command's pair) and `multi()` (the whole exec) reject with this plain Error.
+ */
+const MONITORING_ERROR = "Connection is in monitoring mode, can't process commands.";
+const MONITOR_COMMANDS = new Set(['monitor', 'auth']);
 
 function isArgsFlat(args: unknown[]): boolean {
   for (let i = 0; i < args.length; i++) if (Array.isArray(args[i])) return false;
