@@ -21,6 +21,7 @@ import { replyContextOf } from './ioredis-reply';
 import { Connection, type ConnectionOptions } from '../engine/connection';
 import type { EmulatorTable } from '../engine/emulators';
 import { parseStreamsOptions } from './options';
+import { PushReply } from '../reply/reply';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Instance = any;
@@ -49,7 +50,12 @@ interface PrevCondition {
   db: number;
   channels: unknown[];
   patterns: unknown[];
+  /** SSUBSCRIBE channels (byte strings), restored as ioredis restores `ssubscribe` too. */
+  shardChannels: string[];
 }
+
+/** The SSUBSCRIBE channels of the client's connection (methods.ts keeps them). */
+const SHARD_CHANNELS = Symbol.for('ioredis-mock-streams.shardChannels');
 
 /** ioredis's rejection of a command sent before `ready` when `enableOfflineQueue` is false. */
 export const OFFLINE_QUEUE_DISABLED = "Stream isn't writeable and enableOfflineQueue options is false";
@@ -357,10 +363,11 @@ function listenedChannels(redis: Instance, store: any): unknown[] {
   return out;
 }
 
-/** ioredis autoResubscribe: SUBSCRIBE / PSUBSCRIBE the lost connection's channels again. */
+/** ioredis autoResubscribe: SUBSCRIBE / PSUBSCRIBE / SSUBSCRIBE the lost connection's channels again. */
 function resubscribe(redis: Instance, prev: PrevCondition): void {
   if (prev.channels.length > 0) Promise.resolve(redis.subscribe(...prev.channels)).catch(noop);
   if (prev.patterns.length > 0) Promise.resolve(redis.psubscribe(...prev.patterns)).catch(noop);
+  if (prev.shardChannels.length > 0) Promise.resolve(redis.ssubscribe(...prev.shardChannels.map((c) => Buffer.from(c, 'latin1')))).catch(noop);
 }
 
 /**
@@ -381,8 +388,10 @@ function connectionLost(redis: Instance, conn: Connection): void {
     db: dbOfClient(redis, conn),
     channels: listenedChannels(redis, redis.channels),
     patterns: listenedChannels(redis, redis.patternChannels),
+    shardChannels: redis[SHARD_CHANNELS] ?? [],
   };
   dropSubscriptions(redis);
+  redis[SHARD_CHANNELS] = undefined;
   if (wasReady || !redis[PREV]) redis[PREV] = prev;
   redis[CONNECTED] = false;
   void setStatus(redis, 'close');
@@ -517,6 +526,7 @@ export function connectInstance(redis: Instance, emulators: EmulatorTable): Prom
  * as ioredis-mock delivers published messages.
  */
 function attachInvalidationSink(redis: Instance, conn: Connection): void {
+  attachShardMessages(redis, conn);
   conn.redirectSink = (keys) => {
     if (!redis.subscriberMode) return;
     const buffers = keys === null ? null : keys.map((k) => Buffer.from(k, 'latin1'));
@@ -530,6 +540,27 @@ function attachInvalidationSink(redis: Instance, conn: Connection): void {
       }
     });
   };
+}
+
+/**
+ * SSUBSCRIBE's messages (the engine's `smessage` pushes) as ioredis delivers them (DataHandler,
+ * 5 and 6): `smessage` (channel, message as strings) when it has listeners, then always
+ * `smessageBuffer` (Buffers); on process.nextTick, as the other pub/sub messages.
+ */
+function attachShardMessages(redis: Instance, conn: Connection): void {
+  conn.onPush((msg) => {
+    if (!(msg instanceof PushReply) || msg.items[0] !== 'smessage') return;
+    const [, channel, message] = msg.items.map((v) => Buffer.from(String(v), 'latin1'));
+    process.nextTick(() => {
+      redis[OWN_EMIT] = true;
+      try {
+        if (redis.listenerCount('smessage') > 0) redis.emit('smessage', channel.toString(), message.toString());
+        redis.emit('smessageBuffer', channel, message);
+      } finally {
+        redis[OWN_EMIT] = false;
+      }
+    });
+  });
 }
 
 /** A command on a `wait` (lazyConnect) client connects it first, as ioredis does. */
@@ -569,6 +600,7 @@ export function closeInstance(redis: Instance, reconnectAfter = false): void {
     redis[RECONNECT_TIMER] = undefined;
   }
   redis[PREV] = undefined;
+  redis[SHARD_CHANNELS] = undefined;
   if (conn) redis[MANUAL] = conn;
   conn?.close();
   redis[CONNECTED] = false;

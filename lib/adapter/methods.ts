@@ -22,7 +22,7 @@ import { StreamsMockError } from '../clock/clock';
 import { CommandError } from '../errors';
 import { type Connection, type StreamLane, connectionClosedError, streamLane } from '../engine/connection';
 import type { Emulator, EmulatorTable } from '../engine/emulators';
-import type { Reply } from '../reply/reply';
+import { PushReply, type Reply } from '../reply/reply';
 import { runBuiltin } from '../engine/emulated/builtins';
 import { callWithinLimit } from '../engine/emulated/large-args';
 import { type SpinVerdict, spinCheck } from './spin-guard';
@@ -348,6 +348,37 @@ function runStreamNow(redis: Instance, emulators: EmulatorTable, name: string, a
   return executeArgv(redis, conn, argv, buffers);
 }
 
+/** The shard channels the client's connection subscribed to (SSUBSCRIBE), as byte strings. */
+export const SHARD_CHANNELS = Symbol.for('ioredis-mock-streams.shardChannels');
+
+/** SSUBSCRIBE / SUNSUBSCRIBE on the engine: the last confirmation's count, as ioredis resolves. */
+function shardSubscription(redis: Instance, conn: Connection, name: string, args: unknown[], lower: string): Promise<unknown> {
+  let count: unknown = null;
+  const off = conn.onPush((msg) => {
+    if (msg instanceof PushReply && msg.items[0] === lower) count = msg.items[2];
+  });
+  let argv: string[];
+  try {
+    argv = buildArgv(name, args, redis.options?.keyPrefix, true);
+  } catch (err) {
+    off();
+    return Promise.reject(err);
+  }
+  return conn.execute(argv).then(
+    () => {
+      off();
+      // kept on the client: the engine drops them when the server closes the connection, and
+      // ioredis restores them after a reconnection (lifecycle.ts connectionLost)
+      redis[SHARD_CHANNELS] = conn.shardSubscriptions();
+      return count;
+    },
+    (err) => {
+      off();
+      return Promise.reject(toClientError(err, argv));
+    },
+  );
+}
+
 /** A command the engine answers (connection commands, TTLs, scripts, anything unemulated). */
 export function runEngineCommand(redis: Instance, emulators: EmulatorTable, name: string, args: unknown[], buffers: boolean): Promise<unknown> {
   if (redis?.status !== 'ready') {
@@ -365,6 +396,9 @@ function runEngineNow(redis: Instance, emulators: EmulatorTable, name: string, a
   const lower = name.toLowerCase();
   const refused = subscriberModeRefusal(redis, conn, lower);
   if (refused !== null) return Promise.reject(refused);
+  // SSUBSCRIBE / SUNSUBSCRIBE answer with pushes (one per channel); ioredis resolves with the
+  // count of the last one (DataHandler: the shard channels the connection is subscribed to)
+  if (lower === 'ssubscribe' || lower === 'sunsubscribe') return shardSubscription(redis, conn, name, args, lower);
   // PING on a subscribed RESP2 connection answers [pong, message] (server.c pingCommand); the
   // subscriptions of an ioredis client are ioredis-mock's, which the engine does not count
   if (lower === 'ping' && inResp2SubscriberMode(redis, conn)) {
