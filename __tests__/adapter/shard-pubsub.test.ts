@@ -30,8 +30,9 @@ function scripts(connect: (opts?: Record<string, unknown>) => Client) {
     expect(await r.subscribe('plain-ch')).toBe(1);
     const id = /^id=(\d+)/m.exec((await a.client('list')).split('\n').find((l: string) => / ssub=2 /.test(l)) ?? '')![1];
     expect(await a.client('kill', 'id', id)).toBe(1);
-    for (let i = 0; i < 100 && r.status !== 'ready'; i++) await sleep(5);
-    await sleep(30);
+    // (ioredis may still show `ready` a moment after the kill): wait for the subscriptions to be back
+    const back = async () => (await a.pubsub('shardnumsub', 'shard-ch2'))[1] === 1 && (await a.pubsub('numsub', 'plain-ch'))[1] === 1;
+    for (let i = 0; i < 200 && !(await back()); i++) await sleep(10);
     expect([await a.spublish('shard-ch2', 'two'), await a.publish('plain-ch', 'three')]).toEqual([1, 1]);
     await sleep(20);
     expect(got).toEqual(['smessage shard-ch2 two', 'smessageBuffer true two', 'message plain-ch three']);
