@@ -84,7 +84,7 @@ const STUB_MARK = '/* ioredis-mock-streams bundle stub */';
  * So any non-ASCII left in a bundle is in a comment, and is spelled in ASCII there.
  */
 const ASCII_FOR = { '\u2014': '--', '\u2013': '-', '\u2026': '...', '\u2192': '->', '\u2190': '<-', '\u00a7': 'S', '\u2212': '-', '\u00d7': 'x', '\u00b7': '.', '\u2265': '>=', '\u2264': '<=', '\u00b5': 'u' };
-const asciiComments = (text) => text.replace(/[^\x00-\x7f]/g, (c) => ASCII_FOR[c] ?? '?');
+const asciiComments = (text, edits) => replaceRecorded(text, /[^\x00-\x7f]/g, (c) => ASCII_FOR[c] ?? '?', edits);
 
 /**
  * esbuild writes a class that names itself in its body as `Stream=class _Stream{` (`var Stream = class _Stream {` unminified), so its
@@ -92,11 +92,30 @@ const asciiComments = (text) => text.replace(/[^\x00-\x7f]/g, (c) => ASCII_FOR[c
  * checks). A static block gives it back its own name, as esbuild's keepNames does for classes
  * (keepNames itself would also wrap every arrow function, hot paths included).
  */
-const classNames = (text) =>
-  text.replace(
+const classNames = (text, edits) =>
+  replaceRecorded(
+    text,
     /\b(\w+)=class _\1((?: extends [^{\n]+)?)\{/g,
     (_, name, heritage) => `${name}=class _${name}${heritage}{static{Object.defineProperty(this,"name",{value:${JSON.stringify(name)},configurable:true})}`,
+    edits,
   );
+
+/**
+ * `text.replace(re, fn)` that records each change as `[offset in text, length removed, length
+ * inserted]` in `edits` (offsets of `text`, in order): the bundle's source map is then moved to
+ * match (`moveMappings`). The bundles are minified to a few long lines, so a change of length
+ * shifts the code of the rest of its line, and without this every later frame of that line maps
+ * to the wrong module (the new-user trial: `newReplyError (lib/json-file.ts:15:1)`).
+ */
+function replaceRecorded(text, re, fn, edits) {
+  return text.replace(re, (...args) => {
+    const match = args[0];
+    const offset = args[args.length - 2];
+    const out = fn(...args);
+    if (out.length !== match.length) edits.push([offset, match.length, out.length]);
+    return out;
+  });
+}
 
 const idOf = (file) => path.relative(DIST, file).split(path.sep).join('/').replace(/\.js$/, '');
 const fileOf = (id) => path.join(DIST, ...id.split('/')) + '.js';
@@ -166,6 +185,89 @@ function specifierFrom(fromFile, toId) {
   return rel.startsWith('.') ? rel : `./${rel}`;
 }
 
+/** What a non-root bundle's code is wrapped in (its first line starts with this). */
+const WRAP_START = 'module.exports = (function (__link) { "use strict"; const module = { exports: {} }; const exports = module.exports; ';
+
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+/** Base64 VLQ (source map v3): the values of one segment, and a value's text. */
+function vlqDecode(text) {
+  const values = [];
+  let value = 0;
+  let shift = 0;
+  for (const c of text) {
+    const digit = B64.indexOf(c);
+    value += (digit & 31) << shift;
+    if (digit & 32) shift += 5;
+    else {
+      values.push(value & 1 ? -(value >>> 1) : value >>> 1);
+      value = 0;
+      shift = 0;
+    }
+  }
+  return values;
+}
+function vlqEncode(n) {
+  let v = n < 0 ? (-n << 1) | 1 : n << 1;
+  let out = '';
+  do {
+    let digit = v & 31;
+    v >>>= 5;
+    if (v > 0) digit |= 32;
+    out += B64[digit];
+  } while (v > 0);
+  return out;
+}
+/**
+ * `mappings` of a text moved by `edits` made to it (`[offset, removed, inserted]` in order, offsets
+ * of the text before them; `text`: that text): a generated column after an edit on its line moves
+ * by the edit's change of length; one inside a removed span goes to the span's start.
+ */
+function moveMappings(mappings, text, edits) {
+  if (edits.length === 0) return mappings;
+  const lineStarts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+  const lineOf = (offset) => {
+    let lo = 0;
+    let hi = lineStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (lineStarts[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+  const byLine = new Map();
+  for (const [offset, removed, inserted] of edits) {
+    const line = lineOf(offset);
+    if (!byLine.has(line)) byLine.set(line, []);
+    byLine.get(line).push([offset - lineStarts[line], removed, inserted]);
+  }
+  return mappings
+    .split(';')
+    .map((line, i) => {
+      const lineEdits = byLine.get(i);
+      if (!lineEdits || line === '') return line;
+      let column = 0;
+      let movedBefore = 0;
+      return line
+        .split(',')
+        .map((segment) => {
+          const [delta, ...rest] = vlqDecode(segment);
+          column += delta;
+          let moved = column;
+          for (const [at, removed, inserted] of lineEdits) {
+            if (column >= at + removed) moved += inserted - removed;
+            else if (column > at) moved += at - column;
+          }
+          const out = [moved - movedBefore, ...rest].map(vlqEncode).join('');
+          movedBefore = moved;
+          return out;
+        })
+        .join(',');
+    })
+    .join(';');
+}
+
 async function bundleGroup(group, ids, groupOf) {
   const outfile = path.join(DIST, 'bundle', `${group.name}.js`);
   const root = group.name === ROOT_GROUP;
@@ -232,7 +334,10 @@ async function bundleGroup(group, ids, groupOf) {
   fs.mkdirSync(path.dirname(outfile), { recursive: true });
   // the entry's own code, which the map names as bundle/<name>.entry.js: shipped beside the bundle
   fs.writeFileSync(path.join(DIST, 'bundle', `${group.name}.entry.js`), entry.join('\n'));
-  for (const out of result.outputFiles) {
+  // the code first (its edits recorded), then its map moved to match
+  const outputs = [...result.outputFiles].sort((a, b) => Number(a.path.endsWith('.map')) - Number(b.path.endsWith('.map')));
+  const edits = [];
+  for (const out of outputs) {
     let text = out.text;
     if (out.path.endsWith('.map')) {
       // A module of another group appears in the map as esbuild's virtual `other-group:<id>` (the
@@ -244,10 +349,19 @@ async function bundleGroup(group, ids, groupOf) {
         if (map.sourcesContent) map.sourcesContent[i] = null;
         return specifierFrom(outfile, source.slice('other-group:'.length));
       });
+      // the code's edits below (ASCII comments, class names, the wrapper of a non-root bundle)
+      // moved its columns: the mappings move with them (replaceRecorded)
+      for (const step of edits) map.mappings = moveMappings(map.mappings, step.text, step.edits);
       text = JSON.stringify(map);
     }
     if (out.path.endsWith('.js')) {
-      text = classNames(asciiComments(text));
+      // edits recorded against esbuild's text: the comments first, then the class names (of
+      // that result), so each list is applied to the map in turn below
+      const commentEdits = [];
+      const ascii = asciiComments(text, commentEdits);
+      const nameEdits = [];
+      text = classNames(ascii, nameEdits);
+      edits.push({ text: out.text, edits: commentEdits }, { text: ascii, edits: nameEdits });
       // a non-root bundle is a function of the link: every copy of the package (a jest module
       // registry reset loads a second one) instantiates its own modules, bound to its own link,
       // whichever registry the file is read in. On the first line: the source map's lines stay.
@@ -259,7 +373,8 @@ async function bundleGroup(group, ids, groupOf) {
       if (!root) {
         const mapComment = /\n\/\/# sourceMappingURL=[^\n]*\n?$/.exec(text);
         const code = mapComment ? text.slice(0, mapComment.index) : text;
-        text = `module.exports = (function (__link) { "use strict"; const module = { exports: {} }; const exports = module.exports; ${code}\nreturn module.exports; });\n${mapComment ? mapComment[0].trim() + '\n' : ''}`;
+        edits.push({ text, edits: [[0, 0, WRAP_START.length]] });
+        text = `${WRAP_START}${code}\nreturn module.exports; });\n${mapComment ? mapComment[0].trim() + '\n' : ''}`;
       }
     }
     fs.writeFileSync(out.path, text);

@@ -59,4 +59,16 @@ const walk = (dir: string): string[] =>
     expect(shipped(file)).toBe(true);
     expect(readFileSync(file, 'utf8').split('\n')[Number(line) - 1]).toContain('throw');
   });
+  it("maps a frame of a lazily instantiated bundle (the client's) to its own file, not the next module's", () => {
+    // the wrapper before such a bundle's first line shifts its code: the map's columns must follow
+    // (the new-user trial saw `newReplyError (lib/json-file.ts:15:1)`)
+    const script =
+      "const R = require('./dist/cjs-entry.js'); const r = new R({ port: 7 }); r.call('nosuch').catch((e) => { console.log(e.stack); r.disconnect(); })";
+    const out = execFileSync(process.execPath, ['--enable-source-maps', '-e', script], { cwd: ROOT, encoding: 'utf8' });
+    const frame = /at newReplyError \((.+):(\d+):\d+\)/.exec(out);
+    expect(frame).not.toBeNull();
+    const [, file, line] = frame!;
+    expect(relative(ROOT, file)).toBe(join('lib', 'adapter', 'reply-error.ts'));
+    expect(readFileSync(file, 'utf8').split('\n')[Number(line) - 1]).toContain('return new (');
+  });
 });

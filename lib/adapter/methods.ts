@@ -22,7 +22,7 @@ import { StreamsMockError } from '../clock/clock';
 import { CommandError } from '../errors';
 import { type Connection, type StreamLane, connectionClosedError, streamLane } from '../engine/connection';
 import type { Emulator, EmulatorTable } from '../engine/emulators';
-import type { Reply } from '../reply/reply';
+import { PushReply, type Reply } from '../reply/reply';
 import { runBuiltin } from '../engine/emulated/builtins';
 import { callWithinLimit } from '../engine/emulated/large-args';
 import { type SpinVerdict, spinCheck } from './spin-guard';
@@ -122,8 +122,18 @@ function inResp2SubscriberMode(redis: Instance, conn: Connection | undefined): b
  * the single methods do (ioredis's sendCommand refuses it before it is written).
  */
 export function subscriberModeRefusal(redis: Instance, conn: Connection, base: string): Error | null {
+  if (redis?.status === 'monitoring') return MONITOR_COMMANDS.has(base) ? null : new Error(MONITORING_ERROR);
   return !SUBSCRIBER_COMMANDS.has(base) && inResp2SubscriberMode(redis, conn) ? new Error(SUBSCRIBER_ERROR) : null;
 }
+
+/**
+ * ioredis's monitor client (status `monitoring`, from `redis.monitor()`) refuses every command
+ * but MONITOR and AUTH before writing it (event_handler.js readyHandler, Command.ts FLAGS
+ * VALID_IN_MONITOR_MODE; the same in 5.11.1 and 6.0.0): single commands, pipelines (each
+ * command's pair) and `multi()` (the whole exec) reject with this plain Error.
+ */
+const MONITORING_ERROR = "Connection is in monitoring mode, can't process commands.";
+const MONITOR_COMMANDS = new Set(['monitor', 'auth']);
 
 function isArgsFlat(args: unknown[]): boolean {
   for (let i = 0; i < args.length; i++) if (Array.isArray(args[i])) return false;
@@ -338,6 +348,37 @@ function runStreamNow(redis: Instance, emulators: EmulatorTable, name: string, a
   return executeArgv(redis, conn, argv, buffers);
 }
 
+/** The shard channels the client's connection subscribed to (SSUBSCRIBE), as byte strings. */
+export const SHARD_CHANNELS = Symbol.for('ioredis-mock-streams.shardChannels');
+
+/** SSUBSCRIBE / SUNSUBSCRIBE on the engine: the last confirmation's count, as ioredis resolves. */
+function shardSubscription(redis: Instance, conn: Connection, name: string, args: unknown[], lower: string): Promise<unknown> {
+  let count: unknown = null;
+  const off = conn.onPush((msg) => {
+    if (msg instanceof PushReply && msg.items[0] === lower) count = msg.items[2];
+  });
+  let argv: string[];
+  try {
+    argv = buildArgv(name, args, redis.options?.keyPrefix, true);
+  } catch (err) {
+    off();
+    return Promise.reject(err);
+  }
+  return conn.execute(argv).then(
+    () => {
+      off();
+      // kept on the client: the engine drops them when the server closes the connection, and
+      // ioredis restores them after a reconnection (lifecycle.ts connectionLost)
+      redis[SHARD_CHANNELS] = conn.shardSubscriptions();
+      return count;
+    },
+    (err) => {
+      off();
+      return Promise.reject(toClientError(err, argv));
+    },
+  );
+}
+
 /** A command the engine answers (connection commands, TTLs, scripts, anything unemulated). */
 export function runEngineCommand(redis: Instance, emulators: EmulatorTable, name: string, args: unknown[], buffers: boolean): Promise<unknown> {
   if (redis?.status !== 'ready') {
@@ -355,6 +396,9 @@ function runEngineNow(redis: Instance, emulators: EmulatorTable, name: string, a
   const lower = name.toLowerCase();
   const refused = subscriberModeRefusal(redis, conn, lower);
   if (refused !== null) return Promise.reject(refused);
+  // SSUBSCRIBE / SUNSUBSCRIBE answer with pushes (one per channel); ioredis resolves with the
+  // count of the last one (DataHandler: the shard channels the connection is subscribed to)
+  if (lower === 'ssubscribe' || lower === 'sunsubscribe') return shardSubscription(redis, conn, name, args, lower);
   // PING on a subscribed RESP2 connection answers [pong, message] (server.c pingCommand); the
   // subscriptions of an ioredis client are ioredis-mock's, which the engine does not count
   if (lower === 'ping' && inResp2SubscriberMode(redis, conn)) {

@@ -4,12 +4,14 @@
  * `'monitor'` event — `(time, args, source, database)`, parsed from each line exactly as
  * ioredis's DataHandler parses it — for every command any client of the server runs
  * (ioredis clients, RESP connections, scripts as source `lua`). Resolves (or calls back) with
- * that client once monitoring, after its `'monitoring'` event; `disconnect()` it to stop.
+ * that client once monitoring (status `monitoring`), after its `'monitoring'` event; it refuses
+ * every command but MONITOR and AUTH as ioredis does; `disconnect()` it to stop.
  */
 import { SimpleString } from '../reply/reply';
 import type { EmulatorTable } from '../engine/emulators';
 import { connectionOf } from './install';
 import { runEngineCommand } from './methods';
+import { setStatus } from './lifecycle';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Instance = any;
@@ -20,10 +22,11 @@ export function startMonitor(redis: Instance, emulators: EmulatorTable): Promise
   connectionOf(monitor).onPush((msg) => {
     if (msg instanceof SimpleString) emitMonitorLine(monitor, msg.value);
   });
-  return runEngineCommand(monitor, emulators, 'monitor', [], false).then(() => {
-    monitor.emit('monitoring');
-    return monitor;
-  });
+  // status `monitoring` once MONITOR answered (ioredis readyHandler); its commands but
+  // MONITOR/AUTH are refused from then on (methods.ts subscriberModeRefusal)
+  return runEngineCommand(monitor, emulators, 'monitor', [], false)
+    .then(() => setStatus(monitor, 'monitoring'))
+    .then(() => monitor);
 }
 
 /** ioredis DataHandler.handleMonitorReply: the line's time, arguments, source and database. */

@@ -1,0 +1,53 @@
+/**
+ * SSUBSCRIBE on an ioredis client, as real ioredis 5.11.1 and 6.0.0 behave against redis-server
+ * 7.0.15 and the post-7.4 build (recorded on both): `ssubscribe(...)` resolves with the count of
+ * shard channels after the last one, an SPUBLISH arrives as `smessage` (channel, message as
+ * strings) and `smessageBuffer`, and after the server closed the connection (CLIENT KILL) the
+ * client subscribes again once reconnected (autoResubscribe), with SUBSCRIBE's channels.
+ * The script runs on real ioredis when REDIS_URL is set.
+ */
+import Redis from 'ioredis-mock-streams';
+
+type Client = Record<string, any>;
+let port = 36_400;
+beforeEach(() => {
+  port++;
+});
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function scripts(connect: (opts?: Record<string, unknown>) => Client) {
+  it('delivers smessage and subscribes again after a reconnection', async () => {
+    const a = connect();
+    const r = connect({ retryStrategy: () => 1 });
+    const got: string[] = [];
+    r.on('smessage', (c: string, m: string) => got.push(`smessage ${c} ${m}`));
+    r.on('smessageBuffer', (c: Buffer, m: Buffer) => got.push(`smessageBuffer ${Buffer.isBuffer(c)} ${m.toString()}`));
+    r.on('message', (c: string, m: string) => got.push(`message ${c} ${m}`));
+    expect(await r.ssubscribe('shard-ch1', 'shard-ch2')).toBe(2);
+    expect(await a.spublish('shard-ch1', 'one')).toBe(1);
+    await sleep(20);
+    expect(got.splice(0)).toEqual(['smessage shard-ch1 one', 'smessageBuffer true one']);
+    expect(await r.subscribe('plain-ch')).toBe(1);
+    const id = /^id=(\d+)/m.exec((await a.client('list')).split('\n').find((l: string) => / ssub=2 /.test(l)) ?? '')![1];
+    expect(await a.client('kill', 'id', id)).toBe(1);
+    // (ioredis may still show `ready` a moment after the kill): wait for the subscriptions to be back
+    const back = async () => (await a.pubsub('shardnumsub', 'shard-ch2'))[1] === 1 && (await a.pubsub('numsub', 'plain-ch'))[1] === 1;
+    for (let i = 0; i < 200 && !(await back()); i++) await sleep(10);
+    expect([await a.spublish('shard-ch2', 'two'), await a.publish('plain-ch', 'three')]).toEqual([1, 1]);
+    await sleep(20);
+    expect(got).toEqual(['smessage shard-ch2 two', 'smessageBuffer true two', 'message plain-ch three']);
+    [r, a].forEach((c) => c.disconnect());
+  });
+}
+
+describe('the fake', () => {
+  scripts((opts) => new Redis({ port, ...opts } as never) as unknown as Client);
+});
+
+const url = process.env.REDIS_URL;
+(url ? describe : describe.skip)('real ioredis on REDIS_URL', () => {
+  if (!url) console.warn('REDIS_URL not set: the SSUBSCRIBE script on real ioredis skipped');
+  const RealRedis = jest.requireActual('ioredis');
+  const Real = RealRedis.default ?? RealRedis;
+  scripts((opts) => new Real(url, { db: 12, ...opts }));
+});
