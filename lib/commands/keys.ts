@@ -44,7 +44,6 @@ import {
 } from '../errors';
 import { redisTypeOf } from '../model/value-type';
 import { OK, SimpleString } from '../reply/reply';
-import { supports } from '../version';
 import { int64OrFail, parseInt64 } from './args';
 import type { CommandContext, CommandSpec, Db, Reply } from './types';
 import { parseScanCursor, parseScanOptions } from './scan-args';
