@@ -18,6 +18,7 @@ export const {
   streamsKeyspace,
   resetAllKeyspaces,
   setReplyTiming,
+  useTestLifecycle,
 } = entry;
 
 // ioredis's classes (Command, ScanStream, …; of the project's ioredis): ESM named exports cannot be

@@ -93,6 +93,16 @@ describe('EVAL reaches the stream commands', () => {
     expect(await r.xrange('s', '-', '+')).toEqual([['1-1', ['i', '5', 'f', f, 'big', '1099511627776', 'tiny', tiny]]]);
   });
 
+  // recorded with EVAL "return {redis.call('ECHO', …)}" 0 on redis-server 7.0.15 and the post-7.4 build
+  it.each([
+    ['7.0', ['5e+18', '1e+19', '1.5e+20', '-1e+19', '4.6116860184273879e+18', '9.2233720368547758e+18']],
+    ['8.10', ['5e+18', '1e+19', '1.5e+20', '-1e+19', '4611686018427387904', '9223372036854776000']],
+  ])('formats integral Lua numbers past 2^62 as %s does (7.4+: fpconv_dtoa, not the digits)', async (redisVersion, expected) => {
+    const r = client({ streams: { redisVersion } });
+    const script = 'return {' + ['5e18', '1e19', '1.5e20', '-1e19', '2^62', '2^63'].map((n) => `redis.call('ECHO', ${n})`).join(', ') + '}';
+    expect(await r.eval(script, 0)).toEqual(expected);
+  });
+
   it('answers like ioredis-mock through the callback too, and evalBuffer answers Buffers', async () => {
     const r = client();
     const viaCallback = await new Promise((resolve, reject) =>

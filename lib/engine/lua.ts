@@ -55,6 +55,7 @@
 import { createHash } from 'crypto';
 import { nextTurn, realNow } from './real-turn';
 import { parseInt64 } from '../commands/args';
+import { fpconvDtoa } from '../rdb/fpconv';
 import { commandKeys, keyHashSlot, routeQuery } from './cluster';
 import { DENIED_IN_SCRIPTS } from './script-rules';
 import { CONNECTION_COMMANDS } from './commands/index';
@@ -159,14 +160,14 @@ function formatG17(x: number): string {
 const LL_HALF = 2 ** 62;
 /**
  * 7.4+ (script_lua.c luaArgsToRedisArgv): double2ll (an integral value within ±LLONG_MAX/2 as an
- * integer), else fpconv_dtoa's shortest round-trip text (JS's shortest form; exponents as
- * fpconv writes them: `1e-7`, `1e+21`).
+ * integer), else fpconv_dtoa's text (lib/rdb/fpconv.ts: `5e+18`, `1e-7`, `9223372036854776000`;
+ * JavaScript's String() would print 5e18 as `5000000000000000000`).
  */
 function formatArgNumber(x: number): string {
   if (Number.isInteger(x) && x >= -LL_HALF && x <= LL_HALF) return Object.is(x, -0) ? '0' : BigInt(x).toString();
   if (Number.isNaN(x)) return '-nan'; // as 7.0 (checked on the post-7.4 build)
   if (!Number.isFinite(x)) return x > 0 ? 'inf' : '-inf';
-  return String(x);
+  return fpconvDtoa(x);
 }
 
 const TWO_63 = 2 ** 63;
