@@ -18,13 +18,13 @@ interface Finding {
 }
 
 /** CLIENT INFO lines cut to their `flags`, `multi` and `watch` fields (the rest is per connection). */
-const clientStateOnly: Plain = (reply, argv) => {
+const clientStateOnly: Plain = (reply) => {
   const cut = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(cut);
     if (typeof v !== 'string' || !v.startsWith('id=')) return v;
     return v.trim().split(' ').filter((kv) => /^(flags|multi|watch)=/.test(kv)).join(' ');
   };
-  return cut(bytesNumbersReply(reply, argv));
+  return cut(bytesNumbersReply(reply));
 };
 
 const WRONGTYPE = { err: 'WRONGTYPE Operation against a key holding the wrong kind of value' };
