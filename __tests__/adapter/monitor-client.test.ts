@@ -61,6 +61,7 @@ describe('the fake', () => {
 });
 
 const url = process.env.REDIS_URL;
+// skip: no real server URL (REDIS_URL / REDIS_UNSTABLE_URL): nothing to compare with; CI sets both
 (url ? describe : describe.skip)('real ioredis on REDIS_URL', () => {
   if (!url) console.warn('REDIS_URL not set: the monitor-client scripts on real ioredis skipped');
   // real ioredis's MONITOR on a busy shared server can take another client's line for the

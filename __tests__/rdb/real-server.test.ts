@@ -269,6 +269,7 @@ for (const [env, url] of SERVERS) {
 
 // no real server given: one visibly skipped placeholder says what the comparisons need (CI sets both URLs)
 if (!SERVERS.some(([, url]) => url)) {
+  // skip: no real server URL (REDIS_URL / REDIS_UNSTABLE_URL): nothing to compare with; CI sets both
   describe.skip('DUMP/RESTORE: fake vs real server', () => {
     it('needs REDIS_URL or REDIS_UNSTABLE_URL', () => undefined);
   });

@@ -43,6 +43,7 @@ describe('--help says what --url does to the server', () => {
 
 if (!REDIS_URL) console.warn('REDIS_URL not set: CLI data-safety tests against a real server skipped');
 
+// skip: no real server URL (REDIS_URL / REDIS_UNSTABLE_URL): nothing to compare with; CI sets both
 (REDIS_URL ? describe : describe.skip)('replay/record --url on a server with data (REDIS_URL)', () => {
   const base = REDIS_URL ? new URL(REDIS_URL) : new URL('redis://x');
   const db = Number(base.pathname.replace(/^\//, '') || '0') + 3;

@@ -20,6 +20,7 @@ describe('fixtures replayed through the Upstash REST front end', () => {
     const result = await replayScenario(scenario, target);
     expect(formatResult(result)).toBe(`PASS ${name}`);
   });
+  // skip: scenarios Upstash cannot run (each test title gives upstashSkipReason)
   it.skip.each(skipped.map((s) => [s.name, upstashSkipReason(s)] as const))('%s — skipped: %s', () => undefined);
 
   it('skips only scenarios that need blocking or connection state', () => {

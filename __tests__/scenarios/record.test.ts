@@ -20,6 +20,7 @@ function nextDatabase(url: string): string {
 }
 if (!REDIS_URL) console.warn('REDIS_URL not set: recorder tests skipped');
 
+// skip: no real server URL (REDIS_URL / REDIS_UNSTABLE_URL): nothing to compare with; CI sets both
 (REDIS_URL ? describe : describe.skip)('record (REDIS_URL)', () => {
   // describe.skip still runs this body, so no URL parsing without REDIS_URL.
   const url = REDIS_URL ? nextDatabase(REDIS_URL) : '';
@@ -130,6 +131,7 @@ if (!REDIS_URL) console.warn('REDIS_URL not set: recorder tests skipped');
 const REDIS_UNSTABLE_URL = process.env.REDIS_UNSTABLE_URL;
 if (!REDIS_UNSTABLE_URL) console.warn('REDIS_UNSTABLE_URL not set: recorder tests on the development build skipped');
 
+// skip: no REDIS_UNSTABLE_URL (the post-7.4 build): skipped; CI starts one
 (REDIS_UNSTABLE_URL ? describe : describe.skip)('record on a development build (REDIS_UNSTABLE_URL)', () => {
   const url = REDIS_UNSTABLE_URL ? nextDatabase(REDIS_UNSTABLE_URL) : '';
   const SERVER = 'redis 4f8cdc2a (7.4+ unstable)';
