@@ -18,6 +18,7 @@
 import Redis, { ReplyError, createFakeClock, type FakeClock } from 'ioredis-mock-streams';
 import { Connection } from '../../lib/engine/connection';
 import { installedIoredisMajor } from '../../lib/adapter/command-table';
+import { settled as settledWithin } from '../helpers/settled';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Client = Record<string, any>;
@@ -252,16 +253,8 @@ function errorstat(o: Observed, code: string): number {
   return line ? Number(/count=(\d+)/.exec(line)![1]) : 0;
 }
 
-/** Whether `p` settles within a few turns of the microtask queue. */
-async function settled(p: Promise<unknown>): Promise<boolean> {
-  let done = false;
-  p.then(
-    () => (done = true),
-    () => (done = true),
-  );
-  for (let i = 0; i < 10; i++) await Promise.resolve();
-  return done;
-}
+/** Whether `p` settles within ten turns of the microtask queue. */
+const settled = (p: Promise<unknown>) => settledWithin(p, 10);
 
 describe('stream methods answer and count as call() does', () => {
   it('gives the same replies, commandstats, dirty count and CLIENT LIST cmd for an XADD/XREADGROUP/XACK/XPENDING/XLEN/XRANGE cycle', async () => {

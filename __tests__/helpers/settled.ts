@@ -1,10 +1,10 @@
-/** Whether `p` has settled after a few microtask turns (a call that waits, e.g. blocked or queued, has not). */
-export async function settled(p: Promise<unknown>): Promise<boolean> {
+/** Whether `p` has settled after `turns` microtask turns (a call that waits, e.g. blocked or queued, has not). */
+export async function settled(p: Promise<unknown>, turns = 5): Promise<boolean> {
   let done = false;
   p.then(
     () => (done = true),
     () => (done = true),
   );
-  for (let i = 0; i < 5; i++) await Promise.resolve();
+  for (let i = 0; i < turns; i++) await Promise.resolve();
   return done;
 }
