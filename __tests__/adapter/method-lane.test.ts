@@ -893,4 +893,34 @@ describe('stream methods answer and count as call() does', () => {
     // the first XADD and the last XLEN on the short path; the three in between handed over
     expect(o.lane).toEqual({ short: 2, fellBack: 3 });
   });
+  it('refuses writes on a replica (REPLICAOF) with READONLY and holds them during CLIENT PAUSE WRITE, as call() does', async () => {
+    const o = await both({}, async ({ x, via, note, client, clock }) => {
+      const admin = client(); // its commands through call(): the general path, not counted
+      const reader = via(client()); // the paused client's own next command would wait behind its write
+      note('before', await x('xadd', 's', '1-0', 'f', 'v'));
+      await admin.call('replicaof', '127.0.0.1', '1');
+      note('replica write', await outcome(x('xadd', 's', '2-0', 'f', 'v')));
+      note('replica read', await x('xlen', 's'));
+      await admin.call('replicaof', 'no', 'one');
+      await admin.call('client', 'pause', '100', 'WRITE');
+      const held = outcome(x('xadd', 's', '3-0', 'f', 'v'));
+      note('read while paused', await reader('xlen', 's'));
+      note('write held', await settled(held));
+      await clock.tickAsync(100);
+      note('write after the pause', await held);
+      note('after', await x('xlen', 's'));
+    });
+    expect(o.log).toEqual([
+      ['before', '1-0'],
+      ['replica write', { error: expect.objectContaining({ message: "READONLY You can't write against a read only replica." }) }],
+      ['replica read', 1],
+      ['read while paused', 1],
+      ['write held', false],
+      ['write after the pause', { reply: '3-0' }],
+      ['after', 2],
+    ]);
+    // the first XADD and the last XLEN on the short path; the replica's XADD and XLEN, the other
+    // client's XLEN during the pause and the held XADD handed over
+    expect(o.lane).toEqual({ short: 2, fellBack: 4 });
+  });
 });

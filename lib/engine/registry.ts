@@ -135,7 +135,14 @@ export class ServerState {
   }
   private replicationState: Replication | null = null;
   /** REPLICAOF host port: the master this server replicates (nothing is fetched), or null. */
-  master: { host: string; port: number } | null = null;
+  get master(): { host: string; port: number } | null {
+    return this.masterAddress;
+  }
+  set master(value: { host: string; port: number } | null) {
+    this.masterAddress = value;
+    this.updateShortPath();
+  }
+  private masterAddress: { host: string; port: number } | null = null;
 
   /** The replication stream, created on first use (a replica attaches). */
   replicationStream(): Replication {
@@ -155,7 +162,14 @@ export class ServerState {
   /** SLOWLOG entries (lib/engine/slowlog.ts). */
   readonly slowlog = new Slowlog();
   /** CLIENT PAUSE in force (lib/engine/pause.ts), or null. */
-  clientPause: ClientPause | null = null;
+  get clientPause(): ClientPause | null {
+    return this.pauseState;
+  }
+  set clientPause(value: ClientPause | null) {
+    this.pauseState = value;
+    this.updateShortPath();
+  }
+  private pauseState: ClientPause | null = null;
   /** Client-side caching (CLIENT TRACKING): created by the first connection that turns it on. */
   get tracking(): TrackingState | null {
     return this.trackingState;
@@ -177,8 +191,9 @@ export class ServerState {
 
   /**
    * True while no server-wide state asks for the general path's checks, the one flag the short
-   * path of a command (`Connection.runLane`) reads: no cluster, no replica attached, no
-   * `maxmemory`, no min-replicas-to-write in force, no CLIENT TRACKING, no MONITOR, the default
+   * path of a command (`Connection.runLane`) reads: no cluster, no replica attached, not a
+   * replica itself (REPLICAOF: READONLY, MASTERDOWN), no CLIENT PAUSE, no `maxmemory`, no
+   * min-replicas-to-write in force, no CLIENT TRACKING, no MONITOR, the default
    * `slowlog-log-slower-than`. Recomputed whenever one of them changes (the accessors above,
    * CONFIG SET and CONFIG RESETSTAT's reset through the config's listeners).
    */
@@ -189,6 +204,8 @@ export class ServerState {
     this.shortPath =
       this.clusterState === null &&
       this.replicationState === null &&
+      this.masterAddress === null &&
+      this.pauseState === null &&
       this.trackingState === null &&
       this.monitorSet === null &&
       config.maxmemory === 0 &&
