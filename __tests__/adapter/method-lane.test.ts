@@ -893,6 +893,27 @@ describe('stream methods answer and count as call() does', () => {
     // the first XADD and the last XLEN on the short path; the three in between handed over
     expect(o.lane).toEqual({ short: 2, fellBack: 3 });
   });
+  it('leaves a key\'s idle time as it was under CLIENT NO-TOUCH ON, as call() does', async () => {
+    const o = await both({}, async ({ x, note, client, clock, r }) => {
+      const admin = client();
+      await x('xadd', 's', '1-0', 'f', 'v');
+      await clock.tickAsync(10_000);
+      await r.call('client', 'NO-TOUCH', 'ON');
+      note('read', await x('xlen', 's'));
+      note('idle after a read', await admin.call('object', 'IDLETIME', 's'));
+      await r.call('client', 'NO-TOUCH', 'OFF');
+      note('read again', await x('xlen', 's'));
+      note('idle after a touching read', await admin.call('object', 'IDLETIME', 's'));
+    });
+    expect(o.log).toEqual([
+      ['read', 1],
+      ['idle after a read', 10],
+      ['read again', 1],
+      ['idle after a touching read', 0],
+    ]);
+    // the first XADD and the last XLEN on the short path, the XLEN under NO-TOUCH handed over
+    expect(o.lane).toEqual({ short: 2, fellBack: 1 });
+  });
   it('refuses writes on a replica (REPLICAOF) with READONLY and holds them during CLIENT PAUSE WRITE, as call() does', async () => {
     const o = await both({}, async ({ x, via, note, client, clock }) => {
       const admin = client(); // its commands through call(): the general path, not counted

@@ -66,8 +66,8 @@ function resolveLane(lane: StreamLane, version: RedisVersion): void {
 /**
  * `Connection.runLane` (installed on its prototype: no extra call per command). `runReady(argv)`
  * for a lane; whatever the short path does not cover takes the general path (a closed
- * connection, AUTH pending, MULTI, subscriptions, a container command, a wrong arity, a command
- * the emulated version lacks, any server state the general path checks).
+ * connection, AUTH pending, MULTI, subscriptions, CLIENT NO-TOUCH, a container command, a wrong
+ * arity, a command the emulated version lacks, any server state the general path checks).
  */
 export function runLane(this: Connection, lane: StreamLane, argv: string[]): Reply | Promise<Reply> {
   const ks = this.ks;
@@ -83,6 +83,7 @@ export function runLane(this: Connection, lane: StreamLane, argv: string[]): Rep
     this.channelSubs !== undefined ||
     this.patternSubs !== undefined ||
     this.shardSubs !== undefined ||
+    this.noTouch ||
     !this.server.shortPath ||
     (lane.arity >= 0 ? argv.length !== lane.arity : argv.length < -lane.arity)
   ) {
