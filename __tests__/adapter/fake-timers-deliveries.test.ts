@@ -106,6 +106,18 @@ describe.each(FAKES)('under $name', (fake) => {
     expect(seen).toEqual(['news:hello', 'n*>news:hello']);
   });
 
+  it('an SPUBLISH reaches the shard-channel subscribers (smessage, smessageBuffer) without the fake clock moving', async () => {
+    const sub = make();
+    const pub = make();
+    const seen: string[] = [];
+    sub.on('smessage', (channel: string, message: string) => seen.push(`${channel}:${message}`));
+    sub.on('smessageBuffer', (channel: Buffer, message: Buffer) => seen.push(`buffers ${channel.toString()}:${message.toString()}`));
+    await sub.ssubscribe('orders');
+    expect(await pub.spublish('orders', 'placed')).toBe(1);
+    await realWait(20);
+    expect(seen).toEqual(['orders:placed', 'buffers orders:placed']);
+  });
+
   it("keyspace notifications reach the subscribers; a key's TTL follows the fake clock", async () => {
     const sub = make();
     const writer = make();

@@ -482,13 +482,14 @@ function attachInvalidationSink(redis: Instance, conn: Connection): void {
 /**
  * SSUBSCRIBE's messages (the engine's `smessage` pushes) as ioredis delivers them (DataHandler,
  * 5 and 6): `smessage` (channel, message as strings) when it has listeners, then always
- * `smessageBuffer` (Buffers); on process.nextTick, as the other pub/sub messages.
+ * `smessageBuffer` (Buffers); on Node's own process.nextTick (fake timers do not hold it back), as the
+ * other pub/sub messages.
  */
 function attachShardMessages(redis: Instance, conn: Connection): void {
   conn.onPush((msg) => {
     if (!(msg instanceof PushReply) || msg.items[0] !== 'smessage') return;
     const [, channel, message] = msg.items.map((v) => Buffer.from(String(v), 'latin1'));
-    process.nextTick(() => {
+    realNextTick(() => {
       redis[OWN_EMIT] = true;
       try {
         if (redis.listenerCount('smessage') > 0) redis.emit('smessage', channel.toString(), message.toString());
