@@ -148,6 +148,29 @@ describe('active expiry', () => {
     ]);
   });
 
+  it('publishes the __keyspace channel of a non-UTF-8 key with the key bytes, for a command and for an expiry (as the post-7.4 build)', async () => {
+    const clock = createFakeClock({ now: 1_000_000 });
+    const redis = make({ streams: { clock } });
+    const sub = make({ streams: { clock } });
+    await redis.config('SET', 'notify-keyspace-events', 'KEA');
+    const seen: string[] = [];
+    sub.on('pmessageBuffer', (_p: Buffer, channel: Buffer, message: Buffer) => seen.push(`${channel.toString('hex')} ${message.toString('hex')}`));
+    await sub.psubscribe('__key*@0__:*');
+    const key = Buffer.from([0x6b, 0xff, 0x00, 0xfe]);
+    await redis.set(key, 'v', 'PX', 10);
+    clock.tick(10);
+    await turn();
+    const hex = (s: string) => Buffer.from(s).toString('hex');
+    expect(seen).toEqual([
+      `${hex('__keyspace@0__:')}6bff00fe ${hex('set')}`,
+      `${hex('__keyevent@0__:set')} 6bff00fe`,
+      `${hex('__keyspace@0__:')}6bff00fe ${hex('expire')}`, // SET … PX (t_string.c setGenericCommand)
+      `${hex('__keyevent@0__:expire')} 6bff00fe`,
+      `${hex('__keyspace@0__:')}6bff00fe ${hex('expired')}`,
+      `${hex('__keyevent@0__:expired')} 6bff00fe`,
+    ]);
+  });
+
   it('leaves no timer behind: a keyspace reset cancels it, a real-clock timer does not hold the process', async () => {
     const clock = createFakeClock({ now: 1_000 });
     const redis = make({ streams: { clock } });

@@ -9,11 +9,9 @@ import type { Keyspace } from '../keyspace/keyspace';
 import { wholeKeyAccess } from '../keyspace/key-values';
 import { Stream } from '../model/stream';
 import { bytesOf as toByteString, utf8Of as decodeBytes } from '../bytes/index';
-import { publishToSelf } from './commands/pubsub';
-import { withRealNextTick } from '../clock/real-timers';
-import { type Connection, builtinArg, openConnections } from './connection';
+import { publishMessage, publishToSelf } from './commands/pubsub';
+import { type Connection, openConnections } from './connection';
 import type { ServerState } from './registry';
-import { defaultEmulators } from './emulators';
 import { storeKeyOfBytes } from './emulated/keys';
 import { prngOf } from '../keyspace/prng';
 
@@ -22,30 +20,26 @@ import { prngOf } from '../keyspace/prng';
  * when `notify-keyspace-events` has the event's class `type` (or `A` for any of g$lshzxetd)
  * with `K` and/or `E`: published on `__keyspace@<db>__:<key>` (message: the event) and
  * `__keyevent@<db>__:<event>` (message: the key). Delivered on Node's own process.nextTick
- * (ioredis-mock's emitters; ../clock/real-timers.ts): fake timers do not hold notifications back.
+ * (./commands/pubsub.ts publishMessage): fake timers do not hold notifications back.
  */
 export function publishKeyspaceEvent(conn: Connection, ks: Keyspace, type: string, event: string, fullKey: string): void {
   const flags = conn.notifyKeyspaceEvents;
   if (!flags || !(flags.includes(type) || (flags.includes('A') && 'g$lshzxetd'.includes(type)))) return;
-  const publish = conn.emulators.publish;
-  if (typeof publish !== 'function') return;
-  const host = { channels: conn.server.channels, patternChannels: conn.server.patternChannels };
-  // channels are text on the server's emitters; the key as a message keeps its bytes (a Buffer
-  // when it is not UTF-8). A __keyspace channel of a non-UTF-8 key is its lossy UTF-8 text.
-  const key = decodeBytes(fullKey);
+  const server = conn.server;
+  // channel and message are byte strings: a __keyspace channel carries the key's bytes, UTF-8 or not
   // 7.0: a notification for the connection's own subscription is written at once (inside EXEC's
   // array, ahead of the command's reply), as a PUBLISH to itself; a key whose bytes are not UTF-8
-  // (its __keyspace channel is lossy text) is left to the emitters
-  const self = conn.pushesInline && conn.subscriptionCount > 0 && toByteString(key) === fullKey;
+  // is left to the server's delivery
+  const self = conn.pushesInline && conn.subscriptionCount > 0 && toByteString(decodeBytes(fullKey)) === fullKey;
   if (flags.includes('K')) {
-    const channel = `__keyspace@${ks.dbIndex}__:${key}`;
-    if (self) publishToSelf(conn, toByteString(channel), event);
-    withRealNextTick(() => publish.call(host, channel, event));
+    const channel = `__keyspace@${ks.dbIndex}__:${fullKey}`;
+    if (self) publishToSelf(conn, channel, event);
+    publishMessage(server, channel, event);
   }
   if (flags.includes('E')) {
     const channel = `__keyevent@${ks.dbIndex}__:${event}`;
     if (self) publishToSelf(conn, channel, fullKey);
-    withRealNextTick(() => publish.call(host, channel, builtinArg(fullKey)));
+    publishMessage(server, channel, fullKey);
   }
 }
 
@@ -70,14 +64,8 @@ export function serverEventSink(server: ServerState): (db: number, type: string,
   return (db, type, event, fullKey) => {
     const flags = serverNotifyFlags(server);
     if (!flags || !(flags.includes(type) || (flags.includes('A') && 'g$lshzxetd'.includes(type)))) return;
-    const publish = defaultEmulators().publish;
-    if (typeof publish !== 'function') return;
-    const host = { channels: server.channels, patternChannels: server.patternChannels };
-    // ioredis-mock's emitters deliver on process.nextTick: Node's own, whatever fake timers
-    withRealNextTick(() => {
-      if (flags.includes('K')) publish.call(host, `__keyspace@${db}__:${decodeBytes(fullKey)}`, event);
-      if (flags.includes('E')) publish.call(host, `__keyevent@${db}__:${event}`, builtinArg(fullKey));
-    });
+    if (flags.includes('K')) publishMessage(server, `__keyspace@${db}__:${fullKey}`, event);
+    if (flags.includes('E')) publishMessage(server, `__keyevent@${db}__:${event}`, fullKey);
   };
 }
 
