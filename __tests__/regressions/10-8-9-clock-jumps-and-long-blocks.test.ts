@@ -144,3 +144,24 @@ describe('huge BLOCK timeouts', () => {
     r.disconnect();
   });
 });
+
+describe('FakeClock.reset() with a read blocked', () => {
+  it('keeps the BLOCK timeout: the read times out after its remaining delay from the new time', async () => {
+    const clock = createFakeClock({ now: 1_000_000 });
+    const r = client({ clock });
+    const read = track(r.xread('BLOCK', 500, 'STREAMS', 's', '$'));
+    await turn();
+    await clock.tickAsync(100);
+    clock.reset(0);
+    expect(clock.now()).toBe(0);
+    expect(clock.countTimers()).toBe(1);
+    await clock.tickAsync(399);
+    await turn();
+    expect(read.settled).toBe(false);
+    await clock.tickAsync(1);
+    await turn();
+    expect(read).toEqual({ settled: true, value: null });
+    expect(clock.countTimers()).toBe(0);
+    r.disconnect();
+  });
+});

@@ -31,8 +31,8 @@ export interface FakeClockOptions {
 
 interface Timer {
   readonly id: number;
-  /** Due time, ms since the epoch. */
-  readonly at: number;
+  /** Due time, ms since the epoch (moved by `reset`). */
+  at: number;
   readonly fn: () => void;
 }
 
@@ -184,12 +184,20 @@ export class FakeClock implements Clock {
     return this.live.size;
   }
 
-  /** Cancel every timer and go back to the start time, or to `now` if given. */
+  /**
+   * Go back to the start time, or to `now` (ms since the epoch or a Date) if given. Pending
+   * timers are kept, each at the same remaining delay from the new time: they are the engine's
+   * (BLOCK timeouts, key expiry, CLIENT PAUSE), and a blocked read whose timeout was dropped would
+   * never answer.
+   * @throws StreamsMockError when `now` is not ms since the epoch / a Date
+   */
   reset(now?: number | Date): void {
-    this.heap.length = 0;
-    this.live.clear();
+    const to = now === undefined ? this.start : epochMs(now, 'reset');
+    const shift = to - this.current;
+    // one shift for all: the heap's order is unchanged
+    for (const t of this.heap) t.at += shift;
     this.fraction = 0;
-    this.current = now === undefined ? this.start : epochMs(now, 'reset');
+    this.current = to;
   }
 
   private loopError(): StreamsMockError {
