@@ -7,8 +7,10 @@
  *   "Connection is closed.") and clocks and versions go back to the defaults — except that a
  *   client created outside tests (module scope, beforeAll) with `streams: { clock, redisVersion }`
  *   and still open keeps that configuration: its keyspace gets them again (issue 23: such a client
- *   used to run the second test on wall time and 8.10). A test that ended with blocked calls is
- *   named in a warning.
+ *   used to run the second test on wall time and 8.10). Likewise a clock or version set outside
+ *   tests with `streamsKeyspace(client).setClock()` / `setRedisVersion()` (module scope,
+ *   beforeAll): what each keyspace had when the outermost test started is given back after it.
+ *   A test that ended with blocked calls is named in a warning.
  * - Once every afterEach hook of a test has run (at the next test's first beforeEach hook, or when
  *   the file's tests are done), the clients created during that test (in it or its beforeEach
  *   hooks) are closed, like a connection whose test is over, and handed to the spin guard as
@@ -26,6 +28,9 @@
 import { onClientCreated } from '../adapter/client-registry';
 import { markOrphan, onSpin, orphanTestOf } from '../adapter/spin-guard';
 import { allKeyspaces, allServers } from '../engine/registry';
+import type { Keyspace } from '../keyspace/keyspace';
+import { globalClock } from '../clock/global-clock';
+import { DEFAULT_REDIS_VERSION } from '../version';
 import { resetAllKeyspaces, streamsKeyspace } from '../index';
 
 /** A runner's hooks, as its setup entry hands them over. */
@@ -65,6 +70,34 @@ interface LastingClient {
   redisVersion?: unknown;
 }
 let lasting: LastingClient[] = [];
+
+/**
+ * Each keyspace's clock and version when the outermost test started, where they are not the
+ * defaults (set outside tests: module scope, beforeAll): given back after the test's reset.
+ */
+let outsideTests: { ks: WeakRef<Keyspace>; clock: Keyspace['clock']; version: Keyspace['redisVersion'] }[] = [];
+
+function recordOutsideConfiguration(): void {
+  outsideTests = [];
+  for (const ks of allKeyspaces()) {
+    if (ks.clock !== globalClock || ks.redisVersion !== DEFAULT_REDIS_VERSION) {
+      outsideTests.push({ ks: new WeakRef(ks), clock: ks.clock, version: ks.redisVersion });
+    }
+  }
+}
+
+function reapplyOutsideConfiguration(): void {
+  for (const o of outsideTests) {
+    const ks = o.ks.deref();
+    if (ks === undefined) continue;
+    try {
+      ks.setClock(o.clock);
+      ks.setRedisVersion(o.version);
+    } catch {
+      // a clock that no longer accepts timers: the keyspace stays on the defaults
+    }
+  }
+}
 
 /** The `streams` clock/version a client was created with, if any. */
 function streamsOptionsOf(client: object): { clock?: unknown; redisVersion?: unknown } | undefined {
@@ -139,6 +172,7 @@ function closeClientsOfEndedTests(): void {
 function testStarts(name: string | undefined): void {
   if (keepState()) ended = [];
   else closeClientsOfEndedTests();
+  if (running.length === 0 && !keepState()) recordOutsideConfiguration();
   running.push({ name, clients: [] });
   lastTest = name;
   lastTestEnded = false;
@@ -169,6 +203,7 @@ function testEnds(): void {
   }
   resetAllKeyspaces();
   reapplyLastingConfiguration();
+  reapplyOutsideConfiguration();
 }
 
 /**
