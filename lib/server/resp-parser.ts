@@ -242,10 +242,13 @@ export class RequestParser {
   /** Join the pending chunks to the unparsed part of `head`. */
   private compact(): void {
     if (this.tail.length === 0) return;
-    const rest = this.head.subarray(this.pos);
-    this.head = rest.length === 0 && this.tail.length === 1 ? this.tail[0] : Buffer.concat([rest, ...this.tail]);
+    if (this.pos === this.head.length && this.tail.length === 1) {
+      this.head = this.tail.pop() as Buffer; // the usual read: no copy, no array length store
+    } else {
+      this.head = Buffer.concat([this.head.subarray(this.pos), ...this.tail]);
+      this.tail.length = 0;
+    }
     this.pos = 0;
-    this.tail.length = 0;
     this.tailLen = 0;
   }
 
