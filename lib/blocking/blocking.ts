@@ -214,9 +214,13 @@ export class BlockingQueue {
       while (this.ready.length > 0) {
         const keys = this.ready.splice(0);
         this.readySet.clear();
-        for (const key of keys) {
-          const waiters = [...(this.byKey.get(key) ?? [])];
-          for (const w of waiters) this.rerun(w, key);
+        for (let k = 0; k < keys.length; k++) {
+          const key = keys[k];
+          const list = this.byKey.get(key);
+          if (list === undefined) continue;
+          // a copy: a re-run may finish (remove) waiters; those blocking again keep their place
+          const waiters = list.slice();
+          for (let i = 0; i < waiters.length; i++) this.rerun(waiters[i], key);
         }
       }
     } finally {

@@ -258,8 +258,7 @@ function applyClaims(ctx: CommandContext, t: GroupTarget, consumer: Consumer, fo
 
 /** True when the stream has a live entry after the group's last-delivered-id. */
 function hasNew(t: { stream: Stream; group: ConsumerGroup }): boolean {
-  const last = t.stream.entries.lastId();
-  return last !== undefined && compareIds(last, t.group.lastId) > 0;
+  return t.stream.entries.hasLiveAfter(t.group.lastId);
 }
 
 /** Serve every stream in order; `wakeAt` is the earliest CLAIM wake-up when nothing was served. */
@@ -420,7 +419,8 @@ function rerunQuietly(
 ): boolean {
   if (ctx.version !== parsedFor || args.claimMinIdle !== null) return false;
   if (args.timeoutMs !== null && args.timeoutMs > 0 && args.timeoutMs + ctx.now >= SAFE_DEADLINE) return false;
-  for (const t of targets) {
+  for (let i = 0; i < targets.length; i++) {
+    const t = targets[i];
     if (t.after !== null) return false;
     let stream: Stream | undefined;
     try {

@@ -62,9 +62,21 @@ export class IdMap<V> {
 
   get(key: StreamId): V | undefined {
     if (this.count === 0) return undefined;
+    const chunks = this.chunks;
+    const lastChunk = chunks[chunks.length - 1];
+    const lastKeys = lastChunk.keys;
+    const lastKey = lastKeys[lastKeys.length - 1];
+    // the newest or the oldest key given as the stored ID object (XACK of the ID just
+    // delivered, or of the oldest pending): no compare, no bisection
+    if (key === lastKey) return lastChunk.values[lastKeys.length - 1];
+    if (key === chunks[0].keys[0]) return chunks[0].values[0];
     // past the greatest key (a delivery of a new entry asks this): one compare, not a bisection
-    const last = this.chunks[this.chunks.length - 1].keys;
-    if (compareIds(key, last[last.length - 1]) > 0) return undefined;
+    if (compareIds(key, lastKey) > 0) return undefined;
+    return this.find(key);
+  }
+
+  /** `get` by bisection. */
+  private find(key: StreamId): V | undefined {
     const chunk = this.chunks[this.chunkFor(key)];
     const i = lowerBound(chunk.keys, key, false);
     return i < chunk.keys.length && compareIds(chunk.keys[i], key) === 0 ? chunk.values[i] : undefined;
@@ -117,6 +129,30 @@ export class IdMap<V> {
   /** Remove `key`; false when absent. */
   delete(key: StreamId): boolean {
     if (this.count === 0) return false;
+    const chunks = this.chunks;
+    const last = chunks[chunks.length - 1];
+    const lastKeys = last.keys;
+    // the newest or the oldest key given as the stored ID object (the usual XACK): no bisection
+    if (key === lastKeys[lastKeys.length - 1]) {
+      lastKeys.pop();
+      last.values.pop();
+      this.count--;
+      if (lastKeys.length === 0 && this.count > 0) chunks.pop();
+      return true;
+    }
+    const first = chunks[0];
+    if (key === first.keys[0]) {
+      first.keys.shift();
+      first.values.shift();
+      this.count--;
+      if (first.keys.length === 0 && this.count > 0) chunks.shift();
+      return true;
+    }
+    return this.deleteFound(key);
+  }
+
+  /** `delete` by bisection. */
+  private deleteFound(key: StreamId): boolean {
     const c = this.chunkFor(key);
     const chunk = this.chunks[c];
     const i = lowerBound(chunk.keys, key, false);

@@ -709,6 +709,23 @@ export class StreamEntries {
     return undefined;
   }
 
+  /**
+   * True when the last live entry's ID is above `id` (`lastId()` compared with it, without
+   * making the ID object: a blocked group reader re-run asks this on every write of its key).
+   */
+  hasLiveAfter(id: StreamId): boolean {
+    for (let n = this.nodes.length - 1; n >= 0; n--) {
+      const node = this.nodes[n];
+      if (node.live === 0) continue;
+      for (let s = node.fields.length - 1; s >= 0; s--) {
+        if (isDeleted(node, s)) continue;
+        probeParts(id);
+        return compareSlot(node, s, id, idParts.ms, idParts.seq) > 0;
+      }
+    }
+    return false;
+  }
+
   /** Last live entry. */
   last(): StreamEntry | undefined {
     for (let n = this.nodes.length - 1; n >= 0; n--) {

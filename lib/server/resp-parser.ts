@@ -146,6 +146,30 @@ export function splitInlineArgs(input: string): string[] | null {
   }
 }
 
+/** Buffer's own latin1 slice (what `toString('latin1', …)` ends in, without its encoding dispatch). */
+const latin1Slice = (Buffer.prototype as unknown as { latin1Slice?: (this: Buffer, start: number, end: number) => string }).latin1Slice;
+
+/**
+ * Bytes [start, end) of `b` as a byte string (one char per byte). Arguments of up to 4 bytes
+ * (command names such as GET/SET, short values) are built directly: no call into the runtime.
+ */
+function latin1(b: Buffer, start: number, end: number): string {
+  switch (end - start) {
+    case 0:
+      return '';
+    case 1:
+      return String.fromCharCode(b[start]);
+    case 2:
+      return String.fromCharCode(b[start], b[start + 1]);
+    case 3:
+      return String.fromCharCode(b[start], b[start + 1], b[start + 2]);
+    case 4:
+      return String.fromCharCode(b[start], b[start + 1], b[start + 2], b[start + 3]);
+    default:
+      return latin1Slice !== undefined ? latin1Slice.call(b, start, end) : b.toString('latin1', start, end);
+  }
+}
+
 const CR = 13;
 const LF = 10;
 const NUL = 0;
@@ -218,10 +242,13 @@ export class RequestParser {
   /** Join the pending chunks to the unparsed part of `head`. */
   private compact(): void {
     if (this.tail.length === 0) return;
-    const rest = this.head.subarray(this.pos);
-    this.head = rest.length === 0 && this.tail.length === 1 ? this.tail[0] : Buffer.concat([rest, ...this.tail]);
+    if (this.pos === this.head.length && this.tail.length === 1) {
+      this.head = this.tail.pop() as Buffer; // the usual read: no copy, no array length store
+    } else {
+      this.head = Buffer.concat([this.head.subarray(this.pos), ...this.tail]);
+      this.tail.length = 0;
+    }
     this.pos = 0;
-    this.tail.length = 0;
     this.tailLen = 0;
   }
 
@@ -298,7 +325,7 @@ export class RequestParser {
         return 'wait';
       }
       this.need = 0;
-      this.argv.push(b.toString('latin1', this.pos, this.pos + this.bulkLen));
+      this.argv.push(latin1(b, this.pos, this.pos + this.bulkLen));
       this.pos += this.bulkLen + 2; // the CRLF after the payload is skipped unchecked, as in Redis
       this.bulkLen = -1;
       this.multibulkLen--;
