@@ -35,6 +35,7 @@ import type { ServerState } from '../registry';
 import { RedisHash } from '../../model/hash';
 import { CONNECTION_COMMANDS } from './index';
 import { monitorCommand } from '../connection/monitor';
+import { usedMemory } from '../maxmemory';
 
 // INFO, COMMAND and MOCKCLOCK load their modules on first use (FLUSHALL, TIME … do not need them)
 /* eslint-disable @typescript-eslint/no-require-imports */
@@ -96,6 +97,7 @@ export function infoSource(conn: Connection): InfoSource {
     pubsubChannels: server.channels.eventNames().length,
     pubsubPatterns: server.patternChannels.eventNames().length,
     keyspace,
+    usedMemory: usedMemory(server),
     scripts: server.scripts.size,
     scriptBytes: [...server.scripts.values()].reduce((n, body) => n + body.length, 0),
     functionLibraries: librariesOf(server),
