@@ -80,7 +80,12 @@ export function performEvictions(server: ServerState): boolean {
   // lowest score first: the oldest access, the lowest LFU counter, the nearest TTL, a random order
   candidates.sort((a, b) => a.score - b.score);
   const sink = server.eventSink;
-  return evictCandidates(candidates, toFree, server, sink) > 0;
+  // Evictions run in processCommand before call() (the client is not executing a command yet): a
+  // tracking client's invalidation of an evicted key goes out at once, ahead of the reply of the
+  // command about to run (tracking.tcl; 7.0.15 and the post-7.4 build alike).
+  const tracking = server.tracking;
+  const evict = () => evictCandidates(candidates, toFree, server, sink);
+  return (tracking !== null ? tracking.beforeCommand(evict) : evict()) > 0;
 }
 
 function evictCandidates(candidates: { ks: Keyspace; key: string }[], toFree: number, server: ServerState, sink: ServerState['eventSink']): number {
