@@ -11,8 +11,8 @@
 import { ERR_SYNTAX, fail } from '../errors';
 import { keyBytes } from '../stats/memory-model';
 import { int64OrFail, is } from './args';
-import { OK, statusLines, type Reply } from '../reply/reply';
-import { supports } from '../version';
+import { OK, statusLines, type Reply, VerbatimReply } from '../reply/reply';
+import { predates, supports } from '../version';
 import * as memoryReport from './memory-report';
 
 const report = (): typeof memoryReport => memoryReport;
@@ -31,6 +31,14 @@ function usage(ctx: CommandContext, argv: string[]): Reply {
   if (value === undefined) return null;
   return keyBytes(key, value, samples);
 }
+
+/**
+ * MEMORY MALLOC-STATS of a jemalloc build (7.0 mode: INFO mem_allocator jemalloc-5.3.0, as
+ * Debian's 7.0.15): je_malloc_stats_print's text as a verbatim reply. The fake has no allocator:
+ * its head and end lines as 7.0.15 prints them, without the statistics between.
+ */
+const JEMALLOC_STATS =
+  '___ Begin jemalloc statistics ___\nVersion: "5.3.0-0-g54eaed1d8b56b1aa528be3bdd1877e59c56fa90c"\n--- End jemalloc statistics ---\n';
 
 const HELP = [
   'MEMORY <subcommand> [<arg> [value] [opt] ...]. Subcommands are:',
@@ -58,7 +66,7 @@ export const specs: CommandSpec[] = [
       help: { arity: 2, run: (ctx) => statusLines([...HELP, supports(ctx.version, 'helpPrintFooter') ? '    Print this help.' : '    Prints this help.']) },
       doctor: { arity: 2, run: (ctx) => report().memoryDoctor(ctx) },
       stats: { arity: 2, run: (ctx) => report().memoryStats(ctx) },
-      'malloc-stats': { arity: 2, run: () => report().MALLOC_STATS },
+      'malloc-stats': { arity: 2, run: (ctx) => (predates(ctx.version, '7.2') ? new VerbatimReply(JEMALLOC_STATS) : report().MALLOC_STATS) },
       purge: { arity: 2, run: () => OK },
     },
   },
