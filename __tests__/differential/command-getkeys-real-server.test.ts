@@ -58,4 +58,29 @@ describeOnRealServers('COMMAND GETKEYS and GETKEYSANDFLAGS', ({ url, version }) 
       fake.close();
     }
   });
+
+  it('COMMAND LIST FILTERBY ACLCAT / PATTERN / MODULE filter the list as the server does; other arguments are a syntax error', async () => {
+    const real = await connectReal(url, 2, {}, false);
+    const fake = createConnection({ port: port++, streams: { redisVersion: version } });
+    const newer = version === '7.0' ? [] : ['hgetdel', 'hgetex', 'hsetex'];
+    const list = async (args: string[]) => {
+      const r = ((await real.call('COMMAND', 'LIST', ...args)) as string[]).sort();
+      const f = (toResp2Plain(await fake.execute(['COMMAND', 'LIST', ...args])) as string[]).filter((n) => !newer.includes(n)).sort();
+      return [f, r];
+    };
+    try {
+      for (const args of [['FILTERBY', 'ACLCAT', 'scripting'], ['filterby', 'aclcat', 'STRING'], ['FILTERBY', 'ACLCAT', 'nosuch'], ['FILTERBY', 'PATTERN', 'config*'],
+        ['FILTERBY', 'PATTERN', 'CL*HELP'], ['FILTERBY', 'PATTERN', 'set'], ['FILTERBY', 'PATTERN', 'non_exists*'], ['FILTERBY', 'MODULE', 'm']]) {
+        const [f, r] = await list(args);
+        expect([args, f]).toEqual([args, r]);
+      }
+      for (const args of [['bad_arg'], ['FILTERBY', 'bad_arg'], ['FILTERBY', 'bad_arg', 'x'], ['FILTERBY', 'PATTERN', 'x', 'FILTERBY', 'MODULE', 'y']]) {
+        await expect(real.call('COMMAND', 'LIST', ...args)).rejects.toThrow('ERR syntax error');
+        await expect(fake.execute(['COMMAND', 'LIST', ...args])).rejects.toThrow('ERR syntax error');
+      }
+    } finally {
+      real.disconnect();
+      fake.close();
+    }
+  });
 }, 'answer');

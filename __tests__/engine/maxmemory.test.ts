@@ -4,7 +4,8 @@
  * scripts), eviction by policy with the `evicted` event and INFO evicted_keys, OBJECT IDLETIME
  * and OBJECT FREQ on the fake clock, RESTORE IDLETIME / FREQ. Texts and behaviour checked by hand
  * on redis-server 7.0.15 and the post-7.4 build (spare servers: maxmemory changes their config).
- * The fake's used memory: 900000 bytes plus 100 per key (lib/stats/memory-model.ts).
+ * The fake's used memory: 900000 bytes plus each key's bytes (lib/stats/memory-model.ts: 56 + the
+ * key's and a string value's lengths, so `a` → `1` is 58 bytes).
  */
 import Redis, { createFakeClock } from 'ioredis-mock-streams';
 import { Connection } from '../../lib/engine';
@@ -45,11 +46,11 @@ describe('OOM with maxmemory-policy noeviction', () => {
   it('compares used memory with the limit: a limit above it refuses nothing', async () => {
     const c = conn();
     await c.execute(['SET', 'a', '1']);
-    expect(await infoField(c, 'memory', 'used_memory')).toBe('900100');
-    await c.execute(['CONFIG', 'SET', 'maxmemory', '900200']);
-    expect(await c.execute(['SET', 'b', '1'])).toEqual(OK); // 900100 <= 900200 before it ran
-    expect(await c.execute(['SET', 'c', '1'])).toEqual(OK); // 900200: not over
-    expect(await errorOf(c.execute(['SET', 'd', '1']))).toBe(OOM); // 900300 > 900200
+    expect(await infoField(c, 'memory', 'used_memory')).toBe('900058');
+    await c.execute(['CONFIG', 'SET', 'maxmemory', '900116']);
+    expect(await c.execute(['SET', 'b', '1'])).toEqual(OK); // 900058 <= 900116 before it ran
+    expect(await c.execute(['SET', 'c', '1'])).toEqual(OK); // 900116: not over
+    expect(await errorOf(c.execute(['SET', 'd', '1']))).toBe(OOM); // 900174 > 900116
   });
 
   it('8.x: inside MULTI a denyoom command is refused and flags the transaction; DISCARD still works', async () => {
@@ -191,8 +192,8 @@ describe('eviction', () => {
     await c.execute(['SET', 'c', '1']);
     clock.tick(1000);
     await c.execute(['GET', 'a']); // a is now the most recent
-    // 3 keys: 900300 bytes; the limit leaves room for 2
-    expect(await c.execute(['CONFIG', 'SET', 'maxmemory', '900200'])).toEqual(OK);
+    // 3 keys: 900174 bytes; the limit leaves room for 2
+    expect(await c.execute(['CONFIG', 'SET', 'maxmemory', '900116'])).toEqual(OK);
     await turn();
     expect(pushed.slice(1)).toEqual([['pmessage', '*', '__keyevent@0__:evicted', 'b']]);
     expect((toResp2Plain(await c.execute(['KEYS', '*'])) as string[]).sort()).toEqual(['a', 'c']);
@@ -216,7 +217,8 @@ describe('eviction', () => {
     await c.execute(['SET', 'far', '1', 'EX', '1000']);
     await c.execute(['SET', 'near', '1', 'EX', '10']);
     await c.execute(['SET', 'keep', '1']);
-    await c.execute(['CONFIG', 'SET', 'maxmemory', '900200']);
+    // 60 + 61 + 60 bytes; room for two of them
+    await c.execute(['CONFIG', 'SET', 'maxmemory', '900125']);
     expect((toResp2Plain(await c.execute(['KEYS', '*'])) as string[]).sort()).toEqual(['far', 'keep']);
     await c.execute(['CONFIG', 'SET', 'maxmemory', '1']);
     expect(toResp2Plain(await c.execute(['KEYS', '*']))).toEqual(['keep']);
@@ -233,8 +235,8 @@ describe('eviction', () => {
     await c.execute(['SELECT', '0']);
     for (let i = 0; i < 5; i++) await c.execute(['GET', 'hot']);
     await c.execute(['SET', 'new', '1']);
-    // counters: hot 10, cold 8, new 5; room for 2 keys, then for 1
-    await c.execute(['CONFIG', 'SET', 'maxmemory', '900200']);
+    // counters: hot 10, cold 8, new 5; 60 + 61 + 59 bytes: room for 2 keys, then for 1
+    await c.execute(['CONFIG', 'SET', 'maxmemory', '900125']);
     expect((toResp2Plain(await c.execute(['KEYS', '*'])) as string[]).sort()).toEqual(['hot']);
     await c.execute(['SELECT', '1']);
     expect(toResp2Plain(await c.execute(['KEYS', '*']))).toEqual(['cold']);

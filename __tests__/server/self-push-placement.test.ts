@@ -84,3 +84,27 @@ describe('keyspace notifications to the connection that caused them', () => {
     }
   });
 });
+
+// maxmemory changes the server's config: recorded on own instances of redis-server 7.0.15 and
+// the post-7.4 build (RESP3, tracking on, maxmemory 100 KB above used_memory, volatile-random):
+// a key evicted before GETBIT runs is invalidated ahead of GETBIT's reply, in both.
+describe('tracking invalidation of a key evicted before a command (tracking.tcl)', () => {
+  const OOM = "-OOM command not allowed when used memory > 'maxmemory'.\r\n";
+  it.each(['7.0', '8.10'])('is written ahead of the reply of the command that evicted it (%s)', async (version) => {
+    const server = await serve({ redisVersion: version as '7.0' | '8.10' });
+    try {
+      const info = await transcript(server.port, '127.0.0.1', [['INFO', 'memory']]);
+      const used = Number(/used_memory:(\d+)/.exec(info)![1]);
+      const out = await transcript(server.port, '127.0.0.1', [
+        ['HELLO', '3'], ['CLIENT', 'TRACKING', 'on'], ['CONFIG', 'SET', 'maxmemory', String(used + 100 * 1024)],
+        ['CONFIG', 'SET', 'maxmemory-policy', 'volatile-random'], ['SETEX', 'volatile-key', '10000', 'x'], ['GET', 'volatile-key'],
+        ['SETBIT', 'big-key', '1600000', '0'], ['GETBIT', 'big-key', '0'], ['SET', 'foo', 'bar'], ['CONFIG', 'SET', 'maxmemory', '0'],
+      ]);
+      expect(out.slice(out.indexOf('+OK\r\n+OK\r\n+OK\r\n'))).toBe(
+        `+OK\r\n+OK\r\n+OK\r\n+OK\r\n$1\r\nx\r\n:0\r\n>2\r\n$10\r\ninvalidate\r\n*1\r\n$12\r\nvolatile-key\r\n:0\r\n${OOM}+OK\r\n`,
+      );
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -12,7 +12,7 @@
  */
 import { DoubleReply, MapReply, type Reply, VerbatimReply } from '../reply/reply';
 import { versionIndex } from '../version';
-import { approximateUsage } from './memory';
+import { keyBytes } from '../stats/memory-model';
 import type { CommandContext } from './types';
 
 const STARTUP = 876344;
@@ -31,7 +31,7 @@ function datasets(ctx: CommandContext): { index: number; keys: number; bytes: nu
     const names = db.keyNames();
     if (names.length === 0) continue;
     let bytes = 0;
-    for (const k of names) bytes += approximateUsage(k, db.lookup(k, true));
+    for (const k of names) bytes += keyBytes(k, db.lookup(k, true));
     out.push({ index, keys: names.length, bytes });
   }
   return out;

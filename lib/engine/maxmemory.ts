@@ -1,8 +1,8 @@
 /**
  * `maxmemory` (evict.c performEvictions, server.c processCommand): with a limit set, before a
  * command runs (and after CONFIG SET stored new values) the server frees memory by evicting keys
- * as `maxmemory-policy` says, until its used memory (lib/stats/memory-model.ts: a baseline plus a
- * rough figure per key) is within the limit or nothing is left to evict. Still over the limit, a
+ * as `maxmemory-policy` says, until its used memory (lib/stats/memory-model.ts: a baseline plus
+ * each key's and value's bytes, kept per key) is within the limit or nothing is left to evict. Still over the limit, a
  * command Redis flags `denyoom` is refused with OOM_TEXT.
  *
  * Policies: `noeviction` evicts nothing; `allkeys-*` consider every key of every database,
@@ -15,7 +15,7 @@
  */
 import { prngOf } from '../keyspace/prng';
 import type { Keyspace } from '../keyspace/keyspace';
-import { KEY_MEMORY, usedMemoryFor } from '../stats/memory-model';
+import { keyBytes, usedMemoryFor } from '../stats/memory-model';
 import type { ServerState } from './registry';
 
 /** shared.oomerr (7.0.15 and the 8.x sources). */
@@ -47,9 +47,9 @@ export function isDenyOom(argv: readonly string[]): boolean {
 
 /** used_memory of `server` now (INFO memory's model, keys not yet lazily expired included). */
 export function usedMemory(server: ServerState): number {
-  let keys = 0;
-  for (const ks of server.keyspaces()) keys += ks.store.size;
-  return usedMemoryFor(keys);
+  let bytes = 0;
+  for (const ks of server.keyspaces()) bytes += ks.memoryBytes();
+  return usedMemoryFor(bytes);
 }
 
 /**
@@ -64,7 +64,7 @@ export function performEvictions(server: ServerState): boolean {
   if (used <= max) return false;
   const policy = server.config.get('maxmemory-policy') ?? 'noeviction';
   if (policy === 'noeviction') return true;
-  let toFree = Math.ceil((used - max) / KEY_MEMORY);
+  const toFree = used - max;
   const volatile = policy.startsWith('volatile-');
   const candidates: { ks: Keyspace; key: string; score: number }[] = [];
   for (const ks of [...server.keyspaces()].sort((a, b) => a.dbIndex - b.dbIndex)) {
@@ -80,16 +80,26 @@ export function performEvictions(server: ServerState): boolean {
   // lowest score first: the oldest access, the lowest LFU counter, the nearest TTL, a random order
   candidates.sort((a, b) => a.score - b.score);
   const sink = server.eventSink;
+  // Evictions run in processCommand before call() (the client is not executing a command yet): a
+  // tracking client's invalidation of an evicted key goes out at once, ahead of the reply of the
+  // command about to run (tracking.tcl; 7.0.15 and the post-7.4 build alike).
+  const tracking = server.tracking;
+  const evict = () => evictCandidates(candidates, toFree, server, sink);
+  return (tracking !== null ? tracking.beforeCommand(evict) : evict()) > 0;
+}
+
+function evictCandidates(candidates: { ks: Keyspace; key: string }[], toFree: number, server: ServerState, sink: ServerState['eventSink']): number {
   for (const c of candidates) {
     if (toFree <= 0) break;
-    if (c.ks.store.peekRaw(c.key) === undefined) continue;
+    const value = c.ks.store.peekRaw(c.key);
+    if (value === undefined) continue;
     c.ks.store.deleteKey(c.key);
+    toFree -= keyBytes(c.key, value);
     server.stats.evictedKeys++;
     sink?.(c.ks.dbIndex, 'e', 'evicted', c.key);
     c.ks.blocking.flush();
-    toFree--;
   }
-  return toFree > 0;
+  return toFree;
 }
 
 /**

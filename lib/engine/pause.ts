@@ -8,7 +8,9 @@
  * one). A new pause keeps the later end and never relaxes ALL to WRITE. The pause ends at its
  * timeout on the keyspace clock of the connection that paused (a fake clock's time, like BLOCK
  * timeouts; the timer never keeps a process alive) or at CLIENT UNPAUSE; the waiting commands
- * then run in the order they came. Not emulated: expiry is not suspended during a pause.
+ * then run in the order they came. While a pause lasts keys are not expired (db.c
+ * expireIfNeeded, PAUSE_ACTION_EXPIRE): a key past its TTL reads as missing but stays (DBSIZE
+ * counts it, INFO expired_keys unchanged) until the pause ends (lib/keyspace/store.ts expiryPaused).
  */
 import { commandSpec } from '../commands/command-data';
 import { type ClockTimer, readNow, scheduleChecked } from '../clock/clock';
@@ -68,6 +70,7 @@ export function pauseClients(conn: Connection, ms: number, all: boolean): void {
   pause.all = all || (prev !== null && prev.all);
   pause.end = end;
   server.clientPause = pause;
+  for (const ks of server.keyspaces()) ks.store.expiryPaused = true;
   pause.timer?.cancel();
   pause.timer = null;
   let timer: ClockTimer;
@@ -89,6 +92,7 @@ export function unpauseClients(server: ServerState): void {
   if (pause === null) return;
   server.clientPause = null;
   pause.timer?.cancel();
+  for (const ks of server.keyspaces()) ks.store.resumeExpiry();
   for (const resume of pause.waiting.splice(0)) resume();
 }
 

@@ -234,6 +234,7 @@ export class ServerState {
       ks = new Keyspace(`${this.host}:${this.port}/${db}`, db, this.config); // CONFIG is per server
       const expiredIn = ks;
       ks.onExpired = (key) => {
+        this.stats.expiredKeys++; // deleteExpiredKeyAndPropagate: INFO expired_keys (lazy and active)
         this.eventSink?.(expiredIn.dbIndex, 'x', 'expired', key);
         this.replication?.expired(expiredIn.dbIndex, key, this.config.get('lazyfree-lazy-expire') === 'yes');
       };

@@ -87,6 +87,8 @@ export class TrackingState {
   private flushing = false;
   private bcastScheduled = false;
   private depth = 0;
+  /** Set while `beforeCommand` runs: invalidations are written ahead of the pending reply. */
+  private early = false;
 
   constructor(private readonly server: ServerState) {}
 
@@ -133,6 +135,22 @@ export class TrackingState {
       for (const [c, key] of pending) this.send(c, key === null ? null : [key]);
     }
     if (this.clients > 0) this.limitUsedSlots();
+  }
+
+  /**
+   * Run `fn` as processCommand's steps before call() (evictions, 7.2+): no client executes a
+   * command (no CLIENT_EXECUTING_COMMAND), so an invalidation goes out at once, ahead of the
+   * reply of the command about to run (a push marked `beforeReply` for the session).
+   */
+  beforeCommand<T>(fn: () => T): T {
+    const saved: [Connection | null, boolean] = [this.current, this.early];
+    this.current = null;
+    this.early = true;
+    try {
+      return fn();
+    } finally {
+      [this.current, this.early] = saved;
+    }
   }
 
   /** A blocked command of `conn` is served now (its retry runs): its invalidations go after its reply. */
@@ -271,7 +289,9 @@ export class TrackingState {
       redirected = true;
     }
     if (target.protocol === 3) {
-      target.push(new PushReply(['invalidate', keys]));
+      const push = new PushReply(['invalidate', keys]);
+      if (this.early) (push as { beforeReply?: boolean }).beforeReply = true;
+      target.push(push);
     } else if (redirected && target.inSubscriberMode) {
       target.push(new PushReply(['message', CHANNEL, keys]));
     } else if (redirected && target.redirectSink !== null) {

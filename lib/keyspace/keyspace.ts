@@ -10,6 +10,7 @@ import { globalClock } from '../clock/global-clock';
 import { DEFAULT_REDIS_VERSION, RedisVersion, parseRedisVersion } from '../version';
 import { KeyStore } from './store';
 import { redisTypeOf } from './value-type';
+import { KeySizes } from '../stats/key-sizes';
 
 export interface KeyspaceOptions {
   /**
@@ -133,12 +134,22 @@ export class Keyspace {
   /** Every key modification (the engine's client-side caching invalidates it: lib/engine/tracking.ts). */
   onModified: ((key: string) => void) | undefined;
 
+  /** Per-key memory accounting (used_memory), created by the first `memoryBytes()` read. */
+  private keySizes: KeySizes | undefined;
+
+  /** Bytes of this database's keys and values (lib/stats/memory-model.ts), kept per key. */
+  memoryBytes(): number {
+    if (this.keySizes === undefined) this.keySizes = new KeySizes((k) => this.store.peekRaw(k), this.store.allKeys());
+    return this.keySizes.total;
+  }
+
   /** Store writes so far (a front end counts a command's key writes for INFO's dirty counter). */
   modifications = 0;
 
   /** A key was modified: every connection WATCHing it will see its EXEC fail (Redis `touchWatchedKey`). */
   touchWatchedKey(key: string): void {
     this.modifications++;
+    if (this.keySizes !== undefined) this.keySizes.note(key);
     if (this.onModified !== undefined) this.onModified(key);
     if (this.watchers.size !== 0) {
       const set = this.watchers.get(key);

@@ -307,11 +307,25 @@ export class KeyStore {
     return this.accessLfu ? lfuDecayed(word, this.hooks.now(), this.access.decayTime) : word;
   }
 
-  /** Drop `key` if its TTL has passed on the keyspace clock. */
-  private expireIfDue(key: string): void {
-    if (this.expiry.size === 0) return; // no TTL anywhere: the usual case, no lookup
+  /**
+   * CLIENT PAUSE WRITE/ALL in force (db.c expireIfNeeded, PAUSE_ACTION_EXPIRE): a key past its TTL
+   * reads as missing but is not deleted (DBSIZE counts it, no `expired` event, INFO expired_keys
+   * unchanged), and active expiry waits for the end of the pause.
+   */
+  expiryPaused = false;
+
+  /**
+   * Drop `key` if its TTL has passed on the keyspace clock. True when it has passed but the key
+   * is kept (`expiryPaused`): the caller treats it as missing.
+   */
+  private expireIfDue(key: string): boolean {
+    if (this.expiry.size === 0) return false; // no TTL anywhere: the usual case, no lookup
     const at = this.expiry.get(key);
-    if (at !== undefined && at <= this.hooks.now()) this.expireKey(key);
+    if (at !== undefined && at <= this.hooks.now()) {
+      if (this.expiryPaused) return true;
+      this.expireKey(key);
+    }
+    return false;
   }
 
   /** Delete `key` because its TTL passed, and report it (keyspace event `expired`). */
@@ -362,7 +376,7 @@ export class KeyStore {
 
   /** The stored value itself (no copy), after lazy expiry; records the access (OBJECT IDLETIME). */
   getRaw(key: string): unknown {
-    this.expireIfDue(key);
+    if (this.expireIfDue(key)) return undefined;
     const v = this.raw.get(key);
     if (v !== undefined) this.recordAccess(key);
     return v;
@@ -370,7 +384,7 @@ export class KeyStore {
 
   /** The stored value after lazy expiry, without recording an access (Redis LOOKUP_NOTOUCH). */
   peekLive(key: string): unknown {
-    this.expireIfDue(key);
+    if (this.expireIfDue(key)) return undefined;
     return this.raw.get(key);
   }
 
@@ -382,7 +396,7 @@ export class KeyStore {
   }
 
   hasKey(key: string): boolean {
-    this.expireIfDue(key);
+    if (this.expireIfDue(key)) return false;
     this.expireFieldsIfDue(key);
     return this.raw.has(key);
   }
@@ -454,7 +468,7 @@ export class KeyStore {
   keyNames(): string[] {
     const out: string[] = [];
     for (const key of this.raw.keyList()) {
-      this.expireIfDue(key);
+      if (this.expireIfDue(key)) continue;
       this.expireFieldsIfDue(key);
       if (this.raw.has(key)) out.push(key);
     }
@@ -599,6 +613,13 @@ export class KeyStore {
     this.reportNextExpiry();
   }
 
+  /** The pause ended (`expiryPaused` cleared): active expiry resumes, at once for keys already due. */
+  resumeExpiry(): void {
+    this.expiryPaused = false;
+    this.reportedExpiry = undefined;
+    this.reportNextExpiry();
+  }
+
   private reportNextExpiry(): void {
     if (!this.hooks.nextExpiry) return;
     const keyAt = this.earliestExpiry();
@@ -614,6 +635,7 @@ export class KeyStore {
    * `hooks.expired`), then report the next TTL. The owner's active-expiry timer calls it.
    */
   expireDue(): void {
+    if (this.expiryPaused) return; // re-armed by resumeExpiry
     const now = this.hooks.now();
     this.reportedExpiry = undefined;
     for (let at = this.earliestExpiry(); at !== undefined && at <= now; at = this.earliestExpiry()) {
@@ -674,7 +696,7 @@ export class KeyStore {
 
   /** hashTypeActiveExpire: remove the due fields of the hash at `key` (the key with the last one). */
   private expireHashFields(key: string, now: number): void {
-    this.expireIfDue(key);
+    if (this.expireIfDue(key)) return;
     const v = this.raw.get(key);
     if (!(v instanceof RedisHash) || v.volatileCount === 0) return;
     const gone = v.expireDue(now);
@@ -783,7 +805,7 @@ export class KeyStore {
       found.push(key);
     }
     // expired keys go now (they may compact the index: the cursor is taken after)
-    const keys = this.expiry.size === 0 ? found : found.filter((k) => (this.expireIfDue(k), this.raw.has(k)));
+    const keys = this.expiry.size === 0 ? found : found.filter((k) => !this.expireIfDue(k) && this.raw.has(k));
     const current = this.slots!;
     if (current !== slots) slot = this.slotOfCursor(this.generationCursor(slot, slots));
     if (slot >= current.length) return { cursor: 0, keys };

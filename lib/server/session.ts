@@ -274,7 +274,9 @@ export class Session {
       return;
     }
     const slot: Slot = { name: '', settled: true, result: { reply: msg } };
-    if (this.conn.blocked) {
+    // blocked: ahead of the blocked reply; `beforeReply` (a tracking invalidation of a key evicted
+    // before the command runs, lib/engine/tracking.ts beforeCommand): ahead of that command's reply
+    if (this.conn.blocked || (msg as { beforeReply?: boolean }).beforeReply === true) {
       const i = this.slots.findIndex((s) => !s.settled);
       if (i >= 0) this.slots.splice(i, 0, slot);
       else this.slots.push(slot);

@@ -1,16 +1,121 @@
 /**
- * The fake's model of `used_memory` (INFO memory) and of what `maxmemory` compares with: a
- * fixed baseline (an empty server) plus a rough KEY_MEMORY bytes per key of every database.
- * Evicting a key frees KEY_MEMORY (lib/engine/maxmemory.ts). Not Redis's allocator figure: what
- * matters is that `maxmemory 1` is always exceeded and `maxmemory 0` never.
+ * The fake's model of `used_memory` (INFO memory), of MEMORY USAGE and of what `maxmemory`
+ * compares with: a fixed baseline (an empty server) plus the bytes of every key and its value,
+ * figured as Redis roughly allocates them (measured with MEMORY USAGE and INFO's used_memory on
+ * 7.0.15 and the post-7.4 build): a string of n bytes about n + 56; a listpack (small hash, set,
+ * sorted set, every list) about its elements' bytes plus 2 each (a sorted set's score another 9);
+ * a hash table entry about 48 bytes more than its bytes (a skiplist node 90); a stream entry about
+ * 28 bytes. So a 200 KB SETBIT value counts as 200 KB, not as one small key.
+ *
+ * Cheap by construction: an aggregate's size is its element count times the average size of up to
+ * SAMPLES of its elements (Redis's MEMORY USAGE samples 5 too), so sizing a key costs O(1)
+ * whatever its length; the totals are kept per key and refreshed only for keys modified since
+ * (lib/stats/key-sizes.ts), never by walking the keyspace per command. Not Redis's allocator
+ * figure: what matters is the order of magnitude, that `maxmemory 1` is always exceeded and
+ * `maxmemory 0` never.
  */
+import { Stream } from '../model/stream';
+import { RedisHash } from '../model/hash';
+import { RedisList } from '../model/list';
+import { RedisSet } from '../model/set';
+import { RedisZset } from '../model/zset';
 
 /** used_memory of an empty server. */
 export const BASE_MEMORY = 900000;
-/** What one key adds to used_memory. */
-export const KEY_MEMORY = 100;
+/** Bytes of a key entry without its value (dictEntry, robj, sds headers), roughly. */
+export const KEY_OVERHEAD = 56;
+/** Elements sampled to size an aggregate (MEMORY USAGE's default SAMPLES). */
+const SAMPLES = 5;
+/** Bytes of a listpack entry besides its content. */
+const LISTPACK_ENTRY = 2;
+/** Bytes of a hash table entry besides its content (dictEntry, two sds headers). */
+const TABLE_ENTRY = 48;
+/** Bytes of a skiplist entry besides its member (node, levels, dict entry, score). */
+const SKIPLIST_ENTRY = 90;
+/** Bytes of one stream entry (rax + listpack share), roughly. */
+const STREAM_ENTRY = 28;
 
-/** used_memory with `keys` keys in all. */
-export function usedMemoryFor(keys: number): number {
-  return BASE_MEMORY + KEY_MEMORY * keys;
+/** used_memory with `bytes` of keys and values in all. */
+export function usedMemoryFor(bytes: number): number {
+  return BASE_MEMORY + bytes;
+}
+
+/** `count` × the average of `sizes` (an empty sample: 0). */
+function extrapolate(count: number, sizes: number[]): number {
+  if (sizes.length === 0) return 0;
+  let sum = 0;
+  for (const s of sizes) sum += s;
+  return Math.round((sum / sizes.length) * count);
+}
+
+/** Bytes of one element of an ioredis-mock shape (a string, number, Buffer). */
+function textBytes(x: unknown): number {
+  return Buffer.isBuffer(x) ? x.length : String(x).length;
+}
+
+/**
+ * The approximate bytes of `value` stored at `key`, key entry included (MEMORY USAGE). O(1) in
+ * the value's length: an aggregate is sized from up to SAMPLES elements, or every element when
+ * `samples` is 0 (MEMORY USAGE … SAMPLES 0).
+ */
+export function keyBytes(key: string, value: unknown, samples = SAMPLES): number {
+  const base = KEY_OVERHEAD + key.length;
+  const take = samples <= 0 ? Infinity : samples;
+  if (typeof value === 'string') return base + value.length;
+  if (typeof value === 'number') return base + 8;
+  if (value instanceof RedisList) {
+    const n = value.length;
+    const sizes: number[] = [];
+    for (let i = 0; i < n && i < take; i++) sizes.push(value.at(i).length + LISTPACK_ENTRY);
+    return base + extrapolate(n, sizes);
+  }
+  if (value instanceof RedisHash) {
+    const per = value.encoding() === 'hashtable' ? TABLE_ENTRY : 2 * LISTPACK_ENTRY;
+    const sizes: number[] = [];
+    for (const e of value.entries()) {
+      if (sizes.length >= take) break;
+      sizes.push(e.field.length + e.value.length + per);
+    }
+    return base + extrapolate(value.size, sizes);
+  }
+  if (value instanceof RedisSet) {
+    const n = value.size;
+    const enc = value.encoding();
+    if (enc === 'intset') return base + n * value.intsetWidth;
+    const sizes: number[] = [];
+    if (enc === 'listpack') for (let i = 0; i < n && i < take; i++) sizes.push(value.at(i).length + LISTPACK_ENTRY);
+    else if (take === Infinity) for (const m of value.members()) sizes.push(m.length + TABLE_ENTRY);
+    else for (let i = 0; i < n && i < take; i++) sizes.push(value.random((k) => Math.floor(Math.random() * k)).length + TABLE_ENTRY);
+    return base + extrapolate(n, sizes);
+  }
+  if (value instanceof RedisZset) {
+    const n = value.size;
+    const per = value.listpack ? 2 * LISTPACK_ENTRY + 9 : SKIPLIST_ENTRY;
+    const sizes: number[] = [];
+    for (let i = 0; i < n && i < take; i++) sizes.push((value.at(i)?.[0].length ?? 0) + per);
+    return base + extrapolate(n, sizes);
+  }
+  if (value instanceof Stream) return base + 200 + STREAM_ENTRY * value.length;
+  if (Buffer.isBuffer(value)) return base + value.length;
+  if (Array.isArray(value)) {
+    const sizes: number[] = [];
+    for (let i = 0; i < value.length && i < take; i++) sizes.push(textBytes(value[i]) + LISTPACK_ENTRY);
+    return base + extrapolate(value.length, sizes);
+  }
+  if (value instanceof Set || value instanceof Map) {
+    const sizes: number[] = [];
+    for (const x of value.keys()) {
+      if (sizes.length >= take) break;
+      sizes.push(textBytes(x) + TABLE_ENTRY);
+    }
+    return base + extrapolate(value.size, sizes);
+  }
+  if (typeof value === 'object' && value !== null) {
+    const o = value as { len?: unknown; size?: unknown; length?: unknown };
+    // a byte buffer of the engine (HyperLogLog's HllBuffer: `len` bytes used)
+    if (typeof o.len === 'number') return base + o.len;
+    const n = typeof o.size === 'number' ? o.size : typeof o.length === 'number' ? o.length : 1;
+    return base + n * 32;
+  }
+  return base + 8;
 }

@@ -12,7 +12,8 @@
  * GETKEYS/GETKEYSANDFLAGS find keys as Redis does (./key-specs.ts).
  * Errors: `ERR unknown subcommand '…'. Try COMMAND HELP.`
  */
-import { errUnknownSubcommand, fail } from '../../errors';
+import { ERR_SYNTAX, errUnknownSubcommand, fail } from '../../errors';
+import { globMatch } from '../../bytes/glob';
 import { MapReply, type Reply, SetReply, SimpleString, statusLines } from '../../reply/reply';
 import { COMMAND_SINCE, predates, type RedisVersion, versionIndex } from '../../version';
 import { getKeysReply, redisCommandNames } from './key-specs';
@@ -24,6 +25,8 @@ export interface CommandTableSource {
   readonly version: RedisVersion;
   /** Non-stream command names the front end runs (the stream commands are added here). */
   readonly names: readonly string[];
+  /** The commands and subcommands of ACL category `category` (ACL CAT), null for an unknown one. */
+  readonly inCategory?: (category: string) => readonly string[] | null;
 }
 
 type TableEntry = CommandData;
@@ -111,6 +114,33 @@ function serverCommandNames(source: CommandTableSource, names: readonly string[]
   return [...table, ...names.filter((n) => !known.has(n) && n !== 'mockclock')].sort();
 }
 
+/**
+ * COMMAND LIST [FILTERBY MODULE name | ACLCAT category | PATTERN pattern] (server.c
+ * commandListCommand): FILTERBY and its two arguments, else (any other word, another count of
+ * arguments, another filter type) a syntax error; the last FILTERBY wins. No modules: MODULE lists
+ * nothing; an unknown category nothing; PATTERN matches the full names (`container|sub`) without
+ * regard to case.
+ */
+function commandList(argv: readonly string[], source: CommandTableSource, names: readonly string[]): Reply {
+  let filter: [string, string] | null = null;
+  for (let i = 2; i < argv.length; i++) {
+    const type = argv.length - 1 - i === 2 && argv[i].toLowerCase() === 'filterby' ? argv[i + 1].toLowerCase() : '';
+    if (type !== 'module' && type !== 'aclcat' && type !== 'pattern') return fail(ERR_SYNTAX);
+    filter = [type, argv[i + 2]];
+    i += 2;
+  }
+  const all = serverCommandNames(source, names, false);
+  if (filter === null) return all;
+  const [type, arg] = filter;
+  if (type === 'module') return [];
+  if (type === 'aclcat') {
+    const members = new Set(source.inCategory?.(arg.toLowerCase()) ?? []);
+    return all.filter((n) => members.has(n));
+  }
+  const pattern = arg.toLowerCase();
+  return all.filter((n) => globMatch(pattern, n));
+}
+
 /** Run COMMAND (argv[0] = 'command'). */
 export function commandReply(argv: readonly string[], source: CommandTableSource): Reply {
   const names = commandNames(source);
@@ -121,8 +151,7 @@ export function commandReply(argv: readonly string[], source: CommandTableSource
       if (argv.length === 2) return serverCommandNames(source, names, true).length;
       break;
     case 'list':
-      if (argv.length === 2) return serverCommandNames(source, names, false);
-      break;
+      return commandList(argv, source, names);
     case 'info': {
       const known = new Set(names);
       const asked = argv.length === 2 ? names : argv.slice(2).map((n) => n.toLowerCase());

@@ -20,7 +20,7 @@
  *
  * The engine's INFO command (lib/engine/commands/server.ts) gathers the data as an `InfoSource`.
  */
-import { BASE_MEMORY, usedMemoryFor } from '../../stats/memory-model';
+import { BASE_MEMORY, KEY_OVERHEAD, usedMemoryFor } from '../../stats/memory-model';
 import * as os from 'os';
 import type { ServerStats } from '../../stats/server-stats';
 import { type RedisVersion, SERVER_VERSION, versionIndex } from '../../version';
@@ -55,6 +55,8 @@ export interface InfoSource {
   readonly pubsubPatterns: number;
   /** Non-empty databases in index order; avgTtl in ms. */
   readonly keyspace: readonly { db: number; keys: number; expires: number; avgTtl: number; subexpiry?: number }[];
+  /** used_memory (lib/engine/maxmemory.ts usedMemory); without it, KEY_OVERHEAD per key. */
+  readonly usedMemory?: number;
   /** Cached scripts (EVAL / SCRIPT LOAD). */
   readonly scripts: number;
   /** Their bodies' total length (bytes), for the Lua memory estimate. */
@@ -95,9 +97,9 @@ function functionsVmMemory(s: InfoSource): number {
 
 const RSS_EXTRA = 6000000;
 
-/** used_memory: lib/stats/memory-model.ts (the baseline plus a rough figure per key). */
+/** used_memory: lib/stats/memory-model.ts (the baseline plus each key's and value's bytes). */
 function memory(s: InfoSource): number {
-  return usedMemoryFor(s.keyspace.reduce((n, d) => n + d.keys, 0));
+  return s.usedMemory ?? usedMemoryFor(KEY_OVERHEAD * s.keyspace.reduce((n, d) => n + d.keys, 0));
 }
 
 function uptime(s: InfoSource): number {

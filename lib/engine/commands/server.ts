@@ -29,12 +29,13 @@ import type { InfoSource } from '../../commands/server/info';
 import { OK, type Reply, SimpleString, VerbatimReply } from '../../reply/reply';
 import type { ConnectionCommandSpec } from '../command-types';
 import { librariesOf } from '../function-libraries';
-import { aclStateOf } from '../acl';
+import { aclStateOf, commandsInCategory } from '../acl';
 import { type Connection, builtinArity, connectionClosedError, openConnections } from '../connection';
 import type { ServerState } from '../registry';
 import { RedisHash } from '../../model/hash';
 import { CONNECTION_COMMANDS } from './index';
 import { monitorCommand } from '../connection/monitor';
+import { usedMemory } from '../maxmemory';
 
 // INFO, COMMAND and MOCKCLOCK load their modules on first use (FLUSHALL, TIME … do not need them)
 /* eslint-disable @typescript-eslint/no-require-imports */
@@ -96,6 +97,7 @@ export function infoSource(conn: Connection): InfoSource {
     pubsubChannels: server.channels.eventNames().length,
     pubsubPatterns: server.patternChannels.eventNames().length,
     keyspace,
+    usedMemory: usedMemory(server),
     scripts: server.scripts.size,
     scriptBytes: [...server.scripts.values()].reduce((n, body) => n + body.length, 0),
     functionLibraries: librariesOf(server),
@@ -170,7 +172,7 @@ export const specs: readonly ConnectionCommandSpec[] = [
     name: 'command',
     arity: -1,
     noScript: true,
-    run: (conn, argv): Reply => command().commandReply(argv, { version: conn.keyspace.redisVersion, names: commandNames(conn) }),
+    run: (conn, argv): Reply => command().commandReply(argv, { version: conn.keyspace.redisVersion, names: commandNames(conn), inCategory: (cat) => commandsInCategory(conn.keyspace.redisVersion, cat) }),
   },
   {
     name: 'mockclock',
