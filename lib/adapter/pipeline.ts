@@ -132,8 +132,14 @@ function queueTimeError(redis: Instance, conn: Connection, e: Entry): unknown {
   const argv = e.kind === 'builtin' ? builtinArgvOf(redis, e) : argvOf(redis, e);
   try {
     const text = conn.queueTimeError(argv);
+    if (text === null) return null;
+    // counted as the server counts a refusal (rejectCommand): the command's rejected_calls when
+    // it exists, errorstats and total_error_replies
+    const full = conn.commandFullName(String(argv[0]).toLowerCase(), argv);
+    if (full !== null) conn.server.stats.commandDone(full, 0, 'rejected', text);
+    else conn.server.stats.errorReply(text);
     // ioredis gives each queue-time error its command (EXEC's `previousErrors`)
-    return text === null ? null : toClientError(new CommandError(text), [e.base, ...argv.slice(1)]);
+    return toClientError(new CommandError(text), [e.base, ...argv.slice(1)]);
   } catch (err) {
     return err;
   }
@@ -296,14 +302,19 @@ export function installPipeline(
         // them and UNWATCHes), the rest outside any transaction, then EXEC, which fails
         const discardAt = entries.findIndex((e) => e.base.toLowerCase() === 'discard');
         if (discardAt >= 0) return runDiscarded(redis, conn, entries.slice(discardAt + 1));
+        // INFO commandstats of MULTI and EXEC (their run time not measured: usec 0)
+        const stats = conn.server.stats;
+        stats.commandDone('multi', 0, 'ok');
         const previousErrors = entries.map((e) => queueTimeError(redis, conn, e)).filter((x) => x !== null);
         if (previousErrors.length > 0) {
           const err = newReplyError('EXECABORT Transaction discarded because of previous errors.');
           Object.assign(err, { command: { name: 'exec', args: [] }, previousErrors });
           conn.unwatchAll();
+          stats.commandDone('exec', 0, 'failed', err.message);
           throw err;
         }
         const out = conn.transaction(() => entries.map((e) => settle(e, () => runEntry(redis, conn, e))));
+        stats.commandDone('exec', 0, 'ok');
         conn.noteCommand('exec'); // CLIENT LIST shows cmd=exec once EXEC ran the queued commands
         // errors inside EXEC's reply carry no `command` (ioredis 5 and 6 parse them from the EXEC reply)
         return out === null ? null : Promise.all(out).then(withoutCommands);
