@@ -26,10 +26,11 @@ describeOnRealServers('XAUTOCLAIM with a huge COUNT', (server) => {
   const counts = server.version === '7.0' ? ['10000000000', '8796093022208'] : ['8796093022208'];
   for (const count of counts) {
     it(`COUNT ${count}`, async () => {
-      const real = await connectReal(server.url, 9);
+      const real = await connectReal(server.url, 9, {}, false); // no FLUSHDB: other files use db 9
+      const key = `xac:${process.pid}:${count}`;
       const fake = createConnection({ port: ++port, streams: { redisVersion: server.version } });
       try {
-        const script = ['XADD s 1-0 f v', 'XGROUP CREATE s g 0', `XAUTOCLAIM s g c 0 0 COUNT ${count}`].map((l) => l.split(' '));
+        const script = ['XADD s 1-0 f v', 'XGROUP CREATE s g 0', `XAUTOCLAIM s g c 0 0 COUNT ${count}`].map((l) => l.split(' ').map((a) => (a === 's' ? key : a)));
         const r: unknown[] = [];
         const f: unknown[] = [];
         for (const argv of script) {
@@ -38,7 +39,7 @@ describeOnRealServers('XAUTOCLAIM with a huge COUNT', (server) => {
         }
         expect(f).toEqual(r);
       } finally {
-        await real.call('DEL', 's');
+        await real.call('DEL', key);
         real.disconnect();
         fake.close();
       }
