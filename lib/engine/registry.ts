@@ -107,7 +107,13 @@ export class ServerState {
    * Redis Cluster mode (lib/engine/cluster.ts): the masters sharing this server's db 0, or null
    * (a single server). Set by a front end that serves a cluster (`serve({ cluster })`).
    */
-  declare cluster: ClusterState | null; // a short-path accessor (shortPathAccessors below)
+  get cluster(): ClusterState | null {
+    return this.clusterState;
+  }
+  set cluster(value: ClusterState | null) {
+    this.clusterState = value;
+    this.updateShortPath();
+  }
   private clusterState: ClusterState | null = null;
   /**
    * Warn (console.warn, once per script and key) when a script reads or writes a key it did not
@@ -120,7 +126,13 @@ export class ServerState {
    * The replication stream (lib/engine/replication.ts): null until a replica attaches (SYNC);
    * commands then propagate to it.
    */
-  declare replication: Replication | null; // a short-path accessor
+  get replication(): Replication | null {
+    return this.replicationState;
+  }
+  set replication(value: Replication | null) {
+    this.replicationState = value;
+    this.updateShortPath();
+  }
   private replicationState: Replication | null = null;
   /** REPLICAOF host port: the master this server replicates (nothing is fetched), or null. */
   master: { host: string; port: number } | null = null;
@@ -145,18 +157,30 @@ export class ServerState {
   /** CLIENT PAUSE in force (lib/engine/pause.ts), or null. */
   clientPause: ClientPause | null = null;
   /** Client-side caching (CLIENT TRACKING): created by the first connection that turns it on. */
-  declare tracking: TrackingState | null; // a short-path accessor
+  get tracking(): TrackingState | null {
+    return this.trackingState;
+  }
+  set tracking(value: TrackingState | null) {
+    this.trackingState = value;
+    this.updateShortPath();
+  }
   private trackingState: TrackingState | null = null;
   /** Connections in MONITOR mode (lib/engine/connection/monitor.ts), or null when none. */
-  declare monitors: Set<{ push(msg: Reply): void }> | null; // a short-path accessor
+  get monitors(): Set<{ push(msg: Reply): void }> | null {
+    return this.monitorSet;
+  }
+  set monitors(value: Set<{ push(msg: Reply): void }> | null) {
+    this.monitorSet = value;
+    this.updateShortPath();
+  }
   private monitorSet: Set<{ push(msg: Reply): void }> | null = null;
 
   /**
    * True while no server-wide state asks for the general path's checks, the one flag the short
    * path of a command (`Connection.runLane`) reads: no cluster, no replica attached, no
    * `maxmemory`, no min-replicas-to-write in force, no CLIENT TRACKING, no MONITOR, the default
-   * `slowlog-log-slower-than`. Recomputed whenever one of them changes (the accessors of
-   * `shortPathAccessors`, CONFIG SET and CONFIG RESETSTAT's reset through the config's listeners).
+   * `slowlog-log-slower-than`. Recomputed whenever one of them changes (the accessors above,
+   * CONFIG SET and CONFIG RESETSTAT's reset through the config's listeners).
    */
   shortPath = true;
 
@@ -213,26 +237,6 @@ export class ServerState {
     return this.dbs.values();
   }
 }
-
-/**
- * The server-wide states the short path depends on, as accessors on the prototype (one shape):
- * reading gives the private slot, setting stores it and recomputes `shortPath`.
- */
-function shortPathAccessors(accessors: Record<'cluster' | 'replication' | 'tracking' | 'monitors', string>): void {
-  for (const [name, slot] of Object.entries(accessors)) {
-    Object.defineProperty(ServerState.prototype, name, {
-      get(this: Record<string, unknown>) {
-        return this[slot];
-      },
-      set(this: Record<string, unknown> & { updateShortPath(): void }, value: unknown) {
-        this[slot] = value;
-        this.updateShortPath();
-      },
-      configurable: true,
-    });
-  }
-}
-shortPathAccessors({ cluster: 'clusterState', replication: 'replicationState', tracking: 'trackingState', monitors: 'monitorSet' });
 
 const servers = new Map<string, ServerState>();
 
