@@ -495,6 +495,23 @@ describe('a runaway script', () => {
     }
   });
 
+  it("coroutine.wrap of anything but a Lua function is luaB_cowrap's argument error at the caller's line ('?' through pcall)", async () => {
+    // replies recorded on redis-server 7.0.15 and the post-7.4 build (identical)
+    const a = createConnection({ port: 51_046 });
+    const run = (body: string) => evalOf(a, body);
+    const bad = (line: number) => new RegExp(`^ERR user_script:${line}: bad argument #1 to 'wrap' \\(Lua function expected\\) script: [0-9a-f]{40}, on @user_script:${line}\\.$`);
+    try {
+      expect(await run('return coroutine.wrap(1)')).toMatch(bad(1)); // a tail call: the caller's line all the same
+      expect(await run('local x = 1\nlocal f = coroutine.wrap(1)')).toMatch(bad(2));
+      expect(await run('return coroutine.wrap()')).toMatch(bad(1));
+      expect(await run('return coroutine.wrap(tostring)')).toMatch(bad(1)); // a C function
+      expect(await run('return {pcall(coroutine.wrap, 1)}')).toEqual([null, "bad argument #1 to '?' (Lua function expected)"]);
+      expect(await run('local f = coroutine.wrap(function(a) coroutine.yield(a + 1) return 5 end) return {f(1), f()}')).toEqual([2, 5]);
+    } finally {
+      a.close();
+    }
+  });
+
   it('xpcall answers as Lua 5.1 in Redis: the handler gets the error object for one result; a failing handler, no handler', async () => {
     // replies checked on redis-server 7.0.15 and the post-7.4 build
     const a = createConnection({ port: 51_043 });

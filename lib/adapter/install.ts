@@ -31,7 +31,7 @@ import { type Connection, parsedKeyspaceEvents } from '../engine/connection';
 import { type Emulator, type EmulatorTable, harvestEmulators } from '../engine/emulators';
 import { allKeyspaces as engineKeyspaces, keyspaceFor, serverFor } from '../engine/registry';
 import { toByteString } from './encoding';
-import { CONN, closeInstance, connectInstance, installLifecycleHooks, openInstance } from './lifecycle';
+import { CONN, closeInstance, connectInstance, dbOfClient, installLifecycleHooks, openInstance } from './lifecycle';
 import {
   builtinMethod,
   engineMethod,
@@ -70,7 +70,10 @@ export function connectionOf(redis: Instance): Connection {
 
 /** The keyspace (current db) a fake client uses. */
 export function keyspaceOf(redis: Instance): Keyspace {
-  return connectionOf(redis).keyspace;
+  const conn = connectionOf(redis);
+  // before its handshake's SELECT ran: the db of the options (the connection is still in db 0)
+  const db = dbOfClient(redis, conn);
+  return db === conn.db ? conn.keyspace : conn.server.keyspace(db);
 }
 
 /** ioredis-mock's WATCH emitter, made inert: the engine does WATCH (no per-client listeners). */

@@ -93,8 +93,10 @@ export function connectionOptionsOf(redis: Instance, options: any, emulators: Em
   return {
     host: options?.host ?? 'localhost',
     port: Number(options?.port ?? 6379),
-    db: Number(options?.db ?? 0),
+    // a new connection is in db 0: the handshake sends SELECT (dbOfClient meanwhile)
+    db: 0,
     streams: parseStreamsOptions(options?.streams),
+    streamsDb: Number(options?.db ?? 0), // the keyspace of the db the client selects
     // keyPrefix is the front end's: it prefixes the arguments ioredis's command table marks as
     // keys (keys.ts applyKeyPrefix), as real ioredis does on the client side, for every command
     // (built-ins, stream commands, EVAL/EVALSHA/FCALL KEYS); the engine and scripts see full keys
@@ -109,9 +111,8 @@ export function connectionOptionsOf(redis: Instance, options: any, emulators: Em
 
 let ioredisVersion: string | undefined;
 /**
- * What ioredis sends on connect besides AUTH/SELECT: CLIENT SETNAME (connectionName) and,
- * unless `disableClientInfo`, CLIENT SETINFO LIB-NAME `ioredis` (or `ioredis(<clientInfoTag>)`)
- * and LIB-VER (its version), as a server's CLIENT LIST then shows (7.2+).
+ * The effect of ioredis's CLIENT SETINFO LIB-NAME `ioredis` (or `ioredis(<clientInfoTag>)`) and
+ * LIB-VER (its version), unless `disableClientInfo`, on a handshake not sent as commands.
  */
 function applyClientInfo(conn: Connection, options: any): void {
   if (options?.disableClientInfo) return;
@@ -126,10 +127,11 @@ function applyClientInfo(conn: Connection, options: any): void {
 
 /**
  * connecting → connect → (handshake) → ready, each event after the previous (promise callbacks).
- * The handshake is what ioredis sends before the ready check (event_handler.ts connectHandler):
- * AUTH with the `password` / `username` options (URL credentials included) — HELLO 3 AUTH on
- * ioredis 6's RESP3 — and the ready check (INFO), which a server with requirepass refuses with
- * NOAUTH when no password was given. A refusal is fatal as in ioredis (recoverFromFatalError):
+ * The handshake is what ioredis sends on connect (event_handler.ts connectHandler; see
+ * `handshake`), through the engine as any client's commands: HELLO 3 / AUTH with the `password` /
+ * `username` options (URL credentials included), SELECT, CLIENT SETNAME, CLIENT SETINFO, and the
+ * ready check (INFO), which a server with requirepass refuses with NOAUTH when no password was
+ * given. A refusal is fatal as in ioredis (recoverFromFatalError):
  * the commands held for `ready` reject with the server's error, `error` is emitted and the
  * client reconnects by its retryStrategy. The commands held while connecting run when the status
  * turns `ready`, before the `ready` event (ioredis writes its offline queue in its ready handler
@@ -190,52 +192,117 @@ function asReplyError(err: unknown): Error {
   return err instanceof Error ? err : new Error(String(err));
 }
 
+/** The db a connection being set up selects in its handshake (until then it is in db 0). */
+const HANDSHAKE_DB = Symbol.for('ioredis-mock-streams.handshakeDb');
+
 /**
- * The handshake on the engine connection: AUTH (or HELLO 3 [AUTH]) when the options carry
- * credentials, else a server that wants a password answers NOAUTH to ioredis's first command
- * (ioredis 6's HELLO 3, else the ready check's INFO). A refused AUTH is fatal.
+ * The db the client is in, or goes to once its handshake's SELECT ran (a new connection starts
+ * in db 0, as a socket does): what `streamsKeyspace(client)` shows right after `new Redis({ db })`.
+ */
+export function dbOfClient(redis: Instance, conn: Connection): number {
+  const pending = redis?.[HANDSHAKE_DB];
+  return typeof pending === 'number' && redis[CONN] === conn ? pending : conn.db;
+}
+
+/** One command of the handshake: its argv and what ioredis does when it fails. */
+interface HandshakeCommand {
+  kind: 'auth' | 'select' | 'other';
+  argv: string[];
+}
+
+/**
+ * The commands ioredis sends when the connection opens, in its order (event_handler connectHandler,
+ * recorded with MONITOR on 7.0.15 and the post-7.4 build): HELLO 3 [AUTH user pass] (ioredis 6,
+ * unless `protocol: 2`) or AUTH [user] pass (with credentials), SELECT db (a `db` other than 0),
+ * CLIENT SETNAME (connectionName), READONLY (readOnly), CLIENT SETINFO LIB-VER and LIB-NAME
+ * (unless disableClientInfo; ioredis 5 sends LIB-NAME first); then the ready check INFO.
+ */
+function handshakeCommands(redis: Instance, db: number, hello: boolean, credentials: string[] | null): HandshakeCommand[] {
+  const options = redis.options ?? {};
+  const commands: HandshakeCommand[] = [];
+  if (hello) {
+    const argv = ['hello', '3'];
+    if (credentials !== null) argv.push('AUTH', ...(credentials.length === 2 ? credentials : ['default', credentials[0]]));
+    commands.push({ kind: 'auth', argv });
+  } else if (credentials !== null) commands.push({ kind: 'auth', argv: ['auth', ...credentials] });
+  if (db) commands.push({ kind: 'select', argv: ['select', String(db)] });
+  if (options.connectionName) commands.push({ kind: 'other', argv: ['client', 'setname', String(options.connectionName)] });
+  if (options.readOnly && installedIoredisMajor() === 6) commands.push({ kind: 'other', argv: ['readonly'] });
+  if (!options.disableClientInfo) {
+    try {
+      ioredisVersion ??= projectIoredisVersion();
+    } catch {
+      ioredisVersion = '';
+    }
+    const libVer = { kind: 'other' as const, argv: ['client', 'SETINFO', 'LIB-VER', ioredisVersion] };
+    const libName = { kind: 'other' as const, argv: ['client', 'SETINFO', 'LIB-NAME', options.clientInfoTag ? `ioredis(${options.clientInfoTag})` : 'ioredis'] };
+    if (installedIoredisMajor() === 6) commands.push(libVer, libName);
+    else commands.push(libName, libVer);
+  }
+  return commands;
+}
+
+/** Run argv on the engine connection as a client's command: its error, or null. */
+function sendHandshake(conn: Connection, argv: string[]): Promise<Error | null> {
+  return conn.execute(argv.map((a) => Buffer.from(a).toString('latin1'))).then(
+    () => null,
+    (err) => asReplyError(err),
+  );
+}
+
+/**
+ * The handshake on the engine connection, as the commands of a client (MONITOR, INFO
+ * commandstats, CLIENT LIST see them): handshakeCommands in order, then the ready check INFO
+ * (unless `enableReadyCheck: false`). A refused AUTH / HELLO is fatal (recoverFromFatalError)
+ * unless its text is one ioredis only warns about; a refused SELECT is emitted as `error`
+ * (ioredis 5 and RESP2 emit it, ioredis 6's HELLO handshake stops at the refused HELLO); the
+ * others' errors are ignored; a refused ready check is fatal.
  */
 function handshake(redis: Instance, conn: Connection): Promise<void> {
   const credentials = credentialsOf(redis.options);
   const hello = conn.protocol === 3;
-  if (credentials === null && conn.isAuthenticated) return Promise.resolve();
-  let argv: string[];
-  if (hello) {
-    argv = ['hello', '3'];
-    if (credentials !== null) argv.push('AUTH', ...(credentials.length === 2 ? credentials : ['default', credentials[0]]));
-    conn.setProtocol(2); // HELLO 3 switches it again once accepted
-  } else if (credentials !== null) argv = ['auth', ...credentials];
-  else argv = ['info'];
-  return conn.execute(argv.map((a) => Buffer.from(a).toString('latin1'))).then(
-    () => {
-      if (hello) conn.setProtocol(3);
-      if (credentials === null || hello || conn.isAuthenticated) return undefined;
-      // AUTH accepted; the ready check still needs an authenticated connection
-      return undefined;
-    },
-    (err) => {
-      if (hello) conn.setProtocol(3);
-      const error = asReplyError(err);
-      const warning = credentials !== null ? authWarning(error.message) : null;
-      if (warning !== null) {
-        console.warn(warning);
-        if (conn.isAuthenticated) return undefined;
-        return conn.execute(['info']).then(
-          () => undefined,
-          (e) => fatalError(redis, conn, asReplyError(e)),
-        );
+  const db = dbOfClient(redis, conn);
+  if (credentials === null && conn.isAuthenticated && conn.server.monitors === null) {
+    // nothing to refuse and nobody watching: the handshake's effects without its commands (a
+    // fresh client would otherwise load the engine's command and INFO modules: start-up cost
+    // in every test file). INFO commandstats and CLIENT LIST `cmd` then do not count them.
+    redis[HANDSHAKE_DB] = undefined;
+    if (db) conn.selectDb(db);
+    applyClientInfo(conn, redis.options);
+    return Promise.resolve();
+  }
+  const commands = handshakeCommands(redis, db, hello, credentials);
+  if (hello) conn.setProtocol(2); // HELLO 3 switches it again once accepted
+  let fatal = false;
+  const run = (i: number): Promise<void> => {
+    if (i >= commands.length) return Promise.resolve();
+    const command = commands[i];
+    return sendHandshake(conn, command.argv).then((error) => {
+      if (command.kind === 'auth' && hello) conn.setProtocol(3);
+      if (command.kind === 'select') redis[HANDSHAKE_DB] = undefined;
+      if (error === null) return run(i + 1);
+      if (command.kind === 'auth') {
+        const warning = authWarning(error.message);
+        if (warning !== null) console.warn(warning);
+        else {
+          fatal = true;
+          fatalError(redis, conn, error);
+        }
+      } else if (command.kind === 'select' && (!fatal || !hello)) {
+        // ioredis 5 (and RESP2) emits it even after a refused AUTH; ioredis 6's HELLO handshake
+        // stops at the refused HELLO
+        silentEmit(redis, 'error', error);
       }
-      // a db option: ioredis 5's SELECT, sent after AUTH, fails too: its error is emitted after
-      // the refused AUTH's, before a refused ready check's
-      const selectFails = Number(redis.options?.db ?? 0) !== 0 && installedIoredisMajor() === 5 && !hello;
-      const selectError = selectFails ? newReplyError('NOAUTH Authentication required.') : undefined;
-      if (credentials === null && selectError) {
-        silentEmit(redis, 'error', selectError);
-        fatalError(redis, conn, error);
-      } else fatalError(redis, conn, error, selectError);
-      return undefined;
-    },
-  );
+      return run(i + 1);
+    });
+  };
+  return run(0).then(() => {
+    redis[HANDSHAKE_DB] = undefined;
+    if (fatal || redis.options?.enableReadyCheck === false) return undefined;
+    return sendHandshake(conn, ['info']).then((error) => {
+      if (error !== null) fatalError(redis, conn, error);
+    });
+  });
 }
 
 /** ioredis recoverFromFatalError: the queued commands fail with `err`, `error`, then a reconnection. */
@@ -321,7 +388,7 @@ function connectionLost(redis: Instance, conn: Connection): void {
   if (redis.status === 'end' || redis.status === 'close' || redis.status === 'reconnecting') return;
   const wasReady = redis.status === 'ready';
   const prev: PrevCondition = {
-    db: conn.db,
+    db: dbOfClient(redis, conn),
     channels: listenedChannels(redis, redis.channels),
     patterns: listenedChannels(redis, redis.patternChannels),
     shardChannels: redis[SHARD_CHANNELS] ?? [],
@@ -367,13 +434,12 @@ function reconnect(redis: Instance): void {
   let conn: Connection;
   try {
     const options = connectionOptionsOf(redis, redis.options, old.emulators);
-    if (prev) options.db = prev.db;
     conn = new Connection(options);
+    redis[HANDSHAKE_DB] = prev ? prev.db : Number(redis.options?.db ?? 0);
   } catch (err) {
     void Promise.reject(err);
     return;
   }
-  applyClientInfo(conn, redis.options);
   attachInvalidationSink(redis, conn);
   redis[CONN] = conn;
   redis[CONNECTED] = true;
@@ -423,7 +489,7 @@ export function openInstance(redis: Instance, options: any, emulators: EmulatorT
     throw new Error('The "resp3" replyMapping is only supported with protocol 3');
   }
   const conn = new Connection(connectionOptionsOf(redis, options, emulators));
-  applyClientInfo(conn, options);
+  redis[HANDSHAKE_DB] = Number(options?.db ?? 0);
   attachInvalidationSink(redis, conn);
   redis[CONN] = conn;
   clientCreated(redis); // the jest setup tags it with the running test
@@ -444,7 +510,7 @@ export function connectInstance(redis: Instance, emulators: EmulatorTable): Prom
   if (!conn || conn.closed) {
     try {
       conn = new Connection(connectionOptionsOf(redis, redis.options, emulators));
-      applyClientInfo(conn, redis.options);
+      redis[HANDSHAKE_DB] = Number(redis.options?.db ?? 0);
       attachInvalidationSink(redis, conn);
     } catch (err) {
       return Promise.reject(err);

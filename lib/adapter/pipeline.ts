@@ -126,14 +126,31 @@ function settle(e: Entry, run: () => unknown): Promise<[unknown, unknown?]> {
   );
 }
 
+/** `settle`, with the pair at once when `run` answers synchronously (no callback on the entry). */
+function settleNow(e: Entry, run: () => unknown): [unknown, unknown?] | Promise<[unknown, unknown?]> {
+  if (e.cb) return settle(e, run);
+  try {
+    const value = run();
+    return value instanceof Promise ? settle(e, () => value) : [null, value];
+  } catch (err) {
+    return [err];
+  }
+}
+
 /** The error Redis gives an entry when MULTI queues it, or null. */
 function queueTimeError(redis: Instance, conn: Connection, e: Entry): unknown {
   if (e.error !== undefined) return null; // answered in place
   const argv = e.kind === 'builtin' ? builtinArgvOf(redis, e) : argvOf(redis, e);
   try {
     const text = conn.queueTimeError(argv);
+    if (text === null) return null;
+    // counted as the server counts a refusal (rejectCommand): the command's rejected_calls when
+    // it exists, errorstats and total_error_replies
+    const full = conn.commandFullName(String(argv[0]).toLowerCase(), argv);
+    if (full !== null) conn.server.stats.commandDone(full, 0, 'rejected', text);
+    else conn.server.stats.errorReply(text);
     // ioredis gives each queue-time error its command (EXEC's `previousErrors`)
-    return text === null ? null : toClientError(new CommandError(text), [e.base, ...argv.slice(1)]);
+    return toClientError(new CommandError(text), [e.base, ...argv.slice(1)]);
   } catch (err) {
     return err;
   }
@@ -296,14 +313,19 @@ export function installPipeline(
         // them and UNWATCHes), the rest outside any transaction, then EXEC, which fails
         const discardAt = entries.findIndex((e) => e.base.toLowerCase() === 'discard');
         if (discardAt >= 0) return runDiscarded(redis, conn, entries.slice(discardAt + 1));
+        // INFO commandstats of MULTI and EXEC (their run time not measured: usec 0)
+        const stats = conn.server.stats;
+        stats.commandDone('multi', 0, 'ok');
         const previousErrors = entries.map((e) => queueTimeError(redis, conn, e)).filter((x) => x !== null);
         if (previousErrors.length > 0) {
           const err = newReplyError('EXECABORT Transaction discarded because of previous errors.');
           Object.assign(err, { command: { name: 'exec', args: [] }, previousErrors });
           conn.unwatchAll();
+          stats.commandDone('exec', 0, 'failed', err.message);
           throw err;
         }
         const out = conn.transaction(() => entries.map((e) => settle(e, () => runEntry(redis, conn, e))));
+        stats.commandDone('exec', 0, 'ok');
         conn.noteCommand('exec'); // CLIENT LIST shows cmd=exec once EXEC ran the queued commands
         // errors inside EXEC's reply carry no `command` (ioredis 5 and 6 parse them from the EXEC reply)
         return out === null ? null : Promise.all(out).then(withoutCommands);
@@ -311,16 +333,27 @@ export function installPipeline(
       // one exec is one command for the spin guard (a loop of pipelines must let the event loop turn too)
       return guarded(redis, () => whenReady(redis, 'exec', () => current().enqueue(run), () => Promise.reject(new Error(OFFLINE_QUEUE_DISABLED))));
     }
+    // The entries run one after the other as the server reads them, without a turn in between
+    // unless one answers later (a blocked call): they were all sent with exec(), so a
+    // disconnect() right after it finds them run, as a real server answers the whole batch
+    // before it sees the connection end (ioredis 5 and 6 then deliver every reply).
     const run = async () => {
       const conn = current();
       const out: [unknown, unknown?][] = [];
-      for (const e of entries) out.push(await settle(e, () => runEntry(redis, conn, e)));
+      for (const e of entries) {
+        const pair = settleNow(e, () => runEntry(redis, conn, e));
+        out.push(pair instanceof Promise ? await pair : pair);
+      }
       return out;
     };
     // one exec is one command for the spin guard (a loop of pipelines must let the event loop turn
-    // too); a pipeline sent before `ready` with enableOfflineQueue false: each command gets the error
+    // too); a pipeline sent before `ready` with enableOfflineQueue false: each command gets the error;
+    // one held for `ready` when the client disconnects: each command gets "Connection is closed."
+    // (ioredis flushes its offline queue command by command: exec resolves with the errors)
     return guarded(redis, () =>
-      whenReady(redis, 'exec', () => current().enqueue(run), () => Promise.all(closedPairs(entries, new Error(OFFLINE_QUEUE_DISABLED)))),
+      whenReady(redis, 'exec', () => current().enqueue(run), () => Promise.all(closedPairs(entries, new Error(OFFLINE_QUEUE_DISABLED)))).catch(
+        (err: unknown) => Promise.all(closedPairs(entries, err instanceof Error ? err : new Error(String(err)))),
+      ),
     );
   }
   layer.commit();

@@ -72,6 +72,9 @@ export interface ConnectionOptions {
   password?: string | null;
   /** Keyspace options (clock, redisVersion) applied like the `streams` client option. */
   streams?: KeyspaceOptions;
+  /** The database whose keyspace `streams` configures. @default db (the ioredis front end: the
+   *  `db` option, which its handshake SELECTs after the connection started in db 0) */
+  streamsDb?: number;
   // ---- extensions (see ENGINE-API.md) ----
   /** Initial client name (CLIENT SETNAME). */
   name?: string | null;
@@ -202,7 +205,9 @@ export class Connection {
     const db = options.db ?? 0;
     if (!Number.isInteger(db) || db < 0) throw new StreamsMockError(`db must be a non-negative integer, got ${String(db)}`);
     this.ks = this.server.keyspace(db);
-    if (options.streams) this.ks.configure(options.streams);
+    const streamsDb = options.streamsDb ?? db;
+    if (!Number.isInteger(streamsDb) || streamsDb < 0) throw new StreamsMockError(`db must be a non-negative integer, got ${String(streamsDb)}`);
+    if (options.streams) (streamsDb === db ? this.ks : this.server.keyspace(streamsDb)).configure(options.streams);
     this.id = nextClientId();
     this.name = options.name ?? null;
     this.resp = options.protocol === 3 ? 3 : 2;

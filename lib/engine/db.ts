@@ -14,6 +14,7 @@ import { type Connection, openConnections } from './connection';
 import type { ServerState } from './registry';
 import { storeKeyOfBytes } from './emulated/keys';
 import { prngOf } from '../keyspace/prng';
+import { touchAllWatchedKeysInDbs } from './watch';
 
 /**
  * A keyspace notification for the issuing connection, as Redis's notifyKeyspaceEvent sends it
@@ -131,7 +132,9 @@ export function makeDb(conn: Connection, ks: Keyspace): Db {
     lfuCounter: (key) => ks.store.lfuCounter(key),
     setAccess: (key, idleSeconds, freq) => void ks.store.setAccess(key, idleSeconds, freq),
     swapDb(index1, index2) {
-      if (index1 !== index2) conn.server.keyspace(index1).store.swapWith(conn.server.keyspace(index2).store);
+      if (index1 === index2) return;
+      const [a, b] = [conn.server.keyspace(index1), conn.server.keyspace(index2)];
+      touchAllWatchedKeysInDbs([[a, b], [b, a]], () => a.store.swapWith(b.store));
     },
     dirty: (n) => conn.server.stats.addDirty(n),
     resetStats: () => conn.server.stats.resetStats(),

@@ -954,7 +954,10 @@ const COROUTINE_CHUNK = '=coroutine';
  * too (`begin` marks it); a resume that came back because the hook suspended it (`hooked`) makes
  * the caller yield to the slice loop, then resumes the coroutine again, so the script sees one
  * resume. Elsewhere the native resume. `wrap` is Lua 5.1's luaB_auxwrap over this resume (a
- * string error gets the caller's position).
+ * string error gets the caller's position), behind a host function that checks the argument as
+ * luaB_cowrap does: not a Lua function is "<caller's position>: bad argument #1 to 'wrap' (Lua
+ * function expected)" (7.0.15 and the post-7.4 build; a host function keeps the caller's frame
+ * even when called as `return coroutine.wrap(x)`, a tail call, where a Lua one would not).
  */
 const COROUTINE_SOURCE = `local rawresume, create, yield, begin, hooked, wraperror, tostring, type = ...
 local function after(co, at, ...)
@@ -1008,6 +1011,18 @@ function installCoroutine(vm: LuaVm, L: LuaState): void {
     vm.setTop(T, 1);
     return vm.error(T);
   };
+  let luaWrap = 0;
+  const wrap: JsFunction = (T) => {
+    // luaL_argerror names the function as its caller's call instruction does: '?' from pcall (C)
+    const caller = userFrames(vm, T, 2)[1];
+    const bad = `bad argument #1 to '${caller === undefined || caller === null || caller === 'C' ? '?' : 'wrap'}' (Lua function expected)`;
+    if (vm.type(T, 1) !== LUA_TFUNCTION) raiseText(vm, T, bad);
+    vm.setTop(T, 1);
+    vm.pushRef(T, luaWrap);
+    vm.insert(T, 1);
+    if (vm.pcall(T, 1, 1, 0) !== 0) raiseText(vm, T, bad); // create refused it: a C function
+    return 1;
+  };
   if (vm.load(L, COROUTINE_SOURCE, COROUTINE_CHUNK) !== 0) throw new Error(`coroutine: ${vm.toString(L, -1)}`);
   vm.getGlobal(L, 'coroutine');
   vm.getField(L, -1, 'resume');
@@ -1020,10 +1035,12 @@ function installCoroutine(vm: LuaVm, L: LuaState): void {
   vm.getGlobal(L, 'tostring');
   vm.getGlobal(L, 'type');
   if (vm.pcall(L, 8, 2, 0) !== 0) throw new Error(`coroutine: ${vm.toString(L, -1)}`);
+  luaWrap = vm.ref(L);
   vm.getGlobal(L, 'coroutine');
-  vm.insert(L, -3);
-  vm.setField(L, -3, 'wrap');
+  vm.insert(L, -2);
   vm.setField(L, -2, 'resume');
+  vm.pushJsFunction(L, wrap);
+  vm.setField(L, -2, 'wrap');
   vm.pop(L, 1);
 }
 

@@ -1,7 +1,8 @@
 /**
  * Jest setup: `setupFilesAfterEnv` entry (`ioredis-mock-streams/jest`).
  *
- * Add to jest.config: `setupFilesAfterEnv: ['ioredis-mock-streams/jest']`. Then
+ * Add to jest.config: `setupFilesAfterEnv: ['ioredis-mock-streams/jest']` (in `setupFiles`, which jest
+ * runs before its test hooks exist, it throws a StreamsMockError saying so). Then
  * `import Redis from 'ioredis'` gives the fake in every test file, and:
  * - after each test every keyspace is emptied, blocked calls are released (they reject with
  *   "Connection is closed.") and clocks go back to the default (global) clock and Redis 8.10;
@@ -66,4 +67,12 @@ if (typeof jest !== 'undefined') {
 }
 
 // the per-test behaviour shared with the vitest and node:test entries (lib/runners/test-lifecycle.ts)
-installJestLifecycle();
+const installed = installJestLifecycle();
+// jest runs `setupFiles` before it defines the test hooks: there this file would mock ioredis but
+// reset nothing between tests, silently.
+if (typeof jest !== 'undefined' && !installed) {
+  throw new StreamsMockError(
+    "'ioredis-mock-streams/jest' ran before jest's beforeEach/afterEach exist (a setupFiles entry?): keyspaces, clocks and " +
+      "clients would not be reset between tests; put it in setupFilesAfterEnv: ['ioredis-mock-streams/jest'] in the jest config",
+  );
+}

@@ -31,6 +31,7 @@ const functions = (): ConnectionCommandModule => require('./functions');
 const cluster = (): ConnectionCommandModule => require('./cluster');
 const acl = (): ConnectionCommandModule => require('./acl');
 const replication = (): ConnectionCommandModule => require('./replication');
+const role = (): ConnectionCommandModule => require('./role');
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 const MULTI: Flags = { immediate: true, noScript: true };
@@ -92,6 +93,8 @@ const TABLE: [name: string, arity: number, flags: Flags, load: () => ConnectionC
   ['psync', -3, NOSCRIPT, replication],
   ['replicaof', 3, NOSCRIPT, replication],
   ['slaveof', 3, NOSCRIPT, replication],
+  ['role', 1, NOSCRIPT, role],
+  ['lolwut', -1, NONE, role],
 ];
 
 /** Connection-level commands by lower-case name. */

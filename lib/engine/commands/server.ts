@@ -36,6 +36,7 @@ import { RedisHash } from '../../model/hash';
 import { CONNECTION_COMMANDS } from './index';
 import { monitorCommand } from '../connection/monitor';
 import { usedMemory } from '../maxmemory';
+import { touchAllWatchedKeysInDbs } from '../watch';
 
 // INFO, COMMAND and MOCKCLOCK load their modules on first use (FLUSHALL, TIME … do not need them)
 /* eslint-disable @typescript-eslint/no-require-imports */
@@ -119,8 +120,9 @@ function commandNames(conn: Connection): string[] {
 }
 
 /** Delete every key of `dbs`; each key deleted counts as a change (db.c emptyData). */
-function flush(server: ServerState, dbs: Iterable<ReturnType<ServerState['keyspace']>>): void {
+function flush(server: ServerState, keyspaces: Iterable<ReturnType<ServerState['keyspace']>>): void {
   let removed = 0;
+  const dbs = [...keyspaces];
   const empty = () => {
     for (const ks of dbs) {
       removed += ks.store.keyNames().length;
@@ -128,9 +130,11 @@ function flush(server: ServerState, dbs: Iterable<ReturnType<ServerState['keyspa
       ks.blocking.flush();
     }
   };
+  // WATCH: touchAllWatchedKeysInDb (watchers dirty, their keys kept)
+  const touch = (fn: () => void) => touchAllWatchedKeysInDbs(dbs.map((ks) => [ks, null]), fn);
   // client-side caching: one null invalidation instead of one per key (trackingInvalidateKeysOnFlush)
-  if (server.tracking !== null) server.tracking.flush(empty);
-  else empty();
+  if (server.tracking !== null) server.tracking.flush(() => touch(empty));
+  else touch(empty);
   server.stats.addDirty(removed);
 }
 
