@@ -107,13 +107,7 @@ export class ServerState {
    * Redis Cluster mode (lib/engine/cluster.ts): the masters sharing this server's db 0, or null
    * (a single server). Set by a front end that serves a cluster (`serve({ cluster })`).
    */
-  get cluster(): ClusterState | null {
-    return this.clusterState;
-  }
-  set cluster(value: ClusterState | null) {
-    this.clusterState = value;
-    this.updateShortPath();
-  }
+  declare cluster: ClusterState | null; // a short-path accessor (shortPathAccessors below)
   private clusterState: ClusterState | null = null;
   /**
    * Warn (console.warn, once per script and key) when a script reads or writes a key it did not
@@ -126,22 +120,10 @@ export class ServerState {
    * The replication stream (lib/engine/replication.ts): null until a replica attaches (SYNC);
    * commands then propagate to it.
    */
-  get replication(): Replication | null {
-    return this.replicationState;
-  }
-  set replication(value: Replication | null) {
-    this.replicationState = value;
-    this.updateShortPath();
-  }
+  declare replication: Replication | null; // a short-path accessor (shortPathAccessors below)
   private replicationState: Replication | null = null;
   /** REPLICAOF host port: the master this server replicates (nothing is fetched), or null. */
-  get master(): { host: string; port: number } | null {
-    return this.masterAddress;
-  }
-  set master(value: { host: string; port: number } | null) {
-    this.masterAddress = value;
-    this.updateShortPath();
-  }
+  declare master: { host: string; port: number } | null; // a short-path accessor (shortPathAccessors below)
   private masterAddress: { host: string; port: number } | null = null;
 
   /** The replication stream, created on first use (a replica attaches). */
@@ -162,31 +144,13 @@ export class ServerState {
   /** SLOWLOG entries (lib/engine/slowlog.ts). */
   readonly slowlog = new Slowlog();
   /** CLIENT PAUSE in force (lib/engine/pause.ts), or null. */
-  get clientPause(): ClientPause | null {
-    return this.pauseState;
-  }
-  set clientPause(value: ClientPause | null) {
-    this.pauseState = value;
-    this.updateShortPath();
-  }
+  declare clientPause: ClientPause | null; // a short-path accessor (shortPathAccessors below)
   private pauseState: ClientPause | null = null;
   /** Client-side caching (CLIENT TRACKING): created by the first connection that turns it on. */
-  get tracking(): TrackingState | null {
-    return this.trackingState;
-  }
-  set tracking(value: TrackingState | null) {
-    this.trackingState = value;
-    this.updateShortPath();
-  }
+  declare tracking: TrackingState | null; // a short-path accessor (shortPathAccessors below)
   private trackingState: TrackingState | null = null;
   /** Connections in MONITOR mode (lib/engine/connection/monitor.ts), or null when none. */
-  get monitors(): Set<{ push(msg: Reply): void }> | null {
-    return this.monitorSet;
-  }
-  set monitors(value: Set<{ push(msg: Reply): void }> | null) {
-    this.monitorSet = value;
-    this.updateShortPath();
-  }
+  declare monitors: Set<{ push(msg: Reply): void }> | null; // a short-path accessor (shortPathAccessors below)
   private monitorSet: Set<{ push(msg: Reply): void }> | null = null;
 
   /**
@@ -194,7 +158,7 @@ export class ServerState {
    * path of a command (`Connection.runLane`) reads: no cluster, no replica attached, not a
    * replica itself (REPLICAOF: READONLY, MASTERDOWN), no CLIENT PAUSE, no `maxmemory`, no
    * min-replicas-to-write in force, no CLIENT TRACKING, no MONITOR, the default
-   * `slowlog-log-slower-than`. Recomputed whenever one of them changes (the accessors above,
+   * `slowlog-log-slower-than`. Recomputed whenever one of them changes (the accessors of `shortPathAccessors`,
    * CONFIG SET and CONFIG RESETSTAT's reset through the config's listeners).
    */
   shortPath = true;
@@ -255,6 +219,26 @@ export class ServerState {
     return this.dbs.values();
   }
 }
+
+/**
+ * The server-wide states the short path depends on, as accessors on the prototype (one shape):
+ * reading gives the private slot, setting stores it and recomputes `shortPath`.
+ */
+function shortPathAccessors(accessors: Record<'cluster' | 'replication' | 'master' | 'clientPause' | 'tracking' | 'monitors', string>): void {
+  for (const [name, slot] of Object.entries(accessors)) {
+    Object.defineProperty(ServerState.prototype, name, {
+      get(this: Record<string, unknown>) {
+        return this[slot];
+      },
+      set(this: Record<string, unknown> & { updateShortPath(): void }, value: unknown) {
+        this[slot] = value;
+        this.updateShortPath();
+      },
+      configurable: true,
+    });
+  }
+}
+shortPathAccessors({ cluster: 'clusterState', replication: 'replicationState', master: 'masterAddress', clientPause: 'pauseState', tracking: 'trackingState', monitors: 'monitorSet' });
 
 const servers = new Map<string, ServerState>();
 
