@@ -67,6 +67,9 @@ const GROUPS = [
   // the stream commands a worker's loop does not send (claiming, inspection, 8.2's deletions):
   // read with the first of them, not with the first XADD
   { name: 'cmd-stream-more', roots: CMD(['xackdel', 'xautoclaim', 'xclaim', 'xdelex', 'xinfo', 'xnack', 'xpending', 'xsetid']) },
+  // the server commands (FLUSHALL/FLUSHDB in a test's afterEach, TIME, SAVE, DEBUG, MONITOR …):
+  // read with the first of them, not with the 190 KB of the other command modules
+  { name: 'cmd-server', roots: ['engine/commands/server'] },
   { name: 'commands', roots: ['commands/*', 'commands/server/*', 'engine/commands/*'], except: RARE },
   { name: 'rare', roots: RARE },
 ];

@@ -77,3 +77,43 @@ describe.each([
     }
   });
 });
+
+describe('single commands past the limit (the command that waits for the event loop to turn)', () => {
+  const statOf = (info: string, name: string) => new RegExp(`cmdstat_${name}:calls=(\\d+)`).exec(info)?.[1];
+
+  it('answers as before the wait and counts every call in INFO commandstats', async () => {
+    const redis = new Redis({ port: 47_731 }) as any;
+    await macrotask();
+    await redis.set('k', 'value');
+    await redis.hset('h', 'f1', 'v1', 'f2', 'v2');
+    let macrotaskRanAt = -1;
+    let i = 0;
+    timers.setImmediate(() => (macrotaskRanAt = i));
+    const got: unknown[] = [];
+    for (; i < 1_500; i++) {
+      got.push(await redis.get('k'), await redis.hgetall('h'), await redis.incr('n'), await redis.get('missing'));
+    }
+    expect(macrotaskRanAt).toBeGreaterThan(0);
+    for (let n = 0; n < 1_500; n++) expect(got.slice(4 * n, 4 * n + 4)).toEqual(['value', { f1: 'v1', f2: 'v2' }, n + 1, null]);
+    const info: string = await redis.info('commandstats');
+    expect(statOf(info, 'get')).toBe('3000');
+    expect(statOf(info, 'hgetall')).toBe('1500');
+    expect(statOf(info, 'incr')).toBe('1500');
+    redis.disconnect();
+  }, 30_000);
+
+  it('refuses a waiting command whose client was disconnected meanwhile, and keeps the order of the others', async () => {
+    const redis = new Redis({ port: 47_741 }) as any;
+    await macrotask();
+    await redis.set('k', 'value');
+    const sent: Promise<unknown>[] = [];
+    for (let n = 0; n < SPIN_LIMIT + 5; n++) sent.push(redis.incr('n'));
+    redis.disconnect();
+    const out = await Promise.allSettled(sent);
+    const answered = out.filter((o) => o.status === 'fulfilled').map((o) => (o as PromiseFulfilledResult<unknown>).value);
+    expect(answered).toEqual(Array.from({ length: answered.length }, (_, n) => n + 1));
+    const refused = out.filter((o) => o.status === 'rejected').map((o) => String((o as PromiseRejectedResult).reason?.message));
+    expect(refused.length).toBeGreaterThan(0);
+    expect(new Set(refused)).toEqual(new Set(['Connection is closed.']));
+  });
+});

@@ -183,9 +183,20 @@ function decodePairs(r: PairsReply, mode: Mode, stringNumbers: boolean, text: (s
 /** `decode` of every element of an array (a loop: no closure per array). */
 function decodeAll(items: readonly Reply[], mode: Mode, stringNumbers: boolean, text: (s: string) => unknown): unknown[] {
   const n = items.length;
+  // strings all ASCII (HGETALL's fields and values, MGET's values): each decodes to itself, so
+  // one check of them all instead of a decode and a UTF-8 check per string
+  if (n > 1 && text === decodeBytes && asciiStrings(items)) return items.slice();
   const out = new Array<unknown>(n);
   for (let i = 0; i < n; i++) out[i] = decode(items[i], mode, stringNumbers, text);
   return out;
+}
+
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/** True when every item is a string and all of them are ASCII (one regex over their concatenation). */
+function asciiStrings(items: readonly Reply[]): boolean {
+  for (let i = 0; i < items.length; i++) if (typeof items[i] !== 'string') return false;
+  return !NON_ASCII.test(items.join(''));
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {

@@ -286,9 +286,25 @@ function runStreamMethod(redis: Instance, emulators: EmulatorTable, lane: Stream
   }
   const verdict = spinCheck(redis);
   if (verdict !== 'run') {
-    const args = argsOf(call);
-    return deferred(verdict, () => runStreamNow(redis, emulators, lane.name, args, buffers));
+    if (verdict === 'park') return new Promise(() => undefined);
+    // after the turn, the short path again when the client is still in the usual state (the
+    // general path's functions are not compiled for the 1,001st command of a loop)
+    return verdict.then(() => runStreamMethodAfterTurn(redis, emulators, lane, seen, call, flat, buffers));
   }
+  return runOnLane(redis, conn, lane, seen, call, flat, buffers);
+}
+
+/** `runStreamMethod` for a command that waited for the event loop to turn (the spin guard). */
+function runStreamMethodAfterTurn(redis: Instance, emulators: EmulatorTable, lane: StreamLane, seen: unknown[], call: unknown[], flat: boolean, buffers: boolean): Promise<unknown> {
+  const conn: Connection | undefined = redis[CONN];
+  if (conn === undefined || redis.status !== 'ready' || !conn.ready || conn.closed || redis.subscriberMode || redis.options?.keyPrefix) {
+    return runStreamNow(redis, emulators, lane.name, argsOf(call), buffers);
+  }
+  return runOnLane(redis, conn, lane, seen, call, flat, buffers);
+}
+
+/** The lane itself: argv built in one pass, `Connection.runLane`, the reply encoded. */
+function runOnLane(redis: Instance, conn: Connection, lane: StreamLane, seen: unknown[], call: unknown[], flat: boolean, buffers: boolean): Promise<unknown> {
   let out: Reply | Promise<Reply>;
   let argv: string[];
   try {

@@ -4,7 +4,10 @@
  * per byte.
  */
 
-const CRC16_TABLE = (() => {
+/** The byte table, made on the first use (not at every load of the package: once per jest test file). */
+let CRC16_TABLE: Uint16Array | null = null;
+
+function crc16Table(): Uint16Array {
   const t = new Uint16Array(256);
   for (let i = 0; i < 256; i++) {
     let crc = i << 8;
@@ -12,12 +15,13 @@ const CRC16_TABLE = (() => {
     t[i] = crc;
   }
   return t;
-})();
+}
 
 /** CRC16-CCITT (XMODEM) of a byte string (one char per byte), as cluster.c crc16. */
 export function crc16(s: string, start = 0, end = s.length): number {
+  const table = (CRC16_TABLE ??= crc16Table());
   let crc = 0;
-  for (let i = start; i < end; i++) crc = ((crc << 8) & 0xffff) ^ CRC16_TABLE[((crc >> 8) ^ s.charCodeAt(i)) & 0xff];
+  for (let i = start; i < end; i++) crc = ((crc << 8) & 0xffff) ^ table[((crc >> 8) ^ s.charCodeAt(i)) & 0xff];
   return crc;
 }
 

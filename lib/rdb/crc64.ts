@@ -10,22 +10,30 @@
 const POLY_HI = 0x95ac9329;
 const POLY_LO = 0xac4bc9b5;
 
-const TABLE_HI = new Uint32Array(256);
-const TABLE_LO = new Uint32Array(256);
-for (let i = 0; i < 256; i++) {
-  let hi = 0;
-  let lo = i;
-  for (let k = 0; k < 8; k++) {
-    const odd = lo & 1;
-    lo = ((lo >>> 1) | ((hi & 1) << 31)) >>> 0;
-    hi = hi >>> 1;
-    if (odd) {
-      hi = (hi ^ POLY_HI) >>> 0;
-      lo = (lo ^ POLY_LO) >>> 0;
+/** The byte tables (high and low halves), made on the first use, not at every load of the package. */
+let TABLE_HI = new Uint32Array(0);
+let TABLE_LO = new Uint32Array(0);
+
+function makeTables(): void {
+  const tableHi = new Uint32Array(256);
+  const tableLo = new Uint32Array(256);
+  for (let i = 0; i < 256; i++) {
+    let hi = 0;
+    let lo = i;
+    for (let k = 0; k < 8; k++) {
+      const odd = lo & 1;
+      lo = ((lo >>> 1) | ((hi & 1) << 31)) >>> 0;
+      hi = hi >>> 1;
+      if (odd) {
+        hi = (hi ^ POLY_HI) >>> 0;
+        lo = (lo ^ POLY_LO) >>> 0;
+      }
     }
+    tableHi[i] = hi;
+    tableLo[i] = lo;
   }
-  TABLE_HI[i] = hi;
-  TABLE_LO[i] = lo;
+  TABLE_HI = tableHi;
+  TABLE_LO = tableLo;
 }
 
 /**
@@ -33,6 +41,7 @@ for (let i = 0; i < 256; i++) {
  * @returns the CRC as an unsigned 64-bit bigint
  */
 export function crc64(bytes: Uint8Array, crc = 0n, start = 0, end = bytes.length): bigint {
+  if (TABLE_HI.length === 0) makeTables();
   let hi = Number((crc >> 32n) & 0xffffffffn);
   let lo = Number(crc & 0xffffffffn);
   for (let i = start; i < end; i++) {

@@ -20,9 +20,12 @@ const MAX_LIT = 1 << 5;
 const MAX_OFF = 1 << 13;
 const MAX_REF = (1 << 8) + (1 << 3);
 
-/** Hash slots: input position + 1 (0 = empty), valid only when `stamp` matches the call. */
-const htab = new Int32Array(HSIZE);
-const stamp = new Uint32Array(HSIZE);
+/**
+ * Hash slots: input position + 1 (0 = empty), valid only when `stamp` matches the call. Made by
+ * the first compression (512 KB: not at every load of the package, once per jest test file).
+ */
+let htab: Int32Array = new Int32Array(0);
+let stamp: Uint32Array = new Uint32Array(0);
 let generation = 0;
 
 function idx(h: number): number {
@@ -37,6 +40,10 @@ function idx(h: number): number {
 export function lzfCompress(input: Uint8Array, outLen: number): Uint8Array | null {
   const inLen = input.length;
   if (!inLen || outLen <= 0) return null;
+  if (htab.length === 0) {
+    htab = new Int32Array(HSIZE);
+    stamp = new Uint32Array(HSIZE);
+  }
   if (++generation === 0xffffffff) {
     stamp.fill(0);
     generation = 1;
