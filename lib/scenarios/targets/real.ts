@@ -10,13 +10,18 @@
  *   deleted when the scenario ends, so the database is left as empty as it was found;
  * - a scenario with a command that reaches beyond that database or the server's data
  *   (./reach.ts: FLUSHALL, SWAPDB, SELECT, MOVE, COPY … DB, scripts and functions, CONFIG SET,
- *   CLIENT KILL/PAUSE, …) is skipped with the reason, unless `allowWholeServer` is given; then it
+ *   CLIENT KILL/PAUSE/UNBLOCK, CLIENT TRACKING … REDIRECT, …) is skipped with the reason, unless `allowWholeServer` is given; then it
  *   runs only on a server verified empty (every database, no functions) with no other client
- *   connected, and afterwards the target checks that no client connected while it ran
- *   (INFO stats `total_connections_received`): if one did, the result is `race` (never `pass`)
+ *   connected; right before each whole-server command and afterwards the target checks that no
+ *   client connected meanwhile (INFO stats `total_connections_received`, CLIENT LIST): if one did,
+ *   the command is not sent (RaceAbortError: the run stops), the result is `race` (never `pass`)
  *   and only the keys the scenario named are deleted; if none did, everything on the server is
- *   the scenario's, so it is emptied (FLUSHALL, FUNCTION FLUSH) and changed CONFIG parameters
- *   are set back;
+ *   the scenario's, so it is emptied (FLUSHALL, FUNCTION FLUSH). Changed CONFIG parameters are
+ *   set back however the scenario ends;
+ * - an exception thrown inside ioredis outside any promise while a scenario runs (it used to end
+ *   the process, leaving the keys) fails the commands in flight; the clean-up runs as after any
+ *   failure. Subscribe-family commands are sent in lower case, as ioredis's methods send them;
+ * - a database the server does not have (`/16`) is refused (BadUrlError), not run in database 0;
  * - SHUTDOWN, DEBUG, MIGRATE, MONITOR, replication, persistence, MODULE, ACL and CLUSTER changes
  *   are never sent: such a scenario is always skipped, and each command is checked again, with its
  *   captured arguments resolved, just before it is sent.
