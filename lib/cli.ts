@@ -17,7 +17,8 @@
  *   ioredis-mock-streams serve [--port P] [--host H] [--redis-version V] [--password PW]
  *                              [--clock adjustable|manual|real] [--time MS] [--no-clock-command]
  *                              [--cluster N]
- *     Runs the fake as a RESP server (RESP2/RESP3) until SIGINT/SIGTERM. Prints one line,
+ *     Runs the fake as a RESP server (RESP2/RESP3) until SIGINT/SIGTERM (started by npm: also
+ *     until the npm process that started it ends, see watchProcess). Prints one line,
  *     "ioredis-mock-streams server listening on redis://HOST:PORT (Redis V)", once it accepts
  *     connections (--port 0, the default, picks a free port). The clock moves over the wire
  *     with MOCKCLOCK GET | TICK ms | SET ms (see the README). With --cluster N: N masters of a
@@ -29,7 +30,8 @@
  *   that reaches beyond that database or the server's data (FLUSHALL, SELECT, scripts, CONFIG
  *   SET …; lib/scenarios/targets/reach.ts) is skipped unless --allow-whole-server is given, and
  *   then runs only on an empty server with no other client; a client connecting meanwhile makes
- *   it RACE (exit code 1). SHUTDOWN, DEBUG, MIGRATE … are never sent.
+ *   it RACE (exit code 1) and its next whole-server command is not sent. SHUTDOWN, DEBUG,
+ *   MIGRATE … are never sent. A database the server does not have is refused (exit code 2).
  *
  *   ioredis-mock-streams format [paths...]
  *     Validates scenario files and rewrites them in the stable fixture layout (for
@@ -37,6 +39,7 @@
  *
  * Exit code 2 for usage or connection problems.
  */
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { Argument, Command } from 'commander';
 import { listScenarioFiles, parseScenario } from './scenarios/format';
@@ -55,10 +58,12 @@ Data on the server (--url): the database the URL names (default 0) must be empty
 with keys is refused (exit code 2) unless --flush allows emptying it with FLUSHDB. The keys the
 scenarios create are deleted afterwards. A scenario with a command that
 reaches beyond that database or the server's data (FLUSHALL, SWAPDB, SELECT, MOVE, COPY ... DB,
-EVAL/FCALL and other scripts, SCRIPT, FUNCTION, CONFIG SET, CLIENT KILL/PAUSE, PUBLISH, commands
-the CLI does not know) is skipped with the reason, unless --allow-whole-server is given: then it
-runs only when every database is empty, no function is loaded and no other client is connected;
-if a client connects while it runs the result is RACE (exit code 1), never PASS. SHUTDOWN, DEBUG,
+EVAL/FCALL and other scripts, SCRIPT, FUNCTION, CONFIG SET, CLIENT KILL/PAUSE/UNBLOCK, CLIENT
+TRACKING ... REDIRECT, PUBLISH, commands the CLI does not know) is skipped with the reason, unless
+--allow-whole-server is given: then it runs only when every database is empty, no function is
+loaded and no other client is connected; if a client connects while it runs the result is RACE
+(exit code 1), never PASS, and its next whole-server command is not sent. CONFIG parameters it
+changed are set back however it ends. SHUTDOWN, DEBUG,
 MIGRATE, MONITOR, MODULE, ACL changes, replication and persistence commands are never sent.
 `;
 
@@ -148,6 +153,63 @@ interface ServeCliOptions {
   cluster?: string;
 }
 
+/** The parent and command line of process `pid` (ps), or undefined where ps cannot tell. */
+function processInfo(pid: number): { ppid: number; args: string } | undefined {
+  try {
+    const out = execFileSync('ps', ['-o', 'ppid=,args=', '-p', String(pid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 2000 });
+    const m = /^\s*(\d+)\s+(.*?)\s*$/.exec(out);
+    return m ? { ppid: Number(m[1]), args: m[2] } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether process `pid` has ended (a zombie not yet reaped by its parent counts as ended). */
+function processGone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Started by npm (`npx ioredis-mock-streams serve`, an npm script): npm runs the CLI through
+ * `sh -c`, and on SIGTERM it passes the signal to that shell only, which ends without passing it
+ * on, so `npx … serve & … kill $!` left the server listening with no parent. Under npm the server
+ * therefore also stops when the npm process that started it has ended. Found (before the server
+ * starts listening, so before anyone can kill it on seeing the address) by its command line (`npm exec …`, `npm run …`) among the parent and
+ * grandparent; where ps cannot tell (Windows), nothing is watched. Run directly
+ * (`node …/cli.js serve`) the server outlives its parent as any daemon may.
+ */
+function npmProcess(): number | undefined {
+  if (process.env.npm_command === undefined && process.env.npm_lifecycle_event === undefined) return undefined;
+  let pid = process.ppid;
+  let npm: number | undefined;
+  for (let level = 0; level < 2 && pid > 1 && npm === undefined; level++) {
+    const info = processInfo(pid);
+    if (!info) return undefined;
+    if (/^npm(\s|$)|npm-cli\.js|npx-cli\.js/.test(info.args)) npm = pid;
+    pid = info.ppid;
+  }
+  return npm;
+}
+
+/** Calls `stop` once process `watched` has ended (checked every 200 ms on an unref'd timer). */
+function watchProcess(watched: number, stop: () => void): ReturnType<typeof setInterval> {
+  const timer = setInterval(() => {
+    if (processGone(watched)) stop();
+  }, 200);
+  timer.unref();
+  return timer;
+}
+
 /** `serve`: start the RESP server and wait for SIGINT/SIGTERM. Resolves with the exit code. */
 async function serveCommand(opts: ServeCliOptions): Promise<number> {
   // Loaded on demand: the server code stays off every other path.
@@ -171,6 +233,7 @@ async function serveCommand(opts: ServeCliOptions): Promise<number> {
   else if (opts.clock === 'real') clock = realClock;
   else if (opts.clock === 'adjustable') clock = new AdjustableClock(time);
   else throw new Error(`--clock must be adjustable, manual or real, got ${opts.clock}`);
+  const npm = npmProcess();
   const server = await serve({
     port,
     host: opts.host,
@@ -186,12 +249,15 @@ async function serveCommand(opts: ServeCliOptions): Promise<number> {
   } else {
     console.log(`ioredis-mock-streams server listening on ${server.url} (Redis ${server.redisVersion})`);
   }
+  let parentWatch: ReturnType<typeof setInterval> | undefined;
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
     void server.whenClosed.then(stop); // a client's SHUTDOWN
+    if (npm !== undefined) parentWatch = watchProcess(npm, stop);
   });
+  if (parentWatch !== undefined) clearInterval(parentWatch);
   await server.close();
   return 0;
 }

@@ -15,7 +15,7 @@ import {
   type Step,
 } from './format';
 import { matchReply, normalizeReply, resolveArgs, type Bindings, type Json, type MatchResult, type Reply } from './matchers';
-import { withTimeout, ReplayTimeoutError, type PendingCall, type Target, type TargetSession } from './targets/target';
+import { withTimeout, RaceAbortError, ReplayTimeoutError, type PendingCall, type Target, type TargetSession } from './targets/target';
 
 /** What a command produced. */
 export type Outcome =
@@ -122,6 +122,15 @@ export async function runScenario(scenario: Scenario, target: Target, opts: RunO
     return result;
   };
 
+  // Set when the target refused a command because another client connected (RaceAbortError):
+  // the run stops there and its result is `race`.
+  let aborted: string | undefined;
+  const noteAbort = (p: Promise<unknown>): void => {
+    p.catch((e: unknown) => {
+      if (e instanceof RaceAbortError) aborted ??= e.message.replace(/^\[ioredis-mock-streams\] /, '');
+    });
+  };
+
   let session: TargetSession;
   try {
     session = await target.open(scenario);
@@ -154,6 +163,7 @@ export async function runScenario(scenario: Scenario, target: Target, opts: RunO
         } catch (e) {
           call = Promise.reject(e);
         }
+        noteAbort(call);
         if (step.async !== undefined) {
           const pending: PendingCall = { settled: false };
           // toOutcome never rejects, so an abandoned async command cannot cause an unhandled rejection.
@@ -180,6 +190,11 @@ export async function runScenario(scenario: Scenario, target: Target, opts: RunO
       } else {
         continue;
       }
+      if (aborted !== undefined) {
+        result.status = 'race';
+        result.raceReason = aborted;
+        return result;
+      }
       result.outcomes[i] = outcome;
       const expected = expectationOf(step);
       const check = checkOutcome(expected, outcome, bindings);
@@ -195,7 +210,7 @@ export async function runScenario(scenario: Scenario, target: Target, opts: RunO
     const race = await session.close();
     if (typeof race === 'string') {
       result.raceReason = race;
-      if (result.status === 'pass') result.status = 'race';
+      if (result.status === 'pass' || aborted !== undefined) result.status = 'race';
     }
   }
 }

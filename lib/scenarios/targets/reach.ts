@@ -7,7 +7,8 @@
  * - `server`: it reaches beyond that database or the server's data: other databases (FLUSHALL,
  *   SWAPDB, SELECT of another db, MOVE, COPY … DB, RESET), scripts and functions (whose bodies
  *   can call anything: EVAL, FCALL, SCRIPT, FUNCTION), server state (CONFIG SET, CLIENT KILL,
- *   CLIENT PAUSE, ACL, statistics resets), other clients (PUBLISH), or it is a command the CLI
+ *   CLIENT PAUSE, ACL, statistics resets), other clients (PUBLISH; CLIENT KILL, CLIENT UNBLOCK and
+ *   CLIENT TRACKING … REDIRECT, which name another connection by ID), or it is a command the CLI
  *   does not know (a module's, a newer server's) — run only with `allowWholeServer` on a server
  *   verified empty with no other client connected;
  * - `never`: never sent, flag or not: SHUTDOWN, DEBUG, MIGRATE (another server), replication and
@@ -90,6 +91,10 @@ export function commandReach(argv: readonly Arg[], db: number): Reach {
   if (NEVER_SUBCOMMANDS[name]) {
     if (sub === undefined) return { kind: 'never', what: `${upper} with a captured subcommand` };
     if (NEVER_SUBCOMMANDS[name].has(sub)) return { kind: 'never', what: `${upper} ${sub.toUpperCase()}` };
+  }
+  if (name === 'client' && sub === 'tracking' && argv.slice(2).some((a) => typeof a !== 'string' || a.toLowerCase() === 'redirect')) {
+    // REDIRECT <id> sends the invalidations to another connection, which may be any client's.
+    return { kind: 'server', what: 'CLIENT TRACKING … REDIRECT (targets another connection by ID)' };
   }
   if (LOCAL_SUBCOMMANDS[name]) {
     if (sub !== undefined && LOCAL_SUBCOMMANDS[name].has(sub)) return { kind: 'db' };

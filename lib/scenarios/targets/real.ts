@@ -10,13 +10,18 @@
  *   deleted when the scenario ends, so the database is left as empty as it was found;
  * - a scenario with a command that reaches beyond that database or the server's data
  *   (./reach.ts: FLUSHALL, SWAPDB, SELECT, MOVE, COPY … DB, scripts and functions, CONFIG SET,
- *   CLIENT KILL/PAUSE, …) is skipped with the reason, unless `allowWholeServer` is given; then it
+ *   CLIENT KILL/PAUSE/UNBLOCK, CLIENT TRACKING … REDIRECT, …) is skipped with the reason, unless `allowWholeServer` is given; then it
  *   runs only on a server verified empty (every database, no functions) with no other client
- *   connected, and afterwards the target checks that no client connected while it ran
- *   (INFO stats `total_connections_received`): if one did, the result is `race` (never `pass`)
+ *   connected; right before each whole-server command and afterwards the target checks that no
+ *   client connected meanwhile (INFO stats `total_connections_received`, CLIENT LIST): if one did,
+ *   the command is not sent (RaceAbortError: the run stops), the result is `race` (never `pass`)
  *   and only the keys the scenario named are deleted; if none did, everything on the server is
- *   the scenario's, so it is emptied (FLUSHALL, FUNCTION FLUSH) and changed CONFIG parameters
- *   are set back;
+ *   the scenario's, so it is emptied (FLUSHALL, FUNCTION FLUSH). Changed CONFIG parameters are
+ *   set back however the scenario ends;
+ * - an exception thrown inside ioredis outside any promise while a scenario runs (it used to end
+ *   the process, leaving the keys) fails the commands in flight; the clean-up runs as after any
+ *   failure. Subscribe-family commands are sent in lower case, as ioredis's methods send them;
+ * - a database the server does not have (`/16`) is refused (BadUrlError), not run in database 0;
  * - SHUTDOWN, DEBUG, MIGRATE, MONITOR, replication, persistence, MODULE, ACL and CLUSTER changes
  *   are never sent: such a scenario is always skipped, and each command is checked again, with its
  *   captured arguments resolved, just before it is sent.
@@ -26,7 +31,7 @@
 import IORedis from 'ioredis';
 import { compareVersions, clientsOf, sameServerLine, type Scenario } from '../format';
 import { commandReach, scenarioReach, type Reach } from './reach';
-import { clientNamed, sleep, type PendingCall, type Target, type TargetSession } from './target';
+import { clientNamed, RaceAbortError, sleep, type PendingCall, type Target, type TargetSession } from './target';
 
 export interface RealTargetOptions {
   /** Server URL, e.g. `redis://127.0.0.1:6399/0`. */
@@ -137,13 +142,32 @@ function connect(url: string, db: number, name: string): Promise<IORedis> {
     lastError = e;
   });
   return client.connect().then(
-    () => client,
+    async () => {
+      // ioredis selects `db` on connecting but only emits an error when SELECT fails (the
+      // connection then stays on database 0): select it again and refuse a database the server
+      // does not have.
+      try {
+        await client.call('SELECT', String(db));
+      } catch (e) {
+        client.disconnect();
+        throw new BadUrlError(`database ${db} in --url does not exist on ${redactUrl(url)} (SELECT ${db}: ${(e as Error).message})`);
+      }
+      return client;
+    },
     (e: Error) => {
       client.disconnect();
       throw new Error(`cannot connect to ${url}: ${lastError?.message ?? e.message}`);
     },
   );
 }
+
+/**
+ * Subscribe-family commands as real ioredis expects their names: it files a subscription under
+ * the command's name as given, and `call('SUBSCRIBE', …)` in capitals makes it throw a TypeError
+ * inside its reply handler (SubscriptionSet.add), outside any promise. Lower case is the name its
+ * own methods send; Redis reads command names case-insensitively, and the replies do not echo it.
+ */
+const SUBSCRIBE_FAMILY = new Set(['subscribe', 'psubscribe', 'ssubscribe', 'unsubscribe', 'punsubscribe', 'sunsubscribe']);
 
 export class RealTarget implements Target {
   readonly kind = 'real' as const;
@@ -291,32 +315,53 @@ export class RealTarget implements Target {
   }
 
   /**
-   * After a whole-server scenario: a race if any client connected while it ran; else everything on
-   * the server is the scenario's, so it is emptied and CONFIG set back.
+   * Whether a client other than ours connected since `snapshot` was taken (`connected`: how many
+   * connections the scenario opened itself): a text saying what was seen, or undefined.
    */
-  private async finishWholeServer(snapshot: WholeServerWatch, ours: ReadonlySet<number>, connected: number): Promise<string | undefined> {
-    const admin = await this.adminClient();
+  private async otherClientSince(snapshot: WholeServerWatch, ours: ReadonlySet<number>, connected: number): Promise<string | undefined> {
     const received = (await this.connectionsReceived()) - snapshot.connectionsBefore - connected;
     const others = await this.otherClients(new Set([...ours, this.adminId!]));
-    if (received > 0 || others.length > 0) {
+    if (received <= 0 && others.length === 0) return undefined;
+    const n = Math.max(received, others.length);
+    const who = others.length > 0 ? ` (${others.slice(0, 3).join('; ')})` : '';
+    return `${n} connection${n === 1 ? '' : 's'}${who}`;
+  }
+
+  /** Sets every CONFIG parameter that differs from the snapshot back; the failures, as texts. */
+  private async restoreConfig(snapshot: WholeServerWatch): Promise<string[]> {
+    const admin = await this.adminClient();
+    const pairs = (await admin.call('CONFIG', 'GET', '*')) as string[];
+    const failures: string[] = [];
+    for (let i = 0; i + 1 < pairs.length; i += 2) {
+      const before = snapshot.config.get(pairs[i]);
+      if (before === undefined || before === pairs[i + 1]) continue;
+      await admin.call('CONFIG', 'SET', pairs[i], before).catch((e: Error) => failures.push(`${pairs[i]} (${e.message})`));
+    }
+    return failures;
+  }
+
+  /**
+   * After a whole-server scenario, whatever its ending: CONFIG parameters are set back to the
+   * snapshot; then a race if any client connected while it ran (only the keys the scenario named
+   * are deleted), else everything on the server is the scenario's, so it is emptied.
+   */
+  private async finishWholeServer(snapshot: WholeServerWatch, ours: ReadonlySet<number>, connected: number, refused: string | undefined): Promise<string | undefined> {
+    const admin = await this.adminClient();
+    const restoreFailures = await this.restoreConfig(snapshot);
+    const notRestored = restoreFailures.length > 0 ? `; could not set CONFIG back: ${restoreFailures.join(', ')}` : '';
+    const seen = refused === undefined ? await this.otherClientSince(snapshot, ours, connected) : undefined;
+    if (refused !== undefined || seen !== undefined) {
       await this.deleteCreated();
-      const who = others.length > 0 ? ` (${others.slice(0, 3).join('; ')})` : '';
+      if (refused !== undefined) return `${refused}; only the keys the scenario named were deleted${notRestored}`;
       return (
-        `another client connected to the server while the scenario ran (${Math.max(received, others.length)} connection${Math.max(received, others.length) === 1 ? '' : 's'}${who}); ` +
-        'its data may have been changed or removed by the scenario, so the result is not a pass, and only the keys the scenario named were deleted'
+        `another client connected to the server while the scenario ran (${seen}); ` +
+        `its data may have been changed or removed by the scenario, so the result is not a pass, and only the keys the scenario named were deleted${notRestored}`
       );
     }
     this.created.clear();
     // Only the scenario's clients were connected since the server was seen empty: it all is theirs.
     await admin.call('FLUSHALL');
     await admin.call('FUNCTION', 'FLUSH').catch(() => undefined);
-    const pairs = (await admin.call('CONFIG', 'GET', '*')) as string[];
-    const restoreFailures: string[] = [];
-    for (let i = 0; i + 1 < pairs.length; i += 2) {
-      const before = snapshot.config.get(pairs[i]);
-      if (before === undefined || before === pairs[i + 1]) continue;
-      await admin.call('CONFIG', 'SET', pairs[i], before).catch((e: Error) => restoreFailures.push(`${pairs[i]} (${e.message})`));
-    }
     if (restoreFailures.length > 0) return `could not set CONFIG back: ${restoreFailures.join(', ')}`;
     return undefined;
   }
@@ -342,16 +387,46 @@ export class RealTarget implements Target {
     const blockWaitMs = this.blockWaitMs;
     const db = this.db;
     const get = (name: string) => clientNamed(clients, name);
+    const ours = new Set([...clients.values()].map((c) => c.id));
+    /** Set when a whole-server command was refused because another client connected: the run is over. */
+    let refused: string | undefined;
+    // An exception thrown inside the client library outside any promise (e.g. in its reply handler)
+    // would end the process and leave the scenario's keys behind: while this run is open it fails
+    // the commands in flight instead, and close() cleans up as after any failure.
+    let broken: Error | undefined;
+    const inFlight = new Set<(e: Error) => void>();
+    const onUncaught = (e: unknown) => {
+      broken = new Error(`[ioredis-mock-streams] the client library failed: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`);
+      for (const reject of inFlight) reject(broken);
+      inFlight.clear();
+    };
+    process.on('uncaughtException', onUncaught);
+    let closed = false;
     return {
       call: async (client, argv) => {
         const { conn } = get(client);
+        if (broken) throw broken;
+        if (refused) throw new RaceAbortError(refused);
         const reach = commandReach(argv, db);
         if (reach.kind === 'never' || (reach.kind === 'server' && allowed === 'db')) {
           throw new Error(`[ioredis-mock-streams] not sent to the real server: ${reach.what} reaches beyond database ${db}`);
         }
+        if (reach.kind === 'server' && watch) {
+          // Right before a whole-server command: no other client may have connected since the
+          // server was seen empty (its data would be the command's victim).
+          const seen = await this.otherClientSince(watch, ours, clients.size);
+          if (seen !== undefined) {
+            refused = `another client connected to the server while the scenario ran (${seen}), so ${reach.what} was not sent and the run stopped`;
+            throw new RaceAbortError(refused);
+          }
+        }
         await this.track(argv);
         const [command, ...args] = argv;
-        return conn.call(command, ...args);
+        const name = SUBSCRIBE_FAMILY.has(command.toLowerCase()) ? command.toLowerCase() : command;
+        return new Promise<unknown>((resolve, reject) => {
+          inFlight.add(reject);
+          conn.call(name, ...args).then(resolve, reject).finally(() => inFlight.delete(reject));
+        });
       },
       advance: (ms) => sleep(ms),
       async settleAsync(client: string, pending: PendingCall): Promise<void> {
@@ -365,16 +440,21 @@ export class RealTarget implements Target {
         }
       },
       close: async (): Promise<string | undefined> => {
-        // disconnect() drops the socket at once, which also ends commands still blocked.
-        for (const { conn } of clients.values()) conn.disconnect();
-        if (watch) {
-          // Let the server see the disconnects before CLIENT LIST is read.
-          const ours = new Set([...clients.values()].map((c) => c.id));
-          for (let i = 0; i < 50 && (await this.otherClients(new Set([this.adminId!]))).some((l) => ours.has(Number(/id=(\d+)/.exec(l)?.[1]))); i++) await sleep(2);
-          return this.finishWholeServer(watch, ours, clients.size);
+        if (closed) return undefined;
+        closed = true;
+        try {
+          // disconnect() drops the socket at once, which also ends commands still blocked.
+          for (const { conn } of clients.values()) conn.disconnect();
+          if (watch) {
+            // Let the server see the disconnects before CLIENT LIST is read.
+            for (let i = 0; i < 50 && (await this.otherClients(new Set([this.adminId!]))).some((l) => ours.has(Number(/id=(\d+)/.exec(l)?.[1]))); i++) await sleep(2);
+            return await this.finishWholeServer(watch, ours, clients.size, refused);
+          }
+          await this.deleteCreated();
+          return undefined;
+        } finally {
+          process.off('uncaughtException', onUncaught);
         }
-        await this.deleteCreated();
-        return undefined;
       },
     };
   }

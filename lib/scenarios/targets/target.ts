@@ -66,6 +66,18 @@ export class ReplayTimeoutError extends Error {
   }
 }
 
+/**
+ * A whole-server command was not sent because another client connected to the real server since
+ * the scenario started: the run stops there and its result is `race` (this error's message says
+ * what was seen).
+ */
+export class RaceAbortError extends Error {
+  constructor(message: string) {
+    super(`[ioredis-mock-streams] ${message}`);
+    this.name = 'RaceAbortError';
+  }
+}
+
 /** A scenario client by name; a name the scenario did not declare is a library error. */
 export function clientNamed<C>(clients: ReadonlyMap<string, C>, name: string): C {
   const c = clients.get(name);
