@@ -230,7 +230,9 @@ function freePort(): Promise<number> {
     const preload = path.join(dir, 'throw-in-reply-handler.js');
     fs.writeFileSync(
       preload,
-      `const DH = require(${JSON.stringify(require.resolve('ioredis/built/DataHandler'))}).default;
+      // the ioredis the CLI loads, resolved in the CLI's process from dist/ (under IOREDIS_MAJOR=5,
+      // resolving it here would give jest's mapped ioredis 5, which the CLI does not use)
+      `const DH = require(require.resolve('ioredis/built/DataHandler', { paths: [${JSON.stringify(path.dirname(CLI))}] })).default;
 const returnReply = DH.prototype.returnReply;
 DH.prototype.returnReply = function (reply) {
   if (Buffer.isBuffer(reply) && reply.toString() === 'boom') throw new TypeError('simulated failure in the reply handler');
