@@ -12,12 +12,10 @@
  * REDIS_SERVER_BIN) on a free loopback port; without REDIS_URL, or without the binary, they skip
  * with a warning. The classification itself (reach.ts) is tested without a server.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import IORedis from 'ioredis';
+import { type PrivateServer, privateServerAvailable, startPrivateServer } from '../helpers/private-server';
 import { main } from '../../lib/cli';
 import { commandReach, scenarioReach } from '../../lib/scenarios/targets/reach';
 import { RealTarget, urlDatabase } from '../../lib/scenarios/targets/real';
@@ -115,35 +113,10 @@ describe('--url database', () => {
   });
 });
 
-const serverBin = process.env.REDIS_SERVER_BIN ?? 'redis-server';
-const haveBin = (() => {
-  try {
-    return require('node:child_process').spawnSync(serverBin, ['--version']).status === 0;
-  } catch {
-    return false;
-  }
-})();
-const canRun = Boolean(process.env.REDIS_URL) && haveBin;
-if (!canRun) {
-  console.warn(
-    process.env.REDIS_URL
-      ? `${serverBin} not found (REDIS_SERVER_BIN): CLI reach tests on a private real server skipped`
-      : 'REDIS_URL not set: CLI reach tests on a private real server skipped',
-  );
-}
+const canRun = privateServerAvailable('CLI reach tests on a private real server');
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-// skip: no server URL (REDIS_URL / REDIS_UNSTABLE_URL): skipped with the warning printed above; CI sets both
+// skip: no server URL (REDIS_URL) or no redis-server binary: skipped with the warning printed above; CI sets both
 (canRun ? describe : describe.skip)('replay --url on a server of the test\'s own, with data in other databases', () => {
-  let server: ChildProcess;
   let port: number;
   let dir: string;
   let admin: IORedis;
@@ -182,29 +155,14 @@ function freePort(): Promise<number> {
     }
   }
 
+  let server: PrivateServer;
   beforeAll(async () => {
-    port = await freePort();
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-reach-'));
-    server = spawn(serverBin, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
-    // Until the server accepts connections: a fresh client per attempt, no reconnecting.
-    for (let i = 0; ; i++) {
-      const c = new IORedis(port, '127.0.0.1', { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
-      c.on('error', () => undefined);
-      try {
-        await c.connect();
-        admin = c;
-        break;
-      } catch (e) {
-        c.disconnect();
-        if (i > 200) throw e;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    }
+    server = await startPrivateServer('cli-reach-');
+    ({ port, dir, admin } = server);
   }, 20000);
   afterAll(async () => {
     admin?.disconnect();
-    server?.kill('SIGKILL');
-    fs.rmSync(dir, { recursive: true, force: true });
+    server?.stop();
   });
   beforeEach(async () => {
     await admin.flushall();

@@ -13,12 +13,12 @@
  * port, as 23-1-cli-reaches-only-what-it-creates does; without REDIS_URL or the binary they skip
  * with a warning. The uncaught-error test runs the built CLI (dist/cli.js) in a child process.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import IORedis from 'ioredis';
+import { type PrivateServer, privateServerAvailable, startPrivateServer } from '../helpers/private-server';
 import { main } from '../../lib/cli';
 import { commandReach } from '../../lib/scenarios/targets/reach';
 
@@ -68,40 +68,14 @@ describe('SUBSCRIBE through ioredis replies with the subscription count (fake)',
   });
 });
 
-const serverBin = process.env.REDIS_SERVER_BIN ?? 'redis-server';
-const haveBin = (() => {
-  try {
-    return spawnSync(serverBin, ['--version']).status === 0;
-  } catch {
-    return false;
-  }
-})();
-const canRun = Boolean(process.env.REDIS_URL) && haveBin;
-if (!canRun) {
-  console.warn(
-    process.env.REDIS_URL
-      ? `${serverBin} not found (REDIS_SERVER_BIN): CLI trial tests on a private real server skipped`
-      : 'REDIS_URL not set: CLI trial tests on a private real server skipped',
-  );
-}
+const canRun = privateServerAvailable('CLI trial tests on a private real server');
 const CLI = path.join(__dirname, '..', '..', 'dist', 'cli.js');
 const built = fs.existsSync(CLI);
 if (canRun && !built) console.warn('dist/cli.js missing (run `npm run build`): the CLI child-process test is skipped');
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 // skip: no server URL (REDIS_URL) or no redis-server binary: skipped with the warning printed above; CI sets both
 (canRun ? describe : describe.skip)('replay --url on a server of the test\'s own', () => {
-  let server: ChildProcess;
   let port: number;
-  let serverDir: string;
   let admin: IORedis;
   const url = (db: number) => `redis://127.0.0.1:${port}/${db}`;
   async function keysIn(db: number): Promise<string[]> {
@@ -115,28 +89,14 @@ function freePort(): Promise<number> {
     await admin.ping();
   }
 
+  let server: PrivateServer;
   beforeAll(async () => {
-    port = await freePort();
-    serverDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-trial-server-'));
-    server = spawn(serverBin, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', serverDir], { stdio: 'ignore' });
-    for (let i = 0; ; i++) {
-      const c = new IORedis(port, '127.0.0.1', { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
-      c.on('error', () => undefined);
-      try {
-        await c.connect();
-        admin = c;
-        break;
-      } catch (e) {
-        c.disconnect();
-        if (i > 200) throw e;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    }
+    server = await startPrivateServer('cli-trial-server-');
+    ({ port, admin } = server);
   }, 20000);
   afterAll(async () => {
     admin?.disconnect();
-    server?.kill('SIGKILL');
-    fs.rmSync(serverDir, { recursive: true, force: true });
+    server?.stop();
   });
   beforeEach(async () => {
     await admin.flushall();
