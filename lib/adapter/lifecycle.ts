@@ -111,18 +111,25 @@ export function connectionOptionsOf(redis: Instance, options: any, emulators: Em
 
 let ioredisVersion: string | undefined;
 /**
- * The effect of ioredis's CLIENT SETINFO LIB-NAME `ioredis` (or `ioredis(<clientInfoTag>)`) and
- * LIB-VER (its version), unless `disableClientInfo`, on a handshake not sent as commands.
+ * What ioredis's CLIENT SETINFO sets, unless `disableClientInfo` (then null): LIB-NAME `ioredis`
+ * (or `ioredis(<clientInfoTag>)`) and LIB-VER (the project's ioredis version; '' when none).
  */
-function applyClientInfo(conn: Connection, options: any): void {
-  if (options?.disableClientInfo) return;
+function clientLibInfo(options: any): { name: string; ver: string } | null {
+  if (options?.disableClientInfo) return null;
   try {
     ioredisVersion ??= projectIoredisVersion();
   } catch {
     ioredisVersion = '';
   }
-  conn.libName = options?.clientInfoTag ? `ioredis(${options.clientInfoTag})` : 'ioredis';
-  conn.libVer = ioredisVersion;
+  return { name: options?.clientInfoTag ? `ioredis(${options.clientInfoTag})` : 'ioredis', ver: ioredisVersion };
+}
+
+/** The effect of ioredis's CLIENT SETINFO LIB-NAME / LIB-VER on a handshake not sent as commands. */
+function applyClientInfo(conn: Connection, options: any): void {
+  const info = clientLibInfo(options);
+  if (info === null) return;
+  conn.libName = info.name;
+  conn.libVer = info.ver;
 }
 
 /**
@@ -228,14 +235,10 @@ function handshakeCommands(redis: Instance, db: number, hello: boolean, credenti
   if (db) commands.push({ kind: 'select', argv: ['select', String(db)] });
   if (options.connectionName) commands.push({ kind: 'other', argv: ['client', 'setname', String(options.connectionName)] });
   if (options.readOnly && installedIoredisMajor() === 6) commands.push({ kind: 'other', argv: ['readonly'] });
-  if (!options.disableClientInfo) {
-    try {
-      ioredisVersion ??= projectIoredisVersion();
-    } catch {
-      ioredisVersion = '';
-    }
-    const libVer = { kind: 'other' as const, argv: ['client', 'SETINFO', 'LIB-VER', ioredisVersion] };
-    const libName = { kind: 'other' as const, argv: ['client', 'SETINFO', 'LIB-NAME', options.clientInfoTag ? `ioredis(${options.clientInfoTag})` : 'ioredis'] };
+  const info = clientLibInfo(options);
+  if (info !== null) {
+    const libVer = { kind: 'other' as const, argv: ['client', 'SETINFO', 'LIB-VER', info.ver] };
+    const libName = { kind: 'other' as const, argv: ['client', 'SETINFO', 'LIB-NAME', info.name] };
     if (installedIoredisMajor() === 6) commands.push(libVer, libName);
     else commands.push(libName, libVer);
   }
