@@ -281,7 +281,7 @@ function runStreamMethod(redis: Instance, emulators: EmulatorTable, lane: Stream
     const held = heldUntilReady(redis, emulators, lane.name, () => runStreamMethod(redis, emulators, lane, seen, call, flat, buffers));
     if (held !== null) return held;
   }
-  if (conn === undefined || redis.status !== 'ready' || !conn.ready || conn.closed || redis.subscriberMode || redis.options?.keyPrefix) {
+  if (!inUsualState(redis, conn)) {
     return runStreamCommand(redis, emulators, lane.name, argsOf(call), buffers);
   }
   const verdict = spinCheck(redis);
@@ -294,10 +294,15 @@ function runStreamMethod(redis: Instance, emulators: EmulatorTable, lane: Stream
   return runOnLane(redis, conn, lane, seen, call, flat, buffers);
 }
 
+/** The state the lane serves: ready and connected, nothing ahead, not subscribed, no keyPrefix. */
+function inUsualState(redis: Instance, conn: Connection | undefined): conn is Connection {
+  return conn !== undefined && redis.status === 'ready' && conn.ready && !conn.closed && !redis.subscriberMode && !redis.options?.keyPrefix;
+}
+
 /** `runStreamMethod` for a command that waited for the event loop to turn (the spin guard). */
 function runStreamMethodAfterTurn(redis: Instance, emulators: EmulatorTable, lane: StreamLane, seen: unknown[], call: unknown[], flat: boolean, buffers: boolean): Promise<unknown> {
   const conn: Connection | undefined = redis[CONN];
-  if (conn === undefined || redis.status !== 'ready' || !conn.ready || conn.closed || redis.subscriberMode || redis.options?.keyPrefix) {
+  if (!inUsualState(redis, conn)) {
     return runStreamNow(redis, emulators, lane.name, argsOf(call), buffers);
   }
   return runOnLane(redis, conn, lane, seen, call, flat, buffers);
