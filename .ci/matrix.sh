@@ -19,7 +19,8 @@
 # then (issue 23 item 16) each failed step again with its reason and the end of its log, so that
 # they are the last lines of the output. Timeouts are sized for a loaded 2-CPU machine: 60 s per
 # test in every runner (MATRIX_TEST_TIMEOUT, ms), 15 min per install and per run
-# (MATRIX_STEP_TIMEOUT, s); a step that hits one says so.
+# (MATRIX_STEP_TIMEOUT, s), 30 min for the whole suite on ioredis 5 (MATRIX_SUITE_TIMEOUT, s); a
+# step that hits one says so.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -29,6 +30,7 @@ NODE_VERSION=$(node -p process.versions.node)
 echo "matrix on Node $NODE_VERSION ($(command -v node)), npm $(npm --version)"
 TEST_TIMEOUT=${MATRIX_TEST_TIMEOUT:-60000}
 STEP_TIMEOUT=${MATRIX_STEP_TIMEOUT:-900}
+SUITE_TIMEOUT=${MATRIX_SUITE_TIMEOUT:-1800}
 SKIP_SUITE=0
 [ "${1:-}" = "--skip-suite" ] && SKIP_SUITE=1
 
@@ -40,15 +42,24 @@ pass() { echo "PASS $1 ($2 s)"; }
 fail() { echo "FAIL $1 ($2 s)"; failures=$((failures + 1)); FAILED+=("FAIL $1 ($2 s)"); }  # a consumer's own count dies with its subshell
 now() { date +%s; }
 # why <exit status> → the reason of a failed command: a timeout, or its exit status
-why() { if [ "$1" = 124 ]; then echo "timed out after $STEP_TIMEOUT s"; else echo "exit status $1"; fi; }
+why() { if [ "$1" = 124 ] || [ "$1" = 137 ]; then echo "timed out after ${2:-$STEP_TIMEOUT} s"; else echo "exit status $1"; fi; }
 
 if [ "$SKIP_SUITE" = 0 ]; then
   t=$(now)
-  if npm run test:ioredis5 >"$WORK/suite-ioredis5.log" 2>&1; then
+  # bounded (SUITE_TIMEOUT s, default 1800; the run takes ~250 s here): a hang fails this step
+  # with the files that had not finished, instead of eating CI's whole budget in silence
+  if timeout --kill-after=20 "$SUITE_TIMEOUT" npm run test:ioredis5 >"$WORK/suite-ioredis5.log" 2>&1; then st=0; else st=$?; fi
+  if [ "$st" = 0 ]; then
     pass "whole suite on ioredis 5.11.1: $(grep -E '^Tests:' "$WORK/suite-ioredis5.log" | tail -1)" $(($(now) - t))
   else
     tail -80 "$WORK/suite-ioredis5.log"
-    fail "whole suite on ioredis 5.11.1: $(grep -E '^(Tests|Test Suites):' "$WORK/suite-ioredis5.log" | tail -2 | tr '\n' ' ')" $(($(now) - t))
+    if [ "$st" = 124 ] || [ "$st" = 137 ]; then
+      echo "timed out after $SUITE_TIMEOUT s; test files without a PASS/FAIL line (the one running is among them):"
+      (IOREDIS_MAJOR=5 npx jest --listTests 2>/dev/null | sed "s|^$ROOT/||" | sort) >"$WORK/all-files" || true
+      (grep -aoE '^(PASS|FAIL) +[^ ]+' "$WORK/suite-ioredis5.log" | awk '{print $2}' | sort) >"$WORK/done-files" || true
+      comm -23 "$WORK/all-files" "$WORK/done-files" | head -20
+    fi
+    fail "whole suite on ioredis 5.11.1: $(why "$st" "$SUITE_TIMEOUT") $(grep -E '^(Tests|Test Suites):' "$WORK/suite-ioredis5.log" | tail -2 | tr '\n' ' ')" $(($(now) - t))
     SUITE_TAIL=$(grep -E '^\s*● ' "$WORK/suite-ioredis5.log" | head -10 || true)
   fi
 fi
