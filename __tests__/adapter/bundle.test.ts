@@ -17,7 +17,7 @@ const STUB_MARK = '/* ioredis-mock-streams bundle stub */';
 const isStub = (file: string) => readFileSync(join(DIST, file), 'utf8').includes(STUB_MARK);
 
 function run(script: string, nodeArgs: string[] = []): string {
-  return execFileSync(process.execPath, [...nodeArgs, '-e', script], { cwd: ROOT, encoding: 'utf8' }).trim();
+  return execFileSync(process.execPath, [...nodeArgs, '-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 }).trim();
 }
 
 // skip: dist/ not built (a bare `npx jest` on a fresh clone); `npm test` builds it first

@@ -22,7 +22,7 @@ function inFreshProcess(body: string): any {
       .filter((f) => f.startsWith('dist/') || f.startsWith('node_modules/'))
       .map((f) => f.startsWith('dist/') ? f : f.split('/').slice(0, f.split('/')[1].startsWith('@') ? 3 : 2).join('/'));
     (async () => { ${body} })().then((r) => console.log(JSON.stringify(r)), (e) => { console.error(e); process.exit(1); });`;
-  return JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8' }));
+  return JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 }));
 }
 
 // skip: dist/ not built (a bare `npx jest` on a fresh clone); `npm test` builds it first

@@ -18,7 +18,7 @@ export const serverBin = process.env.REDIS_SERVER_BIN ?? 'redis-server';
 export function privateServerAvailable(what: string): boolean {
   let haveBin = false;
   try {
-    haveBin = spawnSync(serverBin, ['--version']).status === 0;
+    haveBin = spawnSync(serverBin, ['--version'], { timeout: 10_000 }).status === 0;
   } catch {
     haveBin = false;
   }

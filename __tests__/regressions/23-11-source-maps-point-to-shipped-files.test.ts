@@ -50,7 +50,7 @@ const walk = (dir: string): string[] =>
     const out = execFileSync(
       process.execPath,
       ['--enable-source-maps', '-e', "try { require('./dist/cjs-entry.js').createFakeClock('bad') } catch (e) { console.log(e.stack) }"],
-      { cwd: ROOT, encoding: 'utf8' },
+      { cwd: ROOT, encoding: 'utf8', timeout: 60_000 },
     );
     const frame = /at (?:\w+\.)?createFakeClock \((.+):(\d+):\d+\)/.exec(out);
     expect(frame).not.toBeNull();
@@ -64,7 +64,7 @@ const walk = (dir: string): string[] =>
     // (the new-user trial saw `newReplyError (lib/json-file.ts:15:1)`)
     const script =
       "const R = require('./dist/cjs-entry.js'); const r = new R({ port: 7 }); r.call('nosuch').catch((e) => { console.log(e.stack); r.disconnect(); })";
-    const out = execFileSync(process.execPath, ['--enable-source-maps', '-e', script], { cwd: ROOT, encoding: 'utf8' });
+    const out = execFileSync(process.execPath, ['--enable-source-maps', '-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
     const frame = /at newReplyError \((.+):(\d+):\d+\)/.exec(out);
     expect(frame).not.toBeNull();
     const [, file, line] = frame!;

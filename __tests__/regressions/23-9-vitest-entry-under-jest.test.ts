@@ -15,7 +15,7 @@ if (!built) console.warn('dist/ not built (run `npm run build`): vitest-entry-un
 // skip: dist/ not built (npm test builds it first)
 (built ? it : it.skip)('require of the vitest entry throws a StreamsMockError naming the jest entry', () => {
   const script = `try { require('ioredis-mock-streams/vitest'); console.log('loaded'); } catch (e) { console.log(e.name + ': ' + e.message); }`;
-  expect(execFileSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8' }).trim()).toBe(
+  expect(execFileSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 }).trim()).toBe(
     "StreamsMockError: [ioredis-mock-streams] 'ioredis-mock-streams/vitest' is the vitest setup file; under jest use " +
       "setupFilesAfterEnv: ['ioredis-mock-streams/jest'] (or jest.mock('ioredis', () => require('ioredis-mock-streams')) in a test file)",
   );
@@ -24,5 +24,5 @@ if (!built) console.warn('dist/ not built (run `npm run build`): vitest-entry-un
 // skip: dist/ not built (npm test builds it first)
 (built ? it : it.skip)('import of the vitest entry still resolves to the ES module', () => {
   const script = `console.log(import.meta.resolve('ioredis-mock-streams/vitest'))`;
-  expect(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' }).trim()).toMatch(/\/esm\/vitest\.mjs$/);
+  expect(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 }).trim()).toMatch(/\/esm\/vitest\.mjs$/);
 });

@@ -24,7 +24,7 @@ if (!built) console.warn('dist/ not built (run `npm run build`): ESM entry check
         const differing = Object.keys(cjs).filter((k) => k in esm && !lazy.has(k) && esm[k] !== cjs[k]);
         console.log(JSON.stringify({ missing, differing, useTestLifecycle: typeof esm.useTestLifecycle }));
       });`;
-    const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8' }).trim());
+    const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 }).trim());
     expect(out).toEqual({ missing: [], differing: [], useTestLifecycle: 'function' });
   });
 });

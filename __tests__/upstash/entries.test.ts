@@ -21,7 +21,7 @@ function loaded(entry: string): { msw: boolean; upstash: boolean; exports: strin
       upstash: files.some((f) => /[\\\\/]dist[\\\\/]upstash[\\\\/]/.test(f)),
       exports: Object.keys(m).sort(),
     }));`;
-  return JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8' }));
+  return JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 }));
 }
 
 // the package entries are files of dist/: skipped until `npm run build` made them (`npm test` builds first)

@@ -210,6 +210,8 @@ export class ServerState {
       };
       ks.onModified = (key) => this.tracking?.keyModified(key);
       this.dbs.set(db, ks);
+      // one server, one clock and Redis version: a database no client configured uses db 0's
+      if (db !== 0) ks.follow(this.keyspace(0));
     }
     return ks;
   }

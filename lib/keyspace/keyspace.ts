@@ -41,8 +41,16 @@ export interface KeyWatcher {
 }
 
 export class Keyspace {
+  /** The clock and version in force (this database's own, else those of the one it follows). */
   private currentClock: Clock = globalClock;
   private currentVersion: RedisVersion = DEFAULT_REDIS_VERSION;
+  /** Given for this database (`streams` option, setClock/setRedisVersion), or null: it follows. */
+  private ownClock: Clock | null = null;
+  private ownVersion: RedisVersion | null = null;
+  /** The database whose clock and version this one uses while it has none of its own (db 0 of its server), or null. */
+  private followed: Keyspace | null = null;
+  /** The databases that follow this one. */
+  private readonly followers: Keyspace[] = [];
   /** Time snapshot while a MULTI/EXEC runs (Redis freezes command time for the transaction). */
   private frozenNow: number | null = null;
   /** Keyspace-event listeners: (event, fullKey). */
@@ -178,12 +186,64 @@ export class Keyspace {
     if (options.redisVersion !== undefined) this.setRedisVersion(options.redisVersion);
   }
 
-  /** Use `input` from now on (see KeyspaceOptions.clock). Throws StreamsMockError for a bad clock. */
+  /**
+   * Use `input` from now on (see KeyspaceOptions.clock), in this database and in those that follow
+   * it without a clock of their own. Throws StreamsMockError for a bad clock, or when calls are
+   * blocked where the clock would change.
+   */
   setClock(input: Clock | FakeTimersClockLike): void {
     const clock = acceptClock(input);
+    this.changeClock(clock);
+    this.ownClock = clock;
+  }
+
+  setRedisVersion(version: RedisVersion | string): void {
+    const parsed = parseRedisVersion(version);
+    this.ownVersion = parsed;
+    this.applyVersion(parsed);
+  }
+
+  /**
+   * Use the clock and version of `db` (db 0 of the same server) while this database has none of
+   * its own: a client that SELECTs another database keeps the server's clock and Redis version.
+   */
+  follow(db: Keyspace): void {
+    if (db === this || this.followed !== null) return;
+    this.followed = db;
+    db.followers.push(this);
+    if (this.ownVersion === null) this.applyVersion(db.currentVersion);
+    if (this.ownClock === null && this.blocking.size === 0) this.applyClock(db.currentClock);
+  }
+
+  /** The clock given for this database itself, or null (it uses the followed database's or the global one). */
+  get configuredClock(): Clock | null {
+    return this.ownClock;
+  }
+
+  /** The Redis version given for this database itself, or null (the followed database's or the default). */
+  get configuredVersion(): RedisVersion | null {
+    return this.ownVersion;
+  }
+
+  private applyVersion(version: RedisVersion): void {
+    this.currentVersion = version;
+    for (const f of this.followers) if (f.ownVersion === null) f.applyVersion(version);
+  }
+
+  /** `clock` in force here and in the followers without their own; refused while calls are blocked where it changes. */
+  private changeClock(clock: Clock): void {
     if (clock !== this.currentClock && this.blocking.size > 0) {
       throw new StreamsMockError('cannot change the clock while calls are blocked in this keyspace');
     }
+    for (const f of this.followers) {
+      if (f.ownClock === null && clock !== f.currentClock && f.blocking.size > 0) {
+        throw new StreamsMockError(`cannot change the clock while calls are blocked in database ${f.dbIndex}, which uses this keyspace's clock`);
+      }
+    }
+    this.applyClock(clock);
+  }
+
+  private applyClock(clock: Clock): void {
     const changed = clock !== this.currentClock;
     this.currentClock = clock;
     if (changed && this.expiryTimerAt !== undefined) {
@@ -193,10 +253,7 @@ export class Keyspace {
       this.expiryTimer = null;
       this.armActiveExpiry(at);
     }
-  }
-
-  setRedisVersion(version: RedisVersion | string): void {
-    this.currentVersion = parseRedisVersion(version);
+    for (const f of this.followers) if (f.ownClock === null) f.applyClock(clock);
   }
 
   /** Current command time in ms. Throws StreamsMockError when the clock answers no valid time. */
@@ -252,8 +309,12 @@ export class Keyspace {
   restoreDefaults(): void {
     this.reset();
     this.config.reset();
-    this.setClock(globalClock);
-    this.currentVersion = DEFAULT_REDIS_VERSION;
+    const followed = this.followed;
+    // (not refused for a follower's blocked calls: a reset releases them too, database by database)
+    this.applyClock(followed?.currentClock ?? globalClock);
+    this.ownClock = null;
+    this.ownVersion = null;
+    this.applyVersion(followed?.currentVersion ?? DEFAULT_REDIS_VERSION);
   }
 
   /** Empty the keyspace: release blocked calls, drop every key. The clock is left as is. */

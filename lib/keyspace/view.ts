@@ -10,7 +10,8 @@ import type { Keyspace, KeyspaceOptions } from './keyspace';
 export interface StreamsKeyspace {
   /**
    * The keyspace clock (shared by all clients of the keyspace): the clock given in
-   * `streams.clock` / `setClock()`, else the global clock; `clock.now()` is ms since the epoch.
+   * `streams.clock` / `setClock()`, else db 0's of the same server (another database nobody
+   * configured follows it), else the global clock; `clock.now()` is ms since the epoch.
    */
   readonly clock: Clock;
   /** The emulated Redis version, e.g. '8.10'. */
@@ -27,9 +28,16 @@ export interface StreamsKeyspace {
    *   (the message says how many calls are blocked)
    */
   waitForBlocked(count?: number, options?: { timeoutMs?: number }): Promise<void>;
-  /** Replace the clock (not while calls are blocked). */
+  /**
+   * Replace the clock of this keyspace and of the databases that follow it (the other databases
+   * of a db 0 keyspace that have no clock of their own). Throws StreamsMockError while calls are
+   * blocked in one of them, or for a value that is not a clock.
+   */
   setClock(clock: NonNullable<KeyspaceOptions['clock']>): void;
-  /** Emulate another Redis version, e.g. '7.0'. Throws StreamsMockError on unknown versions. */
+  /**
+   * Emulate another Redis version, e.g. '7.0' (also in the databases that follow this one).
+   * Throws StreamsMockError on unknown versions.
+   */
   setRedisVersion(version: string): void;
   /** Delete every key and release blocked calls (they reject with "Connection is closed."). */
   reset(): void;

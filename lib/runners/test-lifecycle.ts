@@ -75,13 +75,16 @@ let lasting: LastingClient[] = [];
  * Each keyspace's clock and version when the outermost test started, where they are not the
  * defaults (set outside tests: module scope, beforeAll): given back after the test's reset.
  */
-let outsideTests: { ks: WeakRef<Keyspace>; clock: Keyspace['clock']; version: Keyspace['redisVersion'] }[] = [];
+let outsideTests: { ks: WeakRef<Keyspace>; clock: Keyspace['clock'] | undefined; version: Keyspace['redisVersion'] | undefined }[] = [];
 
 function recordOutsideConfiguration(): void {
   outsideTests = [];
   for (const ks of allKeyspaces()) {
-    if (ks.clock !== globalClock || ks.redisVersion !== DEFAULT_REDIS_VERSION) {
-      outsideTests.push({ ks: new WeakRef(ks), clock: ks.clock, version: ks.redisVersion });
+    // only what was given for a database itself: one that follows db 0 follows it again after the reset
+    const clock = ks.configuredClock;
+    const version = ks.configuredVersion;
+    if ((clock !== null && clock !== globalClock) || (version !== null && version !== DEFAULT_REDIS_VERSION)) {
+      outsideTests.push({ ks: new WeakRef(ks), clock: clock ?? undefined, version: version ?? undefined });
     }
   }
 }
@@ -91,8 +94,8 @@ function reapplyOutsideConfiguration(): void {
     const ks = o.ks.deref();
     if (ks === undefined) continue;
     try {
-      ks.setClock(o.clock);
-      ks.setRedisVersion(o.version);
+      if (o.clock !== undefined) ks.setClock(o.clock);
+      if (o.version !== undefined) ks.setRedisVersion(o.version);
     } catch {
       // a clock that no longer accepts timers: the keyspace stays on the defaults
     }
