@@ -140,6 +140,15 @@ export const ERR_NUMIDS_MISMATCH = 'ERR The `numids` parameter must match the nu
 export const ERR_IDS_REQUIRED = 'ERR IDS option is required';
 
 // Generic dispatcher errors (server.c)
+/**
+ * processCommand's refusal of a PROTECTED command (DEBUG, MODULE LOAD/LOADEX/UNLOAD) while its
+ * setting (`enable-debug-command`, `enable-module-command`) is `no` (server.c, Redis 7.0+).
+ */
+export function errProtectedCommand(setting: 'enable-debug-command' | 'enable-module-command'): string {
+  const command = setting === 'enable-debug-command' ? 'DEBUG' : 'MODULE';
+  return `ERR ${command} command not allowed. If the ${setting} option is set to "local", you can run it from a local connection, otherwise you need to set this option in the configuration file, and then restart the server.`;
+}
+
 export function errWrongArity(name: string): string {
   return `ERR wrong number of arguments for '${name}' command`;
 }

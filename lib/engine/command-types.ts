@@ -15,6 +15,9 @@ import type { Connection } from './connection';
  */
 export type ConnectionHandler = (conn: Connection, argv: string[]) => Reply | Promise<Reply>;
 
+/** The settings that allow Redis's PROTECTED commands (`no`, `yes` or `local`; immutable). */
+export type ProtectingSetting = 'enable-debug-command' | 'enable-module-command';
+
 export interface ConnectionSubcommand {
   /** Redis arity of `container|sub` (command name and subcommand included). */
   readonly arity: number;
@@ -22,6 +25,8 @@ export interface ConnectionSubcommand {
   readonly since?: RedisVersion;
   /** Redis's `noscript` flag on the subcommand (CLUSTER RESET): refused inside scripts. */
   readonly noScript?: boolean;
+  /** Redis's `protected` flag (MODULE LOAD): refused before running while this setting is `no`. */
+  readonly protectedBy?: ProtectingSetting;
   readonly run: ConnectionHandler;
 }
 
@@ -38,6 +43,8 @@ export interface ConnectionCommandSpec {
   readonly noScript?: boolean;
   /** First version that has the command. */
   readonly since?: RedisVersion;
+  /** Redis's `protected` flag (DEBUG): refused before running while this setting is `no`. */
+  readonly protectedBy?: ProtectingSetting;
   readonly run?: ConnectionHandler;
   /** Container commands (CLIENT, SCRIPT): lower-case subcommand → spec. */
   readonly subcommands?: Readonly<Record<string, ConnectionSubcommand>>;

@@ -17,7 +17,7 @@ export interface ConnectionCommandModule {
   readonly specs: readonly ConnectionCommandSpec[];
 }
 
-type Flags = Pick<ConnectionCommandSpec, 'noAuth' | 'immediate' | 'noScript' | 'since'>;
+type Flags = Pick<ConnectionCommandSpec, 'noAuth' | 'immediate' | 'noScript' | 'since' | 'protectedBy'>;
 
 /* eslint-disable @typescript-eslint/no-require-imports -- lazy loading: each module on first use */
 const transaction = (): ConnectionCommandModule => require('./transaction');
@@ -27,6 +27,7 @@ const scripting = (): ConnectionCommandModule => require('./scripting');
 const pubsub = (): ConnectionCommandModule => require('./pubsub');
 const server = (): ConnectionCommandModule => require('./server');
 const diagnostics = (): ConnectionCommandModule => require('./diagnostics');
+const moduleCommand = (): ConnectionCommandModule => require('./module');
 const functions = (): ConnectionCommandModule => require('./functions');
 const cluster = (): ConnectionCommandModule => require('./cluster');
 const acl = (): ConnectionCommandModule => require('./acl');
@@ -76,7 +77,7 @@ const TABLE: [name: string, arity: number, flags: Flags, load: () => ConnectionC
   ['save', 1, NOSCRIPT, server],
   ['bgsave', -1, NOSCRIPT, server],
   ['lastsave', 1, NONE, server],
-  ['debug', -2, NOSCRIPT, server],
+  ['debug', -2, { noScript: true, protectedBy: 'enable-debug-command' }, server],
   ['monitor', 1, NOSCRIPT, server],
   ['shutdown', -1, NOSCRIPT, server],
   ['function', -2, NOSCRIPT, functions],
@@ -84,6 +85,7 @@ const TABLE: [name: string, arity: number, flags: Flags, load: () => ConnectionC
   ['fcall_ro', -3, NOSCRIPT, functions],
   ['latency', -2, NONE, diagnostics],
   ['slowlog', -2, NONE, diagnostics],
+  ['module', -2, NONE, moduleCommand],
   ['cluster', -2, NONE, cluster],
   ['readonly', 1, NONE, cluster],
   ['readwrite', 1, NONE, cluster],

@@ -23,7 +23,7 @@
  *   `enable-debug-command no` answers.
  * FUNCTION and FCALL: ./functions.ts.
  */
-import { CommandError, ERR_SYNTAX, errUnknownCommand } from '../../errors';
+import { CommandError, ERR_SYNTAX, errProtectedCommand, errUnknownCommand } from '../../errors';
 import { COMMANDS } from '../../commands/index';
 import type { InfoSource } from '../../commands/server/info';
 import { OK, type Reply, SimpleString, VerbatimReply } from '../../reply/reply';
@@ -163,8 +163,6 @@ function flushMode(argv: string[]): void {
   if (argv.length > 2 || (argv.length === 2 && !/^(a?sync)$/i.test(argv[1]))) throw new CommandError(ERR_SYNTAX);
 }
 
-const ERR_DEBUG_NOT_ALLOWED =
-  'ERR DEBUG command not allowed. If the enable-debug-command option is set to "local", you can run it from a local connection, otherwise you need to set this option in the configuration file, and then restart the server.';
 
 export const specs: readonly ConnectionCommandSpec[] = [
   {
@@ -253,7 +251,9 @@ export const specs: readonly ConnectionCommandSpec[] = [
     arity: -2,
     noScript: true,
     run(): Reply {
-      throw new CommandError(ERR_DEBUG_NOT_ALLOWED);
+      // refused before running while enable-debug-command is `no` (the dispatcher: `protectedBy`);
+      // with it on, the fake still has no DEBUG subcommand and answers the same refusal
+      throw new CommandError(errProtectedCommand('enable-debug-command'));
     },
   },
   {

@@ -10,7 +10,7 @@ import { commandSince, predates, type RedisVersion } from '../../version';
 import { dispatchCheckOnly, lookupCommand } from '../../commands/dispatch';
 import type { BlockRequest, CommandContext, CommandHandler, CommandSpec } from '../../commands/types';
 import { isBlockRequest } from '../../commands/types';
-import { CommandError, errUnknownCommand, errUnknownSubcommand, errWrongArity } from '../../errors';
+import { CommandError, errProtectedCommand, errUnknownCommand, errUnknownSubcommand, errWrongArity } from '../../errors';
 import type { Keyspace } from '../../keyspace/keyspace';
 import type { Reply } from '../../reply/reply';
 import { StreamsMockError } from '../../clock/clock';
@@ -116,11 +116,15 @@ export function commandCheckError(conn: Connection, name: string, argv: string[]
   if (spec) {
     if (predates(version, spec.since)) return errUnknownCommand(argv[0], argv.slice(1));
     if (!arityOk(spec.arity, argv.length)) return errWrongArity(name);
+    let protectedBy = spec.protectedBy;
     if (spec.subcommands) {
       const sub = spec.subcommands[argv[1].toLowerCase()];
       if (!sub || predates(version, sub.since)) return errUnknownSubcommand(argv[1], argv[0]);
       if (!arityOk(sub.arity, argv.length)) return errWrongArity(`${name}|${argv[1].toLowerCase()}`);
+      protectedBy ??= sub.protectedBy;
     }
+    // right after the arity check in processCommand: before NOAUTH, ACL, MULTI's queue
+    if (protectedBy !== undefined && (conn.server.config.get(protectedBy) ?? 'no') === 'no') return errProtectedCommand(protectedBy);
     return null;
   }
   if (!hasBuiltin(conn, name)) {
