@@ -80,6 +80,7 @@ import { CommandError, ERR_NOT_INTEGER } from '../errors';
 import { NoStatsCommandError } from '../stats/command-stats';
 import { StreamsMockError } from '../clock/clock';
 import { SERVER_VERSION, type RedisVersion, versionIndex } from '../version';
+import { scoreReply } from '../commands/zset-common';
 import type { Connection } from './connection';
 import type { ServerState } from './registry';
 import { NOREPLICAS_TEXT, OOM_SCRIPT_TEXT, OOM_TEXT, isDenyOom } from './maxmemory';
@@ -476,10 +477,10 @@ function rawField(vm: LuaVm, L: LuaState, field: string, type: number): boolean 
  * without JS recursion: a reply may nest thousands deep before "reached lua stack limit" (a table
  * that contains itself, as Redis answers it).
  */
-function popResult(vm: LuaVm, L: LuaState, resp: 2 | 3): Reply {
+function popResult(vm: LuaVm, L: LuaState, resp: 2 | 3, version: RedisVersion): Reply {
   const open: Reply[][] = []; // the arrays being read, innermost last (their tables on the stack)
   for (;;) {
-    const value = popValue(vm, L, resp);
+    const value = popValue(vm, L, resp, version);
     if (value === ARRAY_TABLE) open.push([]);
     else if (open.length === 0) return value;
     else open[open.length - 1].push(value);
@@ -498,11 +499,33 @@ function popResult(vm: LuaVm, L: LuaState, resp: 2 | 3): Reply {
 const ARRAY_TABLE = Symbol('array table');
 
 /**
+ * `{verbatim_string={format=…, string=…}}` of the table at the top of the stack as a verbatim
+ * reply (script_lua.c, after big_number; networking.c addReplyVerbatim: the format's first
+ * three characters, blanks for the missing ones; a RESP2 client reads the string), or null when
+ * the field is not such a table. The stack is left as it was.
+ */
+function verbatimField(vm: LuaVm, L: LuaState): VerbatimReply | null {
+  if (!rawField(vm, L, 'verbatim_string', LUA_TTABLE)) return null;
+  let out: VerbatimReply | null = null;
+  if (rawField(vm, L, 'format', LUA_TSTRING)) {
+    const format = (vm.toString(L, -1) as string).split('\0')[0].slice(0, 3).padEnd(3, ' '); // a C string: up to a NUL
+    vm.pop(L, 1);
+    if (rawField(vm, L, 'string', LUA_TSTRING)) {
+      out = new VerbatimReply(vm.toString(L, -1) as string, format);
+      vm.pop(L, 1);
+    }
+  }
+  vm.pop(L, 1);
+  return out;
+}
+
+/**
  * One value of popResult: a reply (the value popped), or ARRAY_TABLE for a table read as an
  * array (left on the stack, for popResult to read its elements).
  */
-function popValue(vm: LuaVm, L: LuaState, resp: 2 | 3): Reply | typeof ARRAY_TABLE {
+function popValue(vm: LuaVm, L: LuaState, resp: 2 | 3, version: RedisVersion): Reply | typeof ARRAY_TABLE {
   let out: Reply;
+  let verbatim: VerbatimReply | null;
   switch (vm.type(L, -1)) {
     case LUA_TSTRING:
       out = vm.toString(L, -1) as string;
@@ -528,19 +551,24 @@ function popValue(vm: LuaVm, L: LuaState, resp: 2 | 3): Reply | typeof ARRAY_TAB
         out = new SimpleString(oneLine(vm.toString(L, -1) as string));
         vm.pop(L, 1);
       } else if (rawField(vm, L, 'double', LUA_TNUMBER)) {
-        out = new DoubleReply(vm.toNumber(L, -1));
+        // addReplyDouble: the version's text (7.0 `%.17g`, 7.2+ the shortest round trip); a NaN
+        // made by Lua arithmetic is x86's default NaN, sign bit set: glibc's `%.17g` prints "-nan"
+        const n = vm.toNumber(L, -1);
+        out = Number.isNaN(n) && versionIndex(version) < versionIndex('7.2') ? new DoubleReply(n, '-nan') : scoreReply(n, version);
         vm.pop(L, 1);
       } else if (rawField(vm, L, 'big_number', LUA_TSTRING)) {
         const text = vm.toString(L, -1) as string;
         vm.pop(L, 1);
         out = /^-?\d+$/.test(text) ? new BigNumberReply(BigInt(text)) : text;
+      } else if ((verbatim = verbatimField(vm, L)) !== null) {
+        out = verbatim;
       } else if (rawField(vm, L, 'map', LUA_TTABLE)) {
         const items: Reply[] = [];
         vm.pushNil(L);
         while (vm.next(L, -2)) {
           vm.pushValue(L, -2);
-          items.push(popResult(vm, L, resp)); // the key (a copy)
-          items.push(popResult(vm, L, resp)); // the value
+          items.push(popResult(vm, L, resp, version)); // the key (a copy)
+          items.push(popResult(vm, L, resp, version)); // the value
         }
         vm.pop(L, 1);
         out = new MapReply(items);
@@ -550,7 +578,7 @@ function popValue(vm: LuaVm, L: LuaState, resp: 2 | 3): Reply | typeof ARRAY_TAB
         while (vm.next(L, -2)) {
           vm.pop(L, 1);
           vm.pushValue(L, -1);
-          items.push(popResult(vm, L, resp));
+          items.push(popResult(vm, L, resp, version));
         }
         vm.pop(L, 1);
         out = new SetReply(items);
@@ -1458,7 +1486,7 @@ function step(run: ScriptRun): Reply | typeof SUSPENDED {
     run.returned = true;
     // Redis calls the body for one result (lua_pcall nresults 1): the first of several values
     if (vm.getTop(co) > 1) vm.setTop(co, 1);
-    const result = vm.getTop(co) === 0 ? null : popResult(vm, co, run.resp);
+    const result = vm.getTop(co) === 0 ? null : popResult(vm, co, run.resp, run.engine.version);
     if (result instanceof ErrorReply) throw result instanceof CountedErrorReply ? new NoStatsCommandError(result.message) : new CommandError(result.message);
     if (Array.isArray(result) || result instanceof MapReply || result instanceof SetReply) countNestedErrors(run.conn, result);
     return result;
