@@ -20,6 +20,13 @@ export type {} from './ioredis-augment'; // types only: `streams` option, …Buf
 // it load with the first client, not with the package (./adapter/bootstrap.ts); redis-errors
 // with the first use of `ReplyError` (a getter below).
 
+/** A value as a misuse error names it: `null`, `undefined`, `a string`, `an object` … */
+function valueName(v: unknown): string {
+  if (v === null || v === undefined) return String(v);
+  const t = typeof v;
+  return t === 'object' ? 'an object' : t === 'undefined' ? 'undefined' : `a ${t}`;
+}
+
 /**
  * Install the engine on an ioredis-mock class (idempotent): every instance created afterwards
  * has XADD, XREADGROUP, XAUTOCLAIM … and every other command as methods, `…Buffer` twins, in
@@ -29,6 +36,9 @@ export type {} from './ioredis-augment'; // types only: `streams` option, …Buf
  * @returns the same class
  */
 export function installStreams<T>(RedisMock: T): T {
+  if (typeof RedisMock !== 'function' || typeof (RedisMock as { prototype?: unknown }).prototype !== 'object') {
+    throw new ClockError(`installStreams() takes the class ioredis-mock exports (require('ioredis-mock')), not ${valueName(RedisMock)}`);
+  }
   return adapterModule().installStreams(RedisMock);
 }
 export { createFakeClock, FakeClock } from './clock/fake-clock';
@@ -222,6 +232,9 @@ export type { StreamsKeyspace } from './keyspace/view';
 
 /** The keyspace of a fake client (or of a fake `Cluster`): its clock, emulated version and blocked calls. */
 export function streamsKeyspace(redis: IORedis | StreamsRedisInstance<'resp3'> | import('ioredis').Cluster): StreamsKeyspace {
+  if (redis === null || (typeof redis !== 'object' && typeof redis !== 'function')) {
+    throw new ClockError(`streamsKeyspace() takes a client of the fake (new Redis() from ioredis-mock-streams) or its Cluster, not ${valueName(redis)}`);
+  }
   // the fake Cluster: its keyspace (lib/cluster/in-process.ts)
   const clusterKeyspace = (redis as unknown as Record<symbol, unknown>)[Symbol.for('ioredis-mock-streams.clusterKeyspace')];
   if (clusterKeyspace !== undefined) return view(clusterKeyspace as Parameters<typeof view>[0]);
