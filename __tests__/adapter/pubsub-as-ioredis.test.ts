@@ -97,6 +97,15 @@ describe('a subscribed client on RESP2 (ioredis 5, or ioredis 6 with protocol 2)
     await expect(sub.call('PUBSUB', 'CHANNELS')).rejects.toThrow(SUBSCRIBER_ERROR);
   }, 10_000);
 
+  it('after SSUBSCRIBE too (ioredis’s subscriber condition covers shard channels), until SUNSUBSCRIBE ends it', async () => {
+    const sub = make(opts);
+    expect(await sub.ssubscribe('sc')).toBe(1);
+    await expect(sub.get('k')).rejects.toThrow(SUBSCRIBER_ERROR);
+    expect(await sub.ping()).toEqual(['pong', '']);
+    expect(await sub.sunsubscribe('sc')).toBe(0);
+    expect(await sub.get('k')).toBeNull();
+  });
+
   it('answers PING with [pong, message]', async () => {
     const sub = make(opts);
     await sub.subscribe('c');

@@ -391,6 +391,8 @@ function shardSubscription(redis: Instance, conn: Connection, name: string, args
       // kept on the client: the engine drops them when the server closes the connection, and
       // ioredis restores them after a reconnection (lifecycle.ts connectionLost)
       redis[SHARD_CHANNELS] = conn.shardSubscriptions();
+      // ioredis's subscriber condition covers SSUBSCRIBE too (a RESP2 client then refuses other commands)
+      afterSubscriptionChange(redis);
       return count;
     },
     (err) => {
@@ -512,11 +514,12 @@ function listenedIn(redis: Instance, store: { instanceListeners?: Map<string, Ma
 /**
  * After (P)(UN)SUBSCRIBE: the count Redis confirms with (the client's channels + patterns,
  * pubsub.c clientSubscriptionsCount; ioredis-mock counts only one kind) and subscriber mode on
- * while it is above 0 (ioredis-mock leaves it on after a bare UNSUBSCRIBE).
+ * while it is above 0 or shard channels remain (ioredis-mock leaves it on after a bare
+ * UNSUBSCRIBE). After (S)SUBSCRIBE/SUNSUBSCRIBE too.
  */
 function afterSubscriptionChange(redis: Instance): number {
   const count = listenedIn(redis, redis.channels) + listenedIn(redis, redis.patternChannels);
-  redis.subscriberMode = count > 0;
+  redis.subscriberMode = count > 0 || (redis[SHARD_CHANNELS]?.length ?? 0) > 0;
   return count;
 }
 
