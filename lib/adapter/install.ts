@@ -34,6 +34,7 @@ import { toByteString } from './encoding';
 import { CONN, closeInstance, connectInstance, dbOfClient, installLifecycleHooks, openInstance } from './lifecycle';
 import {
   builtinMethod,
+  clientMode,
   engineMethod,
   flatten,
   popCallback,
@@ -222,6 +223,14 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
       /* ioredis-mock's constructor assigns its own parse of the option: derived instead */
     },
   });
+  // ioredis's `mode` ("normal", "subscriber", "monitor") and `isCluster` (false: a Cluster is its own class)
+  Object.defineProperty(proto, 'mode', {
+    configurable: true,
+    get(this: Instance) {
+      return clientMode(this);
+    },
+  });
+  Object.defineProperty(proto, 'isCluster', { configurable: true, writable: true, value: false });
   installLifecycleHooks(proto);
   // no per-instance command closures: the methods are on the prototype
   defineMethod(proto, '_initCommands', function _initCommands() {

@@ -497,7 +497,7 @@ export function openInstance(redis: Instance, options: any, emulators: EmulatorT
   redis[CONN] = conn;
   clientCreated(redis); // the jest setup tags it with the running test
   if (options?.lazyConnect) {
-    redis.status = 'wait';
+    setStatus(redis, 'wait').catch(noop); // ioredis emits `wait` too
     return;
   }
   runConnectSequence(redis, conn).catch(noop);

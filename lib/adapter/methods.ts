@@ -117,6 +117,15 @@ function inResp2SubscriberMode(redis: Instance, conn: Connection | undefined): b
 }
 
 /**
+ * ioredis's `redis.mode`: "monitor" for a MONITOR client, "subscriber" while it refuses other
+ * commands (RESP2 subscriber mode), else "normal".
+ */
+export function clientMode(redis: Instance): 'normal' | 'subscriber' | 'monitor' {
+  if (redis.options?.monitor || redis.status === 'monitoring') return 'monitor';
+  return inResp2SubscriberMode(redis, undefined) ? 'subscriber' : 'normal';
+}
+
+/**
  * The error ioredis gives a command sent in RESP2 subscriber mode that is not a subscriber
  * command (`base`: its lower-case name), or null: pipelines and `multi()` check each command as
  * the single methods do (ioredis's sendCommand refuses it before it is written).
