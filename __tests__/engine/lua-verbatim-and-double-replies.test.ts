@@ -10,7 +10,7 @@ import { encodeToString } from '../../lib/server/resp-encoder';
 import { engineConnections } from '../helpers/engine-connections';
 
 const engine = engineConnections(36_800);
-const evalIn = async (version: string, script: string) => {
+const evalIn = async (version: '7.0' | '8.10', script: string) => {
   const c = engine.conn({ streams: { redisVersion: version } });
   await c.execute(['HELLO', '3']);
   return c.execute(['EVAL', script, '0']);
