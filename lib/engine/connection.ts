@@ -94,6 +94,22 @@ export interface ConnectionOptions {
   clusterNode?: number;
 }
 
+/**
+ * An in-process server starts with its first connection (`serve` sets its own start): INFO's
+ * uptime counts from then and LASTSAVE answers it until a save, as a fresh redis-server answers
+ * its start time (server.lastsave = time at init), on db 0's clock.
+ */
+function serverStarts(server: ServerState): void {
+  let now: number;
+  try {
+    now = server.keyspace(0).clock.now();
+  } catch {
+    return; // a clock that answers no time (library misuse, reported by the first command)
+  }
+  server.startedAt = now;
+  server.stats.saved(now);
+}
+
 export class Connection {
   /** CLIENT ID: unique, increasing, per process. */
   readonly id: number;
@@ -208,6 +224,7 @@ export class Connection {
     const streamsDb = options.streamsDb ?? db;
     if (!Number.isInteger(streamsDb) || streamsDb < 0) throw new StreamsMockError(`db must be a non-negative integer, got ${String(streamsDb)}`);
     if (options.streams) (streamsDb === db ? this.ks : this.server.keyspace(streamsDb)).configure(options.streams);
+    if (this.server.startedAt === null) serverStarts(this.server);
     this.id = nextClientId();
     this.name = options.name ?? null;
     this.resp = options.protocol === 3 ? 3 : 2;
