@@ -43,6 +43,22 @@ describeOnRealServers('COMMAND GETKEYS and GETKEYSANDFLAGS', ({ url, version }) 
     }
   });
 
+  it('COMMAND answers every command with the server’s arity, flags, key positions and ACL categories (no nil entry)', async () => {
+    const real = await connectReal(url, 2, {}, false);
+    const fake = createConnection({ port: port++, streams: { redisVersion: version } });
+    try {
+      const head = (e: unknown[]) => JSON.stringify(e.slice(0, 7)); // name … acl-categories (tips, key specs, subcommands: not yet)
+      const realByName = new Map(((await real.call('COMMAND')) as unknown[][]).map((e) => [e[0] as string, head(e)]));
+      const fakeAll = toResp2Plain(await fake.execute(['COMMAND'])) as (unknown[] | null)[];
+      expect(fakeAll.filter((e) => e === null)).toEqual([]);
+      const differing = (fakeAll as unknown[][]).filter((e) => realByName.has(e[0] as string) && realByName.get(e[0] as string) !== head(e)).map((e) => `${head(e)} real ${realByName.get(e[0] as string)}`);
+      expect(differing).toEqual([]);
+    } finally {
+      real.disconnect();
+      fake.close();
+    }
+  });
+
   it('COMMAND COUNT and LIST name the commands of the server, subcommands included', async () => {
     const real = await connectReal(url, 2, {}, false);
     const fake = createConnection({ port: port++, streams: { redisVersion: version } });

@@ -79,6 +79,19 @@ function categoryFlag(name: string): number {
   return i < 0 ? 0 : 1 << i;
 }
 
+/**
+ * The ACL categories of `full` (`name` or `container|sub`) in `version`, in Redis's order, as
+ * COMMAND INFO lists them (`acl_categories`), or null when the table does not know it.
+ */
+export function categoriesOf(full: string, version: RedisVersion): string[] | null {
+  const mask = universeOf(version).mask(full);
+  if (mask === 0) return null;
+  const names = tables().ACL_CATEGORIES;
+  const out: string[] = [];
+  for (let i = 0; i < names.length; i++) if ((mask & (1 << i)) !== 0) out.push(`@${names[i]}`);
+  return out;
+}
+
 /** ACL CAT category: every command and subcommand of the category. */
 export function commandsInCategory(version: RedisVersion, category: string): string[] | null {
   const flag = categoryFlag(category);

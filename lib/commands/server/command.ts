@@ -5,9 +5,11 @@
  * as ioredis ships it (`@ioredis/commands`: arity, flags, first/last key, step) plus the stream
  * commands newer than that table; an entry (COMMAND INFO, 7.0 layout) is
  * `[name, arity, flags, first-key, last-key, step, acl-categories, tips, key-specs, subcommands]`
- * with flags and categories as status strings. ACL categories are derived (read/write, the
- * command's group, fast/slow, blocking); tips, key specs, subcommands and the DOCS maps are left
- * empty, which clients (node-redis, redis-cli) accept. COUNT and LIST answer the command table of
+ * with flags and categories as status strings. Flags follow the servers where ioredis's table
+ * differs (FLAGS below); ACL categories are the engine's ACL table's (recorded from 7.0.15 and the
+ * post-7.4 build: COMMAND's first seven fields equal both servers' for every command they share),
+ * derived from the flags for a command that table lacks; tips, key specs, subcommands and the DOCS
+ * maps are left empty, which clients (node-redis, redis-cli) accept. COUNT and LIST answer the command table of
  * the emulated version (Redis's metadata, ./key-specs.ts, subcommands as `container|sub`) and
  * GETKEYS/GETKEYSANDFLAGS find keys as Redis does (./key-specs.ts).
  * Errors: `ERR unknown subcommand '…'. Try COMMAND HELP.`
@@ -27,17 +29,59 @@ export interface CommandTableSource {
   readonly names: readonly string[];
   /** The commands and subcommands of ACL category `category` (ACL CAT), null for an unknown one. */
   readonly inCategory?: (category: string) => readonly string[] | null;
+  /** The ACL categories of a command (`@read`, `@string` …, Redis's order), null when unknown: else derived. */
+  readonly categoriesOf?: (name: string) => readonly string[] | null;
 }
 
 type TableEntry = CommandData;
 
-/** Stream commands newer than ioredis's table (flags as the Redis docs list them). */
+/**
+ * Commands newer than ioredis's table: the stream commands of 8.2 (flags as the Redis docs list
+ * them), the hash-field TTL commands of 7.4 and WAITAOF (COMMAND INFO of the post-7.4 build), and
+ * 8.0's HGETDEL/HGETEX/HSETEX (their src/commands/*.json).
+ */
 const EXTRA: Record<string, TableEntry> = {
+  hexpireat: { arity: -6, flags: ['write', 'denyoom', 'fast'], keyStart: 1, keyStop: 1, step: 1 },
+  hpexpireat: { arity: -6, flags: ['write', 'denyoom', 'fast'], keyStart: 1, keyStop: 1, step: 1 },
+  hpersist: { arity: -5, flags: ['write', 'fast'], keyStart: 1, keyStop: 1, step: 1 },
+  httl: { arity: -5, flags: ['readonly', 'fast'], keyStart: 1, keyStop: 1, step: 1 },
+  hpttl: { arity: -5, flags: ['readonly', 'fast'], keyStart: 1, keyStop: 1, step: 1 },
+  hexpiretime: { arity: -5, flags: ['readonly', 'fast'], keyStart: 1, keyStop: 1, step: 1 },
+  hpexpiretime: { arity: -5, flags: ['readonly', 'fast'], keyStart: 1, keyStop: 1, step: 1 },
+  hgetdel: { arity: -5, flags: ['write', 'fast'], keyStart: 1, keyStop: 1, step: 1 },
+  hgetex: { arity: -5, flags: ['write', 'fast'], keyStart: 1, keyStop: 1, step: 1 },
+  hsetex: { arity: -6, flags: ['write', 'denyoom', 'fast'], keyStart: 1, keyStop: 1, step: 1 },
+  waitaof: { arity: 4, flags: ['blocking'], keyStart: 0, keyStop: 0, step: 0 },
   xackdel: { arity: -6, flags: ['write', 'fast'], keyStart: 1, keyStop: 1, step: 1 },
   xdelex: { arity: -5, flags: ['write', 'fast'], keyStart: 1, keyStop: 1, step: 1 },
   xnack: { arity: -6, flags: ['write', 'fast'], keyStart: 1, keyStop: 1, step: 1 },
   mockclock: { arity: -2, flags: ['fast'], keyStart: 0, keyStop: 0, step: 0 },
 };
+
+/**
+ * Flags ioredis's table (generated from a 7.0-era Redis) gives differently from the servers:
+ * `all` in every version (checked on 7.0.15 and the post-7.4 build), `since72` from 7.2 on (the
+ * post-7.4 build's; 7.2 dropped `noscript` from the blocking commands and gave WAIT `blocking`).
+ */
+const FLAGS: Record<string, { all?: string[]; since72?: string[] }> = {
+  echo: { all: ['loading', 'stale', 'fast'] },
+  hexpire: { all: ['write', 'denyoom', 'fast'] },
+  hpexpire: { all: ['write', 'denyoom', 'fast'] },
+  blpop: { since72: ['write', 'blocking'] },
+  brpop: { since72: ['write', 'blocking'] },
+  bzpopmin: { since72: ['write', 'blocking', 'fast'] },
+  bzpopmax: { since72: ['write', 'blocking', 'fast'] },
+  brpoplpush: { since72: ['write', 'denyoom', 'blocking'] },
+  blmove: { since72: ['write', 'denyoom', 'blocking'] },
+  wait: { since72: ['blocking'] },
+};
+
+function flagsOf(name: string, version: RedisVersion, e: TableEntry): readonly string[] {
+  const o = Object.prototype.hasOwnProperty.call(FLAGS, name) ? FLAGS[name] : undefined;
+  if (o === undefined) return e.flags;
+  if (o.since72 !== undefined && !predates(version, '7.2')) return o.since72;
+  return o.all ?? e.flags;
+}
 
 function entryOf(name: string): TableEntry | undefined {
   return EXTRA[name] ?? commandSpec(name);
@@ -52,16 +96,20 @@ function group(name: string): string {
   return 'keyspace';
 }
 
-function infoEntry(name: string, version: RedisVersion): Reply {
+function infoEntry(name: string, version: RedisVersion, categoriesOf?: CommandTableSource['categoriesOf']): Reply {
   const e = entryOf(name);
   if (!e) return null;
-  const cats = [e.flags.includes('write') ? '@write' : e.flags.includes('readonly') ? '@read' : null, `@${group(name)}`, e.flags.includes('fast') ? '@fast' : '@slow', e.flags.includes('blocking') ? '@blocking' : null]
+  // the ACL table's categories (acl.c, recorded from the servers), else derived from the flags
+  const flags = flagsOf(name, version, e);
+  const cats = (
+    categoriesOf?.(name) ?? [flags.includes('write') ? '@write' : flags.includes('readonly') ? '@read' : null, `@${group(name)}`, flags.includes('fast') ? '@fast' : '@slow', flags.includes('blocking') ? '@blocking' : null]
+  )
     .filter((c): c is string => c !== null)
     .map((c) => new SimpleString(c));
   return [
     name,
     olderArity(name, version) ?? COMMANDS.get(name)?.arity ?? e.arity, // ioredis's table is 7.0's (ZRANK: 3)
-    new SetReply(e.flags.map((f) => new SimpleString(f))),
+    new SetReply(flags.map((f) => new SimpleString(f))),
     e.keyStart,
     e.keyStop,
     e.step,
@@ -144,7 +192,7 @@ function commandList(argv: readonly string[], source: CommandTableSource, names:
 /** Run COMMAND (argv[0] = 'command'). */
 export function commandReply(argv: readonly string[], source: CommandTableSource): Reply {
   const names = commandNames(source);
-  if (argv.length === 1) return names.map((n) => infoEntry(n, source.version));
+  if (argv.length === 1) return names.map((n) => infoEntry(n, source.version, source.categoriesOf));
   const sub = argv[1].toLowerCase();
   switch (sub) {
     case 'count':
@@ -155,7 +203,7 @@ export function commandReply(argv: readonly string[], source: CommandTableSource
     case 'info': {
       const known = new Set(names);
       const asked = argv.length === 2 ? names : argv.slice(2).map((n) => n.toLowerCase());
-      return asked.map((n) => (known.has(n) ? infoEntry(n, source.version) : null));
+      return asked.map((n) => (known.has(n) ? infoEntry(n, source.version, source.categoriesOf) : null));
     }
     case 'docs': {
       const known = new Set(names);

@@ -29,7 +29,7 @@ import type { InfoSource } from '../../commands/server/info';
 import { OK, type Reply, SimpleString, VerbatimReply } from '../../reply/reply';
 import type { ConnectionCommandSpec } from '../command-types';
 import { librariesOf } from '../function-libraries';
-import { aclStateOf, commandsInCategory } from '../acl';
+import { aclStateOf, categoriesOf, commandsInCategory } from '../acl';
 import { type Connection, builtinArity, connectionClosedError, openConnections } from '../connection';
 import type { ServerState } from '../registry';
 import { RedisHash } from '../../model/hash';
@@ -174,7 +174,7 @@ export const specs: readonly ConnectionCommandSpec[] = [
     name: 'command',
     arity: -1,
     noScript: true,
-    run: (conn, argv): Reply => command().commandReply(argv, { version: conn.keyspace.redisVersion, names: commandNames(conn), inCategory: (cat) => commandsInCategory(conn.keyspace.redisVersion, cat) }),
+    run: (conn, argv): Reply => command().commandReply(argv, { version: conn.keyspace.redisVersion, names: commandNames(conn), inCategory: (cat) => commandsInCategory(conn.keyspace.redisVersion, cat), categoriesOf: (name) => categoriesOf(name, conn.keyspace.redisVersion) }),
   },
   {
     name: 'mockclock',
