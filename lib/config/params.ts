@@ -16,8 +16,12 @@
  *   does and CONFIG GET answers it, but nothing else changes (no eviction, persistence, Lua time
  *   limit, keyspace notifications — those follow ioredis-mock's own options —, or hz).
  *
- * Parameters missing here answer "Unknown option" on SET and nothing on GET. Redis 8.x defaults
- * of stored-only rows are assumed equal to the unstable build's (not checked on an 8.x server).
+ * Parameters missing here answer "Unknown option" on SET and nothing on GET. The table holds
+ * every name `CONFIG GET *` answers on 7.0.15 and on the post-7.4 build (both compared in
+ * __tests__/config/params-real-server.test.ts). Redis 8.x defaults of stored-only rows are
+ * assumed equal to the unstable build's (not checked on an 8.x server). For rows 7.0.15 lacks,
+ * `since` / `nameSince` / `hiddenSince` between 7.2 and 7.4 were not checked on a 7.2 or 7.4
+ * server (the version that added them, from memory of the release notes).
  */
 import type { RedisVersion } from '../version';
 
