@@ -16,7 +16,8 @@ let port = 46_300;
  * the port, the working directory, the pid file and daemonize (the real ones run daemonized),
  * and `save` (the real ones are started with `save ""`).
  */
-const PER_SERVER = new Set(['port', 'dir', 'pidfile', 'daemonize', 'save']);
+// what the server's command line sets (CI's servers: --port --bind --dir --pidfile --logfile --daemonize --save '')
+const PER_SERVER = new Set(['port', 'bind', 'dir', 'pidfile', 'logfile', 'daemonize', 'save']);
 
 function pairs(flat: unknown): Map<string, string> {
   const list = (flat as (Buffer | string)[]).map((v) => (Buffer.isBuffer(v) ? v.toString('latin1') : v));
