@@ -16,13 +16,18 @@
  *   does and CONFIG GET answers it, but nothing else changes (no eviction, persistence, Lua time
  *   limit, keyspace notifications — those follow ioredis-mock's own options —, or hz).
  *
- * Parameters missing here answer "Unknown option" on SET and nothing on GET. Redis 8.x defaults
- * of stored-only rows are assumed equal to the unstable build's (not checked on an 8.x server).
+ * Parameters missing here answer "Unknown option" on SET and nothing on GET. The table holds
+ * every name `CONFIG GET *` answers on 7.0.15 and on the post-7.4 build (both compared in
+ * __tests__/config/params-real-server.test.ts). Redis 8.x defaults of stored-only rows are
+ * assumed equal to the unstable build's (not checked on an 8.x server). For rows 7.0.15 lacks,
+ * `since` / `nameSince` / `hiddenSince` between 7.2 and 7.4 were not checked on a 7.2 or 7.4
+ * server (the version that added them, from memory of the release notes).
  */
 import type { RedisVersion } from '../version';
 
 export type ParamType =
-  | { kind: 'bool' }
+  /** `refuseYes`: the reason Redis gives for refusing `yes` (a build without the feature). */
+  | { kind: 'bool'; refuseYes?: string }
   /**
    * A numeric parameter. `unsigned`: a C unsigned type (bounds checked and printed unsigned);
    * `memory`: accepts memory units (k, kb, m, mb, g, gb) and prints unsigned; `clamp`: the apply
@@ -30,10 +35,22 @@ export type ParamType =
    * -N, so `min` -100 bounds it at 100%).
    */
   | { kind: 'int'; min: bigint; max: bigint; unsigned?: boolean; memory?: boolean; percent?: boolean; clamp?: [bigint, bigint] }
-  | { kind: 'enum'; values: readonly string[]; valuesSince?: Partial<Record<string, RedisVersion>> }
+  /** `synonyms`: a value CONFIG GET shows as another (oom-score-adj `relative` is `yes`). */
+  | { kind: 'enum'; values: readonly string[]; valuesSince?: Partial<Record<string, RedisVersion>>; synonyms?: Readonly<Record<string, string>> }
   | { kind: 'save' }
   | { kind: 'notify' }
-  | { kind: 'string' };
+  /**
+   * A string, checked as Redis checks it: `hostname` (cluster-announce-hostname), `nodename`
+   * (isValidAuxString), `locale` (setlocale: the fake knows C, POSIX and C.UTF-8 only),
+   * `proctitle` (the proc-title-template variables).
+   */
+  | { kind: 'string'; check?: 'hostname' | 'nodename' | 'locale' | 'proctitle' }
+  /**
+   * SPECIAL_CONFIG / MULTI_ARG_CONFIG values, split on single spaces: `obuf`
+   * (client-output-buffer-limit), `oom-values` (oom-score-adj-values), `percentiles`
+   * (latency-tracking-info-percentiles), `shutdown` (shutdown-on-sig*: flags).
+   */
+  | { kind: 'special'; format: 'obuf' | 'oom-values' | 'percentiles' | 'shutdown' };
 
 export interface ParamDef {
   readonly name: string;
@@ -47,8 +64,15 @@ export interface ParamDef {
   readonly protected?: boolean;
   /** HIDDEN_CONFIG: CONFIG GET answers it only when named, not for a pattern. */
   readonly hidden?: boolean;
+  /** HIDDEN_CONFIG only since that version (7.0 lists it for a pattern). */
+  readonly hiddenSince?: RedisVersion;
   /** First Redis version that has the parameter. */
   readonly since?: RedisVersion;
+  /**
+   * First version that knows the parameter's own name; before it only the alias exists (7.0's
+   * `server_cpulist` became `server-cpulist` with the old name as alias).
+   */
+  readonly nameSince?: RedisVersion;
   /** What the fake does with the value (documentation; absent = stored only). */
   readonly honoured?: string;
 }
@@ -180,6 +204,134 @@ export const PARAMS: readonly ParamDef[] = [
   { name: 'bind', type: { kind: 'string' }, default: '* -::*' },
   // IMMUTABLE_CONFIG | MULTI_ARG_CONFIG: "host port" after REPLICAOF host port, else empty
   { name: 'replicaof', alias: 'slaveof', type: { kind: 'string' }, default: '', immutable: true },
+  // Stored only, added from the real servers' CONFIG GET * (7.0.15 and the post-7.4 build) and
+  // config.c `static_configs`. Per server (ServerConfig): `port` (the server's port), `dir` (the
+  // process's working directory; PROTECTED_CONFIG, so CONFIG SET never changes it).
+  { name: 'port', type: int(0n, 65535n), default: '6379' },
+  { name: 'dir', type: { kind: 'string' }, default: '', protected: true },
+  { name: 'pidfile', type: { kind: 'string' }, default: '', immutable: true },
+  { name: 'logfile', type: { kind: 'string' }, default: '', immutable: true },
+  { name: 'unixsocket', type: { kind: 'string' }, default: '', immutable: true },
+  { name: 'unixsocketperm', type: int(0n, 0o777n, { unsigned: true }), default: '0', immutable: true },
+  { name: 'tcp-backlog', type: int(0n, INT_MAX), default: '511', immutable: true },
+  { name: 'socket-mark-id', type: int(0n, UINT_MAX, { unsigned: true }), default: '0', immutable: true },
+  { name: 'bind-source-addr', type: { kind: 'string' }, default: '' },
+  { name: 'max-new-connections-per-cycle', type: int(1n, 1000n, { unsigned: true }), default: '10', since: '7.4' },
+  { name: 'max-new-tls-connections-per-cycle', type: int(1n, 1000n, { unsigned: true }), default: '1', since: '7.4' },
+  {
+    name: 'client-output-buffer-limit',
+    type: { kind: 'special', format: 'obuf' },
+    default: 'normal 0 0 0 slave 268435456 67108864 60 pubsub 33554432 8388608 60',
+  },
+  { name: 'latency-tracking-info-percentiles', type: { kind: 'special', format: 'percentiles' }, default: '50 99 99.9' },
+  { name: 'oom-score-adj', type: { kind: 'enum', values: ['no', 'yes', 'relative', 'absolute'], synonyms: { relative: 'yes' } }, default: 'no' },
+  { name: 'oom-score-adj-values', type: { kind: 'special', format: 'oom-values' }, default: '0 200 800' },
+  { name: 'shutdown-on-sigint', type: { kind: 'special', format: 'shutdown' }, default: 'default' },
+  { name: 'shutdown-on-sigterm', type: { kind: 'special', format: 'shutdown' }, default: 'default' },
+  { name: 'shutdown-timeout', type: int(0n, INT_MAX), default: '10' },
+  { name: 'supervised', type: { kind: 'enum', values: ['upstart', 'systemd', 'auto', 'no'] }, default: 'no', immutable: true },
+  { name: 'syslog-enabled', type: bool, default: 'no', immutable: true },
+  {
+    name: 'syslog-facility',
+    type: { kind: 'enum', values: ['user', 'local0', 'local1', 'local2', 'local3', 'local4', 'local5', 'local6', 'local7'] },
+    default: 'local0',
+    immutable: true,
+  },
+  { name: 'syslog-ident', type: { kind: 'string' }, default: 'redis', immutable: true },
+  { name: 'always-show-logo', type: bool, default: 'no', immutable: true },
+  { name: 'set-proc-title', type: bool, default: 'yes', immutable: true },
+  { name: 'proc-title-template', type: { kind: 'string', check: 'proctitle' }, default: '{title} {listen-addr} {server-mode}' },
+  { name: 'locale-collate', type: { kind: 'string', check: 'locale' }, default: '', since: '7.2' },
+  { name: 'hide-user-data-from-log', type: bool, default: 'no', since: '7.4' },
+  { name: 'crash-log-enabled', type: bool, default: 'yes' },
+  { name: 'crash-memcheck-enabled', type: bool, default: 'yes' },
+  { name: 'disable-thp', type: bool, default: 'yes', immutable: true },
+  { name: 'jemalloc-bg-thread', type: bool, default: 'yes' },
+  { name: 'ignore-warnings', type: { kind: 'string' }, default: '' },
+  { name: 'io-threads-do-reads', type: bool, default: 'no', immutable: true },
+  { name: 'server-cpulist', alias: 'server_cpulist', type: { kind: 'string' }, default: '', immutable: true, nameSince: '7.2' },
+  { name: 'bio-cpulist', alias: 'bio_cpulist', type: { kind: 'string' }, default: '', immutable: true, nameSince: '7.2' },
+  { name: 'aof-rewrite-cpulist', alias: 'aof_rewrite_cpulist', type: { kind: 'string' }, default: '', immutable: true, nameSince: '7.2' },
+  { name: 'bgsave-cpulist', alias: 'bgsave_cpulist', type: { kind: 'string' }, default: '', immutable: true, nameSince: '7.2' },
+  // persistence
+  { name: 'aof-load-truncated', type: bool, default: 'yes' },
+  { name: 'aof-rewrite-incremental-fsync', type: bool, default: 'yes' },
+  { name: 'aof-timestamp-enabled', type: bool, default: 'no' },
+  { name: 'aof-disable-auto-gc', type: bool, default: 'no', hiddenSince: '7.2' },
+  { name: 'no-appendfsync-on-rewrite', type: bool, default: 'no' },
+  { name: 'rdb-del-sync-files', type: bool, default: 'no' },
+  { name: 'rdb-save-incremental-fsync', type: bool, default: 'yes' },
+  // active defragmentation (the real servers were built without it: `activedefrag yes` is refused)
+  {
+    name: 'activedefrag',
+    type: {
+      kind: 'bool',
+      refuseYes:
+        'Active defragmentation cannot be enabled: it requires a Redis server compiled with a modified Jemalloc like the one shipped by default with the Redis source distribution',
+    },
+    default: 'no',
+  },
+  { name: 'active-defrag-cycle-min', type: int(1n, 99n), default: '1' },
+  { name: 'active-defrag-cycle-max', type: int(1n, 99n), default: '25' },
+  { name: 'active-defrag-threshold-lower', type: int(0n, 1000n), default: '10' },
+  { name: 'active-defrag-threshold-upper', type: int(0n, 1000n), default: '100' },
+  { name: 'active-defrag-ignore-bytes', type: size({ min: 1n, memory: true }), default: '104857600' },
+  { name: 'active-defrag-max-scan-fields', type: int(1n, LONG_MAX, { unsigned: true }), default: '1000' },
+  // replication
+  { name: 'replica-announce-ip', alias: 'slave-announce-ip', type: { kind: 'string' }, default: '' },
+  { name: 'replica-announce-port', alias: 'slave-announce-port', type: int(0n, 65535n), default: '0' },
+  { name: 'replica-announced', type: bool, default: 'yes' },
+  { name: 'replica-ignore-disk-write-errors', type: bool, default: 'no' },
+  { name: 'replica-ignore-maxmemory', alias: 'slave-ignore-maxmemory', type: bool, default: 'yes' },
+  { name: 'replica-priority', alias: 'slave-priority', type: int(0n, INT_MAX), default: '100' },
+  {
+    name: 'propagation-error-behavior',
+    type: { kind: 'enum', values: ['ignore', 'panic', 'panic-on-replicas'] },
+    default: 'ignore',
+  },
+  // cluster (the fake's CLUSTER commands follow lib/engine/cluster.ts, not these)
+  { name: 'cluster-enabled', type: bool, default: 'no', immutable: true },
+  { name: 'cluster-config-file', type: { kind: 'string' }, default: 'nodes.conf', immutable: true },
+  { name: 'cluster-port', type: int(0n, 65535n), default: '0', immutable: true },
+  { name: 'cluster-node-timeout', type: int(0n, LLONG_MAX), default: '15000' },
+  { name: 'cluster-announce-ip', type: { kind: 'string' }, default: '' },
+  { name: 'cluster-announce-hostname', type: { kind: 'string', check: 'hostname' }, default: '' },
+  { name: 'cluster-announce-human-nodename', type: { kind: 'string', check: 'nodename' }, default: '', since: '7.2' },
+  { name: 'cluster-announce-port', type: int(0n, 65535n), default: '0' },
+  { name: 'cluster-announce-bus-port', type: int(0n, 65535n), default: '0' },
+  { name: 'cluster-announce-tls-port', type: int(0n, 65535n), default: '0' },
+  { name: 'cluster-require-full-coverage', type: bool, default: 'yes' },
+  { name: 'cluster-allow-reads-when-down', type: bool, default: 'no' },
+  { name: 'cluster-allow-pubsubshard-when-down', type: bool, default: 'yes' },
+  { name: 'cluster-allow-replica-migration', type: bool, default: 'yes' },
+  { name: 'cluster-migration-barrier', type: int(0n, INT_MAX), default: '1' },
+  { name: 'cluster-replica-no-failover', alias: 'cluster-slave-no-failover', type: bool, default: 'no' },
+  { name: 'cluster-replica-validity-factor', alias: 'cluster-slave-validity-factor', type: int(0n, INT_MAX), default: '10' },
+  { name: 'cluster-link-sendbuf-limit', type: int(0n, ULLONG_MAX, { unsigned: true, memory: true }), default: '0' },
+  {
+    name: 'cluster-preferred-endpoint-type',
+    type: { kind: 'enum', values: ['ip', 'hostname', 'unknown-endpoint'] },
+    default: 'ip',
+  },
+  // TLS (the fake serves no TLS: stored only)
+  { name: 'tls-port', type: int(0n, 65535n), default: '0' },
+  { name: 'tls-cert-file', type: { kind: 'string' }, default: '' },
+  { name: 'tls-key-file', type: { kind: 'string' }, default: '' },
+  { name: 'tls-client-cert-file', type: { kind: 'string' }, default: '' },
+  { name: 'tls-client-key-file', type: { kind: 'string' }, default: '' },
+  { name: 'tls-dh-params-file', type: { kind: 'string' }, default: '' },
+  { name: 'tls-ca-cert-file', type: { kind: 'string' }, default: '' },
+  { name: 'tls-ca-cert-dir', type: { kind: 'string' }, default: '' },
+  { name: 'tls-protocols', type: { kind: 'string' }, default: '' },
+  { name: 'tls-ciphers', type: { kind: 'string' }, default: '' },
+  { name: 'tls-ciphersuites', type: { kind: 'string' }, default: '' },
+  { name: 'tls-auth-clients', type: { kind: 'enum', values: ['no', 'yes', 'optional'] }, default: 'yes' },
+  { name: 'tls-cluster', type: bool, default: 'no' },
+  { name: 'tls-replication', type: bool, default: 'no' },
+  { name: 'tls-prefer-server-ciphers', type: bool, default: 'no' },
+  { name: 'tls-session-caching', type: bool, default: 'yes' },
+  { name: 'tls-session-cache-size', type: int(0n, INT_MAX), default: '20480' },
+  { name: 'tls-session-cache-timeout', type: int(0n, INT_MAX), default: '300' },
   // HIDDEN_CONFIG (tests' knobs: CONFIG GET shows them only by name)
   { name: 'key-load-delay', type: int(INT_MIN, INT_MAX), default: '0', hidden: true },
   { name: 'rdb-key-save-delay', type: int(INT_MIN, INT_MAX), default: '0', hidden: true },

@@ -177,8 +177,22 @@ export class ServerConfig {
   /** True once CONFIG SET has set `notify-keyspace-events` (since the last reset). */
   private notifySet = false;
 
+  /** Defaults of this server that differ from the table's (`port`: the server's port). */
+  private readonly serverDefaults = new Map<string, string>();
+
   constructor() {
+    // config.c getConfigDirOption: the working directory (protected: CONFIG SET cannot change it)
+    this.computed.set('dir', () => process.cwd());
     this.reset();
+  }
+
+  /**
+   * A default of this server (kept by reset()): the owner sets `port` to the port the server
+   * answers on (a real server's port). Sets the current value too.
+   */
+  setServerDefault(name: string, value: string): void {
+    this.serverDefaults.set(name, value);
+    this.values.set(name, value);
   }
 
   /** Called after CONFIG SET with each parameter set (name, normalised value), and after reset() (name null). */
@@ -186,7 +200,7 @@ export class ServerConfig {
 
   /** Back to the compiled-in defaults. */
   reset(): void {
-    for (const def of PARAMS) this.values.set(def.name, def.default);
+    for (const def of PARAMS) this.values.set(def.name, this.serverDefaults?.get(def.name) ?? def.default);
     this.notifySet = false;
     this.applyHonoured();
     if (this.listeners) for (const l of this.listeners) l(null, '');
@@ -269,7 +283,12 @@ export class ServerConfig {
 
   /** Known names in this version. */
   private static available(n: ParamName, version: RedisVersion): boolean {
+    if (n.def.nameSince && n.name === n.def.name && versionIndex(version) < versionIndex(n.def.nameSince)) return false;
     return !n.def.since || versionIndex(version) >= versionIndex(n.def.since);
+  }
+
+  private static hidden(def: ParamDef, version: RedisVersion): boolean {
+    return def.hidden === true || (def.hiddenSince !== undefined && versionIndex(version) >= versionIndex(def.hiddenSince));
   }
 
   /**
@@ -292,7 +311,7 @@ export class ServerConfig {
         continue;
       }
       for (const n of PARAM_NAMES) {
-        if (!ServerConfig.available(n, version) || seen.has(n.name) || n.def.hidden) continue;
+        if (!ServerConfig.available(n, version) || seen.has(n.name) || ServerConfig.hidden(n.def, version)) continue;
         if (globMatch(pattern, n.name)) {
           seen.add(n.name);
           out.push([n.name, this.valueOf(n.def.name)]);
@@ -338,7 +357,7 @@ export class ServerConfig {
     const staged = new Map<string, string>();
     pairs.forEach(([, value], i) => {
       const n = found[i];
-      const normalised = ServerConfig.parseValue(n.def, value, version);
+      const normalised = ServerConfig.parseValue(n.def, value, version, staged.get(n.def.name) ?? this.values.get(n.def.name) ?? n.def.default);
       if (typeof normalised !== 'string') throw configSetFailed(n.name, normalised.error);
       staged.set(n.def.name, normalised);
     });
@@ -350,11 +369,12 @@ export class ServerConfig {
   }
 
   /** The normalised value, or the reason Redis gives for rejecting it. */
-  private static parseValue(def: ParamDef, value: string, version: RedisVersion): string | { error: string } {
+  private static parseValue(def: ParamDef, value: string, version: RedisVersion, current: string): string | { error: string } {
     const t = def.type;
     switch (t.kind) {
       case 'bool': {
         const v = value.toLowerCase();
+        if (v === 'yes' && t.refuseYes !== undefined) return { error: t.refuseYes };
         if (v === 'yes' || v === 'no') return v;
         return { error: "argument must be 'yes' or 'no'" };
       }
@@ -364,7 +384,7 @@ export class ServerConfig {
           return !since || versionIndex(version) >= versionIndex(since);
         });
         const v = allowed.find((a) => a === value.toLowerCase());
-        if (v !== undefined) return v;
+        if (v !== undefined) return t.synonyms?.[v] ?? v;
         return { error: `argument(s) must be one of the following: ${allowed.join(', ')}` };
       }
       case 'int': {
@@ -398,9 +418,159 @@ export class ServerConfig {
         return flags ?? { error: "Invalid event class character. Use 'Ag$lshzxeKEtmdn'." };
       }
       case 'string':
-        return value;
+        return checkString(t.check, value);
+      case 'special': {
+        // performInterfaceSet: sdssplitlen on single spaces ("" is no argument)
+        const args = value === '' ? [] : value.split(' ');
+        switch (t.format) {
+          case 'obuf':
+            return parseObufLimits(args, current);
+          case 'oom-values':
+            return parseOomValues(args);
+          case 'percentiles':
+            return parsePercentiles(args);
+          case 'shutdown':
+            return parseShutdownFlags(args);
+        }
+      }
     }
   }
+}
+
+/** The checks config.c runs on some string parameters (isValidAnnouncedHostname, ...). */
+function checkString(check: 'hostname' | 'nodename' | 'locale' | 'proctitle' | undefined, value: string): string | { error: string } {
+  switch (check) {
+    case undefined:
+      return value;
+    case 'hostname':
+      if (Buffer.byteLength(value, 'latin1') >= 256) return { error: 'Hostnames must be less than 256 characters' };
+      if (!/^[A-Za-z0-9.-]*$/.test(value)) return { error: 'Hostnames may only contain alphanumeric characters, hyphens or dots' };
+      return value;
+    case 'nodename':
+      // cluster.c isValidAuxChar
+      if (/[!#$%&()*+:;<>?@[\]^{|}~]/.test(value)) return { error: 'Announced human node name contained invalid character' };
+      return value;
+    case 'locale':
+      // setlocale(LC_COLLATE, value): the fake knows the locales every C library has
+      if (!['', 'C', 'POSIX', 'C.UTF-8', 'C.utf8'].includes(value)) return { error: 'Invalid locale name' };
+      return value;
+    case 'proctitle':
+      return validProcTitleTemplate(value) ? value : { error: 'template format is invalid or contains unknown variables' };
+  }
+}
+
+/** server.c validateProcTitleTemplate: sds.c sdstemplate with the known variables, then non-blank. */
+function validProcTitleTemplate(template: string): boolean {
+  const vars: Record<string, string> = {
+    title: '',
+    'listen-addr': '*:6379',
+    'server-mode': '',
+    'config-file': '',
+    port: '6379',
+    'tls-port': '0',
+    unixsocket: '',
+  };
+  let out = '';
+  let p = 0;
+  while (p < template.length) {
+    const sv = template.indexOf('{', p);
+    if (sv < 0) {
+      out += template.slice(p);
+      break;
+    }
+    out += template.slice(p, sv);
+    if (sv + 1 >= template.length) return false;
+    if (template[sv + 1] === '{') {
+      out += '{';
+      p = sv + 2;
+      continue;
+    }
+    const ev = template.indexOf('}', sv + 1);
+    if (ev < 0) return false;
+    const v = vars[template.slice(sv + 1, ev)];
+    if (v === undefined) return false;
+    out += v;
+    p = ev + 1;
+  }
+  return out.replace(/^ +| +$/g, '') !== '';
+}
+
+const OBUF_CLASSES = ['normal', 'slave', 'pubsub'] as const;
+
+/** config.c updateClientOutputBufferLimit + getConfigClientOutputBufferLimitOption. */
+function parseObufLimits(args: readonly string[], current: string): string | { error: string } {
+  if (args.length % 4) return { error: 'Wrong number of arguments in buffer limit configuration.' };
+  const limits = new Map<string, string>();
+  const cur = current.split(' ');
+  for (let j = 0; j + 3 < cur.length; j += 4) limits.set(cur[j], `${cur[j + 1]} ${cur[j + 2]} ${cur[j + 3]}`);
+  const staged = new Map<string, string>();
+  for (let j = 0; j < args.length; j += 4) {
+    const name = args[j].toLowerCase();
+    const cls = name === 'replica' ? 'slave' : name;
+    if (!(OBUF_CLASSES as readonly string[]).includes(cls)) return { error: 'Invalid client class specified in buffer limit configuration.' };
+    const hard = memtoll(args[j + 1]);
+    const soft = memtoll(args[j + 2]);
+    const secs = strtollStrict(args[j + 3]);
+    const seconds = secs === null ? null : BigInt.asIntN(32, secs);
+    if (hard === null || soft === null || seconds === null || seconds < 0n) {
+      return { error: 'Error in hard, soft or soft_seconds setting in buffer limit configuration.' };
+    }
+    staged.set(cls, `${BigInt.asUintN(64, hard)} ${BigInt.asUintN(64, soft)} ${seconds}`);
+  }
+  for (const [cls, v] of staged) limits.set(cls, v);
+  return OBUF_CLASSES.map((c) => `${c} ${limits.get(c) ?? '0 0 0'}`).join(' ');
+}
+
+/** config.c setConfigOOMScoreAdjValuesOption: three integers in -2000..2000. */
+function parseOomValues(args: readonly string[]): string | { error: string } {
+  if (args.length !== 3) return { error: 'wrong number of arguments' };
+  const out: string[] = [];
+  for (const a of args) {
+    const v = strtollStrict(a);
+    if (v === null || v < -2000n || v > 2000n) return { error: 'Invalid oom-score-adj-values, elements must be between -2000 and 2000.' };
+    out.push(v.toString());
+  }
+  return out.join(' ');
+}
+
+/** config.c setConfigLatencyTrackingInfoPercentilesOutputOption; shown as "%f" with trailing zeros trimmed. */
+function parsePercentiles(args: readonly string[]): string | { error: string } {
+  const list = args.length === 1 && args[0] === '' ? [] : args;
+  const out: string[] = [];
+  for (const a of list) {
+    // util.c string2d: strtod over the whole string, no leading space, not NaN
+    if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$|^[+-]?inf(inity)?$/i.test(a)) {
+      return { error: 'Invalid latency-tracking-info-percentiles parameters' };
+    }
+    const d = /inf/i.test(a) ? (a.startsWith('-') ? -Infinity : Infinity) : Number(a);
+    if (d > 100 || d < 0) return { error: 'latency-tracking-info-percentiles parameters should sit between [0.0,100.0]' };
+    out.push(d.toFixed(6).replace(/\.?0+$/, ''));
+  }
+  return out.join(' ');
+}
+
+const SHUTDOWN_FLAGS: readonly [string, number][] = [
+  ['default', 0],
+  ['save', 1],
+  ['nosave', 2],
+  ['now', 4],
+  ['force', 8],
+];
+
+/** config.c enumConfigSet with bitflags (shutdown_on_sig_enum) + isValidShutdownOnSigFlags. */
+function parseShutdownFlags(args: readonly string[]): string | { error: string } {
+  if (args.length === 0) return { error: `argument(s) must be one of the following: ${SHUTDOWN_FLAGS.map((f) => f[0]).join(', ')}` };
+  let bits = 0;
+  for (const a of args) {
+    const f = SHUTDOWN_FLAGS.find(([n]) => n === a.toLowerCase());
+    if (!f) return { error: `argument(s) must be one of the following: ${SHUTDOWN_FLAGS.map((x) => x[0]).join(', ')}` };
+    bits |= f[1];
+  }
+  if (bits & 1 && bits & 2) return { error: "shutdown options SAVE and NOSAVE can't be used simultaneously" };
+  if (bits === 0) return 'default';
+  return SHUTDOWN_FLAGS.filter(([, b]) => b !== 0 && (bits & b) === b)
+    .map(([n]) => n)
+    .join(' ');
 }
 
 /** C `strtoll` with a full-string check: optional spaces, sign, digits; clamps on overflow. */

@@ -188,6 +188,7 @@ export class ServerState {
     this.patternChannels.setMaxListeners(0);
     this.config.listeners.add(() => this.updateShortPath());
     watchMaxmemory(this);
+    this.config.setServerDefault('port', String(port)); // CONFIG GET port: this server's port
     this.config.computed.set('replicaof', () => (this.master === null ? '' : `${this.master.host} ${this.master.port}`));
   }
 
