@@ -81,6 +81,28 @@ async function timeoutsScript(make: Make, prefix: string): Promise<unknown> {
     } finally {
       c.disconnect();
     }
+    // a pipeline: each command's timers start with exec(); a callback gets the timed-out outcome
+    const pairs = (x: [Error | null, unknown][]) => x.map(([e, v]) => (e ? [e.constructor.name, e.message] : [null, v]));
+    const p1 = make({ commandTimeout: 100 });
+    const p2 = make({ blockingTimeout: 100 });
+    try {
+      await p1.ping();
+      await p2.ping();
+      const calledBack: unknown[] = [];
+      const r1 = await timed(
+        p1
+          .pipeline()
+          .blpop(list, 0, (e: Error | null) => calledBack.push(e?.message))
+          .get(list)
+          .exec(),
+      );
+      out.pipelineCommandTimeout = [pairs((r1.outcome as [string, [Error | null, unknown][]])[1]), about(r1.ms, 100), calledBack];
+      const r2 = await timed(p2.pipeline().blpop(list, 0).xread('BLOCK', 0, 'STREAMS', stream, '$').exec());
+      out.pipelineBlockingTimeout = [r2.outcome, about(r2.ms, 100)];
+    } finally {
+      p1.disconnect();
+      p2.disconnect();
+    }
     await other.del(list, stream);
   } finally {
     other.disconnect();
@@ -100,6 +122,24 @@ const EXPECTED = {
   'blockingTimeout xreadgroup BLOCK 0': [['resolved', null], 'about 100'],
   ownTimeoutAlone: [['resolved', null], 'about 200'],
   ownTimeoutBehindBlocked: [['resolved', null], 'about 350'],
+  pipelineCommandTimeout: [
+    [
+      ['Error', 'Command timed out'],
+      ['Error', 'Command timed out'],
+    ],
+    'about 100',
+    ['Command timed out'],
+  ],
+  pipelineBlockingTimeout: [
+    [
+      'resolved',
+      [
+        [null, null],
+        [null, null],
+      ],
+    ],
+    'about 100',
+  ],
 };
 
 describe('commandTimeout and blockingTimeout', () => {

@@ -95,15 +95,20 @@ function blockingTimeoutOf(options: any, name: string, args: readonly unknown[],
   return timeout === null ? configured : undefined;
 }
 
+/** Whether the client sets commandTimeout or blockingTimeout (else no command of it has timers). */
+export function hasClientTimeouts(redis: Instance): boolean {
+  const options = redis?.options;
+  return options !== undefined && options !== null && (options.commandTimeout !== undefined || options.blockingTimeout !== undefined);
+}
+
 /**
  * `reply` (the command `name` with arguments `args` from index `from`, as sent by the client
  * `redis`) under ioredis's client-side timers: `reply` itself when the client sets neither option.
  * Call it in the turn the command is sent (the timers start then).
  */
 export function withClientTimeouts(redis: Instance, name: unknown, args: readonly unknown[], from: number, reply: Promise<unknown>): Promise<unknown> {
-  const options = redis?.options;
-  if (options === undefined || options === null || (options.commandTimeout === undefined && options.blockingTimeout === undefined)) return reply;
-  if (typeof name !== 'string') return reply;
+  if (!hasClientTimeouts(redis) || typeof name !== 'string') return reply;
+  const options = redis.options;
   const commandMs = typeof options.commandTimeout === 'number' ? (options.commandTimeout as number) : undefined;
   let blockingMs: number | undefined;
   const base = commandName(name);
