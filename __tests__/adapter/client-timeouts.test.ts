@@ -99,6 +99,22 @@ async function timeoutsScript(make: Make, prefix: string): Promise<unknown> {
       out.pipelineCommandTimeout = [pairs((r1.outcome as [string, [Error | null, unknown][]])[1]), about(r1.ms, 100), calledBack];
       const r2 = await timed(p2.pipeline().blpop(list, 0).xread('BLOCK', 0, 'STREAMS', stream, '$').exec());
       out.pipelineBlockingTimeout = [r2.outcome, about(r2.ms, 100)];
+      // multi() (fresh clients): BLPOP inside answers nil at once; a transaction held behind a
+      // blocked call rejects
+      const m2 = make({ blockingTimeout: 100 });
+      const m1 = make({ commandTimeout: 100 });
+      try {
+        await m2.ping();
+        await m1.ping();
+        const r3 = await timed(m2.multi().blpop(list, 0).exec());
+        out.multiBlockingTimeout = [r3.outcome, r3.ms < 50 ? 'at once' : r3.ms];
+        m1.blpop(list, 0).catch(() => undefined);
+        const r4 = await timed(m1.multi().get(list).exec());
+        out.multiBehindBlocked = [r4.outcome, about(r4.ms, 100)];
+      } finally {
+        m1.disconnect();
+        m2.disconnect();
+      }
     } finally {
       p1.disconnect();
       p2.disconnect();
@@ -130,6 +146,8 @@ const EXPECTED = {
     'about 100',
     ['Command timed out'],
   ],
+  multiBlockingTimeout: [['resolved', [[null, null]]], 'at once'],
+  multiBehindBlocked: [['rejected', 'Error', 'Command timed out'], 'about 100'],
   pipelineBlockingTimeout: [
     [
       'resolved',

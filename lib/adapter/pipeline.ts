@@ -346,8 +346,16 @@ export function installPipeline(
         // errors inside EXEC's reply carry no `command` (ioredis 5 and 6 parse them from the EXEC reply)
         return out === null ? null : Promise.all(out).then(withoutCommands);
       };
-      // one exec is one command for the spin guard (a loop of pipelines must let the event loop turn too)
-      return guarded(redis, () => whenReady(redis, 'exec', () => current().enqueue(run), () => Promise.reject(new Error(OFFLINE_QUEUE_DISABLED))));
+      // one exec is one command for the spin guard (a loop of pipelines must let the event loop turn too);
+      // commandTimeout: the exec rejects with 'Command timed out' when the transaction is not
+      // answered in time (held behind a blocked call, CLIENT PAUSE), as ioredis's
+      return withClientTimeouts(
+        redis,
+        'exec',
+        [],
+        0,
+        guarded(redis, () => whenReady(redis, 'exec', () => current().enqueue(run), () => Promise.reject(new Error(OFFLINE_QUEUE_DISABLED)))),
+      );
     }
     // The entries run one after the other as the server reads them, without a turn in between
     // unless one answers later (a blocked call): they were all sent with exec(), so a
