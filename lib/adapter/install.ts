@@ -18,6 +18,7 @@
  * collected.
  */
 import { delivered } from './delivery';
+import { withClientTimeouts } from './command-timeouts';
 import { asCalledByName } from './builtin-replies';
 import { commandTable, installedIoredisMajor } from './command-table';
 import { replyContextOf } from './ioredis-reply';
@@ -298,7 +299,7 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
     defineMethod(proto, method, function call(this: Instance, ...args: unknown[]) {
       const cb = popCallback(args);
       const [name, ...rest] = args;
-      return withCallback(delivered(callCommand(this, name, rest, buffers)), cb);
+      return withCallback(delivered(withClientTimeouts(this, name, rest, 0, callCommand(this, name, rest, buffers))), cb);
     });
   }
 
@@ -310,7 +311,7 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
       return Promise.reject(new StreamsMockError("sendCommand(command): pass an ioredis Command, e.g. new Command('set', ['k', 'v']) (Command from 'ioredis')"));
     }
     if (typeof command.setReplyContext === 'function') command.setReplyContext(replyContextOf(installedIoredisMajor(), this.options));
-    delivered(callCommand(this, command.name.toUpperCase(), command.args, true)).then(
+    delivered(withClientTimeouts(this, command.name, command.args, 0, callCommand(this, command.name.toUpperCase(), command.args, true))).then(
       (reply) => command.resolve(reply),
       (err) => {
         // the error names the command as the Command spelled it (not the upper-cased name sent)
@@ -370,7 +371,7 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
     // EXEC on the connection (a `multi()` pipeline is exec'd on itself, as with ioredis);
     // EXEC after `multi({ pipeline: false })`: ioredis wraps the replies as a pipeline's,
     // `[null, reply]` or `[error]` each (transaction.ts wrapMultiResult); null when WATCH failed
-    const wrapped = delivered(runEngineCommand(this, emulators, 'exec', [], false)).then((replies) =>
+    const wrapped = delivered(withClientTimeouts(this, 'exec', [], 0, runEngineCommand(this, emulators, 'exec', [], false))).then((replies) =>
       Array.isArray(replies) ? replies.map((r) => (r instanceof Error ? [r] : [null, r])) : replies,
     );
     return withCallback(wrapped, cb);
@@ -378,7 +379,7 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
   // execBuffer: EXEC's replies as they are (ioredis does not wrap them), values as Buffers
   defineMethod(proto, 'execBuffer', function execBuffer(this: Instance, callback?: unknown) {
     const cb = typeof callback === 'function' ? (callback as never) : undefined;
-    return withCallback(delivered(runEngineCommand(this, emulators, 'exec', [], true)), cb);
+    return withCallback(delivered(withClientTimeouts(this, 'exec', [], 0, runEngineCommand(this, emulators, 'exec', [], true))), cb);
   });
 
   // --- scripts: ioredis `defineCommand(name, { numberOfKeys?, lua })` (per instance, as ioredis)
@@ -404,7 +405,7 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
         } catch (err) {
           return withCallback(Promise.reject(err), cb);
         }
-        return withCallback(delivered(runEngineCommand(this, emulators, 'evalsha', args, buffers)), cb);
+        return withCallback(delivered(withClientTimeouts(this, 'evalsha', args, 0, runEngineCommand(this, emulators, 'evalsha', args, buffers))), cb);
       };
     this[name] = method(false);
     this[`${name}Buffer`] = method(true);

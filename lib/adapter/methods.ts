@@ -33,6 +33,7 @@ import { installedIoredisMajor, privateIoredisModule } from './command-table';
 import { applyKeyPrefix } from './keys';
 import { CONN, autoConnect, closeInstance, closingByClient, deferUntilReady } from './lifecycle';
 import { delivered } from './delivery';
+import { withClientTimeouts } from './command-timeouts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Instance = any;
@@ -665,7 +666,7 @@ export function streamMethod(emulators: EmulatorTable, name: string, buffers: bo
       if (typeof a === 'object' && a !== null && (Array.isArray(a) || (!Buffer.isBuffer(a) && ARGUMENT_TRANSFORMED.has(name)))) flat = false;
       call[i + 1] = a;
     }
-    const reply = delivered(runStreamMethod(this, emulators, lane, seen, call, flat, buffers));
+    const reply = delivered(withClientTimeouts(this, name, call, 1, runStreamMethod(this, emulators, lane, seen, call, flat, buffers)));
     return cb === undefined ? reply : withCallback(reply, cb);
   };
 }
@@ -673,7 +674,7 @@ export function streamMethod(emulators: EmulatorTable, name: string, buffers: bo
 export function engineMethod(emulators: EmulatorTable, name: string, buffers: boolean) {
   return function engineCommand(this: Instance, ...args: unknown[]): Promise<unknown> {
     const cb = popCallback(args);
-    return withCallback(delivered(runEngineCommand(this, emulators, name, args, buffers)), cb);
+    return withCallback(delivered(withClientTimeouts(this, name, args, 0, runEngineCommand(this, emulators, name, args, buffers))), cb);
   };
 }
 
@@ -681,6 +682,6 @@ export function builtinMethod(emulators: EmulatorTable, name: string, emulator: 
   const base = name.endsWith('Buffer') ? name.slice(0, -'Buffer'.length) : name;
   return function builtinCommand(this: Instance, ...args: unknown[]): Promise<unknown> {
     const cb = popCallback(args);
-    return withCallback(delivered(runBuiltinCommand(this, emulators, name, base, emulator, args)), cb);
+    return withCallback(delivered(withClientTimeouts(this, name, args, 0, runBuiltinCommand(this, emulators, name, base, emulator, args))), cb);
   };
 }

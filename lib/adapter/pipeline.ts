@@ -13,6 +13,7 @@
  * unknown one fails at exec time.
  */
 import { delivered } from './delivery';
+import { hasClientTimeouts, withClientTimeouts } from './command-timeouts';
 import { newReplyError } from './reply-error';
 import { CommandError } from '../errors';
 import type { Connection } from '../engine/connection';
@@ -135,6 +136,21 @@ function settleNow(e: Entry, run: () => unknown): [unknown, unknown?] | Promise<
   } catch (err) {
     return [err];
   }
+}
+
+/**
+ * A pipeline entry under the client's commandTimeout / blockingTimeout, its timers started now:
+ * `answer` gives it the server's pair (later answers are ignored), `pair` is ioredis's pair, the
+ * timed-out one if a timer fired first; the entry's callback gets that outcome.
+ */
+function timedEntry(redis: Instance, e: Entry): { answer: (pair: [unknown, unknown?]) => void; pair: Promise<[unknown, unknown?]> } {
+  let answer!: (pair: [unknown, unknown?]) => void;
+  const raw = new Promise<unknown>((resolve, reject) => {
+    answer = (pair) => (pair.length === 1 ? reject(pair[0]) : resolve(pair[1]));
+  });
+  const value = withClientTimeouts(redis, e.kind === 'script' ? 'evalsha' : e.name, e.args, 0, raw);
+  if (e.cb) withCallback(value, e.cb).catch(() => undefined);
+  return { answer, pair: value.then((r) => [null, r] as [unknown, unknown?], (err) => [err] as [unknown, unknown?]) };
 }
 
 /** The error Redis gives an entry when MULTI queues it, or null. */
@@ -330,19 +346,35 @@ export function installPipeline(
         // errors inside EXEC's reply carry no `command` (ioredis 5 and 6 parse them from the EXEC reply)
         return out === null ? null : Promise.all(out).then(withoutCommands);
       };
-      // one exec is one command for the spin guard (a loop of pipelines must let the event loop turn too)
-      return guarded(redis, () => whenReady(redis, 'exec', () => current().enqueue(run), () => Promise.reject(new Error(OFFLINE_QUEUE_DISABLED))));
+      // one exec is one command for the spin guard (a loop of pipelines must let the event loop turn too);
+      // commandTimeout: the exec rejects with 'Command timed out' when the transaction is not
+      // answered in time (held behind a blocked call, CLIENT PAUSE), as ioredis's
+      return withClientTimeouts(
+        redis,
+        'exec',
+        [],
+        0,
+        guarded(redis, () => whenReady(redis, 'exec', () => current().enqueue(run), () => Promise.reject(new Error(OFFLINE_QUEUE_DISABLED)))),
+      );
     }
     // The entries run one after the other as the server reads them, without a turn in between
     // unless one answers later (a blocked call): they were all sent with exec(), so a
     // disconnect() right after it finds them run, as a real server answers the whole batch
     // before it sees the connection end (ioredis 5 and 6 then deliver every reply).
+    // commandTimeout / blockingTimeout: each command's timers start with exec() (ioredis sends
+    // them all then); the pipeline answers once every command is answered or timed out, while the
+    // commands themselves keep the connection until the server has answered them
+    const timed = hasClientTimeouts(redis) ? entries.map((e) => timedEntry(redis, e)) : null;
+    const sent = timed === null ? entries : entries.map((e) => (e.cb === undefined ? e : { ...e, cb: undefined }));
     const run = async () => {
       const conn = current();
       const out: [unknown, unknown?][] = [];
-      for (const e of entries) {
+      for (let i = 0; i < sent.length; i++) {
+        const e = sent[i];
         const pair = settleNow(e, () => runEntry(redis, conn, e));
-        out.push(pair instanceof Promise ? await pair : pair);
+        const answered = pair instanceof Promise ? await pair : pair;
+        out.push(answered);
+        timed?.[i].answer(answered);
       }
       return out;
     };
@@ -350,11 +382,14 @@ export function installPipeline(
     // too); a pipeline sent before `ready` with enableOfflineQueue false: each command gets the error;
     // one held for `ready` when the client disconnects: each command gets "Connection is closed."
     // (ioredis flushes its offline queue command by command: exec resolves with the errors)
-    return guarded(redis, () =>
-      whenReady(redis, 'exec', () => current().enqueue(run), () => Promise.all(closedPairs(entries, new Error(OFFLINE_QUEUE_DISABLED)))).catch(
-        (err: unknown) => Promise.all(closedPairs(entries, err instanceof Error ? err : new Error(String(err)))),
+    const all = guarded(redis, () =>
+      whenReady(redis, 'exec', () => current().enqueue(run), () => Promise.all(closedPairs(sent, new Error(OFFLINE_QUEUE_DISABLED)))).catch(
+        (err: unknown) => Promise.all(closedPairs(sent, err instanceof Error ? err : new Error(String(err)))),
       ),
     );
+    if (timed === null) return all;
+    all.then((pairs) => pairs.forEach((pair, i) => timed[i].answer(pair)));
+    return Promise.all(timed.map((t) => t.pair));
   }
   layer.commit();
 }
