@@ -13,14 +13,14 @@
  * unknown one fails at exec time.
  */
 import { delivered } from './delivery';
-import { newReplyError } from './reply-error';
+import { newAbortError, newReplyError } from './reply-error';
 import { CommandError } from '../errors';
 import type { Connection } from '../engine/connection';
 import type { Emulator, EmulatorTable } from '../engine/emulators';
-import type { Reply } from '../reply/reply';
+import { ErrorReply, type Reply } from '../reply/reply';
 import { asCalledByName } from './builtin-replies';
 import { decodeBytes } from './encoding';
-import { CONN, OFFLINE_QUEUE_DISABLED, autoConnect, deferUntilReady } from './lifecycle';
+import { CONN, OFFLINE_QUEUE_DISABLED, autoConnect, closeInstance, closingByClient, deferUntilReady } from './lifecycle';
 import { buildArgv, encoderOf, popCallback, processArguments, runBuiltinNow, subscriberModeRefusal, toClientError, withCallback } from './methods';
 import { MethodLayer } from './method-layer';
 import { guarded } from './spin-guard';
@@ -171,16 +171,114 @@ function rawTransactionReplies(pairs: unknown, queued: number): unknown[] {
 }
 
 /**
- * A `multi()` pipeline with DISCARD in it: nothing before DISCARD runs, the commands after it run
- * one by one outside a transaction, and EXEC fails with `ERR EXEC without MULTI` (what the
- * server answers to the EXEC ioredis sends last), as real ioredis on redis-server 7.0.15.
+ * The commands Redis runs at once inside MULTI instead of queueing them (processCommand: EXEC,
+ * DISCARD, MULTI, WATCH, QUIT, RESET). A `multi()` batch holding one is sent as ioredis sends it
+ * (MULTI, the commands, EXEC, each answered as the server answers: `runSequence`).
  */
-async function runDiscarded(redis: Instance, conn: Connection, after: Entry[]): Promise<never> {
-  conn.unwatchAll();
-  for (const e of after) await settle(e, () => runEntry(redis, conn, e));
-  const err = newReplyError('ERR EXEC without MULTI');
-  Object.assign(err, { command: { name: 'exec', args: [] } });
-  throw err;
+const NOT_QUEUED = new Set(['exec', 'discard', 'multi', 'watch', 'quit', 'reset']);
+
+/** The reply transformer's name of an entry (ioredis picks transformers by the name as sent). */
+function replyNameOf(e: Entry): string {
+  if (e.kind === 'script') return 'evalsha';
+  if (e.kind === 'builtin') return e.calledAs ?? e.base;
+  return e.name;
+}
+
+/**
+ * EXEC sent in a batch: its reply, each element of an array reply read by the command queued
+ * right before EXEC in that place, as ioredis's Pipeline#fillResult does (the i-th of L elements
+ * by the entry L - i before EXEC); an error element stays an error (no `command`).
+ */
+function runExecEntry(redis: Instance, conn: Connection, entries: Entry[], at: number): unknown {
+  const e = entries[at];
+  const argv = argvOf(redis, e);
+  let out: Reply | Promise<Reply>;
+  try {
+    out = conn.run(argv);
+  } catch (err) {
+    throw toClientError(err, argv);
+  }
+  const read = (reply: Reply): unknown => {
+    if (!Array.isArray(reply)) return encode(redis, conn, reply, e.buffers, 'exec');
+    const n = reply.length;
+    return reply.map((r: Reply, i: number) => {
+      if (r instanceof ErrorReply) return newReplyError(decodeBytes(r.message).replace(/[\r\n]/g, ' '));
+      const by = entries[at - (n - i)];
+      try {
+        return by === undefined ? encode(redis, conn, r, false, 'exec') : encode(redis, conn, r, by.buffers, replyNameOf(by));
+      } catch (err) {
+        return err;
+      }
+    });
+  };
+  if (!(out instanceof Promise)) return read(out);
+  return out.then(read, (err) => Promise.reject(toClientError(err, argv)));
+}
+
+/**
+ * A batch sent as the client sends it: each entry answered in turn, as the server answers it on
+ * this connection (inside MULTI: QUEUED, or the refusal; MULTI, EXEC, DISCARD, WATCH, RESET as
+ * the server runs them there). QUIT closes the client; what the batch sent after it is aborted
+ * (ioredis 5 and 6: an AbortError "Command aborted due to connection close" with the command).
+ */
+async function runSequence(redis: Instance, conn: Connection, entries: Entry[]): Promise<[unknown, unknown?][]> {
+  const out: [unknown, unknown?][] = [];
+  let aborted = false;
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i];
+    const lower = e.base.toLowerCase();
+    let run: () => unknown;
+    if (aborted) {
+      run = () => {
+        throw newAbortError(sentCommandOf(redis, e));
+      };
+    } else if (lower === 'exec' && e.error === undefined && e.kind !== 'builtin' && !conn.closed) {
+      run = () => runExecEntry(redis, conn, entries, i);
+    } else if (lower === 'quit' && e.error === undefined && !conn.closed) {
+      run = () => {
+        closingByClient(redis, conn);
+        const value = runArgvNow(redis, conn, argvOf(redis, e), e.buffers);
+        if (conn.closed && redis[CONN] === conn) closeInstance(redis);
+        aborted = conn.closed;
+        return value;
+      };
+    } else {
+      run = () => runEntry(redis, conn, e);
+    }
+    const pair = settleNow(e, run);
+    out.push(pair instanceof Promise ? await pair : pair);
+  }
+  return out;
+}
+
+/** An entry's command as ioredis keeps it on its errors (`{ name, args }`, keyPrefix applied). */
+function sentCommandOf(redis: Instance, e: Entry): { name: string; args: string[] } {
+  try {
+    const argv = e.kind === 'builtin' ? builtinArgvOf(redis, e) : argvOf(redis, e);
+    return { name: e.name, args: argv.slice(1).map(decodeBytes) };
+  } catch {
+    return { name: e.name, args: [] };
+  }
+}
+
+/** A control entry of a batch (MULTI / EXEC sent around a `multi()`'s commands). */
+function controlEntry(name: string): Entry {
+  return { kind: 'engine', name, base: name, buffers: false, args: [] };
+}
+
+/**
+ * ioredis's `multi().exec()` answer from the batch's pairs: EXEC's error (its `previousErrors`
+ * the errors before it), else EXEC's reply as `[null, reply]` / `[err]` pairs, null when WATCH failed.
+ */
+function unwrapTransaction(pairs: [unknown, unknown?][]): unknown {
+  const [err, value] = pairs[pairs.length - 1];
+  if (err) {
+    const previousErrors = pairs.slice(0, -1).filter((p) => p[0]).map((p) => p[0]);
+    if (err instanceof Error) Object.assign(err, { previousErrors });
+    throw err;
+  }
+  if (!Array.isArray(value)) return value ?? null;
+  return value.map((v) => (v instanceof Error ? [v] : [null, v]));
 }
 
 export function installPipeline(
@@ -279,7 +377,20 @@ export function installPipeline(
 
   const closedPairs = (entries: Entry[], err: Error) => entries.map((e) => settle(e, () => Promise.reject(err)));
 
+  // ioredis's Pipeline#multi: MULTI queued in the batch; the next exec() queues EXEC (and
+  // returns the pipeline) instead of sending the batch
+  define('multi', function multi(this: any, ...args: unknown[]) {
+    const cb = popCallback(args);
+    this.__streamsOpen = (this.__streamsOpen ?? 0) + 1;
+    return queue(this, { kind: 'engine', name: 'multi', base: 'multi', buffers: false, args, cb });
+  });
+
   define('exec', function exec(this: any, callback?: Callback) {
+    if ((this.__streamsOpen ?? 0) > 0 && !this.__streamsExecuted) {
+      this.__streamsOpen -= 1;
+      const cb = typeof callback === 'function' ? callback : undefined;
+      return queue(this, { kind: 'engine', name: 'exec', base: 'exec', buffers: false, args: [], cb });
+    }
     // exec() again: ioredis answers from the first run (nothing is sent again); a multi()
     // pipeline then shows its raw replies — MULTI's OK, a QUEUED per command, EXEC's reply
     const first: Promise<unknown> | undefined = this.__streamsExecuted;
@@ -311,8 +422,11 @@ export function installPipeline(
         if (refused !== null) throw refused;
         // DISCARD queued in the transaction: ioredis sends MULTI, the commands, DISCARD (which drops
         // them and UNWATCHes), the rest outside any transaction, then EXEC, which fails
-        const discardAt = entries.findIndex((e) => e.base.toLowerCase() === 'discard');
-        if (discardAt >= 0) return runDiscarded(redis, conn, entries.slice(discardAt + 1));
+        // a command Redis does not queue inside MULTI (EXEC, MULTI, WATCH, RESET, QUIT, DISCARD):
+        // the batch is sent as ioredis sends it, MULTI, the commands, EXEC
+        if (entries.some((e) => NOT_QUEUED.has(e.base.toLowerCase()))) {
+          return runSequence(redis, conn, [controlEntry('multi'), ...entries, controlEntry('exec')]).then(unwrapTransaction);
+        }
         // INFO commandstats of MULTI and EXEC (their run time not measured: usec 0)
         const stats = conn.server.stats;
         stats.commandDone('multi', 0, 'ok');
@@ -337,15 +451,7 @@ export function installPipeline(
     // unless one answers later (a blocked call): they were all sent with exec(), so a
     // disconnect() right after it finds them run, as a real server answers the whole batch
     // before it sees the connection end (ioredis 5 and 6 then deliver every reply).
-    const run = async () => {
-      const conn = current();
-      const out: [unknown, unknown?][] = [];
-      for (const e of entries) {
-        const pair = settleNow(e, () => runEntry(redis, conn, e));
-        out.push(pair instanceof Promise ? await pair : pair);
-      }
-      return out;
-    };
+    const run = () => runSequence(redis, current(), entries);
     // one exec is one command for the spin guard (a loop of pipelines must let the event loop turn
     // too); a pipeline sent before `ready` with enableOfflineQueue false: each command gets the error;
     // one held for `ready` when the client disconnects: each command gets "Connection is closed."
