@@ -82,6 +82,40 @@ const scripts: [string, Script, unknown][] = [
     [{ error: 'Command aborted due to connection close', command: { name: 'exec', args: [] }, previous: [] }, 'end', { error: 'Connection is closed.' }, null],
   ],
   [
+    "each command's callback in multi() gets its QUEUED (or its queue-time refusal)",
+    async (c) => {
+      const seen: unknown[] = [];
+      const cb = (name: string) => (e: unknown, v: unknown) => seen.push([name, norm(e), v]);
+      const r1 = await settled(c.multi().set('nm:k', 1, cb('set')).hgetall('nm:h', cb('hgetall')).call('nosuch', cb('nosuch')).exec());
+      const r2 = await settled(c.multi().set('nm:k', 1, cb('set')).hgetall('nm:h', cb('hgetall')).exec());
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return [r1, r2, seen];
+    },
+    [
+      {
+        error: 'EXECABORT Transaction discarded because of previous errors.',
+        command: { name: 'exec', args: [] },
+        previous: [{ error: "ERR unknown command 'nosuch', with args beginning with: ", command: { name: 'nosuch', args: [] } }],
+      },
+      [[null, 'OK'], [null, {}]],
+      [
+        ['set', null, 'QUEUED'],
+        ['hgetall', null, 'QUEUED'],
+        ['nosuch', { error: "ERR unknown command 'nosuch', with args beginning with: ", command: { name: 'nosuch', args: [] } }, undefined],
+        ['set', null, 'QUEUED'],
+        ['hgetall', null, 'QUEUED'],
+      ],
+    ],
+  ],
+  [
+    'exec() again on a multi() answers the raw replies of the first (MULTI, each QUEUED or refusal, EXEC)',
+    async (c) => {
+      const m = c.multi().call('multi').incr('nm:k');
+      return [await settled(m.exec()), await settled(m.exec())];
+    },
+    [[[null, 1]], [[null, 'OK'], [{ error: 'ERR MULTI calls can not be nested', command: { name: 'multi', args: [] } }], [null, 'QUEUED'], [null, [1]]]],
+  ],
+  [
     'QUIT in a pipeline: the commands after it are aborted with their command',
     async (c) => [await settled(c.pipeline().set('nm:x', 1).quit().get('nm:x').exec()), c.status],
     [[[null, 'OK'], [null, 'OK'], [{ error: 'Command aborted due to connection close', command: { name: 'get', args: ['nm:x'] } }]], 'end'],

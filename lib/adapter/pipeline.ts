@@ -5,16 +5,16 @@
  * entries on the client's connection, in connection order:
  * - a pipeline runs them one after another (a blocked command holds the rest back, as on a
  *   connection) and answers ioredis's `[err, reply]` pairs (`[err]` for an error);
- * - a `multi()` checks them as Redis checks queued commands (unknown command, arity:
- *   EXECABORT with `previousErrors`), then runs them as one transaction (one time snapshot,
- *   BLOCK answers nil, blocked readers served after it); a modified WATCHed key makes it
- *   answer null.
+ * - a `multi()` is sent as ioredis sends it: MULTI, the commands, EXEC, each answered by the
+ *   connection as the server answers (queued, refused at queue time, or run at once: MULTI,
+ *   EXEC, DISCARD, WATCH, RESET, QUIT), and read as ioredis reads them: EXEC's error with
+ *   `previousErrors`, else its replies as pairs (null when a WATCHed key was modified); each
+ *   command's callback gets its QUEUED; `pipeline().multi()…exec()` is the same inside a pipeline.
  * Commands queued with `call(name, …)` keep the name as sent (Redis echoes it in errors); an
  * unknown one fails at exec time.
  */
 import { delivered } from './delivery';
 import { newAbortError, newReplyError } from './reply-error';
-import { CommandError } from '../errors';
 import type { Connection } from '../engine/connection';
 import type { Emulator, EmulatorTable } from '../engine/emulators';
 import { ErrorReply, type Reply } from '../reply/reply';
@@ -106,11 +106,6 @@ function runEntry(redis: Instance, conn: Connection, e: Entry): unknown {
   return runArgvNow(redis, conn, argvOf(redis, e), e.buffers);
 }
 
-function withoutCommands(pairs: [unknown, unknown?][]): [unknown, unknown?][] {
-  for (const [err] of pairs) if (err instanceof Error && 'command' in err) delete (err as { command?: unknown }).command;
-  return pairs;
-}
-
 /** ioredis's reply pair: `[null, reply]`, or `[err]` for an error; the entry's callback too. */
 function settle(e: Entry, run: () => unknown): Promise<[unknown, unknown?]> {
   let p: Promise<unknown>;
@@ -136,46 +131,6 @@ function settleNow(e: Entry, run: () => unknown): [unknown, unknown?] | Promise<
     return [err];
   }
 }
-
-/** The error Redis gives an entry when MULTI queues it, or null. */
-function queueTimeError(redis: Instance, conn: Connection, e: Entry): unknown {
-  if (e.error !== undefined) return null; // answered in place
-  const argv = e.kind === 'builtin' ? builtinArgvOf(redis, e) : argvOf(redis, e);
-  try {
-    const text = conn.queueTimeError(argv);
-    if (text === null) return null;
-    // counted as the server counts a refusal (rejectCommand): the command's rejected_calls when
-    // it exists, errorstats and total_error_replies
-    const full = conn.commandFullName(String(argv[0]).toLowerCase(), argv);
-    if (full !== null) conn.server.stats.commandDone(full, 0, 'rejected', text);
-    else conn.server.stats.errorReply(text);
-    // ioredis gives each queue-time error its command (EXEC's `previousErrors`)
-    return toClientError(new CommandError(text), [e.base, ...argv.slice(1)]);
-  } catch (err) {
-    return err;
-  }
-}
-
-/**
- * What ioredis answers for a second exec() of a `multi()` pipeline: the raw replies of the first
- * run — `[null, 'OK']` for MULTI, `[null, 'QUEUED']` per command, then `[null, EXEC's reply]`
- * (each reply, or its error, unwrapped; null when WATCH failed). Checked with ioredis 5.11.1 and
- * 6.0.0 on redis-server 7.0.15.
- */
-function rawTransactionReplies(pairs: unknown, queued: number): unknown[] {
-  const execReply = Array.isArray(pairs) ? pairs.map((p: [unknown, unknown?]) => (p[0] ? p[0] : p[1])) : pairs;
-  const out: unknown[] = [[null, 'OK']];
-  for (let i = 0; i < queued; i++) out.push([null, 'QUEUED']);
-  out.push([null, execReply]);
-  return out;
-}
-
-/**
- * The commands Redis runs at once inside MULTI instead of queueing them (processCommand: EXEC,
- * DISCARD, MULTI, WATCH, QUIT, RESET). A `multi()` batch holding one is sent as ioredis sends it
- * (MULTI, the commands, EXEC, each answered as the server answers: `runSequence`).
- */
-const NOT_QUEUED = new Set(['exec', 'discard', 'multi', 'watch', 'quit', 'reset']);
 
 /** The reply transformer's name of an entry (ioredis picks transformers by the name as sent). */
 function replyNameOf(e: Entry): string {
@@ -395,7 +350,8 @@ export function installPipeline(
     // pipeline then shows its raw replies — MULTI's OK, a QUEUED per command, EXEC's reply
     const first: Promise<unknown> | undefined = this.__streamsExecuted;
     if (first) {
-      const again = this.__streamsMulti ? first.then((pairs) => rawTransactionReplies(pairs, this.__streamsQueued)) : first;
+      const raw = () => this.__streamsRaw ?? first;
+      const again = this.__streamsMulti ? first.then(raw, raw) : first;
       return withCallback(again, callback);
     }
     const result = delivered(runExec.call(this));
@@ -408,7 +364,6 @@ export function installPipeline(
     let conn: Connection | undefined = redis?.[CONN];
     const entries: Entry[] = this.batch ?? [];
     this.batch = [];
-    this.__streamsQueued = entries.length;
     if (redis?.batch === this) redis.batch = undefined;
     if (!conn) return Promise.reject(new Error('[ioredis-mock-streams] this client was not set up by installStreams()'));
     // held for `ready`: the connection of that time (a reconnection makes a new one)
@@ -420,29 +375,12 @@ export function installPipeline(
         // RESP2 subscriber mode: ioredis refuses the MULTI itself, so the whole exec rejects
         const refused = subscriberModeRefusal(redis, conn, 'multi');
         if (refused !== null) throw refused;
-        // DISCARD queued in the transaction: ioredis sends MULTI, the commands, DISCARD (which drops
-        // them and UNWATCHes), the rest outside any transaction, then EXEC, which fails
-        // a command Redis does not queue inside MULTI (EXEC, MULTI, WATCH, RESET, QUIT, DISCARD):
-        // the batch is sent as ioredis sends it, MULTI, the commands, EXEC
-        if (entries.some((e) => NOT_QUEUED.has(e.base.toLowerCase()))) {
-          return runSequence(redis, conn, [controlEntry('multi'), ...entries, controlEntry('exec')]).then(unwrapTransaction);
-        }
-        // INFO commandstats of MULTI and EXEC (their run time not measured: usec 0)
-        const stats = conn.server.stats;
-        stats.commandDone('multi', 0, 'ok');
-        const previousErrors = entries.map((e) => queueTimeError(redis, conn, e)).filter((x) => x !== null);
-        if (previousErrors.length > 0) {
-          const err = newReplyError('EXECABORT Transaction discarded because of previous errors.');
-          Object.assign(err, { command: { name: 'exec', args: [] }, previousErrors });
-          conn.unwatchAll();
-          stats.commandDone('exec', 0, 'failed', err.message);
-          throw err;
-        }
-        const out = conn.transaction(() => entries.map((e) => settle(e, () => runEntry(redis, conn, e))));
-        stats.commandDone('exec', 0, 'ok');
-        conn.noteCommand('exec'); // CLIENT LIST shows cmd=exec once EXEC ran the queued commands
-        // errors inside EXEC's reply carry no `command` (ioredis 5 and 6 parse them from the EXEC reply)
-        return out === null ? null : Promise.all(out).then(withoutCommands);
+        // sent as ioredis sends it: MULTI, the commands, EXEC, each answered as the server answers
+        // (queued, refused at queue time, or run at once: MULTI, EXEC, DISCARD, WATCH, RESET, QUIT)
+        return runSequence(redis, conn, [controlEntry('multi'), ...entries, controlEntry('exec')]).then((pairs) => {
+          this.__streamsRaw = pairs;
+          return unwrapTransaction(pairs);
+        });
       };
       // one exec is one command for the spin guard (a loop of pipelines must let the event loop turn too)
       return guarded(redis, () => whenReady(redis, 'exec', () => current().enqueue(run), () => Promise.reject(new Error(OFFLINE_QUEUE_DISABLED))));
