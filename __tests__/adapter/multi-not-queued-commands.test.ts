@@ -116,6 +116,16 @@ const scripts: [string, Script, unknown][] = [
     [[[null, 1]], [[null, 'OK'], [{ error: 'ERR MULTI calls can not be nested', command: { name: 'multi', args: [] } }], [null, 'QUEUED'], [null, [1]]]],
   ],
   [
+    'exec() again sends the batch again and answers from the first run (pipeline and multi())',
+    async (c) => {
+      const p = c.pipeline().incr('nm:k');
+      const m = c.multi().incr('nm:k');
+      const out = [await settled(p.exec()), await settled(p.exec()), await settled(m.exec()), await settled(m.exec())];
+      return [...out, await c.get('nm:k')];
+    },
+    [[[null, 1]], [[null, 1]], [[null, 3]], [[null, 'OK'], [null, 'QUEUED'], [null, [3]]], '4'],
+  ],
+  [
     'QUIT in a pipeline: the commands after it are aborted with their command',
     async (c) => [await settled(c.pipeline().set('nm:x', 1).quit().get('nm:x').exec()), c.status],
     [[[null, 'OK'], [null, 'OK'], [{ error: 'Command aborted due to connection close', command: { name: 'get', args: ['nm:x'] } }]], 'end'],

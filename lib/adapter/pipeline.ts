@@ -346,10 +346,12 @@ export function installPipeline(
       const cb = typeof callback === 'function' ? callback : undefined;
       return queue(this, { kind: 'engine', name: 'exec', base: 'exec', buffers: false, args: [], cb });
     }
-    // exec() again: ioredis answers from the first run (nothing is sent again); a multi()
-    // pipeline then shows its raw replies — MULTI's OK, a QUEUED per command, EXEC's reply
+    // exec() again: ioredis sends the batch again (`resend`) but answers from the first run; a
+    // multi() pipeline then shows its raw replies — MULTI's, each command's (QUEUED or its
+    // refusal), EXEC's
     const first: Promise<unknown> | undefined = this.__streamsExecuted;
     if (first) {
+      resend(this);
       const raw = () => this.__streamsRaw ?? first;
       const again = this.__streamsMulti ? first.then(raw, raw) : first;
       return withCallback(again, callback);
@@ -359,11 +361,27 @@ export function installPipeline(
     return withCallback(result, callback);
   });
 
+  /**
+   * exec() again: ioredis 5 and 6 send the batch again (MULTI and EXEC around a `multi()`'s) and
+   * answer from the first run; the new replies go nowhere (callbacks do not fire again).
+   */
+  function resend(pipeline: any): void {
+    const entries: Entry[] | undefined = pipeline.__streamsEntries;
+    const redis = pipeline.redis;
+    const conn: Connection | undefined = redis?.[CONN];
+    if (!entries || !conn || conn.closed || redis.status !== 'ready') return;
+    const plain = entries.map((e) => ({ ...e, cb: undefined }));
+    if (!pipeline.__streamsMulti && plain.length === 0) return;
+    const seq = pipeline.__streamsMulti ? [controlEntry('multi'), ...plain, controlEntry('exec')] : plain;
+    conn.enqueue(() => runSequence(redis, conn, seq)).catch(() => undefined);
+  }
+
   function runExec(this: any): Promise<unknown> {
     const redis = this.redis;
     let conn: Connection | undefined = redis?.[CONN];
     const entries: Entry[] = this.batch ?? [];
     this.batch = [];
+    this.__streamsEntries = entries;
     if (redis?.batch === this) redis.batch = undefined;
     if (!conn) return Promise.reject(new Error('[ioredis-mock-streams] this client was not set up by installStreams()'));
     // held for `ready`: the connection of that time (a reconnection makes a new one)
