@@ -130,7 +130,7 @@ async function execTwiceScript(r: AnyClient, k: string): Promise<unknown> {
 
 const EXEC_TWICE_EXPECTED = [
   [[null, '1-1'], [null, 1]],
-  [[null, '1-1'], [null, 1]], // the first run's result: nothing is sent again
+  [[null, '1-1'], [null, 1]], // the first run's result (the batch is sent again; its replies go nowhere)
   [[null, 1], ['E:ERR Invalid stream ID specified as stream command argument']],
   [[null, 'OK'], [null, 'QUEUED'], [null, 'QUEUED'], [null, [1, 'E:ERR Invalid stream ID specified as stream command argument']]],
   1,

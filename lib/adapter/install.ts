@@ -347,8 +347,12 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
   // `exec()` on the client would run it; a real ioredis client keeps no such pipeline
   defineMethod(proto, 'pipeline', function pipeline(this: Instance, ...args: unknown[]) {
     ensurePipeline();
-    const batch = basePipeline.apply(this, args);
+    // ioredis's `pipeline(commands)`: each `[name, …args]` queued through the pipeline's own method
+    // (`['multi']` … `['exec']` make a transaction inside it); anything else than an array: none
+    const batch = basePipeline.apply(this, []);
     this.batch = undefined;
+    const commands = args[0];
+    if (Array.isArray(commands)) for (const [name, ...rest] of commands as unknown[][]) batch[name as string](...rest);
     return batch;
   });
   const baseMulti = proto.multi;

@@ -5,23 +5,23 @@
  * entries on the client's connection, in connection order:
  * - a pipeline runs them one after another (a blocked command holds the rest back, as on a
  *   connection) and answers ioredis's `[err, reply]` pairs (`[err]` for an error);
- * - a `multi()` checks them as Redis checks queued commands (unknown command, arity:
- *   EXECABORT with `previousErrors`), then runs them as one transaction (one time snapshot,
- *   BLOCK answers nil, blocked readers served after it); a modified WATCHed key makes it
- *   answer null.
+ * - a `multi()` is sent as ioredis sends it: MULTI, the commands, EXEC, each answered by the
+ *   connection as the server answers (queued, refused at queue time, or run at once: MULTI,
+ *   EXEC, DISCARD, WATCH, RESET, QUIT), and read as ioredis reads them: EXEC's error with
+ *   `previousErrors`, else its replies as pairs (null when a WATCHed key was modified); each
+ *   command's callback gets its QUEUED; `pipeline().multi()…exec()` is the same inside a pipeline.
  * Commands queued with `call(name, …)` keep the name as sent (Redis echoes it in errors); an
  * unknown one fails at exec time.
  */
 import { delivered } from './delivery';
 import { hasClientTimeouts, withClientTimeouts } from './command-timeouts';
-import { newReplyError } from './reply-error';
-import { CommandError } from '../errors';
+import { newAbortError, newReplyError } from './reply-error';
 import type { Connection } from '../engine/connection';
 import type { Emulator, EmulatorTable } from '../engine/emulators';
-import type { Reply } from '../reply/reply';
+import { ErrorReply, type Reply } from '../reply/reply';
 import { asCalledByName } from './builtin-replies';
 import { decodeBytes } from './encoding';
-import { CONN, OFFLINE_QUEUE_DISABLED, autoConnect, deferUntilReady } from './lifecycle';
+import { CONN, OFFLINE_QUEUE_DISABLED, autoConnect, closeInstance, closingByClient, deferUntilReady } from './lifecycle';
 import { buildArgv, encoderOf, popCallback, processArguments, runBuiltinNow, subscriberModeRefusal, toClientError, withCallback } from './methods';
 import { MethodLayer } from './method-layer';
 import { guarded } from './spin-guard';
@@ -107,11 +107,6 @@ function runEntry(redis: Instance, conn: Connection, e: Entry): unknown {
   return runArgvNow(redis, conn, argvOf(redis, e), e.buffers);
 }
 
-function withoutCommands(pairs: [unknown, unknown?][]): [unknown, unknown?][] {
-  for (const [err] of pairs) if (err instanceof Error && 'command' in err) delete (err as { command?: unknown }).command;
-  return pairs;
-}
-
 /** ioredis's reply pair: `[null, reply]`, or `[err]` for an error; the entry's callback too. */
 function settle(e: Entry, run: () => unknown): Promise<[unknown, unknown?]> {
   let p: Promise<unknown>;
@@ -153,50 +148,110 @@ function timedEntry(redis: Instance, e: Entry): { answer: (pair: [unknown, unkno
   return { answer, pair: value.then((r) => [null, r] as [unknown, unknown?], (err) => [err] as [unknown, unknown?]) };
 }
 
-/** The error Redis gives an entry when MULTI queues it, or null. */
-function queueTimeError(redis: Instance, conn: Connection, e: Entry): unknown {
-  if (e.error !== undefined) return null; // answered in place
-  const argv = e.kind === 'builtin' ? builtinArgvOf(redis, e) : argvOf(redis, e);
-  try {
-    const text = conn.queueTimeError(argv);
-    if (text === null) return null;
-    // counted as the server counts a refusal (rejectCommand): the command's rejected_calls when
-    // it exists, errorstats and total_error_replies
-    const full = conn.commandFullName(String(argv[0]).toLowerCase(), argv);
-    if (full !== null) conn.server.stats.commandDone(full, 0, 'rejected', text);
-    else conn.server.stats.errorReply(text);
-    // ioredis gives each queue-time error its command (EXEC's `previousErrors`)
-    return toClientError(new CommandError(text), [e.base, ...argv.slice(1)]);
-  } catch (err) {
-    return err;
-  }
+/** The reply transformer's name of an entry (ioredis picks transformers by the name as sent). */
+function replyNameOf(e: Entry): string {
+  if (e.kind === 'script') return 'evalsha';
+  if (e.kind === 'builtin') return e.calledAs ?? e.base;
+  return e.name;
 }
 
 /**
- * What ioredis answers for a second exec() of a `multi()` pipeline: the raw replies of the first
- * run — `[null, 'OK']` for MULTI, `[null, 'QUEUED']` per command, then `[null, EXEC's reply]`
- * (each reply, or its error, unwrapped; null when WATCH failed). Checked with ioredis 5.11.1 and
- * 6.0.0 on redis-server 7.0.15.
+ * EXEC sent in a batch: its reply, each element of an array reply read by the command queued
+ * right before EXEC in that place, as ioredis's Pipeline#fillResult does (the i-th of L elements
+ * by the entry L - i before EXEC); an error element stays an error (no `command`).
  */
-function rawTransactionReplies(pairs: unknown, queued: number): unknown[] {
-  const execReply = Array.isArray(pairs) ? pairs.map((p: [unknown, unknown?]) => (p[0] ? p[0] : p[1])) : pairs;
-  const out: unknown[] = [[null, 'OK']];
-  for (let i = 0; i < queued; i++) out.push([null, 'QUEUED']);
-  out.push([null, execReply]);
+function runExecEntry(redis: Instance, conn: Connection, entries: Entry[], at: number): unknown {
+  const e = entries[at];
+  const argv = argvOf(redis, e);
+  let out: Reply | Promise<Reply>;
+  try {
+    out = conn.run(argv);
+  } catch (err) {
+    throw toClientError(err, argv);
+  }
+  const read = (reply: Reply): unknown => {
+    if (!Array.isArray(reply)) return encode(redis, conn, reply, e.buffers, 'exec');
+    const n = reply.length;
+    return reply.map((r: Reply, i: number) => {
+      if (r instanceof ErrorReply) return newReplyError(decodeBytes(r.message).replace(/[\r\n]/g, ' '));
+      const by = entries[at - (n - i)];
+      try {
+        return by === undefined ? encode(redis, conn, r, false, 'exec') : encode(redis, conn, r, by.buffers, replyNameOf(by));
+      } catch (err) {
+        return err;
+      }
+    });
+  };
+  if (!(out instanceof Promise)) return read(out);
+  return out.then(read, (err) => Promise.reject(toClientError(err, argv)));
+}
+
+/**
+ * A batch sent as the client sends it: each entry answered in turn, as the server answers it on
+ * this connection (inside MULTI: QUEUED, or the refusal; MULTI, EXEC, DISCARD, WATCH, RESET as
+ * the server runs them there). QUIT closes the client; what the batch sent after it is aborted
+ * (ioredis 5 and 6: an AbortError "Command aborted due to connection close" with the command).
+ */
+async function runSequence(redis: Instance, conn: Connection, entries: Entry[], onAnswer?: (i: number, pair: [unknown, unknown?]) => void): Promise<[unknown, unknown?][]> {
+  const out: [unknown, unknown?][] = [];
+  let aborted = false;
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i];
+    const lower = e.base.toLowerCase();
+    let run: () => unknown;
+    if (aborted) {
+      run = () => {
+        throw newAbortError(sentCommandOf(redis, e));
+      };
+    } else if (lower === 'exec' && e.error === undefined && e.kind !== 'builtin' && !conn.closed) {
+      run = () => runExecEntry(redis, conn, entries, i);
+    } else if (lower === 'quit' && e.error === undefined && !conn.closed) {
+      run = () => {
+        closingByClient(redis, conn);
+        const value = runArgvNow(redis, conn, argvOf(redis, e), e.buffers);
+        if (conn.closed && redis[CONN] === conn) closeInstance(redis);
+        aborted = conn.closed;
+        return value;
+      };
+    } else {
+      run = () => runEntry(redis, conn, e);
+    }
+    const pair = settleNow(e, run);
+    const answered = pair instanceof Promise ? await pair : pair;
+    out.push(answered);
+    onAnswer?.(i, answered);
+  }
   return out;
 }
 
+/** An entry's command as ioredis keeps it on its errors (`{ name, args }`, keyPrefix applied). */
+function sentCommandOf(redis: Instance, e: Entry): { name: string; args: string[] } {
+  try {
+    const argv = e.kind === 'builtin' ? builtinArgvOf(redis, e) : argvOf(redis, e);
+    return { name: e.name, args: argv.slice(1).map(decodeBytes) };
+  } catch {
+    return { name: e.name, args: [] };
+  }
+}
+
+/** A control entry of a batch (MULTI / EXEC sent around a `multi()`'s commands). */
+function controlEntry(name: string): Entry {
+  return { kind: 'engine', name, base: name, buffers: false, args: [] };
+}
+
 /**
- * A `multi()` pipeline with DISCARD in it: nothing before DISCARD runs, the commands after it run
- * one by one outside a transaction, and EXEC fails with `ERR EXEC without MULTI` (what the
- * server answers to the EXEC ioredis sends last), as real ioredis on redis-server 7.0.15.
+ * ioredis's `multi().exec()` answer from the batch's pairs: EXEC's error (its `previousErrors`
+ * the errors before it), else EXEC's reply as `[null, reply]` / `[err]` pairs, null when WATCH failed.
  */
-async function runDiscarded(redis: Instance, conn: Connection, after: Entry[]): Promise<never> {
-  conn.unwatchAll();
-  for (const e of after) await settle(e, () => runEntry(redis, conn, e));
-  const err = newReplyError('ERR EXEC without MULTI');
-  Object.assign(err, { command: { name: 'exec', args: [] } });
-  throw err;
+function unwrapTransaction(pairs: [unknown, unknown?][]): unknown {
+  const [err, value] = pairs[pairs.length - 1];
+  if (err) {
+    const previousErrors = pairs.slice(0, -1).filter((p) => p[0]).map((p) => p[0]);
+    if (err instanceof Error) Object.assign(err, { previousErrors });
+    throw err;
+  }
+  if (!Array.isArray(value)) return value ?? null;
+  return value.map((v) => (v instanceof Error ? [v] : [null, v]));
 }
 
 export function installPipeline(
@@ -295,12 +350,28 @@ export function installPipeline(
 
   const closedPairs = (entries: Entry[], err: Error) => entries.map((e) => settle(e, () => Promise.reject(err)));
 
+  // ioredis's Pipeline#multi: MULTI queued in the batch; the next exec() queues EXEC (and
+  // returns the pipeline) instead of sending the batch
+  define('multi', function multi(this: any, ...args: unknown[]) {
+    const cb = popCallback(args);
+    this.__streamsOpen = (this.__streamsOpen ?? 0) + 1;
+    return queue(this, { kind: 'engine', name: 'multi', base: 'multi', buffers: false, args, cb });
+  });
+
   define('exec', function exec(this: any, callback?: Callback) {
-    // exec() again: ioredis answers from the first run (nothing is sent again); a multi()
-    // pipeline then shows its raw replies — MULTI's OK, a QUEUED per command, EXEC's reply
+    if ((this.__streamsOpen ?? 0) > 0 && !this.__streamsExecuted) {
+      this.__streamsOpen -= 1;
+      const cb = typeof callback === 'function' ? callback : undefined;
+      return queue(this, { kind: 'engine', name: 'exec', base: 'exec', buffers: false, args: [], cb });
+    }
+    // exec() again: ioredis sends the batch again (`resend`) but answers from the first run; a
+    // multi() pipeline then shows its raw replies — MULTI's, each command's (QUEUED or its
+    // refusal), EXEC's
     const first: Promise<unknown> | undefined = this.__streamsExecuted;
     if (first) {
-      const again = this.__streamsMulti ? first.then((pairs) => rawTransactionReplies(pairs, this.__streamsQueued)) : first;
+      resend(this);
+      const raw = () => this.__streamsRaw ?? first;
+      const again = this.__streamsMulti ? first.then(raw, raw) : first;
       return withCallback(again, callback);
     }
     const result = delivered(runExec.call(this));
@@ -308,12 +379,27 @@ export function installPipeline(
     return withCallback(result, callback);
   });
 
+  /**
+   * exec() again: ioredis 5 and 6 send the batch again (MULTI and EXEC around a `multi()`'s) and
+   * answer from the first run; the new replies go nowhere (callbacks do not fire again).
+   */
+  function resend(pipeline: any): void {
+    const entries: Entry[] | undefined = pipeline.__streamsEntries;
+    const redis = pipeline.redis;
+    const conn: Connection | undefined = redis?.[CONN];
+    if (!entries || !conn || conn.closed || redis.status !== 'ready') return;
+    const plain = entries.map((e) => ({ ...e, cb: undefined }));
+    if (!pipeline.__streamsMulti && plain.length === 0) return;
+    const seq = pipeline.__streamsMulti ? [controlEntry('multi'), ...plain, controlEntry('exec')] : plain;
+    conn.enqueue(() => runSequence(redis, conn, seq)).catch(() => undefined);
+  }
+
   function runExec(this: any): Promise<unknown> {
     const redis = this.redis;
     let conn: Connection | undefined = redis?.[CONN];
     const entries: Entry[] = this.batch ?? [];
     this.batch = [];
-    this.__streamsQueued = entries.length;
+    this.__streamsEntries = entries;
     if (redis?.batch === this) redis.batch = undefined;
     if (!conn) return Promise.reject(new Error('[ioredis-mock-streams] this client was not set up by installStreams()'));
     // held for `ready`: the connection of that time (a reconnection makes a new one)
@@ -325,26 +411,12 @@ export function installPipeline(
         // RESP2 subscriber mode: ioredis refuses the MULTI itself, so the whole exec rejects
         const refused = subscriberModeRefusal(redis, conn, 'multi');
         if (refused !== null) throw refused;
-        // DISCARD queued in the transaction: ioredis sends MULTI, the commands, DISCARD (which drops
-        // them and UNWATCHes), the rest outside any transaction, then EXEC, which fails
-        const discardAt = entries.findIndex((e) => e.base.toLowerCase() === 'discard');
-        if (discardAt >= 0) return runDiscarded(redis, conn, entries.slice(discardAt + 1));
-        // INFO commandstats of MULTI and EXEC (their run time not measured: usec 0)
-        const stats = conn.server.stats;
-        stats.commandDone('multi', 0, 'ok');
-        const previousErrors = entries.map((e) => queueTimeError(redis, conn, e)).filter((x) => x !== null);
-        if (previousErrors.length > 0) {
-          const err = newReplyError('EXECABORT Transaction discarded because of previous errors.');
-          Object.assign(err, { command: { name: 'exec', args: [] }, previousErrors });
-          conn.unwatchAll();
-          stats.commandDone('exec', 0, 'failed', err.message);
-          throw err;
-        }
-        const out = conn.transaction(() => entries.map((e) => settle(e, () => runEntry(redis, conn, e))));
-        stats.commandDone('exec', 0, 'ok');
-        conn.noteCommand('exec'); // CLIENT LIST shows cmd=exec once EXEC ran the queued commands
-        // errors inside EXEC's reply carry no `command` (ioredis 5 and 6 parse them from the EXEC reply)
-        return out === null ? null : Promise.all(out).then(withoutCommands);
+        // sent as ioredis sends it: MULTI, the commands, EXEC, each answered as the server answers
+        // (queued, refused at queue time, or run at once: MULTI, EXEC, DISCARD, WATCH, RESET, QUIT)
+        return runSequence(redis, conn, [controlEntry('multi'), ...entries, controlEntry('exec')]).then((pairs) => {
+          this.__streamsRaw = pairs;
+          return unwrapTransaction(pairs);
+        });
       };
       // one exec is one command for the spin guard (a loop of pipelines must let the event loop turn too);
       // commandTimeout: the exec rejects with 'Command timed out' when the transaction is not
@@ -366,18 +438,7 @@ export function installPipeline(
     // commands themselves keep the connection until the server has answered them
     const timed = hasClientTimeouts(redis) ? entries.map((e) => timedEntry(redis, e)) : null;
     const sent = timed === null ? entries : entries.map((e) => (e.cb === undefined ? e : { ...e, cb: undefined }));
-    const run = async () => {
-      const conn = current();
-      const out: [unknown, unknown?][] = [];
-      for (let i = 0; i < sent.length; i++) {
-        const e = sent[i];
-        const pair = settleNow(e, () => runEntry(redis, conn, e));
-        const answered = pair instanceof Promise ? await pair : pair;
-        out.push(answered);
-        timed?.[i].answer(answered);
-      }
-      return out;
-    };
+    const run = () => runSequence(redis, current(), sent, timed === null ? undefined : (i, pair) => timed[i].answer(pair));
     // one exec is one command for the spin guard (a loop of pipelines must let the event loop turn
     // too); a pipeline sent before `ready` with enableOfflineQueue false: each command gets the error;
     // one held for `ready` when the client disconnects: each command gets "Connection is closed."

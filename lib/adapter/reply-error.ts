@@ -52,3 +52,29 @@ export function ioredisReplyErrorClass(): ErrorClass {
 export function newReplyError(message: string): Error {
   return new (resolved ??= resolve()).reply(message);
 }
+
+let abortClass: ErrorClass | undefined;
+
+/**
+ * ioredis's abort of a command sent when the connection closed before its reply (event_handler.js
+ * abortError, 5 and 6): redis-errors' `AbortError`, "Command aborted due to connection close",
+ * with the command.
+ */
+export function newAbortError(command: { name: string; args: unknown[] }): Error {
+  if (abortClass === undefined) {
+    let dir: string | undefined;
+    try {
+      dir = dirname(require.resolve('ioredis/package.json'));
+    } catch {
+      dir = undefined;
+    }
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      abortClass = (require(require.resolve('redis-errors', dir === undefined ? undefined : { paths: [dir] })) as { AbortError: ErrorClass }).AbortError;
+    } catch {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      abortClass = (require('redis-errors') as { AbortError: ErrorClass }).AbortError;
+    }
+  }
+  return Object.assign(new abortClass('Command aborted due to connection close'), { command });
+}
