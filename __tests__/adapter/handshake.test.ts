@@ -75,8 +75,8 @@ describe('the fake', () => {
 });
 
 const url = process.env.REDIS_URL;
-// skip: no real server URL (REDIS_URL): the same scripts on real ioredis need a server; CI sets it
 if (!url) console.warn('REDIS_URL not set: the handshake scripts on real ioredis skipped');
+// skip: no real server URL (REDIS_URL): the same scripts on real ioredis need a server; CI sets it
 (url ? describe : describe.skip)('real ioredis on REDIS_URL', () => {
   if (!url) console.warn('REDIS_URL not set: the handshake scripts on real ioredis skipped');
   const RealRedis = jest.requireActual('ioredis');

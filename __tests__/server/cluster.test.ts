@@ -255,8 +255,9 @@ describe('serve({ cluster: 3 }): a Redis Cluster of 3 masters over one keyspace'
   });
 });
 
-// skip: no REDIS_UNSTABLE_CLUSTER_URL (a cluster of the post-7.4 build, started with
-// REDIS_SERVER=<its redis-server> REDIS_CLI=<its redis-cli> .ci/start-cluster.sh); CI starts one.
+// A cluster of the post-7.4 build is started with
+// REDIS_SERVER=<its redis-server> REDIS_CLI=<its redis-cli> .ci/start-cluster.sh (CI starts one).
+// skip: no REDIS_UNSTABLE_CLUSTER_URL: no such cluster to compare with
 (REAL_UNSTABLE ? describe : describe.skip)('serve({ cluster: 3, redisVersion: 8.10 }) and a cluster of the post-7.4 build', () => {
   let server: RedisServer;
   beforeAll(async () => {

@@ -157,8 +157,8 @@ describe.each([2, 3] as const)('node-redis over RESP%i', (RESP) => {
 });
 
 const realUrl = process.env.REDIS_URL;
-// node-redis against a real server, the ground truth for these replies: skipped without
-// REDIS_URL (CI starts one)
+// node-redis against a real server, the ground truth for these replies.
+// skip: no real server URL (REDIS_URL): nothing to compare with; CI starts one
 const describeReal = realUrl ? describe : describe.skip;
 if (!realUrl) {
   // eslint-disable-next-line no-console
