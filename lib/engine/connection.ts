@@ -437,16 +437,6 @@ export class Connection {
     return checkCommand(this, argv);
   }
 
-  /**
-   * The refusal processCommand gives argv queued inside MULTI (unknown command, arity, NOAUTH,
-   * no_multi, ACL NOPERM — logged as Redis logs it —, OOM by the MULTI rules of the version),
-   * or null: the queue-time check of a front end that queues a transaction itself (ioredis
-   * `multi()` pipelines), whose EXEC then answers EXECABORT.
-   */
-  queueTimeError(argv: string[]): string | null {
-    return tx.queueTimeError(this, argv);
-  }
-
   /** The full name (`name` or `container|sub`) processCommand looks argv up as, or null when unknown here. */
   commandFullName(name: string, argv: string[]): string | null {
     return commandFullName(this, name, argv);
@@ -570,15 +560,6 @@ export class Connection {
   /** EXEC: run the queued commands atomically. */
   exec(): Reply | Promise<Reply> {
     return tx.exec(this);
-  }
-
-  /**
-   * Run `body` as a transaction of this connection (EXEC; the ioredis front end's `multi()`):
-   * null when a WATCHed key was modified (or expired since WATCH), else `body()` run atomically
-   * (one time snapshot, BLOCK answers nil, blocked readers served after it). Always UNWATCHes.
-   */
-  transaction<T>(body: () => T): T | null {
-    return tx.transaction(this, body);
   }
 
   /** WATCH full keys (byte strings) of the current keyspace. */

@@ -67,8 +67,8 @@ export function runCommand(conn: Connection, argv: string[]): Reply | Promise<Re
  * evicting); too few good replicas (NOREPLICAS); a read-only replica (READONLY); RESP2
  * subscriber mode; a stale replica (MASTERDOWN); a MONITOR client touching the keyspace. Throws
  * the refusal (`reject`: rejected_calls, flags MULTI). CLIENT PAUSE comes after them (the
- * command waits, see runCommand). The one list of these checks: runCommand and the ioredis
- * `multi()` queue-time check (`queueTimeError`) both run it. `conn.lastCommand` is set first.
+ * command waits, see runCommand). The one list of these checks (every front end's commands,
+ * queued inside MULTI or not, go through runCommand). `conn.lastCommand` is set first.
  */
 export function checkBeforeRunning(conn: Connection, name: string, argv: string[], spec: ConnectionCommandSpec | undefined, stream: CommandSpec | undefined): void {
   const isStream = stream !== undefined;

@@ -13,7 +13,7 @@ import { CONNECTION_COMMANDS } from '../commands/index';
 import { WatchState } from '../watch';
 import type { Connection } from '../connection';
 import { checkAcl } from './acl-checks';
-import { checkBeforeRunning, lookedUpName, runBuiltin, runConnectionCommand, runStream } from './dispatch';
+import { runBuiltin, runConnectionCommand, runStream } from './dispatch';
 import { counted } from './stats';
 
 const ERR_EXECABORT = 'EXECABORT Transaction discarded because of previous errors.';
@@ -97,7 +97,7 @@ function errorReplyOf(err: unknown): ErrorReply {
 }
 
 /**
- * Run `body` as a transaction of this connection (EXEC; the ioredis front end's `multi()`):
+ * Run `body` as the transaction of this connection's EXEC:
  * null when a WATCHed key was modified (or expired since WATCH), else `body()` run atomically
  * (one time snapshot, BLOCK answers nil, blocked readers served after it). Always UNWATCHes.
  */
@@ -128,26 +128,3 @@ function watchFailed(conn: Connection): boolean {
   return conn.watchState !== null && conn.watchState.failed();
 }
 
-/**
- * See `Connection.queueTimeError`: checkBeforeRunning as inside MULTI, its refusal as text (the
- * connection's own MULTI state left as it was).
- */
-export function queueTimeError(conn: Connection, argv: string[]): string | null {
-  const name = String(argv[0]).toLowerCase();
-  const spec = CONNECTION_COMMANDS.get(name);
-  const stream = spec ? undefined : lookupCommand(name);
-  conn.lastCommand = lookedUpName(conn, name, argv, spec, stream); // processCommand's c->cmd (ACL's full name)
-  const outside = conn.multiQueue;
-  const errored = conn.multiErrored;
-  conn.multiQueue ??= [];
-  try {
-    checkBeforeRunning(conn, name, argv, spec, stream);
-    return null;
-  } catch (err) {
-    if (err instanceof CommandError) return err.message;
-    throw err;
-  } finally {
-    conn.multiQueue = outside;
-    conn.multiErrored = errored;
-  }
-}
