@@ -10,8 +10,10 @@
 import { type RedisServer, serve } from 'ioredis-mock-streams/server';
 import { RawClient } from './raw-client';
 import { categoriesOf } from '../../lib/engine/acl';
-import { recordedInfo } from '../../lib/commands/server/command-table';
-import { toResp2Plain } from '../../lib/reply/reply';
+import { recordedDocs, recordedInfo, recordedList } from '../../lib/commands/server/command-table';
+import { type Arg, argReply, type Doc, docReply } from '../../lib/commands/server/command-docs-extra';
+import { MapReply, type Reply, SetReply, SimpleString, toResp2Plain } from '../../lib/reply/reply';
+import { encodeResp2, encodeResp3 } from '../../lib/server/resp-encoder';
 
 async function onFake<T>(redisVersion: '7.0' | '8.0' | '8.10', body: (c: RawClient) => Promise<T>): Promise<T> {
   const server: RedisServer = await serve({ redisVersion });
@@ -67,7 +69,7 @@ describe('COMMAND INFO / DOCS (recorded from the real servers), offline', () => 
   it('the recorded ACL categories are the engine’s ACL table’s, for every recorded command and subcommand', () => {
     const differing: string[] = [];
     for (const version of ['7.0', '8.10'] as const) {
-      for (const name of require('../../lib/commands/server/command-table').recordedList(version) as string[]) {
+      for (const name of recordedList(version)) {
         const entry = toResp2Plain(recordedInfo(version, name)!) as unknown[];
         const cats = JSON.stringify(entry[6]);
         const table = JSON.stringify(categoriesOf(name, version) ?? []);
@@ -139,3 +141,64 @@ for (const [envName, version] of [
     });
   });
 }
+
+describe('COMMAND DOCS of the commands the recorded servers lack (lib/commands/server/command-docs-extra.ts)', () => {
+  // the recorded DOCS maps read back into the json's fields, then rendered again by the same
+  // code that renders HGETDEL … XNACK: the rendering rules (field order, display_text, flags) are
+  // the servers' when every recorded command comes back byte for byte
+  const fields = (m: MapReply): Map<string, Reply> => {
+    const out = new Map<string, Reply>();
+    for (let i = 0; i < m.items.length; i += 2) out.set(m.items[i] as string, m.items[i + 1]);
+    return out;
+  };
+  const toArg = (r: Reply): Arg => {
+    const f = fields(r as MapReply);
+    const a: Arg = { name: f.get('name') as string, type: f.get('type') as Arg['type'] };
+    if (f.has('display_text') && f.get('display_text') !== a.name) a.display = f.get('display_text') as string;
+    for (const k of ['key_spec_index', 'token', 'summary', 'since', 'deprecated_since'] as const) if (f.has(k)) (a as unknown as Record<string, Reply>)[k] = f.get(k)!;
+    const flags = f.has('flags') ? (f.get('flags') as SetReply).items.map((x) => (x as SimpleString).value) : [];
+    if (flags.includes('optional')) a.optional = true;
+    if (flags.includes('multiple')) a.multiple = true;
+    if (flags.includes('multiple_token')) a.multiple_token = true;
+    if (f.has('arguments')) a.arguments = (f.get('arguments') as Reply[]).map(toArg);
+    return a;
+  };
+
+  it('renders every argument (and every plain command map) the post-7.4 build documents back to its bytes, RESP2 and RESP3', () => {
+    let args = 0;
+    let docs = 0;
+    const differing: string[] = [];
+    for (const name of recordedList('8.10')) {
+      const recorded = recordedDocs('8.10', name) as MapReply;
+      const f = fields(recorded);
+      for (const r of (f.get('arguments') as Reply[] | undefined) ?? []) {
+        args++;
+        const again = argReply(toArg(r));
+        for (const enc of [encodeResp2, encodeResp3]) if (!enc(again).equals(enc(r))) differing.push(`${name}: ${enc(r).toString('latin1').slice(0, 120)}`);
+      }
+      if ([...f.keys()].every((k) => ['summary', 'since', 'group', 'complexity', 'arguments'].includes(k)) && ['summary', 'since', 'group', 'complexity'].every((k) => f.has(k))) {
+        docs++;
+        const d: Doc = { summary: f.get('summary') as string, since: f.get('since') as string, group: f.get('group') as string, complexity: f.get('complexity') as string };
+        if (f.has('arguments')) d.arguments = (f.get('arguments') as Reply[]).map(toArg);
+        if (!encodeResp3(docReply(d)).equals(encodeResp3(recorded))) differing.push(`${name}: the command's map`);
+      }
+    }
+    expect(differing).toEqual([]);
+    expect(args).toBeGreaterThan(500);
+    expect(docs).toBeGreaterThan(100);
+  });
+
+  it('COMMAND DOCS of HGETDEL, HGETEX, HSETEX (8.0) and XNACK (8.8) have their summary, since and group', async () => {
+    const reply = await onFake('8.10', async (c) => {
+      await c.call('HELLO', '3');
+      return c.call('COMMAND', 'DOCS', 'hgetdel', 'hsetex', 'xnack');
+    });
+    expect(reply.startsWith('%3\r\n$7\r\nhgetdel\r\n%5\r\n$7\r\nsummary\r\n$58\r\nReturns the value of a field and deletes it from the hash.\r\n$5\r\nsince\r\n$5\r\n8.0.0\r\n$5\r\ngroup\r\n$4\r\nhash\r\n')).toBe(true);
+    expect(reply).toContain('$6\r\nhsetex\r\n%5\r\n$7\r\nsummary\r\n');
+    expect(reply).toContain('$4\r\nname\r\n$4\r\ndata\r\n$4\r\ntype\r\n$5\r\nblock\r\n$5\r\nflags\r\n~1\r\n+multiple\r\n');
+    expect(reply).toContain('$5\r\nxnack\r\n%5\r\n$7\r\nsummary\r\n');
+    expect(reply).toContain('$5\r\nsince\r\n$5\r\n8.8.0\r\n$5\r\ngroup\r\n$6\r\nstream\r\n');
+    // in 8.0 mode XNACK (8.8) does not exist
+    expect(await onFake('8.0', (c) => c.call('COMMAND', 'DOCS', 'xnack'))).toBe('*0\r\n');
+  });
+});

@@ -1,6 +1,7 @@
 /**
- * COMMAND DOCS of the commands the engine answers that neither recorded server has
- * (./command-table.ts records 7.0.15 and the post-7.4 build): rendered from the fields of their
+ * COMMAND DOCS of the commands the engine answers that neither recorded server has (8.0's
+ * HGETDEL/HGETEX/HSETEX, 8.2's XACKDEL/XDELEX, 8.8's XNACK)
+ * (./command-table.ts records 7.0.15 and the post-7.4 build), rendered from the fields of their
  * Redis src/commands/<name>.json as server.c addReplyCommandDocs / addReplyCommandArgList do in
  * the post-7.4 build (map: summary, since, group, complexity, [arguments]; an argument: name,
  * type, display_text (not for oneof/block: the json's `display`, else its name), key_spec_index,
@@ -10,7 +11,7 @@
  */
 import { MapReply, type Reply, SetReply, SimpleString } from '../../reply/reply';
 
-interface Arg {
+export interface Arg {
   name: string;
   type: 'key' | 'string' | 'integer' | 'double' | 'pattern' | 'unix-time' | 'pure-token' | 'oneof' | 'block';
   display?: string;
@@ -24,7 +25,7 @@ interface Arg {
   multiple_token?: boolean;
   arguments?: Arg[];
 }
-interface Doc {
+export interface Doc {
   summary: string;
   since: string;
   group: string;
@@ -54,7 +55,127 @@ const STREAM_DELETE_ARGS: Arg[] = [
   },
 ];
 
+const EXPIRATION = (last: Arg): Arg => ({
+  name: 'expiration',
+  type: 'oneof',
+  optional: true,
+  arguments: [
+    { name: 'seconds', type: 'integer', token: 'EX' },
+    { name: 'milliseconds', type: 'integer', token: 'PX' },
+    { name: 'unix-time-seconds', type: 'unix-time', token: 'EXAT' },
+    { name: 'unix-time-milliseconds', type: 'unix-time', token: 'PXAT' },
+    last,
+  ],
+});
+
 const DOCS: Record<string, Doc> = {
+  // redis/redis src/commands/hgetdel.json at cf8a2976 (8.0; its empty `history` gives no field)
+  hgetdel: {
+    summary: 'Returns the value of a field and deletes it from the hash.',
+    since: '8.0.0',
+    group: 'hash',
+    complexity: 'O(N) where N is the number of specified fields',
+    arguments: [
+      { name: 'key', type: 'key', key_spec_index: 0 },
+      {
+        name: 'fields',
+        token: 'FIELDS',
+        type: 'block',
+        arguments: [
+          { name: 'numfields', type: 'integer' },
+          { name: 'field', type: 'string', multiple: true },
+        ],
+      },
+    ],
+  },
+  // redis/redis src/commands/hgetex.json at 769babcb (8.0; its empty `history` gives no field)
+  hgetex: {
+    summary: 'Get the value of one or more fields of a given hash key, and optionally set their expiration.',
+    since: '8.0.0',
+    group: 'hash',
+    complexity: 'O(N) where N is the number of specified fields',
+    arguments: [
+      { name: 'key', type: 'key', key_spec_index: 0 },
+      EXPIRATION({ name: 'persist', type: 'pure-token', token: 'PERSIST' }),
+      {
+        name: 'fields',
+        token: 'FIELDS',
+        type: 'block',
+        arguments: [
+          { name: 'numfields', type: 'integer' },
+          { name: 'field', type: 'string', multiple: true },
+        ],
+      },
+    ],
+  },
+  // redis/redis src/commands/hsetex.json at 2a533473 (8.0)
+  hsetex: {
+    summary: 'Set the value of one or more fields of a given hash key, and optionally set their expiration.',
+    since: '8.0.0',
+    group: 'hash',
+    complexity: 'O(N) where N is the number of fields being set.',
+    arguments: [
+      { name: 'key', type: 'key', key_spec_index: 0 },
+      {
+        name: 'condition',
+        type: 'oneof',
+        optional: true,
+        arguments: [
+          { name: 'fnx', type: 'pure-token', token: 'FNX' },
+          { name: 'fxx', type: 'pure-token', token: 'FXX' },
+        ],
+      },
+      EXPIRATION({ name: 'keepttl', type: 'pure-token', token: 'KEEPTTL' }),
+      {
+        name: 'fields',
+        token: 'FIELDS',
+        type: 'block',
+        arguments: [
+          { name: 'numfields', type: 'integer' },
+          {
+            name: 'data',
+            type: 'block',
+            multiple: true,
+            arguments: [
+              { name: 'field', type: 'string' },
+              { name: 'value', type: 'string' },
+            ],
+          },
+        ],
+      },
+    ],
+  },
+  // redis/redis src/commands/xnack.json at a3e68716 (8.8)
+  xnack: {
+    summary: "Releases claimed messages back to the group's PEL without acknowledging them, making them available for re-delivery.",
+    since: '8.8.0',
+    group: 'stream',
+    complexity: 'O(1) for each message ID processed.',
+    arguments: [
+      { name: 'key', type: 'key', key_spec_index: 0 },
+      { name: 'group', type: 'string' },
+      {
+        name: 'mode',
+        type: 'oneof',
+        arguments: [
+          { name: 'silent', type: 'pure-token', token: 'SILENT' },
+          { name: 'fail', type: 'pure-token', token: 'FAIL' },
+          { name: 'fatal', type: 'pure-token', token: 'FATAL' },
+        ],
+      },
+      {
+        name: 'ids',
+        token: 'IDS',
+        type: 'block',
+        arguments: [
+          { name: 'numids', type: 'integer' },
+          { name: 'id', type: 'string', multiple: true },
+        ],
+      },
+      { name: 'count', type: 'integer', token: 'RETRYCOUNT', optional: true },
+      { name: 'force', type: 'pure-token', token: 'FORCE', optional: true },
+    ],
+  },
   // redis/redis src/commands/xackdel.json at 563d69e0 (8.2)
   xackdel: {
     summary: 'Acknowledges and deletes one or multiple messages for a stream consumer group.',
@@ -75,7 +196,8 @@ const DOCS: Record<string, Doc> = {
   },
 };
 
-function argReply(a: Arg): Reply {
+/** An argument's map, as addReplyCommandArgList writes it (exported for the test that checks it against the recorded DOCS). */
+export function argReply(a: Arg): Reply {
   const m: Reply[] = ['name', a.name, 'type', a.type];
   if (a.type !== 'oneof' && a.type !== 'block') m.push('display_text', a.display ?? a.name);
   if (a.key_spec_index !== undefined) m.push('key_spec_index', a.key_spec_index);
@@ -96,11 +218,15 @@ export function extraDocs(name: string): Reply | undefined {
   if (!Object.prototype.hasOwnProperty.call(DOCS, name)) return undefined;
   let r = cache.get(name);
   if (r === undefined) {
-    const d = DOCS[name];
-    const m: Reply[] = ['summary', d.summary, 'since', d.since, 'group', d.group, 'complexity', d.complexity];
-    if (d.arguments) m.push('arguments', d.arguments.map(argReply));
-    r = new MapReply(m);
+    r = docReply(DOCS[name]);
     cache.set(name, r);
   }
   return r;
+}
+
+/** A command's DOCS map, as addReplyCommandDocs writes it for a command with no doc_flags, history or subcommands. */
+export function docReply(d: Doc): Reply {
+  const m: Reply[] = ['summary', d.summary, 'since', d.since, 'group', d.group, 'complexity', d.complexity];
+  if (d.arguments) m.push('arguments', d.arguments.map(argReply));
+  return new MapReply(m);
 }
