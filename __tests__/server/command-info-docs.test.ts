@@ -15,7 +15,7 @@ import { type Arg, argReply, type Doc, docReply } from '../../lib/commands/serve
 import { MapReply, type Reply, SetReply, SimpleString, toResp2Plain } from '../../lib/reply/reply';
 import { encodeResp2, encodeResp3 } from '../../lib/server/resp-encoder';
 
-async function onFake<T>(redisVersion: '7.0' | '8.0' | '8.10', body: (c: RawClient) => Promise<T>): Promise<T> {
+async function onFake<T>(redisVersion: '7.0' | '7.2' | '7.4' | '8.0' | '8.10', body: (c: RawClient) => Promise<T>): Promise<T> {
   const server: RedisServer = await serve({ redisVersion });
   const c = await RawClient.connect(server.port);
   try {
@@ -64,6 +64,13 @@ describe('COMMAND INFO / DOCS (recorded from the real servers), offline', () => 
   it('COMMAND INFO and DOCS leave out commands newer than the emulated version', async () => {
     const reply = await onFake('7.0', async (c) => [await c.call('COMMAND', 'INFO', 'hexpire', 'xackdel'), await c.call('COMMAND', 'DOCS', 'hexpire', 'xackdel')]);
     expect(reply).toEqual(['*2\r\n$-1\r\n$-1\r\n', '*0\r\n']);
+  });
+
+  it('7.2 mode lists the post-7.4 build’s commands without the nine hash-field TTL commands of 7.4; 7.4 mode lists them all', async () => {
+    const [list72, count72] = await onFake('7.2', async (c) => [await c.call('COMMAND', 'LIST'), await c.call('COMMAND', 'COUNT')]);
+    const [list74, count74] = await onFake('7.4', async (c) => [await c.call('COMMAND', 'LIST'), await c.call('COMMAND', 'COUNT')]);
+    expect([list72.includes('$7\r\nhexpire\r\n'), list72.includes('$7\r\nwaitaof\r\n'), list74.includes('$7\r\nhexpire\r\n')]).toEqual([false, true, true]);
+    expect([count72, count74]).toEqual([':241\r\n', ':250\r\n']); // the build's COMMAND COUNT: 250
   });
 
   it('the recorded ACL categories are the engine’s ACL table’s, for every recorded command and subcommand', () => {
