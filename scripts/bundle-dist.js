@@ -46,7 +46,23 @@ const DIST = path.resolve(process.argv[2] || path.join(__dirname, '..', 'dist'))
  * DUMP/RESTORE/COPY with the RDB codec, INFO, COMMAND), read on the first use of one of them —
  * half of what the `commands` bundle held, no longer read and compiled in every test file.
  */
-const RARE = ['commands/dump', 'commands/whole-key', 'commands/restore', 'commands/copy', 'commands/server/info', 'commands/server/command', 'engine/lua'];
+const RARE = [
+  'commands/dump',
+  'commands/whole-key',
+  'commands/restore',
+  'commands/copy',
+  'commands/server/info',
+  'commands/server/command',
+  'commands/server/command-table',
+  'commands/server/command-docs-extra',
+  'engine/lua',
+];
+/**
+ * The recorded COMMAND INFO/DOCS data (scripts/record-command-table.js, ~300 KB each): in no
+ * bundle, files of their own, required by commands/server/command-table on the first COMMAND
+ * INFO/DOCS/LIST/COUNT of their version.
+ */
+const COMMAND_DATA = ['commands/server/command-table-70', 'commands/server/command-table-8'];
 const CMD = (names) => names.map((n) => `commands/${n}`);
 const GROUPS = [
   { name: 'import', roots: ['cjs-entry'] },
@@ -70,7 +86,7 @@ const GROUPS = [
   // the server commands (FLUSHALL/FLUSHDB in a test's afterEach, TIME, SAVE, DEBUG, MONITOR …):
   // read with the first of them, not with the 190 KB of the other command modules
   { name: 'cmd-server', roots: ['engine/commands/server'] },
-  { name: 'commands', roots: ['commands/*', 'commands/server/*', 'engine/commands/*'], except: RARE },
+  { name: 'commands', roots: ['commands/*', 'commands/server/*', 'engine/commands/*'], except: [...RARE, ...COMMAND_DATA] },
   { name: 'rare', roots: RARE },
 ];
 const ROOT_GROUP = GROUPS[0].name;

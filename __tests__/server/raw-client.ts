@@ -153,3 +153,82 @@ export class RawClient {
     this.socket.destroy();
   }
 }
+
+/** A RESP frame parsed: its type byte and its value (children for aggregates, text otherwise). */
+export type RespNode = { t: string; v: string | null | RespNode[] };
+
+/** Parse the one complete RESP2/RESP3 frame `text` (as RawClient returns it: latin1 bytes). */
+export function parseFrame(text: string): RespNode {
+  const buf = Buffer.from(text, 'latin1');
+  let at = 0;
+  const one = (): RespNode => {
+    const t = String.fromCharCode(buf[at]);
+    const eol = buf.indexOf('\r\n', at, 'latin1');
+    const line = buf.toString('latin1', at + 1, eol);
+    at = eol + 2;
+    if ('$=!'.includes(t)) {
+      const n = Number(line);
+      if (n < 0) return { t, v: null };
+      const v = buf.toString('latin1', at, at + n);
+      at += n + 2;
+      return { t, v };
+    }
+    if ('*~>%|'.includes(t)) {
+      const n = Number(line);
+      if (n < 0) return { t, v: null };
+      const count = t === '%' || t === '|' ? n * 2 : n;
+      const v: RespNode[] = [];
+      for (let i = 0; i < count; i++) v.push(one());
+      return { t, v };
+    }
+    return { t, v: line };
+  };
+  return one();
+}
+
+/**
+ * Redis keeps a command's subcommands in a dict, so COMMAND INFO's subcommand array (an entry's
+ * 10th element) and COMMAND DOCS' `subcommands` map come in an order that changes with every
+ * server process (its hash seed): the frame with those put in name order, every other order kept.
+ */
+export function subcommandsSorted(node: RespNode): RespNode {
+  const byText = (a: RespNode[], b: RespNode[]) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : JSON.stringify(a) > JSON.stringify(b) ? 1 : 0);
+  const walk = (n: RespNode, infoEntry: boolean): RespNode => {
+    if (!Array.isArray(n.v)) return n;
+    const kids = n.v;
+    if ((n.t === '%' || n.t === '*') && kids.length % 2 === 0 && !infoEntry) {
+      // a map (RESP3) or its RESP2 flat array: the value after a `subcommands` key is sorted by pairs
+      const out: RespNode[] = [];
+      for (let i = 0; i < kids.length; i++) {
+        const k = kids[i];
+        if (i % 2 === 0 && k.v === 'subcommands' && i + 1 < kids.length && Array.isArray(kids[i + 1].v)) {
+          const sub = kids[i + 1];
+          const pairs: RespNode[][] = [];
+          for (let j = 0; j < (sub.v as RespNode[]).length; j += 2) pairs.push([(sub.v as RespNode[])[j], walk((sub.v as RespNode[])[j + 1], false)]);
+          pairs.sort(byText);
+          out.push(k, { t: sub.t, v: pairs.flat() });
+          i++;
+          continue;
+        }
+        out.push(walk(k, false));
+      }
+      return { t: n.t, v: out };
+    }
+    return { t: n.t, v: kids.map((c) => walk(c, false)) };
+  };
+  return walk(node, false);
+}
+
+/** A COMMAND INFO reply (an array of entries) with each entry's subcommands (10th element) in name order. */
+export function infoSubcommandsSorted(node: RespNode): RespNode {
+  if (!Array.isArray(node.v)) return node;
+  return {
+    t: node.t,
+    v: node.v.map((entry) => {
+      if (!Array.isArray(entry.v) || entry.v.length < 10 || !Array.isArray(entry.v[9].v)) return entry;
+      const subs = [...(entry.v[9].v as RespNode[])].sort((a, b) => (byName(a) < byName(b) ? -1 : byName(a) > byName(b) ? 1 : 0));
+      return { t: entry.t, v: [...entry.v.slice(0, 9), { t: entry.v[9].t, v: subs }, ...entry.v.slice(10)] };
+    }),
+  };
+}
+const byName = (entry: RespNode): string => (Array.isArray(entry.v) && typeof entry.v[0]?.v === 'string' ? entry.v[0].v : JSON.stringify(entry));

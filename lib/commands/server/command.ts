@@ -1,24 +1,40 @@
 /**
  * COMMAND [COUNT | LIST | INFO [name ...] | DOCS [name ...] | GETKEYS … | HELP]
  *
- * Introspection of the commands this server answers. Entries come from Redis's command table
- * as ioredis ships it (`@ioredis/commands`: arity, flags, first/last key, step) plus the stream
- * commands newer than that table; an entry (COMMAND INFO, 7.0 layout) is
- * `[name, arity, flags, first-key, last-key, step, acl-categories, tips, key-specs, subcommands]`
- * with flags and categories as status strings. Flags follow the servers where ioredis's table
- * differs (FLAGS below); ACL categories are the engine's ACL table's (recorded from 7.0.15 and the
- * post-7.4 build: COMMAND's first seven fields equal both servers' for every command they share),
- * derived from the flags for a command that table lacks; tips, key specs, subcommands and the DOCS
- * maps are left empty, which clients (node-redis, redis-cli) accept. COUNT and LIST answer the command table of
- * the emulated version (Redis's metadata, ./key-specs.ts, subcommands as `container|sub`) and
- * GETKEYS/GETKEYSANDFLAGS find keys as Redis does (./key-specs.ts).
- * Errors: `ERR unknown subcommand '…'. Try COMMAND HELP.`
+ * Introspection of the commands this server answers. COMMAND INFO and COMMAND DOCS entries
+ * (tips, key specs, subcommands, summaries, arguments …) and COMMAND LIST are the real servers'
+ * own, recorded by scripts/record-command-table.js (./command-table.ts): redis-server 7.0.15's in
+ * 7.0 mode, the post-7.4 build's in 7.2 and later — the same bytes in RESP2 and RESP3 (maps and
+ * sets under RESP3). A subcommand is looked up by its full name (`xinfo|groups`) as Redis does.
+ * Only the commands the engine answers are described (COMMAND, COMMAND INFO's nil, DOCS leaves
+ * the others out), and never one newer than the emulated version (lib/version.ts COMMAND_SINCE).
+ *
+ * The commands the engine answers that neither recorded server has (8.0's HGETDEL/HGETEX/HSETEX,
+ * 8.2's XACKDEL/XDELEX, 8.8's XNACK, the fake's MOCKCLOCK) keep an entry built here (EXTRA below:
+ * arity, flags, key positions; ACL categories from the engine's ACL table, else derived from the
+ * flags; tips, key specs and subcommands empty); their DOCS come from ./command-docs-extra.ts
+ * (XACKDEL, XDELEX, from Redis's src/commands json), the others have none (left out of DOCS).
+ *
+ * APPROXIMATIONS (not observable here): 7.2 and 7.4 modes answer the post-7.4 build's entries
+ * (newer commands gated out); a real 7.2/7.4 may differ in tips, summaries, history or flags of
+ * some commands. 8.x modes answer the post-7.4 build's entries too, without the commands and the
+ * argument/history changes of 8.0+ the engine does not answer. Subcommands come in the order the
+ * recorded server's dict gave them (a real server's order depends on its process: clients must
+ * not rely on it). COMMAND LIST is sorted (a server's order is its dict's).
+ *
+ * COUNT and LIST: the recorded list of the emulated version with the commands the engine answers
+ * beyond it (a newer version's, e.g. HGETDEL in 8.0 mode); the fake's own MOCKCLOCK is not a
+ * Redis command. GETKEYS/GETKEYSANDFLAGS find keys as Redis does (./key-specs.ts).
+ * Errors: `ERR unknown subcommand '…'. Try COMMAND HELP.`, `ERR wrong number of arguments for
+ * 'command|count' command` (COUNT and HELP take no argument).
  */
 import { ERR_SYNTAX, errUnknownSubcommand, fail } from '../../errors';
 import { globMatch } from '../../bytes/glob';
 import { MapReply, type Reply, SetReply, SimpleString, statusLines } from '../../reply/reply';
-import { COMMAND_SINCE, predates, type RedisVersion, versionIndex } from '../../version';
-import { getKeysReply, redisCommandNames } from './key-specs';
+import { COMMAND_SINCE, predates, type RedisVersion, supports, versionIndex } from '../../version';
+import { getKeysReply } from './key-specs';
+import { recordedDocs, recordedInfo, recordedList } from './command-table';
+import { extraDocs } from './command-docs-extra';
 import { COMMANDS } from '../index';
 import { type CommandData, commandSpec, olderArity } from '../command-data';
 
@@ -147,17 +163,20 @@ const HELP = [
   '    Return documentation details about multiple Redis commands.',
   '    If no command names are given, documentation details for all',
   '    commands are returned.',
+  'GETKEYS <full-command>',
+  '    Return the keys from a full Redis command.',
+  'GETKEYSANDFLAGS <full-command>',
+  '    Return the keys and the access flags from a full Redis command.',
   'HELP',
-  '    Print this help.',
 ];
 
 /**
- * COMMAND COUNT / LIST: the command table of the emulated version (Redis's, ./key-specs.ts),
+ * COMMAND COUNT / LIST: the command table of the emulated version (recorded: ./command-table.ts),
  * with the commands the engine answers beyond it (a newer version's, e.g. HGETDEL in 8.0 mode);
  * the fake's own MOCKCLOCK is not a Redis command.
  */
 function serverCommandNames(source: CommandTableSource, names: readonly string[], topLevel: boolean): string[] {
-  const table = redisCommandNames(source.version, topLevel);
+  const table = recordedList(source.version).filter((n) => !topLevel || !n.includes('|'));
   const known = new Set(table);
   return [...table, ...names.filter((n) => !known.has(n) && n !== 'mockclock')].sort();
 }
@@ -189,30 +208,47 @@ function commandList(argv: readonly string[], source: CommandTableSource, names:
   return all.filter((n) => globMatch(pattern, n));
 }
 
+/**
+ * Whether COMMAND INFO/DOCS describe `name`: a command the source answers, or a subcommand
+ * (`container|sub`) of one (Redis looks both up: lookupCommandBySds).
+ */
+function answers(known: ReadonlySet<string>, name: string): boolean {
+  const bar = name.indexOf('|');
+  return bar < 0 ? known.has(name) : known.has(name.slice(0, bar));
+}
+
 /** Run COMMAND (argv[0] = 'command'). */
 export function commandReply(argv: readonly string[], source: CommandTableSource): Reply {
   const names = commandNames(source);
-  if (argv.length === 1) return names.map((n) => infoEntry(n, source.version, source.categoriesOf));
+  const info = (n: string) => recordedInfo(source.version, n) ?? infoEntry(n, source.version, source.categoriesOf);
+  if (argv.length === 1) return names.map(info);
   const sub = argv[1].toLowerCase();
   switch (sub) {
     case 'count':
       if (argv.length === 2) return serverCommandNames(source, names, true).length;
-      break;
+      return fail(`ERR wrong number of arguments for 'command|count' command`); // arity 2
     case 'list':
       return commandList(argv, source, names);
     case 'info': {
       const known = new Set(names);
       const asked = argv.length === 2 ? names : argv.slice(2).map((n) => n.toLowerCase());
-      return asked.map((n) => (known.has(n) ? infoEntry(n, source.version, source.categoriesOf) : null));
+      return asked.map((n) => (answers(known, n) ? info(n) : null));
     }
     case 'docs': {
       const known = new Set(names);
-      const asked = argv.length === 2 ? names : argv.slice(2).map((n) => n.toLowerCase()).filter((n) => known.has(n));
-      return new MapReply(asked.flatMap((n) => [n, new MapReply(['group', group(n)])]));
+      const asked = argv.length === 2 ? names : argv.slice(2).map((n) => n.toLowerCase());
+      const out: Reply[] = [];
+      for (const n of asked) {
+        if (!answers(known, n)) continue;
+        const docs = recordedDocs(source.version, n) ?? extraDocs(n);
+        if (docs !== undefined) out.push(n, docs);
+      }
+      return new MapReply(out);
     }
     case 'help':
-      if (argv.length === 2) return statusLines(HELP);
-      break;
+      // server.c commandHelpCommand + addReplyHelp's footer (`Prints this help.` before 7.2)
+      if (argv.length === 2) return statusLines([...HELP, supports(source.version, 'helpPrintFooter') ? '    Print this help.' : '    Prints this help.']);
+      return fail(`ERR wrong number of arguments for 'command|help' command`); // arity 2
     case 'getkeys':
     case 'getkeysandflags':
       // arity -4 before 7.2 (a command and one argument at least), -3 since
