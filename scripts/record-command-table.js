@@ -203,7 +203,7 @@ async function main() {
       '/* eslint-disable */',
     ].join('\n');
     const json = JSON.stringify({ server: s, list: data.list, info: data.info, docs: data.docs });
-    fs.writeFileSync(file, `${header}\nconst DATA = ${JSON.stringify(json)};\nexport default DATA;\n`);
+    fs.writeFileSync(file, `${header}\nconst DATA: string = ${JSON.stringify(json)};\nexport default DATA;\n`);
     console.log(`${file}: ${data.list.length} commands, ${json.length} bytes (RESP2 and RESP3 checked byte for byte)`);
   }
 }
