@@ -41,10 +41,30 @@ type Callback = (err: unknown, result?: unknown) => void;
 
 const noop = () => undefined;
 
-/** ioredis's node-style callback on a command promise. */
+/**
+ * ioredis's node-style callback on a command promise, as its `standard-as-callback` attaches it:
+ * only a function is called (`exec(true)`, `exec(null)`: the promise alone); `(null)` for an
+ * undefined result, `(null, result)` otherwise; a falsy rejection reason wrapped in an Error (its
+ * `cause`); a callback that throws rethrows from a `setTimeout` (an uncaught exception, not an
+ * unhandled rejection).
+ */
 export function withCallback<T>(p: Promise<T>, cb: Callback | undefined): Promise<T> {
-  if (cb !== undefined) p.then((r) => cb(null, r), (e) => cb(e));
+  if (typeof cb !== 'function') return p;
+  p.then(
+    (r) => callBack(cb, r === undefined ? [null] : [null, r]),
+    (e: unknown) => callBack(cb, [e ? e : Object.assign(new Error(`${e}`), { cause: e })]),
+  );
   return p;
+}
+
+function callBack(cb: Callback, args: [unknown, unknown?]): void {
+  try {
+    (cb as (...a: unknown[]) => void)(...args);
+  } catch (err) {
+    setTimeout(() => {
+      throw err;
+    }, 0);
+  }
 }
 
 /** Take a trailing callback off `args` (mutates it, as ioredis-mock does). */
