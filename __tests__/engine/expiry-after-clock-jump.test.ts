@@ -344,6 +344,32 @@ describe('blocked readers and the front ends after a jump', () => {
     }
   });
 
+  it('global clock under jest fake timers: jest.setSystemTime moves the expiry timer along, the next command still expires the key', async () => {
+    jest.useFakeTimers({ now: START });
+    const port = engine.port;
+    const redis = new Redis({ port } as never);
+    const sub = new Redis({ port } as never);
+    try {
+      const seen: string[] = [];
+      sub.on('message', (_channel: string, message: string) => seen.push(message));
+      await redis.config('SET', 'notify-keyspace-events', 'Ex');
+      await sub.subscribe('__keyevent@0__:expired');
+      await redis.set('a', '1', 'PX', 100);
+      jest.setSystemTime(START + 1_000); // fake-timers keeps the timer's remaining 100 ms
+      await jest.advanceTimersByTimeAsync(0);
+      expect(seen).toEqual([]);
+      expect(await redis.dbsize()).toBe(0);
+      await jest.advanceTimersByTimeAsync(0);
+      expect(seen).toEqual(['a']);
+      await jest.advanceTimersByTimeAsync(200); // the moved timer fires: nothing left to expire
+      expect(seen).toEqual(['a']);
+    } finally {
+      redis.disconnect();
+      sub.disconnect();
+      jest.useRealTimers();
+    }
+  });
+
   it('serve: a real ioredis subscriber gets expired once a client sends a command after the jump', async () => {
     const clock = createFakeClock({ now: START });
     const server = await serve({ clock });
