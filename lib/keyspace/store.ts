@@ -201,7 +201,7 @@ export class KeyStore {
    */
   private heap: HeapEntry[] = [];
   /**
-   * Hashes with field TTLs (7.4 HFE) by their earliest field expiry: a min-heap of [at, key],
+   * Hashes with field TTLs (7.4 HFE) by their earliest field expiry: a min-heap of [at, key, seq],
    * Redis's `db->hexpires`. `fieldAt` holds the `at` of each key's live entry; an entry with
    * another `at` is stale and skipped (the hash was re-timed, persisted, replaced or deleted).
    */
