@@ -560,6 +560,7 @@ function afterSubscriptionChange(redis: Instance): number {
  */
 export function runBuiltinNow(redis: Instance, conn: Connection, name: string, base: string, emulator: Emulator, processed: unknown[]): unknown {
   checkAllowed(redis, conn, base);
+  conn.expireDueFirst();
   const ks = conn.keyspace;
   let result: unknown;
   // INFO counts it as the engine counts the commands it runs (commandstats, commands processed)

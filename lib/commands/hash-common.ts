@@ -58,6 +58,7 @@ function isLegacyHash(v: unknown): boolean {
 export function expireFields(ctx: CommandContext, key: string, h: RedisHash): boolean {
   const gone = h.expireDue(ctx.now);
   if (gone.length === 0) return false;
+  ctx.db.subkeysExpired?.(gone.length);
   const propagation = ctx.db.propagation?.() ?? null;
   if (propagation !== null) propagation.expiredFields(key, gone);
   ctx.db.notifyEvent('h', 'hexpired', key);

@@ -99,6 +99,7 @@ function hexpireGeneric(ctx: CommandContext, argv: string[], unitMs: boolean, ab
       p.rewrite([name, key, time, ...argv.slice(3, fieldsAt + 1), numFields, ...kept]);
     }
   }
+  if (deleted > 0) ctx.db.subkeysExpired?.(deleted); // hashTypeSetEx: a past time expires the field
   if (updated + deleted > 0) {
     ctx.db.dirty?.(updated + deleted);
     ctx.db.touch(key);

@@ -99,6 +99,7 @@ function hgetex(ctx: CommandContext, argv: string[]): Reply {
     return v;
   });
   if (updated + deleted === 0) return out;
+  if (deleted > 0) ctx.db.subkeysExpired?.(deleted); // hashTypeSetEx: a past time expires the field
   ctx.db.dirty?.(updated + deleted);
   ctx.db.touch(key);
   if (updated > 0) ctx.db.notifyEvent('h', mode === 'PERSIST' ? 'hpersist' : 'hexpire', key);
@@ -189,6 +190,7 @@ function hsetex(ctx: CommandContext, argv: string[]): Reply {
     }
   }
   h.convertIfNeeded(limits);
+  if (deleted > 0) ctx.db.subkeysExpired?.(deleted); // hashTypeSetEx: a past time expires the field
   ctx.db.dirty?.(opts.count);
   ctx.db.touch(key);
   ctx.db.notifyEvent('h', 'hset', key);

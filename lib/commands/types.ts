@@ -130,6 +130,12 @@ export interface Db {
    * `rdb_changes_since_last_save`). Optional: front ends without INFO may leave it out.
    */
   dirty?(n: number): void;
+  /**
+   * `n` hash fields were deleted because their TTL passed (a lazy expiry, or a time in the past
+   * given to HEXPIRE, HGETEX, HSETEX …): INFO `expired_subkeys` (t_hash.c stat_expired_subkeys).
+   * Optional: front ends without INFO may leave it out.
+   */
+  subkeysExpired?(n: number): void;
   /** CONFIG RESETSTAT: zero the server's INFO statistics (commandstats, errorstats, Stats). */
   resetStats?(): void;
   /**

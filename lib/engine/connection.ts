@@ -414,6 +414,7 @@ export class Connection {
    */
   run(argv: string[]): Reply | Promise<Reply> {
     if (this.isClosed) throw connectionClosedError();
+    this.expireDueFirst();
     if (this.noTouch) return this.runNoTouch(argv);
     return counted(this, argv, runCommand);
   }
@@ -427,6 +428,16 @@ export class Connection {
     } finally {
       store.noTouch = false;
     }
+  }
+
+  /**
+   * Before a command (every entry point that runs one: `run`, `runLane`, the built-ins a front
+   * end runs itself): the expiries the clock has passed run first (ServerState.expireDue), as a
+   * server's expire cycle runs between the commands it reads. One comparison when no TTL waits.
+   */
+  expireDueFirst(): void {
+    const server = this.server;
+    if (server.expiryArmed.size !== 0) server.expireDue();
   }
 
   /**

@@ -137,6 +137,7 @@ export function makeDb(conn: Connection, ks: Keyspace): Db {
       touchAllWatchedKeysInDbs([[a, b], [b, a]], () => a.store.swapWith(b.store));
     },
     dirty: (n) => conn.server.stats.addDirty(n),
+    subkeysExpired: (n) => void (conn.server.stats.expiredSubkeys += n),
     resetStats: () => conn.server.stats.resetStats(),
     propagation() {
       const repl = conn.server.replication;

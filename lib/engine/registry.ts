@@ -93,6 +93,28 @@ export class ServerState {
    */
   busyScript: BusyScript | null = null;
   /**
+   * The databases waiting for a TTL (a key's or a hash field's: Keyspace.onExpiryArmed). Before
+   * each command the connection runs `expireDue()` when this is not empty.
+   */
+  readonly expiryArmed = new Set<Keyspace>();
+
+  /**
+   * Before a command (server.c beforeSleep → activeExpireCycle): every database whose earliest
+   * TTL the clock has passed runs its due expiries, in database order (Redis's cycle walks the
+   * databases one after the other), with their events, INFO counters and replication frames,
+   * outside the command. Nothing while a script keeps the server busy (Redis runs no expire
+   * cycle then).
+   */
+  expireDue(): void {
+    if (this.busyScript !== null) return;
+    const armed = this.expiryArmed;
+    if (armed.size === 1) {
+      for (const ks of armed) ks.expireDueNow();
+      return;
+    }
+    for (const ks of [...armed].sort((a, b) => a.dbIndex - b.dbIndex)) ks.expireDueNow();
+  }
+  /**
    * What SHUTDOWN does once its checks passed, set by a network front end (`serve`: the server
    * closes); null in-process (lib/engine/commands/server.ts shutdownServer: connections closed,
    * data, scripts and functions gone).
@@ -205,11 +227,16 @@ export class ServerState {
       };
       // t_hash.c hashTypeExpire (active expiry): hexpired, del when emptied; each field an HDEL
       ks.onFieldsExpired = (key, fields, deleted) => {
+        this.stats.expiredSubkeys += fields.length; // t_hash.c: stat_expired_subkeys per field
         this.eventSink?.(expiredIn.dbIndex, 'h', 'hexpired', key);
         if (deleted) this.eventSink?.(expiredIn.dbIndex, 'g', 'del', key);
         this.replication?.fieldsExpired(expiredIn.dbIndex, key, fields);
       };
       ks.onModified = (key) => this.tracking?.keyModified(key);
+      ks.onExpiryArmed = (armedKs, armed) => {
+        if (armed) this.expiryArmed.add(armedKs);
+        else this.expiryArmed.delete(armedKs);
+      };
       this.dbs.set(db, ks);
       // one server, one clock and Redis version: a database no client configured uses db 0's
       if (db !== 0) ks.follow(this.keyspace(0));

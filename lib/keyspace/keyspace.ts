@@ -107,36 +107,77 @@ export class Keyspace {
   onFieldsExpired: ((key: string, fields: string[], deleted: boolean) => void) | undefined;
 
   /**
+   * Called when this keyspace gets an earliest TTL to watch for (`armed`), or has none left: the
+   * server keeps the set of such keyspaces, whose due expiries run before each command.
+   */
+  onExpiryArmed: ((ks: Keyspace, armed: boolean) => void) | undefined;
+
+  /** The earliest TTL the active expiry waits for (ms), or undefined; tells `onExpiryArmed`. */
+  private setExpiryAt(at: number | undefined): void {
+    const was = this.expiryTimerAt;
+    this.expiryTimerAt = at;
+    if ((was === undefined) !== (at === undefined)) this.onExpiryArmed?.(this, at !== undefined);
+  }
+
+  /**
    * Arm the active-expiry timer for the earliest TTL `at` (ms), or cancel it (undefined): when
    * it fires, every key whose TTL has passed is deleted (Redis's active expiry: a key goes, and
    * `expired` is published, without any command touching it). On the keyspace clock: a fake
    * clock's timers never become real ones; a real timer is unref'd (it never keeps a process
-   * or a jest worker alive). A clock that cannot schedule leaves expiry lazy.
+   * or a jest worker alive). A clock that cannot schedule leaves expiry to the commands
+   * (`expireDueNow` before each one, lazy expiry on access).
    */
   private armActiveExpiry(at: number | undefined): void {
     if (at === this.expiryTimerAt && this.expiryTimer !== null) return;
     this.expiryTimer?.cancel();
     this.expiryTimer = null;
-    this.expiryTimerAt = at;
+    this.setExpiryAt(at);
     if (at === undefined) return;
     const clock = this.currentClock;
     let timer: ClockTimer;
     try {
       timer = scheduleChecked(clock, () => {
         if (this.expiryTimer !== timer) return;
-        this.expiryTimer = null;
-        this.expiryTimerAt = undefined;
-        try {
-          this.store.expireDue();
-        } finally {
-          this.blocking.flush();
-        }
+        this.expiryTimer = null; // spent: not cancelled again
+        this.runActiveExpiry();
       }, Math.max(0, at - readNow(clock)));
     } catch {
-      return; // a clock that cannot schedule (library misuse): keys still expire on access
+      return; // a clock that cannot schedule (library misuse): keys still expire before commands and on access
     }
     timer.unref?.();
     this.expiryTimer = timer;
+  }
+
+  /** One active expire cycle now: the timer is spent, every due key and hash field goes, blocked readers are served. */
+  private runActiveExpiry(): void {
+    this.expiryTimer?.cancel();
+    this.expiryTimer = null;
+    this.setExpiryAt(undefined);
+    try {
+      this.store.expireDue();
+    } finally {
+      this.blocking.flush();
+    }
+  }
+
+  /**
+   * Before a command (server.c beforeSleep → activeExpireCycle): when the clock has passed the
+   * earliest TTL — moved by a jump that fired no timer (a manual clock's `setSystemTime`, a
+   * clock moved without running its timers) — run the expiries due by now, with their events,
+   * as a server's expire cycle would have before it read the command. One comparison when
+   * nothing is due. Not inside a transaction or script of this keyspace (time is frozen there;
+   * Redis runs no expire cycle inside one).
+   */
+  expireDueNow(): void {
+    const at = this.expiryTimerAt;
+    if (at === undefined || this.frozenNow !== null) return;
+    let now: number;
+    try {
+      now = readNow(this.currentClock);
+    } catch {
+      return; // a clock that answers no valid time: the command itself reports it
+    }
+    if (at <= now) this.runActiveExpiry();
   }
 
   /** Every key modification (the engine's client-side caching invalidates it: lib/engine/tracking.ts). */

@@ -124,20 +124,38 @@ export interface SharedExpires {
 /** Slots of the key index: a key, or a hole left by a deleted key. */
 type Slot = string | undefined;
 
-/** Push onto a binary min-heap of [time, key]. */
-function heapPush(h: [number, string][], entry: [number, string]): void {
+/**
+ * An entry of a min-heap of TTLs: [time, key, seq]. `seq` (the order the TTL was set) breaks ties,
+ * so keys due at the same ms expire in the order their TTLs were set (a binary heap alone is not
+ * stable).
+ */
+type HeapEntry = [number, string, number];
+
+/** The next `seq` of a heap entry (process-wide: SWAPDB moves entries between stores). */
+let heapSeq = 0;
+
+function heapLess(a: HeapEntry, b: HeapEntry): boolean {
+  return a[0] < b[0] || (a[0] === b[0] && a[2] < b[2]);
+}
+
+function heapOrder(a: HeapEntry, b: HeapEntry): number {
+  return a[0] - b[0] || a[2] - b[2];
+}
+
+/** Push onto a binary min-heap of [time, key, seq]. */
+function heapPush(h: HeapEntry[], entry: HeapEntry): void {
   h.push(entry);
   let i = h.length - 1;
   while (i > 0) {
     const parent = (i - 1) >> 1;
-    if (h[parent][0] <= h[i][0]) break;
+    if (!heapLess(h[i], h[parent])) break;
     [h[parent], h[i]] = [h[i], h[parent]];
     i = parent;
   }
 }
 
-/** Remove the least entry of a binary min-heap of [time, key]. */
-function heapPop(h: [number, string][]): void {
+/** Remove the least entry of a binary min-heap of [time, key, seq]. */
+function heapPop(h: HeapEntry[]): void {
   const last = h.pop()!;
   if (h.length === 0) return;
   h[0] = last;
@@ -146,8 +164,8 @@ function heapPop(h: [number, string][]): void {
     const l = 2 * i + 1;
     const r = l + 1;
     let m = i;
-    if (l < h.length && h[l][0] < h[m][0]) m = l;
-    if (r < h.length && h[r][0] < h[m][0]) m = r;
+    if (l < h.length && heapLess(h[l], h[m])) m = l;
+    if (r < h.length && heapLess(h[r], h[m])) m = r;
     if (m === i) break;
     [h[m], h[i]] = [h[i], h[m]];
     i = m;
@@ -178,16 +196,16 @@ export class KeyStore {
   /** Strings whose OBJECT ENCODING their last writer decided (lib/model/string-encoding.ts); cleared by a fresh value. */
   private readonly marks = new ChurnMap<StringMark>();
   /**
-   * TTLs as a binary min-heap of [at, key] (active expiry). An entry whose key has another TTL
-   * (or none) by now is stale and skipped; the heap is rebuilt when stale entries dominate.
+   * TTLs as a binary min-heap of [at, key, seq] (active expiry). An entry whose key has another
+   * TTL (or none) by now is stale and skipped; the heap is rebuilt when stale entries dominate.
    */
-  private heap: [number, string][] = [];
+  private heap: HeapEntry[] = [];
   /**
-   * Hashes with field TTLs (7.4 HFE) by their earliest field expiry: a min-heap of [at, key],
+   * Hashes with field TTLs (7.4 HFE) by their earliest field expiry: a min-heap of [at, key, seq],
    * Redis's `db->hexpires`. `fieldAt` holds the `at` of each key's live entry; an entry with
    * another `at` is stale and skipped (the hash was re-timed, persisted, replaced or deleted).
    */
-  private fieldHeap: [number, string][] = [];
+  private fieldHeap: HeapEntry[] = [];
   private readonly fieldAt = new ChurnMap<number>();
   /** The earliest TTL last reported through `hooks.nextExpiry` (undefined: none armed). */
   private reportedExpiry: number | undefined;
@@ -337,20 +355,20 @@ export class KeyStore {
 
   /**
    * Hash field expiration (7.4) seen from the generic key commands (EXISTS, KEYS, SCAN, INFO …):
-   * the hash at `key` loses its due fields here, and the key goes with the last one, as Redis's
-   * active expiry would have done by then. No `hexpired`/`del` event is sent
-   * from here (the store has no connection to publish on); the hash commands remove due fields
-   * with their events (lib/commands/hash-common.ts).
+   * the hash at `key` loses its due fields here, and the key goes with the last one, with the
+   * events of active expiry (`hooks.fieldsExpired`: `hexpired`, `del`), as Redis's active expiry
+   * would have done by then (the engine runs the due expiries before each command, so this only
+   * meets fields that came due while the command runs). Not while expiry is paused (CLIENT PAUSE:
+   * Redis deletes no field then, and its key commands do not look at fields).
    */
   private expireFieldsIfDue(key: string): void {
-    if (RedisHash.volatileHashes <= 0) return;
+    if (RedisHash.volatileHashes <= 0 || this.expiryPaused) return;
     const v = this.raw.get(key);
     if (!(v instanceof RedisHash) || v.volatileCount === 0) return;
     const now = this.hooks.now();
     const next = v.nextExpiry();
     if (next === undefined || next > now) return;
-    v.expireDue(now);
-    if (v.size === 0) this.remove(key);
+    this.expireHashFields(key, now);
   }
 
   private remove(key: string): void {
@@ -533,6 +551,7 @@ export class KeyStore {
    */
   swapWith(other: KeyStore): void {
     if (other === this) return;
+    const [myHeap, theirHeap] = [this.heap, other.heap];
     const mine = [new Map(this.raw), new Map(this.expiry)] as const;
     const theirs = [new Map(other.raw), new Map(other.expiry)] as const;
     const fill = (store: KeyStore, [raw, expiry]: readonly [Map<string, unknown>, Map<string, number>], before: Map<string, unknown>) => {
@@ -565,6 +584,15 @@ export class KeyStore {
     other.resetIndexes();
     fill(this, theirs, mine[0]);
     fill(other, mine, theirs[0]);
+    // the heaps go with the keys (their entries' seqs keep the order TTLs were set in)
+    this.heap = theirHeap;
+    other.heap = myHeap;
+    [this.fieldHeap, other.fieldHeap] = [other.fieldHeap, this.fieldHeap];
+    const myFieldAt = new Map(this.fieldAt);
+    this.fieldAt.clear();
+    for (const [k, v] of other.fieldAt) this.fieldAt.set(k, v);
+    other.fieldAt.clear();
+    for (const [k, v] of myFieldAt) other.fieldAt.set(k, v);
     this.rebuildFieldHeap();
     other.rebuildFieldHeap();
     this.rebuildHeap();
@@ -587,7 +615,7 @@ export class KeyStore {
 
   private pushExpiry(at: number, key: string): void {
     const h = this.heap;
-    heapPush(h, [at, key]);
+    heapPush(h, [at, key, heapSeq++]);
     // stale entries (TTL changed or removed since) dominate: rebuild from the live TTLs
     if (h.length > 64 && h.length > 2 * this.expiry.size) this.rebuildHeap();
     else if (this.reportedExpiry === undefined || at < this.reportedExpiry) this.reportNextExpiry();
@@ -609,7 +637,10 @@ export class KeyStore {
   }
 
   private rebuildHeap(): void {
-    this.heap = [...this.expiry].map(([key, at]) => [at, key] as [number, string]).sort((a, b) => a[0] - b[0]);
+    // each live TTL keeps the seq it was set with (the latest entry of its key)
+    const seqOf = new Map<string, number>();
+    for (const [at, key, seq] of this.heap) if (this.expiry.get(key) === at && (seqOf.get(key) ?? -1) < seq) seqOf.set(key, seq);
+    this.heap = [...this.expiry].map(([key, at]) => [at, key, seqOf.get(key) ?? heapSeq++] as HeapEntry).sort(heapOrder);
     this.reportNextExpiry();
   }
 
@@ -631,18 +662,19 @@ export class KeyStore {
   }
 
   /**
-   * Delete every key whose TTL has passed on the keyspace clock (each reported through
-   * `hooks.expired`), then report the next TTL. The owner's active-expiry timer calls it.
+   * One active expire cycle (expire.c activeExpireCycle) at the keyspace clock's time: first the
+   * hashes with due fields (activeExpireHashFieldCycle runs before the keys of a database), each
+   * losing all its due fields at once (`hooks.fieldsExpired`), in the order of their earliest due
+   * field; then every key whose TTL has passed (`hooks.expired`), in TTL order. Redis takes keys
+   * in its hash table's order, which depends on a per-process seed; TTL order (ties: the order
+   * the TTLs were set) is the order the events would have come in had the clock moved gradually.
+   * Then the next TTL is reported. The owner runs it when its active-expiry timer fires and
+   * before each command once the earliest TTL has passed.
    */
   expireDue(): void {
     if (this.expiryPaused) return; // re-armed by resumeExpiry
     const now = this.hooks.now();
     this.reportedExpiry = undefined;
-    for (let at = this.earliestExpiry(); at !== undefined && at <= now; at = this.earliestExpiry()) {
-      const key = this.heap[0][1];
-      this.popExpiry();
-      this.expireKey(key);
-    }
     if (this.fieldHeap.length !== 0) {
       for (let at = this.earliestFieldExpiry(); at !== undefined && at <= now; at = this.earliestFieldExpiry()) {
         const key = this.fieldHeap[0][1];
@@ -650,6 +682,11 @@ export class KeyStore {
         this.fieldAt.delete(key);
         this.expireHashFields(key, now);
       }
+    }
+    for (let at = this.earliestExpiry(); at !== undefined && at <= now; at = this.earliestExpiry()) {
+      const key = this.heap[0][1];
+      this.popExpiry();
+      this.expireKey(key);
     }
     this.reportNextExpiry();
   }
@@ -666,7 +703,7 @@ export class KeyStore {
     const at = v.nextExpiry();
     if (at === undefined || this.fieldAt.get(key) === at) return;
     this.fieldAt.set(key, at);
-    heapPush(this.fieldHeap, [at, key]);
+    heapPush(this.fieldHeap, [at, key, heapSeq++]);
     if (this.fieldHeap.length > 64 && this.fieldHeap.length > 2 * this.fieldAt.size) this.rebuildFieldHeap();
     if (this.reportedExpiry === undefined || at < this.reportedExpiry) this.reportNextExpiry();
   }
@@ -683,6 +720,9 @@ export class KeyStore {
   }
 
   private rebuildFieldHeap(): void {
+    // a hash still due when it was last registered keeps that registration's seq
+    const seqOf = new Map<string, number>();
+    for (const [at, key, seq] of this.fieldHeap) if (this.fieldAt.get(key) === at) seqOf.set(key, seq);
     this.fieldAt.clear();
     this.fieldHeap = [];
     if (RedisHash.volatileHashes <= 0) return;
@@ -691,7 +731,7 @@ export class KeyStore {
       const at = v.nextExpiry();
       if (at !== undefined) this.fieldAt.set(key, at);
     }
-    this.fieldHeap = [...this.fieldAt].map(([key, at]) => [at, key] as [number, string]).sort((a, b) => a[0] - b[0]);
+    this.fieldHeap = [...this.fieldAt].map(([key, at]) => [at, key, seqOf.get(key) ?? heapSeq++] as HeapEntry).sort(heapOrder);
   }
 
   /** hashTypeActiveExpire: remove the due fields of the hash at `key` (the key with the last one). */

@@ -57,6 +57,8 @@ export class ServerStats {
   /** Objects freed by a background (lazy) free: an async FUNCTION FLUSH of more than 64 functions. */
   lazyfreedObjects = 0;
   expiredKeys = 0;
+  /** Hash fields deleted because their TTL passed (7.4 `expired_subkeys`): actively, lazily, or given a past time. */
+  expiredSubkeys = 0;
   /** Keys evicted by the maxmemory policy (lib/engine/maxmemory.ts). */
   evictedKeys = 0;
   totalNetInputBytes = 0;
@@ -178,6 +180,7 @@ export class ServerStats {
     this.keyspaceMisses = 0;
     this.lazyfreedObjects = 0;
     this.expiredKeys = 0;
+    this.expiredSubkeys = 0;
     this.evictedKeys = 0;
     this.totalNetInputBytes = 0;
     this.totalNetOutputBytes = 0;

@@ -267,7 +267,7 @@ const SECTIONS: Record<string, Field[]> = {
     ['sync_full', '0'],
     ['sync_partial_ok', '0'],
     ['sync_partial_err', '0'],
-    ['expired_subkeys', '0', '7.4'],
+    ['expired_subkeys', (s) => s.stats.expiredSubkeys, '7.4'],
     ['expired_keys', (s) => s.stats.expiredKeys],
     ['expired_stale_perc', '0.00'],
     ['expired_time_cap_reached_count', '0'],

@@ -89,6 +89,8 @@ export function runLane(this: Connection, lane: StreamLane, argv: string[]): Rep
   ) {
     return this.runReady(argv);
   }
+  const server = this.server;
+  if (server.expiryArmed.size !== 0) server.expireDue(); // expireDueFirst
   const name = lane.name;
   const weight = sampledWeight(lane.stats);
   const start = weight === 0 ? 0 : performance.now();
