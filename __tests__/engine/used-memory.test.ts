@@ -62,6 +62,33 @@ describe('used_memory counts value sizes', () => {
     near(Number(await c.execute(['MEMORY', 'USAGE', 'myhash'])), await usage('myhash'), 1.2);
   });
 
+  it('MEMORY USAGE of a stream counts its listpacks as allocated: 4 KB pre-allocated for the open node, full nodes shrunk, entry bytes, PELs (7.0.15 / post-7.4 build figures)', async () => {
+    const c = conn();
+    const usage = async (key: string) => Number(await c.execute(['MEMORY', 'USAGE', key]));
+    const fill = async (key: string, n: number) => {
+      for (let i = 1; i <= n; i++) await c.execute(['XADD', key, `${i}-1`, 'f', 'v']);
+    };
+    // recorded with `XADD ms <i>-1 f v` on both servers: 1 and 100 entries (one node) 4728 / 4752,
+    // 101 entries (two nodes) 7000 / 6872, 1000 entries 22248 / 20904
+    await fill('n0001', 1);
+    await fill('n0100', 100);
+    await fill('n0101', 101);
+    await fill('n1000', 1000);
+    near(await usage('n0001'), 4728, 1.05);
+    expect(await usage('n0100')).toBe(await usage('n0001')); // the entries fit in the pre-allocated 4 KB
+    near(await usage('n0101'), 7000, 1.05);
+    near(await usage('n1000'), 22248, 1.1);
+    // one entry of 100,000 bytes: 115320 on 7.0.15 (jemalloc rounds the listpack up to 112 KB)
+    await c.execute(['XADD', 'nbig0', '*', 'f', 'a'.repeat(100_000)]);
+    near(await usage('nbig0'), 115320, 1.2);
+    expect(await usage('nbig0')).toBeGreaterThan(100_000);
+    // 100 entries read by one consumer: 108973 / 109005 (two PELs of 100 entries)
+    await c.execute(['XGROUP', 'CREATE', 'n0100', 'g', '0']);
+    await c.execute(['XREADGROUP', 'GROUP', 'g', 'alice', 'STREAMS', 'n0100', '>']);
+    near(await usage('n0100'), 108973, 1.1);
+    await c.execute(['DEL', 'n0001', 'n0100', 'n0101', 'n1000', 'nbig0']);
+  });
+
   it('in-place writes update used_memory: APPEND and RPUSH grow it, LTRIM shrinks it, FLUSHALL returns to the baseline', async () => {
     const c = conn();
     await c.execute(['FLUSHALL']);

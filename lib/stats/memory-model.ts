@@ -4,8 +4,8 @@
  * figured as Redis roughly allocates them (measured with MEMORY USAGE and INFO's used_memory on
  * 7.0.15 and the post-7.4 build): a string of n bytes about n + 56; a listpack (small hash, set,
  * sorted set, every list) about its elements' bytes plus 2 each (a sorted set's score another 9);
- * a hash table entry about 48 bytes more than its bytes (a skiplist node 90); a stream entry about
- * 28 bytes. So a 200 KB SETBIT value counts as 200 KB, not as one small key.
+ * a hash table entry about 48 bytes more than its bytes (a skiplist node 90); a stream as object.c
+ * figures it (streamBytes). So a 200 KB SETBIT value counts as 200 KB, not as one small key.
  *
  * Cheap by construction: an aggregate's size is its element count times the average size of up to
  * SAMPLES of its elements (Redis's MEMORY USAGE samples 5 too), so sizing a key costs O(1)
@@ -32,8 +32,54 @@ const LISTPACK_ENTRY = 2;
 const TABLE_ENTRY = 48;
 /** Bytes of a skiplist entry besides its member (node, levels, dict entry, score). */
 const SKIPLIST_ENTRY = 90;
-/** Bytes of one stream entry (rax + listpack share), roughly. */
-const STREAM_ENTRY = 28;
+
+/** sizeof(robj) + sizeof(stream) (object.c objectComputeSize's first line for a stream). */
+const STREAM_STRUCT = 96;
+/** A listpack of a stream starts at this allocation (t_stream.c STREAM_LISTPACK_MAX_PRE_ALLOCATE). */
+const STREAM_LISTPACK_PREALLOC = 4096;
+/** t_stream.c streamRadixTreeMemoryUsage: per element (a stream ID) and per node (raxNode + its fixed overhead). */
+const RAX_ELEMENT = 16;
+const RAX_NODE = 4 + 8 * 30;
+/** sizeof(streamCG), sizeof(streamNACK), sizeof(streamConsumer) (t_stream.h), roughly. */
+const STREAM_GROUP = 40;
+const STREAM_NACK = 24;
+const STREAM_CONSUMER = 40;
+
+/**
+ * object.c objectComputeSize for a stream: the structs, the rax of macro nodes, the listpacks —
+ * as allocated: the open (last) node pre-allocated to 4096 bytes (or stream-node-max-bytes when
+ * smaller), full nodes shrunk to their bytes; the first `take` nodes sampled, their average for
+ * all but the last — and each consumer group's PEL and each consumer's (a PEL's rax has about two
+ * nodes per entry: 100 pending entries of one consumer cost ~104 KB on both servers).
+ * The allocator's size classes are left out (7.0.15's jemalloc rounds a 100 KB listpack to
+ * 112 KB): within a few percent of both servers here for streams of 1 to 1000 entries.
+ */
+function streamBytes(stream: Stream, take: number): number {
+  const entries = stream.entries;
+  const nodes = entries.nodeCount;
+  let bytes = STREAM_STRUCT + RAX_ELEMENT * nodes + RAX_NODE * entries.radixTreeNodes;
+  if (nodes > 0) {
+    const maxBytes = entries.maxBytesPerNode;
+    const prealloc = maxBytes > 0 && maxBytes < STREAM_LISTPACK_PREALLOC ? maxBytes : STREAM_LISTPACK_PREALLOC;
+    const allocated = (n: number) => {
+      const b = entries.nodeBytes(n) ?? 0;
+      return n === nodes - 1 ? Math.max(b, prealloc) : b;
+    };
+    const sampled = Math.min(nodes, take);
+    let sum = 0;
+    for (let n = 0; n < sampled; n++) sum += allocated(n);
+    bytes += nodes <= sampled ? sum : Math.round((sum / sampled) * (nodes - 1)) + allocated(nodes - 1);
+  }
+  for (const group of stream.groups.values()) {
+    const pending = group.pel.size;
+    bytes += STREAM_GROUP + RAX_ELEMENT * pending + RAX_NODE * (2 * pending + 1) + STREAM_NACK * pending;
+    for (const consumer of group.consumers.values()) {
+      const own = consumer.pel.size;
+      bytes += STREAM_CONSUMER + consumer.name.length + RAX_ELEMENT * own + RAX_NODE * (2 * own + 1);
+    }
+  }
+  return bytes;
+}
 
 /** used_memory with `bytes` of keys and values in all. */
 export function usedMemoryFor(bytes: number): number {
@@ -95,7 +141,7 @@ export function keyBytes(key: string, value: unknown, samples = SAMPLES): number
     for (let i = 0; i < n && i < take; i++) sizes.push((value.at(i)?.[0].length ?? 0) + per);
     return base + extrapolate(n, sizes);
   }
-  if (value instanceof Stream) return base + 200 + STREAM_ENTRY * value.length;
+  if (value instanceof Stream) return base + streamBytes(value, take);
   if (Buffer.isBuffer(value)) return base + value.length;
   if (Array.isArray(value)) {
     const sizes: number[] = [];
