@@ -303,6 +303,26 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
     });
   }
 
+  // ioredis's Commander: getBuiltinCommands (its command list without monitor, plus sentinel),
+  // createBuiltinCommand(name) ({ string, buffer } functions of a client) and
+  // addBuiltinCommand(name) (methods `name` and `nameBuffer` on this client). Each sends the
+  // command as `call(name, …)` does (ioredis's generateFunction: the same Command path).
+  defineMethod(proto, 'getBuiltinCommands', function getBuiltinCommands(this: Instance) {
+    return [...commandTable().list.filter((n) => n !== 'monitor' && !n.includes('|')), 'sentinel'];
+  });
+  const builtinFunction = (name: string, buffers: boolean) =>
+    function builtin(this: Instance, ...args: unknown[]) {
+      return (buffers ? this.callBuffer : this.call).call(this, name, ...args);
+    };
+  defineMethod(proto, 'createBuiltinCommand', function createBuiltinCommand(this: Instance, name: string) {
+    return { string: builtinFunction(name, false), buffer: builtinFunction(name, true) };
+  });
+  defineMethod(proto, 'addBuiltinCommand', function addBuiltinCommand(this: Instance, name: string) {
+    (this.addedBuiltinSet ??= new Set<string>()).add(name);
+    this[name] = builtinFunction(name, false);
+    this[`${name}Buffer`] = builtinFunction(name, true);
+  });
+
   // ioredis's sendCommand(command): the reply as the wire gives it (the name upper-cased, so no
   // reply transformer runs here; Buffers), then the Command's own conversion (its reply
   // encoding, ioredis's transformer for its name, ioredis 6's reply context), as Redis#sendCommand
