@@ -30,9 +30,9 @@ const ODD_ARGS: unknown[][] = [
 /** Blocking list and sorted-set pops: odd arguments such as (NaN, -0) block forever, as on Redis (timeout 0). */
 const BLOCKING_POPS = ['blpop', 'brpop', 'blmove', 'brpoplpush', 'blmpop', 'bzpopmin', 'bzpopmax', 'bzmpop'].flatMap((n) => [n, `${n}Buffer`]);
 
-/** Command methods of the prototype (lifecycle methods excluded). */
+/** Command methods of the prototype (lifecycle and ioredis Commander methods excluded). */
 function commandMethods(): string[] {
-  const skip = new Set([...BLOCKING_POPS, 'constructor', 'multi', 'pipeline', 'defineCommand', 'connect', 'disconnect', 'end', 'duplicate', 'quit', 'quitBuffer', 'emit', 'monitor', 'subscribe', 'psubscribe', 'ssubscribe', 'subscribeBuffer', 'psubscribeBuffer', 'ssubscribeBuffer']);
+  const skip = new Set([...BLOCKING_POPS, 'constructor', 'multi', 'pipeline', 'defineCommand', 'connect', 'disconnect', 'end', 'duplicate', 'quit', 'quitBuffer', 'emit', 'monitor', 'subscribe', 'psubscribe', 'ssubscribe', 'subscribeBuffer', 'psubscribeBuffer', 'ssubscribeBuffer', 'getBuiltinCommands', 'createBuiltinCommand', 'addBuiltinCommand']);
   const names = new Set<string>();
   for (let proto = Redis.prototype as object; proto && proto !== EventEmitter.prototype; proto = Object.getPrototypeOf(proto)) {
     for (const name of Object.getOwnPropertyNames(proto)) {
