@@ -90,6 +90,19 @@ async function script(r: AnyClient, k: string): Promise<unknown> {
   out.getWrongType = await settle(r.get(h));
   out.callback = await new Promise((res) => r.get(k, (e: unknown, v: unknown) => res(show(e ?? v))));
   out.sendCommand = await settle(r.sendCommand(new (Command as any)('get', [k], { replyEncoding: 'utf8' })));
+  // ioredis 6's built-in reshaping replaced, and chained to: the raw pairs, then the built-in's result
+  await r.zadd(`${k}:z`, 1, 'm1', 2.5, 'm2');
+  await r.xadd(`${k}:s`, '1-1', 'f', 'v');
+  for (const name of ['zrange', 'xread']) {
+    const builtin = saved.reply[name];
+    Command.setReplyTransformer(name, (...a: unknown[]) => {
+      log.push([name, show(a[0])]);
+      return builtin ? builtin(...a) : a[0];
+    });
+  }
+  out.zrange = await settle(r.zrange(`${k}:z`, 0, -1, 'WITHSCORES'));
+  out.xread = await settle(r.xread('STREAMS', `${k}:s`, '0'));
+  await r.del(`${k}:z`, `${k}:s`);
   await r.set(k, 'boom');
   out.throwing = await settle(r.get(k));
   await r.del(k, h);
