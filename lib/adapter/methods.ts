@@ -32,7 +32,7 @@ import { userArgumentTransformer, userReplyTransformer } from './user-transforme
 import { mendBuiltinReply } from './builtin-replies';
 import { installedIoredisMajor, privateIoredisModule } from './command-table';
 import { applyKeyPrefix } from './keys';
-import { CONN, autoConnect, closeInstance, closingByClient, deferUntilReady } from './lifecycle';
+import { CONN, autoConnect, closeInstance, closingByClient, deferUntilReady, rejectedWhenClosed } from './lifecycle';
 import { delivered } from './delivery';
 import { withClientTimeouts } from './command-timeouts';
 
@@ -374,7 +374,7 @@ function toLaneArgv(call: unknown[], seen: unknown[]): string[] {
 
 function runStreamNow(redis: Instance, emulators: EmulatorTable, name: string, args: unknown[], buffers: boolean): Promise<unknown> {
   const conn = usableConnection(redis, emulators);
-  if (conn instanceof Error) return Promise.reject(conn);
+  if (conn instanceof Error) return rejectedWhenClosed(redis, conn);
   const refused = subscriberModeRefusal(redis, conn, name.toLowerCase());
   if (refused !== null) return Promise.reject(refused);
   let argv: string[];
@@ -432,7 +432,7 @@ export function runEngineCommand(redis: Instance, emulators: EmulatorTable, name
 
 function runEngineNow(redis: Instance, emulators: EmulatorTable, name: string, args: unknown[], buffers: boolean): Promise<unknown> {
   const conn = usableConnection(redis, emulators);
-  if (conn instanceof Error) return Promise.reject(conn);
+  if (conn instanceof Error) return rejectedWhenClosed(redis, conn);
   const lower = name.toLowerCase();
   const refused = subscriberModeRefusal(redis, conn, lower);
   if (refused !== null) return Promise.reject(refused);
@@ -632,7 +632,7 @@ export function runBuiltinCommand(redis: Instance, emulators: EmulatorTable, nam
 
 function runBuiltinCommandNow(redis: Instance, emulators: EmulatorTable, name: string, base: string, emulator: Emulator, args: unknown[]): Promise<unknown> {
   const conn = usableConnection(redis, emulators);
-  if (conn instanceof Error) return Promise.reject(conn);
+  if (conn instanceof Error) return rejectedWhenClosed(redis, conn);
   let processed: unknown[];
   try {
     processed = processArguments(args, base);
