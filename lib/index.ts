@@ -84,7 +84,11 @@ function fromIoredis(file: string, name = 'default'): () => unknown {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { installedIoredisDir } = require('./adapter/command-table') as typeof import('./adapter/command-table');
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return (require(`${installedIoredisDir()}/built/${file}`) as Record<string, unknown>)[name];
+    const value = (require(`${installedIoredisDir()}/built/${file}`) as Record<string, unknown>)[name];
+    // the user's Command.setArgumentTransformer / setReplyTransformer apply to the fake too
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    if (file === 'Command') (require('./adapter/user-transformers') as typeof import('./adapter/user-transformers')).watchIoredisTransformers(value);
+    return value;
   };
 }
 /** ioredis's `Command` class (of your ioredis), e.g. for `Command.setArgumentTransformer`. */

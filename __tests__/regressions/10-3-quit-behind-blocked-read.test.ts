@@ -27,8 +27,10 @@ describe('quit() behind a blocked read of the same client', () => {
     expect(await read).toEqual([['s', [['5-0', ['job', 'a']]]]]);
     expect(await write).toMatch(/^\d+-0$/);
     expect(await quit).toBe('OK');
-    expect(['close', 'end']).toContain(reader.status);
+    // as ioredis: QUIT answered while still ready; the socket's close comes a moment later
+    expect(reader.status).toBe('ready');
     await expect(reader.xlen('s')).rejects.toThrow('Connection is closed.');
+    expect(reader.status).toBe('end');
 
     // the entry was delivered (pending for c), the queued write was not lost
     expect(await producer.xpending('s', 'g')).toEqual([1, '5-0', '5-0', [['c', '1']]]);

@@ -54,7 +54,9 @@ describe.each([
     });
     try {
       markOrphan(redis, 'the test that created it');
-      redis.disconnect(); // as the runner setup does once the test is over
+      // as the runner setup does once the test is over: disconnect(), ended at once
+      redis.disconnect();
+      redis[Symbol.for('ioredis-mock-streams.closeNow')]?.();
       let settled = 0;
       let running = true;
       const loop = (async () => {

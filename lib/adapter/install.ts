@@ -25,6 +25,7 @@ import { replyContextOf } from './ioredis-reply';
 import { StreamsMockError } from '../clock/clock';
 import { COMMANDS } from '../commands/index';
 import { lookupCommand } from '../commands/dispatch';
+import { noticeLoadedIoredisCommand } from './user-transformers';
 import type { Keyspace } from '../keyspace/keyspace';
 import { CONNECTION_COMMANDS } from '../engine/commands/index';
 import { lua } from '../engine/commands/scripting';
@@ -206,6 +207,7 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
         return;
       }
       // ioredis-mock assigns the options last in its constructor
+      noticeLoadedIoredisCommand();
       openInstance(this, value, emulators);
       this[Symbol.for('ioredis-mock-streams.data')] = undefined;
       this[Symbol.for('ioredis-mock-streams.expires')] = undefined;

@@ -314,6 +314,29 @@ export function encodeReplyFor(
   return transform(decode(reply, mode, base.stringNumbers, text), commandName, base.ioredis, modeOf(base, base.protocol));
 }
 
+/**
+ * Steps 1 and 2 only: the value ioredis hands its reply transformer for `reply` (a user's
+ * transformer runs on it instead of the built-in one: lib/adapter/user-transformers.ts).
+ */
+export function decodeReplyFor(
+  options: { protocol?: unknown; replyMapping?: unknown; stringNumbers?: unknown } | undefined,
+  buffers: boolean,
+  wireProtocol: 2 | 3 | undefined,
+  reply: Reply,
+): unknown {
+  const base = baseContextOf(options);
+  return decode(reply, modeOf(base, wireProtocol ?? base.protocol), base.stringNumbers, buffers ? bytes : decodeBytes);
+}
+
+/** ioredis 6's second argument to a reply transformer: `{ commandName, protocol, replyMapping }` of the client. */
+export function transformerContext(
+  options: { protocol?: unknown; replyMapping?: unknown; stringNumbers?: unknown } | undefined,
+  commandName: string,
+): { commandName: string; protocol: 2 | 3; replyMapping: 'legacy' | 'resp3' } {
+  const base = baseContextOf(options);
+  return { commandName, protocol: base.protocol, replyMapping: base.replyMapping };
+}
+
 type BaseContext = Omit<IoredisReplyContext, 'buffers' | 'commandName'>;
 /** Per client options object: its reply context (options are read once, as ioredis does). */
 const baseContexts = new WeakMap<object, BaseContext>();

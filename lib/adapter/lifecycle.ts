@@ -45,6 +45,34 @@ const RETRIES = Symbol.for('ioredis-mock-streams.retryAttempts');
 const RECONNECT_TIMER = Symbol.for('ioredis-mock-streams.reconnectTimer');
 /** The connection the client itself is closing (disconnect(), QUIT): no reconnection. */
 const MANUAL = Symbol.for('ioredis-mock-streams.manuallyClosing');
+/** The connection a disconnect()/quit() of a ready client is closing (its `close` not yet seen). */
+const CLOSING = Symbol.for('ioredis-mock-streams.closing');
+/** Ends a client that CLOSING is closing at once (its status `end` now). */
+export const CLOSE_NOW = Symbol.for('ioredis-mock-streams.closeNow');
+const CLOSED = Symbol.for('ioredis-mock-streams.closed');
+
+/**
+ * `err` as a rejection of a command of `redis`: at once, or, while a disconnect()/quit() is
+ * closing the client, once it is closed (ioredis rejects the commands left when the socket
+ * closes, after its `close` and `end`).
+ */
+export function rejectedWhenClosed(redis: Instance, err: unknown): Promise<never> {
+  const closed: Promise<void> | undefined = redis?.[CLOSED];
+  return closed === undefined ? Promise.reject(err) : closed.then(() => Promise.reject(err));
+}
+
+/** Whether a disconnect()/quit() is closing `redis` (its close not yet seen). */
+export function isClosing(redis: Instance): boolean {
+  return redis?.[CLOSING] !== undefined;
+}
+
+/** `value` once a closing client is closed (see rejectedWhenClosed), else `value`. */
+export function settledWhenClosed<T>(redis: Instance, value: Promise<T>): Promise<T> {
+  return value.then(
+    (v) => (redis?.[CLOSED] === undefined ? v : (redis[CLOSED] as Promise<void>).then(() => v)),
+    (e) => rejectedWhenClosed(redis, e),
+  );
+}
 /** What the lost connection had (ioredis prevCondition): its db and subscriptions. */
 const PREV = Symbol.for('ioredis-mock-streams.prevCondition');
 
@@ -620,6 +648,35 @@ export function closeInstance(redis: Instance, reconnectAfter = false): void {
     return;
   }
   dropSubscriptions(redis);
+  if (redis.status === 'ready' && conn) {
+    // ioredis ends the socket and waits for its `close` (an I/O callback after the QUIT reply
+    // or the FIN): the status stays `ready` until then (quit() resolves 'OK' while ready), then
+    // its close handler sets `close` and at once `end`, so both events see `end`. The socket's
+    // close: two turns of the event loop (after a reply delivered in a macrotask too), on real
+    // timers (jest's fake timers do not hold it).
+    if (redis[CLOSING] === conn) return;
+    redis[CLOSING] = conn;
+    let closed!: () => void;
+    // what the close handler's flushQueue rejects (commands sent meanwhile, a pipeline a QUIT
+    // aborted) rejects once the close was seen: after `close` and `end`, status `end`
+    redis[CLOSED] = new Promise<void>((resolve) => (closed = resolve));
+    redis[CLOSE_NOW] = () => {
+      // also the jest setup file's close of a test's clients: ended before the next test starts
+      if (redis[CLOSING] !== conn) return;
+      redis[CLOSING] = undefined;
+      redis[CLOSED] = undefined;
+      if (redis[CONN] === conn && redis.status === 'ready') {
+        void setStatus(redis, 'close');
+        void setStatus(redis, 'end').then(closed);
+      } else closed();
+    };
+    realSetImmediate(() =>
+      realSetImmediate(() => {
+        redis[CLOSE_NOW]?.();
+      }),
+    );
+    return;
+  }
   void setStatus(redis, 'close').then(() => {
     if (redis.status === 'close') return setStatus(redis, 'end');
     return undefined;

@@ -22,16 +22,17 @@ import { StreamsMockError } from '../clock/clock';
 import { CommandError } from '../errors';
 import { type Connection, type StreamLane, connectionClosedError, streamLane } from '../engine/connection';
 import type { Emulator, EmulatorTable } from '../engine/emulators';
-import { PushReply, type Reply } from '../reply/reply';
+import { ErrorReply, PushReply, type Reply } from '../reply/reply';
 import { runBuiltin } from '../engine/emulated/builtins';
 import { callWithinLimit } from '../engine/emulated/large-args';
 import { type SpinVerdict, spinCheck } from './spin-guard';
 import { decodeBytes, numberArg, toByteString } from './encoding';
-import { encodeReplyFor } from './ioredis-reply';
+import { decodeReplyFor, encodeReplyFor, transformerContext } from './ioredis-reply';
+import { userArgumentTransformer, userReplyTransformer } from './user-transformers';
 import { mendBuiltinReply } from './builtin-replies';
 import { installedIoredisMajor, privateIoredisModule } from './command-table';
 import { applyKeyPrefix } from './keys';
-import { CONN, autoConnect, closeInstance, closingByClient, deferUntilReady } from './lifecycle';
+import { CONN, autoConnect, closeInstance, closingByClient, deferUntilReady, rejectedWhenClosed } from './lifecycle';
 import { delivered } from './delivery';
 import { withClientTimeouts } from './command-timeouts';
 
@@ -100,7 +101,11 @@ export function encodeFor(redis: Instance, conn: Connection | undefined, buffers
     conn!.setProtocol(2);
     throw new Error('Protocol error, got "%" as reply type byte. Please report this.');
   }
-  return encodeReplyFor(redis.options, buffers, name, wire, reply);
+  const user = userReplyTransformer(name);
+  if (user === undefined || reply instanceof ErrorReply) return encodeReplyFor(redis.options, buffers, name, wire, reply);
+  // the user's reply transformer gets what ioredis's built-in one would (and the context ioredis 6 passes)
+  const value = decodeReplyFor(redis.options, buffers, wire, reply);
+  return installedIoredisMajor() === 5 ? user(value) : user(value, transformerContext(redis.options, name));
 }
 
 /** A command error as ioredis delivers it: a ReplyError with `command: { name, args }`. */
@@ -186,7 +191,9 @@ export function buildArgv(name: string, args: unknown[], keyPrefix: unknown, pre
   let flat = flatten(args);
   // ioredis's argument transformer for the name as sent (hset/hmset/mset/msetnx with an object
   // or Map): methods use the lower-case name; `call('HSET', {…})` is not transformed, as in ioredis
-  if (ARGUMENT_TRANSFORMED.has(name)) flat = ioredisTransformers().argument[name]!(flat) as unknown[];
+  const user = userArgumentTransformer(name);
+  if (user !== undefined) flat = user(flat === args ? args.slice() : flat) as unknown[];
+  else if (ARGUMENT_TRANSFORMED.has(name)) flat = ioredisTransformers().argument[name]!(flat) as unknown[];
   if (prefixKeys && keyPrefix) flat = applyKeyPrefix(name, flat, keyPrefix as string | Buffer);
   const argv = new Array<string>(flat.length + 1);
   argv[0] = name;
@@ -344,7 +351,7 @@ function runOnLane(redis: Instance, conn: Connection, lane: StreamLane, seen: un
   let argv: string[];
   try {
     // an array argument is spread one level first, as ioredis does (buildArgv)
-    argv = flat ? toLaneArgv(call, seen) : buildArgv(lane.name, argsOf(call), undefined, false);
+    argv = flat && userArgumentTransformer(lane.name) === undefined ? toLaneArgv(call, seen) : buildArgv(lane.name, argsOf(call), undefined, false);
   } catch (err) {
     return Promise.reject(err);
   }
@@ -387,7 +394,7 @@ function toLaneArgv(call: unknown[], seen: unknown[]): string[] {
 
 function runStreamNow(redis: Instance, emulators: EmulatorTable, name: string, args: unknown[], buffers: boolean): Promise<unknown> {
   const conn = usableConnection(redis, emulators);
-  if (conn instanceof Error) return Promise.reject(conn);
+  if (conn instanceof Error) return rejectedWhenClosed(redis, conn);
   const refused = subscriberModeRefusal(redis, conn, name.toLowerCase());
   if (refused !== null) return Promise.reject(refused);
   let argv: string[];
@@ -445,7 +452,7 @@ export function runEngineCommand(redis: Instance, emulators: EmulatorTable, name
 
 function runEngineNow(redis: Instance, emulators: EmulatorTable, name: string, args: unknown[], buffers: boolean): Promise<unknown> {
   const conn = usableConnection(redis, emulators);
-  if (conn instanceof Error) return Promise.reject(conn);
+  if (conn instanceof Error) return rejectedWhenClosed(redis, conn);
   const lower = name.toLowerCase();
   const refused = subscriberModeRefusal(redis, conn, lower);
   if (refused !== null) return Promise.reject(refused);
@@ -504,8 +511,9 @@ function ioredisTransformers(): Transformers {
 export function processArguments(args: unknown[], base: string): unknown[] {
   // ioredis's Command: `args.flat()` first, then the argument transformer (hset/hmset/mset …
   // see an array argument already spread, and an object or Map still whole)
-  const transform = ARGUMENT_TRANSFORMED.has(base) ? ioredisTransformers().argument[base] : undefined;
-  const spread = flatten(args);
+  const user = userArgumentTransformer(base);
+  const transform = user ?? (ARGUMENT_TRANSFORMED.has(base) ? ioredisTransformers().argument[base] : undefined);
+  const spread = user !== undefined && isArgsFlat(args) ? args.slice() : flatten(args);
   const flat = transform ? transform(spread) : spread;
   const out = new Array<unknown>(flat.length);
   for (let i = 0; i < flat.length; i++) {
@@ -645,7 +653,7 @@ export function runBuiltinCommand(redis: Instance, emulators: EmulatorTable, nam
 
 function runBuiltinCommandNow(redis: Instance, emulators: EmulatorTable, name: string, base: string, emulator: Emulator, args: unknown[]): Promise<unknown> {
   const conn = usableConnection(redis, emulators);
-  if (conn instanceof Error) return Promise.reject(conn);
+  if (conn instanceof Error) return rejectedWhenClosed(redis, conn);
   let processed: unknown[];
   try {
     processed = processArguments(args, base);

@@ -21,7 +21,7 @@ import type { Emulator, EmulatorTable } from '../engine/emulators';
 import { ErrorReply, type Reply } from '../reply/reply';
 import { asCalledByName } from './builtin-replies';
 import { decodeBytes } from './encoding';
-import { CONN, OFFLINE_QUEUE_DISABLED, autoConnect, closeInstance, closingByClient, deferUntilReady } from './lifecycle';
+import { CONN, OFFLINE_QUEUE_DISABLED, autoConnect, closeInstance, closingByClient, deferUntilReady, isClosing, settledWhenClosed } from './lifecycle';
 import { buildArgv, encoderOf, popCallback, processArguments, runBuiltinNow, subscriberModeRefusal, toClientError, withCallback } from './methods';
 import { MethodLayer } from './method-layer';
 import { guarded } from './spin-guard';
@@ -374,7 +374,8 @@ export function installPipeline(
       const again = this.__streamsMulti ? first.then(raw, raw) : first;
       return withCallback(again, callback);
     }
-    const result = delivered(runExec.call(this));
+    // a QUIT in the batch, or a client disconnect() is closing: what the close rejects comes after it
+    const result = delivered(closesClient(this) ? settledWhenClosed(this.redis, runExec.call(this)) : runExec.call(this));
     this.__streamsExecuted = result;
     return withCallback(result, callback);
   });
@@ -392,6 +393,16 @@ export function installPipeline(
     if (!pipeline.__streamsMulti && plain.length === 0) return;
     const seq = pipeline.__streamsMulti ? [controlEntry('multi'), ...plain, controlEntry('exec')] : plain;
     conn.enqueue(() => runSequence(redis, conn, seq)).catch(() => undefined);
+  }
+
+  function closesClient(pipeline: any): boolean {
+    if (isClosing(pipeline.redis)) return true;
+    const entries: Entry[] = pipeline.batch ?? [];
+    for (let i = 0; i < entries.length; i++) {
+      const base = entries[i].base;
+      if (base.length === 4 && base.toLowerCase() === 'quit') return true;
+    }
+    return false;
   }
 
   function runExec(this: any): Promise<unknown> {

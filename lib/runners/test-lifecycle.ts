@@ -26,6 +26,7 @@
  * ends (not in the middle of its parent).
  */
 import { onClientCreated } from '../adapter/client-registry';
+import { CLOSE_NOW } from '../adapter/lifecycle';
 import { markOrphan, onSpin, orphanTestOf } from '../adapter/spin-guard';
 import { allKeyspaces, allServers } from '../engine/registry';
 import type { Keyspace } from '../keyspace/keyspace';
@@ -165,6 +166,8 @@ function closeClientsOfEndedTests(): void {
       markOrphan(client, test.name ?? '(unknown)');
       try {
         client.disconnect();
+        // ended now (not when its socket would close): the next test sees it `end`
+        (client as { [CLOSE_NOW]?: () => void })[CLOSE_NOW]?.();
       } catch {
         // already closed
       }

@@ -1,0 +1,76 @@
+/**
+ * When a ready client's status changes and its close/end events come after quit() and
+ * disconnect(), as with real ioredis (6.0.0, and 5.11.1 under IOREDIS_MAJOR=5) on redis-server
+ * (REDIS_URL), found by a new-user trial (the fake was `close` at once): the status stays `ready`
+ * after the call, through the next microtasks and a setImmediate (quit() resolves 'OK' while
+ * ready); then the socket's close: `close` and `end`, both with the status already `end`; a
+ * command sent after the call rejects with 'Connection is closed.' only then.
+ */
+import * as IORedisModule from 'ioredis';
+import Redis from 'ioredis-mock-streams';
+
+type AnyClient = Record<string, any>;
+const realModule = jest.requireActual('ioredis') as typeof IORedisModule & { default: any };
+const RealRedis = realModule.default ?? realModule;
+const REDIS_URL = process.env.REDIS_URL;
+if (!REDIS_URL) console.warn('REDIS_URL not set: the close timing on real ioredis is skipped');
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+async function script(r: AnyClient, how: 'quit' | 'disconnect'): Promise<string[]> {
+  const log: string[] = [];
+  for (const ev of ['close', 'end', 'reconnecting']) r.on(ev, () => log.push(`${ev} event (${r.status})`));
+  await r.ping();
+  const ended = new Promise((resolve) => r.once('end', resolve));
+  if (how === 'quit') {
+    const quit = r.quit();
+    log.push(`after quit(): ${r.status}`);
+    await Promise.resolve();
+    log.push(`a microtask later: ${r.status}`);
+    log.push(`quit() resolved ${await quit}: ${r.status}`);
+  } else {
+    r.disconnect();
+    log.push(`after disconnect(): ${r.status}`);
+    await Promise.resolve();
+    log.push(`a microtask later: ${r.status}`);
+  }
+  const sent = r.get('close-timing:k').then(
+    (v: unknown) => log.push(`get after ${how}(): ${String(v)}`),
+    (e: Error) => log.push(`get after ${how}() rejected (${r.status}): ${e.message}`),
+  );
+  await tick();
+  log.push(`a setImmediate later: ${r.status}`);
+  await sent;
+  await ended;
+  log.push(`ended: ${r.status}`);
+  return log;
+}
+
+const expected = {
+  quit: ['after quit(): ready', 'a microtask later: ready', 'quit() resolved OK: ready', 'a setImmediate later: ready', 'close event (end)', 'end event (end)', 'get after quit() rejected (end): Connection is closed.', 'ended: end'],
+  disconnect: [
+    'after disconnect(): ready',
+    'a microtask later: ready',
+    'a setImmediate later: ready',
+    'close event (end)',
+    'end event (end)',
+    'get after disconnect() rejected (end): Connection is closed.',
+    'ended: end',
+  ],
+};
+
+describe.each(['quit', 'disconnect'] as const)('%s() of a ready client', (how) => {
+  it('keeps the status ready until the socket closes, then close and end with status end', async () => {
+    expect(await script(new Redis({ port: 50_971 }) as unknown as AnyClient, how)).toEqual(expected[how]);
+  });
+
+  // skipped without a server (warned above); CI provides REDIS_URL
+  (REDIS_URL ? it : it.skip)('the same with real ioredis on redis-server', async () => {
+    const r = new RealRedis(REDIS_URL!, { db: 14 }) as AnyClient;
+    try {
+      expect(await script(r, how)).toEqual(expected[how]);
+    } finally {
+      r.disconnect();
+    }
+  });
+});
