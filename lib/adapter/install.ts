@@ -39,6 +39,7 @@ import {
   clientMode,
   engineMethod,
   flatten,
+  isNoScript,
   popCallback,
   runBuiltinCommand,
   runEngineCommand,
@@ -410,35 +411,61 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
 
   // --- scripts: ioredis `defineCommand(name, { numberOfKeys?, lua })` (per instance, as ioredis)
   defineMethod(proto, 'defineCommand', function defineCommand(this: Instance, name: string, definition: { numberOfKeys?: number | null; lua: string }) {
-    const body = toByteString(definition?.lua);
     const fixed = typeof definition?.numberOfKeys === 'number';
     let sha: string | undefined;
-    /** EVALSHA arguments for a call's raw arguments (ioredis sends EVALSHA, and EVAL on
-     *  NOSCRIPT: the script ends up cached in the server). */
+    // ioredis's Script: the first call on a socket sends EVAL with the body (which caches it in
+    // the server), later ones EVALSHA; a NOSCRIPT reply (SCRIPT FLUSH, a restart) makes the socket
+    // unknown again and the call is resent — as EVAL. Inside MULTI nothing is resent: EXEC
+    // answers NOSCRIPT in that command's place. Per defined command and connection, as ioredis's
+    // per-Script WeakSet of sockets.
+    const loadedOn = new WeakSet<object>();
+    const connOf = (redis: Instance): Connection | undefined => redis?.[CONN];
+    /** `[command, ...arguments]` of a call now: EVAL with the body, or EVALSHA once sent on this connection. */
     const toArgs = (redis: Instance, raw: unknown[]): unknown[] => {
       const args = flatten(raw);
-      if (!fixed && args.length < 1) return []; // EVALSHA's arity error
-      sha ??= lua().sha1hex(body);
-      (redis[CONN] as Connection | undefined)?.server.scripts.set(sha, body);
-      return fixed ? [sha, definition.numberOfKeys, ...args] : [sha, ...args];
+      const conn = connOf(redis);
+      const loaded = conn !== undefined && loadedOn.has(conn);
+      if (!fixed && args.length < 1) return [loaded ? 'evalsha' : 'eval']; // the command's arity error
+      sha ??= lua().sha1hex(toByteString(definition?.lua));
+      const head = loaded ? ['evalsha', sha] : ['eval', definition?.lua];
+      return fixed ? [...head, definition.numberOfKeys, ...args] : [...head, ...args];
+    };
+    /** The call is being sent as `command`: an EVAL loads the script on this connection. */
+    const sent = (redis: Instance, command: string) => {
+      const conn = connOf(redis);
+      if (conn !== undefined && command === 'eval') loadedOn.add(conn);
+    };
+    const forget = (redis: Instance) => {
+      const conn = connOf(redis);
+      if (conn !== undefined) loadedOn.delete(conn);
     };
     const method = (buffers: boolean) =>
       function customCommand(this: Instance, ...raw: unknown[]) {
         const cb = popCallback(raw);
-        let args: unknown[];
-        try {
-          args = toArgs(this, raw);
-        } catch (err) {
-          return withCallback(Promise.reject(err), cb);
-        }
-        return withCallback(delivered(withClientTimeouts(this, 'evalsha', args, 0, runEngineCommand(this, emulators, 'evalsha', args, buffers))), cb);
+        const attempt = (): Promise<unknown> => {
+          let argv: unknown[];
+          try {
+            argv = toArgs(this, raw);
+          } catch (err) {
+            return Promise.reject(err);
+          }
+          sent(this, argv[0] as string);
+          return runEngineCommand(this, emulators, argv[0] as string, argv.slice(1), buffers);
+        };
+        const reply = attempt().catch((err: unknown) => {
+          if (!isNoScript(err)) throw err;
+          forget(this);
+          return attempt();
+        });
+        return withCallback(delivered(withClientTimeouts(this, 'evalsha', raw, 0, reply)), cb);
       };
     this[name] = method(false);
     this[`${name}Buffer`] = method(true);
     // for pipeline()/multi(): ioredis-mock's Pipeline copies customCommands
     const redis = this;
-    this.customCommands[name] = { kind: 'script', toArgs: (raw: unknown[]) => toArgs(redis, raw) };
-    this.customCommands[`${name}Buffer`] = { kind: 'script', toArgs: (raw: unknown[]) => toArgs(redis, raw) };
+    const command = { kind: 'script', toArgs: (raw: unknown[]) => toArgs(redis, raw), sent: (c: string) => sent(redis, c), forget: () => forget(redis) };
+    this.customCommands[name] = command;
+    this.customCommands[`${name}Buffer`] = command;
   });
 
   // --- scan streams: ioredis's own ScanStream calling the methods above

@@ -68,6 +68,11 @@ function callBack(cb: Callback, args: [unknown, unknown?]): void {
   }
 }
 
+/** A NOSCRIPT error reply (ioredis's Script resends the call on one). */
+export function isNoScript(err: unknown): boolean {
+  return err instanceof Error && err.message.includes('NOSCRIPT');
+}
+
 /** Take a trailing callback off `args` (mutates it, as ioredis-mock does). */
 export function popCallback(args: unknown[]): Callback | undefined {
   const last = args.length - 1;

@@ -22,7 +22,7 @@ import { ErrorReply, type Reply } from '../reply/reply';
 import { asCalledByName } from './builtin-replies';
 import { decodeBytes } from './encoding';
 import { CONN, OFFLINE_QUEUE_DISABLED, autoConnect, closeInstance, closingByClient, deferUntilReady, isClosing, settledWhenClosed } from './lifecycle';
-import { buildArgv, encoderOf, popCallback, processArguments, runBuiltinNow, subscriberModeRefusal, toClientError, withCallback } from './methods';
+import { buildArgv, encoderOf, isNoScript, popCallback, processArguments, runBuiltinNow, subscriberModeRefusal, toClientError, withCallback } from './methods';
 import { MethodLayer } from './method-layer';
 import { guarded } from './spin-guard';
 
@@ -46,8 +46,12 @@ interface Entry {
   /** Raw arguments; for built-ins the processed ones (ioredis-mock processArguments). */
   args: unknown[];
   emulator?: Emulator;
-  /** Scripts (`defineCommand`): the EVALSHA arguments for the raw ones. */
+  /** Scripts (`defineCommand`): `[EVAL or EVALSHA, ...arguments]` for the raw ones, as sent now. */
   scriptArgs?: (args: unknown[]) => unknown[];
+  /** Scripts: the call is sent as that command (an EVAL loads the script on the connection). */
+  scriptSent?: (command: string) => void;
+  /** Scripts: a NOSCRIPT reply: the connection no longer has the script. */
+  scriptForget?: () => void;
   /** A client-side failure while queueing (answered in place at exec). */
   error?: unknown;
   /**
@@ -65,7 +69,10 @@ function encode(redis: Instance, conn: Connection, reply: Reply, buffers: boolea
 /** argv of an engine-bound entry. */
 function argvOf(redis: Instance, e: Entry): string[] {
   // keyPrefix on what ioredis's table marks as keys (EVALSHA: the script's KEYS)
-  if (e.kind === 'script') return buildArgv('evalsha', e.scriptArgs!(e.args), redis.options?.keyPrefix, true);
+  if (e.kind === 'script') {
+    const [command, ...args] = e.scriptArgs!(e.args);
+    return buildArgv(command as string, args, redis.options?.keyPrefix, true);
+  }
   return buildArgv(e.name, e.args, redis.options?.keyPrefix, true);
 }
 
@@ -104,7 +111,34 @@ function runEntry(redis: Instance, conn: Connection, e: Entry): unknown {
   }
   const refused = subscriberModeRefusal(redis, conn, e.base.toLowerCase());
   if (refused !== null) throw refused;
+  if (e.kind === 'script') return runScriptEntry(redis, conn, e);
   return runArgvNow(redis, conn, argvOf(redis, e), e.buffers);
+}
+
+/**
+ * A defined command in a batch, as ioredis's Script sends it: EVAL the first time on the
+ * connection, EVALSHA after; on NOSCRIPT outside MULTI the call is sent again (as EVAL) and the
+ * batch answers with that; inside MULTI it is only queued (EXEC answers NOSCRIPT in its place).
+ */
+function runScriptEntry(redis: Instance, conn: Connection, e: Entry): unknown {
+  const once = () => {
+    const argv = argvOf(redis, e);
+    e.scriptSent?.(decodeBytes(argv[0]));
+    return runArgvNow(redis, conn, argv, e.buffers);
+  };
+  if (conn.inMulti) return once();
+  const again = (err: unknown) => {
+    if (!isNoScript(err)) throw err;
+    e.scriptForget?.();
+    return once();
+  };
+  let value: unknown;
+  try {
+    value = once();
+  } catch (err) {
+    return again(err);
+  }
+  return value instanceof Promise ? value.catch(again) : value;
 }
 
 /** ioredis's reply pair: `[null, reply]`, or `[err]` for an error; the entry's callback too. */
@@ -330,7 +364,7 @@ export function installPipeline(
     return (...args: unknown[]) => {
       const cb = popCallback(args);
       if (command && command.kind === 'script') {
-        return queue(this, { kind: 'script', name, base: 'evalsha', buffers: name.endsWith('Buffer'), args, scriptArgs: command.toArgs, cb });
+        return queue(this, { kind: 'script', name, base: 'evalsha', buffers: name.endsWith('Buffer'), args, scriptArgs: command.toArgs, scriptSent: command.sent, scriptForget: command.forget, cb });
       }
       return queue(this, builtinEntry(name, command, args, cb));
     };
