@@ -3,14 +3,18 @@
  * (`ioredis-mock-streams/jest`), the vitest one (`ioredis-mock-streams/vitest`) and the node:test
  * one (`ioredis-mock-streams/register`) each call `installTestLifecycle` with their runner's hooks.
  *
- * - After each test every keyspace is emptied, blocked calls are released (they reject with
- *   "Connection is closed.") and clocks and versions go back to the defaults — except that a
+ * - After each test every keyspace is emptied as FLUSHALL empties a server: the blocked calls of
+ *   clients created outside tests (module scope, beforeAll: a BullMQ Worker, a QueueEvents) stay
+ *   blocked, a blocked XREADGROUP failing as after FLUSHALL (trial 7: the reset used to reject
+ *   them all with "Connection is closed.", and a worker made in beforeAll lost its BZPOPMIN); the
+ *   blocked calls of the clients the test created (they are closed next) reject with "Connection
+ *   is closed." and a warning names the test and their commands. Clocks and versions go back to
+ *   the defaults — except that a
  *   client created outside tests (module scope, beforeAll) with `streams: { clock, redisVersion }`
  *   and still open keeps that configuration: its keyspace gets them again (issue 23: such a client
  *   used to run the second test on wall time and 8.10). Likewise a clock or version set outside
  *   tests with `streamsKeyspace(client).setClock()` / `setRedisVersion()` (module scope,
  *   beforeAll): what each keyspace had when the outermost test started is given back after it.
- *   A test that ended with blocked calls is named in a warning.
  * - Once every afterEach hook of a test has run (at the next test's first beforeEach hook, or when
  *   the file's tests are done), the clients created during that test (in it or its beforeEach
  *   hooks) are closed, like a connection whose test is over, and handed to the spin guard as
