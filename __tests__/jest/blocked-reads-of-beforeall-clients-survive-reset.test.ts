@@ -11,6 +11,7 @@
  * run in order and depend on it.
  */
 require('ioredis-mock-streams/jest');
+export {}; // a module: its names stay its own
 
 // eslint-disable-next-line @typescript-eslint/no-var-requires
 const Redis = require('ioredis');
