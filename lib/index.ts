@@ -254,14 +254,8 @@ export function streamsKeyspace(redis: IORedis | StreamsRedisInstance<'resp3'> |
 export function resetAllKeyspaces(options: { keepClocks?: boolean } = {}): void {
   // every front end's keyspaces live in the engine's registry
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { allKeyspaces, allServers } = require('./engine/registry') as typeof import('./engine/registry');
-  for (const server of allServers()) {
-    const busy = server.busyScript;
-    if (busy === null) continue;
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const ms = Math.round((require('perf_hooks') as typeof import('perf_hooks')).performance.now() - busy.startedAt);
-    busy.abort?.(new ClockError(`a script still running at the reset of the keyspaces (the end of its test) was stopped after ${ms} ms: a script that never ends fails its test`));
-  }
+  const { allKeyspaces, stopRunningScripts } = require('./engine/registry') as typeof import('./engine/registry');
+  stopRunningScripts();
   for (const ks of allKeyspaces()) {
     if (options.keepClocks) {
       ks.reset();
@@ -273,7 +267,8 @@ export function resetAllKeyspaces(options: { keepClocks?: boolean } = {}): void 
 /**
  * For the one-line route (`jest.mock('ioredis', () => require('ioredis-mock-streams'))`, or
  * `vi.mock` with vitest's `globals: true`): call once at the top of a test file to get what the
- * setup file does around each test of that file — keyspaces emptied, blocked calls released,
+ * setup file does around each test of that file — keyspaces emptied as by FLUSHALL (blocked calls
+ * of clients made outside tests stay blocked; the test's own are released and named),
  * clocks and versions back to the defaults (clients made outside tests with `streams` options
  * keep theirs), the clients created during a test closed once its afterEach hooks ran, and a loop
  * that outlived its test stopped and named. Calling it twice in a file registers nothing more.

@@ -264,6 +264,11 @@ export class BlockingQueue {
     return found;
   }
 
+  /** The client of each blocked call, in blocking order (one entry per call). */
+  blockedClients(): object[] {
+    return this.allWaiters().map((w) => w.client);
+  }
+
   /** Settle every blocked call (keyspace reset) by rejecting with `error`. */
   releaseAll(error: Error): void {
     for (const w of this.allWaiters()) this.finish(w, (x) => x.reject(error));

@@ -102,9 +102,14 @@ class MemorySocket extends Duplex {
 
 let nextPort = 50000;
 
+/** A fake Cluster's node connections (read by lib/runners/test-lifecycle.ts). */
+const NODE_CONNECTIONS = Symbol.for('ioredis-mock-streams.nodeConnections');
+
 /** ioredis's `Connector` option: connects a node client to the fake node it names. */
 class FakeNodeConnector {
   private socket: MemorySocket | null = null;
+  /** The engine connection of the last connect() (the test lifecycle ends its blocked reads). */
+  conn: object | null = null;
   constructor(private readonly options: { host?: string; port?: number }) {}
 
   check(): boolean {
@@ -137,6 +142,7 @@ class FakeNodeConnector {
     });
     const session = new Session(server as any, conn, { stats: entry.state.stats });
     conn.buffers = () => session.buffers();
+    this.conn = conn;
     entry.state.stats.connectionOpened();
     this.socket = client;
     return Promise.resolve(client);
@@ -214,6 +220,25 @@ export function fakeClusterClass(): any {
       }
       // the jest/vitest lifecycle closes a client created during a test once the test is over
       clientCreated(this);
+    }
+
+    /**
+     * The engine connections of the cluster's node clients (its subscriber's too): the test
+     * lifecycle ends their blocked reads when the test that created the cluster ends.
+     */
+    [NODE_CONNECTIONS](): object[] {
+      const out: object[] = [];
+      let clients: any[] = [];
+      try {
+        clients = [...(this as any).nodes('all'), (this as any).subscriber?.subscriber];
+      } catch {
+        return out;
+      }
+      for (const c of clients) {
+        const conn = c?.connector instanceof FakeNodeConnector ? c.connector.conn : null;
+        if (conn !== null) out.push(conn);
+      }
+      return out;
     }
 
     /** ioredis's duplicate() builds its base class: build this one (fake nodes, same cluster). */

@@ -21,6 +21,8 @@ import type { TrackingState } from './tracking';
 import type { ClientPause } from './pause';
 import type { Reply } from '../reply/reply';
 import { Slowlog } from './slowlog';
+import { performance } from 'perf_hooks';
+import { StreamsMockError } from '../clock/clock';
 
 /** Number of databases (Redis `databases` default): SELECT accepts 0 … 15. */
 export const DATABASES = 16;
@@ -321,6 +323,20 @@ export function* allServers(): IterableIterator<ServerState> {
       continue;
     }
     yield* table.values();
+  }
+}
+
+/**
+ * Stop the scripts still running (in slices) on every server: each one's caller rejects with
+ * StreamsMockError "… a script still running at the reset …" (`resetAllKeyspaces()` and the
+ * per-test reset of the test-runner entries, at the end of a test).
+ */
+export function stopRunningScripts(): void {
+  for (const server of allServers()) {
+    const busy = server.busyScript;
+    if (busy === null) continue;
+    const ms = Math.round(performance.now() - busy.startedAt);
+    busy.abort?.(new StreamsMockError(`a script still running at the reset of the keyspaces (the end of its test) was stopped after ${ms} ms: a script that never ends fails its test`));
   }
 }
 

@@ -4,9 +4,11 @@
  * Add to jest.config: `setupFilesAfterEnv: ['ioredis-mock-streams/jest']` (in `setupFiles`, which jest
  * runs before its test hooks exist, it throws a StreamsMockError saying so). Then
  * `import Redis from 'ioredis'` gives the fake in every test file, and:
- * - after each test every keyspace is emptied, blocked calls are released (they reject with
- *   "Connection is closed.") and clocks go back to the default (global) clock and Redis 8.10;
- *   a test that ended with blocked calls is named in a warning;
+ * - after each test every keyspace is emptied as FLUSHALL empties a server (the blocked calls of
+ *   clients created outside tests stay blocked; a blocked XREADGROUP fails, its group gone) and
+ *   clocks go back to the default (global) clock and Redis 8.10; the blocked calls of the clients
+ *   the test created reject with "Connection is closed." and a warning names the test and their
+ *   commands;
  * - once every afterEach hook of a test has run, the clients created during that test (in it or
  *   its beforeEach hooks) are closed, like a connection whose test is over: a loop the test
  *   left running sees "Connection is closed.", and if it keeps sending commands without ever

@@ -346,9 +346,13 @@ export class Keyspace {
     for (const l of this.eventListeners) l(event, key);
   }
 
-  /** Back to the default clock (global), version (8.10) and configuration. */
-  restoreDefaults(): void {
-    this.reset();
+  /**
+   * Back to the default clock (global), version (8.10) and configuration. `keepBlocked`: the keys
+   * go as with FLUSHALL (see `flushKeys`) instead of `reset`'s release of every blocked call.
+   */
+  restoreDefaults(options: { keepBlocked?: boolean } = {}): void {
+    if (options.keepBlocked) this.flushKeys();
+    else this.reset();
     this.config.reset();
     const followed = this.followed;
     // (not refused for a follower's blocked calls: a reset releases them too, database by database)
@@ -362,5 +366,16 @@ export class Keyspace {
   reset(): void {
     this.blocking.releaseAll(new Error('Connection is closed.'));
     this.store.clearAll();
+  }
+
+  /**
+   * Drop every key as FLUSHALL does to blocked calls (compared on 7.0.15 and the post-7.4 build):
+   * a blocked BLPOP, BZPOPMIN or XREAD stays blocked and is served by the next write to its key;
+   * a blocked XREADGROUP, whose stream and group are gone, fails at once ("UNBLOCKED the stream
+   * key no longer exists" before 7.2, NOGROUP after). The clock is left as is.
+   */
+  flushKeys(): void {
+    this.store.clearAll();
+    this.blocking.flush();
   }
 }

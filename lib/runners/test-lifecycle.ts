@@ -3,14 +3,18 @@
  * (`ioredis-mock-streams/jest`), the vitest one (`ioredis-mock-streams/vitest`) and the node:test
  * one (`ioredis-mock-streams/register`) each call `installTestLifecycle` with their runner's hooks.
  *
- * - After each test every keyspace is emptied, blocked calls are released (they reject with
- *   "Connection is closed.") and clocks and versions go back to the defaults — except that a
+ * - After each test every keyspace is emptied as FLUSHALL empties a server: the blocked calls of
+ *   clients created outside tests (module scope, beforeAll: a BullMQ Worker, a QueueEvents) stay
+ *   blocked, a blocked XREADGROUP failing as after FLUSHALL (trial 7: the reset used to reject
+ *   them all with "Connection is closed.", and a worker made in beforeAll lost its BZPOPMIN); the
+ *   blocked calls of the clients the test created (they are closed next) reject with "Connection
+ *   is closed." and a warning names the test and their commands. Clocks and versions go back to
+ *   the defaults — except that a
  *   client created outside tests (module scope, beforeAll) with `streams: { clock, redisVersion }`
  *   and still open keeps that configuration: its keyspace gets them again (issue 23: such a client
  *   used to run the second test on wall time and 8.10). Likewise a clock or version set outside
  *   tests with `streamsKeyspace(client).setClock()` / `setRedisVersion()` (module scope,
  *   beforeAll): what each keyspace had when the outermost test started is given back after it.
- *   A test that ended with blocked calls is named in a warning.
  * - Once every afterEach hook of a test has run (at the next test's first beforeEach hook, or when
  *   the file's tests are done), the clients created during that test (in it or its beforeEach
  *   hooks) are closed, like a connection whose test is over, and handed to the spin guard as
@@ -28,11 +32,11 @@
 import { onClientCreated } from '../adapter/client-registry';
 import { CLOSE_NOW } from '../adapter/lifecycle';
 import { markOrphan, onSpin, orphanTestOf } from '../adapter/spin-guard';
-import { allKeyspaces, allServers } from '../engine/registry';
+import { allKeyspaces, allServers, stopRunningScripts } from '../engine/registry';
 import type { Keyspace } from '../keyspace/keyspace';
 import { globalClock } from '../clock/global-clock';
 import { DEFAULT_REDIS_VERSION } from '../version';
-import { resetAllKeyspaces, streamsKeyspace } from '../index';
+import { streamsKeyspace } from '../index';
 
 /** A runner's hooks, as its setup entry hands them over. */
 export interface RunnerHooks {
@@ -157,6 +161,31 @@ function listen(): void {
   });
 }
 
+/** The engine connection of a fake ioredis client (lib/adapter/lifecycle.ts `CONN`). */
+const CONN = Symbol.for('ioredis-mock-streams.connection');
+/** A fake Cluster's node connections (lib/cluster/in-process.ts). */
+const NODE_CONNECTIONS = Symbol.for('ioredis-mock-streams.nodeConnections');
+
+/** The engine connections of the clients the tests created (a Cluster: its nodes'). */
+function connectionsOf(tests: TestRecord[]): Set<object> {
+  const out = new Set<object>();
+  for (const test of tests) {
+    for (const client of test.clients as unknown as Record<symbol, unknown>[]) {
+      const conn = client[CONN];
+      if (typeof conn === 'object' && conn !== null) out.add(conn);
+      const nodes = client[NODE_CONNECTIONS];
+      if (typeof nodes === 'function') for (const c of (nodes as () => Iterable<object>).call(client)) out.add(c);
+    }
+  }
+  return out;
+}
+
+/** The command a connection is blocked in (CLIENT LIST `cmd`), as the warning names it. */
+function blockedCommandOf(conn: object): string {
+  const name = (conn as { lastCommand?: unknown }).lastCommand;
+  return typeof name === 'string' && name !== '' && name !== 'NULL' ? name.toUpperCase() : 'a blocking command';
+}
+
 /** Close the clients of the tests that ended (all their hooks have run by now). */
 function closeClientsOfEndedTests(): void {
   const tests = ended;
@@ -190,8 +219,19 @@ function testEnds(): void {
   if (test === undefined || keepState()) return;
   ended.push(test);
   if (running.length > 0) return; // a test inside a test: its parent goes on with the keyspaces
-  let blocked = 0;
-  for (const ks of allKeyspaces()) blocked += ks.blocking.size;
+  // the blocked calls of the clients this test (and its subtests) created: they are closed once
+  // its afterEach hooks ran, so the reset ends their reads as that close would; the blocked calls
+  // of clients created outside tests (a BullMQ Worker or QueueEvents made in beforeAll) stay
+  // blocked across the reset, as across a FLUSHALL on a server
+  const own = connectionsOf(ended);
+  const leaked: string[] = [];
+  for (const ks of allKeyspaces()) {
+    for (const client of ks.blocking.blockedClients()) {
+      if (!own.has(client)) continue;
+      leaked.push(blockedCommandOf(client));
+      ks.blocking.releaseClient(client, new Error('Connection is closed.'));
+    }
+  }
   let scripts = 0;
   for (const server of allServers()) if (server.busyScript !== null) scripts++;
   if (scripts > 0) {
@@ -200,14 +240,19 @@ function testEnds(): void {
         'the reset after it stopped them, their callers rejecting with an error. End long scripts inside the test (SCRIPT KILL / FUNCTION KILL) or fix the loop.',
     );
   }
-  if (blocked > 0) {
+  if (leaked.length > 0) {
+    const n = leaked.length;
     console.warn(
-      `${PREFIX} test "${test.name ?? '(unknown)'}" ended with ${blocked} blocked call${blocked === 1 ? '' : 's'} ` +
-        '(BLPOP, BZPOPMIN, XREAD … BLOCK and the like); the reset after it rejected them with "Connection is closed.". ' +
-        'Await or stop blocking reads inside the test.',
+      `${PREFIX} test "${test.name ?? '(unknown)'}" ended with ${n} blocked call${n === 1 ? '' : 's'} ` +
+        `(BLPOP, BZPOPMIN, XREAD … BLOCK and the like) of clients it created: ${[...new Set(leaked)].join(', ')}. ` +
+        'The test\'s clients are closed once it ends, so the reset rejected them with "Connection is closed.". ' +
+        'Await or stop blocking reads inside the test, or create the clients that several tests share ' +
+        '(a worker, a QueueEvents) at module scope or in beforeAll: their blocked reads stay blocked across tests.',
     );
   }
-  resetAllKeyspaces();
+  stopRunningScripts();
+  // the keys go as with FLUSHALL: other blocked calls stay blocked (XREADGROUP fails, its group gone)
+  for (const ks of allKeyspaces()) ks.restoreDefaults({ keepBlocked: true });
   reapplyLastingConfiguration();
   reapplyOutsideConfiguration();
 }
