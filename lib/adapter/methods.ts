@@ -31,6 +31,7 @@ import { encodeReplyFor } from './ioredis-reply';
 import { mendBuiltinReply } from './builtin-replies';
 import { installedIoredisMajor, privateIoredisModule } from './command-table';
 import { applyKeyPrefix } from './keys';
+import { errorCommandArgs } from './redact';
 import { CONN, autoConnect, closeInstance, closingByClient, deferUntilReady } from './lifecycle';
 import { delivered } from './delivery';
 import { withClientTimeouts } from './command-timeouts';
@@ -88,7 +89,7 @@ export function toClientError(err: unknown, argv?: string[]): unknown {
   if (!(err instanceof CommandError)) return err;
   // Redis never emits CR/LF inside an error line (networking.c addReplyErrorLength).
   const reply = newReplyError(decodeBytes(err.message).replace(/[\r\n]/g, ' '));
-  if (argv) Object.assign(reply, { command: { name: argv[0], args: argv.slice(1).map(decodeBytes) } });
+  if (argv) Object.assign(reply, { command: { name: argv[0], args: errorCommandArgs(argv[0], argv.slice(1).map(decodeBytes)) } });
   return reply;
 }
 

@@ -1,0 +1,105 @@
+/**
+ * ioredis 6.1.0 changed what `call()` delivers (built/Command.js `caseInsensitiveReplyTransformers`):
+ * a name with no reply transformer of its own gets its lowercase name's when that is the RESP3
+ * pair, stream-read or VSIM transformer. With the default options (RESP3, 'legacy' mapping)
+ * `call('XREAD' | 'XREADGROUP')` is `[[key, entries]]` as `xread()` is (6.0: the flat map
+ * `[key, entries]`), `call('ZRANGE' | 'ZRANGEBYSCORE', …, 'WITHSCORES')` and
+ * `call('HRANDFIELD', …, 'WITHVALUES')` flat (6.0: `[member, score]` pairs); the same for
+ * `callBuffer`, `pipeline().call()` and `multi().call()`. `call('HGETALL')` stays flat in both.
+ * 6.1 also hides credentials in an error's `command.args` ("[REDACTED]": AUTH, CONFIG SET's
+ * values, …).
+ *
+ * The same script on the fake and with real ioredis (the one the suite runs on: 6.0.0, 5.11.1
+ * under IOREDIS_MAJOR=5, 6.1.0 under IOREDIS_VERSION=6.1) on both real servers (db 14), with the
+ * default options, `protocol: 2` and `replyMapping: 'resp3'` (ioredis 6).
+ */
+import Redis from 'ioredis-mock-streams';
+import { describeOnRealServers, ioredisMajor } from '../helpers/real-server';
+import { onIoredis61 } from '../helpers/ioredis61';
+
+type Client = Record<string, any>;
+let port = 36_610;
+
+/** Each step's reply, or its error as `ERR <message>` with the error's `command`. */
+async function script(r: Client, p: string): Promise<Record<string, unknown>> {
+  const [h, z, s] = [`${p}h`, `${p}z`, `${p}s`];
+  await r.del(h, z, s);
+  await r.hset(h, 'a', '1');
+  await r.zadd(z, 1.5, 'x', 2, 'y');
+  await r.xgroup('CREATE', s, 'g', '0', 'MKSTREAM');
+  await r.xadd(s, '1-1', 'f', 'v');
+  const res: Record<string, unknown> = {};
+  const t = async (name: string, fn: () => Promise<unknown>) => {
+    try {
+      res[name] = await fn();
+    } catch (e) {
+      const err = e as Error & { command?: unknown };
+      res[name] = { error: err.message, command: err.command };
+    }
+  };
+  await t('call XREADGROUP', () => r.call('XREADGROUP', 'GROUP', 'g', 'c', 'STREAMS', s, '>'));
+  await t('call XREAD', () => r.call('XREAD', 'STREAMS', s, '0'));
+  await t('call xread', () => r.call('xread', 'STREAMS', s, '0'));
+  await t('call Xread', () => r.call('Xread', 'STREAMS', s, '0'));
+  await t('xread()', () => r.xread('STREAMS', s, '0'));
+  await t('call ZRANGE WITHSCORES', () => r.call('ZRANGE', z, 0, -1, 'WITHSCORES'));
+  await t('call ZRANGEBYSCORE WITHSCORES', () => r.call('ZRANGEBYSCORE', z, '-inf', '+inf', 'WITHSCORES'));
+  await t('call ZPOPMIN', () => r.call('ZPOPMIN', z));
+  await t('call HRANDFIELD WITHVALUES', () => r.call('HRANDFIELD', h, 1, 'WITHVALUES'));
+  await t('call HGETALL', () => r.call('HGETALL', h));
+  await t('callBuffer XREAD', () => r.callBuffer('XREAD', 'STREAMS', s, '0'));
+  await t('callBuffer ZRANGE WITHSCORES', () => r.callBuffer('ZRANGE', z, 0, -1, 'WITHSCORES'));
+  await t('pipeline call XREAD', () => r.pipeline().call('XREAD', 'STREAMS', s, '0').exec());
+  await t('multi call ZRANGE WITHSCORES', () => r.multi().call('ZRANGE', z, 0, -1, 'WITHSCORES').exec());
+  await t('call CONFIG SET error', () => r.call('CONFIG', 'SET', 'no-such-parameter', 'secret-value'));
+  await t('call AUTH error', () => r.call('AUTH', 'io61-nouser', 'io61-secret'));
+  await t('call GET error (not redacted)', () => r.call('GET', p, 'extra'));
+  await r.del(h, z, s);
+  return res;
+}
+
+const setups: [string, Record<string, unknown>][] = [['default options', {}]];
+if (ioredisMajor === 6) setups.push(['protocol 2', { protocol: 2 }], ["replyMapping 'resp3'", { replyMapping: 'resp3' }]);
+
+describeOnRealServers('call() of transformed names and error commands', (server) => {
+  it.each(setups)('%s: the fake delivers what real ioredis delivers', async (_title, options) => {
+    const RealRedis = jest.requireActual('ioredis');
+    const real = new (RealRedis.default ?? RealRedis)(server.url, { db: 14, maxRetriesPerRequest: 0, ...options }) as Client;
+    const fake = new Redis({ port: port++, db: 14, ...options, streams: { redisVersion: server.version } } as never) as unknown as Client;
+    try {
+      const want = await script(real, `io61:${process.pid}:`);
+      const got = await script(fake, `io61:${process.pid}:`);
+      expect(got).toEqual(want);
+    } finally {
+      real.disconnect();
+      fake.disconnect();
+    }
+  });
+});
+
+describe('call() shapes by ioredis version (the fake alone)', () => {
+  it('default options: call("XREAD") and call("ZRANGE", …, "WITHSCORES") as the installed ioredis shapes them', async () => {
+    const r = new Redis({ port: port++ }) as unknown as Client;
+    try {
+      const res = await script(r, 'v:');
+      const stream = [['v:s', [['1-1', ['f', 'v']]]]];
+      if (ioredisMajor === 6 && !onIoredis61) {
+        expect(res['call XREAD']).toEqual(stream[0]);
+        expect(res['call ZRANGE WITHSCORES']).toEqual([['x', '1.5'], ['y', '2']]);
+        expect((res['call CONFIG SET error'] as { command: unknown }).command).toEqual({ name: 'CONFIG', args: ['SET', 'no-such-parameter', 'secret-value'] });
+      } else {
+        // ioredis 6.1 (transformer found from the uppercase name) and ioredis 5 (RESP2 pairs)
+        expect(res['call XREAD']).toEqual(stream);
+        expect(res['call ZRANGE WITHSCORES']).toEqual(['x', '1.5', 'y', '2']);
+      }
+      expect(res['call Xread']).toEqual(onIoredis61 || ioredisMajor === 5 ? stream : stream[0]);
+      expect(res['call HGETALL']).toEqual(['a', '1']);
+      if (onIoredis61) {
+        expect((res['call CONFIG SET error'] as { command: unknown }).command).toEqual({ name: 'CONFIG', args: ['SET', 'no-such-parameter', '[REDACTED]'] });
+        expect((res['call AUTH error'] as { command: unknown }).command).toEqual({ name: 'AUTH', args: ['[REDACTED]', '[REDACTED]'] });
+      }
+    } finally {
+      r.disconnect();
+    }
+  });
+});
