@@ -103,3 +103,46 @@ describe('call() shapes by ioredis version (the fake alone)', () => {
     }
   });
 });
+
+/**
+ * ioredis 6.1's handshake over RESP3 ends with CLIENT MAINT_NOTIFICATIONS ON moving-endpoint-type
+ * <type> (unless `maintNotifications: 'disabled'`; not over `protocol: 2`); 7.0.15 and the
+ * post-7.4 build refuse it ("unknown subcommand"), which the 'auto' default ignores. A refused
+ * command is not on MONITOR; it counts in INFO errorstats. The fake sends it when the handshake
+ * goes through the engine (a MONITOR is open).
+ */
+describe('the handshake of ioredis 6.1: CLIENT MAINT_NOTIFICATIONS', () => {
+  const errCount = (info: string) => Number(/errorstat_ERR:count=(\d+)/.exec(info)?.[1] ?? 0);
+
+  it.each([
+    ['default options', {}, onIoredis61 ? 1 : 0],
+    ["maintNotifications 'disabled'", { maintNotifications: 'disabled' }, 0],
+    ['protocol 2', { protocol: 2 }, 0],
+  ])('%s: the refused command counts in INFO errorstats as on a server', async (_t, options, refused) => {
+    const p = port++;
+    const admin = new Redis({ port: p }) as unknown as Client;
+    const m = await admin.duplicate().monitor();
+    await admin.config('RESETSTAT');
+    const b = new Redis({ port: p, ...options } as never) as unknown as Client;
+    await b.ping();
+    expect(errCount(await admin.info('errorstats'))).toBe(refused);
+    [b, m, admin].forEach((c) => c.disconnect());
+  });
+
+  describeOnRealServers('CLIENT MAINT_NOTIFICATIONS', (server) => {
+    it('is refused with the same error text by the fake', async () => {
+      const RealRedis = jest.requireActual('ioredis');
+      const real = new (RealRedis.default ?? RealRedis)(server.url, { db: 14, protocol: 2, maintNotifications: 'disabled' }) as Client;
+      const fake = new Redis({ port: port++, protocol: 2, streams: { redisVersion: server.version } } as never) as unknown as Client;
+      const argv = ['CLIENT', 'MAINT_NOTIFICATIONS', 'ON', 'moving-endpoint-type', 'internal-ip'];
+      const outcome = (c: Client) => c.call(...argv).then((v: unknown) => ({ ok: v }), (e: Error) => ({ err: e.message }));
+      try {
+        expect(await outcome(fake)).toEqual(await outcome(real));
+        expect(await outcome(real)).toEqual({ err: "ERR unknown subcommand 'MAINT_NOTIFICATIONS'. Try CLIENT HELP." });
+      } finally {
+        real.disconnect();
+        fake.disconnect();
+      }
+    });
+  });
+});
