@@ -191,3 +191,42 @@ describe('the db after a reconnection follows SELECT as the installed ioredis tr
     });
   });
 });
+
+/**
+ * `sendCommand(new Command(name, …))`: the Command applies its own transformer (on 6.1 also for an
+ * uppercase name of the pair / stream-read families) and reply encoding, once.
+ */
+describeOnRealServers('sendCommand with transformed names', (server) => {
+  it.each(setups)('%s: the fake settles each Command as real ioredis does', async (_title, options) => {
+    const RealRedis = jest.requireActual('ioredis');
+    const real = new (RealRedis.default ?? RealRedis)(server.url, { db: 14, maxRetriesPerRequest: 0, ...options }) as Client;
+    const fake = new Redis({ port: port++, db: 14, ...options, streams: { redisVersion: server.version } } as never) as unknown as Client;
+    const { Command } = jest.requireActual('ioredis');
+    const run = async (r: Client, p: string) => {
+      await r.del(`${p}s`, `${p}z`, `${p}h`);
+      await r.xadd(`${p}s`, '1-1', 'f', 'v');
+      await r.zadd(`${p}z`, 1.5, 'x');
+      await r.hset(`${p}h`, 'a', '1');
+      const out: unknown[] = [];
+      for (const [name, args, enc] of [
+        ['XREAD', ['STREAMS', `${p}s`, '0'], 'utf8'],
+        ['xread', ['STREAMS', `${p}s`, '0'], 'utf8'],
+        ['XREAD', ['STREAMS', `${p}s`, '0'], undefined],
+        ['ZRANGE', [`${p}z`, '0', '-1', 'WITHSCORES'], 'utf8'],
+        ['zrange', [`${p}z`, '0', '-1', 'WITHSCORES'], undefined],
+        ['HGETALL', [`${p}h`], 'utf8'],
+        ['hgetall', [`${p}h`], 'utf8'],
+      ] as [string, string[], string | undefined][]) {
+        out.push([name, await r.sendCommand(new Command(name, args, enc ? { replyEncoding: enc } : {}))]);
+      }
+      await r.del(`${p}s`, `${p}z`, `${p}h`);
+      return out;
+    };
+    try {
+      expect(await run(fake, `io61sc:${process.pid}:`)).toEqual(await run(real, `io61sc:${process.pid}:`));
+    } finally {
+      real.disconnect();
+      fake.disconnect();
+    }
+  });
+});

@@ -272,6 +272,16 @@ function transform(v: unknown, exactName: string, ioredis: 5 | 6, mode: Mode, ca
 }
 
 /**
+ * Whether ioredis 6.1 finds a reply transformer for `name` through its lowercase form (the pair,
+ * stream-read and VSIM transformers: Command.caseInsensitiveReplyTransformers), whatever its
+ * casing. The fake's encoding of such a name then already holds that transformer's work.
+ */
+export function hasCaseInsensitiveTransformer(name: string): boolean {
+  const lower = name.toLowerCase();
+  return lower === 'xread' || lower === 'xreadgroup' || lower === 'vsim' || PAIR_COMMANDS.has(lower);
+}
+
+/**
  * The value real ioredis delivers for `reply` to a client set up as `ctx` (see the module doc).
  * Error replies nested in arrays become ReplyErrors; a top-level error is the caller's to throw.
  */
