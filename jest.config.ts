@@ -6,6 +6,11 @@ import type { Config } from 'jest';
  * table, the real-server clients) and types come from it (tsconfig.ioredis5.json).
  */
 const ioredis5 = process.env.IOREDIS_MAJOR === '5';
+/**
+ * IOREDIS_VERSION=6.1 runs it against ioredis 6.1.0 (the `ioredis61` dev alias) the same way;
+ * types stay ioredis 6.0.0's (6.1 only adds to them).
+ */
+const ioredis61 = !ioredis5 && process.env.IOREDIS_VERSION === '6.1';
 
 const config: Config = {
   preset: 'ts-jest',
@@ -27,6 +32,7 @@ const config: Config = {
     '^ioredis-mock-streams/msw$': '<rootDir>/lib/msw/index.ts',
     '^ioredis-mock-streams/server$': '<rootDir>/lib/server/index.ts',
     ...(ioredis5 ? { '^ioredis$': '<rootDir>/node_modules/ioredis5', '^ioredis/(.*)$': '<rootDir>/node_modules/ioredis5/$1' } : {}),
+    ...(ioredis61 ? { '^ioredis$': '<rootDir>/node_modules/ioredis61', '^ioredis/(.*)$': '<rootDir>/node_modules/ioredis61/$1' } : {}),
   },
 };
 

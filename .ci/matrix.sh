@@ -4,6 +4,8 @@
 #   1. the whole suite again on ioredis 5.11.1 (`npm run test:ioredis5`: jest maps `ioredis` to
 #      the `ioredis5` dev alias; typecheck with tsconfig.ioredis5.json); REDIS_URL, when set, is
 #      used as by `npm test`;
+#   1b. the adapter tests of what ioredis 6.1.0 changed on ioredis 6.1.0 (IOREDIS_VERSION=6.1:
+#      jest maps `ioredis` to the `ioredis61` dev alias; ~10-40 s);
 #   2. `npm pack` of the package, installed the way a user installs it (`npm install <tarball>`,
 #      no flags) into small consumer projects (.ci/consumers), each with the ioredis it names:
 #      jest 29 + ioredis 5.11.1, jest 30 + ioredis 6.0.0, vitest 4.1 + ioredis 6.0.0 (also both
@@ -61,6 +63,19 @@ if [ "$SKIP_SUITE" = 0 ]; then
     fi
     fail "whole suite on ioredis 5.11.1: $(why "$st" "$SUITE_TIMEOUT") $(grep -E '^(Tests|Test Suites):' "$WORK/suite-ioredis5.log" | tail -2 | tr '\n' ' ')" $(($(now) - t))
     SUITE_TAIL=$(grep -E '^\s*● ' "$WORK/suite-ioredis5.log" | head -10 || true)
+  fi
+fi
+
+if [ "$SKIP_SUITE" = 0 ]; then
+  t=$(now)
+  IO61_FILES="__tests__/adapter/ioredis61-call-transformers.test.ts __tests__/adapter/ioredis-reply.test.ts __tests__/adapter/ioredis-replies-e2e.test.ts __tests__/adapter/command-table.test.ts __tests__/adapter/handshake.test.ts __tests__/adapter/reply-mapping-options.test.ts __tests__/adapter/hello.test.ts __tests__/adapter/send-command.test.ts __tests__/regressions/11-incr-64-bit.test.ts __tests__/regressions/11-resp3-doubles-as-ioredis-reads.test.ts __tests__/regressions/11-pipeline-call-reply-transformers.test.ts"
+  # shellcheck disable=SC2086
+  if IOREDIS_VERSION=6.1 timeout --kill-after=20 "$STEP_TIMEOUT" npx jest --ci $IO61_FILES >"$WORK/adapter-ioredis61.log" 2>&1; then
+    pass "adapter tests on ioredis 6.1.0: $(grep -E '^Tests:' "$WORK/adapter-ioredis61.log" | tail -1)" $(($(now) - t))
+  else
+    st=$?
+    tail -60 "$WORK/adapter-ioredis61.log"
+    fail "adapter tests on ioredis 6.1.0: $(why "$st") $(grep -E '^Tests:' "$WORK/adapter-ioredis61.log" | tail -1)" $(($(now) - t))
   fi
 fi
 

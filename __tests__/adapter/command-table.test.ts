@@ -9,11 +9,12 @@ import { commandTable, topLevelKeys } from '../../lib/adapter/command-table';
 import { commandSpec } from '../../lib/commands/command-data';
 
 const ROOT = join(__dirname, '..', '..');
-/** Every @ioredis/commands in this repository: ours (1.5.0), ioredis 6's (2.0.0), ioredis 5.11's and ioredis-mock's (1.10.0). */
+/** Every @ioredis/commands in this repository: ours (1.5.0), ioredis 6.0's (2.0.0), ioredis 5.11's, ioredis 6.1's (2.4.0) and ioredis-mock's (1.10.0). */
 const TABLES = [
   require.resolve('@ioredis/commands/built/commands.json', { paths: [ROOT] }),
   require.resolve('@ioredis/commands/built/commands.json', { paths: [dirname(require.resolve('ioredis/package.json', { paths: [ROOT] }))] }),
   require.resolve('@ioredis/commands/built/commands.json', { paths: [dirname(require.resolve('ioredis5/package.json', { paths: [ROOT] }))] }),
+  require.resolve('@ioredis/commands/built/commands.json', { paths: [dirname(require.resolve('ioredis61/package.json', { paths: [ROOT] }))] }),
   require.resolve('@ioredis/commands/built/commands.json', {
     paths: [dirname(require.resolve('ioredis-mock/package.json', { paths: [dirname(require.resolve('@ioredis-mock-streams/mock-runtime/package.json', { paths: [ROOT] }))] }))],
   }),
@@ -34,8 +35,8 @@ describe('command table keys', () => {
     expect(topLevelKeys('{\n  "q\\"uote": 1,\n  "c": 2\n}')).toEqual(['q"uote', 'c']); // an escape: parsed
   });
 
-  it("lists the commands of the ioredis the suite runs on (6.0.0, or 5.11.1 under test:ioredis5)", () => {
-    const table = process.env.IOREDIS_MAJOR === '5' ? TABLES[2] : TABLES[1];
+  it("lists the commands of the ioredis the suite runs on (6.0.0, 5.11.1 under test:ioredis5, 6.1.0 with IOREDIS_VERSION=6.1)", () => {
+    const table = process.env.IOREDIS_MAJOR === '5' ? TABLES[2] : process.env.IOREDIS_VERSION === '6.1' ? TABLES[3] : TABLES[1];
     expect(commandTable().list).toEqual(Object.keys(JSON.parse(readFileSync(table, 'utf8'))));
     expect(commandTable().list).toContain('xautoclaim');
   });

@@ -17,6 +17,7 @@ import { isBlockRequest } from '../../lib/commands/types';
 import { CommandError } from '../../lib/errors';
 import { DoubleReply, MapReply, NIL_ARRAY, PairsReply, SetReply, SimpleString, VerbatimReply, type Reply } from '../../lib/reply/reply';
 import { Harness } from '../helpers/harness';
+import { formsAs61 } from '../helpers/ioredis61';
 import { maskTimes, toJson, type Json } from '../helpers/ioredis-values';
 
 interface RecordedCase {
@@ -40,7 +41,13 @@ function contextFor(client: Recording['clients'][number], form: (typeof FORMS)[n
   const base = replyContextOf(major, client.options);
   const buffers = form === 'methodBuffer' || form === 'callBuffer';
   const commandName = form === 'call' || form === 'callBuffer' ? name : name.toLowerCase();
-  return { ...base, buffers, commandName };
+  // the recording's clients are ioredis 6.0.0 / 5.11.1, whatever ioredis the suite runs on
+  return { ...base, buffers, commandName, caseInsensitiveTransformers: false };
+}
+
+/** The same client as ioredis 6.1 (its transformers found from any casing: helpers/ioredis61.ts). */
+function contextFor61(client: Recording['clients'][number], form: (typeof FORMS)[number], name: string): IoredisReplyContext {
+  return { ...contextFor(client, form, name), caseInsensitiveTransformers: true };
 }
 
 /** Typed reply (or error text) of `argv` after `setup`, on the command layer emulating 7.0. */
@@ -139,6 +146,46 @@ describe.each(BUILTINS)('built-in %s', (name, typed) => {
       const expected = form === 'pipeline' || form === 'multi' ? (got.reply as Json[][])[0][1] : got.reply;
       expect({ form, reply: toJson(value) }).toEqual({ form, reply: expected });
     }
+  });
+});
+
+describe('ioredis 6.1: call / callBuffer of a transformed name shaped as the method (6.0 recordings read by the 6.1 rule)', () => {
+  const clients6 = doc.clients.filter((c) => c.ioredis.startsWith('6.'));
+  const rows: [string, string[], Reply, Record<string, Record<string, { reply?: Json; error?: Json }>>][] = [];
+  for (const c of streamCases) {
+    const t = typedReply(c.setup, c.argv);
+    if (t.error === undefined) rows.push([c.name, c.argv, t.reply!, c.results]);
+  }
+  for (const [name, typed] of BUILTINS) {
+    const c = doc.cases.find((x) => x.name === name);
+    if (c) rows.push([name, c.argv, typed, c.results]);
+  }
+
+  it.each(rows)('%s', (_name, argv, typed, results) => {
+    for (const client of clients6) {
+      const forms = formsAs61(results[client.id], argv[0]);
+      for (const form of FORMS) {
+        const got = forms[form];
+        if (!got || got.error) continue;
+        const value = encodeIoredisReply(typed, contextFor61(client, form, argv[0]));
+        const expected = form === 'pipeline' || form === 'multi' ? (got.reply as Json[][])[0][1] : got.reply;
+        expect({ client: client.id, form, reply: maskTimes(toJson(value)) }).toEqual({ client: client.id, form, reply: maskTimes(expected as Json) });
+      }
+    }
+  });
+
+  it('changes the uppercase call of XREAD, ZRANGE WITHSCORES and HRANDFIELD WITHVALUES (RESP3 legacy), not HGETALL', () => {
+    const legacy = doc.clients.find((c) => c.id === 'ioredis6-p3-legacy')!;
+    const enc = (typed: Reply, name: string, v61: boolean) =>
+      encodeIoredisReply(typed, v61 ? contextFor61(legacy, 'call', name) : contextFor(legacy, 'call', name));
+    const stream = new MapReply(['s', [['1-1', ['f', 'v']]]]);
+    expect(enc(stream, 'XREAD', false)).toEqual(['s', [['1-1', ['f', 'v']]]]);
+    expect(enc(stream, 'XREAD', true)).toEqual([['s', [['1-1', ['f', 'v']]]]]);
+    const pairs = new PairsReply([['x', new DoubleReply(1.5, '1.5')], ['y', new DoubleReply(2, '2')]]);
+    expect(enc(pairs, 'ZRANGE', false)).toEqual([['x', '1.5'], ['y', '2']]);
+    expect(enc(pairs, 'ZRANGE', true)).toEqual(['x', '1.5', 'y', '2']);
+    expect(enc(new PairsReply([['a', '1']]), 'HRANDFIELD', true)).toEqual(['a', '1']);
+    expect(enc(new MapReply(['a', '1']), 'HGETALL', true)).toEqual(['a', '1']);
   });
 });
 

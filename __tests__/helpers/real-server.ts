@@ -42,6 +42,8 @@ export function itOnServer(title: string, what: string, options: Record<string, 
 
 /** Major version of the ioredis the suite runs on (6, or 5 under test:ioredis5). */
 export const ioredisMajor = Number((require('ioredis/package.json') as { version: string }).version.split('.')[0]);
+/** Exact version of that ioredis (6.0.0, 6.1.0 under IOREDIS_VERSION=6.1, 5.11.1). */
+export const ioredisVersion = (require('ioredis/package.json') as { version: string }).version;
 
 /**
  * The client setups a reply-shape script runs under, as `[title, options, numbers]`: default
@@ -62,7 +64,9 @@ export function replyShapeCases(): [string, Record<string, unknown>, boolean][] 
  */
 export function integerAsRead(text: string): number {
   let n = 0;
-  for (const c of text.replace('-', '')) n = ioredisMajor >= 6 ? n * 10 + c.charCodeAt(0) - 48 : n * 10 + (c.charCodeAt(0) - 48);
+  // ioredis 6.1's decoder subtracts first too (n * 10 + (byte - 48)), as redis-parser does
+  const late = ioredisMajor >= 6 && ioredisVersion.startsWith('6.0.');
+  for (const c of text.replace('-', '')) n = late ? n * 10 + c.charCodeAt(0) - 48 : n * 10 + (c.charCodeAt(0) - 48);
   return text.startsWith('-') ? -n : n;
 }
 

@@ -4,11 +4,12 @@
  * most 17 fraction digits, times `10 ** exponent` — which is not always the text's exact value:
  * 7.0.15 sends 0.1 as `0.10000000000000001`, read 0.10000000000000002. The fake returned the
  * exact value. Numbers below were read by real ioredis 6.0.0 from redis-server 7.0.15 (fake
- * '7.0', also checked here on REDIS_URL) and from the post-7.4 build (fake '8.0'). The text
+ * '7.0', also checked here on REDIS_URL) and from the post-7.4 build (fake '8.0'); ioredis 6.1.0
+ * reads the text with Number() (exact; IOREDIS_VERSION=6.1). The text
  * (stringNumbers, default 'legacy' mapping, protocol 2, ioredis 5) is unaffected.
  */
 import Redis from 'ioredis-mock-streams';
-import { type AnyClient, doubleAsIoredisReads, ioredisMajor, itOnServer } from '../helpers/real-server';
+import { type AnyClient, doubleAsIoredisReads, ioredisMajor, ioredisVersion, itOnServer } from '../helpers/real-server';
 import { doubleAsRead } from '../../lib/adapter/encoding';
 
 // [score written, 7.0 text, 7.0 number as read, 8.0 text, 8.0 number as read]
@@ -40,8 +41,13 @@ async function script(r: AnyClient): Promise<Record<string, unknown>> {
   return out;
 }
 
+/** ioredis 6.1 reads a double's text with Number() (decoder.js parseDouble): the exact value. */
+const v61 = ioredisVersion.startsWith('6.') && !ioredisVersion.startsWith('6.0.');
+const parsed61 = (text: string) => (text === 'inf' ? Infinity : text === '-inf' ? -Infinity : Number(text));
+
 function expected(version: '7.0' | '8.0', numbers: boolean, pairs: boolean): Record<string, unknown> {
-  const col = (i: number) => TABLE.map((row) => (numbers ? row[version === '7.0' ? 2 : 4] : row[version === '7.0' ? 1 : 3]))[i];
+  const text = (row: (typeof TABLE)[number]) => row[version === '7.0' ? 1 : 3];
+  const col = (i: number) => TABLE.map((row) => (numbers ? (v61 ? parsed61(text(row)) : row[version === '7.0' ? 2 : 4]) : text(row)))[i];
   // the two lowest scores: -inf (m7), then 0 (m8, written -0); [member, score] pairs with 'resp3'
   const [low, zero] = numbers ? [-Infinity, 0] : ['-inf', '0'];
   const zrange = pairs ? [['m7', low], ['m8', zero]] : ['m7', low, 'm8', zero];
@@ -50,7 +56,7 @@ function expected(version: '7.0' | '8.0', numbers: boolean, pairs: boolean): Rec
     zmscore: TABLE.map((_, i) => col(i)),
     zrange,
     // 0.1 + 0.2: the text 0.30000000000000004 (both versions) reads 0.3000000000000001
-    zincrby: numbers ? 0.3000000000000001 : '0.30000000000000004',
+    zincrby: numbers ? (v61 ? 0.30000000000000004 : 0.3000000000000001) : '0.30000000000000004',
   };
 }
 
@@ -91,6 +97,7 @@ describe.each(cases)('RESP3 doubles as ioredis reads them (%s)', (_title, option
       if (Number.isFinite(f64[0])) texts.push(String(f64[0]), f64[0].toPrecision(17));
     }
     for (const t of texts) expect([t, doubleAsRead(t)]).toEqual([t, doubleAsIoredisReads(t)]);
-    for (const [, t70, n70, t80, n80] of TABLE) expect([doubleAsRead(t70), doubleAsRead(t80)]).toEqual([n70, n80]);
+    // ioredis 6.0's readings of the table; 6.1 reads the exact values
+    for (const [, t70, n70, t80, n80] of TABLE) expect([doubleAsRead(t70), doubleAsRead(t80)]).toEqual(v61 ? [parsed61(t70), parsed61(t80)] : [n70, n80]);
   });
 });

@@ -159,6 +159,22 @@ export function installedIoredisMajor(): 5 | 6 {
 let majorOf: { table: CommandTable; major: 5 | 6 } | undefined;
 
 /**
+ * Whether the installed ioredis is `major`.`minor` or later (e.g. 6.1, whose Command applies the
+ * RESP3 pair / stream-read / VSIM reply transformers to any casing of the name, adds the
+ * CLIENT MAINT_NOTIFICATIONS handshake and redacts credentials in `err.command.args`).
+ */
+export function installedIoredisAtLeast(major: number, minor: number): boolean {
+  const table = commandTable();
+  if (atLeastOf?.table !== table) {
+    const [ma, mi] = table.ioredisVersion.split('.').map(Number);
+    atLeastOf = { table, version: [ma || 0, mi || 0] };
+  }
+  const [ma, mi] = atLeastOf.version;
+  return ma > major || (ma === major && mi >= minor);
+}
+let atLeastOf: { table: CommandTable; version: [number, number] } | undefined;
+
+/**
  * A module of the private ioredis 5 that ioredis-mock runs on (bundled with this package), e.g.
  * `built/Command` for the reply transformers ioredis-mock applies: ioredis 6's need a protocol
  * context ioredis-mock does not pass.

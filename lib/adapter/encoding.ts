@@ -5,7 +5,7 @@
  * strings, or as Buffers for the `…Buffer` twins.
  */
 import { newReplyError } from './reply-error';
-import { installedIoredisMajor } from './command-table';
+import { installedIoredisAtLeast, installedIoredisMajor } from './command-table';
 import { flattenArgs, isAscii, utf8Of } from '../bytes/index';
 import {
   BigNumberReply,
@@ -69,7 +69,8 @@ export function integerAsRead(v: number | bigint): number {
   if (v <= SAFE && v >= -SAFE) return Number(v);
   const digits = (v < 0n ? -v : v).toString();
   let n = 0;
-  if (installedIoredisMajor() === 5) for (let i = 0; i < digits.length; i++) n = n * 10 + (digits.charCodeAt(i) - 48);
+  // ioredis 6.1's decoder subtracts '0' first too (its fix of 6.0's one-digit-early rounding)
+  if (installedIoredisMajor() === 5 || installedIoredisAtLeast(6, 1)) for (let i = 0; i < digits.length; i++) n = n * 10 + (digits.charCodeAt(i) - 48);
   else for (let i = 0; i < digits.length; i++) n = n * 10 + digits.charCodeAt(i) - 48;
   return v < 0n ? -n : n;
 }
@@ -87,6 +88,8 @@ const FRACTION_PLACES = [1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1
  * optional sign ±Infinity; any other byte is taken for a digit (`-nan` reads -6752).
  */
 export function doubleAsRead(text: string): number {
+  // ioredis 6.1 reads the text with Number() (decoder.js parseDouble): exact, `inf`/`+inf`/`-inf`/`nan` by name
+  if (installedIoredisAtLeast(6, 1)) return text === 'inf' || text === '+inf' ? Infinity : text === '-inf' ? -Infinity : text === 'nan' ? NaN : Number(text);
   const len = text.length;
   let i = 0;
   let c = text.charCodeAt(0);

@@ -20,8 +20,15 @@
 import { delivered } from './delivery';
 import { withClientTimeouts } from './command-timeouts';
 import { asCalledByName } from './builtin-replies';
-import { commandTable, installedIoredisMajor } from './command-table';
-import { replyContextOf } from './ioredis-reply';
+import { commandTable, installedIoredisDir, installedIoredisMajor } from './command-table';
+import { hasCaseInsensitiveTransformer, replyContextOf } from './ioredis-reply';
+
+/** The installed ioredis's convertBufferToString (built/utils): Buffers in arrays and plain objects too. */
+function buffersToStrings(value: unknown, encoding: string): unknown {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const utils = require(`${installedIoredisDir()}/built/utils`) as { convertBufferToString(v: unknown, e: string): unknown };
+  return utils.convertBufferToString(value, encoding);
+}
 import { StreamsMockError } from '../clock/clock';
 import { COMMANDS } from '../commands/index';
 import { lookupCommand } from '../commands/dispatch';
@@ -333,7 +340,17 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
     if (!command || typeof command.name !== 'string' || !Array.isArray(command.args) || typeof command.resolve !== 'function') {
       return Promise.reject(new StreamsMockError("sendCommand(command): pass an ioredis Command, e.g. new Command('set', ['k', 'v']) (Command from 'ioredis')"));
     }
-    if (typeof command.setReplyContext === 'function') command.setReplyContext(replyContextOf(installedIoredisMajor(), this.options));
+    const context = replyContextOf(installedIoredisMajor(), this.options);
+    if (typeof command.setReplyContext === 'function') command.setReplyContext(context);
+    if (context.caseInsensitiveTransformers && hasCaseInsensitiveTransformer(command.name) && typeof command.transformReply === 'function') {
+      // ioredis 6.1: the upper-cased name sent here gets the transformer of the Command's own
+      // name (any casing finds it) in the fake's encoding already; the Command keeps only its
+      // reply encoding (convertBufferToString), as it would apply it before that transformer
+      // (which only regroups the array, so the order does not matter)
+      command.transformReply = function transformReply(this: any, result: unknown) {
+        return this.replyEncoding ? buffersToStrings(result, this.replyEncoding) : result;
+      };
+    }
     delivered(withClientTimeouts(this, command.name, command.args, 0, callCommand(this, command.name.toUpperCase(), command.args, true))).then(
       (reply) => command.resolve(reply),
       (err) => {

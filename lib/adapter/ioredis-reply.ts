@@ -16,8 +16,9 @@
  * 2. `replyEncoding`: for all but the `…Buffer` methods and `callBuffer`, Buffers become UTF-8
  *    strings, inside arrays and objects too;
  * 3. the reply transformer registered under the exact command name: methods and pipelines use
- *    the lowercase name, `call()` the name as written — so `call('XREADGROUP', …)` skips the
- *    transformer that `xreadgroup()` gets. ioredis 5: `hgetall` (pairs → object). ioredis 6:
+ *    the lowercase name, `call()` the name as written — so with ioredis 5 and 6.0
+ *    `call('XREADGROUP', …)` skips the transformer that `xreadgroup()` gets; ioredis 6.1 falls
+ *    back to the lowercase name for the pair, stream-read and VSIM transformers (not hgetall's). ioredis 5: `hgetall` (pairs → object). ioredis 6:
  *    `hgetall`; `xread`/`xreadgroup` (RESP3 legacy: the flat map back into `[key, entries]`
  *    pairs); `zrange` WITHSCORES and kin, `hrandfield` (RESP3 legacy: `[member, score]` pairs
  *    flattened); `vsim` (both legacy protocols: flattened).
@@ -38,7 +39,7 @@ import {
   VerbatimReply,
   formatDouble,
 } from '../reply/reply';
-import { installedIoredisMajor } from './command-table';
+import { installedIoredisAtLeast, installedIoredisMajor } from './command-table';
 import { decodeBytes, doubleAsRead, integerAsRead } from './encoding';
 
 /** How the client that receives the reply is set up. */
@@ -64,6 +65,12 @@ export interface IoredisReplyContext {
    * (`xreadgroup`), exactly as written for `call()` / `pipeline().call()` (`XREADGROUP`).
    */
   commandName: string;
+  /**
+   * ioredis 6.1 and later: a name with no transformer of its own gets the RESP3 pair,
+   * stream-read and VSIM transformers of its lowercase name (`call('XREAD')` as `xread()`;
+   * not `hgetall`'s). ioredis 6.0 and 5 look the exact name up only.
+   */
+  caseInsensitiveTransformers?: boolean;
 }
 
 type Mode = 'resp2' | 'legacy' | 'resp3';
@@ -242,14 +249,36 @@ const PAIR_COMMANDS = new Set([
   'hrandfield', 'zdiff', 'zinter', 'zpopmax', 'zpopmin', 'zunion', 'zrandmember', 'zrange', 'zrangebyscore', 'zrevrange', 'zrevrangebyscore',
 ]);
 
-/** Step 3: the reply transformer registered under the exact command name. */
-function transform(v: unknown, name: string, ioredis: 5 | 6, mode: Mode): unknown {
-  if (name === 'hgetall') return pairsToObject(v);
+/**
+ * The name ioredis 6 finds the RESP3 transformers under: the name as the Command holds it, or
+ * (6.1 and later, Command.caseInsensitiveReplyTransformers) its lowercase form.
+ */
+function transformerName(name: string, caseInsensitive: boolean | undefined): string {
+  return caseInsensitive ? name.toLowerCase() : name;
+}
+
+/**
+ * Step 3: the reply transformer registered under the exact command name; with ioredis 6.1 and
+ * later also under its lowercase form for the pair, stream-read and VSIM transformers.
+ */
+function transform(v: unknown, exactName: string, ioredis: 5 | 6, mode: Mode, caseInsensitive?: boolean): unknown {
+  if (exactName === 'hgetall') return pairsToObject(v);
   if (ioredis === 5) return v;
+  const name = transformerName(exactName, caseInsensitive);
   if (name === 'xread' || name === 'xreadgroup') return mode === 'legacy' ? wrapPairs(v) : v;
   if (PAIR_COMMANDS.has(name)) return mode === 'legacy' ? flattenPairs(v) : v;
   if (name === 'vsim') return mode === 'resp3' ? v : flattenPairs(v);
   return v;
+}
+
+/**
+ * Whether ioredis 6.1 finds a reply transformer for `name` through its lowercase form (the pair,
+ * stream-read and VSIM transformers: Command.caseInsensitiveReplyTransformers), whatever its
+ * casing. The fake's encoding of such a name then already holds that transformer's work.
+ */
+export function hasCaseInsensitiveTransformer(name: string): boolean {
+  const lower = name.toLowerCase();
+  return lower === 'xread' || lower === 'xreadgroup' || lower === 'vsim' || PAIR_COMMANDS.has(lower);
 }
 
 /**
@@ -258,7 +287,7 @@ function transform(v: unknown, name: string, ioredis: 5 | 6, mode: Mode): unknow
  */
 export function encodeIoredisReply(reply: Reply, ctx: IoredisReplyContext): unknown {
   const v = decode(reply, modeOf(ctx, ctx.wireProtocol ?? ctx.protocol), ctx.stringNumbers, ctx.buffers ? bytes : decodeBytes);
-  return transform(v, ctx.commandName, ctx.ioredis, modeOf(ctx, ctx.protocol));
+  return transform(v, ctx.commandName, ctx.ioredis, modeOf(ctx, ctx.protocol), ctx.caseInsensitiveTransformers);
 }
 
 /**
@@ -271,7 +300,9 @@ export function replyContextOf(
 ): Omit<IoredisReplyContext, 'buffers' | 'commandName'> {
   const protocol = ioredisMajor === 5 ? 2 : options?.protocol === 2 ? 2 : 3;
   const replyMapping = protocol === 3 && options?.replyMapping === 'resp3' ? 'resp3' : 'legacy';
-  return { ioredis: ioredisMajor, protocol, replyMapping, stringNumbers: Boolean(options?.stringNumbers) };
+  const context: Omit<IoredisReplyContext, 'buffers' | 'commandName'> = { ioredis: ioredisMajor, protocol, replyMapping, stringNumbers: Boolean(options?.stringNumbers) };
+  if (ioredisMajor === 6 && installedIoredisAtLeast(6, 1)) context.caseInsensitiveTransformers = true;
+  return context;
 }
 
 /**
@@ -306,12 +337,13 @@ export function encodeReplyFor(
   if (typeof reply === 'number') return base.stringNumbers ? String(reply) : integerAsRead(reply);
   const mode = modeOf(base, wireProtocol ?? base.protocol);
   const text = buffers ? bytes : decodeBytes;
-  if (mode === 'legacy' && reply instanceof MapReply && (commandName === 'xreadgroup' || commandName === 'xread') && modeOf(base, base.protocol) === 'legacy') {
+  const lookup = transformerName(commandName, base.caseInsensitiveTransformers);
+  if (mode === 'legacy' && reply instanceof MapReply && (lookup === 'xreadgroup' || lookup === 'xread') && modeOf(base, base.protocol) === 'legacy') {
     // ioredis 6's XREAD/XREADGROUP transformer pairs the flat map again (wrapPairs): decode it
     // into the pairs at once
     return decodeStreamsPairs(reply, mode, base.stringNumbers, text);
   }
-  return transform(decode(reply, mode, base.stringNumbers, text), commandName, base.ioredis, modeOf(base, base.protocol));
+  return transform(decode(reply, mode, base.stringNumbers, text), commandName, base.ioredis, modeOf(base, base.protocol), base.caseInsensitiveTransformers);
 }
 
 /**

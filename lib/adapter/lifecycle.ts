@@ -13,7 +13,8 @@
  */
 import { afterReplies } from './delivery';
 import { clientCreated } from './client-registry';
-import { installedIoredisDir, installedIoredisMajor, projectIoredisVersion } from './command-table';
+import { installedIoredisAtLeast, installedIoredisDir, installedIoredisMajor, projectIoredisVersion } from './command-table';
+import { isIP } from 'net';
 import { newReplyError } from './reply-error';
 import { CommandError } from '../errors';
 // Node's own timers (a named import of 'timers' would be read at call time, when @sinonjs/fake-timers
@@ -241,7 +242,7 @@ export function dbOfClient(redis: Instance, conn: Connection): number {
 
 /** One command of the handshake: its argv and what ioredis does when it fails. */
 interface HandshakeCommand {
-  kind: 'auth' | 'select' | 'other';
+  kind: 'auth' | 'select' | 'other' | 'maint';
   argv: string[];
 }
 
@@ -270,7 +271,41 @@ function handshakeCommands(redis: Instance, db: number, hello: boolean, credenti
     if (installedIoredisMajor() === 6) commands.push(libVer, libName);
     else commands.push(libName, libVer);
   }
+  const endpointType = maintEndpointTypeOf(options, hello);
+  if (endpointType !== null) commands.push({ kind: 'maint', argv: ['client', 'MAINT_NOTIFICATIONS', 'ON', 'moving-endpoint-type', endpointType] });
   return commands;
+}
+
+/**
+ * ioredis 6.1's last handshake command over RESP3, unless `maintNotifications: 'disabled'`
+ * (maintNotifications/index.js getMaintNotificationsHandshakeCommand): CLIENT MAINT_NOTIFICATIONS
+ * ON moving-endpoint-type with `maintEndpointType`, or for 'auto' the peer address's class: a
+ * fake client's peer is this process (loopback: internal), unless `host` is an IP literal,
+ * which ioredis classifies as it is; '-fqdn' with `tls`. Servers before 8.2 answer "unknown
+ * subcommand": ignored with 'auto', fatal with 'enabled' (as ioredis's recoverFromFatalError).
+ */
+function maintEndpointTypeOf(options: Record<string, any>, hello: boolean): string | null {
+  if (!hello || installedIoredisMajor() !== 6 || !installedIoredisAtLeast(6, 1)) return null;
+  if (options.maintNotifications === 'disabled') return null;
+  const configured = options.maintEndpointType ?? 'auto';
+  if (configured !== 'auto') return String(configured);
+  const host = typeof options.host === 'string' && isIP(options.host) !== 0 ? options.host : null;
+  const internal = host === null || isPrivateAddress(host);
+  return options.tls ? (internal ? 'internal-fqdn' : 'external-fqdn') : internal ? 'internal-ip' : 'external-ip';
+}
+
+/** ioredis 6.1 maintNotifications isPrivateAddress. */
+function isPrivateAddress(address: string): boolean {
+  const normalized = address.toLowerCase();
+  const v4 = (a: string) => {
+    const o = a.split('.').map(Number);
+    return o[0] === 10 || o[0] === 127 || (o[0] === 169 && o[1] === 254) || (o[0] === 172 && o[1] >= 16 && o[1] <= 31) || (o[0] === 192 && o[1] === 168) || (o[0] === 100 && o[1] >= 64 && o[1] <= 127);
+  };
+  if (normalized.startsWith('::ffff:') && isIP(normalized.slice(7)) === 4) return v4(normalized.slice(7));
+  const version = isIP(normalized);
+  if (version === 4) return v4(normalized);
+  if (version === 6) return normalized === '::1' || normalized.startsWith('fc') || normalized.startsWith('fd') || normalized.startsWith('fe80:');
+  return false;
 }
 
 /** Run argv on the engine connection as a client's command: its error, or null. */
@@ -319,6 +354,9 @@ function handshake(redis: Instance, conn: Connection): Promise<void> {
           fatal = true;
           fatalError(redis, conn, error);
         }
+      } else if (command.kind === 'maint' && redis.options?.maintNotifications === 'enabled' && !fatal) {
+        fatal = true;
+        fatalError(redis, conn, error);
       } else if (command.kind === 'select' && (!fatal || !hello)) {
         // ioredis 5 (and RESP2) emits it even after a refused AUTH; ioredis 6's HELLO handshake
         // stops at the refused HELLO

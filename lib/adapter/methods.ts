@@ -32,6 +32,7 @@ import { userArgumentTransformer, userReplyTransformer } from './user-transforme
 import { mendBuiltinReply } from './builtin-replies';
 import { installedIoredisMajor, privateIoredisModule } from './command-table';
 import { applyKeyPrefix } from './keys';
+import { errorCommandArgs } from './redact';
 import { CONN, autoConnect, closeInstance, closingByClient, deferUntilReady, rejectedWhenClosed } from './lifecycle';
 import { delivered } from './delivery';
 import { withClientTimeouts } from './command-timeouts';
@@ -118,7 +119,7 @@ export function toClientError(err: unknown, argv?: string[]): unknown {
   if (!(err instanceof CommandError)) return err;
   // Redis never emits CR/LF inside an error line (networking.c addReplyErrorLength).
   const reply = newReplyError(decodeBytes(err.message).replace(/[\r\n]/g, ' '));
-  if (argv) Object.assign(reply, { command: { name: argv[0], args: argv.slice(1).map(decodeBytes) } });
+  if (argv) Object.assign(reply, { command: { name: argv[0], args: errorCommandArgs(argv[0], argv.slice(1).map(decodeBytes)) } });
   return reply;
 }
 

@@ -9,6 +9,7 @@
  * Loaded on first use (never with the package): start-up cost stays as it was.
  */
 import { dirname } from 'path';
+import { errorCommandArgs } from './redact';
 
 type ErrorClass = new (message: string) => Error;
 let resolved: { reply: ErrorClass; exported: ErrorClass } | undefined;
@@ -76,5 +77,5 @@ export function newAbortError(command: { name: string; args: unknown[] }): Error
       abortClass = (require('redis-errors') as { AbortError: ErrorClass }).AbortError;
     }
   }
-  return Object.assign(new abortClass('Command aborted due to connection close'), { command });
+  return Object.assign(new abortClass('Command aborted due to connection close'), { command: { name: command.name, args: errorCommandArgs(command.name, command.args) } });
 }
