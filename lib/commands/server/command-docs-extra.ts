@@ -55,6 +55,17 @@ const STREAM_DELETE_ARGS: Arg[] = [
   },
 ];
 
+/** HGETDEL's and HGETEX's `FIELDS numfields field [field ...]` block. */
+const FIELD_NAMES: Arg = {
+  name: 'fields',
+  token: 'FIELDS',
+  type: 'block',
+  arguments: [
+    { name: 'numfields', type: 'integer' },
+    { name: 'field', type: 'string', multiple: true },
+  ],
+};
+
 const EXPIRATION = (last: Arg): Arg => ({
   name: 'expiration',
   type: 'oneof',
@@ -77,15 +88,7 @@ const DOCS: Record<string, Doc> = {
     complexity: 'O(N) where N is the number of specified fields',
     arguments: [
       { name: 'key', type: 'key', key_spec_index: 0 },
-      {
-        name: 'fields',
-        token: 'FIELDS',
-        type: 'block',
-        arguments: [
-          { name: 'numfields', type: 'integer' },
-          { name: 'field', type: 'string', multiple: true },
-        ],
-      },
+      FIELD_NAMES,
     ],
   },
   // redis/redis src/commands/hgetex.json at 769babcb (8.0; its empty `history` gives no field)
@@ -97,15 +100,7 @@ const DOCS: Record<string, Doc> = {
     arguments: [
       { name: 'key', type: 'key', key_spec_index: 0 },
       EXPIRATION({ name: 'persist', type: 'pure-token', token: 'PERSIST' }),
-      {
-        name: 'fields',
-        token: 'FIELDS',
-        type: 'block',
-        arguments: [
-          { name: 'numfields', type: 'integer' },
-          { name: 'field', type: 'string', multiple: true },
-        ],
-      },
+      FIELD_NAMES,
     ],
   },
   // redis/redis src/commands/hsetex.json at 2a533473 (8.0)
