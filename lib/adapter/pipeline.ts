@@ -452,7 +452,13 @@ export function installPipeline(
     if (this.__streamsMulti) {
       const run = () => {
         const conn = current();
-        if (conn.closed) return Promise.all(closedPairs(entries, new Error('Connection is closed.')));
+        if (conn.closed) {
+          // ioredis rejects MULTI, each command (their callbacks get the error) and EXEC, whose
+          // error is the exec()'s: it rejects, where a plain pipeline resolves with the errors
+          const err = new Error('Connection is closed.');
+          void Promise.all(closedPairs(entries, err));
+          return Promise.reject(err);
+        }
         // RESP2 subscriber mode: ioredis refuses the MULTI itself, so the whole exec rejects
         const refused = subscriberModeRefusal(redis, conn, 'multi');
         if (refused !== null) throw refused;
