@@ -24,7 +24,7 @@ describe('multi() on a closed connection', () => {
       await client.ping();
       await client.quit();
       const called: unknown[] = [];
-      const out = [
+      const out: unknown[] = [
         await outcome(client.multi().get(key, (err: Error | null) => called.push(err?.message ?? null)).exec()),
         await outcome(client.multi().exec()),
         await outcome(client.pipeline().get(key).exec()),

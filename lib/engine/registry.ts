@@ -8,6 +8,7 @@
  * any object (a real server would keep the socket; a test suite creating thousands of clients
  * must not run out of memory).
  */
+import { realNextTick } from '../clock/real-timers';
 import { createHash } from 'crypto';
 import { EventEmitter } from 'events';
 import { Keyspace } from '../keyspace/keyspace';
@@ -94,6 +95,30 @@ export class ServerState {
    * `busy-reply-threshold` ms (Connection.execute / enqueue).
    */
   busyScript: BusyScript | null = null;
+  /**
+   * Pub/sub messages published for ioredis clients and not delivered yet (ioredis-mock's listeners
+   * deliver through `process.nextTick`: lib/engine/commands/pubsub.ts publishMessage collects
+   * them here), or null. They are delivered on Node's own nextTick, or before the next command of
+   * any client of this server if that comes first — as a subscriber's socket has the message
+   * before the publisher's next reply (`await publish(); await ping()` finds it delivered).
+   */
+  pendingDeliveries: (() => void)[] | null = null;
+
+  /** Deliver the pending pub/sub messages now, in publish order (a listener's throw stays uncaught). */
+  deliverPending(): void {
+    const queue = this.pendingDeliveries;
+    if (queue === null) return;
+    this.pendingDeliveries = null;
+    for (const deliver of queue) {
+      try {
+        deliver();
+      } catch (err) {
+        realNextTick(() => {
+          throw err;
+        });
+      }
+    }
+  }
   /**
    * The databases waiting for a TTL (a key's or a hash field's: Keyspace.onExpiryArmed). Before
    * each command the connection runs `expireDue()` when this is not empty.

@@ -14,7 +14,7 @@
  * In RESP2 a subscribed connection accepts only (P|S)SUBSCRIBE, (P|S)UNSUBSCRIBE, PING (which
  * answers `[pong, message]`), QUIT and RESET (server.c processCommand).
  */
-import { withRealNextTick } from '../../clock/real-timers';
+import { realNextTick } from '../../clock/real-timers';
 import { PushReply, SimpleString, type Reply } from '../../reply/reply';
 import { CommandError, errSubcommandSyntax } from '../../errors';
 import { bytesOf } from '../../bytes/index';
@@ -65,12 +65,41 @@ function emitterKey(name: string): string {
  * `serve` clients, Upstash), then to every subscription of a pattern matching it (glob, bytes,
  * case-sensitive: stringmatchlen). Channel and message are byte strings and reach the
  * subscribers as bytes. Returns the number of receivers as Redis counts them: channel
- * subscribers + (connection, pattern) pairs that matched. The emitters deliver on
- * `process.nextTick` (ioredis-mock's delivery): Node's own, so fake timers that fake nextTick
- * (jest's modern ones by default) do not hold messages back until the test advances its clock.
+ * subscribers + (connection, pattern) pairs that matched. ioredis clients' listeners (ioredis-mock's)
+ * deliver through `process.nextTick`: collected on the server and delivered on Node's own nextTick
+ * (fake timers that fake nextTick never hold them back) or before the next command of any client,
+ * whichever comes first.
  */
 export function publishMessage(server: ServerState, channel: string, message: string): number {
-  return withRealNextTick(() => publishNow(server, channel, message));
+  const proc = process;
+  const current = proc.nextTick;
+  const outer = collectingFor;
+  collectingFor = server;
+  proc.nextTick = collectDelivery as typeof proc.nextTick;
+  try {
+    return publishNow(server, channel, message);
+  } finally {
+    proc.nextTick = current;
+    collectingFor = outer;
+  }
+}
+
+/** The server whose PUBLISH is running (its deliveries are collected), or null. */
+let collectingFor: ServerState | null = null;
+
+/**
+ * `process.nextTick` while a PUBLISH runs: ioredis-mock's listener's delivery, queued on the
+ * server (ServerState.pendingDeliveries) and flushed on Node's own nextTick — or before the next
+ * command, whichever comes first (Connection.beforeCommand).
+ */
+function collectDelivery(fn: (...args: unknown[]) => void, ...args: unknown[]): void {
+  const server = collectingFor!;
+  let queue = server.pendingDeliveries;
+  if (queue === null) {
+    queue = server.pendingDeliveries = [];
+    realNextTick(() => server.deliverPending());
+  }
+  queue.push(() => fn(...args));
 }
 
 function publishNow(server: ServerState, channel: string, message: string): number {

@@ -91,6 +91,7 @@ export function runLane(this: Connection, lane: StreamLane, argv: string[]): Rep
   }
   const server = this.server;
   if (server.expiryArmed.size !== 0) server.expireDue(); // expireDueFirst
+  if (server.pendingDeliveries !== null) server.deliverPending();
   const name = lane.name;
   const weight = sampledWeight(lane.stats);
   const start = weight === 0 ? 0 : performance.now();
