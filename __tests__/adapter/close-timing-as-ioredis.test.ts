@@ -64,7 +64,7 @@ describe.each(['quit', 'disconnect'] as const)('%s() of a ready client', (how) =
     expect(await script(new Redis({ port: 50_971 }) as unknown as AnyClient, how)).toEqual(expected[how]);
   });
 
-  // skipped without a server (warned above); CI provides REDIS_URL
+  // skip: no real server URL (REDIS_URL; the warning above says so): the same script on real ioredis needs one; CI sets it
   (REDIS_URL ? it : it.skip)('the same with real ioredis on redis-server', async () => {
     const r = new RealRedis(REDIS_URL!, { db: 14 }) as AnyClient;
     try {

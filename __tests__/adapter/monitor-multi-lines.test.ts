@@ -62,7 +62,7 @@ describe('MONITOR lines of multi() and pipelines', () => {
     }
   }, 5000);
 
-  // skipped without a server (warned above); CI provides REDIS_URL
+  // skip: no real server URL (REDIS_URL; the warning above says so): the same script on real ioredis needs one; CI sets it
   (REDIS_URL ? it : it.skip)('the same with real ioredis on redis-server', async () => {
     const r = new RealRedis(REDIS_URL!, { db: 14 }) as AnyClient;
     const k = `monk:${process.pid}`;

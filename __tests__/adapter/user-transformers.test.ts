@@ -134,7 +134,7 @@ describe('ioredis global argument and reply transformers (Command.setArgumentTra
         expect(out.throwing).toBe('E:transformer threw');
       });
 
-      // skipped without a server (warned above); CI provides REDIS_URL
+      // skip: no real server URL (REDIS_URL; the warning above says so): the same script on real ioredis needs one; CI sets it
       (REDIS_URL ? it : it.skip)('the same as real ioredis on redis-server', async () => {
         const r = new RealRedis(REDIS_URL!, { db: 14, ...options }) as AnyClient;
         try {
