@@ -33,6 +33,17 @@ export interface Doc {
   arguments?: Arg[];
 }
 
+/** The `IDS numids id [id ...]` block of XDELEX, XACKDEL and XNACK. */
+const ID_LIST: Arg = {
+  name: 'ids',
+  token: 'IDS',
+  type: 'block',
+  arguments: [
+    { name: 'numids', type: 'integer' },
+    { name: 'id', type: 'string', multiple: true },
+  ],
+};
+
 const STREAM_DELETE_ARGS: Arg[] = [
   {
     name: 'condition',
@@ -44,15 +55,7 @@ const STREAM_DELETE_ARGS: Arg[] = [
       { name: 'acked', type: 'pure-token', token: 'ACKED' },
     ],
   },
-  {
-    name: 'ids',
-    token: 'IDS',
-    type: 'block',
-    arguments: [
-      { name: 'numids', type: 'integer' },
-      { name: 'id', type: 'string', multiple: true },
-    ],
-  },
+  ID_LIST,
 ];
 
 /** HGETDEL's and HGETEX's `FIELDS numfields field [field ...]` block. */
@@ -158,15 +161,7 @@ const DOCS: Record<string, Doc> = {
           { name: 'fatal', type: 'pure-token', token: 'FATAL' },
         ],
       },
-      {
-        name: 'ids',
-        token: 'IDS',
-        type: 'block',
-        arguments: [
-          { name: 'numids', type: 'integer' },
-          { name: 'id', type: 'string', multiple: true },
-        ],
-      },
+      ID_LIST,
       { name: 'count', type: 'integer', token: 'RETRYCOUNT', optional: true },
       { name: 'force', type: 'pure-token', token: 'FORCE', optional: true },
     ],
