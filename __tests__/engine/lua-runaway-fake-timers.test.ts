@@ -5,10 +5,7 @@
  * Then the per-test reset: a script a test left running is stopped (its caller gets an error) so
  * the runner can go on and exit.
  */
-import { spawnSync } from 'node:child_process';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
+import { runChildJest } from '../helpers/child-jest';
 
 require('ioredis-mock-streams/jest');
 
@@ -118,34 +115,6 @@ describe('a script a test leaves running', () => {
 // A test whose script never ends, in a child jest: it fails (the runner's timeout), the next
 // test runs, and jest exits.
 
-const ROOT = path.resolve(__dirname, '..', '..');
-
-function runJest(testSource: string): { status: number | null; output: string; timedOut: boolean } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'runaway-script-'));
-  try {
-    fs.writeFileSync(path.join(dir, 'script.runaway.js'), testSource);
-    const config = {
-      rootDir: dir,
-      testMatch: ['**/*.runaway.js'],
-      testEnvironment: 'node',
-      modulePaths: [path.join(ROOT, 'node_modules')],
-      setupFilesAfterEnv: [path.join(ROOT, 'lib', 'jest', 'setup.ts')],
-      moduleNameMapper: { '^ioredis-mock-streams$': path.join(ROOT, 'lib', 'cjs-entry.ts') },
-      transform: {
-        '^.+\\.ts$': [require.resolve('ts-jest'), { tsconfig: path.join(ROOT, 'tsconfig.test.json'), isolatedModules: true }],
-      },
-    };
-    const r = spawnSync(process.execPath, [require.resolve('jest/bin/jest'), '--config', JSON.stringify(config), '--ci', '--colors=false'], {
-      cwd: dir,
-      encoding: 'utf8',
-      timeout: 60_000,
-      env: { ...process.env, FORCE_COLOR: '0' },
-    });
-    return { status: r.status, output: `${r.stdout}\n${r.stderr}`, timedOut: r.error !== undefined };
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 const neverEndingScriptFile = (fakeTimers: boolean) => `
 const Redis = require('ioredis');
@@ -167,9 +136,9 @@ describe.each([
   ['off', false],
   ['on (modern)', true],
 ])('a test whose script never ends, jest fake timers %s', (_label, fakeTimers) => {
-  let run: ReturnType<typeof runJest>;
+  let run: ReturnType<typeof runChildJest>;
   beforeAll(() => {
-    run = runJest(neverEndingScriptFile(fakeTimers));
+    run = runChildJest(neverEndingScriptFile(fakeTimers));
   }, 70_000);
 
   it('fails with the runner timeout, the next test runs, and jest exits', () => {

@@ -8,41 +8,10 @@
  * reports the test's own failure, names the test that left the blocked read and the loop behind,
  * runs the next test, and exits — with jest fake timers (modern) off and on.
  */
-import { spawnSync } from 'node:child_process';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
+import { runChildJest } from '../helpers/child-jest';
 import * as timers from 'node:timers';
 import Redis from 'ioredis-mock-streams';
 
-const ROOT = path.resolve(__dirname, '..', '..');
-
-function runJest(testSource: string): { status: number | null; output: string; timedOut: boolean } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'leaked-loop-'));
-  try {
-    fs.writeFileSync(path.join(dir, 'worker.leak.js'), testSource);
-    const config = {
-      rootDir: dir,
-      testMatch: ['**/*.leak.js'],
-      testEnvironment: 'node',
-      modulePaths: [path.join(ROOT, 'node_modules')],
-      setupFilesAfterEnv: [path.join(ROOT, 'lib', 'jest', 'setup.ts')],
-      moduleNameMapper: { '^ioredis-mock-streams$': path.join(ROOT, 'lib', 'cjs-entry.ts') },
-      transform: {
-        '^.+\\.ts$': [require.resolve('ts-jest'), { tsconfig: path.join(ROOT, 'tsconfig.test.json'), isolatedModules: true }],
-      },
-    };
-    const r = spawnSync(process.execPath, [require.resolve('jest/bin/jest'), '--config', JSON.stringify(config), '--ci', '--colors=false'], {
-      cwd: dir,
-      encoding: 'utf8',
-      timeout: 60_000,
-      env: { ...process.env, FORCE_COLOR: '0' },
-    });
-    return { status: r.status, output: `${r.stdout}\n${r.stderr}`, timedOut: r.error !== undefined };
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 const leakingTestFile = (fakeTimers: boolean) => `
 const Redis = require('ioredis');
@@ -74,9 +43,9 @@ describe.each([
   ['off', false],
   ['on (modern)', true],
 ])('a worker loop that outlives its test, jest fake timers %s', (_label, fakeTimers) => {
-  let run: ReturnType<typeof runJest>;
+  let run: ReturnType<typeof runChildJest>;
   beforeAll(() => {
-    run = runJest(leakingTestFile(fakeTimers));
+    run = runChildJest(leakingTestFile(fakeTimers));
   }, 70_000);
 
   it('does not hang jest: it exits with the failure', () => {

@@ -9,43 +9,8 @@
  * The file runs in a child jest (killed after 60 s, no --forceExit): it must pass, print no
  * blocked-call warning, and exit once afterAll closed the clients.
  */
-import { spawnSync } from 'node:child_process';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
+import { runChildJest } from '../helpers/child-jest';
 
-const ROOT = path.resolve(__dirname, '..', '..');
-
-function runJest(testSource: string): { status: number | null; output: string; timedOut: boolean } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trial7-'));
-  try {
-    fs.writeFileSync(path.join(dir, 'ba.trial.js'), testSource);
-    const config = {
-      rootDir: dir,
-      testMatch: ['**/*.trial.js'],
-      testEnvironment: 'node',
-      testTimeout: 20_000,
-      modulePaths: [path.join(ROOT, 'node_modules')],
-      setupFilesAfterEnv: [path.join(ROOT, 'lib', 'jest', 'setup.ts')],
-      moduleNameMapper: {
-        '^ioredis-mock-streams$': path.join(ROOT, 'lib', 'cjs-entry.ts'),
-        ...(process.env.IOREDIS_MAJOR === '5' ? { '^ioredis$': path.join(ROOT, 'node_modules', 'ioredis5') } : {}),
-      },
-      transform: {
-        '^.+\\.ts$': [require.resolve('ts-jest'), { tsconfig: path.join(ROOT, 'tsconfig.test.json'), isolatedModules: true }],
-      },
-    };
-    const r = spawnSync(process.execPath, [require.resolve('jest/bin/jest'), '--config', JSON.stringify(config), '--ci', '--colors=false', '--verbose'], {
-      cwd: dir,
-      encoding: 'utf8',
-      timeout: 60_000,
-      env: { ...process.env, FORCE_COLOR: '0' },
-    });
-    return { status: r.status, output: `${r.stdout}\n${r.stderr}`, timedOut: r.error !== undefined };
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 // the trial's file (/tmp/trial7/proj/j/ba.test.js), its per-job timing printed
 const trialFile = `
@@ -78,9 +43,9 @@ for (const n of [1, 2, 3]) {
 `;
 
 describe('trial 7: BullMQ Queue, QueueEvents and Worker made in beforeAll, one job per test', () => {
-  let run: ReturnType<typeof runJest>;
+  let run: ReturnType<typeof runChildJest>;
   beforeAll(() => {
-    run = runJest(trialFile);
+    run = runChildJest(trialFile, { testTimeout: 20_000, verbose: true, followIoredisMajor: true });
   }, 70_000);
 
   it('every job completes within a second, in every test', () => {
