@@ -16,6 +16,8 @@ const config: Config = {
   preset: 'ts-jest',
   testEnvironment: 'node',
   roots: ['<rootDir>/__tests__'],
+  // a run whose process a leaked handle keeps alive names the handle and exits (see the file)
+  reporters: ['default', '<rootDir>/__tests__/helpers/open-handles-reporter.js'],
   testMatch: ['**/*.test.ts'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: ioredis5 ? 'tsconfig.ioredis5.json' : 'tsconfig.test.json', diagnostics: { warnOnly: false } }],
