@@ -332,6 +332,8 @@ export function encodeReplyFor(
 ): unknown {
   // a string is text in every mode, and no reply transformer changes one (XADD's ID)
   if (typeof reply === 'string') return buffers ? bytes(reply) : decodeBytes(reply);
+  // nor a status (SET's OK): every mode decodes it as its text
+  if (reply instanceof SimpleString) return buffers ? bytes(reply.value) : decodeBytes(reply.value);
   const base = baseContextOf(options);
   // nor a number (XLEN, XACK)
   if (typeof reply === 'number') return base.stringNumbers ? String(reply) : integerAsRead(reply);
