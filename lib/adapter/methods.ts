@@ -213,13 +213,15 @@ export function buildArgv(name: string, args: unknown[], keyPrefix: unknown, pre
  */
 export function executeArgv(redis: Instance, conn: Connection, argv: string[], buffers: boolean): Promise<unknown> {
   if (conn.ready) {
+    const served = conn.ks.blocking.served;
     let out: Reply | Promise<Reply>;
     try {
       out = conn.runReady(argv);
     } catch (err) {
       return Promise.reject(toClientError(err, argv));
     }
-    return answer(redis, conn, argv, buffers, decodeBytes(argv[0]), out);
+    const reply = answer(redis, conn, argv, buffers, decodeBytes(argv[0]), out);
+    return conn.ks.blocking.served === served ? reply : afterWoken(conn, reply);
   }
   const encode = encoderOf(redis, conn, buffers, decodeBytes(argv[0]));
   const later = conn.execute(argv).then(
@@ -272,7 +274,27 @@ function blockedReply(redis: Instance, conn: Connection, argv: string[], buffers
   // A blocked call released by disconnect()/reset must not become an unhandled rejection
   // when the test never awaited it; callers that await it still see the rejection.
   blocked.catch(noop);
+  blockedReplies.set(conn, blocked);
   return blocked;
+}
+
+/** The reply promise of each connection's blocked call (the latest), for `afterWoken`. */
+const blockedReplies = new WeakMap<Connection, Promise<unknown>>();
+
+/**
+ * The reply of a command that woke blocked clients, settled after theirs: a server writes the
+ * unblocked clients' replies before the command's own (BlockingQueue.woken), so with a real
+ * server `await lpush()` resumes after the `blpop()` it served has resumed.
+ */
+function afterWoken(conn: Connection, reply: Promise<unknown>): Promise<unknown> {
+  const woken = conn.ks.blocking.woken;
+  let waits: Promise<unknown>[] | undefined;
+  for (let i = 0; i < woken.length; i++) {
+    const served = blockedReplies.get(woken[i] as Connection);
+    if (served !== undefined && served !== reply) (waits ??= []).push(served);
+  }
+  if (waits === undefined) return reply;
+  return Promise.allSettled(waits).then(() => reply);
 }
 
 /**
@@ -361,12 +383,15 @@ function runOnLane(redis: Instance, conn: Connection, lane: StreamLane, seen: un
   } catch (err) {
     return Promise.reject(err);
   }
+  const blocking = conn.ks.blocking;
+  const served = blocking.served;
   try {
     out = conn.runLane(lane, argv);
   } catch (err) {
     return Promise.reject(toClientError(err, argv));
   }
-  return answer(redis, conn, argv, buffers, lane.name, out);
+  const reply = answer(redis, conn, argv, buffers, lane.name, out);
+  return blocking.served === served ? reply : afterWoken(conn, reply);
 }
 
 /** The arguments of a method call held as `[name, ...args]` (the general path's form). */

@@ -37,6 +37,21 @@ export class BlockingQueue {
   /** While > 0, signals wait (MULTI/EXEC in progress). */
   private holds = 0;
 
+  /**
+   * Blocked calls served so far (answered or failed by a re-execution). A front end reads it
+   * before and after running a command: when it moved, the command woke blocked clients (in
+   * `woken`), whose replies a server writes before the command's own (see `woken`).
+   */
+  served = 0;
+  /**
+   * The clients of the calls the latest batch of re-executions served (one signal flush, or one
+   * timer wake-up), in serving order. Redis queues a client with a reply to write at the head of
+   * its pending-write list (networking.c putClientInPendingWriteQueue, listLinkNodeHead), so a
+   * command's own reply goes out after those of the clients it unblocked: with 7.0.15 and 8.x,
+   * `BLPOP` on one connection and `LPUSH` on another, the BLPOP caller's reply arrives first.
+   */
+  readonly woken: object[] = [];
+
   /** Active-expiry timers of keys that have waiters and a TTL (Redis deletes expired keys in the background). */
   private readonly expiryTimers = new Map<string, ClockTimer>();
 
@@ -135,6 +150,7 @@ export class BlockingQueue {
     try {
       w.wakeTimer = scheduleChecked(clock, () => {
         w.wakeTimer = null;
+        this.woken.length = 0;
         this.rerun(w);
         this.flush();
       }, Math.max(0, at - readNow(clock)));
@@ -169,6 +185,8 @@ export class BlockingQueue {
     try {
       out = w.retry(w.request, key);
     } catch (err) {
+      this.served++;
+      this.woken.push(w.client);
       this.finish(w, (x) => x.reject(err));
       return;
     }
@@ -178,6 +196,8 @@ export class BlockingQueue {
       if (rearm) this.armWake(w);
       return;
     }
+    this.served++;
+    this.woken.push(w.client);
     this.finish(w, (x) => x.resolve(out as Reply));
   }
 
@@ -210,6 +230,7 @@ export class BlockingQueue {
   flush(): void {
     if (this.flushing || this.holds > 0) return;
     this.flushing = true;
+    if (this.ready.length > 0) this.woken.length = 0;
     try {
       while (this.ready.length > 0) {
         const keys = this.ready.splice(0);

@@ -373,6 +373,14 @@ export class Connection {
    * something is ahead (blocked call, queued commands, a busy script, closing): then use
    * `execute`. Throws `CommandError` for error replies, as `run`.
    */
+  /**
+   * Blocked calls of the server served so far (BlockingQueue.served): a front end compares it
+   * around a command to know the command woke blocked clients, whose replies Redis writes first.
+   */
+  get servedBlocked(): number {
+    return this.ks.blocking.served;
+  }
+
   executeNow(argv: string[]): Reply | Promise<Reply> | undefined {
     if (this.occupied || this.waiting !== null || this.closing || this.server.busyScript !== null) return undefined;
     const out = runReplying(this, argv);

@@ -21,6 +21,7 @@ import { MapReply, PushReply, type Reply, mapPairs } from '../reply/reply';
 import type { ServerStats } from '../stats/server-stats';
 import { RequestParser } from './resp-parser';
 import { type Protocol, encodeToString, errorLine } from './resp-encoder';
+import { realSetImmediate } from '../clock/real-timers';
 
 /** The engine connection as the session uses it (ENGINE-API.md). */
 export interface SessionConnection {
@@ -44,6 +45,11 @@ export interface SessionConnection {
   readonly pushesInline?: boolean;
   /** While EXEC runs: the index of the queued command running (-1 otherwise). */
   readonly execIndex?: number;
+  /**
+   * Blocked calls of the server served so far: when a request moves it, the replies of the
+   * clients it woke go out first (Redis writes them first: lib/blocking/blocking.ts `woken`).
+   */
+  readonly servedBlocked?: number;
   /** Set once SYNC/PSYNC made the connection a replica (lib/engine/replication.ts). */
   readonly replicaFeed?: { connect(writer: (data: string) => void): string } | null;
 }
@@ -163,8 +169,18 @@ export class Session {
     try {
       this.takeRequests();
     } finally {
-      // the replies of the requests answered at once, in one write
-      if (this.unflushed) this.flush();
+      // the replies of the requests answered at once, in one write; after the replies of the
+      // clients they woke (written as their promises settle), as Redis writes those first
+      if (this.unflushed) {
+        if (this.wokeBlocked) {
+          this.wokeBlocked = false;
+          realSetImmediate(() => {
+            if (this.unflushed) this.flush();
+          });
+        } else {
+          this.flush();
+        }
+      }
     }
   }
 
@@ -215,6 +231,8 @@ export class Session {
 
   /** Replies settled by `answerNow` and not written yet (written once the requests at hand are taken). */
   private unflushed = false;
+  /** A request answered at once woke blocked clients: the write waits a turn for theirs. */
+  private wokeBlocked = false;
 
   /**
    * Run the request now when the connection can (nothing ahead of it): its slot settles at once,
@@ -224,10 +242,12 @@ export class Session {
    */
   private answerNow(slot: Slot, argv: string[]): boolean {
     let out: Reply | Promise<Reply> | undefined;
+    const served = this.conn.servedBlocked;
     try {
       this.running = slot;
       this.runningArgv = argv;
       out = this.conn.executeNow!(argv);
+      if (this.conn.servedBlocked !== served) this.wokeBlocked = true;
     } catch (err) {
       this.running = null;
       this.runningArgv = null;
