@@ -599,6 +599,10 @@ export function connectInstance(redis: Instance, emulators: EmulatorTable): Prom
  */
 function attachInvalidationSink(redis: Instance, conn: Connection): void {
   attachShardMessages(redis, conn);
+  // the client's SUBSCRIBE/PSUBSCRIBE live on ioredis-mock's channel tables: CLIENT LIST, CLIENT
+  // KILL TYPE and INFO count them as the server counts this client's
+  conn.frontEndSubscriptions = () =>
+    redis[CONN] === conn && !conn.closed ? [listenedChannels(redis, redis.channels).length, listenedChannels(redis, redis.patternChannels).length] : [0, 0];
   conn.redirectSink = (keys) => {
     if (!redis.subscriberMode) return;
     const buffers = keys === null ? null : keys.map((k) => Buffer.from(k, 'latin1'));

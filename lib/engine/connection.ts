@@ -196,6 +196,13 @@ export class Connection {
    */
   redirectSink: ((keys: string[] | null) => void) | null = null;
   /**
+   * The channel and pattern counts of the subscriptions a front end keeps for this connection
+   * itself (the ioredis front end's in-process SUBSCRIBE/PSUBSCRIBE, on ioredis-mock's channel
+   * tables), for introspection only: CLIENT LIST/INFO (`flags=P`, `sub`, `psub`), CLIENT KILL
+   * TYPE pubsub|normal and INFO's pubsub_clients see them as a server sees that client's.
+   */
+  frontEndSubscriptions: (() => readonly [channels: number, patterns: number]) | null = null;
+  /**
    * CLIENT REPLY state (networking.c clientCommand, server.c call): `off` silences every reply
    * until CLIENT REPLY ON; `skipNext` (set by SKIP, not while off) silences the next command's
    * reply (`skip`). Pub/sub pushes are not replies: they are still delivered.
@@ -680,6 +687,20 @@ export class Connection {
   /** Redis CLIENT_PUBSUB: any channel, pattern or shard channel subscribed. */
   get inSubscriberMode(): boolean {
     return this.subscriptionCount > 0 || (this.shardSubs?.size ?? 0) > 0;
+  }
+
+  /** CLIENT LIST `sub` and `psub`: channels and patterns, the front end's included (`frontEndSubscriptions`). */
+  get listedSubscriptions(): readonly [channels: number, patterns: number] {
+    const own: [number, number] = [this.channelSubs?.size ?? 0, this.patternSubs?.size ?? 0];
+    const kept = this.frontEndSubscriptions?.();
+    return kept === undefined ? own : [own[0] + kept[0], own[1] + kept[1]];
+  }
+
+  /** Redis CLIENT_PUBSUB as CLIENT LIST, CLIENT KILL TYPE and INFO see it: `inSubscriberMode` or a front end's subscription. */
+  get listedAsSubscriber(): boolean {
+    if (this.inSubscriberMode) return true;
+    const [channels, patterns] = this.listedSubscriptions;
+    return channels + patterns > 0;
   }
 
   /** SSUBSCRIBE/SUNSUBSCRIBE count: shard channels (Redis clientShardSubscriptionsCount). */

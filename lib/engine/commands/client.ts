@@ -116,7 +116,7 @@ export function clientInfoLine(c: Connection, viewer: Connection): string {
   let flags = '';
   if (c.monitoring) flags += 'O'; // a MONITOR client is a replica to Redis (CLIENT_SLAVE|CLIENT_MONITOR)
   else if (c.replicaFeed !== null) flags += 'S';
-  if (c.inSubscriberMode) flags += 'P';
+  if (c.listedAsSubscriber) flags += 'P';
   if (c.inMulti || c.execLength >= 0) flags += 'x'; // EXEC keeps CLIENT_MULTI while its commands run
   if (c.blocked) flags += 'b';
   if (c.tracking !== null) {
@@ -128,6 +128,7 @@ export function clientInfoLine(c: Connection, viewer: Connection): string {
   if (c.noEvict) flags += 'e';
   if (c.noTouch) flags += 'T';
   if (flags === '') flags = 'N';
+  const [channels, patterns] = c.listedSubscriptions;
   const fields: [string, string | number][] = [
     ['id', c.id],
     ['addr', c.addr],
@@ -138,8 +139,8 @@ export function clientInfoLine(c: Connection, viewer: Connection): string {
     ['idle', Math.max(0, Math.floor((now - c.lastInteraction) / 1000))],
     ['flags', flags],
     ['db', c.db],
-    ['sub', c.channelSubs?.size ?? 0],
-    ['psub', c.patternSubs?.size ?? 0],
+    ['sub', channels],
+    ['psub', patterns],
     ['ssub', c.shardSubscriptionCount],
     ['multi', c.multiLength],
   ];
@@ -197,8 +198,8 @@ function ofType(type: string | null): (c: Connection) => boolean {
   if (t === null) return () => true;
   const replica = (c: Connection) => c.replicaFeed !== null && !c.monitoring;
   if (t === 'replica' || t === 'slave') return replica;
-  if (t === 'pubsub') return (c) => !replica(c) && c.inSubscriberMode;
-  if (t === 'normal') return (c) => !replica(c) && !c.inSubscriberMode;
+  if (t === 'pubsub') return (c) => !replica(c) && c.listedAsSubscriber;
+  if (t === 'normal') return (c) => !replica(c) && !c.listedAsSubscriber;
   return () => false;
 }
 

@@ -72,7 +72,11 @@ export function infoSource(conn: Connection): InfoSource {
     }
     keyspace.push({ db: ks.dbIndex, keys: keys.length, expires, avgTtl: expires ? Math.floor(ttl / expires) : 0, subexpiry });
   }
-  const subscribed = (c: Connection) => ((c as unknown as { subscriptionCount?: number }).subscriptionCount ?? 0) > 0;
+  // channels and patterns, the front end's own included (Connection.listedSubscriptions)
+  const subscribed = (c: Connection) => {
+    const counts = (c as unknown as { listedSubscriptions?: readonly [number, number] }).listedSubscriptions;
+    return counts !== undefined && counts[0] + counts[1] > 0;
+  };
   const nowMs = conn.keyspace.clock.now();
   return {
     version: conn.keyspace.redisVersion,
