@@ -116,6 +116,18 @@ describe('a subscribed client on RESP2 (ioredis 5, or ioredis 6 with protocol 2)
     expect(await sub.ping()).toBe('PONG');
     expect(await sub.get('k')).toBeNull();
   });
+
+  it('answers PING with [pong, message] in a pipeline and through call() too (ioredis 5 and 6 on 7.0.15)', async () => {
+    const sub = make(opts);
+    await sub.subscribe('c');
+    expect(await sub.pipeline().ping().ping('y').exec()).toEqual([
+      [null, ['pong', '']],
+      [null, ['pong', 'y']],
+    ]);
+    expect(await sub.call('PING')).toEqual(['pong', '']);
+    expect(await sub.unsubscribe()).toBe(0);
+    expect(await sub.pipeline().ping().exec()).toEqual([[null, 'PONG']]);
+  });
 });
 
 // ioredis 5 speaks only RESP2: skipped under `npm run test:ioredis5`

@@ -481,6 +481,21 @@ export function runEngineCommand(redis: Instance, emulators: EmulatorTable, name
   return deferred(verdict, () => runEngineNow(redis, emulators, name, args, buffers));
 }
 
+/**
+ * PING on a subscribed RESP2 connection: `['pong', message]` (server.c pingCommand; `''` without
+ * a message), as a method, `call()` or a pipeline sends it; null when the client is not in that
+ * state (or the arity is wrong: the engine answers that). The subscriptions of an ioredis client
+ * are ioredis-mock's, which the engine's PING does not see.
+ */
+export function subscribedPing(redis: Instance, conn: Connection, args: unknown[], buffers: boolean): unknown[] | null {
+  if (!inResp2SubscriberMode(redis, conn)) return null;
+  const flat = flatten(args);
+  if (flat.length > 1) return null;
+  conn.noteCommand('ping');
+  const reply = ['pong', flat.length === 1 ? flat[0] : ''];
+  return reply.map((v) => (buffers ? (Buffer.isBuffer(v) ? v : Buffer.from(String(v))) : Buffer.isBuffer(v) ? v.toString() : String(v)));
+}
+
 function runEngineNow(redis: Instance, emulators: EmulatorTable, name: string, args: unknown[], buffers: boolean): Promise<unknown> {
   const conn = usableConnection(redis, emulators);
   if (conn instanceof Error) return rejectedWhenClosed(redis, conn);
@@ -492,13 +507,9 @@ function runEngineNow(redis: Instance, emulators: EmulatorTable, name: string, a
   if (lower === 'ssubscribe' || lower === 'sunsubscribe') return shardSubscription(redis, conn, name, args, lower);
   // PING on a subscribed RESP2 connection answers [pong, message] (server.c pingCommand); the
   // subscriptions of an ioredis client are ioredis-mock's, which the engine does not count
-  if (lower === 'ping' && inResp2SubscriberMode(redis, conn)) {
-    const flat = flatten(args);
-    if (flat.length <= 1) {
-      conn.noteCommand('ping');
-      const reply = ['pong', flat.length === 1 ? flat[0] : ''];
-      return Promise.resolve(reply.map((v) => (buffers ? (Buffer.isBuffer(v) ? v : Buffer.from(String(v))) : Buffer.isBuffer(v) ? v.toString() : String(v))));
-    }
+  if (lower === 'ping') {
+    const pong = subscribedPing(redis, conn, args, buffers);
+    if (pong !== null) return Promise.resolve(pong);
   }
   let argv: string[];
   try {

@@ -22,7 +22,7 @@ import { ErrorReply, type Reply } from '../reply/reply';
 import { asCalledByName } from './builtin-replies';
 import { decodeBytes } from './encoding';
 import { CONN, OFFLINE_QUEUE_DISABLED, autoConnect, closeInstance, closingByClient, deferUntilReady, isClosing, settledWhenClosed } from './lifecycle';
-import { buildArgv, encoderOf, isNoScript, popCallback, processArguments, runBuiltinNow, subscriberModeRefusal, toClientError, withCallback } from './methods';
+import { buildArgv, encoderOf, isNoScript, popCallback, processArguments, runBuiltinNow, subscribedPing, subscriberModeRefusal, toClientError, withCallback } from './methods';
 import { MethodLayer } from './method-layer';
 import { guarded } from './spin-guard';
 
@@ -101,6 +101,10 @@ function runArgvNow(redis: Instance, conn: Connection, argv: string[], buffers: 
 function runEntry(redis: Instance, conn: Connection, e: Entry): unknown {
   if (e.error !== undefined) throw e.error;
   if (conn.closed) throw new Error('Connection is closed.');
+  if (e.base === 'ping' && !conn.inMulti) {
+    const pong = subscribedPing(redis, conn, e.args, e.buffers);
+    if (pong !== null) return pong;
+  }
   if (e.kind === 'builtin') {
     if (conn.inMulti) return runArgvNow(redis, conn, builtinArgvOf(redis, e), e.buffers);
     const value = runBuiltinNow(redis, conn, e.name, e.base, e.emulator!, e.args);
