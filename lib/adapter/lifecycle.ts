@@ -435,10 +435,13 @@ function listenedChannels(redis: Instance, store: any): unknown[] {
   return out;
 }
 
+/** The channel (or pattern) names of the emitters, byte strings, as arguments that send those bytes. */
+const asSent = (names: unknown[]): unknown[] => names.map((c) => (typeof c === 'string' ? Buffer.from(c, 'latin1') : c));
+
 /** ioredis autoResubscribe: SUBSCRIBE / PSUBSCRIBE / SSUBSCRIBE the lost connection's channels again. */
 function resubscribe(redis: Instance, prev: PrevCondition): void {
-  if (prev.channels.length > 0) Promise.resolve(redis.subscribe(...prev.channels)).catch(noop);
-  if (prev.patterns.length > 0) Promise.resolve(redis.psubscribe(...prev.patterns)).catch(noop);
+  if (prev.channels.length > 0) Promise.resolve(redis.subscribe(...asSent(prev.channels))).catch(noop);
+  if (prev.patterns.length > 0) Promise.resolve(redis.psubscribe(...asSent(prev.patterns))).catch(noop);
   if (prev.shardChannels.length > 0) Promise.resolve(redis.ssubscribe(...prev.shardChannels.map((c) => Buffer.from(c, 'latin1')))).catch(noop);
 }
 
@@ -753,8 +756,9 @@ export function installLifecycleHooks(proto: Instance): void {
 }
 
 const MESSAGE_EVENTS = new Set(['message', 'messageBuffer', 'pmessage', 'pmessageBuffer']);
-const asBuffer = (v: unknown): Buffer => (Buffer.isBuffer(v) ? v : Buffer.from(String(v ?? '')));
-const asString = (v: unknown): string => (Buffer.isBuffer(v) ? v.toString() : String(v ?? ''));
+// channel, pattern and message come from the server's emitters as byte strings (publishNow)
+const asBuffer = (v: unknown): Buffer => (Buffer.isBuffer(v) ? v : Buffer.from(String(v ?? ''), 'latin1'));
+const asString = (v: unknown): string => asBuffer(v).toString();
 
 /**
  * A pub/sub message from ioredis-mock (which emits only `message`, or only `messageBuffer` when

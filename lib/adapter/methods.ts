@@ -632,7 +632,10 @@ export function runBuiltinNow(redis: Instance, conn: Connection, name: string, b
     }
     // Redis's arity check, the keyspace clock, errors as Redis's (builtins.ts); a long
     // argument list is refused (large-args.ts)
-    result = runBuiltin(ks, name, processed, (args) => callWithinLimit(base, args, (all) => emulator.apply(redis, all)));
+    // channels and patterns go on the server's emitters as byte strings (distinct bytes,
+    // distinct channels: lib/engine/commands/pubsub.ts publishNow)
+    const emulatorArgs = SUBSCRIPTION_CHANGES.has(base) ? processed.map(toByteString) : processed;
+    result = runBuiltin(ks, name, emulatorArgs, (args) => callWithinLimit(base, args, (all) => emulator.apply(redis, all)));
     ran = true;
   } catch (err) {
     conn.recordBuiltin(base, processed[0], start, weight, err);

@@ -215,8 +215,6 @@ export class Connection {
   replySkip = false;
   /** @internal The caller's database while a script runs on another one (SELECT inside the script). */
   dbBeforeScriptSelect: number | null = null;
-  /** @internal The Buffer each non-UTF-8 channel/pattern was subscribed with ('c'|'p' + name → it). */
-  subscribedArgs: Map<string, Buffer> | undefined;
   private closeListeners: Set<() => void> | undefined;
   /** MONITOR mode (./connection/monitor.ts): every command of the server is pushed to it. */
   monitoring = false;

@@ -17,11 +17,10 @@
 import { realNextTick } from '../../clock/real-timers';
 import { PushReply, SimpleString, type Reply } from '../../reply/reply';
 import { CommandError, errSubcommandSyntax } from '../../errors';
-import { bytesOf } from '../../bytes/index';
 import { globMatch } from '../../bytes/glob';
 import { supports } from '../../version';
 import type { ConnectionCommandSpec, ConnectionHandler } from '../command-types';
-import { builtinArg, type Connection } from '../connection';
+import type { Connection } from '../connection';
 import type { ServerState } from '../registry';
 
 /** What a SUBSCRIBE-family command resolves with: its confirmations were pushed. */
@@ -47,16 +46,6 @@ class Confirmations {
   get reply(): Reply {
     return this.first ?? NO_REPLY;
   }
-}
-
-/**
- * The key of a channel or pattern (byte string) on the server's emitters: the form engine
- * connections and ioredis-mock's SUBSCRIBE register it under (text when the bytes are UTF-8,
- * else a Buffer, which the emitter names by its UTF-8 decoding).
- */
-function emitterKey(name: string): string {
-  const k = builtinArg(name);
-  return typeof k === 'string' ? k : k.toString('utf8');
 }
 
 /**
@@ -102,18 +91,19 @@ function collectDelivery(fn: (...args: unknown[]) => void, ...args: unknown[]): 
   queue.push(() => fn(...args));
 }
 
+/**
+ * The emitters name channels and patterns by their byte strings (every front end subscribes them
+ * so: lib/engine/connection/pubsub.ts, the ioredis adapter), and messages travel as byte strings.
+ */
 function publishNow(server: ServerState, channel: string, message: string): number {
-  const key = builtinArg(channel);
-  const payload = builtinArg(message);
   const channels = server.channels;
-  const name = typeof key === 'string' ? key : key.toString('utf8');
-  let receivers = channels.listenerCount(name);
-  if (receivers > 0) channels.emit(name, payload);
+  let receivers = channels.listenerCount(channel);
+  if (receivers > 0) channels.emit(channel, message);
   const patterns = server.patternChannels;
-  for (const [pattern, bytes] of subscribedNames(patterns)) {
-    if (!globMatch(bytes, channel)) continue;
+  for (const pattern of subscribedNames(patterns)) {
+    if (!globMatch(pattern, channel)) continue;
     receivers += patterns.listenerCount(pattern);
-    patterns.emit(pattern, payload, key);
+    patterns.emit(pattern, message, channel);
   }
   return receivers;
 }
@@ -137,19 +127,13 @@ export function publishToSelf(conn: Connection, channel: string, message: string
   }
 }
 
-/**
- * The channels (or patterns) with a subscriber on an emitter: emitter event name → the name's
- * bytes. The bytes come from ioredis-mock's `instanceListeners` keys (the string or Buffer each
- * subscription was made with), as a Buffer's event name is its lossy UTF-8 decoding.
- */
-function subscribedNames(emitter: ServerState['channels']): Map<string, string> {
-  const out = new Map<string, string>();
+/** The channels (or patterns: byte strings) with a subscriber on an emitter (ioredis-mock's `instanceListeners`). */
+function subscribedNames(emitter: ServerState['channels']): string[] {
+  const out: string[] = [];
   const byName = (emitter as { instanceListeners?: Map<unknown, Map<unknown, unknown>> }).instanceListeners;
   for (const [k, listeners] of byName ?? []) {
-    if (listeners.size === 0) continue;
-    const name = Buffer.isBuffer(k) ? k.toString('utf8') : String(k);
-    if (out.has(name) || emitter.listenerCount(name) === 0) continue;
-    out.set(name, Buffer.isBuffer(k) ? k.toString('latin1') : bytesOf(k));
+    if (listeners.size === 0 || typeof k !== 'string' || emitter.listenerCount(k) === 0) continue;
+    out.push(k);
   }
   return out;
 }
@@ -165,7 +149,7 @@ export function publishShardMessage(server: ServerState, channel: string, messag
 /** Active channels (with a subscriber) of the emitters, as byte strings, matching `pattern`. */
 function activeChannels(server: ServerState, pattern: string | undefined): string[] {
   const out: string[] = [];
-  for (const bytes of subscribedNames(server.channels).values()) if (pattern === undefined || globMatch(pattern, bytes)) out.push(bytes);
+  for (const bytes of subscribedNames(server.channels)) if (pattern === undefined || globMatch(pattern, bytes)) out.push(bytes);
   return out;
 }
 
@@ -199,12 +183,12 @@ function atMostPattern(argv: string[]): string | undefined {
 const channelsRun: ConnectionHandler = (conn, argv) => activeChannels(conn.server, atMostPattern(argv));
 const numsubRun: ConnectionHandler = (conn, argv) => {
   const out: (string | number)[] = [];
-  for (const ch of argv.slice(2)) out.push(ch, conn.server.channels.listenerCount(emitterKey(ch)));
+  for (const ch of argv.slice(2)) out.push(ch, conn.server.channels.listenerCount(ch));
   return out;
 };
 const numpatRun: ConnectionHandler = (conn) => {
   // dictSize(server.pubsub_patterns): distinct patterns with a subscriber
-  return subscribedNames(conn.server.patternChannels).size;
+  return subscribedNames(conn.server.patternChannels).length;
 };
 const shardChannelsRun: ConnectionHandler = (conn, argv) => {
   const pattern = atMostPattern(argv);

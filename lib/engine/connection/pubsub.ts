@@ -6,9 +6,7 @@
  * `patternSubs`, `shardSubs`, `pushListeners`).
  */
 import { PushReply, type Reply } from '../../reply/reply';
-import { bytesOf as toByteString } from '../../bytes/index';
 import type { Connection } from '../connection';
-import { builtinArg } from './builtin-host';
 
 /** Out-of-band messages as push replies; returns a function that removes the listener. */
 export function onPush(conn: Connection, listener: (msg: Reply) => void): () => void {
@@ -22,11 +20,14 @@ export function push(conn: Connection, msg: Reply): void {
   for (const l of conn.pushListeners) l(msg);
 }
 
-/** A pub/sub message from the server's channel emitters (`message`/`pmessage` events). */
+/**
+ * A pub/sub message from the server's channel emitters (`message`/`pmessage` events): channel,
+ * pattern and message are byte strings there (lib/engine/commands/pubsub.ts `publishNow`).
+ */
 export function deliverMessage(conn: Connection, event: string, args: unknown[]): void {
   const kind = event.replace(/Buffer$/, '');
   if (kind !== 'message' && kind !== 'pmessage') return;
-  const items = [kind, ...args].map((a) => (Buffer.isBuffer(a) ? a.toString('latin1') : toByteString(a)));
+  const items = [kind, ...args].map((a) => (Buffer.isBuffer(a) ? a.toString('latin1') : String(a)));
   if (conn.selfEchoes !== undefined && conn.selfEchoes[0] === items.join('\0')) {
     conn.selfEchoes.shift();
     if (conn.selfEchoes.length === 0) conn.selfEchoes = undefined;
@@ -57,17 +58,16 @@ export function shardUnsubscribe(conn: Connection, channel: string): void {
   if (set.size === 0) table.delete(channel);
 }
 
-/** Subscribe to a channel or pattern (byte string) on the server's emitters. */
+/**
+ * Subscribe to a channel or pattern (byte string) on the server's emitters, under its byte
+ * string: distinct bytes are distinct channels, whatever their UTF-8 decoding.
+ */
 export function subscribe(conn: Connection, name: string, pattern: boolean): void {
   const subs = pattern ? (conn.patternSubs ??= new Set()) : (conn.channelSubs ??= new Set());
   if (subs.has(name)) return;
   subs.add(name);
   const emulator = conn.emulators[pattern ? 'psubscribe' : 'subscribe'];
-  // ioredis-mock keys its subscriptions by the argument itself: a Buffer (a non-UTF-8 name)
-  // must be the same object on UNSUBSCRIBE
-  const arg = builtinArg(name);
-  if (typeof arg !== 'string') (conn.subscribedArgs ??= new Map()).set(`${pattern ? 'p' : 'c'}${name}`, arg);
-  if (typeof emulator === 'function') emulator.call(conn.builtinHost, arg);
+  if (typeof emulator === 'function') emulator.call(conn.builtinHost, name);
 }
 
 /** Unsubscribe from a channel or pattern. */
@@ -75,10 +75,7 @@ export function unsubscribe(conn: Connection, name: string, pattern: boolean): v
   const subs = pattern ? conn.patternSubs : conn.channelSubs;
   if (!subs?.delete(name)) return;
   const emulator = conn.emulators[pattern ? 'punsubscribe' : 'unsubscribe'];
-  const id = `${pattern ? 'p' : 'c'}${name}`;
-  const arg = conn.subscribedArgs?.get(id) ?? builtinArg(name);
-  conn.subscribedArgs?.delete(id);
-  if (typeof emulator === 'function') emulator.call(conn.builtinHost, arg);
+  if (typeof emulator === 'function') emulator.call(conn.builtinHost, name);
 }
 
 /** Drop every subscription (RESET, close). */
