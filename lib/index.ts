@@ -250,8 +250,18 @@ export function streamsKeyspace(redis: IORedis | StreamsRedisInstance<'resp3'> |
  * rejecting with StreamsMockError "… a script still running at the reset …", keys deleted,
  * blocked calls released, CONFIG back to the defaults, and (unless `keepClocks`) each keyspace
  * back on the default global clock and version 8.10.
+ * @throws StreamsMockError when `options` is not an object of `{ keepClocks?: boolean }`
  */
 export function resetAllKeyspaces(options: { keepClocks?: boolean } = {}): void {
+  if (options === null || typeof options !== 'object') {
+    throw new ClockError(`resetAllKeyspaces(options): options must be an object such as { keepClocks: true }, got ${valueName(options)}`);
+  }
+  for (const key of Object.keys(options)) {
+    if (key !== 'keepClocks') throw new ClockError(`resetAllKeyspaces(options): unknown option '${key}' (the one option is keepClocks)`);
+  }
+  if (options.keepClocks !== undefined && typeof options.keepClocks !== 'boolean') {
+    throw new ClockError(`resetAllKeyspaces(options): keepClocks must be true or false, got ${valueName(options.keepClocks)}`);
+  }
   // every front end's keyspaces live in the engine's registry
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { allKeyspaces, stopRunningScripts } = require('./engine/registry') as typeof import('./engine/registry');

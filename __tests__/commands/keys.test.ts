@@ -203,6 +203,15 @@ describe('EXPIRE family, TTL, PERSIST', () => {
     expect(h.run('EXPIREAT', 'd', '9223372036854774', 'LT')).toBe(1);
   });
 
+  it('PEXPIRETIME of PXAT INT64_MAX answers INT64_MAX (a double held 2^63, whose digits are no int64: redis-cli refused the reply)', () => {
+    // redis-server 7.0.15: SET k v PXAT 9223372036854775807, PEXPIRETIME k → 9223372036854775807
+    const h = new Harness();
+    h.db.store('far', 'v');
+    expect(h.run('PEXPIREAT', 'far', '9223372036854775807')).toBe(1);
+    expect(h.run('PEXPIRETIME', 'far')).toBe(9223372036854775807n);
+    expect(h.run('EXPIRETIME', 'far')).toBe(9223372036854776);
+  });
+
   it('TTL rounds to the nearest second; EXPIRETIME/PEXPIRETIME answer the absolute time; PERSIST', () => {
     const h = new Harness();
     expect(['ttl', 'pttl', 'expiretime', 'pexpiretime', 'persist'].map((c) => h.run(c, 'nokey'))).toEqual([-2, -2, -2, -2, 0]);

@@ -3,7 +3,7 @@
  * `installStreams({})` used to throw a bare TypeError from inside the package ("Cannot read
  * properties of null …", found by the fresh-user trial).
  */
-import { StreamsMockError, installStreams, streamsKeyspace } from 'ioredis-mock-streams';
+import { StreamsMockError, installStreams, resetAllKeyspaces, streamsKeyspace } from 'ioredis-mock-streams';
 
 describe('misuse of streamsKeyspace() and installStreams()', () => {
   it.each([
@@ -23,5 +23,14 @@ describe('misuse of streamsKeyspace() and installStreams()', () => {
   ])('installStreams(%p) throws StreamsMockError naming the class it takes', (value, named) => {
     expect(() => installStreams(value)).toThrow(StreamsMockError);
     expect(() => installStreams(value)).toThrow(`installStreams() takes the class ioredis-mock exports (require('ioredis-mock')), not ${named}`);
+  });
+
+  it.each([
+    [{ keepclocks: true }, "resetAllKeyspaces(options): unknown option 'keepclocks' (the one option is keepClocks)"],
+    [{ keepClocks: 'yes' }, 'resetAllKeyspaces(options): keepClocks must be true or false, got a string'],
+    [null, 'resetAllKeyspaces(options): options must be an object such as { keepClocks: true }, got null'],
+  ])('resetAllKeyspaces(%p) throws StreamsMockError naming its one option (a misspelt one was ignored: the clocks were reset)', (value, message) => {
+    expect(() => resetAllKeyspaces(value as never)).toThrow(StreamsMockError);
+    expect(() => resetAllKeyspaces(value as never)).toThrow(message);
   });
 });

@@ -187,8 +187,9 @@ export class FakeClock implements Clock {
   /**
    * Go back to the start time, or to `now` (ms since the epoch or a Date) if given. Pending
    * timers are kept, each at the same remaining delay from the new time: they are the engine's
-   * (BLOCK timeouts, key expiry, CLIENT PAUSE), and a blocked read whose timeout was dropped would
-   * never answer.
+   * (BLOCK timeouts, active key expiry, CLIENT PAUSE), and a blocked read whose timeout was dropped
+   * would never answer. Keys keep their absolute expire times (the keyspace's, as on a server
+   * whose clock is set): a key whose time the new `now` has passed is expired when next touched.
    * @throws StreamsMockError when `now` is not ms since the epoch / a Date
    */
   reset(now?: number | Date): void {

@@ -95,6 +95,9 @@ const expireGeneric =
     return 1;
   };
 
+const INT64_LIMIT = 2 ** 63;
+const INT64_MAX = 9223372036854775807n;
+
 /** ttlGenericCommand: `ms` answers in ms (else rounded seconds), `absolute` the expiry time itself. */
 const ttlGeneric =
   (ms: boolean, absolute: boolean): CommandHandler =>
@@ -105,6 +108,9 @@ const ttlGeneric =
     if (at === undefined) return -1;
     let ttl = absolute ? at : at - ctx.now;
     if (ttl < 0) ttl = 0;
+    // expire times are kept as doubles: exact up to 2^53 ms; PXAT 9223372036854775807 is held
+    // as 2^63, whose digits would be an integer above INT64_MAX on the wire: Redis's largest
+    if (ms && ttl >= INT64_LIMIT) return INT64_MAX;
     return ms ? ttl : Math.floor((ttl + 500) / 1000);
   };
 
