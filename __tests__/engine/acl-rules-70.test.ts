@@ -73,3 +73,17 @@ it('ACL GETUSER in 7.0 mode rebuilds the commands of the root and of each select
   expect(at('selectors')[0][1]).toBe('-@all +acl -acl|setuser');
   r.disconnect();
 });
+
+it('ACL SETUSER reset sets sanitize-payload in 7.0 mode too (recorded on 7.0.15)', async () => {
+  const r = new Redis({ port: 35_511, streams: { redisVersion: '7.0' } } as never) as unknown as Client;
+  await r.call('acl', 'setuser', 'r1', 'reset');
+  await r.call('acl', 'setuser', 'r2', 'reset', 'on', 'nopass', '+@all');
+  const list: string[] = (await r.call('acl', 'list')).filter((l: string) => !l.startsWith('user default'));
+  expect(list).toEqual([
+    'user r1 off sanitize-payload resetchannels -@all',
+    'user r2 on nopass sanitize-payload resetchannels +@all',
+  ]);
+  const info = await r.call('acl', 'getuser', 'r1');
+  expect(info[info.indexOf('flags') + 1]).toEqual(['off', 'sanitize-payload']);
+  r.disconnect();
+});

@@ -489,7 +489,8 @@ export class AclUser {
       this.apply(u, 'resetchannels', pubsubAllChannels, v70);
       if (pubsubAllChannels) this.apply(u, 'allchannels', pubsubAllChannels, v70);
       this.apply(u, 'off', pubsubAllChannels, v70);
-      if (!v70) this.apply(u, 'sanitize-payload', pubsubAllChannels, v70);
+      // every version sets it here (7.0.15's user created without `reset` has no flag shown)
+      this.apply(u, 'sanitize-payload', pubsubAllChannels, v70);
       this.apply(u, 'clearselectors', pubsubAllChannels, v70);
       this.apply(u, '-@all', pubsubAllChannels, v70);
     } else {
