@@ -33,6 +33,7 @@ describe('hash commands (engine-owned)', () => {
     expect(h.run('HDEL', 'k', 'a', 'b', 'c')).toBe(2);
     expect(h.keys.has('k')).toBe(false);
     expect(h.notifications).toEqual([
+      ['n', 'new', 'k'],
       ['h', 'hset', 'k'],
       ['h', 'hdel', 'k'],
       ['g', 'del', 'k'],

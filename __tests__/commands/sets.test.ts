@@ -60,6 +60,7 @@ describe('set encodings follow t_set.c (defaults: intset 512, listpack 128 entri
     expect(h.run('SREM', 's', '1', '2', '3', '4', '5')).toBe(3);
     expect(h.keys.has('s')).toBe(false);
     expect(h.notifications).toEqual([
+      ['n', 'new', 's'],
       ['s', 'sadd', 's'],
       ['s', 'srem', 's'],
       ['g', 'del', 's'],
@@ -222,12 +223,14 @@ describe('set algebra', () => {
     expect(h.run('SUNIONSTORE', 'dst', 'nokey')).toBe(0);
     expect(h.notifications.filter(([, , k]) => k === 'dst')).toEqual([
       ['g', 'del', 'dst'],
+      ['n', 'new', 'dst'],
       ['s', 'sadd', 'dst'],
       ['g', 'del', 'dst'],
     ]);
   });
 });
 
+// `new` (class n, dbAdd/setKey of a missing key) re-read on 7.0.15 and the post-7.4 build: the same
 describe('keyspace events as t_set.c sends them (sequence read on the 4f8cdc2a build)', () => {
   it('sends sadd/srem/del, SMOVE srem then sadd only when added, spop then del, *store and del', () => {
     const h = new Harness();
@@ -240,9 +243,10 @@ describe('keyspace events as t_set.c sends them (sequence read on the 4f8cdc2a b
     ];
     for (const argv of script) h.run(...argv);
     expect(h.notifications.map(([, e, k]) => `${e} ${k}`)).toEqual([
-      'sadd a', 'srem a', 'del a', 'sadd b', 'srem b', 'sadd c', 'srem b', 'del b', 'sadd c', 'sadd d', 'srem c', 'sadd d',
-      'sadd e', 'spop e', 'spop e', 'del e', 'sadd f', 'spop f', 'del f', 'sadd g', 'sinterstore h', 'del h', 'sunionstore h',
-      'del h', 'sunionstore h', 'sdiffstore h', 'sadd z', 'spop z', 'spop z', 'del z',
+      'new a', 'sadd a', 'srem a', 'del a', 'new b', 'sadd b', 'srem b', 'new c', 'sadd c', 'srem b', 'del b', 'sadd c',
+      'new d', 'sadd d', 'srem c', 'sadd d', 'new e', 'sadd e', 'spop e', 'spop e', 'del e', 'new f', 'sadd f', 'spop f',
+      'del f', 'new g', 'sadd g', 'new h', 'sinterstore h', 'del h', 'new h', 'sunionstore h', 'del h', 'new h',
+      'sunionstore h', 'sdiffstore h', 'new z', 'sadd z', 'spop z', 'spop z', 'del z',
     ]);
   });
 });

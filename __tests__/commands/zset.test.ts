@@ -17,6 +17,7 @@ describe('sorted-set commands (engine-owned)', () => {
       expect(h.run('ZADD', 'z', 'CH', '5', 'a', '2', 'b', '3', 'c')).toBe(2);
       expect(h.run('ZRANGE', 'z', '0', '-1', 'WITHSCORES')).toEqual(['b', '2', 'c', '3', 'a', '5']);
       expect(h.notifications).toEqual([
+        ['n', 'new', 'z'],
         ['z', 'zadd', 'z'],
         ['z', 'zadd', 'z'],
       ]);

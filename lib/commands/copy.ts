@@ -84,6 +84,7 @@ function copy(ctx: CommandContext, argv: string[]): Reply {
   target.setValue(args.destination, duplicate(value), expireAt);
   // dupStringObject keeps the encoding (raw stays raw) in an object of its own (no shared integer)
   if (value.type === 'string') target.setStringMark?.(args.destination, db.stringMark?.(args.source) ?? 'unshared');
+  target.notifyEvent('n', 'new', args.destination); // dbAdd (after the REPLACE's delete too)
   target.notifyEvent('g', 'copy_to', args.destination);
   db.dirty?.(1); // server.dirty++ (db.c copyCommand)
   return 1;

@@ -416,7 +416,9 @@ function georadiusGeneric(ctx: CommandContext, argv: string[], srcKeyIndex: numb
       dst.set(gp.member, storedist ? gp.dist : gp.score);
     }
     fitEncoding(dst, limitsOf(db));
+    const isNew = db.lookup(storekey, true) === undefined;
     db.store(storekey, dst);
+    if (isNew) db.notifyEvent('n', 'new', storekey); // setKey → dbAdd
     db.notifyEvent('z', flags & GEOSEARCH ? 'geosearchstore' : 'georadiusstore', storekey);
     db.dirty?.(returnedItems);
   } else if (db.remove(storekey)) {

@@ -77,6 +77,7 @@ export function hashForWrite(ctx: CommandContext, key: string): RedisHash {
   if (h !== undefined) return h;
   const created = new RedisHash();
   ctx.db.store(key, created);
+  ctx.db.notifyEvent('n', 'new', key); // dbAdd
   return created;
 }
 

@@ -120,6 +120,7 @@ function restore(ctx: CommandContext, argv: string[]): Reply {
     return OK;
   }
   db.setValue(args.key, loaded.value, ttl === 0n ? undefined : Number(ttl));
+  db.notifyEvent('n', 'new', args.key); // dbAdd
   // the TTL propagates as an absolute time
   if (ttl !== 0n && !args.absttl) propagationOf(ctx.db)?.rewrite([...argv.slice(0, 2), String(ttl), ...argv.slice(3), 'ABSTTL']);
   if (args.idle >= 0 || args.freq >= 0) ctx.db.setAccess?.(args.key, args.idle, args.freq);

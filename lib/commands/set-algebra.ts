@@ -36,7 +36,9 @@ const ERR_LIMIT_NEGATIVE = "ERR LIMIT can't be negative";
 /** Store a non-empty result at `dst` (setKey), or delete `dst` for an empty one; reply: the size. */
 function storeResult(ctx: CommandContext, dst: string, result: RedisSet | undefined, event: string): Reply {
   if (result !== undefined && result.size > 0) {
+    const isNew = ctx.db.lookup(dst, true) === undefined;
     ctx.db.store(dst, result);
+    if (isNew) ctx.db.notifyEvent('n', 'new', dst); // setKey → dbAdd
     ctx.db.notifyEvent('s', event, dst);
     dirty(ctx.db, 1);
     return result.size;

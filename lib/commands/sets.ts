@@ -43,6 +43,7 @@ function sadd(ctx: CommandContext, argv: string[]): Reply {
   if (set === undefined) {
     set = RedisSet.create(argv[2], hint, limits);
     ctx.db.store(key, set);
+    ctx.db.notifyEvent('n', 'new', key); // dbAdd
   } else if (limits.listpack) {
     set.maybeConvert(hint, limits);
   }
@@ -103,6 +104,7 @@ function smove(ctx: CommandContext, argv: string[]): Reply {
   if (dstSet === undefined) {
     dstSet = RedisSet.create(member, 1, limits);
     ctx.db.store(dstKey, dstSet);
+    ctx.db.notifyEvent('n', 'new', dstKey); // dbAdd
   }
   ctx.db.touch(srcKey);
   dirty(ctx.db, 1);

@@ -251,7 +251,9 @@ function sortGeneric(ctx: CommandContext, argv: string[], readonly: boolean): Re
   }
   const db = ctx.db;
   if (outputLen > 0) {
+    const isNew = db.lookup(a.store, true) === undefined;
     db.store(a.store, RedisList.of(stored, listFill(db)));
+    if (isNew) db.notifyEvent('n', 'new', a.store); // setKey → dbAdd
     db.notifyEvent('l', 'sortstore', a.store);
     db.dirty?.(outputLen);
   } else if (db.remove(a.store)) {

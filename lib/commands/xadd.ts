@@ -79,6 +79,7 @@ export function execute(ctx: CommandContext, key: string, args: XaddArgs): Reply
   if (!stream) {
     if (args.noMkStream) return null;
     stream = ctx.db.createStream(key);
+    ctx.db.notifyEvent('n', 'new', key); // dbAdd
   }
   if (idEquals(stream.lastId, MAX_ID)) fail(ERR_XADD_EXHAUSTED);
   const id = newId(ctx, stream, args);

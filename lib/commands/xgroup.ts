@@ -142,6 +142,7 @@ function create(ctx: CommandContext, argv: string[]): Reply {
   if (!stream) {
     // MKSTREAM, now that the command can no longer fail.
     stream = ctx.db.createStream(p.key);
+    ctx.db.notifyEvent('n', 'new', p.key); // dbAdd
     ctx.db.signalReady(p.key);
   }
   if (stream.groups.has(p.groupName)) fail(ERR_BUSYGROUP);

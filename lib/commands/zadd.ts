@@ -70,6 +70,7 @@ function zaddGeneric(ctx: CommandContext, argv: string[], incrCommand: boolean):
     if (f.xx) return f.incr ? null : 0;
     z = createZset(ctx, elements, argv[scoreIdx + 1].length);
     db.store(key, z);
+    db.notifyEvent('n', 'new', key); // dbAdd
   } else if (z.listpack && elements > limitsOf(db).zsetMaxListpackEntries && !predates(ctx.version, '7.2')) {
     z.listpack = false; // zsetTypeMaybeConvert (7.2+)
   }

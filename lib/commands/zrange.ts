@@ -160,7 +160,9 @@ function zrangeGeneric(ctx: CommandContext, argv: string[], argStart: number, ds
     const out = createZset(ctx, knownLength ? picked.length : 0, 0);
     const limits = limitsOf(db);
     for (const [m, s] of picked) zsetSet(out, m, s, limits);
+    const isNew = db.lookup(dst, true) === undefined;
     db.store(dst, out);
+    if (isNew) db.notifyEvent('n', 'new', dst); // setKey → dbAdd
     db.notifyEvent('z', 'zrangestore', dst);
     db.dirty?.(1);
     return picked.length;

@@ -167,7 +167,9 @@ function generic(ctx: CommandContext, argv: string[], dst: string | undefined, n
   if (dst === undefined) return entriesReply(out.entries(), withScores, ctx.version);
   if (out.size > 0) {
     fitEncoding(out, limitsOf(db));
+    const isNew = db.lookup(dst, true) === undefined;
     db.store(dst, out);
+    if (isNew) db.notifyEvent('n', 'new', dst); // setKey → dbAdd
     db.notifyEvent('z', op === 'union' ? 'zunionstore' : op === 'inter' ? 'zinterstore' : 'zdiffstore', dst);
     db.dirty?.(1);
     return out.size;

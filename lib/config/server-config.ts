@@ -176,6 +176,11 @@ export class ServerConfig {
   private listMaxListpackSizeValue = -2;
   /** True once CONFIG SET has set `notify-keyspace-events` (since the last reset). */
   private notifySet = false;
+  /**
+   * The classes in force: CONFIG GET's value, plus `n` when it was set along with `A` (notify.c
+   * keeps NOTIFY_NEW in the flags but keyspaceEventsFlagsToString does not show it next to `A`).
+   */
+  private notifyEffective = '';
 
   /** Defaults of this server that differ from the table's (`port`: the server's port). */
   private readonly serverDefaults = new Map<string, string>();
@@ -212,7 +217,7 @@ export class ServerConfig {
    * `notifyKeyspaceEvents` option decides, as ioredis-mock's per-client option did).
    */
   get notifyKeyspaceEvents(): string | undefined {
-    return this.notifySet ? this.values.get('notify-keyspace-events') : undefined;
+    return this.notifySet ? this.notifyEffective : undefined;
   }
 
   /** `stream-node-max-entries` as Redis's long long. */
@@ -362,7 +367,12 @@ export class ServerConfig {
       staged.set(n.def.name, normalised);
     });
     for (const [name, value] of staged) this.values.set(name, value);
-    if (staged.has('notify-keyspace-events')) this.notifySet = true;
+    const notify = staged.get('notify-keyspace-events');
+    if (notify !== undefined) {
+      this.notifySet = true;
+      const raw = pairs.find(([name]) => lookupParam(name)?.def.name === 'notify-keyspace-events')?.[1] ?? '';
+      this.notifyEffective = notify.startsWith('A') && raw.includes('n') ? `n${notify}` : notify;
+    }
     this.applyHonoured();
     for (const l of this.listeners) for (const [name, value] of staged) l(name, value);
     this.afterSet?.(new Set(staged.keys()));
