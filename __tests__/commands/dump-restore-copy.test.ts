@@ -323,6 +323,29 @@ describe('COPY', () => {
     r.disconnect();
   });
 
+  it('keeps the encoding of a hash: a hashtable hash shrunk small stays a hashtable, a listpack one stays a listpack (hashTypeDup, as 7.0.15 and the post-7.4 build answer)', async () => {
+    for (const redisVersion of ['7.0', '8.10']) {
+      port++; // a server of its own for each version
+      const r = client({ streams: { redisVersion } });
+      await r.config('SET', 'hash-max-listpack-entries', '1');
+      await r.hset('big', 'a', '1', 'b', '2');
+      await r.hdel('big', 'a');
+      await r.hset('small', 'a', '1');
+      await r.config('SET', 'hash-max-listpack-entries', '128');
+      expect(await r.object('ENCODING', 'big')).toBe('hashtable');
+      expect(await r.copy('big', 'big2')).toBe(1);
+      expect(await r.copy('big', 'big3', 'DB', 1)).toBe(1);
+      await r.config('SET', 'hash-max-listpack-entries', '0');
+      expect(await r.copy('small', 'small2')).toBe(1);
+      expect(await r.object('ENCODING', 'big2')).toBe('hashtable');
+      expect(await r.object('ENCODING', 'small2')).toBe('listpack');
+      await r.select(1);
+      expect(await r.object('ENCODING', 'big3')).toBe('hashtable');
+      expect(await r.hgetall('big3')).toEqual({ b: '2' });
+      r.disconnect();
+    }
+  });
+
   it('copies to another database of the same server (DB n) and wakes readers there', async () => {
     const r = client({ streams: { redisVersion: '7.0' } });
     const db3 = client({ db: 3, streams: { redisVersion: '7.0' } });

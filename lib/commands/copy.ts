@@ -58,7 +58,7 @@ export function duplicate(v: KeyValue): KeyValue {
     case 'zset':
       return { ...v, value: v.value.map(([m, s]) => [m, s] as const) }; // zsetDup keeps a skiplist one
     case 'hash':
-      return { type: 'hash', value: v.value.map(([f, x]) => [f, x] as const), fieldExpiries: v.fieldExpiries };
+      return { ...v, value: v.value.map(([f, x]) => [f, x] as const) }; // hashTypeDup keeps a hashtable one
   }
 }
 

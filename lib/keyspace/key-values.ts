@@ -101,7 +101,10 @@ export function fromKeyValue(v: KeyValue, config?: ServerConfig, version: RedisV
       return z;
     }
     case 'hash': {
-      const h = hashOfPairs(v.value, limits);
+      // an engine hash's own encoding (COPY: hashTypeDup keeps a hashtable one however small);
+      // without one (a RESTORE payload) derived from the size and the limits
+      const h = hashOfPairs(v.value, v.listpack === undefined ? limits : undefined);
+      if (v.listpack === false) h.convertToHashtable();
       if (v.fieldExpiries) for (const [f, at] of v.fieldExpiries) h.setExpireAt(f, at);
       return h;
     }
