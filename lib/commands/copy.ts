@@ -75,7 +75,10 @@ function copy(ctx: CommandContext, argv: string[]): Reply {
   const { target, same } = targetDb(db, args.db);
   if (same && args.source === args.destination) fail(ERR_SAME_OBJECT);
   const value = db.getValue(args.source);
-  if (value === undefined) return 0;
+  if (value === undefined) {
+    db.notifyEvent('m', 'keymiss', args.source); // lookupKeyRead
+    return 0;
+  }
   const expireAt = db.expireAt(args.source);
   if (target.getValue(args.destination) !== undefined) {
     if (!args.replace) return 0;

@@ -20,7 +20,10 @@ import type { CommandContext, CommandSpec, Reply } from './types';
 function dump(ctx: CommandContext, argv: string[]): Reply {
   const db = wholeKeyDb(ctx.db, 'DUMP');
   const value = db.getValue(argv[1]);
-  if (value === undefined) return null;
+  if (value === undefined) {
+    db.notifyEvent('m', 'keymiss', argv[1]); // lookupKeyRead
+    return null;
+  }
   const compression = db.config?.rdbCompression ?? true;
   const limits = db.config?.collectionLimits;
   return byteString(withRdbTypes(() => createDumpPayload(value, RDB_FORMAT[ctx.version], { compression, limits })));

@@ -103,7 +103,10 @@ const ttlGeneric =
   (ms: boolean, absolute: boolean): CommandHandler =>
   (ctx, argv): Reply => {
     const db = ctx.db;
-    if (db.lookup(argv[1], true) === undefined) return -2;
+    if (db.lookup(argv[1], true) === undefined) {
+      db.notifyEvent('m', 'keymiss', argv[1]); // lookupKeyReadWithFlags
+      return -2;
+    }
     const at = db.ttlAt(argv[1]);
     if (at === undefined) return -1;
     let ttl = absolute ? at : at - ctx.now;

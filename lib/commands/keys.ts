@@ -74,20 +74,30 @@ function del(ctx: CommandContext, argv: string[]): Reply {
   return deleted;
 }
 
+// EXISTS, TOUCH and TYPE look keys up for reading (lookupKeyRead*): a missing key sends
+// `keymiss` (class m), once per argument
 function exists(ctx: CommandContext, argv: string[]): Reply {
   let n = 0;
-  for (let i = 1; i < argv.length; i++) if (ctx.db.lookup(argv[i], true) !== undefined) n++;
+  for (let i = 1; i < argv.length; i++) {
+    if (ctx.db.lookup(argv[i], true) !== undefined) n++;
+    else ctx.db.notifyEvent('m', 'keymiss', argv[i]);
+  }
   return n;
 }
 
 function touch(ctx: CommandContext, argv: string[]): Reply {
   let n = 0;
-  for (let i = 1; i < argv.length; i++) if (ctx.db.lookup(argv[i]) !== undefined) n++;
+  for (let i = 1; i < argv.length; i++) {
+    if (ctx.db.lookup(argv[i]) !== undefined) n++;
+    else ctx.db.notifyEvent('m', 'keymiss', argv[i]);
+  }
   return n;
 }
 
 function type(ctx: CommandContext, argv: string[]): Reply {
-  return new SimpleString(redisTypeOf(ctx.db.lookup(argv[1], true)) ?? 'none');
+  const t = redisTypeOf(ctx.db.lookup(argv[1], true));
+  if (t === undefined) ctx.db.notifyEvent('m', 'keymiss', argv[1]);
+  return new SimpleString(t ?? 'none');
 }
 
 const rename =

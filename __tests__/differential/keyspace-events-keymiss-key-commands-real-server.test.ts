@@ -1,0 +1,80 @@
+/**
+ * `keymiss` (class m) from the generic key commands: EXISTS and TOUCH (once per missing argument,
+ * repeats included), TYPE, TTL/PTTL/EXPIRETIME/PEXPIRETIME, DUMP, COPY's source, SORT's key and
+ * each missing key its BY/GET patterns name (db.c lookupKeyRead*; OBJECT and MEMORY USAGE look
+ * up without notifying). The fake sent keymiss from the string, bit and HyperLogLog reads only.
+ * Recorded on 7.0.15 and the post-7.4 build (the same sequence), and checked against the real
+ * servers (REDIS_URL / REDIS_UNSTABLE_URL; skipped with a message when unset).
+ */
+import { createConnection } from '../../lib/engine';
+import { toResp2Plain } from '../../lib/reply/reply';
+import { connectReal, describeOnRealServers } from '../helpers/real-server';
+
+const STEPS = [
+  ['SET', 'k', 'v'], ['EXISTS', 'k', 'n1', 'n1', 'n2'], ['TOUCH', 'n1', 'k'], ['TYPE', 'n1'], ['TYPE', 'k'], ['TTL', 'n1'], ['PTTL', 'n1'],
+  ['EXPIRETIME', 'n1'], ['PEXPIRETIME', 'n1'], ['DUMP', 'n1'], ['COPY', 'n1', 'n2'], ['OBJECT', 'ENCODING', 'n1'], ['MEMORY', 'USAGE', 'n1'],
+  ['SORT', 'n1'], ['SORT', 'n1', 'STORE', 'dst'], ['RPUSH', 'l', '3', '1', '2'], ['SET', 'w_1', '5'], ['HSET', 'o_2', 'f', 'x'],
+  ['SORT', 'l', 'BY', 'w_*', 'GET', 'o_*->f', 'GET', '#'], ['SORT', 'l', 'BY', 'nosort', 'GET', 'w_*'],
+];
+const EXPECTED = [
+  // EXISTS k n1 n1 n2, TOUCH n1 k, TYPE n1, TTL, PTTL, EXPIRETIME, PEXPIRETIME, DUMP, COPY, (OBJECT, MEMORY: none)
+  '__keyevent@9__:keymiss n1', '__keyevent@9__:keymiss n1', '__keyevent@9__:keymiss n2', '__keyevent@9__:keymiss n1',
+  '__keyevent@9__:keymiss n1', '__keyevent@9__:keymiss n1', '__keyevent@9__:keymiss n1', '__keyevent@9__:keymiss n1',
+  '__keyevent@9__:keymiss n1', '__keyevent@9__:keymiss n1', '__keyevent@9__:keymiss n1',
+  // SORT n1, SORT n1 STORE dst
+  '__keyevent@9__:keymiss n1', '__keyevent@9__:keymiss n1',
+  // SORT l BY w_* GET o_*->f GET #: the weights of 3 and 2 (w_1 exists), then the GETs in sorted order
+  '__keyevent@9__:keymiss w_3', '__keyevent@9__:keymiss w_2', '__keyevent@9__:keymiss o_3', '__keyevent@9__:keymiss o_1',
+  // SORT l BY nosort GET w_*
+  '__keyevent@9__:keymiss w_3', '__keyevent@9__:keymiss w_2',
+];
+
+async function fakeEvents(version: '7.0' | '8.0' | '8.10', port: number): Promise<string[]> {
+  const fake = createConnection({ port, streams: { redisVersion: version } });
+  const sub = createConnection({ port, streams: { redisVersion: version } });
+  const events: string[] = [];
+  sub.onPush((msg) => {
+    const items = toResp2Plain(msg) as string[];
+    if (items[0] === 'pmessage') events.push(`${items[2]} ${items[3]}`);
+  });
+  try {
+    await fake.execute(['CONFIG', 'SET', 'notify-keyspace-events', 'Em']);
+    await fake.execute(['SELECT', '9']);
+    await sub.execute(['PSUBSCRIBE', '__key*@9__:*']);
+    for (const step of STEPS) await fake.execute(step);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    return events;
+  } finally {
+    fake.close();
+    sub.close();
+  }
+}
+
+describe.each(['7.0', '8.10'] as const)('keymiss from the key commands in %s mode', (version) => {
+  it('is sent for each missing key a read lookup meets', async () => {
+    expect(await fakeEvents(version, version === '7.0' ? 48_770 : 48_771)).toEqual(EXPECTED);
+  });
+});
+
+describeOnRealServers('keymiss from the key commands', ({ url, version }) => {
+  it('is sent as by the real server', async () => {
+    const real = await connectReal(url, 9);
+    const realSub = await connectReal(url, 9, {}, false);
+    const realEvents: string[] = [];
+    realSub.on('pmessage', (_p: string, channel: string, message: string) => realEvents.push(`${channel} ${message}`));
+    try {
+      await real.call('CONFIG', 'SET', 'notify-keyspace-events', 'Em');
+      await realSub.psubscribe('__key*@9__:*');
+      for (const step of STEPS) await real.call(step[0], ...step.slice(1));
+      await real.call('PING');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      await real.call('CONFIG', 'SET', 'notify-keyspace-events', '');
+      await real.call('FLUSHDB');
+      real.disconnect();
+      realSub.disconnect();
+    }
+    expect(realEvents).toEqual(EXPECTED);
+    expect(await fakeEvents(version, version === '7.0' ? 48_772 : 48_773)).toEqual(realEvents);
+  });
+});
