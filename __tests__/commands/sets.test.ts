@@ -231,6 +231,7 @@ describe('set algebra', () => {
 });
 
 // `new` (class n, dbAdd/setKey of a missing key) re-read on 7.0.15 and the post-7.4 build: the same
+// (keymiss, class m: __tests__/differential/keyspace-events-keymiss-key-commands-real-server.test.ts)
 describe('keyspace events as t_set.c sends them (sequence read on the 4f8cdc2a build)', () => {
   it('sends sadd/srem/del, SMOVE srem then sadd only when added, spop then del, *store and del', () => {
     const h = new Harness();
@@ -242,7 +243,7 @@ describe('keyspace events as t_set.c sends them (sequence read on the 4f8cdc2a b
       ['SDIFFSTORE', 'h', 'g'], ['SPOP', 'g', '0'], ['SADD', 'z', '1', '2', '3', '4', '5', '6'], ['SPOP', 'z', '5'], ['SPOP', 'z', '1'],
     ];
     for (const argv of script) h.run(...argv);
-    expect(h.notifications.map(([, e, k]) => `${e} ${k}`)).toEqual([
+    expect(h.notifications.filter(([c]) => c !== 'm').map(([, e, k]) => `${e} ${k}`)).toEqual([
       'new a', 'sadd a', 'srem a', 'del a', 'new b', 'sadd b', 'srem b', 'new c', 'sadd c', 'srem b', 'del b', 'sadd c',
       'new d', 'sadd d', 'srem c', 'sadd d', 'new e', 'sadd e', 'spop e', 'spop e', 'del e', 'new f', 'sadd f', 'spop f',
       'del f', 'new g', 'sadd g', 'new h', 'sinterstore h', 'del h', 'new h', 'sunionstore h', 'del h', 'new h',

@@ -2,7 +2,9 @@
  * `keymiss` (class m) from the generic key commands: EXISTS and TOUCH (once per missing argument,
  * repeats included), TYPE, TTL/PTTL/EXPIRETIME/PEXPIRETIME, DUMP, COPY's source, SORT's key and
  * each missing key its BY/GET patterns name (db.c lookupKeyRead*; OBJECT and MEMORY USAGE look
- * up without notifying). The fake sent keymiss from the string, bit and HyperLogLog reads only.
+ * up without notifying), and from the reads of hashes, sets, sorted sets (GEO), lists and the
+ * set/sorted-set algebra sources. The fake sent keymiss from the string, bit and HyperLogLog reads
+ * only. (Streams' reads still send none: not covered here.)
  * Recorded on 7.0.15 and the post-7.4 build (the same sequence), and checked against the real
  * servers (REDIS_URL / REDIS_UNSTABLE_URL; skipped with a message when unset).
  */
@@ -29,7 +31,24 @@ const EXPECTED = [
   '__keyevent@9__:keymiss w_3', '__keyevent@9__:keymiss w_2',
 ];
 
-async function fakeEvents(version: '7.0' | '8.0' | '8.10', port: number): Promise<string[]> {
+// the read commands of hashes, sets, sorted sets (GEO too) and lists; set and sorted-set algebra
+// looks its sources up for reading, the STORE variants too; writes (HDEL, SREM, ZREM, LSET …)
+// look up for writing and send none
+const FAMILY_STEPS = [
+  ['HGET', 'n1', 'f'], ['HMGET', 'n1', 'f'], ['HGETALL', 'n1'], ['HLEN', 'n1'], ['HEXISTS', 'n1', 'f'], ['HSTRLEN', 'n1', 'f'],
+  ['HRANDFIELD', 'n1', '2'], ['HSCAN', 'n1', '0'], ['HDEL', 'n1', 'f'], ['SADD', 'a', '1'], ['SISMEMBER', 'n1', 'x'], ['SCARD', 'n1'],
+  ['SMEMBERS', 'n1'], ['SRANDMEMBER', 'n1'], ['SINTER', 'a', 'n1', 'n2'], ['SUNIONSTORE', 'd', 'n1', 'a'], ['SREM', 'n1', 'x'],
+  ['ZADD', 'z', '1', 'x'], ['ZSCORE', 'n1', 'x'], ['ZRANGE', 'n1', '0', '-1'], ['ZCOUNT', 'n1', '0', '1'], ['ZUNIONSTORE', 'd', '2', 'n1', 'z'],
+  ['ZREM', 'n1', 'x'], ['GEOPOS', 'n1', 'm'], ['LLEN', 'n1'], ['LRANGE', 'n1', '0', '-1'], ['LINDEX', 'n1', '0'], ['LSET', 'n1', '0', 'x'],
+];
+const FAMILY_EXPECTED = [
+  // 8 hash reads, 4 set reads, SINTER a n1 n2, SUNIONSTORE d n1 a, 3 sorted-set reads, ZUNIONSTORE, GEOPOS, 3 list reads
+  ...Array(13).fill('__keyevent@9__:keymiss n1'),
+  '__keyevent@9__:keymiss n2',
+  ...Array(9).fill('__keyevent@9__:keymiss n1'),
+];
+
+async function fakeEvents(version: '7.0' | '8.0' | '8.10', port: number, steps: string[][] = STEPS): Promise<string[]> {
   const fake = createConnection({ port, streams: { redisVersion: version } });
   const sub = createConnection({ port, streams: { redisVersion: version } });
   const events: string[] = [];
@@ -41,7 +60,7 @@ async function fakeEvents(version: '7.0' | '8.0' | '8.10', port: number): Promis
     await fake.execute(['CONFIG', 'SET', 'notify-keyspace-events', 'Em']);
     await fake.execute(['SELECT', '9']);
     await sub.execute(['PSUBSCRIBE', '__key*@9__:*']);
-    for (const step of STEPS) await fake.execute(step);
+    for (const step of steps) await Promise.resolve(fake.execute(step)).catch(() => undefined);
     await new Promise((resolve) => setTimeout(resolve, 20));
     return events;
   } finally {
@@ -54,9 +73,39 @@ describe.each(['7.0', '8.10'] as const)('keymiss from the key commands in %s mod
   it('is sent for each missing key a read lookup meets', async () => {
     expect(await fakeEvents(version, version === '7.0' ? 48_770 : 48_771)).toEqual(EXPECTED);
   });
+
+  it('is sent by the read commands of the collection types', async () => {
+    expect(await fakeEvents(version, version === '7.0' ? 48_774 : 48_775, FAMILY_STEPS)).toEqual(FAMILY_EXPECTED);
+  });
 });
 
+async function realEvents(url: string, steps: string[][]): Promise<string[]> {
+  const real = await connectReal(url, 9);
+  const realSub = await connectReal(url, 9, {}, false);
+  const events: string[] = [];
+  realSub.on('pmessage', (_p: string, channel: string, message: string) => events.push(`${channel} ${message}`));
+  try {
+    await real.call('CONFIG', 'SET', 'notify-keyspace-events', 'Em');
+    await realSub.psubscribe('__key*@9__:*');
+    for (const step of steps) await real.call(step[0], ...step.slice(1)).catch(() => undefined);
+    await real.call('PING');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  } finally {
+    await real.call('CONFIG', 'SET', 'notify-keyspace-events', '');
+    await real.call('FLUSHDB');
+    real.disconnect();
+    realSub.disconnect();
+  }
+  return events;
+}
+
 describeOnRealServers('keymiss from the key commands', ({ url, version }) => {
+  it('is sent by the collection reads as by the real server', async () => {
+    const events = await realEvents(url, FAMILY_STEPS);
+    expect(events).toEqual(FAMILY_EXPECTED);
+    expect(await fakeEvents(version, version === '7.0' ? 48_776 : 48_777, FAMILY_STEPS)).toEqual(events);
+  });
+
   it('is sent as by the real server', async () => {
     const real = await connectReal(url, 9);
     const realSub = await connectReal(url, 9, {}, false);

@@ -49,7 +49,7 @@ import { RedisZset } from '../model/zset';
 import { DoubleReply, NIL_ARRAY, type Reply } from '../reply/reply';
 import { predates, type RedisVersion } from '../version';
 import { int64OrFail, is } from './args';
-import { fitEncoding, getZset, limitsOf, parseScoreArg, scoreOrFail, scoreText, ERR_NOT_VALID_FLOAT } from './zset-common';
+import { ERR_NOT_VALID_FLOAT, fitEncoding, limitsOf, parseScoreArg, readZset, scoreOrFail, scoreText } from './zset-common';
 import type { CommandContext, CommandSpec } from './types';
 
 export const ERR_UNIT = 'ERR unsupported unit provided. please use M, KM, FT, MI';
@@ -147,7 +147,7 @@ function geoadd(ctx: CommandContext, argv: string[]): Reply {
 }
 
 function geopos(ctx: CommandContext, argv: string[]): Reply {
-  const z = getZset(ctx.db, argv[1]);
+  const z = readZset(ctx.db, argv[1]);
   const out: Reply[] = [];
   for (let j = 2; j < argv.length; j++) {
     const score = z?.score(argv[j]);
@@ -161,7 +161,7 @@ function geodist(ctx: CommandContext, argv: string[]): Reply {
   let toMeter = 1;
   if (argv.length === 5) toMeter = unitOrFail(argv[4]);
   else if (argv.length > 5) fail(ERR_SYNTAX);
-  const z = getZset(ctx.db, argv[1]);
+  const z = readZset(ctx.db, argv[1]);
   if (z === undefined) return null;
   const s1 = z.score(argv[2]);
   const s2 = z.score(argv[3]);
@@ -172,7 +172,7 @@ function geodist(ctx: CommandContext, argv: string[]): Reply {
 }
 
 function geohash(ctx: CommandContext, argv: string[]): Reply {
-  const z = getZset(ctx.db, argv[1]);
+  const z = readZset(ctx.db, argv[1]);
   const out: Reply[] = [];
   for (let j = 2; j < argv.length; j++) {
     const score = z?.score(argv[j]);
@@ -269,7 +269,7 @@ function georadiusGeneric(ctx: CommandContext, argv: string[], srcKeyIndex: numb
   const version = ctx.version;
   let storekey: string | null = null;
   let storedist = false;
-  const z = getZset(db, argv[srcKeyIndex]);
+  const z = readZset(db, argv[srcKeyIndex]);
 
   let baseArgs: number;
   let x = 0;

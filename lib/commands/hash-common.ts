@@ -42,6 +42,18 @@ export function lookupHash(ctx: CommandContext, key: string): RedisHash | undefi
   return h;
 }
 
+/**
+ * lookupHash for a read command (lookupKeyRead): a missing key sends `keymiss` (class m) after
+ * its lazy expiry; a hash whose fields all expired on the lookup sends none (the key was found).
+ */
+export function readHash(ctx: CommandContext, key: string): RedisHash | undefined {
+  if (ctx.db.lookup(key, true) === undefined) {
+    ctx.db.notifyEvent('m', 'keymiss', key);
+    return undefined;
+  }
+  return lookupHash(ctx, key);
+}
+
 /** A hash as ioredis-mock's emulators stored one: a plain object of field → value. */
 function isLegacyHash(v: unknown): boolean {
   if (typeof v !== 'object' || v === null) return false;

@@ -9,7 +9,7 @@
 import { ERR_NOT_INTEGER, fail } from '../errors';
 import { is, parseInt64 } from './args';
 import type { Reply } from '../reply/reply';
-import { fieldsBlock, lookupHash } from './hash-common';
+import { fieldsBlock, lookupHash, readHash } from './hash-common';
 import { propagationOf } from './propagate';
 import type { CommandContext, CommandSpec } from './types';
 
@@ -121,7 +121,7 @@ function hexpireGeneric(ctx: CommandContext, argv: string[], unitMs: boolean, ab
  * a positive integer"), count mismatch.
  */
 function httlGeneric(ctx: CommandContext, argv: string[], unitMs: boolean, absolute: boolean): Reply {
-  const h = lookupHash(ctx, argv[1]);
+  const h = readHash(ctx, argv[1]);
   const fields = fieldsBlock(argv, 2, ERR_NUMFIELDS_POSITIVE);
   const basetime = absolute ? 0 : Math.floor(ctx.now);
   return fields.map((field) => {

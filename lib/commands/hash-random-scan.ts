@@ -5,7 +5,7 @@ import { CommandError, ERR_NOT_INTEGER, ERR_SYNTAX, fail } from '../errors';
 import { globMatch } from '../bytes/glob';
 import { is, parseInt64 } from './args';
 import { PairsReply, type Reply } from '../reply/reply';
-import { LONG_MAX, lookupHash } from './hash-common';
+import { LONG_MAX, readHash } from './hash-common';
 import type { HashEntry } from '../model/hash';
 import type { CommandContext, CommandSpec } from './types';
 import { parseScanCursor, parseScanOptions } from './scan-args';
@@ -38,7 +38,7 @@ function hrandfield(ctx: CommandContext, argv: string[]): Reply {
     if (argv.length > 4 || (argv.length === 4 && !is(argv[3], 'WITHVALUES'))) fail(ERR_SYNTAX);
     const withValues = argv.length === 4;
     if (withValues && (l < -(LONG_MAX / 2n) || l > LONG_MAX / 2n)) fail('ERR value is out of range');
-    const h = lookupHash(ctx, key);
+    const h = readHash(ctx, key);
     if (h === undefined || l === 0n) return [];
     const reply = (picked: HashEntry[]): Reply =>
       withValues ? new PairsReply(picked.map((e) => [e.field, e.value])) : picked.map((e) => e.field);
@@ -63,7 +63,7 @@ function hrandfield(ctx: CommandContext, argv: string[]): Reply {
     all.length = count;
     return reply(all);
   }
-  const h = lookupHash(ctx, key);
+  const h = readHash(ctx, key);
   return h === undefined ? null : h.randomEntry().field;
 }
 
@@ -82,7 +82,7 @@ function hrandfield(ctx: CommandContext, argv: string[]): Reply {
 function hscan(ctx: CommandContext, argv: string[]): Reply {
   const key = argv[1];
   const cursor = parseScanCursor(argv[2], ctx.version);
-  const h = lookupHash(ctx, key);
+  const h = readHash(ctx, key);
   if (h === undefined) return ['0', []];
   const { count, pattern, noValues } = parseScanOptions(argv, 3, ctx.version, 'hash');
   const out: Reply[] = [];

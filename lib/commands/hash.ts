@@ -19,7 +19,7 @@ import {
 import { addLongDouble, formatLongDoubleHuman, parseLongDouble, type LongDouble } from './long-double';
 import { INT64_MAX, INT64_MIN, int64OrFail, parseInt64 } from './args';
 import { MapReply, OK, type Reply } from '../reply/reply';
-import { deleteEmptied, hashForWrite, hashLimits, hashWritten, lookupHash } from './hash-common';
+import { deleteEmptied, hashForWrite, hashLimits, hashWritten, lookupHash, readHash } from './hash-common';
 import { propagationOf } from './propagate';
 import type { CommandContext, CommandSpec } from './types';
 
@@ -54,12 +54,12 @@ function hsetnx(ctx: CommandContext, argv: string[]): Reply {
 
 /** HGET key field → the value, or nil. */
 function hget(ctx: CommandContext, argv: string[]): Reply {
-  return lookupHash(ctx, argv[1])?.get(argv[2]) ?? null;
+  return readHash(ctx, argv[1])?.get(argv[2]) ?? null;
 }
 
 /** HMGET key field [field …] → values or nils (a missing key is an empty hash). */
 function hmget(ctx: CommandContext, argv: string[]): Reply {
-  const h = lookupHash(ctx, argv[1]);
+  const h = readHash(ctx, argv[1]);
   const out: Reply[] = new Array(argv.length - 2);
   for (let i = 2; i < argv.length; i++) out[i - 2] = h?.get(argv[i]) ?? null;
   return out;
@@ -67,7 +67,7 @@ function hmget(ctx: CommandContext, argv: string[]): Reply {
 
 /** HGETALL key → map field → value (RESP2: flat array), in listpack order. */
 function hgetall(ctx: CommandContext, argv: string[]): Reply {
-  const h = lookupHash(ctx, argv[1]);
+  const h = readHash(ctx, argv[1]);
   const items: Reply[] = [];
   if (h) h.appendPairs(items);
   return new MapReply(items);
@@ -75,7 +75,7 @@ function hgetall(ctx: CommandContext, argv: string[]): Reply {
 
 /** HKEYS key → the fields. */
 function hkeys(ctx: CommandContext, argv: string[]): Reply {
-  const h = lookupHash(ctx, argv[1]);
+  const h = readHash(ctx, argv[1]);
   const out: Reply[] = [];
   if (h) for (const e of h.entries()) out.push(e.field);
   return out;
@@ -83,7 +83,7 @@ function hkeys(ctx: CommandContext, argv: string[]): Reply {
 
 /** HVALS key → the values. */
 function hvals(ctx: CommandContext, argv: string[]): Reply {
-  const h = lookupHash(ctx, argv[1]);
+  const h = readHash(ctx, argv[1]);
   const out: Reply[] = [];
   if (h) for (const e of h.entries()) out.push(e.value);
   return out;
@@ -110,17 +110,17 @@ function hdel(ctx: CommandContext, argv: string[]): Reply {
 
 /** HLEN key → number of fields. */
 function hlen(ctx: CommandContext, argv: string[]): Reply {
-  return lookupHash(ctx, argv[1])?.size ?? 0;
+  return readHash(ctx, argv[1])?.size ?? 0;
 }
 
 /** HEXISTS key field → 1 or 0. */
 function hexists(ctx: CommandContext, argv: string[]): Reply {
-  return lookupHash(ctx, argv[1])?.has(argv[2]) ? 1 : 0;
+  return readHash(ctx, argv[1])?.has(argv[2]) ? 1 : 0;
 }
 
 /** HSTRLEN key field → the value's length in bytes (0 for a missing field or key). */
 function hstrlen(ctx: CommandContext, argv: string[]): Reply {
-  return lookupHash(ctx, argv[1])?.get(argv[2])?.length ?? 0;
+  return readHash(ctx, argv[1])?.get(argv[2])?.length ?? 0;
 }
 
 /**

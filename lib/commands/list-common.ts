@@ -8,6 +8,13 @@ import { RedisList, type ListEnd } from '../model/list';
 import { is } from './args';
 import type { Db } from './types';
 
+/** getList for a read command (lookupKeyRead): a missing key sends `keymiss` (class m). */
+export function readList(db: Db, key: string): RedisList | undefined {
+  const list = getList(db, key);
+  if (list === undefined) db.notifyEvent('m', 'keymiss', key);
+  return list;
+}
+
 /**
  * The list at `key` (the stored object: change it in place), undefined when the key is missing;
  * WRONGTYPE when it holds another type. A list still in ioredis-mock's shape (an Array written

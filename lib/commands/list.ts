@@ -33,7 +33,7 @@ import { RedisList, type ListEnd } from '../model/list';
 import { NIL_ARRAY, OK, type Reply } from '../reply/reply';
 import { supports } from '../version';
 import { is, parseInt64 } from './args';
-import { addList, getList, listElementsRemoved, listEnd, listFill, listShrank, lmoveServe } from './list-common';
+import { addList, getList, listElementsRemoved, listEnd, listFill, listShrank, lmoveServe, readList } from './list-common';
 import { propagationOf } from './propagate';
 import type { CommandContext, CommandSpec, Db } from './types';
 
@@ -118,11 +118,11 @@ function pop(ctx: CommandContext, argv: string[], where: ListEnd): Reply {
 // LLEN / LINDEX / LSET / LRANGE / LTRIM
 
 function llen(ctx: CommandContext, argv: string[]): Reply {
-  return getList(ctx.db, argv[1])?.length ?? 0;
+  return readList(ctx.db, argv[1])?.length ?? 0;
 }
 
 function lindex(ctx: CommandContext, argv: string[]): Reply {
-  const list = getList(ctx.db, argv[1]);
+  const list = readList(ctx.db, argv[1]);
   if (list === undefined) return null;
   const i = list.offsetOf(long(argv[2]));
   return i < 0 ? null : list.at(i);
@@ -163,7 +163,7 @@ function clampRange(start: number, end: number, len: number): [number, number] |
 function lrange(ctx: CommandContext, argv: string[]): Reply {
   const start = long(argv[2]);
   const end = long(argv[3]);
-  const list = getList(ctx.db, argv[1]);
+  const list = readList(ctx.db, argv[1]);
   if (list === undefined) return [];
   const r = clampRange(start, end, list.length);
   return r === null ? [] : list.range(r[0], r[1]);
@@ -249,7 +249,7 @@ function lpos(ctx: CommandContext, argv: string[]): Reply {
   // and `matches - rank + 1` overflows, so COUNT never stops the scan
   const rankMin = rank === -LONG_MAX - 1n;
   const r = rankMin ? 1 : Number(fromTail ? -rank : rank);
-  const list = getList(ctx.db, argv[1]);
+  const list = readList(ctx.db, argv[1]);
   if (list === undefined) return count !== -1 ? [] : null;
   const len = list.length;
   const out: number[] = [];

@@ -26,7 +26,7 @@ import { fail, ERR_SYNTAX } from '../errors';
 import { RedisSet, isInt64Text } from '../model/set';
 import { SetReply } from '../reply/reply';
 import { is, parseInt64 } from './args';
-import { dirty, lookupSet, setLimitsOf } from './set-common';
+import { dirty, readSet, setLimitsOf } from './set-common';
 import type { CommandContext, CommandSpec, Reply } from './types';
 
 const ERR_NUMKEYS = 'ERR numkeys should be greater than 0';
@@ -56,7 +56,7 @@ function storeResult(ctx: CommandContext, dst: string, result: RedisSet | undefi
  * SINTERCARD) or the size stored at `dst` (SINTERSTORE).
  */
 function sinterGeneric(ctx: CommandContext, keys: readonly string[], dst: string | null, cardinalityOnly: boolean, limit: number): Reply {
-  const sets: (RedisSet | undefined)[] = keys.map((k) => lookupSet(ctx, k));
+  const sets: (RedisSet | undefined)[] = keys.map((k) => readSet(ctx, k));
   if (sets.some((s) => s === undefined)) {
     if (dst !== null) return storeResult(ctx, dst, undefined, 'sinterstore');
     return cardinalityOnly ? 0 : new SetReply([]);
@@ -135,7 +135,7 @@ function sunionDiffGeneric(ctx: CommandContext, keys: readonly string[], dst: st
   let startAsTable = false;
   let sameSet = false;
   for (let j = 0; j < keys.length; j++) {
-    const s = lookupSet(ctx, keys[j]);
+    const s = readSet(ctx, keys[j]);
     sets.push(s);
     if (s === undefined) continue;
     if (dst === null && s.encoding() !== 'intset') startAsTable = true;

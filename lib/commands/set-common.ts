@@ -47,6 +47,13 @@ export function lookupSet(ctx: CommandContext, key: string): RedisSet | undefine
   fail(ERR_WRONGTYPE);
 }
 
+/** lookupSet for a read command (lookupKeyRead): a missing key sends `keymiss` (class m). */
+export function readSet(ctx: CommandContext, key: string): RedisSet | undefined {
+  const set = lookupSet(ctx, key);
+  if (set === undefined) ctx.db.notifyEvent('m', 'keymiss', key);
+  return set;
+}
+
 function adoptLegacySet(ctx: CommandContext, key: string, legacy: Set<unknown>): RedisSet | undefined {
   const members = [...legacy].map(bytesOf);
   if (members.length === 0) {

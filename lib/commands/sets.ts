@@ -26,7 +26,7 @@ import { ERR_NOT_INTEGER, ERR_SYNTAX, fail } from '../errors';
 import { RedisSet } from '../model/set';
 import { SetReply } from '../reply/reply';
 import { INT64_MAX, parseInt64 } from './args';
-import { MAX_RANDOM_REPLY, dirty, errReplyTooLarge, lookupSet, randomBelow, setLimitsOf } from './set-common';
+import { MAX_RANDOM_REPLY, dirty, errReplyTooLarge, lookupSet, readSet, randomBelow, setLimitsOf } from './set-common';
 import type { CommandContext, CommandSpec, Reply } from './types';
 import { deletionName, propagationOf } from './propagate';
 import { parseScanCursor, parseScanOptions } from './scan-args';
@@ -117,24 +117,24 @@ function smove(ctx: CommandContext, argv: string[]): Reply {
 }
 
 function sismember(ctx: CommandContext, argv: string[]): Reply {
-  const set = lookupSet(ctx, argv[1]);
+  const set = readSet(ctx, argv[1]);
   return set !== undefined && set.has(argv[2]) ? 1 : 0;
 }
 
 /** SMISMEMBER key member [member ...] — an array of 1/0; a missing key is an empty set. */
 function smismember(ctx: CommandContext, argv: string[]): Reply {
-  const set = lookupSet(ctx, argv[1]);
+  const set = readSet(ctx, argv[1]);
   const out: number[] = new Array(argv.length - 2);
   for (let j = 2; j < argv.length; j++) out[j - 2] = set !== undefined && set.has(argv[j]) ? 1 : 0;
   return out;
 }
 
 function scard(ctx: CommandContext, argv: string[]): Reply {
-  return lookupSet(ctx, argv[1])?.size ?? 0;
+  return readSet(ctx, argv[1])?.size ?? 0;
 }
 
 function smembers(ctx: CommandContext, argv: string[]): Reply {
-  const set = lookupSet(ctx, argv[1]);
+  const set = readSet(ctx, argv[1]);
   return new SetReply(set === undefined ? [] : set.members());
 }
 
@@ -244,7 +244,7 @@ const SRANDMEMBER_SUB_STRATEGY_MUL = 3;
 function srandmember(ctx: CommandContext, argv: string[]): Reply {
   if (argv.length === 3) return srandmemberWithCount(ctx, argv);
   if (argv.length > 3) fail(ERR_SYNTAX);
-  const set = lookupSet(ctx, argv[1]);
+  const set = readSet(ctx, argv[1]);
   if (set === undefined) return null;
   return set.random(randomBelow(ctx));
 }
@@ -255,7 +255,7 @@ function srandmemberWithCount(ctx: CommandContext, argv: string[]): Reply {
   if (l < -INT64_MAX) fail(ERR_SRANDMEMBER_RANGE);
   const unique = l >= 0n;
   const wanted = unique ? l : -l;
-  const set = lookupSet(ctx, argv[1]);
+  const set = readSet(ctx, argv[1]);
   if (set === undefined || wanted === 0n) return [];
   const size = set.size;
   const rand = randomBelow(ctx);
@@ -301,7 +301,7 @@ function srandmemberWithCount(ctx: CommandContext, argv: string[]): Reply {
  */
 function sscan(ctx: CommandContext, argv: string[]): Reply {
   const cursor = parseScanCursor(argv[2], ctx.version);
-  const set = lookupSet(ctx, argv[1]);
+  const set = readSet(ctx, argv[1]);
   if (set === undefined) return ['0', []];
   const { count, pattern } = parseScanOptions(argv, 3, ctx.version, 'set');
   let next = 0;

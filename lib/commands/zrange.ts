@@ -26,23 +26,7 @@ import { ERR_SYNTAX, fail } from '../errors';
 import type { ZsetEntry } from '../model/zset';
 import type { Reply } from '../reply/reply';
 import { int64OrFail, is } from './args';
-import {
-  ERR_MIN_MAX_NOT_FLOAT,
-  ERR_MIN_MAX_NOT_LEX,
-  type LexBound,
-  type ScoreBound,
-  clampLong,
-  createZset,
-  entriesReply,
-  getZset,
-  lexRangeRanks,
-  listpackLexWalk,
-  limitsOf,
-  parseLexBound,
-  parseScoreBound,
-  scoreRangeRanks,
-  zsetSet,
-} from './zset-common';
+import { clampLong, createZset, entriesReply, ERR_MIN_MAX_NOT_FLOAT, ERR_MIN_MAX_NOT_LEX, getZset, lexRangeRanks, limitsOf, listpackLexWalk, parseLexBound, parseScoreBound, readZset, scoreRangeRanks, type LexBound, type ScoreBound, zsetSet } from './zset-common';
 import type { CommandContext, CommandSpec } from './types';
 import type { RedisZset } from '../model/zset';
 import { predates, type RedisVersion } from '../version';
@@ -151,7 +135,7 @@ function zrangeGeneric(ctx: CommandContext, argv: string[], argStart: number, ds
     };
   }
 
-  const z = getZset(ctx.db, key);
+  const z = readZset(ctx.db, key);
   const picked = z === undefined ? [] : select(z);
   if (!store) return entriesReply(picked, withScores, ctx.version);
 
@@ -221,7 +205,7 @@ function zremrangeGeneric(ctx: CommandContext, argv: string[], rangeType: 'rank'
 function zcount(ctx: CommandContext, argv: string[]): Reply {
   const min = scoreBoundOrFail(argv[2], ctx.version);
   const max = scoreBoundOrFail(argv[3], ctx.version);
-  const z = getZset(ctx.db, argv[1]);
+  const z = readZset(ctx.db, argv[1]);
   if (z === undefined) return 0;
   const [s, e] = scoreRangeRanks(z, min, max);
   return e > s ? e - s : 0;
@@ -230,7 +214,7 @@ function zcount(ctx: CommandContext, argv: string[]): Reply {
 function zlexcount(ctx: CommandContext, argv: string[]): Reply {
   const min = lexBoundOrFail(argv[2]);
   const max = lexBoundOrFail(argv[3]);
-  const z = getZset(ctx.db, argv[1]);
+  const z = readZset(ctx.db, argv[1]);
   if (z === undefined) return 0;
   if (z.listpack) return listpackLexWalk(z, min, max, false).length;
   const [s, e] = lexRangeRanks(z, min, max);

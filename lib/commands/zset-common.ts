@@ -258,6 +258,13 @@ function fromEmulatorMap(value: Map<unknown, unknown>, limits: CollectionLimits)
   return z;
 }
 
+/** getZset for a read command (lookupKeyRead): a missing key sends `keymiss` (class m). */
+export function readZset(db: Db, key: string): RedisZset | undefined {
+  const z = getZset(db, key);
+  if (z === undefined) db.notifyEvent('m', 'keymiss', key);
+  return z;
+}
+
 /**
  * The sorted set at `key` (after lazy expiry), undefined when the key is missing; throws
  * WRONGTYPE for another type. A sorted set in ioredis-mock's shape (written by an emulated

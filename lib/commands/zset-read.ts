@@ -26,7 +26,7 @@ import { globMatch } from '../bytes/glob';
 import { NIL_ARRAY, type Reply } from '../reply/reply';
 import { predates } from '../version';
 import { INT64_MAX, is, parseInt64 } from './args';
-import { entriesReply, getZset, scanScoreText, scoreReply } from './zset-common';
+import { entriesReply, readZset, scanScoreText, scoreReply } from './zset-common';
 import type { CommandContext, CommandSpec } from './types';
 import { parseScanCursor, parseScanOptions } from './scan-args';
 
@@ -34,16 +34,16 @@ import { parseScanCursor, parseScanOptions } from './scan-args';
 export const MAX_RANDOM_REPLY = 1 << 24;
 
 function zcard(ctx: CommandContext, argv: string[]): Reply {
-  return getZset(ctx.db, argv[1])?.size ?? 0;
+  return readZset(ctx.db, argv[1])?.size ?? 0;
 }
 
 function zscore(ctx: CommandContext, argv: string[]): Reply {
-  const s = getZset(ctx.db, argv[1])?.score(argv[2]);
+  const s = readZset(ctx.db, argv[1])?.score(argv[2]);
   return s === undefined ? null : scoreReply(s, ctx.version);
 }
 
 function zmscore(ctx: CommandContext, argv: string[]): Reply {
-  const z = getZset(ctx.db, argv[1]);
+  const z = readZset(ctx.db, argv[1]);
   const out: Reply[] = [];
   for (let j = 2; j < argv.length; j++) {
     const s = z?.score(argv[j]);
@@ -60,7 +60,7 @@ function zrankGeneric(ctx: CommandContext, argv: string[], reverse: boolean): Re
     if (is(argv[3], 'WITHSCORE')) withScore = true;
     else fail(ERR_SYNTAX);
   }
-  const z = getZset(ctx.db, argv[1]);
+  const z = readZset(ctx.db, argv[1]);
   const rank = z?.rank(argv[2], reverse);
   if (z === undefined || rank === undefined) return withScore ? NIL_ARRAY : null;
   return withScore ? [rank, scoreReply(z.score(argv[2]) as number, ctx.version)] : rank;
@@ -74,7 +74,7 @@ function randomIndex(n: number): number {
 
 function zrandmember(ctx: CommandContext, argv: string[]): Reply {
   if (argv.length < 3) {
-    const z = getZset(ctx.db, argv[1]);
+    const z = readZset(ctx.db, argv[1]);
     if (z === undefined) return null;
     return (z.at(randomIndex(z.size)) as ZsetEntry)[0];
   }
@@ -87,7 +87,7 @@ function zrandmember(ctx: CommandContext, argv: string[]): Reply {
     withScores = true;
     if (l < -LONG_MAX / 2n || l > LONG_MAX / 2n) fail('ERR value is out of range');
   }
-  const z = getZset(ctx.db, argv[1]);
+  const z = readZset(ctx.db, argv[1]);
   if (z === undefined) return [];
   if (l === 0n) return [];
   const size = z.size;
@@ -118,7 +118,7 @@ function zrandmember(ctx: CommandContext, argv: string[]): Reply {
 /** string2ull: decimal digits of at most 2^64 − 1 (no sign, no spaces). */
 function zscan(ctx: CommandContext, argv: string[]): Reply {
   const cursor = parseScanCursor(argv[2], ctx.version);
-  const z = getZset(ctx.db, argv[1]);
+  const z = readZset(ctx.db, argv[1]);
   if (z === undefined) return ['0', []];
   const { count, pattern } = parseScanOptions(argv, 3, ctx.version, 'zset');
   let page: Iterable<ZsetEntry>;
