@@ -4,7 +4,8 @@
  * each missing key its BY/GET patterns name (db.c lookupKeyRead*; OBJECT and MEMORY USAGE look
  * up without notifying), and from the reads of hashes, sets, sorted sets (GEO), lists and the
  * set/sorted-set algebra sources. The fake sent keymiss from the string, bit and HyperLogLog reads
- * only. (Streams' reads still send none: not covered here.)
+ * only. Streams: XLEN, XRANGE/XREVRANGE, XINFO, XPENDING, XACK, XCLAIM, XAUTOCLAIM (XREAD, which
+ * looks each key up twice, and XREADGROUP are not covered).
  * Recorded on 7.0.15 and the post-7.4 build (the same sequence), and checked against the real
  * servers (REDIS_URL / REDIS_UNSTABLE_URL; skipped with a message when unset).
  */
@@ -31,7 +32,7 @@ const EXPECTED = [
   '__keyevent@9__:keymiss w_3', '__keyevent@9__:keymiss w_2',
 ];
 
-// the read commands of hashes, sets, sorted sets (GEO too) and lists; set and sorted-set algebra
+// the read commands of hashes, sets, sorted sets (GEO too), lists and streams; set and sorted-set algebra
 // looks its sources up for reading, the STORE variants too; writes (HDEL, SREM, ZREM, LSET …)
 // look up for writing and send none
 const FAMILY_STEPS = [
@@ -40,12 +41,15 @@ const FAMILY_STEPS = [
   ['SMEMBERS', 'n1'], ['SRANDMEMBER', 'n1'], ['SINTER', 'a', 'n1', 'n2'], ['SUNIONSTORE', 'd', 'n1', 'a'], ['SREM', 'n1', 'x'],
   ['ZADD', 'z', '1', 'x'], ['ZSCORE', 'n1', 'x'], ['ZRANGE', 'n1', '0', '-1'], ['ZCOUNT', 'n1', '0', '1'], ['ZUNIONSTORE', 'd', '2', 'n1', 'z'],
   ['ZREM', 'n1', 'x'], ['GEOPOS', 'n1', 'm'], ['LLEN', 'n1'], ['LRANGE', 'n1', '0', '-1'], ['LINDEX', 'n1', '0'], ['LSET', 'n1', '0', 'x'],
+  ['XLEN', 'n1'], ['XRANGE', 'n1', '-', '+'], ['XREVRANGE', 'n1', '+', '-'], ['XINFO', 'STREAM', 'n1'], ['XPENDING', 'n1', 'g'],
+  ['XACK', 'n1', 'g', '1-1'], ['XCLAIM', 'n1', 'g', 'c', '0', '1-1'], ['XAUTOCLAIM', 'n1', 'g', 'c', '0', '0'], ['XDEL', 'n1', '1-1'],
 ];
 const FAMILY_EXPECTED = [
-  // 8 hash reads, 4 set reads, SINTER a n1 n2, SUNIONSTORE d n1 a, 3 sorted-set reads, ZUNIONSTORE, GEOPOS, 3 list reads
+  // 8 hash reads, 4 set reads, SINTER a n1 n2, SUNIONSTORE d n1 a, 3 sorted-set reads, ZUNIONSTORE, GEOPOS, 3 list reads,
+  // XLEN, XRANGE, XREVRANGE, XINFO, XPENDING, XACK, XCLAIM, XAUTOCLAIM (not XDEL)
   ...Array(13).fill('__keyevent@9__:keymiss n1'),
   '__keyevent@9__:keymiss n2',
-  ...Array(9).fill('__keyevent@9__:keymiss n1'),
+  ...Array(17).fill('__keyevent@9__:keymiss n1'),
 ];
 
 async function fakeEvents(version: '7.0' | '8.0' | '8.10', port: number, steps: string[][] = STEPS): Promise<string[]> {

@@ -65,7 +65,10 @@ function entryReply(e: StreamEntry): Reply {
 /** The stream for every subcommand but HELP: `ERR no such key`, then WRONGTYPE. */
 function streamOrFail(ctx: CommandContext, key: string): Stream {
   const stream = ctx.db.getStream(key);
-  if (!stream) fail(ERR_NO_SUCH_KEY);
+  if (!stream) {
+    ctx.db.notifyEvent('m', 'keymiss', key); // lookupKeyReadOrReply
+    fail(ERR_NO_SUCH_KEY);
+  }
   return stream;
 }
 

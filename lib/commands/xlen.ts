@@ -7,7 +7,9 @@
 import type { CommandContext, CommandSpec, Reply } from './types';
 
 function xlen(ctx: CommandContext, argv: string[]): Reply {
-  return ctx.db.getStream(argv[1])?.length ?? 0;
+  const stream = ctx.db.getStream(argv[1]);
+  if (!stream) ctx.db.notifyEvent('m', 'keymiss', argv[1]); // lookupKeyReadOrReply
+  return stream?.length ?? 0;
 }
 
 export const specs: CommandSpec[] = [{ name: 'xlen', arity: 2, write: false, run: xlen }];

@@ -49,7 +49,10 @@ export function parse(argv: string[], rev: boolean): XrangeArgs {
 
 export function execute(ctx: CommandContext, key: string, args: XrangeArgs, rev: boolean): Reply {
   const stream = ctx.db.getStream(key);
-  if (!stream) return [];
+  if (!stream) {
+    ctx.db.notifyEvent('m', 'keymiss', key); // lookupKeyReadOrReply
+    return [];
+  }
   if (args.COUNT === 0n) return NIL_ARRAY;
   const limit = args.COUNT === null || args.COUNT > BigInt(Number.MAX_SAFE_INTEGER) ? Infinity : Number(args.COUNT);
   const out: Reply[] = [];
