@@ -11,7 +11,7 @@
  */
 import { createConnection } from '../../lib/engine';
 import { toResp2Plain } from '../../lib/reply/reply';
-import { connectReal, describeOnRealServers } from '../helpers/real-server';
+import { describeOnRealServers, realKeyspaceEvents } from '../helpers/real-server';
 
 const STEPS = [
   ['SET', 'k', 'v'], ['EXISTS', 'k', 'n1', 'n1', 'n2'], ['TOUCH', 'n1', 'k'], ['TYPE', 'n1'], ['TYPE', 'k'], ['TTL', 'n1'], ['PTTL', 'n1'],
@@ -83,51 +83,16 @@ describe.each(['7.0', '8.10'] as const)('keymiss from the key commands in %s mod
   });
 });
 
-async function realEvents(url: string, steps: string[][]): Promise<string[]> {
-  const real = await connectReal(url, 9);
-  const realSub = await connectReal(url, 9, {}, false);
-  const events: string[] = [];
-  realSub.on('pmessage', (_p: string, channel: string, message: string) => events.push(`${channel} ${message}`));
-  try {
-    await real.call('CONFIG', 'SET', 'notify-keyspace-events', 'Em');
-    await realSub.psubscribe('__key*@9__:*');
-    for (const step of steps) await real.call(step[0], ...step.slice(1)).catch(() => undefined);
-    await real.call('PING');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  } finally {
-    await real.call('CONFIG', 'SET', 'notify-keyspace-events', '');
-    await real.call('FLUSHDB');
-    real.disconnect();
-    realSub.disconnect();
-  }
-  return events;
-}
-
 describeOnRealServers('keymiss from the key commands', ({ url, version }) => {
   it('is sent by the collection reads as by the real server', async () => {
-    const events = await realEvents(url, FAMILY_STEPS);
+    const events = await realKeyspaceEvents(url, 'Em', FAMILY_STEPS, { ignoreErrors: true });
     expect(events).toEqual(FAMILY_EXPECTED);
     expect(await fakeEvents(version, version === '7.0' ? 48_776 : 48_777, FAMILY_STEPS)).toEqual(events);
   });
 
   it('is sent as by the real server', async () => {
-    const real = await connectReal(url, 9);
-    const realSub = await connectReal(url, 9, {}, false);
-    const realEvents: string[] = [];
-    realSub.on('pmessage', (_p: string, channel: string, message: string) => realEvents.push(`${channel} ${message}`));
-    try {
-      await real.call('CONFIG', 'SET', 'notify-keyspace-events', 'Em');
-      await realSub.psubscribe('__key*@9__:*');
-      for (const step of STEPS) await real.call(step[0], ...step.slice(1));
-      await real.call('PING');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    } finally {
-      await real.call('CONFIG', 'SET', 'notify-keyspace-events', '');
-      await real.call('FLUSHDB');
-      real.disconnect();
-      realSub.disconnect();
-    }
-    expect(realEvents).toEqual(EXPECTED);
-    expect(await fakeEvents(version, version === '7.0' ? 48_772 : 48_773)).toEqual(realEvents);
+    const events = await realKeyspaceEvents(url, 'Em', STEPS);
+    expect(events).toEqual(EXPECTED);
+    expect(await fakeEvents(version, version === '7.0' ? 48_772 : 48_773)).toEqual(events);
   });
 });

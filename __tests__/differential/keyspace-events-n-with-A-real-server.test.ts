@@ -10,7 +10,7 @@
  */
 import { createConnection } from '../../lib/engine';
 import { toResp2Plain } from '../../lib/reply/reply';
-import { connectReal, describeOnRealServers } from '../helpers/real-server';
+import { describeOnRealServers, realKeyspaceEvents } from '../helpers/real-server';
 
 const STEPS = [
   ['SET', 'k', 'v'], ['SET', 'k', 'w'], ['HSET', 'h', 'f', 'v'], ['LPUSH', 'l', 'a'], ['SADD', 's', 'a'], ['SMOVE', 's', 's2', 'a'],
@@ -78,24 +78,10 @@ describe.each(['7.0', '8.10'] as const)('notify-keyspace-events KEAn in %s mode'
 
 describeOnRealServers('notify-keyspace-events KEAn', ({ url, version }) => {
   it('sends the same events as the real server', async () => {
-    const real = await connectReal(url, 9);
-    const realSub = await connectReal(url, 9, {}, false);
-    const realEvents: string[] = [];
-    realSub.on('pmessage', (_p: string, channel: string, message: string) => realEvents.push(`${channel} ${message}`));
-    try {
-      await real.call('CONFIG', 'SET', 'notify-keyspace-events', 'KEAn');
-      expect(await real.call('CONFIG', 'GET', 'notify-keyspace-events')).toEqual(['notify-keyspace-events', 'AKE']);
-      await realSub.psubscribe('__key*@9__:*');
-      for (const step of STEPS) await real.call(step[0], ...step.slice(1));
-      await real.call('PING');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    } finally {
-      await real.call('CONFIG', 'SET', 'notify-keyspace-events', '');
-      await real.call('FLUSHDB');
-      real.disconnect();
-      realSub.disconnect();
-    }
-    expect(realEvents).toEqual(EXPECTED);
-    expect((await fakeEvents(version, version === '7.0' ? 48_764 : 48_765, 'KEAn')).events).toEqual(realEvents);
+    const events = await realKeyspaceEvents(url, 'KEAn', STEPS, {
+      afterSet: async (real) => expect(await real.call('CONFIG', 'GET', 'notify-keyspace-events')).toEqual(['notify-keyspace-events', 'AKE']),
+    });
+    expect(events).toEqual(EXPECTED);
+    expect((await fakeEvents(version, version === '7.0' ? 48_764 : 48_765, 'KEAn')).events).toEqual(events);
   });
 });

@@ -239,3 +239,38 @@ export async function expectSameDirty(real: AnyClient, fake: { execute(argv: str
 export function sequenceRows<T>(sequences: readonly T[][], text: (step: T) => string = (s) => (s as unknown as string[]).join(' '), max = 120): [number, string, T[]][] {
   return sequences.map((seq, i) => [i, seq.map(text).join(' | ').slice(0, max), seq]);
 }
+
+/**
+ * The keyspace events of db 9 on the real server at `url` while `steps` run there with
+ * `notify-keyspace-events` set to `flags` (`channel message` strings, in order); each step's
+ * error is ignored when `ignoreErrors`. The server's flags go back to '' and db 9 is flushed.
+ * `afterSet` runs once the flags are set (e.g. to check CONFIG GET).
+ */
+export async function realKeyspaceEvents(
+  url: string,
+  flags: string,
+  steps: readonly string[][],
+  options: { ignoreErrors?: boolean; afterSet?: (real: AnyClient) => Promise<void> } = {},
+): Promise<string[]> {
+  const real = await connectReal(url, 9);
+  const realSub = await connectReal(url, 9, {}, false);
+  const events: string[] = [];
+  realSub.on('pmessage', (_p: string, channel: string, message: string) => events.push(`${channel} ${message}`));
+  try {
+    await real.call('CONFIG', 'SET', 'notify-keyspace-events', flags);
+    await options.afterSet?.(real);
+    await realSub.psubscribe('__key*@9__:*');
+    for (const step of steps) {
+      const sent = real.call(step[0], ...step.slice(1));
+      await (options.ignoreErrors ? sent.catch(() => undefined) : sent);
+    }
+    await real.call('PING');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  } finally {
+    await real.call('CONFIG', 'SET', 'notify-keyspace-events', '');
+    await real.call('FLUSHDB');
+    real.disconnect();
+    realSub.disconnect();
+  }
+  return events;
+}
