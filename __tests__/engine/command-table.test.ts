@@ -13,7 +13,7 @@ describe('engine command table (lib/engine/commands/index.ts)', () => {
     for (const m of loadAllConnectionCommandModules()) for (const s of m.specs as Spec[]) fromModules.set(s.name, flagsOf(s));
     const fromTable = new Map([...(CONNECTION_COMMANDS as Map<string, Spec>).values()].map((s) => [s.name, flagsOf(s)]));
     expect(fromTable).toEqual(fromModules);
-    expect(fromTable.size).toBe(56); // + MONITOR, SHUTDOWN, ACL, PUBLISH, PUBSUB, SPUBLISH, SSUBSCRIBE, SUNSUBSCRIBE, LATENCY, SLOWLOG, CLUSTER, READONLY, READWRITE, ASKING, FCALL, FCALL_RO, SYNC, PSYNC, REPLICAOF, SLAVEOF, ROLE, LOLWUT, MODULE
+    expect(fromTable.size).toBe(59); // + MONITOR, SHUTDOWN, ACL, PUBLISH, PUBSUB, SPUBLISH, SSUBSCRIBE, SUNSUBSCRIBE, LATENCY, SLOWLOG, CLUSTER, READONLY, READWRITE, ASKING, FCALL, FCALL_RO, SYNC, PSYNC, REPLICAOF, SLAVEOF, ROLE, LOLWUT, MODULE, FAILOVER, REPLCONF, BGREWRITEAOF
   });
 
   it('hands out the module’s handler and subcommand table', () => {

@@ -38,6 +38,7 @@ const TABLE: [name: string, arity: number, write: boolean, load: () => CommandMo
   // keyspace commands ioredis-mock lacks (DUMP/RESTORE/COPY) or answers falsely (CONFIG)
   ['dump', 2, false, () => require('./dump')],
   ['restore', -4, true, () => require('./restore')],
+  ['restore-asking', -4, true, () => require('./restore')],
   ['copy', -3, true, () => require('./copy')],
   ['config', -2, false, () => require('./config')],
   // lists (t_list.c) on the model's RedisList

@@ -129,4 +129,11 @@ function restore(ctx: CommandContext, argv: string[]): Reply {
   return OK;
 }
 
-export const specs: CommandSpec[] = [{ name: 'restore', arity: -4, write: true, run: restore }];
+/**
+ * RESTORE-ASKING (cluster.c restoreCommand with the ASKING flag: a key moved during a slot
+ * migration): RESTORE itself, as outside a migration (checked on 7.0.15 and the post-7.4 build).
+ */
+export const specs: CommandSpec[] = [
+  { name: 'restore', arity: -4, write: true, run: restore },
+  { name: 'restore-asking', arity: -4, write: true, run: restore },
+];

@@ -95,6 +95,9 @@ const TABLE: [name: string, arity: number, flags: Flags, load: () => ConnectionC
   ['psync', -3, NOSCRIPT, replication],
   ['replicaof', 3, NOSCRIPT, replication],
   ['slaveof', 3, NOSCRIPT, replication],
+  ['failover', -1, NOSCRIPT, replication],
+  ['replconf', -1, NOSCRIPT, replication],
+  ['bgrewriteaof', 1, NOSCRIPT, server],
   ['role', 1, NOSCRIPT, role],
   ['lolwut', -1, NONE, role],
 ];

@@ -14,8 +14,10 @@ import { makeDb } from '../db';
 import { NO_REPLY } from './pubsub';
 import { ReplicaFeed } from '../replication';
 import { OK, SimpleString, type Reply } from '../../reply/reply';
-import { CommandError } from '../../errors';
+import { CommandError, ERR_NOT_INTEGER, ERR_SYNTAX } from '../../errors';
 import { parseInt64 } from '../../commands/args';
+import { StreamsMockError } from '../../clock/clock';
+import { splitArgs } from '../function-libraries';
 
 /** The RDB file of every database of the connection's server (rdbSaveRio). */
 export function rdbSnapshot(conn: Connection): string {
@@ -74,9 +76,89 @@ function replicaof(conn: Connection, argv: string[]): Reply {
   return OK;
 }
 
+/**
+ * failoverCommand (replication.c, 6.2+): `FAILOVER [TO host port [FORCE]] [ABORT] [TIMEOUT ms]`,
+ * options parsed in order (each at most once, else `ERR syntax error`; TIMEOUT ≤ 0 refused; a
+ * port that is not an integer: `ERR value is not an integer or out of range`), then the state
+ * checks in Redis's order: cluster mode, a replica server, no connected replica, FORCE without
+ * TIMEOUT and TO, a TO address that is no replica. `FAILOVER ABORT` alone: no failover is in
+ * progress. The fake's replicas (SYNC/PSYNC feeds) cannot take over.
+ * @throws StreamsMockError when a failover would start (a replica is attached and every check passes)
+ */
+function failover(conn: Connection, argv: string[]): Reply {
+  const server = conn.server;
+  if (server.cluster !== null) throw new CommandError('ERR FAILOVER not allowed in cluster mode.');
+  if (argv.length === 2 && argv[1].toLowerCase() === 'abort') throw new CommandError('ERR No failover in progress.');
+  let timeoutMs = 0n;
+  let force = false;
+  let host: string | null = null;
+  for (let j = 1; j < argv.length; j++) {
+    const opt = argv[j].toLowerCase();
+    if (opt === 'timeout' && j + 1 < argv.length && timeoutMs <= 0n) {
+      const ms = parseInt64(argv[++j]);
+      if (ms === null) throw new CommandError(ERR_NOT_INTEGER);
+      if (ms <= 0n) throw new CommandError('ERR FAILOVER timeout must be greater than 0');
+      timeoutMs = ms;
+    } else if (opt === 'to' && j + 2 < argv.length && host === null) {
+      if (parseInt64(argv[j + 2]) === null) throw new CommandError(ERR_NOT_INTEGER);
+      host = argv[j + 1];
+      j += 2;
+    } else if (opt === 'force' && !force) {
+      force = true;
+    } else {
+      throw new CommandError(ERR_SYNTAX);
+    }
+  }
+  if (server.master !== null) throw new CommandError('ERR FAILOVER is not valid when server is a replica.');
+  if ((server.replication?.replicaCount ?? 0) === 0) throw new CommandError('ERR FAILOVER requires connected replicas.');
+  if (force && (timeoutMs === 0n || host === null)) throw new CommandError('ERR FAILOVER with force option requires both a timeout and target HOST and IP.');
+  // a SYNC/PSYNC feed announces no address a TO could name
+  if (host !== null) throw new CommandError('ERR FAILOVER target HOST and PORT is not a replica.');
+  throw new StreamsMockError('FAILOVER with a connected replica is not emulated: the fake has no replica that could take over (its replicas are SYNC/PSYNC feeds)');
+}
+
+/**
+ * replconfCommand (replication.c): option/value pairs (an even count of arguments: `ERR syntax
+ * error`), each checked in turn: listening-port (an integer), ip-address (shorter than 46
+ * bytes), capa (any), rdb-only (0 or 1), rdb-filter-only (sdssplitargs words, only
+ * `functions`); ACK and GETACK answer nothing (ACK from a client that is no replica is ignored;
+ * GETACK asks a master's link, which the fake has none of); any other option: `ERR
+ * Unrecognized REPLCONF option: <name>`. Then OK.
+ */
+function replconf(_conn: Connection, argv: string[]): Reply {
+  if (argv.length % 2 === 0) throw new CommandError(ERR_SYNTAX);
+  for (let j = 1; j < argv.length; j += 2) {
+    const opt = argv[j].toLowerCase();
+    const value = argv[j + 1];
+    if (opt === 'listening-port') {
+      if (parseInt64(value) === null) throw new CommandError(ERR_NOT_INTEGER);
+    } else if (opt === 'ip-address') {
+      // sdslen(addr) < NET_HOST_STR_LEN (256)
+      if (value.length >= 256) throw new CommandError(`ERR REPLCONF ip-address provided by replica instance is too long: ${value.length} bytes`);
+    } else if (opt === 'capa') {
+      // capabilities the master does not know are ignored
+    } else if (opt === 'ack' || opt === 'getack') {
+      return NO_REPLY;
+    } else if (opt === 'rdb-only') {
+      const v = parseInt64(value);
+      if (v === null) throw new CommandError(ERR_NOT_INTEGER);
+      if (v < 0n || v > 1n) throw new CommandError('ERR value is out of range, value must between 0 and 1');
+    } else if (opt === 'rdb-filter-only') {
+      const filters = splitArgs(value);
+      if (filters === null) throw new CommandError('ERR Missing rdb-filter-only values');
+      for (const f of filters) if (f.toLowerCase() !== 'functions') throw new CommandError(`ERR Unsupported rdb-filter-only option: ${f}`);
+    } else {
+      throw new CommandError(`ERR Unrecognized REPLCONF option: ${argv[j]}`);
+    }
+  }
+  return OK;
+}
+
 export const specs: ConnectionCommandSpec[] = [
   { name: 'sync', arity: 1, noScript: true, run: (conn) => fullResync(conn, false) },
   { name: 'psync', arity: -3, noScript: true, run: (conn) => fullResync(conn, true) },
   { name: 'replicaof', arity: 3, noScript: true, run: replicaof },
   { name: 'slaveof', arity: 3, noScript: true, run: replicaof },
+  { name: 'failover', arity: -1, noScript: true, run: failover },
+  { name: 'replconf', arity: -1, noScript: true, run: replconf },
 ];

@@ -237,6 +237,18 @@ export const specs: readonly ConnectionCommandSpec[] = [
     run: bgsave,
   },
   {
+    // aof.c bgrewriteaofCommand: "scheduled" while a BGSAVE runs or inside EXEC (the rewrite
+    // waits for the child), else "started" (the fake's rewrite ends at once: never "already in
+    // progress")
+    name: 'bgrewriteaof',
+    arity: 1,
+    noScript: true,
+    run(conn): Reply {
+      const busy = conn.server.stats.bgsaveInProgress(conn.keyspace.clock.now()) || conn.keyspace.inTransaction;
+      return new SimpleString(busy ? 'Background append only file rewriting scheduled' : 'Background append only file rewriting started');
+    },
+  },
+  {
     name: 'lastsave',
     arity: 1,
     run(conn): Reply {
