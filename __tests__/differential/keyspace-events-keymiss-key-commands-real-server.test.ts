@@ -43,6 +43,9 @@ const FAMILY_STEPS = [
   ['ZREM', 'n1', 'x'], ['GEOPOS', 'n1', 'm'], ['LLEN', 'n1'], ['LRANGE', 'n1', '0', '-1'], ['LINDEX', 'n1', '0'], ['LSET', 'n1', '0', 'x'],
   ['XLEN', 'n1'], ['XRANGE', 'n1', '-', '+'], ['XREVRANGE', 'n1', '+', '-'], ['XINFO', 'STREAM', 'n1'], ['XPENDING', 'n1', 'g'],
   ['XACK', 'n1', 'g', '1-1'], ['XCLAIM', 'n1', 'g', 'c', '0', '1-1'], ['XAUTOCLAIM', 'n1', 'g', 'c', '0', '0'], ['XDEL', 'n1', '1-1'],
+  // XREAD looks each key up twice (the IDs' loop, then the serving loop); XREADGROUP once, before NOGROUP
+  ['XREAD', 'STREAMS', 'n1', 'n2', '0', '0'], ['XREAD', 'COUNT', '1', 'STREAMS', 'n1', '$'], ['XADD', 'x1', '1-0', 'f', 'v'],
+  ['XREAD', 'STREAMS', 'x1', 'n1', '0', '0'], ['XREADGROUP', 'GROUP', 'g', 'c', 'STREAMS', 'n1', '>'],
 ];
 const FAMILY_EXPECTED = [
   // 8 hash reads, 4 set reads, SINTER a n1 n2, SUNIONSTORE d n1 a, 3 sorted-set reads, ZUNIONSTORE, GEOPOS, 3 list reads,
@@ -50,6 +53,8 @@ const FAMILY_EXPECTED = [
   ...Array(13).fill('__keyevent@9__:keymiss n1'),
   '__keyevent@9__:keymiss n2',
   ...Array(17).fill('__keyevent@9__:keymiss n1'),
+  '__keyevent@9__:keymiss n1', '__keyevent@9__:keymiss n2', '__keyevent@9__:keymiss n1', '__keyevent@9__:keymiss n2',
+  ...Array(5).fill('__keyevent@9__:keymiss n1'),
 ];
 
 async function fakeEvents(version: '7.0' | '8.0' | '8.10', port: number, steps: string[][] = STEPS): Promise<string[]> {

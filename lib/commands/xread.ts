@@ -43,6 +43,7 @@ function resolveTargets(ctx: CommandContext, args: ReadArgs): XreadTarget[] {
   const plus = supports(ctx.version, 'xreadPlusId');
   return args.keys.map((key, i) => {
     const stream = ctx.db.getStream(key);
+    if (!stream) ctx.db.notifyEvent('m', 'keymiss', key); // xreadCommand's first lookupKeyRead
     const idArg = args.ids[i];
     let after: StreamId;
     if (idArg === '$') {
@@ -77,13 +78,17 @@ function readAfter(stream: Stream, after: StreamId, limit: number, budget: Reply
   return out;
 }
 
-/** Serve synchronously: key, entries, key, entries …; empty when nothing could be served. */
-function serve(args: ReadArgs, targets: XreadTarget[]): Reply[] {
+/**
+ * Serve synchronously: key, entries, key, entries …; empty when nothing could be served. Each
+ * stream is looked up again, as xreadCommand's serving loop does (a missing key: keymiss again).
+ */
+function serve(ctx: CommandContext, args: ReadArgs, targets: XreadTarget[]): Reply[] {
   const budget = new ReplyBudget(args.maxCount, args.maxSize);
   const out: Reply[] = [];
   for (const t of targets) {
     if (!budget.open()) break; // MAXCOUNT/MAXSIZE reached: the remaining streams are skipped
     const s = t.stream;
+    if (!s) ctx.db.notifyEvent('m', 'keymiss', t.key);
     if (!s || s.length === 0) continue;
     const last = s.entries.lastId();
     if (!last || compareIds(last, t.after) <= 0) continue;
@@ -98,7 +103,7 @@ function serve(args: ReadArgs, targets: XreadTarget[]): Reply[] {
 function execute(ctx: CommandContext, argv: readonly string[]): CommandResult {
   const args = parseReadArgs(ctx, argv, false);
   const targets = resolveTargets(ctx, args);
-  const out = serve(args, targets);
+  const out = serve(ctx, args, targets);
   if (out.length) return streamsReply(out);
   if (args.timeoutMs === null) return NIL_ARRAY;
   if (!ctx.isRetry && !ctx.canBlock) return NIL_ARRAY; // MULTI/EXEC, scripts: answer as a timeout

@@ -73,6 +73,7 @@ function resolveTarget(ctx: CommandContext, args: ReadArgs, i: number): GroupTar
   const groupName = args.group as string;
   const key = args.keys[i];
   const stream = ctx.db.getStream(key);
+  if (!stream) ctx.db.notifyEvent('m', 'keymiss', key); // xreadCommand's lookupKeyRead, before NOGROUP
   const group = stream?.groups.get(groupName);
   if (!stream || !group) fail(errNoKeyOrGroupXreadgroup(key, groupName));
   const idArg = args.ids[i];
