@@ -44,19 +44,29 @@ let count = 0;
 let armed = false;
 /** Some client was ever parked (spares the WeakSet lookup per command until then). */
 let anyParked = false;
+/** What a command past the limit waits for (made only then: most turns never need it), and its resolver. */
 let turn: Promise<void> | undefined;
+let endTurn: (() => void) | undefined;
 
+/** One macrotask per turn of the event loop in which commands ran: the count starts again. */
 function arm(): void {
-  if (armed) return;
   armed = true;
-  turn = new Promise((resolve) =>
-    realSetImmediate(() => {
-      armed = false;
-      count = 0;
-      turn = undefined;
-      resolve();
-    }),
-  );
+  realSetImmediate(turned);
+}
+
+function turned(): void {
+  armed = false;
+  count = 0;
+  const resolve = endTurn;
+  turn = undefined;
+  endTurn = undefined;
+  resolve?.();
+}
+
+/** The promise of the current turn's end (the first command past the limit makes it). */
+function turnEnd(): Promise<void> {
+  turn ??= new Promise<void>((resolve) => (endTurn = resolve));
+  return turn;
 }
 
 /**
@@ -77,7 +87,7 @@ export function spinCheck(client: object): SpinVerdict {
     seen.add(client);
     for (const o of observers) o({ client, commands: count, parked });
   }
-  return parked ? 'park' : (turn as Promise<void>);
+  return parked ? 'park' : turnEnd();
 }
 
 /** Mark a client its test no longer owns (the jest setup closed it). */

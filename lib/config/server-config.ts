@@ -5,7 +5,7 @@
  * instance, shared by every client of it, and `reset()` restores the defaults.
  */
 import { NodeLimits, defaultApproxTrimLimit } from '../model/stream-entries';
-import type { CollectionLimits } from '../rdb/collections';
+import { DEFAULT_COLLECTION_LIMITS, type CollectionLimits } from '../rdb/collection-limits';
 import { RedisVersion, versionIndex } from '../version';
 import { PARAMS, PARAM_NAMES, ParamDef, ParamName, lookupParam } from './params';
 
@@ -198,6 +198,7 @@ export class ServerConfig {
   setServerDefault(name: string, value: string): void {
     this.serverDefaults.set(name, value);
     this.values.set(name, value);
+    this.computeCollectionLimits();
   }
 
   /** Called after CONFIG SET with each parameter set (name, normalised value), and after reset() (name null). */
@@ -238,10 +239,19 @@ export class ServerConfig {
     return this.listMaxListpackSizeValue;
   }
 
-  /** The limits that decide list, set, sorted-set and hash encodings (DUMP). */
+  /**
+   * The limits that decide list, set, sorted-set and hash encodings (DUMP), read by every write of
+   * a collection: computed when a parameter changes (reset, CONFIG SET, a server default), frozen.
+   */
   get collectionLimits(): CollectionLimits {
+    return this.collectionLimitsValue;
+  }
+
+  private collectionLimitsValue: CollectionLimits = DEFAULT_COLLECTION_LIMITS;
+
+  private computeCollectionLimits(): void {
     const n = (name: string) => Number(this.values.get(name));
-    return {
+    this.collectionLimitsValue = Object.freeze({
       listMaxListpackSize: n('list-max-listpack-size'),
       hashMaxListpackEntries: n('hash-max-listpack-entries'),
       hashMaxListpackValue: n('hash-max-listpack-value'),
@@ -250,7 +260,7 @@ export class ServerConfig {
       setMaxListpackValue: n('set-max-listpack-value'),
       zsetMaxListpackEntries: n('zset-max-listpack-entries'),
       zsetMaxListpackValue: n('zset-max-listpack-value'),
-    };
+    });
   }
 
   /**
@@ -270,6 +280,7 @@ export class ServerConfig {
   }
 
   private applyHonoured(): void {
+    this.computeCollectionLimits();
     const entries = BigInt(this.values.get('stream-node-max-entries') ?? '100');
     this.streamNodeMaxEntriesValue = entries;
     this.nodeLimits.maxEntries = Number(entries);
