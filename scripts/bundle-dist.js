@@ -65,13 +65,15 @@ const RARE = [
 const COMMAND_DATA = ['commands/server/command-table-70', 'commands/server/command-table-8'];
 const CMD = (names) => names.map((n) => `commands/${n}`);
 const GROUPS = [
-  { name: 'import', roots: ['cjs-entry'] },
+  // (with the loader of the other groups' bundles through the V8 code cache: lib/code-cache.ts)
+  { name: 'import', roots: ['cjs-entry', 'code-cache'] },
   // with the argument helpers every command family requires (11 KB): one file fewer to read
-  // at a test file's first command, whatever its family
-  { name: 'client', roots: ['adapter/install', ...CMD(['args', 'strtod', 'long-double', 'string-value', 'scan-args', 'propagate'])] },
+  // at a test file's first command, whatever its family; and the strings, keys and expiry
+  // commands (25 KB) nearly every test file sends (SET/GET/DEL/EXPIRE): their own bundle cost a
+  // fresh process's first SET ~0.4 ms more (a file's stat, read and compile) than the client's
+  { name: 'client', roots: ['adapter/install', ...CMD(['args', 'strtod', 'long-double', 'string-value', 'scan-args', 'propagate', 'strings', 'incr', 'keys', 'expire'])] },
   // The command modules by family, each family read and compiled on the first use of one of its
-  // commands (a test file of GETs and SETs compiles ~10% of them, not all).
-  { name: 'cmd-core', roots: CMD(['strings', 'incr', 'keys', 'expire']) },
+  // commands (a test file of XADDs and GETs compiles ~10% of them, not all).
   { name: 'cmd-hash', roots: CMD(['hash', 'hash-common', 'hash-expire', 'hash-getset-ex', 'hash-random-scan']) },
   { name: 'cmd-list', roots: CMD(['list', 'list-common', 'list-blocking']) },
   { name: 'cmd-set', roots: CMD(['sets', 'set-common', 'set-algebra']) },
@@ -95,6 +97,10 @@ const ROOT_GROUP = GROUPS[0].name;
 // after `jest.resetModules()` the factory must load the package again through jest).
 
 const STUB_MARK = '/* ioredis-mock-streams bundle stub */';
+
+/** The root bundle's stand-in for a group bundle's content hash (as long as the hash: the map stays). */
+const HASH_LENGTH = 24;
+const hashPlaceholder = (name) => `@${name}`.padEnd(HASH_LENGTH, '@');
 
 /**
  * ASCII for the non-ASCII characters of comments. esbuild writes code as ASCII (\u escapes) but
@@ -296,8 +302,13 @@ async function bundleGroup(group, ids, groupOf) {
   if (root) {
     // the link of this copy of the package: each other group's bundle instantiated once for it
     entry.push('const loaded = { [' + JSON.stringify(ROOT_GROUP) + ']: modules };');
+    // each other group's bundle through the code cache (lib/code-cache.ts), keyed by its content
+    // hash: a placeholder of the same length here, the hash once every bundle is written (main)
+    entry.push('const { requireBundle } = require("./code-cache.js");');
     entry.push('const load = {');
-    for (const g of GROUPS.slice(1)) entry.push(`  ${JSON.stringify(g.name)}: () => require(${JSON.stringify(`./${g.name}.js`)}),`);
+    for (const g of GROUPS.slice(1)) {
+      entry.push(`  ${JSON.stringify(g.name)}: () => requireBundle(() => require(${JSON.stringify(`./${g.name}.js`)}), __dirname, ${JSON.stringify(`${g.name}.js`)}, ${JSON.stringify(hashPlaceholder(g.name))}),`);
+    }
     entry.push('};');
     entry.push('__link = { get: (name) => (loaded[name] ??= load[name]()(__link)) };');
     entry.push('module.exports = { link: __link, modules };');
@@ -388,7 +399,7 @@ async function bundleGroup(group, ids, groupOf) {
       // function is taken as one called at once) instead of pre-parsing its whole text there and
       // parsing it all again on its first call, which is the instantiation: the client bundle
       // cost ~25% less CPU from read to instantiated (~2.5 ms of ~10 ms here, in every jest test
-      // file), cmd-core ~0.3 ms of its first command. Its modules stay lazy (each its own function).
+      // file), a family's bundle ~0.3 ms of its first command. Its modules stay lazy (each its own function).
       if (!root) {
         const mapComment = /\n\/\/# sourceMappingURL=[^\n]*\n?$/.exec(text);
         const code = mapComment ? text.slice(0, mapComment.index) : text;
@@ -417,6 +428,18 @@ async function main() {
     const size = await bundleGroup(group, ids, groupOf);
     report.push(`${group.name}: ${ids.length} modules, ${Math.round(size / 1024)} KB`);
   }
+  // the content hash of each group's bundle into the root bundle, where the code cache's loader
+  // keys that bundle's cache with it (lib/code-cache.ts)
+  const rootFile = path.join(DIST, 'bundle', `${ROOT_GROUP}.js`);
+  let rootText = fs.readFileSync(rootFile, 'utf8');
+  for (const group of GROUPS.slice(1)) {
+    const text = fs.readFileSync(path.join(DIST, 'bundle', `${group.name}.js`));
+    const hash = require('crypto').createHash('sha256').update(text).digest('hex').slice(0, HASH_LENGTH);
+    const placeholder = JSON.stringify(hashPlaceholder(group.name));
+    if (rootText.split(placeholder).length !== 2) throw new Error(`bundle-dist: ${group.name}'s hash placeholder is not once in ${ROOT_GROUP}.js`);
+    rootText = rootText.replace(placeholder, JSON.stringify(hash));
+  }
+  fs.writeFileSync(rootFile, rootText);
   // The recorded COMMAND data: one string literal each, read only by COMMAND INFO/DOCS/LIST/COUNT.
   // A source map of it (its source inlined: the same 300 KB again) maps nothing worth a stack trace.
   for (const id of COMMAND_DATA) {

@@ -13,7 +13,7 @@ const LIB = join(__dirname, '..', '..', 'lib');
 
 /** lib/ paths (folders or files, relative, without .ts) of each side. */
 const ENGINE = ['engine', 'commands', 'model', 'keyspace', 'clock', 'blocking', 'bytes', 'config', 'rdb', 'reply', 'stats', 'version', 'errors', 'json-file'];
-const FRONT_ENDS = ['adapter', 'server', 'upstash', 'msw', 'scenarios', 'cluster', 'jest', 'runners', 'cli', 'index', 'cjs-entry', 'ioredis-augment'];
+const FRONT_ENDS = ['adapter', 'server', 'upstash', 'msw', 'scenarios', 'cluster', 'jest', 'runners', 'cli', 'index', 'cjs-entry', 'code-cache', 'ioredis-augment'];
 
 function tsFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((f) => {

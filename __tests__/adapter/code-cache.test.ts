@@ -1,0 +1,146 @@
+/**
+ * The V8 code cache of the package's bundles (lib/code-cache.ts): in a Node process that loads
+ * the package itself (node:test, vitest's external dependencies, scripts), the client and
+ * command bundles are compiled from a cache written at the first process's exit, with the same
+ * replies; a cache of another build, a damaged one, `--enable-source-maps`, the switch-off value
+ * and jest's own sandbox all load the bundles as before. Checked in fresh Node processes on the build.
+ */
+import { execFileSync } from 'child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+
+const ROOT = join(__dirname, '..', '..');
+const DIST = join(ROOT, 'dist');
+const built = existsSync(join(DIST, 'bundle', 'client.js'));
+if (!built) console.warn('dist/bundle not built (run `npm run build`): code cache checks skipped');
+
+/** A worker's first commands, their replies, and how each bundle was loaded. */
+const SCRIPT = `
+  const Redis = require('./dist/cjs-entry.js');
+  const redis = new Redis({ port: 47_901 });
+  (async () => {
+    const replies = [
+      await redis.set('k', 'v'), await redis.get('k'), await redis.hset('h', 'f', 'x'), await redis.hgetall('h'),
+      await redis.xadd('s', '1-1', 'f', 'v'), await redis.xrange('s', '-', '+'),
+    ];
+    let stack = '';
+    try { await redis.xadd('s', 'bad-id', 'f', 'v'); } catch (err) { stack = String(err.message); }
+    redis.disconnect();
+    const report = require('./dist/code-cache.js').codeCacheReport();
+    const uses = {};
+    for (const [file, use] of Object.entries(report)) uses[file.replace(/.*\\//, '')] = use;
+    console.log(JSON.stringify({ replies, stack, uses }));
+  })();`;
+
+function run(env: Record<string, string | undefined>, nodeArgs: string[] = []): { replies: unknown[]; stack: string; uses: Record<string, string> } {
+  const out = execFileSync(process.execPath, [...nodeArgs, '-e', SCRIPT], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { ...process.env, ...env },
+  });
+  return JSON.parse(out.trim());
+}
+
+const REPLIES = ['OK', 'v', 1, { f: 'x' }, '1-1', [['1-1', ['f', 'v']]]];
+
+// skip: dist/ not built (a bare `npx jest` on a fresh clone); `npm test` builds it first
+(built ? describe : describe.skip)('V8 code cache of the bundles', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'code-cache-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const cacheFiles = () => readdirSync(dir).filter((f) => f.endsWith('.bin')).sort();
+
+  it('compiles the bundles a process loads, writes their cache at exit, and the next process takes it with the same replies', () => {
+    const first = run({ IOREDIS_MOCK_STREAMS_CODE_CACHE: dir });
+    expect(first.replies).toEqual(REPLIES);
+    expect(first.uses).toEqual({ 'client.js': 'compiled', 'cmd-hash.js': 'compiled', 'cmd-stream.js': 'compiled' });
+    expect(cacheFiles().map((f) => f.replace(/-[0-9a-f]{8}\.bin$/, ''))).toEqual(['client', 'cmd-hash', 'cmd-stream']);
+    const second = run({ IOREDIS_MOCK_STREAMS_CODE_CACHE: dir });
+    expect(second).toEqual({ ...first, uses: { 'client.js': 'cached', 'cmd-hash.js': 'cached', 'cmd-stream.js': 'cached' } });
+    // nothing is rewritten when V8 took every cache
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('names a cache file per Node flag set: a process with other flags neither takes nor overwrites it', () => {
+    run({ IOREDIS_MOCK_STREAMS_CODE_CACHE: dir });
+    const plainFiles = cacheFiles();
+    const other = run({ IOREDIS_MOCK_STREAMS_CODE_CACHE: dir }, ['--max-semi-space-size=8']);
+    expect(other.uses['client.js']).toBe('compiled');
+    expect(cacheFiles()).toHaveLength(plainFiles.length * 2);
+    expect(run({ IOREDIS_MOCK_STREAMS_CODE_CACHE: dir }).uses['client.js']).toBe('cached');
+  });
+
+  it('ignores a cache of another build of the bundle, and rewrites it', () => {
+    run({ IOREDIS_MOCK_STREAMS_CODE_CACHE: dir });
+    const client = join(dir, cacheFiles().find((f) => f.startsWith('client-'))!);
+    const saved = readFileSync(client);
+    const end = saved.indexOf(10);
+    const header = saved.toString('latin1', 0, end);
+    // another build: the same data under another content hash
+    writeFileSync(client, Buffer.concat([Buffer.from(`0000${header.slice(4)}\n`, 'latin1'), saved.subarray(end + 1)]));
+    const again = run({ IOREDIS_MOCK_STREAMS_CODE_CACHE: dir });
+    expect(again.replies).toEqual(REPLIES);
+    expect(again.uses['client.js']).toBe('compiled');
+    expect(readFileSync(client).toString('latin1', 0, end)).toBe(header);
+  });
+
+  it('runs as without a cache when V8 refuses a damaged one, and replaces it', () => {
+    run({ IOREDIS_MOCK_STREAMS_CODE_CACHE: dir });
+    const client = join(dir, cacheFiles().find((f) => f.startsWith('client-'))!);
+    const saved = readFileSync(client);
+    writeFileSync(client, saved.subarray(0, saved.length >> 1)); // cut in half: V8's length check refuses it
+    const damaged = run({ IOREDIS_MOCK_STREAMS_CODE_CACHE: dir });
+    expect(damaged.replies).toEqual(REPLIES);
+    expect(damaged.uses['client.js']).toBe('rejected');
+    expect(run({ IOREDIS_MOCK_STREAMS_CODE_CACHE: dir }).uses['client.js']).toBe('cached');
+  });
+
+  it('loads the bundles with require when switched off, with --enable-source-maps, or when the directory cannot be written', () => {
+    for (const off of ['0', 'false', 'off', 'no']) {
+      const out = run({ IOREDIS_MOCK_STREAMS_CODE_CACHE: off });
+      expect([off, out.uses['client.js'], out.replies]).toEqual([off, 'required', REPLIES]);
+    }
+    const mapped = run({ IOREDIS_MOCK_STREAMS_CODE_CACHE: dir }, ['--enable-source-maps']);
+    expect(mapped.uses['client.js']).toBe('required');
+    expect(cacheFiles()).toEqual([]);
+    // a cache directory that cannot be made (a file stands in its path): no cache, same replies
+    writeFileSync(join(dir, 'a-file'), '');
+    const unwritable = run({ IOREDIS_MOCK_STREAMS_CODE_CACHE: join(dir, 'a-file', 'below') });
+    expect([unwritable.replies, unwritable.uses['client.js']]).toEqual([REPLIES, 'compiled']);
+    expect(readdirSync(dir)).toEqual(['a-file']);
+  });
+
+  it('keeps stack traces at the bundle file and its columns (the wrapper is taken back)', () => {
+    const script = `
+      const Redis = require('./dist/cjs-entry.js');
+      const redis = new Redis({ port: 47_902 });
+      const link = require('./dist/bundle/import.js').link;
+      const errors = link.get('client')['errors']();
+      let frame = '';
+      try { errors.fail('ERR x'); } catch (err) { frame = err.stack.split('\\n').find((l) => l.includes('client.js')); }
+      redis.disconnect();
+      console.log(JSON.stringify({ frame, uses: require('./dist/code-cache.js').codeCacheReport() }));`;
+    const frameOf = (env: Record<string, string>) =>
+      JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 60_000, env: { ...process.env, ...env } }).trim());
+    const required = frameOf({ IOREDIS_MOCK_STREAMS_CODE_CACHE: 'off' });
+    const compiled = frameOf({ IOREDIS_MOCK_STREAMS_CODE_CACHE: dir });
+    expect(Object.values(compiled.uses)).toContain('compiled');
+    expect(required.frame).toMatch(/dist\/bundle\/client\.js:\d+:\d+\)$/);
+    expect(compiled.frame).toBe(required.frame);
+  });
+
+  it('is not used inside jest: each test file compiles the bundles in its own sandbox', () => {
+    // this test file runs in jest's vm context: the package loaded here went through jest's require
+    const Redis = require('../../dist/cjs-entry.js');
+    const redis = new Redis({ port: 47_903 });
+    const report = require('../../dist/code-cache.js').codeCacheReport();
+    redis.disconnect();
+    expect(Object.values(report).length).toBeGreaterThan(0);
+    expect(new Set(Object.values(report))).toEqual(new Set(['required']));
+  });
+});

@@ -1,0 +1,165 @@
+/**
+ * V8 code cache for the package's own bundles (`dist/bundle/<group>.js` other than the root one):
+ * what Node 22's `module.enableCompileCache()` does for every module, done here for these files
+ * only, on every Node line (20, 22, 24), and made after the bundle has run, so the cache also
+ * holds the bytecode of the functions the process called (V8 compiles a function on its first
+ * call; a cache made at load time would hold the top level only).
+ *
+ * Why: a fresh process's first command paid for reading, compiling and first-calling the client
+ * bundle and the command family's bundle (~2.5 ms of the ~3 ms of a first SET here, more than
+ * the next thousand GETs). With the cache, V8 deserializes the bytecode instead.
+ *
+ * When it is used: the bundle is loaded by Node's own module system in the main realm (node:test,
+ * vitest's externalized dependencies, scripts), not when the process runs with source maps
+ * (`--enable-source-maps`: Node maps stack traces of the files it loads itself), and not inside
+ * a test framework's sandbox realm (jest runs each test file in a vm context of its own: the
+ * bundle must be compiled there, which jest does, and V8 then shares its compilation between the
+ * test files of one worker). Otherwise the bundle is `require`d as before.
+ *
+ * Where: `<node_modules>/.cache/ioredis-mock-streams/` of the `node_modules` holding this package
+ * (`<package>/node_modules/.cache/…` in a source checkout); the environment variable
+ * `IOREDIS_MOCK_STREAMS_CODE_CACHE` names another directory, or turns it off with `0`/`false`/
+ * `off`/`no`. One file per bundle, file path and Node flag set (`process.execArgv`), written at
+ * process exit (written to a temporary name, then renamed) only when it was missing or V8
+ * refused it (another Node version, changed flags, another build of the bundle); a directory
+ * that cannot be written leaves the package working as without the cache.
+ */
+import type * as FsModule from 'fs';
+import type * as VmModule from 'vm';
+
+/** The environment variable that moves (a directory) or turns off (`0`, `false`, `off`, `no`) the cache. */
+export const CODE_CACHE_ENV = 'IOREDIS_MOCK_STREAMS_CODE_CACHE';
+
+/** A bundle's code as a CommonJS module's function; the prefix's columns are taken back (columnOffset). */
+const PREFIX = '(function (exports, require, module, __filename, __dirname) { ';
+const SUFFIX = '\n})';
+
+interface Pending {
+  script: VmModule.Script;
+  file: string;
+  header: string;
+}
+
+/** What this copy of the package did, per bundle file (for tests and `codeCacheReport()`). */
+export type CodeCacheUse = 'required' | 'cached' | 'compiled' | 'rejected';
+const uses = new Map<string, CodeCacheUse>();
+const pending: Pending[] = [];
+let exitHooked = false;
+let sameRealm: boolean | undefined;
+let cacheDir: string | null | undefined;
+
+/**
+ * Loads the bundle `name` (a file of `bundleDir`) through the code cache when it applies
+ * (module comment), else with `fallback()` (the `require` of the root bundle: jest's inside
+ * jest). `buildKey`: the bundle's content hash, written into the root bundle by the build
+ * (scripts/bundle-dist.js). Returns the module's `exports`. Never throws for the cache's sake:
+ * any failure of the cache path before the bundle runs falls back to `fallback()`.
+ */
+export function requireBundle(fallback: () => unknown, bundleDir: string, name: string, buildKey: string): unknown {
+  const filename = `${bundleDir}/${name}`;
+  let script: VmModule.Script;
+  let source: Pending | null = null;
+  let req: NodeRequire;
+  try {
+    const dir = codeCacheDir(bundleDir);
+    if (dir === null || !inMainRealm() || (process as { sourceMapsEnabled?: boolean }).sourceMapsEnabled) {
+      uses.set(filename, 'required');
+      return fallback();
+    }
+    const fs: typeof FsModule = require('fs');
+    const vm: typeof VmModule = require('vm');
+    const stat = fs.statSync(filename);
+    const header = `${buildKey}:${stat.size}:${stat.mtimeMs}:${process.version}:${process.arch}`;
+    const file = `${dir}/${name.replace(/\.js$/, '')}-${fnv1a(`${filename}\0${process.execArgv.join('\0')}`)}.bin`;
+    let cachedData: Buffer | undefined;
+    try {
+      const saved = fs.readFileSync(file);
+      const end = saved.indexOf(10);
+      if (end > 0 && saved.toString('latin1', 0, end) === header) cachedData = saved.subarray(end + 1);
+    } catch {
+      // no cache yet
+    }
+    const code = fs.readFileSync(filename, 'utf8');
+    script = new vm.Script(PREFIX + code + SUFFIX, {
+      filename,
+      columnOffset: -PREFIX.length,
+      cachedData,
+      importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+    } as VmModule.ScriptOptions);
+    const use: CodeCacheUse = cachedData === undefined ? 'compiled' : script.cachedDataRejected ? 'rejected' : 'cached';
+    uses.set(filename, use);
+    if (use !== 'cached') source = { script, file, header };
+    req = (require('module') as typeof import('module')).createRequire(filename);
+  } catch {
+    uses.set(filename, 'required');
+    return fallback();
+  }
+  const mod = { exports: {} as unknown };
+  (script.runInThisContext() as (...args: unknown[]) => void).call(mod.exports, mod.exports, req, mod, filename, bundleDir);
+  if (source !== null) {
+    pending.push(source);
+    if (!exitHooked) {
+      exitHooked = true;
+      process.once('exit', writeCaches);
+    }
+  }
+  return mod.exports;
+}
+
+/** How each bundle of this copy was loaded: 'cached' (V8 took the cache), 'compiled' (none yet), 'rejected', 'required'. */
+export function codeCacheReport(): Record<string, CodeCacheUse> {
+  return Object.fromEntries(uses);
+}
+
+/** Is this module's realm the main one (not a jest test file's vm context)? */
+function inMainRealm(): boolean {
+  sameRealm ??= (require('vm') as typeof VmModule).runInThisContext('globalThis') === globalThis;
+  return sameRealm;
+}
+
+/** The cache directory (module comment), or null when there is none. */
+function codeCacheDir(bundleDir: string): string | null {
+  if (cacheDir !== undefined) return cacheDir;
+  const setting = process.env[CODE_CACHE_ENV];
+  if (setting !== undefined && setting !== '') {
+    cacheDir = /^(0|false|off|no)$/i.test(setting) ? null : setting;
+    return cacheDir;
+  }
+  const path: typeof import('path') = require('path');
+  const pkg = path.resolve(bundleDir, '..', '..');
+  const parent = path.dirname(pkg);
+  if (path.basename(parent) === 'node_modules') cacheDir = path.join(parent, '.cache', 'ioredis-mock-streams');
+  else if ((require('fs') as typeof FsModule).existsSync(path.join(pkg, 'node_modules'))) cacheDir = path.join(pkg, 'node_modules', '.cache', 'ioredis-mock-streams');
+  else cacheDir = null;
+  return cacheDir;
+}
+
+/** At exit: the cache of each bundle that had none (or a refused one), with what this process compiled. */
+function writeCaches(): void {
+  const fs: typeof FsModule = require('fs');
+  for (const { script, file, header } of pending.splice(0)) {
+    const tmp = `${file}.${process.pid}.tmp`;
+    try {
+      const data = script.createCachedData();
+      fs.mkdirSync(require('path').dirname(file), { recursive: true });
+      fs.writeFileSync(tmp, Buffer.concat([Buffer.from(`${header}\n`, 'latin1'), data]));
+      fs.renameSync(tmp, file);
+    } catch {
+      try {
+        fs.rmSync(tmp, { force: true });
+      } catch {
+        // a directory we cannot write: no cache
+      }
+    }
+  }
+}
+
+/** FNV-1a (32 bits) of a short string, as 8 hex digits: the cache file's name per path and flags. */
+function fnv1a(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(16).padStart(8, '0');
+}
