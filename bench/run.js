@@ -103,11 +103,16 @@ const median = (xs) => {
 };
 
 /** Run one worker task in a fresh process; returns its JSON result. */
+/**
+ * Runs `task` of bench/worker.js in a fresh process. Target `streams-nocache`: the package with
+ * its V8 code cache turned off (lib/code-cache.ts), as a process before the cache is written.
+ */
 function work(task, target, options = {}, nodeFlags = []) {
+  const noCache = target === 'streams-nocache';
   const out = spawnSync(
     process.execPath,
-    ['--expose-gc', '--max-old-space-size=8192', ...nodeFlags, WORKER, task, target, JSON.stringify(options)],
-    { cwd: ROOT, encoding: 'utf8', env: process.env, maxBuffer: 64 << 20 },
+    ['--expose-gc', '--max-old-space-size=8192', ...nodeFlags, WORKER, task, noCache ? 'streams' : target, JSON.stringify(options)],
+    { cwd: ROOT, encoding: 'utf8', env: noCache ? { ...process.env, IOREDIS_MOCK_STREAMS_CODE_CACHE: 'off' } : process.env, maxBuffer: 64 << 20 },
   );
   if (out.status !== 0) throw new Error(`worker ${task} ${target} failed:\n${out.stderr}`);
   return JSON.parse(out.stdout.trim().split('\n').pop());
@@ -366,12 +371,19 @@ function benchGrowth() {
 // ------------------------------------------------------------------------------------------
 const PER_COMMANDS = ['GET', 'SET', 'INCR', 'HSET', 'HGETALL 10 fields', 'MGET 10 keys'];
 
-/** Median CPU µs of the first `calls` calls of `command` over `reps` fresh processes per side (interleaved). */
+/**
+ * Median CPU µs (every thread) of the first `calls` calls of `command` over `reps` fresh processes
+ * per side (interleaved), by side label; `<label>:main`: the main thread's alone (Linux).
+ */
 function coldMedians(sides, command, reps, fromLoad = false) {
-  const out = Object.fromEntries(sides.map(([label]) => [label, []]));
+  const out = Object.fromEntries(sides.flatMap(([label]) => [[label, []], [`${label}:main`, []]]));
   for (let i = 0; i < reps; i++) {
     const order = i % 2 ? [...sides].reverse() : sides;
-    for (const [label, target, cmd] of order) out[label].push(work('coldCommand', target, { command: cmd ?? command, calls: 1000, fromLoad }).totalUs);
+    for (const [label, target, cmd] of order) {
+      const got = work('coldCommand', target, { command: cmd ?? command, calls: 1000, fromLoad });
+      out[label].push(got.totalUs);
+      out[`${label}:main`].push(got.mainUs ?? NaN);
+    }
   }
   return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, median(v)]));
 }
@@ -388,9 +400,14 @@ function benchPerCommand() {
   }]));
   const reps = QUICK ? 3 : 5;
   const cold = {};
-  for (const n of names) cold[n] = coldMedians([['plain', 'plain'], ['pkg', 'streams']], n, reps);
+  for (const n of names) {
+    // one process first, unmeasured: the package's V8 code cache is written at the exit of the
+    // first process that lacks it (lib/code-cache.ts), as after a user's first test run
+    work('coldCommand', 'streams', { command: n, calls: 1000 });
+    cold[n] = coldMedians([['plain', 'plain'], ['pkg', 'streams'], ['noCache', 'streams-nocache']], n, reps);
+  }
   table(
-    ['command', 'warm mock µs', 'warm pkg µs', 'warm ratio', 'cold mock ms/1000', 'cold pkg ms/1000', 'cold ratio'],
+    ['command', 'warm mock µs', 'warm pkg µs', 'warm ratio', 'cold mock ms/1000', 'cold pkg ms/1000', 'cold ratio', 'main thread', 'no code cache'],
     names.map((n) => [
       n,
       fmt(warm[n].plain),
@@ -399,9 +416,13 @@ function benchPerCommand() {
       fmt(cold[n].plain / 1000),
       fmt(cold[n].pkg / 1000),
       `${fmt(cold[n].pkg / cold[n].plain)}x`,
+      `${fmt(cold[n]['pkg:main'] / cold[n]['plain:main'])}x`,
+      `${fmt(cold[n].noCache / cold[n].plain)}x`,
     ]),
   );
-  console.log(`  (warm: median of ${processes} processes of side-by-side rounds; cold: median of ${reps} fresh processes per side; SET+GET pair shown, not a target)`);
+  console.log(`  (warm: median of ${processes} processes of side-by-side rounds; cold: median of ${reps} fresh processes per side, CPU of every thread, the package's`);
+  console.log('  V8 code cache written by an earlier process; "main thread": the JavaScript thread alone (V8\'s background compilers and GC left out, Linux);');
+  console.log('  "no code cache": a first process, or jest, which compiles the bundles itself; SET+GET pair shown, not a target)');
   // The cold rows above start after require() and the first client: the same with both counted,
   // so that work moved out of the first commands into loading or construction shows here
   const whole = coldMedians([['plain', 'plain'], ['pkg', 'streams']], 'SET+GET pair', reps, true);
@@ -417,12 +438,18 @@ function benchPerCommand() {
 function benchStreamCold() {
   section('stream cold path: CPU of the first 1,000 calls in a fresh process, / ioredis-mock GET over its first 1,000');
   const reps = QUICK ? 3 : 5;
-  const m = coldMedians([['get', 'plain', 'GET'], ['xadd', 'streams', 'XADD'], ['cycle', 'streams', 'XADD+XREADGROUP+XACK']], null, reps);
-  table(['', 'ms per 1,000 calls', '/ mock GET'], [
-    ['ioredis-mock GET', fmt(m.get / 1000), '1.00x'],
-    ['package XADD', fmt(m.xadd / 1000), `${fmt(m.xadd / m.get)}x`],
-    ['package XADD+XREADGROUP+XACK', fmt(m.cycle / 1000), `${fmt(m.cycle / m.get)}x`],
+  for (const command of ['XADD', 'XADD+XREADGROUP+XACK']) work('coldCommand', 'streams', { command, calls: 1000 }); // the code cache (benchPerCommand)
+  const m = coldMedians(
+    [['get', 'plain', 'GET'], ['xadd', 'streams', 'XADD'], ['cycle', 'streams', 'XADD+XREADGROUP+XACK'], ['xaddNoCache', 'streams-nocache', 'XADD'], ['cycleNoCache', 'streams-nocache', 'XADD+XREADGROUP+XACK']],
+    null,
+    reps,
+  );
+  table(['', 'ms per 1,000 calls', '/ mock GET', 'no code cache', 'main thread ms', 'main / mock GET main'], [
+    ['ioredis-mock GET', fmt(m.get / 1000), '1.00x', '', fmt(m['get:main'] / 1000), '1.00x'],
+    ['package XADD', fmt(m.xadd / 1000), `${fmt(m.xadd / m.get)}x`, `${fmt(m.xaddNoCache / m.get)}x`, fmt(m['xadd:main'] / 1000), `${fmt(m['xadd:main'] / m['get:main'])}x`],
+    ['package XADD+XREADGROUP+XACK', fmt(m.cycle / 1000), `${fmt(m.cycle / m.get)}x`, `${fmt(m.cycleNoCache / m.get)}x`, fmt(m['cycle:main'] / 1000), `${fmt(m['cycle:main'] / m['get:main'])}x`],
   ]);
+  console.log('  (CPU of every thread, V8\'s background compilers and GC included; "main thread": the JavaScript thread alone, Linux only)');
   // the same with require() and the first client counted on both sides (not a target: shown)
   const w = coldMedians([['get', 'plain', 'GET'], ['cycle', 'streams', 'XADD+XREADGROUP+XACK']], null, reps, true);
   console.log(`  require + first client + first 1,000: ioredis-mock GET ${fmt(w.get / 1000)} ms, package XADD+XREADGROUP+XACK ${fmt(w.cycle / 1000)} ms, ${fmt(w.cycle / w.get)}x (shown, not a target)`);

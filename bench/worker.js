@@ -10,6 +10,7 @@
  * against REDIS_URL). Prints one JSON line with the results. Times are µs per call, heap in
  * bytes; every figure is the median of several batches after a warm-up.
  */
+const fs = require('fs');
 const path = require('path');
 const { performance } = require('perf_hooks');
 
@@ -50,6 +51,18 @@ const median = (xs) => {
 function cpuUs() {
   const c = process.cpuUsage();
   return c.user + c.system;
+}
+
+/**
+ * CPU µs of the main thread alone (Linux: /proc/self/task/<pid>/schedstat, ns on the CPU), or
+ * NaN elsewhere. process.cpuUsage() counts every thread, V8's background compilers and GC too.
+ */
+function mainThreadUs() {
+  try {
+    return Number(fs.readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'latin1').split(' ')[0]) / 1000;
+  } catch {
+    return NaN;
+  }
 }
 
 /**
@@ -224,11 +237,13 @@ const tasks = {
     if (!c) throw new Error(`unknown command case ${options.command}`);
     const calls = options.calls ?? 1000;
     const t0 = options.fromLoad ? tLoad : cpuUs();
+    const m0 = mainThreadUs();
     await c.setup(r);
     for (let i = 0; i < calls; i++) await c.run(r, i);
     const us = cpuUs() - t0;
+    const mainUs = mainThreadUs() - m0;
     r.disconnect();
-    return { totalUs: us, perCallUs: us / calls };
+    return { totalUs: us, perCallUs: us / calls, mainUs };
   },
 
   /**
