@@ -285,6 +285,9 @@ export class Connection {
   /** While EXEC runs: how many commands it runs (-1 otherwise; CLIENT LIST `multi=`, flag `x`). */
   execLength = -1;
 
+  /** While EXEC runs: the commands it runs (CLIENT LIST `multi-mem`), null otherwise. */
+  execQueued: string[][] | null = null;
+
   /**
    * 7.0: messages this connection's own PUBLISH already pushed to it (lib/engine/commands/pubsub.ts
    * publishToSelf), as `kind\0items…`: their later delivery through the emitters is dropped.
@@ -326,6 +329,22 @@ export class Connection {
    */
   get multiLength(): number {
     return this.execLength >= 0 ? this.execLength : (this.multiQueue?.length ?? -1);
+  }
+
+  /**
+   * Bytes of the commands MULTI queued (CLIENT LIST `multi-mem`, multi.c queueMultiCommand's
+   * `argv_len_sums`: each argument's length plus a pointer, 8 bytes, per argument); kept while
+   * EXEC runs them, 0 outside a transaction.
+   */
+  get multiMem(): number {
+    const queued = this.execQueued ?? this.multiQueue;
+    if (queued === null) return 0;
+    let bytes = 0;
+    for (const argv of queued) {
+      bytes += 8 * argv.length;
+      for (const arg of argv) bytes += arg.length;
+    }
+    return bytes;
   }
 
   /** Keys WATCHed (CLIENT LIST `watch`). */

@@ -53,6 +53,7 @@ export function exec(conn: Connection): Reply | Promise<Reply> {
   conn.multiQueue = null;
   const replies = transaction(conn, () => {
     conn.execLength = queued.length;
+    conn.execQueued = queued;
     try {
       return queued.map((argv, i) => {
         conn.execIndex = i;
@@ -64,6 +65,7 @@ export function exec(conn: Connection): Reply | Promise<Reply> {
       });
     } finally {
       conn.execLength = -1;
+      conn.execQueued = null;
     }
   });
   if (replies === null) return NIL_ARRAY;
