@@ -17,27 +17,42 @@
  * test files of one worker). Otherwise the bundle is `require`d as before.
  *
  * Where: `<node_modules>/.cache/ioredis-mock-streams/` of the `node_modules` holding this package
- * (`<package>/node_modules/.cache/…` in a source checkout); the environment variable
- * `IOREDIS_MOCK_STREAMS_CODE_CACHE` names another directory, or turns it off with `0`/`false`/
- * `off`/`no`. One file per bundle, file path and Node flag set (`process.execArgv`), written at
- * process exit (written to a temporary name, then renamed) only when it was missing or V8
- * refused it (another Node version, changed flags, another build of the bundle); a directory
- * that cannot be written leaves the package working as without the cache.
+ * (`<package>/node_modules/.cache/…` in a source checkout; with pnpm, its store's folder of the
+ * package); the environment variable `IOREDIS_MOCK_STREAMS_CODE_CACHE` names another directory
+ * (an absolute path, or relative to the working directory), turns it off (`0`/`false`/`off`/`no`)
+ * or keeps the default (`1`/`true`/`on`/`yes`). One file per bundle, file path, Node version and
+ * flag set (`process.execArgv` and `NODE_OPTIONS`), written once a quarter second after the
+ * bundle loaded (an unref'd timer of Node's own: test runners that end their workers with a
+ * signal never run exit handlers) or at exit if sooner, only when it was missing or refused;
+ * written to a temporary name, then renamed. Not used while V8 coverage is collected
+ * (`NODE_V8_COVERAGE`: a cached function has no coverage). A file is taken only when its header
+ * names this build of the bundle (content hash written into the root bundle by the build, file
+ * size, mtime, inode), this Node version and architecture, and the SHA-256 of its payload
+ * matches (V8 checks no checksum in release builds: a flipped bit would crash the process); a
+ * directory that cannot be written leaves the package working as without the cache.
  */
 import type * as FsModule from 'fs';
 import type * as VmModule from 'vm';
+import { realSetTimeout } from './clock/real-timers';
 
-/** The environment variable that moves (a directory) or turns off (`0`, `false`, `off`, `no`) the cache. */
+/** The environment variable that moves (a directory), turns off (`0`, `false`, `off`, `no`) or keeps (`1`, `true`, `on`, `yes`) the cache. */
 export const CODE_CACHE_ENV = 'IOREDIS_MOCK_STREAMS_CODE_CACHE';
 
 /** A bundle's code as a CommonJS module's function; the prefix's columns are taken back (columnOffset). */
 const PREFIX = '(function (exports, require, module, __filename, __dirname) { ';
 const SUFFIX = '\n})';
+/** The header's format tag (a new one invalidates every older file). */
+const FORMAT = 'ims1';
+/** How long after a bundle loads its cache is written (ms). */
+const WRITE_AFTER_MS = 250;
+/** A temporary file older than this (ms) is a write that was killed: removed by the next write. */
+const STALE_TMP_MS = 10 * 60_000;
 
 interface Pending {
   script: VmModule.Script;
   file: string;
-  header: string;
+  /** The header without the payload's digest. */
+  key: string;
 }
 
 /** What this copy of the package did, per bundle file (for tests and `codeCacheReport()`). */
@@ -45,6 +60,7 @@ export type CodeCacheUse = 'required' | 'cached' | 'compiled' | 'rejected';
 const uses = new Map<string, CodeCacheUse>();
 const pending: Pending[] = [];
 let exitHooked = false;
+let writeTimer: { unref(): unknown } | null = null;
 let sameRealm: boolean | undefined;
 let cacheDir: string | null | undefined;
 
@@ -62,20 +78,28 @@ export function requireBundle(fallback: () => unknown, bundleDir: string, name: 
   let req: NodeRequire;
   try {
     const dir = codeCacheDir(bundleDir);
-    if (dir === null || !inMainRealm() || (process as { sourceMapsEnabled?: boolean }).sourceMapsEnabled) {
+    if (dir === null || !inMainRealm() || (process as { sourceMapsEnabled?: boolean }).sourceMapsEnabled || process.env.NODE_V8_COVERAGE) {
       uses.set(filename, 'required');
       return fallback();
     }
     const fs: typeof FsModule = require('fs');
     const vm: typeof VmModule = require('vm');
     const stat = fs.statSync(filename);
-    const header = `${buildKey}:${stat.size}:${stat.mtimeMs}:${process.version}:${process.arch}`;
-    const file = `${dir}/${name.replace(/\.js$/, '')}-${fnv1a(`${filename}\0${process.execArgv.join('\0')}`)}.bin`;
+    const key = `${FORMAT}:${buildKey}:${stat.size}:${stat.mtimeMs}:${stat.ino}:${process.version}:${process.arch}`;
+    const flags = `${process.execArgv.join('\0')}\0${process.env.NODE_OPTIONS ?? ''}`;
+    const file = `${dir}/${name.replace(/\.js$/, '')}-${fnv1a(`${filename}\0${process.version}\0${flags}`)}.bin`;
     let cachedData: Buffer | undefined;
+    let refused = false;
     try {
       const saved = fs.readFileSync(file);
       const end = saved.indexOf(10);
-      if (end > 0 && saved.toString('latin1', 0, end) === header) cachedData = saved.subarray(end + 1);
+      const header = end > 0 ? saved.toString('latin1', 0, end) : '';
+      const cut = header.lastIndexOf(':');
+      if (header.slice(0, cut) === key) {
+        const payload = saved.subarray(end + 1);
+        if (digestOf(payload) === header.slice(cut + 1)) cachedData = payload;
+        else refused = true; // damaged: never handed to V8
+      }
     } catch {
       // no cache yet
     }
@@ -86,9 +110,9 @@ export function requireBundle(fallback: () => unknown, bundleDir: string, name: 
       cachedData,
       importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
     } as VmModule.ScriptOptions);
-    const use: CodeCacheUse = cachedData === undefined ? 'compiled' : script.cachedDataRejected ? 'rejected' : 'cached';
+    const use: CodeCacheUse = refused || script.cachedDataRejected === true ? 'rejected' : cachedData === undefined ? 'compiled' : 'cached';
     uses.set(filename, use);
-    if (use !== 'cached') source = { script, file, header };
+    if (use !== 'cached') source = { script, file, key };
     req = (require('module') as typeof import('module')).createRequire(filename);
   } catch {
     uses.set(filename, 'required');
@@ -96,14 +120,22 @@ export function requireBundle(fallback: () => unknown, bundleDir: string, name: 
   }
   const mod = { exports: {} as unknown };
   (script.runInThisContext() as (...args: unknown[]) => void).call(mod.exports, mod.exports, req, mod, filename, bundleDir);
-  if (source !== null) {
-    pending.push(source);
-    if (!exitHooked) {
-      exitHooked = true;
-      process.once('exit', writeCaches);
-    }
-  }
+  if (source !== null) scheduleWrite(source);
   return mod.exports;
+}
+
+/** A bundle's cache to write: a quarter second from now (one timer for all), or at exit if sooner. */
+function scheduleWrite(item: Pending): void {
+  pending.push(item);
+  if (!exitHooked) {
+    exitHooked = true;
+    process.once('exit', writeCaches);
+  }
+  if (writeTimer === null) {
+    // Node's own timer, never a fake one; unref'd: it keeps no process alive
+    writeTimer = realSetTimeout(writeCaches, WRITE_AFTER_MS);
+    writeTimer.unref();
+  }
 }
 
 /** How each bundle of this copy was loaded: 'cached' (V8 took the cache), 'compiled' (none yet), 'rejected', 'required'. */
@@ -120,12 +152,10 @@ function inMainRealm(): boolean {
 /** The cache directory (module comment), or null when there is none. */
 function codeCacheDir(bundleDir: string): string | null {
   if (cacheDir !== undefined) return cacheDir;
-  const setting = process.env[CODE_CACHE_ENV];
-  if (setting !== undefined && setting !== '') {
-    cacheDir = /^(0|false|off|no)$/i.test(setting) ? null : setting;
-    return cacheDir;
-  }
   const path: typeof import('path') = require('path');
+  const setting = (process.env[CODE_CACHE_ENV] ?? '').trim();
+  if (/^(0|false|off|no)$/i.test(setting)) return (cacheDir = null);
+  if (setting !== '' && !/^(1|true|on|yes)$/i.test(setting)) return (cacheDir = path.resolve(setting));
   const pkg = path.resolve(bundleDir, '..', '..');
   const parent = path.dirname(pkg);
   if (path.basename(parent) === 'node_modules') cacheDir = path.join(parent, '.cache', 'ioredis-mock-streams');
@@ -134,15 +164,18 @@ function codeCacheDir(bundleDir: string): string | null {
   return cacheDir;
 }
 
-/** At exit: the cache of each bundle that had none (or a refused one), with what this process compiled. */
+/** The cache of each bundle that had none (or a refused one), with what this process compiled so far. */
 function writeCaches(): void {
+  writeTimer = null;
   const fs: typeof FsModule = require('fs');
-  for (const { script, file, header } of pending.splice(0)) {
+  const path: typeof import('path') = require('path');
+  for (const { script, file, key } of pending.splice(0)) {
     const tmp = `${file}.${process.pid}.tmp`;
     try {
       const data = script.createCachedData();
-      fs.mkdirSync(require('path').dirname(file), { recursive: true });
-      fs.writeFileSync(tmp, Buffer.concat([Buffer.from(`${header}\n`, 'latin1'), data]));
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      removeStaleTemporaries(fs, path.dirname(file));
+      fs.writeFileSync(tmp, Buffer.concat([Buffer.from(`${key}:${digestOf(data)}\n`, 'latin1'), data]));
       fs.renameSync(tmp, file);
     } catch {
       try {
@@ -152,6 +185,24 @@ function writeCaches(): void {
       }
     }
   }
+}
+
+/** Temporary files of writes that were killed (older than STALE_TMP_MS) in the cache directory. */
+function removeStaleTemporaries(fs: typeof FsModule, dir: string): void {
+  const now = Date.now();
+  for (const entry of fs.readdirSync(dir)) {
+    if (!entry.endsWith('.tmp')) continue;
+    try {
+      if (now - fs.statSync(`${dir}/${entry}`).mtimeMs > STALE_TMP_MS) fs.rmSync(`${dir}/${entry}`, { force: true });
+    } catch {
+      // gone meanwhile
+    }
+  }
+}
+
+/** SHA-256 of a cache payload (32 hex digits): a damaged file is refused before V8 reads it. */
+function digestOf(data: Buffer): string {
+  return (require('crypto') as typeof import('crypto')).createHash('sha256').update(data).digest('hex').slice(0, 32);
 }
 
 /** FNV-1a (32 bits) of a short string, as 8 hex digits: the cache file's name per path and flags. */

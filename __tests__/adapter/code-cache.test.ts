@@ -6,7 +6,7 @@
  * and jest's own sandbox all load the bundles as before. Checked in fresh Node processes on the build.
  */
 import { execFileSync } from 'child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
@@ -17,7 +17,7 @@ if (!built) console.warn('dist/bundle not built (run `npm run build`): code cach
 
 /** A worker's first commands, their replies, and how each bundle was loaded. */
 const SCRIPT = `
-  const Redis = require('./dist/cjs-entry.js');
+  const Redis = require(${JSON.stringify(join(DIST, 'cjs-entry.js'))});
   const redis = new Redis({ port: 47_901 });
   (async () => {
     const replies = [
@@ -27,10 +27,11 @@ const SCRIPT = `
     let stack = '';
     try { await redis.xadd('s', 'bad-id', 'f', 'v'); } catch (err) { stack = String(err.message); }
     redis.disconnect();
-    const report = require('./dist/code-cache.js').codeCacheReport();
+    const report = require(${JSON.stringify(join(DIST, 'code-cache.js'))}).codeCacheReport();
     const uses = {};
     for (const [file, use] of Object.entries(report)) uses[file.replace(/.*\\//, '')] = use;
     console.log(JSON.stringify({ replies, stack, uses }));
+    if (process.env.KEEP_ALIVE) setInterval(() => {}, 1000); // a worker that a runner ends with a signal
   })();`;
 
 function run(env: Record<string, string | undefined>, nodeArgs: string[] = []): { replies: unknown[]; stack: string; uses: Record<string, string> } {
@@ -86,33 +87,84 @@ const REPLIES = ['OK', 'v', 1, { f: 'x' }, '1-1', [['1-1', ['f', 'v']]]];
     const again = run({ IOREDIS_MOCK_STREAMS_CODE_CACHE: dir });
     expect(again.replies).toEqual(REPLIES);
     expect(again.uses['client.js']).toBe('compiled');
-    expect(readFileSync(client).toString('latin1', 0, end)).toBe(header);
+    // rewritten for this build (the payload's digest, last in the header, differs from run to run)
+    const rewritten = readFileSync(client);
+    const withoutDigest = (h: string) => h.slice(0, h.lastIndexOf(':'));
+    expect(withoutDigest(rewritten.toString('latin1', 0, rewritten.indexOf(10)))).toBe(withoutDigest(header));
   });
 
-  it('runs as without a cache when V8 refuses a damaged one, and replaces it', () => {
+  it('refuses a damaged cache before V8 reads it (a flipped bit, a cut file), runs as without one, and replaces it', () => {
     run({ IOREDIS_MOCK_STREAMS_CODE_CACHE: dir });
     const client = join(dir, cacheFiles().find((f) => f.startsWith('client-'))!);
     const saved = readFileSync(client);
-    writeFileSync(client, saved.subarray(0, saved.length >> 1)); // cut in half: V8's length check refuses it
-    const damaged = run({ IOREDIS_MOCK_STREAMS_CODE_CACHE: dir });
-    expect(damaged.replies).toEqual(REPLIES);
-    expect(damaged.uses['client.js']).toBe('rejected');
+    // one bit of the payload flipped, the header intact: V8 itself would take it and could crash
+    for (const at of [saved.indexOf(10) + 1 + 64, saved.length >> 1, saved.length - 3]) {
+      const flipped = Buffer.from(saved);
+      flipped[at] ^= 0x10;
+      writeFileSync(client, flipped);
+      const damaged = run({ IOREDIS_MOCK_STREAMS_CODE_CACHE: dir });
+      expect([at, damaged.replies, damaged.uses['client.js']]).toEqual([at, REPLIES, 'rejected']);
+      expect(run({ IOREDIS_MOCK_STREAMS_CODE_CACHE: dir }).uses['client.js']).toBe('cached');
+    }
+    writeFileSync(client, saved.subarray(0, saved.length >> 1)); // cut in half
+    const cut = run({ IOREDIS_MOCK_STREAMS_CODE_CACHE: dir });
+    expect([cut.replies, cut.uses['client.js']]).toEqual([REPLIES, 'rejected']);
+    expect(run({ IOREDIS_MOCK_STREAMS_CODE_CACHE: dir }).uses['client.js']).toBe('cached');
+  });
+
+  it('writes the cache a moment after loading, so a worker ended by a signal (vitest) leaves it too', async () => {
+    const { spawn } = await import('child_process');
+    const child = spawn(process.execPath, ['-e', SCRIPT], {
+      cwd: ROOT,
+      env: { ...process.env, IOREDIS_MOCK_STREAMS_CODE_CACHE: dir, KEEP_ALIVE: '1' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    for (let i = 0; i < 200 && !out.includes('\n'); i++) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 600)); // the write comes a quarter second after the last bundle loaded
+    child.kill('SIGTERM');
+    await new Promise((r) => child.on('exit', r));
+    expect(cacheFiles().map((f) => f.replace(/-[0-9a-f]{8}\.bin$/, ''))).toEqual(['client', 'cmd-hash', 'cmd-stream']);
+    expect(run({ IOREDIS_MOCK_STREAMS_CODE_CACHE: dir }).uses).toEqual({ 'client.js': 'cached', 'cmd-hash.js': 'cached', 'cmd-stream.js': 'cached' });
+  });
+
+  it('keeps one file per Node flag set, NODE_OPTIONS included, and removes what a killed write left', () => {
+    const stale = join(dir, 'client-00000000.bin.12345.tmp');
+    writeFileSync(stale, 'left by a write that was killed');
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    utimesSync(stale, hourAgo, hourAgo);
+    const fresh = join(dir, 'client-00000000.bin.12346.tmp');
+    writeFileSync(fresh, 'a write in progress elsewhere');
+    run({ IOREDIS_MOCK_STREAMS_CODE_CACHE: dir });
+    expect(existsSync(stale)).toBe(false);
+    expect(existsSync(fresh)).toBe(true);
+    const withOptions = run({ IOREDIS_MOCK_STREAMS_CODE_CACHE: dir, NODE_OPTIONS: '--max-old-space-size=512' });
+    expect(withOptions.uses['client.js']).toBe('compiled');
+    expect(run({ IOREDIS_MOCK_STREAMS_CODE_CACHE: dir, NODE_OPTIONS: '--max-old-space-size=512' }).uses['client.js']).toBe('cached');
     expect(run({ IOREDIS_MOCK_STREAMS_CODE_CACHE: dir }).uses['client.js']).toBe('cached');
   });
 
   it('loads the bundles with require when switched off, with --enable-source-maps, or when the directory cannot be written', () => {
-    for (const off of ['0', 'false', 'off', 'no']) {
+    for (const off of ['0', 'false', 'off', 'no', ' OFF ']) {
       const out = run({ IOREDIS_MOCK_STREAMS_CODE_CACHE: off });
       expect([off, out.uses['client.js'], out.replies]).toEqual([off, 'required', REPLIES]);
     }
+    // coverage collected by V8 (c8, NODE_V8_COVERAGE): a function from the cache has no counters
+    const covered = run({ IOREDIS_MOCK_STREAMS_CODE_CACHE: dir, NODE_V8_COVERAGE: join(dir, 'coverage') });
+    expect(covered.uses['client.js']).toBe('required');
     const mapped = run({ IOREDIS_MOCK_STREAMS_CODE_CACHE: dir }, ['--enable-source-maps']);
     expect(mapped.uses['client.js']).toBe('required');
     expect(cacheFiles()).toEqual([]);
+    // the values that keep the default location are not a directory's name
+    const on = execFileSync(process.execPath, ['-e', SCRIPT], { cwd: dir, encoding: 'utf8', timeout: 60_000, env: { ...process.env, IOREDIS_MOCK_STREAMS_CODE_CACHE: '1' } });
+    expect(JSON.parse(on.trim()).replies).toEqual(REPLIES);
+    expect(readdirSync(dir).filter((f) => f !== 'coverage')).toEqual([]);
     // a cache directory that cannot be made (a file stands in its path): no cache, same replies
     writeFileSync(join(dir, 'a-file'), '');
     const unwritable = run({ IOREDIS_MOCK_STREAMS_CODE_CACHE: join(dir, 'a-file', 'below') });
     expect([unwritable.replies, unwritable.uses['client.js']]).toEqual([REPLIES, 'compiled']);
-    expect(readdirSync(dir)).toEqual(['a-file']);
+    expect(readdirSync(dir).filter((f) => f !== 'coverage')).toEqual(['a-file']);
   });
 
   it('keeps stack traces at the bundle file and its columns (the wrapper is taken back)', () => {
