@@ -19,7 +19,9 @@
 #                       passes (recorded with --port REAL --write-expected), no test missing and none
 #                       extra. Lines there are "unit/X: test name". A unit whose run differs gets one
 #                       more run (a test passed in either run counts: timing-dependent tests).
-#                       more-units.txt format, one unit a line: UNIT [untag=LINE[,LINE…]]; untag drops
+#                       more-units.txt format, one unit a line: UNIT [untag=LINE[,LINE…]] [only=V];
+#                       only=V: the unit runs only for version V (--redis-version, also when recording
+#                       with --port: pass the real server's version, 7.0 for 7.0.15). untag drops
 #                       the tags external:skip and needs:debug from those lines of the unit's .tcl (in
 #                       the copy the runner uses), each of which must be a start_server line carrying
 #                       one of them: blocks that need neither a second server nor DEBUG, skipped in
@@ -91,6 +93,7 @@ if [[ $set == more ]]; then
   while read -r u opts; do
     [[ -n $u && $u != \#* ]] || continue
     for opt in $opts; do
+      [[ $opt == only=* ]] && continue
       [[ $opt == untag=* ]] || { echo "more-units.txt: unknown option '$opt' for $u" >&2; exit 2; }
       for ln in $(echo "${opt#untag=}" | tr , ' '); do
         f=$work/redis-tests/tests/$u.tcl
@@ -114,8 +117,10 @@ if [[ $set == more ]]; then
       LC_ALL=C sort >"$2.ok" || true
   }
   : >"$work/out.txt"
-  while read -r u _; do
+  while read -r u opts; do
     [[ -n $u && $u != \#* ]] || continue
+    only=$(echo " $opts " | sed -n 's/.* only=\([^ ]*\) .*/\1/p')
+    [[ -z $only || $only == "$version" ]] || continue
     n=$work/more/$(echo "$u" | tr / _)
     run_more_unit "$u" "$n.1"
     cp "$n.1.ok" "$n.pass"
