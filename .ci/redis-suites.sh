@@ -19,9 +19,13 @@
 #                       passes (recorded with --port REAL --write-expected), no test missing and none
 #                       extra. Lines there are "unit/X: test name". A unit whose run differs gets one
 #                       more run (a test passed in either run counts: timing-dependent tests).
-#                       more-units.txt format, one unit a line: UNIT [untag=LINE[,LINE…]] [only=V];
+#                       more-units.txt format, one unit a line:
+#                         UNIT [untag=LINE[,LINE…]] [only=V] [skip@V=/REGEXP …]
 #                       only=V: the unit runs only for version V (--redis-version, also when recording
-#                       with --port: pass the real server's version, 7.0 for 7.0.15). untag drops
+#                       with --port: pass the real server's version, 7.0 for 7.0.15); skip@V=/RE: for
+#                       version V, the runner's --skiptest /RE (tests whose name matches the regexp,
+#                       written without spaces, are not run; e.g. a test that crashes that real
+#                       server). untag drops
 #                       the tags external:skip and needs:debug from those lines of the unit's .tcl (in
 #                       the copy the runner uses), each of which must be a start_server line carrying
 #                       one of them: blocks that need neither a second server nor DEBUG, skipped in
@@ -93,7 +97,7 @@ if [[ $set == more ]]; then
   while read -r u opts; do
     [[ -n $u && $u != \#* ]] || continue
     for opt in $opts; do
-      [[ $opt == only=* ]] && continue
+      [[ $opt == only=* || $opt == skip@*=* ]] && continue
       [[ $opt == untag=* ]] || { echo "more-units.txt: unknown option '$opt' for $u" >&2; exit 2; }
       for ln in $(echo "${opt#untag=}" | tr , ' '); do
         f=$work/redis-tests/tests/$u.tcl
@@ -106,12 +110,12 @@ if [[ $set == more ]]; then
       done
     done
   done <"$more_units"
-  # run_more_unit UNIT OUT: the runner's output in OUT.log, the passed tests ("UNIT: name") in OUT.ok
+  # run_more_unit UNIT OUT [RUNNER-ARG…]: the runner's output in OUT.log, the passed tests ("UNIT: name") in OUT.ok
   run_more_unit() {
     (
       cd "$work/redis-tests"
       TERM=dumb tclsh tests/test_helper.tcl --host 127.0.0.1 --port "$port" \
-        --single "$1" --tags "-needs:debug -slow -large-memory" --durable --timeout 300 >"$2.log" 2>&1 || true
+        --single "$1" --tags "-needs:debug -slow -large-memory" --durable --timeout 300 "${@:3}" >"$2.log" 2>&1 || true
     )
     sed -e 's/\x1b\[[0-9;]*m//g' "$2.log" | grep -aE '^\[ok\]: ' | sed -E "s/^\[ok\]: //; s/ \([0-9]+ ms\)\$//; s|^|$1: |" |
       LC_ALL=C sort >"$2.ok" || true
@@ -121,15 +125,17 @@ if [[ $set == more ]]; then
     [[ -n $u && $u != \#* ]] || continue
     only=$(echo " $opts " | sed -n 's/.* only=\([^ ]*\) .*/\1/p')
     [[ -z $only || $only == "$version" ]] || continue
+    extra=()
+    for opt in $opts; do [[ $opt == "skip@$version="* ]] && extra+=(--skiptest "${opt#*=}"); done
     n=$work/more/$(echo "$u" | tr / _)
-    run_more_unit "$u" "$n.1"
+    run_more_unit "$u" "$n.1" "${extra[@]}"
     cp "$n.1.ok" "$n.pass"
     cat "$n.1.log" >>"$work/out.txt"
     if [[ -z $write_expected && -f $expected_more ]]; then
       grep -aF "$u: " "$expected_more" | LC_ALL=C sort >"$n.expected" || true
       if ! cmp -s "$n.expected" "$n.1.ok"; then
         echo "redis suites (more): $u differs from the expected list; running it once more"
-        run_more_unit "$u" "$n.2"
+        run_more_unit "$u" "$n.2" "${extra[@]}"
         # the union (a line kept as often as in the run that has it most: duplicate names count)
         LC_ALL=C comm "$n.1.ok" "$n.2.ok" | sed 's/^\t*//' | LC_ALL=C sort >"$n.pass"
         cat "$n.2.log" >>"$work/out.txt"
