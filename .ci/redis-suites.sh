@@ -20,12 +20,13 @@
 #                       extra. Lines there are "unit/X: test name". A unit whose run differs gets one
 #                       more run (a test passed in either run counts: timing-dependent tests).
 #                       more-units.txt format, one unit a line:
-#                         UNIT [untag=LINE[,LINE…]] [only=V] [skip@V=/REGEXP …]
+#                         UNIT [untag=LINE[,LINE…]] [only=V] [skip=/REGEXP] [skip@V=/REGEXP …]
 #                       only=V: the unit runs only for version V (--redis-version, also when recording
-#                       with --port: pass the real server's version, 7.0 for 7.0.15); skip@V=/RE: for
-#                       version V, the runner's --skiptest /RE (tests whose name matches the regexp,
-#                       written without spaces, are not run; e.g. a test that crashes that real
-#                       server). untag drops
+#                       with --port: pass the real server's version, 7.0 for 7.0.15); skip=/RE: the
+#                       runner's --skiptest /RE (tests whose name matches the regexp, written without
+#                       spaces, are not run, on the real servers as on the fake: a known divergence,
+#                       named in more-units.txt), skip@V=/RE: for version V only (e.g. a test that
+#                       crashes that real server). untag drops
 #                       the tags external:skip and needs:debug from those lines of the unit's .tcl (in
 #                       the copy the runner uses), each of which must be a start_server line carrying
 #                       one of them: blocks that need neither a second server nor DEBUG, skipped in
@@ -97,7 +98,7 @@ if [[ $set == more ]]; then
   while read -r u opts; do
     [[ -n $u && $u != \#* ]] || continue
     for opt in $opts; do
-      [[ $opt == only=* || $opt == skip@*=* ]] && continue
+      [[ $opt == only=* || $opt == skip=* || $opt == skip@*=* ]] && continue
       [[ $opt == untag=* ]] || { echo "more-units.txt: unknown option '$opt' for $u" >&2; exit 2; }
       for ln in $(echo "${opt#untag=}" | tr , ' '); do
         f=$work/redis-tests/tests/$u.tcl
@@ -126,7 +127,7 @@ if [[ $set == more ]]; then
     only=$(echo " $opts " | sed -n 's/.* only=\([^ ]*\) .*/\1/p')
     [[ -z $only || $only == "$version" ]] || continue
     extra=()
-    for opt in $opts; do [[ $opt == "skip@$version="* ]] && extra+=(--skiptest "${opt#*=}"); done
+    for opt in $opts; do [[ $opt == skip=* || $opt == "skip@$version="* ]] && extra+=(--skiptest "${opt#*=}"); done
     n=$work/more/$(echo "$u" | tr / _)
     run_more_unit "$u" "$n.1" "${extra[@]}"
     cp "$n.1.ok" "$n.pass"
