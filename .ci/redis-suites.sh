@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Redis's own stream suites (tests/unit/type/stream.tcl and stream-cgroups.tcl) against the
-# fake's RESP server, in Redis's external-server mode.
+# Redis's own suites against the fake's RESP server, in Redis's external-server mode: the stream
+# suites (tests/unit/type/stream.tcl and stream-cgroups.tcl) and the sets of units below.
 #
 # usage: .ci/redis-suites.sh [--redis-version V] [--port P] [--write-expected FILE] [--set streams|core|more]
 #   --redis-version V   emulate V (default 8.10) and compare with .ci/redis-suites/expected-V.txt
@@ -20,13 +20,12 @@
 #                       extra. Lines there are "unit/X: test name". A unit whose run differs gets one
 #                       more run (a test passed in either run counts: timing-dependent tests).
 #                       more-units.txt format, one unit a line:
-#                         UNIT [untag=LINE[,LINE…]] [only=V] [skip=/REGEXP] [skip@V=/REGEXP …]
-#                       only=V: the unit runs only for version V (--redis-version, also when recording
-#                       with --port: pass the real server's version, 7.0 for 7.0.15); skip=/RE: the
-#                       runner's --skiptest /RE (tests whose name matches the regexp, written without
-#                       spaces, are not run, on the real servers as on the fake: a known divergence,
-#                       named in more-units.txt), skip@V=/RE: for version V only (e.g. a test that
-#                       crashes that real server). untag drops
+#                         UNIT [untag=LINE[,LINE…]] [skip=/REGEXP] [skip@V=/REGEXP …]
+#                       skip=/RE: the runner's --skiptest /RE (tests whose name matches the regexp,
+#                       written without spaces, are not run, on the real servers as on the fake: a
+#                       known divergence, named in more-units.txt); skip@V=/RE: for version V only (--redis-version, also
+#                       when recording with --port: pass the real server's, 7.0 for 7.0.15; e.g. a
+#                       test that crashes that real server). untag drops
 #                       the tags external:skip and needs:debug from those lines of the unit's .tcl (in
 #                       the copy the runner uses), each of which must be a start_server line carrying
 #                       one of them: blocks that need neither a second server nor DEBUG, skipped in
@@ -98,7 +97,7 @@ if [[ $set == more ]]; then
   while read -r u opts; do
     [[ -n $u && $u != \#* ]] || continue
     for opt in $opts; do
-      [[ $opt == only=* || $opt == skip=* || $opt == skip@*=* ]] && continue
+      [[ $opt == skip=* || $opt == skip@*=* ]] && continue
       [[ $opt == untag=* ]] || { echo "more-units.txt: unknown option '$opt' for $u" >&2; exit 2; }
       for ln in $(echo "${opt#untag=}" | tr , ' '); do
         f=$work/redis-tests/tests/$u.tcl
@@ -124,8 +123,6 @@ if [[ $set == more ]]; then
   : >"$work/out.txt"
   while read -r u opts; do
     [[ -n $u && $u != \#* ]] || continue
-    only=$(echo " $opts " | sed -n 's/.* only=\([^ ]*\) .*/\1/p')
-    [[ -z $only || $only == "$version" ]] || continue
     extra=()
     for opt in $opts; do [[ $opt == skip=* || $opt == "skip@$version="* ]] && extra+=(--skiptest "${opt#*=}"); done
     n=$work/more/$(echo "$u" | tr / _)
