@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Redis's own stream suites (tests/unit/type/stream.tcl and stream-cgroups.tcl) against the
-# fake's RESP server, in Redis's external-server mode.
+# Redis's own suites against the fake's RESP server, in Redis's external-server mode: the stream
+# suites (tests/unit/type/stream.tcl and stream-cgroups.tcl) and the sets of units below.
 #
-# usage: .ci/redis-suites.sh [--redis-version V] [--port P] [--write-expected FILE] [--set streams|core]
+# usage: .ci/redis-suites.sh [--redis-version V] [--port P] [--write-expected FILE] [--set streams|core|more]
 #   --redis-version V   emulate V (default 8.10) and compare with .ci/redis-suites/expected-V.txt
 #                       (the names of the tests a real server of that version passes; one per line)
 #   --port P            run against a server already listening on 127.0.0.1:P instead of starting
@@ -13,6 +13,24 @@
 #                       (.ci/redis-suites/core-units.txt), tags -needs:debug -slow -large-memory,
 #                       compared with expected-core-V.txt as a ratchet: every expected test must
 #                       pass (a newly passing one is reported, to be added to the list)
+#                       more: the units of .ci/redis-suites/more-units.txt (multi, bitops, dump, scan,
+#                       pubsub, info-command, bitfield, pubsubshard, hash-field-expire, …), same tags,
+#                       compared EXACTLY with expected-more-V.txt: the tests the real server of V
+#                       passes (recorded with --port REAL --write-expected), no test missing and none
+#                       extra. Lines there are "unit/X: test name". A unit whose run differs gets one
+#                       more run (a test passed in either run counts: timing-dependent tests).
+#                       more-units.txt format, one unit a line:
+#                         UNIT [untag=LINE[,LINE…]] [skip=/REGEXP] [skip@V=/REGEXP …]
+#                       skip=/RE: the runner's --skiptest /RE (tests whose name matches the regexp,
+#                       written without spaces, are not run, on the real servers as on the fake: a
+#                       known divergence, named in more-units.txt); skip@V=/RE: for version V only (--redis-version, also
+#                       when recording with --port: pass the real server's, 7.0 for 7.0.15; e.g. a
+#                       test that crashes that real server). untag drops
+#                       the tags external:skip and needs:debug from those lines of the unit's .tcl (in
+#                       the copy the runner uses), each of which must be a start_server line carrying
+#                       one of them: blocks that need neither a second server nor DEBUG, skipped in
+#                       external-server mode only by their block tag. Tests inside that call DEBUG
+#                       fail alike on a real server (enable-debug-command no) and on the fake.
 # env: REDIS_TESTS_DIR  the copy of Redis's tests/ + utils/ (default /work/shared/redis-tests);
 #                       when missing the run is skipped with a message (exit 0) unless
 #                       REQUIRE_REDIS_SUITES=1.
@@ -71,7 +89,59 @@ if [[ -z $port ]]; then
   label="fake, Redis $version"
 fi
 
-if [[ $set == core ]]; then
+if [[ $set == more ]]; then
+  more_units=$root/.ci/redis-suites/more-units.txt
+  expected_more=$root/.ci/redis-suites/expected-more-$version.txt
+  mkdir -p "$work/more"
+  # untag=: drop the block tags that skip a block only because the server is external (checked)
+  while read -r u opts; do
+    [[ -n $u && $u != \#* ]] || continue
+    for opt in $opts; do
+      [[ $opt == skip=* || $opt == skip@*=* ]] && continue
+      [[ $opt == untag=* ]] || { echo "more-units.txt: unknown option '$opt' for $u" >&2; exit 2; }
+      for ln in $(echo "${opt#untag=}" | tr , ' '); do
+        f=$work/redis-tests/tests/$u.tcl
+        if ! sed -n "${ln}p" "$f" | grep -qE 'start_server.*(external:skip|needs:debug)'; then
+          echo "more-units.txt: line $ln of $u.tcl is not a start_server line tagged external:skip or needs:debug:" >&2
+          sed -n "${ln}p" "$f" >&2
+          exit 2
+        fi
+        sed -i -E "${ln}s/ ?(external:skip|needs:debug)//g" "$f"
+      done
+    done
+  done <"$more_units"
+  # run_more_unit UNIT OUT [RUNNER-ARG…]: the runner's output in OUT.log, the passed tests ("UNIT: name") in OUT.ok
+  run_more_unit() {
+    (
+      cd "$work/redis-tests"
+      TERM=dumb tclsh tests/test_helper.tcl --host 127.0.0.1 --port "$port" \
+        --single "$1" --tags "-needs:debug -slow -large-memory" --durable --timeout 300 "${@:3}" >"$2.log" 2>&1 || true
+    )
+    sed -e 's/\x1b\[[0-9;]*m//g' "$2.log" | grep -aE '^\[ok\]: ' | sed -E "s/^\[ok\]: //; s/ \([0-9]+ ms\)\$//; s|^|$1: |" |
+      LC_ALL=C sort >"$2.ok" || true
+  }
+  : >"$work/out.txt"
+  while read -r u opts; do
+    [[ -n $u && $u != \#* ]] || continue
+    extra=()
+    for opt in $opts; do [[ $opt == skip=* || $opt == "skip@$version="* ]] && extra+=(--skiptest "${opt#*=}"); done
+    n=$work/more/$(echo "$u" | tr / _)
+    run_more_unit "$u" "$n.1" "${extra[@]}"
+    cp "$n.1.ok" "$n.pass"
+    cat "$n.1.log" >>"$work/out.txt"
+    if [[ -z $write_expected && -f $expected_more ]]; then
+      grep -aF "$u: " "$expected_more" | LC_ALL=C sort >"$n.expected" || true
+      if ! cmp -s "$n.expected" "$n.1.ok"; then
+        echo "redis suites (more): $u differs from the expected list; running it once more"
+        run_more_unit "$u" "$n.2" "${extra[@]}"
+        # the union (a line kept as often as in the run that has it most: duplicate names count)
+        LC_ALL=C comm "$n.1.ok" "$n.2.ok" | sed 's/^\t*//' | LC_ALL=C sort >"$n.pass"
+        cat "$n.2.log" >>"$work/out.txt"
+      fi
+    fi
+  done <"$more_units"
+  cat "$work"/more/*.pass 2>/dev/null | grep -av '^$' | LC_ALL=C sort >"$work/more-passed.txt" || true
+elif [[ $set == core ]]; then
   # one runner per unit: a unit that aborts (7.0 has no set-max-listpack-entries, which
   # unit/type/set sets first, as Debian's 7.0.15 does) must not take the others with it
   run_core_units() {
@@ -107,11 +177,14 @@ fi
 
 sed -e 's/\x1b\[[0-9;]*m//g' "$work/out.txt" >"$work/clean.txt"
 grep -aE '^\[ok\]: ' "$work/clean.txt" | sed -E 's/^\[ok\]: //; s/ \([0-9]+ ms\)$//' | LC_ALL=C sort >"$work/passed.txt" || true
+[[ $set == more ]] && cp "$work/more-passed.txt" "$work/passed.txt"
 grep -aE '^\[err\]: ' "$work/clean.txt" | sed -E 's/^\[err\]: //; s/ in tests\/unit\/.*$//' | LC_ALL=C sort >"$work/failed.txt" || true
 passed=$(wc -l <"$work/passed.txt")
 failed=$(wc -l <"$work/failed.txt")
 echo "redis suites ($label): $passed passed, $failed failed"
-if [[ -s $work/failed.txt ]]; then
+# (more: the failures are listed only when the passed tests differ from the expected ones, below;
+# most of them are the real server's failures too)
+if [[ -s $work/failed.txt && $set != more ]]; then
   echo "failed tests:"
   sed 's/^/  /' "$work/failed.txt"
   grep -a -A3 -E '^\[err\]: ' "$work/clean.txt" | grep -avE '^\[(err|ok)\]|^--$' | head -60 | sed 's/^/    /' || true
@@ -129,6 +202,7 @@ fi
 
 expected=$root/.ci/redis-suites/expected-$version.txt
 [[ $set == core ]] && expected=$root/.ci/redis-suites/expected-core-$version.txt
+[[ $set == more ]] && expected=$root/.ci/redis-suites/expected-more-$version.txt
 if [[ ! -f $expected ]]; then
   echo "redis suites: no expected list $expected" >&2
   exit 1
@@ -151,4 +225,9 @@ if diff -u "$expected" "$work/passed.txt" >"$work/diff.txt"; then
 fi
 echo "redis suites: passed tests differ from $expected (- expected but not passed, + passed but not expected):"
 grep -aE '^[-+][^-+]' "$work/diff.txt" | sed 's/^/  /'
+if [[ $set == more ]]; then
+  grep -aE '^-[^-]' "$work/diff.txt" | sed -E 's/^-unit\/[^:]*: //' | head -20 | while IFS= read -r name; do
+    grep -a -A3 -F "[err]: $name in tests/" "$work/clean.txt" | head -4 | sed 's/^/    /' || true
+  done
+fi
 exit 1

@@ -125,6 +125,11 @@ export const FEATURE_SINCE = {
   // Connection commands (lib/engine/commands), checked in the 7.0.15, 7.2.0 and 7.4.0 sources:
   /** HELLO's NOAUTH text says "HELLO <proto> AUTH <user> <pass>" (7.2); 7.0 "HELLO AUTH …". */
   helloNoauthProtoText: '7.2',
+  /** HELLO parses every option before applying any (AUTH, then SETNAME, only when all are valid);
+   *  before, each AUTH / SETNAME is applied as it is read, so an error leaves the earlier ones
+   *  applied (7.0.15: `HELLO 2 SETNAME a BOGUS` names the client `a`; `AUTH u1 p AUTH bad x` stays
+   *  u1). Placed at 7.2 (assumed: 7.0.15 applies in order, the post-7.4 build after parsing). */
+  helloOptionsParsedFirst: '7.2',
   /** CLIENT SETINFO, CLIENT NO-TOUCH, CLIENT LIST `lib-name=`/`lib-ver=` (7.2). */
   clientSetinfo: '7.2',
   /** CLIENT LIST `watch=` (7.4). */

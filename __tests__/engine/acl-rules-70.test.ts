@@ -24,6 +24,8 @@ const SEQUENCES: [string, string, string][] = [
   ['u10 +set (+get ~x) (+hset ~h*)', 'user u10 off resetchannels -@all +set (~x resetchannels -@all +get) (~h* resetchannels -@all +hset)', 'user u10 off sanitize-payload resetchannels -@all +set (~x resetchannels -@all +get) (~h* resetchannels -@all +hset)'],
   ['u11 -@all +@read +@write -@admin ~*', 'user u11 off ~* resetchannels -@all +@read +@write -pfdebug', 'user u11 off sanitize-payload ~* resetchannels -@all +@read +@write -@admin'],
   ['u12 +acl|whoami +acl +acl|list -acl|setuser', 'user u12 off resetchannels -@all +acl -acl|setuser', 'user u12 off sanitize-payload resetchannels -@all +acl +acl|list -acl|setuser'],
+  // a first-arg rule right after its command's own (Redis's unit/acl 'ACL GETUSER is able to translate back command permissions')
+  ['u13 on ~* +@all -@string +incr -debug +debug|digest', 'user u13 on ~* resetchannels +@all -@string -debug +debug|digest +incr', 'user u13 on sanitize-payload ~* resetchannels +@all -@string +incr -debug +debug|digest'],
 ];
 
 /** The line with each run of single-command rules (+name / -name, no @) sorted: 7.0.15's order is a hash's. */

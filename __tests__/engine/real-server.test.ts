@@ -21,6 +21,10 @@ const SEQUENCES: string[][][] = [
   [['AUTH', 'x'], ['AUTH', 'u', 'x'], ['AUTH', 'default', 'x'], ['AUTH', 'a', 'b', 'c']],
   [['HELLO', '4'], ['HELLO', 'x'], ['HELLO', '2', 'FOO'], ['HELLO', '2', 'SETNAME', 'a b'], ['HELLO', '2', 'SETNAME', 'n1'], ['CLIENT', 'GETNAME'], ['HELLO', '2', 'AUTH', 'x']],
   [['HELLO'], ['HELLO', '2']],
+  // an option's error after another: 7.0.15 has applied the earlier SETNAME / AUTH, 7.2+ none
+  [['HELLO', '2', 'SETNAME', 'q1', 'BOGUS'], ['CLIENT', 'GETNAME'], ['HELLO', '2', 'SETNAME', 'q2', 'SETNAME', 'a b'], ['CLIENT', 'GETNAME'],
+    ['HELLO', '2', 'SETNAME', 'q3', 'AUTH', 'nouser', 'x'], ['CLIENT', 'GETNAME'], ['HELLO', '2', 'AUTH', 'nouser', 'x', 'SETNAME', 'q4'], ['CLIENT', 'GETNAME'],
+    ['HELLO', '2', 'SETNAME', 'q5', 'SETNAME', 'q6'], ['CLIENT', 'GETNAME'], ['HELLO', '2', 'AUTH', 'default', 'x', 'AUTH', 'nouser', 'x'], ['ACL', 'WHOAMI']],
   [['CLIENT', 'GETNAME'], ['CLIENT', 'SETNAME', 'a b'], ['CLIENT', 'SETNAME', 'ok'], ['CLIENT', 'GETNAME'], ['CLIENT', 'SETNAME', ''], ['CLIENT', 'GETNAME']],
   [['CLIENT', 'NOPE'], ['CLIENT', 'ID', 'x'], ['CLIENT'], ['CLIENT', 'HELP'], ['CLIENT', 'NO-EVICT', 'maybe'], ['CLIENT', 'NO-EVICT', 'on'], ['CLIENT', 'NO-EVICT', 'off']],
   [['CLIENT', 'KILL', '1.2.3.4:5'], ['CLIENT', 'KILL', 'ID', '0'], ['CLIENT', 'KILL', 'ID', '99999999'], ['CLIENT', 'KILL', 'FOO', 'x'], ['CLIENT', 'KILL', 'USER', 'nobody'], ['CLIENT', 'KILL', 'TYPE', 'x'], ['CLIENT', 'KILL', 'SKIPME', 'x']],

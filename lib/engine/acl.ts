@@ -297,9 +297,9 @@ export class Selector {
    * ACLDescribeSelectorCommandRules: after 7.2 the retained rules; before (`version` 7.0) the
    * text rebuilt from the bitmap as 7.0.15 does: +@all or -@all, the categories that best fit
    * what is left (acl.c's greedy loop over its category order), single commands fixing the
-   * remaining differences, then the first-arg rules. 7.0.15 walks its command dict for the single
-   * commands, in an order that changes from one server start to the next (a seeded hash); here
-   * the command table's order.
+   * remaining differences, each command's first-arg rules right after it. 7.0.15 walks its
+   * command dict for the single commands, in an order that changes from one server start to the
+   * next (a seeded hash); here the command table's order.
    */
   describeCommands(version?: RedisVersion): string {
     const head = this.future ? '+@all' : '-@all';
@@ -360,9 +360,9 @@ export class Selector {
       };
       fix(name);
       for (const sub of u.subs.get(name) ?? []) fix(sub);
-    }
-    if (this.firstArgs) {
-      for (const name of u.topLevel) for (const arg of this.firstArgs.get(name) ?? []) rules.push(`+${name}|${arg}`);
+      // its first-arg rules right after it (ACLDescribeSelectorCommandRulesSingleCommands: while
+      // the command itself is not allowed): 7.0.15 answers `-debug +debug|digest`
+      if (this.firstArgs && !user.has(name)) for (const arg of this.firstArgs.get(name) ?? []) rules.push(`+${name}|${arg}`);
     }
     return rules.join(' ');
   }

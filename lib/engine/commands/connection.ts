@@ -134,28 +134,32 @@ export const specs: readonly ConnectionCommandSpec[] = [
       }
       let auth: [string, string] | null = null;
       let name: string | null = null;
+      // before 7.2 each option takes effect as it is read (an error leaves the earlier ones applied)
+      const inOrder = !supports(conn.keyspace.redisVersion, 'helloOptionsParsedFirst');
       for (let j = 2; j < argv.length; j++) {
         const moreArgs = argv.length - 1 - j;
         const opt = argv[j].toLowerCase();
         if (opt === 'auth' && moreArgs >= 2) {
           auth = [argv[j + 1], argv[j + 2]];
+          if (inOrder && !conn.authenticate(auth[0], auth[1])) throw new CommandError(ERR_WRONGPASS);
           j += 2;
         } else if (opt === 'setname' && moreArgs >= 1) {
           name = argv[j + 1];
           if (!validClientName(name)) throw new CommandError(ERR_CLIENT_NAME);
+          if (inOrder) conn.name = name === '' ? null : name;
           j += 1;
         } else {
           throw new CommandError(`ERR Syntax error in HELLO option '${errorArg(argv[j])}'`);
         }
       }
-      if (auth && !conn.authenticate(auth[0], auth[1])) throw new CommandError(ERR_WRONGPASS);
+      if (auth && !inOrder && !conn.authenticate(auth[0], auth[1])) throw new CommandError(ERR_WRONGPASS);
       if (!conn.isAuthenticated) {
         const form = supports(conn.keyspace.redisVersion, 'helloNoauthProtoText') ? 'HELLO <proto> AUTH' : 'HELLO AUTH';
         throw new CommandError(
           `NOAUTH HELLO must be called with the client already authenticated, otherwise the ${form} <user> <pass> option can be used to authenticate the client and select the RESP protocol version at the same time`,
         );
       }
-      if (name !== null) conn.name = name === '' ? null : name;
+      if (name !== null && !inOrder) conn.name = name === '' ? null : name;
       if (ver) conn.setProtocol(ver as 2 | 3);
       return helloReply(conn);
     },

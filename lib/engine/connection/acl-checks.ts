@@ -52,6 +52,24 @@ export function checkAcl(conn: Connection, name: string, argv: string[], spec: C
   reject(conn, name, `NOPERM ${aclErrorMessage(version, verdict.result, conn.user, full, argv[verdict.index], false)}`);
 }
 
+/**
+ * 7.2+: a blocked command re-executed because one of its keys was served goes through
+ * processCommand again (server.c, CLIENT_REPROCESSING_COMMAND: only the lookup and arity checks
+ * are skipped), so rules changed while it waited apply: a denied call is logged (ACL LOG,
+ * toplevel) and answered NOPERM, a rejected call (INFO commandstats rejected_calls). 7.0 serves
+ * it without a check (blocked.c serveClientBlockedOnList).
+ */
+export function checkAclOnReprocess(conn: Connection, argv: string[]): void {
+  const version = conn.keyspace.redisVersion;
+  if (predates(version, '7.2') || conn.user.unrestricted) return;
+  const full = commandFullName(conn, String(argv[0]).toLowerCase(), argv);
+  if (full === null) return;
+  const verdict = checkCommand(conn.user, full, argv, version);
+  if (verdict.result === ACL_OK) return;
+  aclDeniedLog(conn, verdict.result, 'toplevel', verdict.index === 0 ? full : argv[verdict.index], conn.user.name);
+  throw new RejectedCommandError(`NOPERM ${aclErrorMessage(version, verdict.result, conn.user, full, argv[verdict.index], false)}`);
+}
+
 /** script.c scriptCall's ACL check of a redis.call (context `lua` in ACL LOG). */
 export function checkScriptAcl(conn: Connection, name: string, argv: string[]): void {
   const full = commandFullName(conn, name, argv);

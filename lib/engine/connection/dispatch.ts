@@ -26,7 +26,7 @@ import { ALLOWED_WHEN_SUBSCRIBED } from '../commands/pubsub';
 import { OOM_TEXT, NOREPLICAS_TEXT } from '../maxmemory';
 import type { Connection } from '../connection';
 import { builtinArg, builtinArity } from './builtin-host';
-import { checkAcl } from './acl-checks';
+import { checkAcl, checkAclOnReprocess } from './acl-checks';
 import { ERR_REPLICA_KEYSPACE, FEEDS_ITSELF, feedMonitors, refusedOnMonitor } from './monitor';
 import { propagating } from './propagation';
 import { addBuiltinDirty } from './stats';
@@ -235,6 +235,7 @@ export function block(conn: Connection, ks: Keyspace, request: BlockRequest, arg
     const tracking = conn.server.tracking;
     const serve = tracking === null ? retry : () => tracking.served(conn, retry);
     const repl = conn.server.replication;
+    checkAclOnReprocess(conn, argv); // 7.2+: the rules as they are now
     return repl !== null && repl.active ? propagating(conn, repl, argv, serve) : serve();
   });
   const done = () => {
