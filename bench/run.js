@@ -109,10 +109,13 @@ const median = (xs) => {
  */
 function work(task, target, options = {}, nodeFlags = []) {
   const noCache = target === 'streams-nocache';
+  const env = { ...process.env };
+  if (noCache) env.IOREDIS_MOCK_STREAMS_CODE_CACHE = 'off';
+  else if (options.codeCacheDir) env.IOREDIS_MOCK_STREAMS_CODE_CACHE = options.codeCacheDir;
   const out = spawnSync(
     process.execPath,
     ['--expose-gc', '--max-old-space-size=8192', ...nodeFlags, WORKER, task, noCache ? 'streams' : target, JSON.stringify(options)],
-    { cwd: ROOT, encoding: 'utf8', env: noCache ? { ...process.env, IOREDIS_MOCK_STREAMS_CODE_CACHE: 'off' } : process.env, maxBuffer: 64 << 20 },
+    { cwd: ROOT, encoding: 'utf8', env, maxBuffer: 64 << 20 },
   );
   if (out.status !== 0) throw new Error(`worker ${task} ${target} failed:\n${out.stderr}`);
   return JSON.parse(out.stdout.trim().split('\n').pop());
@@ -377,14 +380,25 @@ const PER_COMMANDS = ['GET', 'SET', 'INCR', 'HSET', 'HGETALL 10 fields', 'MGET 1
  */
 function coldMedians(sides, command, reps, fromLoad = false) {
   const out = Object.fromEntries(sides.flatMap(([label]) => [[label, []], [`${label}:main`, []]]));
+  // the package's V8 code cache as a user's later runs have it: written by a first process that ran
+  // the same commands (one unmeasured run per command, a cache directory of its own)
+  const caches = new Map();
+  for (const [, target, cmd] of sides) {
+    const name = cmd ?? command;
+    if (target !== 'streams' || caches.has(name)) continue;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'imstreams-code-cache-'));
+    caches.set(name, dir);
+    work('coldCommand', 'streams', { command: name, calls: 1000, fromLoad, codeCacheDir: dir });
+  }
   for (let i = 0; i < reps; i++) {
     const order = i % 2 ? [...sides].reverse() : sides;
     for (const [label, target, cmd] of order) {
-      const got = work('coldCommand', target, { command: cmd ?? command, calls: 1000, fromLoad });
+      const got = work('coldCommand', target, { command: cmd ?? command, calls: 1000, fromLoad, codeCacheDir: caches.get(cmd ?? command) });
       out[label].push(got.totalUs);
       out[`${label}:main`].push(got.mainUs ?? NaN);
     }
   }
+  for (const dir of caches.values()) fs.rmSync(dir, { recursive: true, force: true });
   return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, median(v)]));
 }
 
@@ -400,12 +414,7 @@ function benchPerCommand() {
   }]));
   const reps = QUICK ? 3 : 5;
   const cold = {};
-  for (const n of names) {
-    // one process first, unmeasured: the package's V8 code cache is written at the exit of the
-    // first process that lacks it (lib/code-cache.ts), as after a user's first test run
-    work('coldCommand', 'streams', { command: n, calls: 1000 });
-    cold[n] = coldMedians([['plain', 'plain'], ['pkg', 'streams'], ['noCache', 'streams-nocache']], n, reps);
-  }
+  for (const n of names) cold[n] = coldMedians([['plain', 'plain'], ['pkg', 'streams'], ['noCache', 'streams-nocache']], n, reps);
   table(
     ['command', 'warm mock µs', 'warm pkg µs', 'warm ratio', 'cold mock ms/1000', 'cold pkg ms/1000', 'cold ratio', 'main thread', 'no code cache'],
     names.map((n) => [
@@ -421,7 +430,7 @@ function benchPerCommand() {
     ]),
   );
   console.log(`  (warm: median of ${processes} processes of side-by-side rounds; cold: median of ${reps} fresh processes per side, CPU of every thread, the package's`);
-  console.log('  V8 code cache written by an earlier process; "main thread": the JavaScript thread alone (V8\'s background compilers and GC left out, Linux);');
+  console.log('  V8 code cache written by an earlier process of the same command; "main thread": the JavaScript thread alone (V8\'s background compilers and GC left out, Linux);');
   console.log('  "no code cache": a first process, or jest, which compiles the bundles itself; SET+GET pair shown, not a target)');
   // The cold rows above start after require() and the first client: the same with both counted,
   // so that work moved out of the first commands into loading or construction shows here
@@ -438,7 +447,6 @@ function benchPerCommand() {
 function benchStreamCold() {
   section('stream cold path: CPU of the first 1,000 calls in a fresh process, / ioredis-mock GET over its first 1,000');
   const reps = QUICK ? 3 : 5;
-  for (const command of ['XADD', 'XADD+XREADGROUP+XACK']) work('coldCommand', 'streams', { command, calls: 1000 }); // the code cache (benchPerCommand)
   const m = coldMedians(
     [['get', 'plain', 'GET'], ['xadd', 'streams', 'XADD'], ['cycle', 'streams', 'XADD+XREADGROUP+XACK'], ['xaddNoCache', 'streams-nocache', 'XADD'], ['cycleNoCache', 'streams-nocache', 'XADD+XREADGROUP+XACK']],
     null,

@@ -21,7 +21,7 @@
  * package); the environment variable `IOREDIS_MOCK_STREAMS_CODE_CACHE` names another directory
  * (an absolute path, or relative to the working directory), turns it off (`0`/`false`/`off`/`no`)
  * or keeps the default (`1`/`true`/`on`/`yes`). One file per bundle, file path, Node version and
- * flag set (`process.execArgv` and `NODE_OPTIONS`), written once a quarter second after the
+ * flag set (`process.execArgv` but a `-e` script, and `NODE_OPTIONS`), written once a quarter second after the
  * bundle loaded (an unref'd timer of Node's own: test runners that end their workers with a
  * signal never run exit handlers) or at exit if sooner, only when it was missing or refused;
  * written to a temporary name, then renamed. Not used while V8 coverage is collected
@@ -86,7 +86,7 @@ export function requireBundle(fallback: () => unknown, bundleDir: string, name: 
     const vm: typeof VmModule = require('vm');
     const stat = fs.statSync(filename);
     const key = `${FORMAT}:${buildKey}:${stat.size}:${stat.mtimeMs}:${stat.ino}:${process.version}:${process.arch}`;
-    const flags = `${process.execArgv.join('\0')}\0${process.env.NODE_OPTIONS ?? ''}`;
+    const flags = `${nodeFlags().join('\0')}\0${process.env.NODE_OPTIONS ?? ''}`;
     const file = `${dir}/${name.replace(/\.js$/, '')}-${fnv1a(`${filename}\0${process.version}\0${flags}`)}.bin`;
     let cachedData: Buffer | undefined;
     let refused = false;
@@ -136,6 +136,18 @@ function scheduleWrite(item: Pending): void {
     writeTimer = realSetTimeout(writeCaches, WRITE_AFTER_MS);
     writeTimer.unref();
   }
+}
+
+/** `process.execArgv` without a `-e`/`-p` script's code (not a flag: one cache for every such script). */
+function nodeFlags(): string[] {
+  const out: string[] = [];
+  const argv = process.execArgv;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '-e' || a === '--eval' || a === '-p' || a === '--print') i++;
+    else if (!a.startsWith('--eval=') && !a.startsWith('--print=')) out.push(a);
+  }
+  return out;
 }
 
 /** How each bundle of this copy was loaded: 'cached' (V8 took the cache), 'compiled' (none yet), 'rejected', 'required'. */

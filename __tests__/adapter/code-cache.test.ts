@@ -74,6 +74,9 @@ const REPLIES = ['OK', 'v', 1, { f: 'x' }, '1-1', [['1-1', ['f', 'v']]]];
     expect(other.uses['client.js']).toBe('compiled');
     expect(cacheFiles()).toHaveLength(plainFiles.length * 2);
     expect(run({ IOREDIS_MOCK_STREAMS_CODE_CACHE: dir }).uses['client.js']).toBe('cached');
+    // a `node -e` script's code is not a flag: another script takes the same cache
+    const otherScript = execFileSync(process.execPath, ['-e', `${SCRIPT}\n// another script`], { cwd: ROOT, encoding: 'utf8', timeout: 60_000, env: { ...process.env, IOREDIS_MOCK_STREAMS_CODE_CACHE: dir } });
+    expect(JSON.parse(otherScript.trim()).uses['client.js']).toBe('cached');
   });
 
   it('ignores a cache of another build of the bundle, and rewrites it', () => {
