@@ -21,9 +21,9 @@
  * package); the environment variable `IOREDIS_MOCK_STREAMS_CODE_CACHE` names another directory
  * (an absolute path, or relative to the working directory), turns it off (`0`/`false`/`off`/`no`)
  * or keeps the default (`1`/`true`/`on`/`yes`). One file per bundle, file path, Node version and
- * flag set (`process.execArgv` but a `-e` script, and `NODE_OPTIONS`), written once a quarter second after the
- * bundle loaded (an unref'd timer of Node's own: test runners that end their workers with a
- * signal never run exit handlers) or at exit if sooner, only when it was missing or refused;
+ * flag set (`process.execArgv` but a `-e` script, and `NODE_OPTIONS`), written 40 ms after the
+ * bundle loaded (an unref'd timer of Node's own: vitest ends a quick test file's worker with a
+ * signal, and no exit handler runs) and again, fuller, at exit, only when it was missing or refused;
  * written to a temporary name, then renamed. Not used while V8 coverage is collected
  * (`NODE_V8_COVERAGE`: a cached function has no coverage). A file is taken only when its header
  * names this build of the bundle (content hash written into the root bundle by the build, file
@@ -43,8 +43,11 @@ const PREFIX = '(function (exports, require, module, __filename, __dirname) { ';
 const SUFFIX = '\n})';
 /** The header's format tag (a new one invalidates every older file). */
 const FORMAT = 'ims1';
-/** How long after a bundle loads its cache is written (ms). */
-const WRITE_AFTER_MS = 250;
+/**
+ * How long after a bundle loads its cache is first written (ms): vitest ends a quick test file's
+ * worker ~100 ms after the bundle loaded, with a signal (no exit handler runs).
+ */
+const WRITE_AFTER_MS = 40;
 /** A temporary file older than this (ms) is a write that was killed: removed by the next write. */
 const STALE_TMP_MS = 10 * 60_000;
 
@@ -53,6 +56,8 @@ interface Pending {
   file: string;
   /** The header without the payload's digest. */
   key: string;
+  /** Written once already (by the timer): the timer skips it, exit writes it again. */
+  written: boolean;
 }
 
 /** What this copy of the package did, per bundle file (for tests and `codeCacheReport()`). */
@@ -112,7 +117,7 @@ export function requireBundle(fallback: () => unknown, bundleDir: string, name: 
     } as VmModule.ScriptOptions);
     const use: CodeCacheUse = refused || script.cachedDataRejected === true ? 'rejected' : cachedData === undefined ? 'compiled' : 'cached';
     uses.set(filename, use);
-    if (use !== 'cached') source = { script, file, key };
+    if (use !== 'cached') source = { script, file, key, written: false };
     req = (require('module') as typeof import('module')).createRequire(filename);
   } catch {
     uses.set(filename, 'required');
@@ -124,7 +129,11 @@ export function requireBundle(fallback: () => unknown, bundleDir: string, name: 
   return mod.exports;
 }
 
-/** A bundle's cache to write: a quarter second from now (one timer for all), or at exit if sooner. */
+/**
+ * A bundle's cache to write: WRITE_AFTER_MS from now (one timer for all), and again at exit (by
+ * then the process has compiled more of the bundle's functions: the fuller cache replaces the
+ * first). Only in a process that found no usable cache.
+ */
 function scheduleWrite(item: Pending): void {
   pending.push(item);
   if (!exitHooked) {
@@ -176,12 +185,17 @@ function codeCacheDir(bundleDir: string): string | null {
   return cacheDir;
 }
 
-/** The cache of each bundle that had none (or a refused one), with what this process compiled so far. */
-function writeCaches(): void {
+/** The cache of each bundle that had none (or a refused one), with what this process compiled so far (kept: written again at exit). */
+function writeCaches(atExit?: unknown): void {
+  // at exit ('exit' passes the exit code): every bundle again; from the timer: the new ones
+  const all = typeof atExit === 'number';
   writeTimer = null;
   const fs: typeof FsModule = require('fs');
   const path: typeof import('path') = require('path');
-  for (const { script, file, key } of pending.splice(0)) {
+  for (const item of pending) {
+    if (item.written && !all) continue;
+    item.written = true;
+    const { script, file, key } = item;
     const tmp = `${file}.${process.pid}.tmp`;
     try {
       const data = script.createCachedData();
