@@ -223,7 +223,7 @@ describe('the fake', () => {
 
 const authUrl = process.env.REDIS_AUTH_URL;
 // real ioredis needs a server whose default user has the password `secret` (.ci/run starts one and sets
-// REDIS_AUTH_URL); without it these scripts skip with the warning below
+// skip: REDIS_AUTH_URL); without it these scripts skip with the warning below
 (authUrl ? describe : describe.skip)('real ioredis on REDIS_AUTH_URL', () => {
   if (!authUrl) console.warn('REDIS_AUTH_URL not set: the credential/reconnection scripts on real ioredis skipped');
   const RealRedis = jest.requireActual('ioredis');

@@ -41,7 +41,7 @@ function sameAsIoredis(
       r.disconnect();
     });
 
-    // skipped without a server (warned above); CI provides REDIS_URL
+    // skip: skipped without a server (warned above); CI provides REDIS_URL
     (REDIS_URL ? it : it.skip)('gives the same replies with real ioredis on redis-server', async () => {
       const r = new realIoredis(REDIS_URL!, { db: 12, ...options }) as AnyClient;
       try {

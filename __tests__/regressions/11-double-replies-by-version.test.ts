@@ -77,7 +77,7 @@ describe.each(cases)('double replies by version (%s)', (_title, options, numbers
 
   const servers = [['REDIS_URL', process.env.REDIS_URL, 12, '7.0'], ['REDIS_UNSTABLE_URL', process.env.REDIS_UNSTABLE_URL, 0, '8.0']] as const;
   for (const [name, url, db, version] of servers) {
-    // the same script on a real server: skipped when its URL is not set (CI sets both)
+    // skip: the same script on a real server: skipped when its URL is not set (CI sets both)
     (url ? it : it.skip)(`as real ioredis on the server at ${name}`, async () => {
       const RealRedis = jest.requireActual('ioredis');
       const r = new (RealRedis.default ?? RealRedis)(url!, { db, ...options }) as AnyClient;

@@ -74,7 +74,7 @@ describe.each(cases)('INCRBYFLOAT / HINCRBYFLOAT in long double (%s)', (_title, 
 
   const servers = [['REDIS_URL', process.env.REDIS_URL, 12], ['REDIS_UNSTABLE_URL', process.env.REDIS_UNSTABLE_URL, 0]] as const;
   for (const [name, url, db] of servers) {
-    // the same script on a real server: skipped when its URL is not set (CI sets both)
+    // skip: the same script on a real server: skipped when its URL is not set (CI sets both)
     (url ? it : it.skip)(`as real ioredis on the server at ${name}`, async () => {
       const RealRedis = jest.requireActual('ioredis');
       const r = new (RealRedis.default ?? RealRedis)(url!, { db, ...options }) as AnyClient;

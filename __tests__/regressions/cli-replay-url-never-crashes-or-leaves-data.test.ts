@@ -183,7 +183,7 @@ if (canRun && !built) console.warn('dist/cli.js missing (run `npm run build`): t
     expect(await admin.call('CONFIG', 'GET', 'notify-keyspace-events')).toEqual(['notify-keyspace-events', '']);
   });
 
-  // the CLI runs from dist/: skipped until `npm run build` made it (`npm test` builds first)
+  // skip: the CLI runs from dist/: skipped until `npm run build` made it (`npm test` builds first)
   (built ? it : it.skip)('an uncaught error inside the client library fails the step instead of ending the process, and the scenario\'s keys are deleted', async () => {
     // Makes real ioredis throw in its reply handler (outside any promise, as SubscriptionSet.add did
     // for call('SUBSCRIBE')) when a reply is the bulk string "boom".

@@ -76,7 +76,7 @@ async function portIn(read: () => string, ms: number): Promise<number> {
   return Number(port);
 }
 
-// the CLI runs from dist/: skipped until `npm run build` made it (`npm test` builds first)
+// skip: the CLI runs from dist/: skipped until `npm run build` made it (`npm test` builds first)
 (built ? describe : describe.skip)('serve started by npm stops when npm\'s process ends', () => {
   it('npm exec … serve &, then SIGTERM to npm (kill $!): the server exits and its port closes', async () => {
     const child = npm(['exec', '--', 'ioredis-mock-streams', 'serve', '--port', '0']);

@@ -36,7 +36,7 @@ describe('raw replies are byte-exact with redis-server 7.0.15', () => {
 });
 
 const url = process.env.REDIS_URL;
-// re-checks the recording against a live redis-server 7.0.15: skipped without REDIS_URL (CI starts one)
+// skip: re-checks the recording against a live redis-server 7.0.15: skipped without REDIS_URL (CI starts one)
 (url ? describe : describe.skip)('the recording matches the real server at REDIS_URL (7.0.15)', () => {
   it('gives the recorded bytes', async () => {
     const port = Number(new URL(url as string).port || 6379);

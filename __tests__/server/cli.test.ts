@@ -24,7 +24,7 @@ function start(args: string[]): Promise<{ child: ChildProcess; line: string }> {
   });
 }
 
-// the CLI runs from dist/: skipped until `npm run build` made it (`npm test` builds first)
+// skip: the CLI runs from dist/: skipped until `npm run build` made it (`npm test` builds first)
 (built ? describe : describe.skip)('ioredis-mock-streams serve (CLI)', () => {
   it('prints its address, serves RESP, moves the clock by MOCKCLOCK and exits 0 on SIGTERM', async () => {
     const { child, line } = await start(['--port', '0', '--clock', 'manual', '--time', '1704067200000', '--redis-version', '7.0']);

@@ -409,7 +409,7 @@ describe('RESP server: [member, score] pairs', () => {
   });
 
   const url = process.env.REDIS_URL;
-  // needs a real server to compare bytes with: skipped without REDIS_URL (CI starts one)
+  // skip: needs a real server to compare bytes with: skipped without REDIS_URL (CI starts one)
   (url ? it : it.skip)('gives the bytes redis-server gives (REDIS_URL)', async () => {
     const c = await RawClient.connect(Number(new URL(url!).port || 6379), new URL(url!).hostname);
     try {

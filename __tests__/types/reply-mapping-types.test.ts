@@ -138,7 +138,7 @@ new Fake({ replyMapping: 'resp3' });
     expect(typeErrors('__tests__/types/reply-mapping-5.virtual.ts', source, cjsIoredis5)).toEqual([]);
   }, 60_000);
 
-  // ioredis 5 has no replyMapping option: skipped under `npm run test:ioredis5`
+  // skip: ioredis 5 has no replyMapping option: skipped under `npm run test:ioredis5`
   (installedIoredisMajor() === 6 ? it : it.skip)('at run time a resp3 client answers XREADGROUP with the map its type says', async () => {
     const redis = new Redis({ port: 27_001, replyMapping: 'resp3' } as never);
     await redis.xgroup('CREATE', 's', 'g', '$', 'MKSTREAM');

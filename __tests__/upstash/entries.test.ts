@@ -24,7 +24,7 @@ function loaded(entry: string): { msw: boolean; upstash: boolean; exports: strin
   return JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 }));
 }
 
-// the package entries are files of dist/: skipped until `npm run build` made them (`npm test` builds first)
+// skip: the package entries are files of dist/: skipped until `npm run build` made them (`npm test` builds first)
 (built ? describe : describe.skip)('package entries (from dist/)', () => {
   it('the main entry loads neither msw nor the Upstash front end', () => {
     const r = loaded('ioredis-mock-streams');
