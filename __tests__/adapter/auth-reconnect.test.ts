@@ -222,8 +222,8 @@ describe('the fake', () => {
 });
 
 const authUrl = process.env.REDIS_AUTH_URL;
-// real ioredis needs a server whose default user has the password `secret` (.ci/run starts one and sets
-// skip: REDIS_AUTH_URL); without it these scripts skip with the warning below
+// real ioredis needs a server whose default user has the password `secret` (.ci/run starts one)
+// skip: no REDIS_AUTH_URL set: these scripts skip with the warning below; CI sets it
 (authUrl ? describe : describe.skip)('real ioredis on REDIS_AUTH_URL', () => {
   if (!authUrl) console.warn('REDIS_AUTH_URL not set: the credential/reconnection scripts on real ioredis skipped');
   const RealRedis = jest.requireActual('ioredis');
