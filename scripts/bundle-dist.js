@@ -71,17 +71,13 @@ const GROUPS = [
   // at a test file's first command, whatever its family; and the strings, keys and expiry
   // commands (25 KB) nearly every test file sends (SET/GET/DEL/EXPIRE): their own bundle cost a
   // fresh process's first SET ~0.4 ms more (a file's stat, read and compile) than the client's
-  { name: 'client', roots: ['adapter/install', ...CMD(['args', 'strtod', 'long-double', 'string-value', 'scan-args', 'propagate', 'strings', 'incr', 'keys', 'expire'])] },
+  { name: 'client', roots: ['adapter/install', ...CMD(['args', 'strtod', 'long-double', 'string-value', 'scan-args', 'propagate', 'strings', 'incr', 'keys', 'expire']), ...CMD(['xadd', 'xlen', 'xrange', 'xread', 'xreadgroup', 'xack', 'xdel', 'xgroup', 'xtrim', 'read-common', 'trim-args'])] },
   // The command modules by family, each family read and compiled on the first use of one of its
   // commands (a test file of XADDs and GETs compiles ~10% of them, not all).
   { name: 'cmd-hash', roots: CMD(['hash', 'hash-common', 'hash-expire', 'hash-getset-ex', 'hash-random-scan']) },
   { name: 'cmd-list', roots: CMD(['list', 'list-common', 'list-blocking']) },
   { name: 'cmd-set', roots: CMD(['sets', 'set-common', 'set-algebra']) },
   { name: 'cmd-zset', roots: CMD(['zset-common', 'zadd', 'zrange', 'zset-read', 'zset-ops', 'zset-pop']) },
-  {
-    name: 'cmd-stream',
-    roots: CMD(['xadd', 'xlen', 'xrange', 'xread', 'xreadgroup', 'xack', 'xdel', 'xgroup', 'xtrim', 'read-common', 'trim-args']),
-  },
   // the stream commands a worker's loop does not send (claiming, inspection, 8.2's deletions):
   // read with the first of them, not with the first XADD
   { name: 'cmd-stream-more', roots: CMD(['xackdel', 'xautoclaim', 'xclaim', 'xdelex', 'xinfo', 'xnack', 'xpending', 'xsetid']) },
