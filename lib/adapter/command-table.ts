@@ -114,20 +114,42 @@ export function topLevelKeys(text: string): string[] {
   return Object.keys(JSON.parse(text) as object);
 }
 
-/** The `version` of the package manifest at `file` (read with fs: see json-file.ts). */
+/** Manifest versions read so far, by file (the command table and CLIENT SETINFO read the same one). */
+const versions = new Map<string, string>();
+
+/** The `version` of the package manifest at `file` (read with fs once: see json-file.ts). */
 function versionAt(file: string): string {
-  return String((readJsonFile(file) as { version?: unknown }).version);
+  let version = versions.get(file);
+  if (version === undefined) {
+    version = String((readJsonFile(file) as { version?: unknown }).version);
+    versions.set(file, version);
+  }
+  return version;
+}
+
+/** `require.resolve('ioredis/package.json')` once (a lookup through node_modules): the file, or the error. */
+let projectManifest: { file: string } | { error: unknown } | undefined;
+function projectManifestFile(): string {
+  if (projectManifest === undefined) {
+    try {
+      projectManifest = { file: require.resolve('ioredis/package.json') };
+    } catch (error) {
+      projectManifest = { error };
+    }
+  }
+  if ('error' in projectManifest) throw projectManifest.error;
+  return projectManifest.file;
 }
 
 /** Version of the project's ioredis (its manifest as `require('ioredis/package.json')` finds it); throws when none is installed. */
 export function projectIoredisVersion(): string {
-  return versionAt(require.resolve('ioredis/package.json'));
+  return versionAt(projectManifestFile());
 }
 
 /** Folder of the project's ioredis, or of the private ioredis 5 bundled for ioredis-mock. */
 export function installedIoredisDir(): string {
   try {
-    return dirname(require.resolve('ioredis/package.json'));
+    return dirname(projectManifestFile());
   } catch {
     const runtimeDir = dirname(require.resolve(`${RUNTIME}/package.json`));
     return dirname(require.resolve('ioredis/package.json', { paths: [runtimeDir] }));
