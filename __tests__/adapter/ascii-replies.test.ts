@@ -29,6 +29,22 @@ describe('array replies of strings, ASCII or not', () => {
     expect(await redis.mgetBuffer('a', 'b')).toEqual([Buffer.from('x'), Buffer.from('\u65e5\u672c')]);
   });
 
+  it('HGETALL of ASCII fields builds the object as ioredis does: __proto__ and constructor as own fields, an empty hash {}, Buffers from hgetallBuffer', async () => {
+    await redis.hset('h', '__proto__', 'p', 'constructor', 'c', 'toString', 't');
+    const got = await redis.hgetall('h');
+    expect(Object.getPrototypeOf(got)).toBe(Object.prototype);
+    expect(Object.keys(got)).toEqual(['__proto__', 'constructor', 'toString']);
+    expect([got.__proto__, got.constructor, got.toString]).toEqual(['p', 'c', 't']);
+    expect(await redis.hgetall('missing')).toEqual({});
+    expect(Object.entries(await redis.hgetallBuffer('h'))).toEqual([
+      ['__proto__', Buffer.from('p')],
+      ['constructor', Buffer.from('c')],
+      ['toString', Buffer.from('t')],
+    ]);
+    const viaCall = await redis.call('HGETALL', 'h'); // no transformer for the name as written
+    expect(viaCall).toEqual(['__proto__', 'p', 'constructor', 'c', 'toString', 't']);
+  });
+
   it('hands over a new array each time (changing a reply changes nothing stored)', async () => {
     await redis.rpush('l', 'a', 'b', 'c');
     const first = await redis.lrange('l', 0, -1);

@@ -244,6 +244,13 @@ function pairsToObject(v: unknown): unknown {
   return obj;
 }
 
+/** `pairsToObject` of flat ASCII strings (fields and values already as ioredis decodes them). */
+function asciiPairsObject(items: readonly string[]): Record<string, unknown> {
+  const obj: Record<string, unknown> = {};
+  for (let i = 0; i < items.length; i += 2) setKey(obj, items[i], items[i + 1]);
+  return obj;
+}
+
 /** ioredis 6 commands whose `[member, score]` pairs are flattened for RESP3 'legacy'. */
 const PAIR_COMMANDS = new Set([
   'hrandfield', 'zdiff', 'zinter', 'zpopmax', 'zpopmin', 'zunion', 'zrandmember', 'zrange', 'zrangebyscore', 'zrevrange', 'zrevrangebyscore',
@@ -338,6 +345,11 @@ export function encodeReplyFor(
   // nor a number (XLEN, XACK)
   if (typeof reply === 'number') return base.stringNumbers ? String(reply) : integerAsRead(reply);
   const mode = modeOf(base, wireProtocol ?? base.protocol);
+  if (commandName === 'hgetall' && !buffers && mode !== 'resp3' && reply instanceof MapReply && asciiStrings(reply.items)) {
+    // ioredis's hgetall transformer on the flat fields and values, all ASCII (each decodes to
+    // itself): the object at once, without the flat array between
+    return asciiPairsObject(reply.items as readonly string[]);
+  }
   const text = buffers ? bytes : decodeBytes;
   const lookup = transformerName(commandName, base.caseInsensitiveTransformers);
   if (mode === 'legacy' && reply instanceof MapReply && (lookup === 'xreadgroup' || lookup === 'xread') && modeOf(base, base.protocol) === 'legacy') {
