@@ -1,3 +1,5 @@
+import { existsSync } from 'fs';
+import { join } from 'path';
 import type { Config } from 'jest';
 
 /**
@@ -12,6 +14,13 @@ const ioredis5 = process.env.IOREDIS_MAJOR === '5';
  */
 const ioredis61 = !ioredis5 && process.env.IOREDIS_VERSION === '6.1';
 
+/**
+ * ioredis-mock as the package ships it: one file of the build (scripts/bundle-runtime.js, without
+ * ioredis-mock's Lua VM and COMMAND/INFO data), once `npm run build` has written it; before that
+ * (a bare `npx jest` on a fresh clone) the dev dependency it is made from.
+ */
+const runtimeBundle = existsSync(join(__dirname, 'dist', 'bundle', 'runtime.js'));
+
 const config: Config = {
   preset: 'ts-jest',
   testEnvironment: 'node',
@@ -25,7 +34,7 @@ const config: Config = {
     // modules; babel-jest turns them into CommonJS (the configuration the README gives users).
     '^.+\\.m?js$': ['babel-jest', { plugins: ['@babel/plugin-transform-modules-commonjs'] }],
   },
-  transformIgnorePatterns: ['/node_modules/(?!(rettime|until-async|@open-draft/deferred-promise)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(rettime|until-async|@open-draft/deferred-promise)/)', '/dist/bundle/runtime\\.js$'],
   // Tests import the package by its public name, resolved to the sources.
   moduleNameMapper: {
     '^ioredis-mock-streams$': '<rootDir>/lib/cjs-entry.ts',
@@ -33,6 +42,7 @@ const config: Config = {
     '^ioredis-mock-streams/upstash$': '<rootDir>/lib/upstash/index.ts',
     '^ioredis-mock-streams/msw$': '<rootDir>/lib/msw/index.ts',
     '^ioredis-mock-streams/server$': '<rootDir>/lib/server/index.ts',
+    ...(runtimeBundle ? { '^@ioredis-mock-streams/mock-runtime$': '<rootDir>/dist/bundle/runtime.js' } : {}),
     ...(ioredis5 ? { '^ioredis$': '<rootDir>/node_modules/ioredis5', '^ioredis/(.*)$': '<rootDir>/node_modules/ioredis5/$1' } : {}),
     ...(ioredis61 ? { '^ioredis$': '<rootDir>/node_modules/ioredis61', '^ioredis/(.*)$': '<rootDir>/node_modules/ioredis61/$1' } : {}),
   },

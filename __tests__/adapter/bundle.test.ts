@@ -111,15 +111,15 @@ function run(script: string, nodeArgs: string[] = []): string {
         r.disconnect();
       })();`);
     expect(JSON.parse(out)).toEqual([
-      ['client.js', 'import.js'],
+      ['client.js', 'import.js', 'runtime.js'],
       // a worker's XADD/XREADGROUP/XACK: in the client's bundle, as SET (no file read at the first XADD)
-      ['client.js', 'import.js'],
-      ['client.js', 'cmd-stream-more.js', 'import.js'],
-      ['client.js', 'cmd-stream-more.js', 'import.js'],
-      ['client.js', 'cmd-stream-more.js', 'import.js'],
-      ['client.js', 'cmd-hash.js', 'cmd-stream-more.js', 'import.js'],
-      ['client.js', 'cmd-hash.js', 'cmd-server.js', 'cmd-stream-more.js', 'import.js'],
-      ['client.js', 'cmd-hash.js', 'cmd-server.js', 'cmd-stream-more.js', 'import.js', 'rare.js'],
+      ['client.js', 'import.js', 'runtime.js'],
+      ['client.js', 'cmd-stream-more.js', 'import.js', 'runtime.js'],
+      ['client.js', 'cmd-stream-more.js', 'import.js', 'runtime.js'],
+      ['client.js', 'cmd-stream-more.js', 'import.js', 'runtime.js'],
+      ['client.js', 'cmd-hash.js', 'cmd-stream-more.js', 'import.js', 'runtime.js'],
+      ['client.js', 'cmd-hash.js', 'cmd-server.js', 'cmd-stream-more.js', 'import.js', 'runtime.js'],
+      ['client.js', 'cmd-hash.js', 'cmd-server.js', 'cmd-stream-more.js', 'import.js', 'rare.js', 'runtime.js'],
       true,
     ]);
   });

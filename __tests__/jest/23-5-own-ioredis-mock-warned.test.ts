@@ -9,7 +9,8 @@
 const warnings: string[] = [];
 const warn = jest.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => void warnings.push(args.join(' ')));
 require('ioredis-mock-streams/jest');
-const plainMockPath = require.resolve('ioredis-mock', { paths: [require.resolve('@ioredis-mock-streams/mock-runtime')] });
+// a project's own ioredis-mock: the one the package's runtime is built from (its dev dependency)
+const plainMockPath = require.resolve('ioredis-mock', { paths: [require('path').dirname(require.resolve('@ioredis-mock-streams/mock-runtime/package.json'))] });
 jest.doMock('ioredis', () => require(plainMockPath));
 
 afterAll(() => warn.mockRestore());

@@ -15,6 +15,7 @@
  * bundled for ioredis-mock stands in.
  */
 import { basename, dirname } from 'path';
+import { StreamsMockError } from '../clock/clock';
 import { readJsonFile, readPackageFile } from '../json-file';
 
 export interface CommandTable {
@@ -146,13 +147,24 @@ export function projectIoredisVersion(): string {
   return versionAt(projectManifestFile());
 }
 
-/** Folder of the project's ioredis, or of the private ioredis 5 bundled for ioredis-mock. */
+/**
+ * Folder of the project's ioredis (the package's peer dependency). In this repository, without
+ * one, the ioredis 5 nested in the dev dependency the runtime bundle is made from.
+ * @throws StreamsMockError when the project has no ioredis
+ */
 export function installedIoredisDir(): string {
   try {
     return dirname(projectManifestFile());
   } catch {
-    const runtimeDir = dirname(require.resolve(`${RUNTIME}/package.json`));
-    return dirname(require.resolve('ioredis/package.json', { paths: [runtimeDir] }));
+    try {
+      const runtimeDir = dirname(require.resolve(`${RUNTIME}/package.json`));
+      return dirname(require.resolve('ioredis/package.json', { paths: [runtimeDir] }));
+    } catch {
+      throw new StreamsMockError(
+        'ioredis-mock-streams needs ioredis 5 or 6 in your project (its peer dependency), and none was found: ' +
+          'install it next to this package (npm install --save-dev ioredis)',
+      );
+    }
   }
 }
 
