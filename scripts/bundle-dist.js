@@ -324,6 +324,10 @@ async function bundleGroup(group, ids, groupOf) {
     // (stack traces without source maps), and syntax minification saved little more.
     // BUNDLE_MINIFY=0 keeps the lines (for line-level CPU profiles; class names then read `_Name`)
     minifyWhitespace: process.env.BUNDLE_MINIFY !== '0',
+    // lines of at most ~500 characters: Node prints the source line of an uncaught exception's
+    // throw site before its message (a StreamsMockError thrown from a one-line bundle printed
+    // ~200 KB of code first)
+    lineLimit: 500,
     charset: 'ascii',
     write: false,
     // the root bundle holds this copy's link; the others are instantiated for a link (wrap below)
@@ -433,9 +437,16 @@ async function main() {
   for (const group of GROUPS.slice(1)) {
     const text = fs.readFileSync(path.join(DIST, 'bundle', `${group.name}.js`));
     const hash = require('crypto').createHash('sha256').update(text).digest('hex').slice(0, HASH_LENGTH);
+    // the placeholder's string literal, which esbuild's lineLimit may have continued on the next
+    // line (a backslash-newline inside it): each of its characters replaced in place, the
+    // continuation kept (same length and lines: the source map stays)
     const placeholder = JSON.stringify(hashPlaceholder(group.name));
-    if (rootText.split(placeholder).length !== 2) throw new Error(`bundle-dist: ${group.name}'s hash placeholder is not once in ${ROOT_GROUP}.js`);
-    rootText = rootText.replace(placeholder, JSON.stringify(hash));
+    const pattern = new RegExp(placeholder.split('').map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('(?:\\\\\n)?'), 'g');
+    const found = rootText.match(pattern) ?? [];
+    if (found.length !== 1) throw new Error(`bundle-dist: ${group.name}'s hash placeholder is not once in ${ROOT_GROUP}.js`);
+    const value = JSON.stringify(hash);
+    let at = 0;
+    rootText = rootText.replace(pattern, (m) => m.replace(/\\\n|[^]/g, (c) => (c.length === 2 ? c : value[at++])));
   }
   fs.writeFileSync(rootFile, rootText);
   report.push(await require('./bundle-runtime').bundleRuntime(DIST));

@@ -26,6 +26,8 @@ const esbuild = require('esbuild');
 
 const ROOT = path.resolve(__dirname, '..');
 const RUNTIME = '@ioredis-mock-streams/mock-runtime';
+/** The hidden property of the runtime's class holding ioredis 5's `built/Command` module. */
+const PRIVATE_COMMAND = '__ioredisMockStreamsPrivateCommand';
 
 const STUB_SOURCE = (what, why) => `'use strict';
 // ${what} is not in ioredis-mock-streams' bundle of ioredis-mock (scripts/bundle-runtime.js): ${why}
@@ -86,13 +88,26 @@ async function bundleRuntime(dist) {
   }
   const outfile = path.join(dist, 'bundle', 'runtime.js');
   const result = await esbuild.build({
-    entryPoints: [entry],
+    // the runtime's class, with ioredis 5's Command module on it (hidden): the package's adapter
+    // applies its argument and reply transformers as ioredis-mock does (lib/adapter/command-table.ts)
+    stdin: {
+      contents: [
+        "'use strict';",
+        'const RedisMock = require(' + JSON.stringify(entry) + ');',
+        'Object.defineProperty(RedisMock, ' + JSON.stringify(PRIVATE_COMMAND) + ", { value: require('ioredis/built/Command') });",
+        'module.exports = RedisMock;',
+      ].join('\n'),
+      resolveDir: runtimeDir,
+      sourcefile: 'runtime-entry.js',
+      loader: 'js',
+    },
     outfile,
     bundle: true,
     platform: 'node',
     format: 'cjs',
     target: 'es2022',
     minifyWhitespace: true,
+    lineLimit: 500, // as the other bundles (scripts/bundle-dist.js): short source lines in error output
     charset: 'ascii',
     legalComments: 'none', // the licences: runtime.LICENSES.txt beside the file
     metafile: true,

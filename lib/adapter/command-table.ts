@@ -209,11 +209,17 @@ export function installedIoredisAtLeast(major: number, minor: number): boolean {
 let atLeastOf: { table: CommandTable; version: [number, number] } | undefined;
 
 /**
- * A module of the private ioredis 5 that ioredis-mock runs on (bundled with this package), e.g.
- * `built/Command` for the reply transformers ioredis-mock applies: ioredis 6's need a protocol
- * context ioredis-mock does not pass.
+ * The `built/Command` module of the private ioredis 5 that ioredis-mock runs on, for the
+ * argument and reply transformers ioredis-mock applies (ioredis 6's need a protocol context
+ * ioredis-mock does not pass): on the class of the package's runtime bundle
+ * (scripts/bundle-runtime.js); in this repository before a build, from the dev dependency the
+ * bundle is made from.
  */
-export function privateIoredisModule<T>(subpath: string): T {
+export function privateIoredisModule<T>(subpath: 'built/Command'): T {
+  // eslint-disable-next-line @typescript-eslint/no-var-requires
+  const runtime = require('@ioredis-mock-streams/mock-runtime') as Record<string, unknown>;
+  const bundled = runtime.__ioredisMockStreamsPrivateCommand;
+  if (bundled !== undefined) return bundled as T;
   const runtimeDir = dirname(require.resolve(`${RUNTIME}/package.json`));
   const ioredisDir = dirname(require.resolve('ioredis/package.json', { paths: [runtimeDir] }));
   // eslint-disable-next-line @typescript-eslint/no-var-requires
