@@ -82,7 +82,7 @@ function run(script: string, nodeArgs: string[] = []): string {
     expect(JSON.parse(out)).toEqual(['PONG', '1-1', 1, true, "NOGROUP No such key 's' or consumer group 'nogroup'"]);
   });
 
-  it('reads a family\'s bundle of command modules on the first command of that family (the stream cycle none (its commands are in the client\'s bundle, as SET\'s), XPENDING the rarer stream commands\' one, SET and INCR none (strings and keys are in the client\'s), HINCRBY the hash one, FLUSHALL the server commands\' one), and the rare one (Lua, DUMP/RESTORE/COPY, INFO, COMMAND) only when one of their commands runs', () => {
+  it('reads a family\'s bundle of command modules on the first command of that family (the stream cycle none (its commands are in the client\'s bundle, as SET\'s), XPENDING the rarer stream commands\' one, SET, INCR and HINCRBY none (strings, keys and hashes are in the client\'s), LPUSH the list one, FLUSHALL the server commands\' one), and the rare one (Lua, DUMP/RESTORE/COPY, INFO, COMMAND) only when one of their commands runs', () => {
     const out = run(`
       const Redis = require('ioredis-mock-streams');
       // read by require, or compiled from the V8 code cache (lib/code-cache.ts: not in require.cache)
@@ -102,12 +102,13 @@ function run(script: string, nodeArgs: string[] = []): string {
         const before = bundles();
         await r.incr('n'); // an engine command (lib/commands/incr.ts): in the client bundle, as SET
         const afterIncr = bundles();
-        await r.hincrby('h', 'f', 1); // an engine command of the hash family (lib/commands/hash*.ts)
-        const afterHincrby = bundles();
+        await r.hincrby('h', 'f', 1); // hashes: in the client's bundle too
+        await r.lpush('l', 'x'); // an engine command of the list family (lib/commands/list*.ts)
+        const afterHincrbyLpush = bundles();
         await r.flushall(); // a test's afterEach: the server commands' own small bundle
         const afterFlushall = bundles();
         const info = await r.info('server');
-        console.log(JSON.stringify([atStart, cycle, afterXpending, before, afterIncr, afterHincrby, afterFlushall, bundles(), info.includes('redis_version')]));
+        console.log(JSON.stringify([atStart, cycle, afterXpending, before, afterIncr, afterHincrbyLpush, afterFlushall, bundles(), info.includes('redis_version')]));
         r.disconnect();
       })();`);
     expect(JSON.parse(out)).toEqual([
@@ -117,9 +118,9 @@ function run(script: string, nodeArgs: string[] = []): string {
       ['client.js', 'cmd-stream-more.js', 'import.js', 'runtime.js'],
       ['client.js', 'cmd-stream-more.js', 'import.js', 'runtime.js'],
       ['client.js', 'cmd-stream-more.js', 'import.js', 'runtime.js'],
-      ['client.js', 'cmd-hash.js', 'cmd-stream-more.js', 'import.js', 'runtime.js'],
-      ['client.js', 'cmd-hash.js', 'cmd-server.js', 'cmd-stream-more.js', 'import.js', 'runtime.js'],
-      ['client.js', 'cmd-hash.js', 'cmd-server.js', 'cmd-stream-more.js', 'import.js', 'rare.js', 'runtime.js'],
+      ['client.js', 'cmd-list.js', 'cmd-stream-more.js', 'import.js', 'runtime.js'],
+      ['client.js', 'cmd-list.js', 'cmd-server.js', 'cmd-stream-more.js', 'import.js', 'runtime.js'],
+      ['client.js', 'cmd-list.js', 'cmd-server.js', 'cmd-stream-more.js', 'import.js', 'rare.js', 'runtime.js'],
       true,
     ]);
   });
