@@ -17,6 +17,7 @@
  *   engine's Lua (lib/engine/lua.ts, wasm/redis-lua.wasm);
  * - ioredis-mock's data/command-info.json, command-docs.json and info.json (300 KB), read by its
  *   COMMAND and INFO emulators: the engine answers COMMAND and INFO.
+ * And ioredis 5's `debug` logger is one that is never enabled (DEBUG_SOURCE below).
  *
  * The licence texts of everything bundled go to `dist/bundle/runtime.LICENSES.txt`.
  */
@@ -52,6 +53,28 @@ module.exports = new Proxy({}, {
     return unavailable();
   },
 });
+`;
+
+/**
+ * The `debug` package of the private ioredis 5 (its utils wrap it for DEBUG=ioredis:* logging):
+ * only its connection code logs, which ioredis-mock never runs; loading it (with Node's tty) cost
+ * ~4 ms of every import. A logger that is never enabled instead.
+ */
+const DEBUG_SOURCE = `'use strict';
+// ioredis 5's debug logging, never enabled inside ioredis-mock (scripts/bundle-runtime.js)
+function createDebug(namespace) {
+  const log = function () {};
+  log.enabled = false;
+  log.namespace = namespace;
+  log.extend = (sub, delimiter = ':') => createDebug(namespace + delimiter + sub);
+  log.log = function () {};
+  return log;
+}
+createDebug.enabled = () => false;
+createDebug.enable = function () {};
+createDebug.disable = () => '';
+createDebug.default = createDebug;
+module.exports = createDebug;
 `;
 
 const STUBS = [
@@ -119,6 +142,8 @@ async function bundleRuntime(dist) {
           for (const [i, stub] of STUBS.entries()) {
             build.onResolve({ filter: stub.filter }, (args) => ({ path: `${i}:${args.path}`, namespace: 'runtime-stub' }));
           }
+          build.onResolve({ filter: /^debug$/ }, () => ({ path: 'debug', namespace: 'runtime-debug' }));
+          build.onLoad({ filter: /.*/, namespace: 'runtime-debug' }, () => ({ contents: DEBUG_SOURCE, loader: 'js' }));
           build.onLoad({ filter: /.*/, namespace: 'runtime-stub' }, (args) => {
             const stub = STUBS[Number(args.path.split(':')[0])];
             return { contents: STUB_SOURCE(stub.what, stub.why), loader: 'js' };
@@ -130,7 +155,7 @@ async function bundleRuntime(dist) {
   // licences of every package with code in the bundle
   const packages = new Map();
   for (const input of Object.keys(result.metafile.inputs)) {
-    if (input.startsWith('runtime-stub:')) continue;
+    if (input.startsWith('runtime-stub:') || input.startsWith('runtime-debug:')) continue;
     const owner = packageOf(path.resolve(ROOT, input));
     if (owner && !packages.has(`${owner.pkg.name}@${owner.pkg.version}`)) packages.set(`${owner.pkg.name}@${owner.pkg.version}`, owner);
   }
