@@ -41,6 +41,15 @@ if (typeof jest === 'undefined' && process.env.VITEST) {
 let mockFactoryRan = false;
 
 if (typeof jest !== 'undefined') {
+  // jest.mock of a module jest cannot find fails with jest's own "Cannot find module 'ioredis'"
+  try {
+    require.resolve('ioredis');
+  } catch {
+    throw new StreamsMockError(
+      'ioredis-mock-streams needs ioredis 5 or 6 in your project (its peer dependency), and none was found: ' +
+        'install it next to this package (npm install --save-dev ioredis)',
+    );
+  }
   jest.mock('ioredis', () => {
     mockFactoryRan = true;
     return require('../cjs-entry');
