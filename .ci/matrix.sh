@@ -13,7 +13,7 @@
 #      reset, clients closed after their test, warnings for leaked loops and blocked reads),
 #      ESM TypeScript (nodenext, bundler) + ioredis 6.0.0 and 5.11.1,
 #      plain installs next to ioredis 5.0.0 / 6.0.0 and next to a project's own ioredis-mock
-#      (ioredis 5.11.1), @upstash/redis through msw 2 under jest, and through msw 3 when the Node
+#      (ioredis 5.11.1), and with Yarn 1 (ioredis 6.0.0) and Yarn 4 (ioredis 5.11.1), @upstash/redis through msw 2 under jest, and through msw 3 when the Node
 #      line allows it (>= 22.12). Each install must be clean: no npm warning, `npm ls` valid.
 # It runs on the `node` first in PATH: `.ci/node-line.sh 22 -- .ci/matrix.sh` for Node 22.
 # Usage: .ci/matrix.sh [--skip-suite]   (MATRIX_ONLY=name,name runs only those consumers)
@@ -118,6 +118,30 @@ consumer() {
   fi
 }
 
+# yarn_consumer <name> <yarn package spec> <packages to install…> -- <command…>: the tarball installed
+# with Yarn (node_modules linker; a cache of its own: Yarn 1 keeps the copy of a tarball path it
+# saw first), then the command. Yarn fetched a bundled dependency from the registry and failed
+# (yarnpkg/yarn#5998): the package ships ioredis-mock as a file of its own instead.
+yarn_consumer() {
+  local name=$1 yarn=$2
+  shift 2
+  local pkgs=()
+  while [ "$1" != "--" ]; do pkgs+=("$1"); shift; done
+  shift
+  local dir="$WORK/$name" t st
+  t=$(now)
+  mkdir -p "$dir/.yarn-cache"
+  cp -R "$ROOT/.ci/consumers/install/." "$dir/"
+  touch "$dir/yarn.lock"
+  if (cd "$dir" && YARN_CACHE_FOLDER="$dir/.yarn-cache" YARN_NODE_LINKER=node-modules YARN_ENABLE_TELEMETRY=0 YARN_ENABLE_GLOBAL_CACHE=0 \
+    timeout "$STEP_TIMEOUT" npx -y "$yarn" add "${pkgs[@]}" "ioredis-mock-streams@file:$TGZ" >install.log 2>&1); then st=0; else st=$?; fi
+  if [ "$st" != 0 ]; then
+    tail -30 "$dir/install.log"; fail "$name: yarn add: $(why $st)" $(($(now) - t)); return 0
+  fi
+  if (cd "$dir" && timeout "$STEP_TIMEOUT" "$@" >run.log 2>&1); then st=0; else st=$?; fi
+  if [ "$st" = 0 ]; then pass "$name" $(($(now) - t)); else tail -40 "$dir/run.log"; fail "$name: $(why $st)" $(($(now) - t)); fi
+}
+
 # Consumers run in parallel (npm installs dominate); their reports are printed in this order.
 names=()
 launch() {
@@ -145,6 +169,14 @@ launch esm-ts-ioredis5 esm-ts typescript@5.9.3 @types/node@20.19.43 ioredis@5.11
 launch install-ioredis5.0.0 install ioredis@5.0.0 -- node smoke.cjs
 launch install-ioredis6.0.0 install ioredis@6.0.0 -- node smoke.cjs
 launch install-own-ioredis-mock install ioredis@5.11.1 ioredis-mock@8.13.1 -- node smoke.cjs
+launch_yarn() {
+  local name=$1
+  if [ -n "${MATRIX_ONLY:-}" ] && [[ ",$MATRIX_ONLY," != *",$name,"* ]]; then return 0; fi
+  names+=("$name")
+  yarn_consumer "$@" >"$WORK/$name.out" 2>&1 &
+}
+launch_yarn install-yarn1-ioredis6 yarn@1.22.22 ioredis@6.0.0 -- node smoke.cjs
+launch_yarn install-yarn4-ioredis5 @yarnpkg/cli-dist@4.5.3 ioredis@5.11.1 -- node smoke.cjs
 # @upstash/redis through ioredis-mock-streams/msw under jest: msw 2 on every line, msw 3 (Node
 # >= 22.12, ES modules only) where the line allows it
 UPSTASH=(jest@30.5.2 @babel/plugin-transform-modules-commonjs@7.29.14 @upstash/redis@1.39.0 ioredis@6.0.0)
