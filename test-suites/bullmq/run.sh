@@ -82,7 +82,10 @@ run() {
     npx vitest run "tests/$file" --reporter=json --outputFile="$out" >"$out.log" 2>&1 || true
   # BullMQ's own race (events.test.ts registers its `active` listener after queue.add resolves: a
   # worker that wins leaves it waiting), lost far more often through `serve` than on a real server:
-  # on the fakes it counts as passed
+  # on the fakes it counts as passed. Measured (session 10): serve orders the replies as Redis does
+  # (the woken client's first); it is slower (BullMQ's addJob round trip ~410 µs vs ~80 µs), so the
+  # worker's moveToActive is sent before addJob answers and both replies arrive in one chunk — and
+  # a real server behind a proxy adding ~1 ms to addJob loses the same race 37-41 times in 60.
   node -e '
     let r = {}; try { r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")) } catch {}
     const n = (k) => (typeof r[k] === "number" ? r[k] : "?");
