@@ -84,10 +84,15 @@ npm pack --pack-destination "$WORK" >"$WORK/pack.log" 2>&1 || { cat "$WORK/pack.
 TGZ=$(ls "$WORK"/ioredis-mock-streams-*.tgz)
 echo "packed $(basename "$TGZ") ($(du -k "$TGZ" | cut -f1) kB) in $(($(now) - t)) s"
 
-# consumer <name> <template> <packages to install…> -- <command…>
+# consumer <name> <template> <packages to install…> -- <command…>: the template project with the
+# tarball npm-installed next to the packages, then the command. Template `yarn:<yarn package spec>`:
+# the install template, the tarball added with that Yarn (node_modules linker; a cache of its own:
+# Yarn 1 keeps the copy of a tarball path it saw first) — Yarn fetched a bundled dependency from
+# the registry and failed (yarnpkg/yarn#5998): the package ships ioredis-mock as a file of its own.
 consumer() {
-  local name=$1 template=$2
+  local name=$1 template=$2 yarn=
   shift 2
+  if [[ $template == yarn:* ]]; then yarn=${template#yarn:}; template=install; fi
   local pkgs=()
   while [ "$1" != "--" ]; do pkgs+=("$1"); shift; done
   shift
@@ -95,16 +100,25 @@ consumer() {
   t=$(now)
   mkdir -p "$dir"
   cp -R "$ROOT/.ci/consumers/$template/." "$dir/"
-  if (cd "$dir" && timeout "$STEP_TIMEOUT" npm install --no-audit --no-fund "${pkgs[@]}" "$TGZ" >install.log 2>&1); then st=0; else st=$?; fi
-  if [ "$st" != 0 ]; then
-    cat "$dir/install.log"; fail "$name: npm install: $(why $st)" $(($(now) - t)); return 0
-  fi
-  # npm's own notices about other packages (e.g. install-scripts of a runner's dependency) are not ours
-  if grep -iE 'npm (warn|error)' "$dir/install.log" | grep -qiE 'ERESOLVE|peer|ioredis|invalid|conflict'; then
-    cat "$dir/install.log"; fail "$name: npm install printed dependency warnings" $(($(now) - t)); return 0
-  fi
-  if ! (cd "$dir" && npm ls --all >ls.log 2>&1); then
-    tail -20 "$dir/ls.log"; fail "$name: npm ls" $(($(now) - t)); return 0
+  if [ -n "$yarn" ]; then
+    mkdir -p "$dir/.yarn-cache" && touch "$dir/yarn.lock"
+    if (cd "$dir" && YARN_CACHE_FOLDER="$dir/.yarn-cache" YARN_NODE_LINKER=node-modules YARN_ENABLE_TELEMETRY=0 YARN_ENABLE_GLOBAL_CACHE=0 \
+      timeout "$STEP_TIMEOUT" npx -y "$yarn" add "${pkgs[@]}" "ioredis-mock-streams@file:$TGZ" >install.log 2>&1); then st=0; else st=$?; fi
+    if [ "$st" != 0 ]; then
+      tail -30 "$dir/install.log"; fail "$name: yarn add: $(why $st)" $(($(now) - t)); return 0
+    fi
+  else
+    if (cd "$dir" && timeout "$STEP_TIMEOUT" npm install --no-audit --no-fund "${pkgs[@]}" "$TGZ" >install.log 2>&1); then st=0; else st=$?; fi
+    if [ "$st" != 0 ]; then
+      cat "$dir/install.log"; fail "$name: npm install: $(why $st)" $(($(now) - t)); return 0
+    fi
+    # npm's own notices about other packages (e.g. install-scripts of a runner's dependency) are not ours
+    if grep -iE 'npm (warn|error)' "$dir/install.log" | grep -qiE 'ERESOLVE|peer|ioredis|invalid|conflict'; then
+      cat "$dir/install.log"; fail "$name: npm install printed dependency warnings" $(($(now) - t)); return 0
+    fi
+    if ! (cd "$dir" && npm ls --all >ls.log 2>&1); then
+      tail -20 "$dir/ls.log"; fail "$name: npm ls" $(($(now) - t)); return 0
+    fi
   fi
   if (cd "$dir" && timeout "$STEP_TIMEOUT" "$@" >run.log 2>&1); then st=0; else st=$?; fi
   if [ "$st" = 0 ]; then
@@ -116,30 +130,6 @@ consumer() {
     reason=$(grep -aE '^\s*(●|FAIL |×|✗|not ok|Error:|AssertionError)' "$dir/run.log" | grep -v '^\s*● Console' | head -3 | sed 's/^\s*//' | tr '\n' ';' || true)
     fail "$name: $(why $st)${reason:+: $reason}" $(($(now) - t))
   fi
-}
-
-# yarn_consumer <name> <yarn package spec> <packages to install…> -- <command…>: the tarball installed
-# with Yarn (node_modules linker; a cache of its own: Yarn 1 keeps the copy of a tarball path it
-# saw first), then the command. Yarn fetched a bundled dependency from the registry and failed
-# (yarnpkg/yarn#5998): the package ships ioredis-mock as a file of its own instead.
-yarn_consumer() {
-  local name=$1 yarn=$2
-  shift 2
-  local pkgs=()
-  while [ "$1" != "--" ]; do pkgs+=("$1"); shift; done
-  shift
-  local dir="$WORK/$name" t st
-  t=$(now)
-  mkdir -p "$dir/.yarn-cache"
-  cp -R "$ROOT/.ci/consumers/install/." "$dir/"
-  touch "$dir/yarn.lock"
-  if (cd "$dir" && YARN_CACHE_FOLDER="$dir/.yarn-cache" YARN_NODE_LINKER=node-modules YARN_ENABLE_TELEMETRY=0 YARN_ENABLE_GLOBAL_CACHE=0 \
-    timeout "$STEP_TIMEOUT" npx -y "$yarn" add "${pkgs[@]}" "ioredis-mock-streams@file:$TGZ" >install.log 2>&1); then st=0; else st=$?; fi
-  if [ "$st" != 0 ]; then
-    tail -30 "$dir/install.log"; fail "$name: yarn add: $(why $st)" $(($(now) - t)); return 0
-  fi
-  if (cd "$dir" && timeout "$STEP_TIMEOUT" "$@" >run.log 2>&1); then st=0; else st=$?; fi
-  if [ "$st" = 0 ]; then pass "$name" $(($(now) - t)); else tail -40 "$dir/run.log"; fail "$name: $(why $st)" $(($(now) - t)); fi
 }
 
 # Consumers run in parallel (npm installs dominate); their reports are printed in this order.
@@ -169,14 +159,8 @@ launch esm-ts-ioredis5 esm-ts typescript@5.9.3 @types/node@20.19.43 ioredis@5.11
 launch install-ioredis5.0.0 install ioredis@5.0.0 -- node smoke.cjs
 launch install-ioredis6.0.0 install ioredis@6.0.0 -- node smoke.cjs
 launch install-own-ioredis-mock install ioredis@5.11.1 ioredis-mock@8.13.1 -- node smoke.cjs
-launch_yarn() {
-  local name=$1
-  if [ -n "${MATRIX_ONLY:-}" ] && [[ ",$MATRIX_ONLY," != *",$name,"* ]]; then return 0; fi
-  names+=("$name")
-  yarn_consumer "$@" >"$WORK/$name.out" 2>&1 &
-}
-launch_yarn install-yarn1-ioredis6 yarn@1.22.22 ioredis@6.0.0 -- node smoke.cjs
-launch_yarn install-yarn4-ioredis5 @yarnpkg/cli-dist@4.5.3 ioredis@5.11.1 -- node smoke.cjs
+launch install-yarn1-ioredis6 yarn:yarn@1.22.22 ioredis@6.0.0 -- node smoke.cjs
+launch install-yarn4-ioredis5 yarn:@yarnpkg/cli-dist@4.5.3 ioredis@5.11.1 -- node smoke.cjs
 # @upstash/redis through ioredis-mock-streams/msw under jest: msw 2 on every line, msw 3 (Node
 # >= 22.12, ES modules only) where the line allows it
 UPSTASH=(jest@30.5.2 @babel/plugin-transform-modules-commonjs@7.29.14 @upstash/redis@1.39.0 ioredis@6.0.0)
