@@ -316,10 +316,7 @@ async function bundleGroup(group, ids, groupOf) {
       entry.push(`  ${JSON.stringify(g.name)}: () => requireBundle(() => require(${JSON.stringify(`./${g.name}.js`)}), __dirname, ${JSON.stringify(`${g.name}.js`)}, ${JSON.stringify(hashPlaceholder(g.name))}),`);
     }
     entry.push('};');
-    // ioredis-mock's runtime (scripts/bundle-runtime.js) through the code cache too, once per link
-    entry.push('let runtime;');
-    entry.push(`const loadRuntime = () => (runtime ??= requireBundle(() => require("./runtime.js"), __dirname, "runtime.js", ${JSON.stringify(hashPlaceholder('runtime'))}));`);
-    entry.push('__link = { get: (name) => (loaded[name] ??= load[name]()(__link)), runtime: loadRuntime };');
+    entry.push('__link = { get: (name) => (loaded[name] ??= load[name]()(__link)) };');
     entry.push('module.exports = { link: __link, modules };');
   } else {
     entry.push('module.exports = modules;');
@@ -350,14 +347,12 @@ async function bundleGroup(group, ids, groupOf) {
       {
         name: 'dist-modules',
         setup(build) {
-          // ioredis-mock with its private ioredis 5: the package's own file (scripts/bundle-runtime.js),
-          // loaded once per link (the root bundle's entry: through the V8 code cache)
-          build.onResolve({ filter: /^@ioredis-mock-streams\/mock-runtime$/ }, () => ({ path: 'runtime', namespace: 'runtime-link' }));
-          build.onLoad({ filter: /.*/, namespace: 'runtime-link' }, () => ({ contents: 'module.exports = __link.runtime();\n', loader: 'js' }));
+          // ioredis-mock with its private ioredis 5: the package's own file (scripts/bundle-runtime.js)
+          build.onResolve({ filter: /^@ioredis-mock-streams\/mock-runtime$/ }, () => ({ path: './runtime.js', external: true }));
           build.onResolve({ filter: /^\./ }, (args) => {
             const fromEntry = args.importer.endsWith('.entry.js') || args.importer === '<stdin>';
             // the root's loaders of the other groups' bundles
-            if (fromEntry && (GROUPS.some((g) => args.path === `./${g.name}.js`) || args.path === './runtime.js')) return { path: args.path, external: true };
+            if (fromEntry && GROUPS.some((g) => args.path === `./${g.name}.js`)) return { path: args.path, external: true };
             const fromId = fromEntry ? null : idOf(args.importer);
             const id = fromId === null ? resolveId('index', args.path) : resolveId(fromId, args.path);
             if (id === null) return undefined; // esbuild's own resolution (JSON, folders)
@@ -392,11 +387,6 @@ async function bundleGroup(group, ids, groupOf) {
       // exists in the package (issue 23 item 11: every source a map names is a shipped file).
       const map = JSON.parse(text);
       map.sources = map.sources.map((source, i) => {
-        // the one-line loader of ioredis-mock's runtime: the runtime's file itself
-        if (source.startsWith('runtime-link:')) {
-          if (map.sourcesContent) map.sourcesContent[i] = null;
-          return 'runtime.js';
-        }
         if (!source.startsWith('other-group:')) return source;
         if (map.sourcesContent) map.sourcesContent[i] = null;
         return specifierFrom(outfile, source.slice('other-group:'.length));
@@ -452,10 +442,9 @@ async function main() {
   }
   // the content hash of each group's bundle into the root bundle, where the code cache's loader
   // keys that bundle's cache with it (lib/code-cache.ts)
-  report.push(await require('./bundle-runtime').bundleRuntime(DIST));
   const rootFile = path.join(DIST, 'bundle', `${ROOT_GROUP}.js`);
   let rootText = fs.readFileSync(rootFile, 'utf8');
-  for (const group of [...GROUPS.slice(1), { name: 'runtime' }]) {
+  for (const group of GROUPS.slice(1)) {
     const text = fs.readFileSync(path.join(DIST, 'bundle', `${group.name}.js`));
     const hash = require('crypto').createHash('sha256').update(text).digest('hex').slice(0, HASH_LENGTH);
     // the placeholder's string literal, which esbuild's lineLimit may have continued on the next
@@ -470,6 +459,7 @@ async function main() {
     rootText = rootText.replace(pattern, (m) => m.replace(/\\\n|[^]/g, (c) => (c.length === 2 ? c : value[at++])));
   }
   fs.writeFileSync(rootFile, rootText);
+  report.push(await require('./bundle-runtime').bundleRuntime(DIST));
   // The recorded COMMAND data: one string literal each, read only by COMMAND INFO/DOCS/LIST/COUNT.
   // A source map of it (its source inlined: the same 300 KB again) maps nothing worth a stack trace.
   for (const id of COMMAND_DATA) {

@@ -59,10 +59,10 @@ const REPLIES = ['OK', 'v', 1, { f: 'x' }, 1, ['a'], '1-1', [['1-1', ['f', 'v']]
   it('compiles the bundles a process loads, writes their cache at exit, and the next process takes it with the same replies', () => {
     const first = run({ IOREDIS_MOCK_STREAMS_CODE_CACHE: dir });
     expect(first.replies).toEqual(REPLIES);
-    expect(first.uses).toEqual({ 'client.js': 'compiled', 'cmd-list.js': 'compiled', 'runtime.js': 'compiled' });
-    expect(cacheFiles().map((f) => f.replace(/-[0-9a-f]{8}\.bin$/, ''))).toEqual(['client', 'cmd-list', 'runtime']);
+    expect(first.uses).toEqual({ 'client.js': 'compiled', 'cmd-list.js': 'compiled' });
+    expect(cacheFiles().map((f) => f.replace(/-[0-9a-f]{8}\.bin$/, ''))).toEqual(['client', 'cmd-list']);
     const second = run({ IOREDIS_MOCK_STREAMS_CODE_CACHE: dir });
-    expect(second).toEqual({ ...first, uses: { 'client.js': 'cached', 'cmd-list.js': 'cached', 'runtime.js': 'cached' } });
+    expect(second).toEqual({ ...first, uses: { 'client.js': 'cached', 'cmd-list.js': 'cached' } });
     // nothing is rewritten when V8 took every cache
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
@@ -128,8 +128,8 @@ const REPLIES = ['OK', 'v', 1, { f: 'x' }, 1, ['a'], '1-1', [['1-1', ['f', 'v']]
     await new Promise((r) => setTimeout(r, 150)); // the first write comes 40 ms after a bundle loaded
     child.kill('SIGTERM');
     await new Promise((r) => child.on('exit', r));
-    expect(cacheFiles().map((f) => f.replace(/-[0-9a-f]{8}\.bin$/, ''))).toEqual(['client', 'cmd-list', 'runtime']);
-    expect(run({ IOREDIS_MOCK_STREAMS_CODE_CACHE: dir }).uses).toEqual({ 'client.js': 'cached', 'cmd-list.js': 'cached', 'runtime.js': 'cached' });
+    expect(cacheFiles().map((f) => f.replace(/-[0-9a-f]{8}\.bin$/, ''))).toEqual(['client', 'cmd-list']);
+    expect(run({ IOREDIS_MOCK_STREAMS_CODE_CACHE: dir }).uses).toEqual({ 'client.js': 'cached', 'cmd-list.js': 'cached' });
   });
 
   it('keeps one file per Node flag set, NODE_OPTIONS included, and removes what a killed write left', () => {
