@@ -22,7 +22,7 @@ async function script(r: any, k: string): Promise<unknown[]> {
 
 const EXPECTED = [['a', 1], [['b', 2]], [['d', 4], ['c', 3]], [], ['e', 5]];
 
-// skip: ioredis 5 only (npm run test:ioredis5): ioredis 5 has no replyMapping, nothing to check
+// skip: under ioredis 5 (npm run test:ioredis5): ioredis 5 has no replyMapping, nothing to check; runs on ioredis 6
 (major === 6 ? describe : describe.skip)('ZPOPMIN/ZPOPMAX with replyMapping resp3 (ioredis 6 only: ioredis 5 has no replyMapping)', () => {
   it('answer member and score flat without a count, pairs with one', async () => {
     const r = new Redis({ port: 50_900, replyMapping: 'resp3' } as any);
