@@ -15,7 +15,7 @@
  * bundled for ioredis-mock stands in.
  */
 import { basename, dirname } from 'path';
-import { StreamsMockError } from '../clock/clock';
+import { ioredisMissingError } from '../clock/clock';
 import { readJsonFile, readPackageFile } from '../json-file';
 
 export interface CommandTable {
@@ -157,15 +157,17 @@ export function installedIoredisDir(): string {
     return dirname(projectManifestFile());
   } catch {
     try {
-      const runtimeDir = dirname(require.resolve(`${RUNTIME}/package.json`));
-      return dirname(require.resolve('ioredis/package.json', { paths: [runtimeDir] }));
+      return devRuntimeIoredisDir();
     } catch {
-      throw new StreamsMockError(
-        'ioredis-mock-streams needs ioredis 5 or 6 in your project (its peer dependency), and none was found: ' +
-          'install it next to this package (npm install --save-dev ioredis)',
-      );
+      throw ioredisMissingError();
     }
   }
+}
+
+/** In this repository: the folder of the ioredis 5 nested in the runtime's dev dependency. */
+function devRuntimeIoredisDir(): string {
+  const runtimeDir = dirname(require.resolve(`${RUNTIME}/package.json`));
+  return dirname(require.resolve('ioredis/package.json', { paths: [runtimeDir] }));
 }
 
 let current: CommandTable | undefined;
@@ -220,8 +222,6 @@ export function privateIoredisModule<T>(subpath: 'built/Command'): T {
   const runtime = require('@ioredis-mock-streams/mock-runtime') as Record<string, unknown>;
   const bundled = runtime.__ioredisMockStreamsPrivateCommand;
   if (bundled !== undefined) return bundled as T;
-  const runtimeDir = dirname(require.resolve(`${RUNTIME}/package.json`));
-  const ioredisDir = dirname(require.resolve('ioredis/package.json', { paths: [runtimeDir] }));
   // eslint-disable-next-line @typescript-eslint/no-var-requires
-  return require(`${ioredisDir}/${subpath}`) as T;
+  return require(`${devRuntimeIoredisDir()}/${subpath}`) as T;
 }

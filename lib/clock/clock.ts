@@ -40,6 +40,14 @@ export class StreamsMockError extends Error {
   }
 }
 
+/** The misuse error of a project without ioredis (the package's peer dependency; Yarn 1 installs no peers). */
+export function ioredisMissingError(): StreamsMockError {
+  return new StreamsMockError(
+    'ioredis-mock-streams needs ioredis 5 or 6 in your project (its peer dependency), and none was found: ' +
+      'install it next to this package (npm install --save-dev ioredis)',
+  );
+}
+
 /** Largest delay a JS timer takes (2^31 − 1 ms, about 24.8 days); longer ones fire at once. */
 export const MAX_TIMER_DELAY = 2 ** 31 - 1;
 

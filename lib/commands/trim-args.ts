@@ -58,8 +58,7 @@ export interface AddOrTrimArgs {
   id: ParsedId | null;
   /**
    * XADD: the field/value arguments, set by its parse (null until then, and for XTRIM): a field of
-   * the object from the start, so that setting it changes no hidden class (V8 generalized the
-   * fields of the object on every XADD when it was added afterwards).
+   * the object from the start, so that setting it adds no property.
    */
   fields: string[] | null;
 }
@@ -68,13 +67,6 @@ function limitToNumber(v: bigint): number {
   return v > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(v);
 }
 
-/**
- * Parse from argv[2]. For XADD the loop stops at the first token that is not an option (the ID;
- * a bare `*` stops it at once); for XTRIM any such token is `ERR syntax error`. `MAXLEN`, `MINID`
- * and `LIMIT` are options only when at least one argument follows them; `~`/`=` is an operator
- * only when at least two follow the strategy word. A second KEEPREF/DELREF/ACKED word is not an
- * option (XADD then parses it as the ID, XTRIM answers syntax error).
- */
 /**
  * The parsed options as a class instance, not an object literal: V8 kept migrating each new
  * literal from a deprecated boilerplate map (a field generalization per XADD, ~160 in 1,000 calls:
@@ -95,6 +87,13 @@ class ParsedAddOrTrimArgs implements AddOrTrimArgs {
   }
 }
 
+/**
+ * Parse from argv[2]. For XADD the loop stops at the first token that is not an option (the ID;
+ * a bare `*` stops it at once); for XTRIM any such token is `ERR syntax error`. `MAXLEN`, `MINID`
+ * and `LIMIT` are options only when at least one argument follows them; `~`/`=` is an operator
+ * only when at least two follow the strategy word. A second KEEPREF/DELREF/ACKED word is not an
+ * option (XADD then parses it as the ID, XTRIM answers syntax error).
+ */
 export function parseAddOrTrimArgs(argv: string[], xadd: boolean, version: RedisVersion): AddOrTrimArgs {
   const out: AddOrTrimArgs = new ParsedAddOrTrimArgs(argv.length);
   // XADD key * …: no option, the usual call (same object, without the loop and version lookups)

@@ -23,7 +23,7 @@
  * set `globalThis.__IOREDIS_MOCK_STREAMS_KEEP_STATE__ = true` to keep keyspaces and clients
  * between tests.
  */
-import { StreamsMockError } from '../clock/clock';
+import { StreamsMockError, ioredisMissingError } from '../clock/clock';
 import { installJestLifecycle } from '../runners/jest-hooks';
 
 declare const jest: { mock(name: string, factory: () => unknown): void; requireActual(name: string): unknown } | undefined;
@@ -45,10 +45,7 @@ if (typeof jest !== 'undefined') {
   try {
     require.resolve('ioredis');
   } catch {
-    throw new StreamsMockError(
-      'ioredis-mock-streams needs ioredis 5 or 6 in your project (its peer dependency), and none was found: ' +
-        'install it next to this package (npm install --save-dev ioredis)',
-    );
+    throw ioredisMissingError();
   }
   jest.mock('ioredis', () => {
     mockFactoryRan = true;
