@@ -77,7 +77,8 @@ let cacheDir: string | null | undefined;
  * any failure of the cache path before the bundle runs falls back to `fallback()`.
  */
 export function requireBundle(fallback: () => unknown, bundleDir: string, name: string, buildKey: string): unknown {
-  const filename = `${bundleDir}/${name}`;
+  const path: typeof import('path') = require('path');
+  const filename = path.join(bundleDir, name); // the platform's separator (Windows: stack traces, createRequire)
   let script: VmModule.Script;
   let source: Pending | null = null;
   let req: NodeRequire;
@@ -92,7 +93,7 @@ export function requireBundle(fallback: () => unknown, bundleDir: string, name: 
     const stat = fs.statSync(filename);
     const key = `${FORMAT}:${buildKey}:${stat.size}:${stat.mtimeMs}:${stat.ino}:${process.version}:${process.arch}`;
     const flags = `${nodeFlags().join('\0')}\0${process.env.NODE_OPTIONS ?? ''}`;
-    const file = `${dir}/${name.replace(/\.js$/, '')}-${fnv1a(`${filename}\0${process.version}\0${flags}`)}.bin`;
+    const file = path.join(dir, `${name.replace(/\.js$/, '')}-${fnv1a(`${filename}\0${process.version}\0${flags}`)}.bin`);
     let cachedData: Buffer | undefined;
     let refused = false;
     try {
@@ -215,11 +216,13 @@ function writeCaches(atExit?: unknown): void {
 
 /** Temporary files of writes that were killed (older than STALE_TMP_MS) in the cache directory. */
 function removeStaleTemporaries(fs: typeof FsModule, dir: string): void {
+  const { join } = require('path') as typeof import('path');
   const now = Date.now();
   for (const entry of fs.readdirSync(dir)) {
     if (!entry.endsWith('.tmp')) continue;
     try {
-      if (now - fs.statSync(`${dir}/${entry}`).mtimeMs > STALE_TMP_MS) fs.rmSync(`${dir}/${entry}`, { force: true });
+      const file = join(dir, entry);
+      if (now - fs.statSync(file).mtimeMs > STALE_TMP_MS) fs.rmSync(file, { force: true });
     } catch {
       // gone meanwhile
     }
