@@ -33,4 +33,29 @@ describe('misuse of streamsKeyspace() and installStreams()', () => {
     expect(() => resetAllKeyspaces(value as never)).toThrow(StreamsMockError);
     expect(() => resetAllKeyspaces(value as never)).toThrow(message);
   });
+
+  // ioredis-mock gives each instance its command methods in its constructor: a client made before
+  // installStreams() keeps ioredis-mock's own emulators (README, installStreams); what reaches the
+  // package with it says so
+  it('streamsKeyspace() of a client made before installStreams() ran on its class says so and names the fix', () => {
+    let early: any;
+    let pkg: any;
+    jest.isolateModules(() => {
+      const Mock = require('@ioredis-mock-streams/mock-runtime');
+      early = new Mock({ port: 52_811 });
+      pkg = require('ioredis-mock-streams');
+    });
+    const message =
+      "[ioredis-mock-streams] this client was not set up by installStreams(): it was made before installStreams() ran on its class, or it is not an ioredis-mock client. Make clients after installStreams(RedisMock), or use this package's default export (its class has the commands already)";
+    let thrown: any;
+    try {
+      pkg.streamsKeyspace(early);
+    } catch (err) {
+      thrown = err;
+    }
+    // (the isolated registry has copies of the classes: the name, not instanceof)
+    expect(thrown?.name).toBe('StreamsMockError');
+    expect(thrown?.message).toBe(message);
+    early.disconnect();
+  });
 });

@@ -40,7 +40,7 @@ import { type Connection, parsedKeyspaceEvents } from '../engine/connection';
 import { type Emulator, type EmulatorTable, harvestEmulators } from '../engine/emulators';
 import { allKeyspaces as engineKeyspaces, keyspaceFor, serverFor } from '../engine/registry';
 import { toByteString } from './encoding';
-import { CONN, closeInstance, connectInstance, dbOfClient, installLifecycleHooks, openInstance } from './lifecycle';
+import { CONN, closeInstance, connectInstance, dbOfClient, installLifecycleHooks, notSetUpError, openInstance } from './lifecycle';
 import {
   builtinMethod,
   clientMode,
@@ -75,7 +75,7 @@ export const allKeyspaces = {
 /** The engine connection of a fake client. */
 export function connectionOf(redis: Instance): Connection {
   const conn: Connection | undefined = redis?.[CONN];
-  if (!conn) throw new StreamsMockError('this client was not set up by installStreams() (is it an ioredis-mock instance?)');
+  if (!conn) throw notSetUpError();
   return conn;
 }
 

@@ -17,6 +17,7 @@ import { installedIoredisAtLeast, installedIoredisDir, installedIoredisMajor, pr
 import { isIP } from 'net';
 import { newReplyError } from './reply-error';
 import { CommandError } from '../errors';
+import { StreamsMockError } from '../clock/clock';
 // Node's own timers (a named import of 'timers' would be read at call time, when @sinonjs/fake-timers
 // installed on the real global has replaced the module's functions: no reconnect, ever)
 import { realClearTimeout, realNextTick, realSetImmediate, realSetTimeout } from '../clock/real-timers';
@@ -31,6 +32,16 @@ type Instance = any;
 
 /** The instance's engine connection. */
 export const CONN = Symbol.for('ioredis-mock-streams.connection');
+
+/**
+ * The error for a client that has no engine connection (its class got installStreams() after it
+ * was made, or it is no ioredis-mock client): what happened and the fix.
+ */
+export function notSetUpError(): StreamsMockError {
+  return new StreamsMockError(
+    "this client was not set up by installStreams(): it was made before installStreams() ran on its class, or it is not an ioredis-mock client. Make clients after installStreams(RedisMock), or use this package's default export (its class has the commands already)",
+  );
+}
 /** ioredis-mock's `connected` flag (an accessor, to see it set in the constructor). */
 const CONNECTED = Symbol.for('ioredis-mock-streams.connected');
 /** Count of ioredis-mock's own `connect`/`ready` emissions still to drop. */

@@ -18,7 +18,6 @@
  */
 import { performance } from 'perf_hooks';
 import { newReplyError } from './reply-error';
-import { StreamsMockError } from '../clock/clock';
 import { CommandError } from '../errors';
 import { type Connection, type StreamLane, connectionClosedError, streamLane } from '../engine/connection';
 import type { Emulator, EmulatorTable } from '../engine/emulators';
@@ -33,7 +32,7 @@ import { mendBuiltinReply } from './builtin-replies';
 import { installedIoredisMajor, privateIoredisModule } from './command-table';
 import { applyKeyPrefix } from './keys';
 import { errorCommandArgs } from './redact';
-import { CONN, autoConnect, closeInstance, closingByClient, deferUntilReady, rejectedWhenClosed } from './lifecycle';
+import { CONN, autoConnect, closeInstance, closingByClient, deferUntilReady, notSetUpError, rejectedWhenClosed } from './lifecycle';
 import { delivered } from './delivery';
 import { withClientTimeouts } from './command-timeouts';
 
@@ -126,7 +125,7 @@ export function toClientError(err: unknown, argv?: string[]): unknown {
 /** The connection, or the reason a command cannot run (never throws). */
 function usableConnection(redis: Instance, emulators: EmulatorTable): Connection | Error {
   const conn: Connection | undefined = redis?.[CONN];
-  if (conn === undefined) return new StreamsMockError('this client was not set up by installStreams()');
+  if (conn === undefined) return notSetUpError();
   if (redis.status === 'wait') autoConnect(redis, emulators);
   const live: Connection = redis[CONN];
   if (live.closed) return connectionClosedError();

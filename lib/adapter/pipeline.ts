@@ -21,7 +21,7 @@ import type { Emulator, EmulatorTable } from '../engine/emulators';
 import { ErrorReply, type Reply } from '../reply/reply';
 import { asCalledByName } from './builtin-replies';
 import { decodeBytes } from './encoding';
-import { CONN, OFFLINE_QUEUE_DISABLED, autoConnect, closeInstance, closingByClient, deferUntilReady, isClosing, settledWhenClosed } from './lifecycle';
+import { CONN, OFFLINE_QUEUE_DISABLED, autoConnect, closeInstance, closingByClient, deferUntilReady, isClosing, notSetUpError, settledWhenClosed } from './lifecycle';
 import { buildArgv, encoderOf, isNoScript, popCallback, processArguments, runBuiltinNow, subscribedPing, subscriberModeRefusal, toClientError, withCallback } from './methods';
 import { MethodLayer } from './method-layer';
 import { guarded } from './spin-guard';
@@ -450,7 +450,7 @@ export function installPipeline(
     this.batch = [];
     this.__streamsEntries = entries;
     if (redis?.batch === this) redis.batch = undefined;
-    if (!conn) return Promise.reject(new Error('[ioredis-mock-streams] this client was not set up by installStreams()'));
+    if (!conn) return Promise.reject(notSetUpError());
     // held for `ready`: the connection of that time (a reconnection makes a new one)
     const current = (): Connection => (conn = redis[CONN] as Connection);
     if (this.__streamsMulti) {
