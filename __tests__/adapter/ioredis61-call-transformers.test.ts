@@ -151,7 +151,9 @@ describe('the handshake of ioredis 6.1: CLIENT MAINT_NOTIFICATIONS', () => {
  * The db a client selects again after a reconnection: ioredis keeps it from SELECT commands
  * whose name is `select` (ioredis 5 and 6.0: exactly, so `call('SELECT', n)` is forgotten and
  * the reconnection goes back to the previous db; 6.1: any casing). Measured on real ioredis
- * 5.11.1 / 6.0.0: 13, 14, 14; 6.1.0: 14, 14, 14.
+ * 5.11.1 / 6.0.0: 13, 14, 14; 6.1.0: 14, 14, 14. The other ways a SELECT is sent and recorded
+ * (pipelines, multi, sendCommand, refused arguments, while reconnecting …):
+ * __tests__/adapter/select-after-reconnection.test.ts.
  */
 describe('the db after a reconnection follows SELECT as the installed ioredis tracks it', () => {
   const script = async (r: Client, how: string): Promise<string> => {
@@ -167,11 +169,7 @@ describe('the db after a reconnection follows SELECT as the installed ioredis tr
   };
   const hows = ['call SELECT', 'call select', 'select()'];
 
-  // On ioredis 5 and 6.0 the fake reselects the connection's db whatever the SELECT's casing (as
-  // 6.1 does): `call('SELECT', n)` then reconnect gives n where real 5.11.1 / 6.0.0 give the
-  // previous db. The real-ioredis cases below run on all three.
-  // skip: on ioredis 5 and 6.0 (a known divergence of the fake, not fixed yet: see above); runs on 6.1 (IOREDIS_VERSION=6.1)
-  (onIoredis61 ? it.each(hows) : it.skip.each(hows))('%s: on the fake', async (how) => {
+  it.each(hows)('%s: on the fake', async (how) => {
     const r = new Redis({ port: port++, db: 13 }) as unknown as Client;
     try {
       expect(await script(r, how)).toBe(how === 'call SELECT' && !onIoredis61 ? '13' : '14');

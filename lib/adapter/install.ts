@@ -287,8 +287,11 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
     return withCallback((require('./monitor') as typeof import('./monitor')).startMonitor(this, emulators), cb);
   });
 
-  /** Run `name` as `call()` does: stream, built-in or engine command; the name kept as sent. */
-  const callCommand = (redis: Instance, name: unknown, args: unknown[], buffers: boolean): Promise<unknown> => {
+  /**
+   * Run `name` as `call()` does: stream, built-in or engine command; the name kept as sent.
+   * `asSent`: the name as the caller spelled it, when `name` is not (sendCommand's Command).
+   */
+  const callCommand = (redis: Instance, name: unknown, args: unknown[], buffers: boolean, asSent?: string): Promise<unknown> => {
     if (typeof name !== 'string' && !Buffer.isBuffer(name)) {
       return Promise.reject(new StreamsMockError('call(name, ...args): the command name must be a string'));
     }
@@ -302,7 +305,7 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
       // ioredis's transformers are keyed by the exact name: call('HGETALL') skips hgetall's
       return runBuiltinCommand(redis, emulators, method, lower, emulator, args).then((v) => asCalledByName(redis, lower, sent, args, v, buffers));
     }
-    return runEngineCommand(redis, emulators, sent, args, buffers);
+    return runEngineCommand(redis, emulators, sent, args, buffers, asSent);
   };
 
   for (const [method, buffers] of [['call', false], ['callBuffer', true], ['send_command', false]] as const) {
@@ -351,7 +354,7 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
         return this.replyEncoding ? buffersToStrings(result, this.replyEncoding) : result;
       };
     }
-    delivered(withClientTimeouts(this, command.name, command.args, 0, callCommand(this, command.name.toUpperCase(), command.args, true))).then(
+    delivered(withClientTimeouts(this, command.name, command.args, 0, callCommand(this, command.name.toUpperCase(), command.args, true, command.name))).then(
       (reply) => command.resolve(reply),
       (err) => {
         // the error names the command as the Command spelled it (not the upper-cased name sent)

@@ -5,9 +5,10 @@
  *   follows each); with `lazyConnect` the status is `wait` until `connect()` or a command;
  * - `disconnect()` and a `quit()` that answered: `close` then `end` (status `close`, then
  *   `end`); the connection's blocked and queued calls reject with "Connection is closed.";
- * - `connect()` after that: a fresh connection (new CLIENT ID, the `db` of the options),
- *   the same three events, the promise resolving at `ready`; while connecting or connected it
- *   rejects "Redis is already connecting/connected".
+ * - `connect()` after that: a fresh connection (new CLIENT ID), in the db the client recorded
+ *   (see SelectCondition: ioredis keeps the closed connection's condition), the same three
+ *   events, the promise resolving at `ready`; while connecting or connected it rejects "Redis is
+ *   already connecting/connected".
  * Events are emitted from promise callbacks, never `process.nextTick`, so jest/sinon fake
  * timers cannot hold them back (ioredis-mock's own nextTick `connect`/`ready` are dropped).
  */
@@ -26,6 +27,7 @@ import { Connection, type ConnectionOptions } from '../engine/connection';
 import type { EmulatorTable } from '../engine/emulators';
 import { parseStreamsOptions } from './options';
 import { PushReply } from '../reply/reply';
+import { DATABASES } from '../engine/registry';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Instance = any;
@@ -85,15 +87,84 @@ export function settledWhenClosed<T>(redis: Instance, value: Promise<T>): Promis
     (e) => rejectedWhenClosed(redis, e),
   );
 }
-/** What the lost connection had (ioredis prevCondition): its db and subscriptions. */
+/** What the lost connection had (ioredis prevCondition): its subscriptions. */
 const PREV = Symbol.for('ioredis-mock-streams.prevCondition');
 
 interface PrevCondition {
-  db: number;
   channels: unknown[];
   patterns: unknown[];
   /** SSUBSCRIBE channels (byte strings), restored as ioredis restores `ssubscribe` too. */
   shardChannels: string[];
+}
+
+/**
+ * The db part of ioredis's `condition` (Redis#_connect makes a new one for each connection):
+ * `select`, the db the client believes it selected. The `db` option at each connect (ioredis
+ * 6.1: the previous condition's, carried over), then the integer argument of every `select`
+ * the client sends or queues (methods.ts selectSent), whatever the server answers: the handshake
+ * selects it, and the commands held for `ready` remember it.
+ */
+interface SelectCondition {
+  select: number;
+}
+
+/** The client's current condition (a new one per connection). */
+const CONDITION = Symbol.for('ioredis-mock-streams.selectCondition');
+/**
+ * ioredis's `prevCondition` (its db part): the condition of the connection that closed while
+ * `ready` (a lost one, or one disconnect()/quit() closed), the same object, so a `select` sent
+ * before the next connect still changes it; forgotten at the next `ready`. ioredis 5 and 6.0
+ * select its db once ready again (readyHandler `finalSelect`).
+ */
+const PREV_CONDITION = Symbol.for('ioredis-mock-streams.prevSelectCondition');
+
+/**
+ * Whether the installed ioredis keeps the db across connections in the condition itself and
+ * records a SELECT sent in any casing (6.1: Redis.js _connect `this.condition?.select ??
+ * options.db`, sendCommand `command.name.toLowerCase() === "select"`), rather than in
+ * prevCondition and only a command named exactly `select` (5.11.1, 6.0.0).
+ */
+export function selectAsIoredis61(): boolean {
+  return installedIoredisMajor() === 6 && installedIoredisAtLeast(6, 1);
+}
+
+/**
+ * ioredis's new `condition` at the start of a connection (Redis#_connect): `select` is the `db`
+ * option (ioredis 6.1: the previous condition's db when there is one); the handshake will select it.
+ */
+function newCondition(redis: Instance, options: any): SelectCondition {
+  const previous: SelectCondition | undefined = redis[CONDITION];
+  const condition: SelectCondition = { select: previous !== undefined && selectAsIoredis61() ? previous.select : Number(options?.db ?? 0) };
+  redis[CONDITION] = condition;
+  redis[HANDSHAKE_DB] = condition.select;
+  return condition;
+}
+
+/**
+ * A `select` with an integer argument sent or queued (methods.ts selectSent): the condition's db
+ * becomes `db`. Before the socket connected (status `connecting`) the handshake will select it.
+ */
+export function selectNoted(redis: Instance, db: number): void {
+  const condition: SelectCondition | undefined = redis?.[CONDITION];
+  if (condition === undefined) return;
+  condition.select = db;
+  if (redis.status === 'connecting' && typeof redis[HANDSHAKE_DB] === 'number') redis[HANDSHAKE_DB] = db;
+}
+
+/** Keep the condition of a connection that closes while `ready` as ioredis's prevCondition (once). */
+function keepPrevCondition(redis: Instance): void {
+  if (redis[PREV_CONDITION] === undefined && redis[CONDITION] !== undefined) redis[PREV_CONDITION] = redis[CONDITION];
+}
+
+/**
+ * `select(db)` as ioredis sends it itself (readyHandler, flushOfflineQueue): through the client's
+ * own method (so it is recorded as any `select`). ioredis 5 and 6.0 attach no handler (a refusal
+ * is an unhandled rejection, as with a real server); 6.1 emits it as `error`.
+ */
+function sendSelect(redis: Instance, db: number): void {
+  if (typeof redis.select !== 'function') return;
+  const sent: Promise<unknown> = redis.select(db);
+  if (selectAsIoredis61()) sent.catch((err: unknown) => silentEmit(redis, 'error', err));
 }
 
 /** The SSUBSCRIBE channels of the client's connection (methods.ts keeps them). */
@@ -105,6 +176,10 @@ export const OFFLINE_QUEUE_DISABLED = "Stream isn't writeable and enableOfflineQ
 interface Held {
   run(): void;
   fail(err: Error): void;
+  /** The condition's db when the command was queued (ioredis's offline queue `item.select`). */
+  select: number | undefined;
+  /** The command's name is exactly `select` (ioredis selects no db before it). */
+  isSelect: boolean;
 }
 
 const noop = () => undefined;
@@ -190,7 +265,7 @@ function runConnectSequence(redis: Instance, conn: Connection): Promise<void> {
   conn.onClose(() => {
     if (redis[CONN] !== conn) return;
     if (redis[MANUAL] === conn) return;
-    connectionLost(redis, conn);
+    connectionLost(redis);
   });
   return setStatus(redis, 'connecting')
     .then(() => {
@@ -202,12 +277,33 @@ function runConnectSequence(redis: Instance, conn: Connection): Promise<void> {
       if (!live() || refusedHandshakes.has(conn)) throw new Error('Connection is closed.');
       redis[RETRIES] = 0;
       const emitted = setStatus(redis, 'ready');
+      // ioredis's readyHandler: the db to end in is the lost connection's (5, 6.0: prevCondition;
+      // 6.1 carried it into this connection's condition, which its handshake selected)
+      const condition: SelectCondition | undefined = redis[CONDITION];
+      const prevCondition: SelectCondition | undefined = redis[PREV_CONDITION];
+      redis[PREV_CONDITION] = undefined;
+      const finalSelect = prevCondition !== undefined && !selectAsIoredis61() ? prevCondition.select : condition?.select;
+      const reselect = () => {
+        if (condition !== undefined && finalSelect !== undefined && condition.select !== finalSelect) sendSelect(redis, finalSelect);
+      };
       const prev: PrevCondition | undefined = redis[PREV];
       redis[PREV] = undefined;
-      if (prev && redis.options?.autoResubscribe !== false) resubscribe(redis, prev);
+      if (prev && redis.options?.autoResubscribe !== false && hasSubscriptions(prev)) {
+        // SELECT is refused once subscribed (RESP2): ioredis selects the db first
+        reselect();
+        resubscribe(redis, prev);
+      }
+      // the offline queue: each command in the db the client had selected when it was sent
+      // (ioredis selects that db first when the condition's differs, except before a `select`)
       const held: Held[] | undefined = redis[OFFLINE];
       redis[OFFLINE] = undefined;
-      if (held) for (const h of held) h.run();
+      if (held) {
+        for (const h of held) {
+          if (condition !== undefined && h.select !== undefined && h.select !== condition.select && !h.isSelect) sendSelect(redis, h.select);
+          h.run();
+        }
+      }
+      reselect();
       return emitted;
     });
 }
@@ -339,10 +435,11 @@ function handshake(redis: Instance, conn: Connection): Promise<void> {
   const credentials = credentialsOf(redis.options);
   const hello = conn.protocol === 3;
   const db = dbOfClient(redis, conn);
-  if (credentials === null && conn.isAuthenticated && conn.server.monitors === null) {
+  if (credentials === null && conn.isAuthenticated && conn.server.monitors === null && Number.isInteger(db) && db >= 0 && db < DATABASES) {
     // nothing to refuse and nobody watching: the handshake's effects without its commands (a
     // fresh client would otherwise load the engine's command and INFO modules: start-up cost
-    // in every test file). INFO commandstats and CLIENT LIST `cmd` then do not count them.
+    // in every test file). INFO commandstats and CLIENT LIST `cmd` then do not count them. A db
+    // the server refuses (a `select(16)` the client recorded) goes through the engine.
     redis[HANDSHAKE_DB] = undefined;
     if (db) conn.selectDb(db);
     applyClientInfo(conn, redis.options);
@@ -449,6 +546,10 @@ function listenedChannels(redis: Instance, store: any): unknown[] {
 /** The channel (or pattern) names of the emitters, byte strings, as arguments that send those bytes. */
 const asSent = (names: unknown[]): unknown[] => names.map((c) => (typeof c === 'string' ? Buffer.from(c, 'latin1') : c));
 
+function hasSubscriptions(prev: PrevCondition): boolean {
+  return prev.channels.length > 0 || prev.patterns.length > 0 || prev.shardChannels.length > 0;
+}
+
 /** ioredis autoResubscribe: SUBSCRIBE / PSUBSCRIBE / SSUBSCRIBE the lost connection's channels again. */
 function resubscribe(redis: Instance, prev: PrevCondition): void {
   if (prev.channels.length > 0) Promise.resolve(redis.subscribe(...asSent(prev.channels))).catch(noop);
@@ -462,16 +563,17 @@ function resubscribe(redis: Instance, prev: PrevCondition): void {
  * `end` (not a number: the held commands reject "Connection is closed.") or `reconnecting` with
  * the delay, a new connection after that many milliseconds of real time (ioredis's setTimeout
  * against a real server; the fake clock does not move it, jest's fake timers do not hold it), in
- * the db the lost one had selected, re-authenticated by the options and re-subscribed; commands
+ * the db the client recorded (SelectCondition: ioredis 5 and 6.0 select it once ready, 6.1 in
+ * the handshake), re-authenticated by the options and re-subscribed; commands
  * sent meanwhile wait for `ready` (offline queue) or are refused (`enableOfflineQueue: false`);
  * every `maxRetriesPerRequest + 1` attempts the held commands reject with
  * MaxRetriesPerRequestError.
  */
-function connectionLost(redis: Instance, conn: Connection): void {
+function connectionLost(redis: Instance): void {
   if (redis.status === 'end' || redis.status === 'close' || redis.status === 'reconnecting') return;
   const wasReady = redis.status === 'ready';
+  if (wasReady) keepPrevCondition(redis);
   const prev: PrevCondition = {
-    db: dbOfClient(redis, conn),
     channels: listenedChannels(redis, redis.channels),
     patterns: listenedChannels(redis, redis.patternChannels),
     shardChannels: redis[SHARD_CHANNELS] ?? [],
@@ -513,12 +615,11 @@ function connectionLost(redis: Instance, conn: Connection): void {
 function reconnect(redis: Instance): void {
   if (redis.status !== 'reconnecting') return;
   const old: Connection = redis[CONN];
-  const prev: PrevCondition | undefined = redis[PREV];
   let conn: Connection;
   try {
     const options = connectionOptionsOf(redis, redis.options, old.emulators);
     conn = new Connection(options);
-    redis[HANDSHAKE_DB] = prev ? prev.db : Number(redis.options?.db ?? 0);
+    newCondition(redis, redis.options);
   } catch (err) {
     void Promise.reject(err);
     return;
@@ -547,7 +648,7 @@ export function deferUntilReady<T>(redis: Instance, name: string, run: () => Pro
     return Promise.resolve('OK' as T);
   }
   return new Promise<T>((resolve, reject) => {
-    held.push({ run: () => run().then(resolve, reject), fail: reject });
+    held.push({ run: () => run().then(resolve, reject), fail: reject, select: redis[CONDITION]?.select, isSelect: name === 'select' });
   });
 }
 
@@ -580,6 +681,7 @@ export function openInstance(redis: Instance, options: any, emulators: EmulatorT
     setStatus(redis, 'wait').catch(noop); // ioredis emits `wait` too
     return;
   }
+  newCondition(redis, options);
   runConnectSequence(redis, conn).catch(noop);
 }
 
@@ -593,13 +695,13 @@ export function connectInstance(redis: Instance, emulators: EmulatorTable): Prom
   if (!conn || conn.closed) {
     try {
       conn = new Connection(connectionOptionsOf(redis, redis.options, emulators));
-      redis[HANDSHAKE_DB] = Number(redis.options?.db ?? 0);
       attachInvalidationSink(redis, conn);
     } catch (err) {
       return Promise.reject(err);
     }
     redis[CONN] = conn;
   }
+  newCondition(redis, redis.options);
   redis[CONNECTED] = true;
   return runConnectSequence(redis, conn);
 }
@@ -690,6 +792,8 @@ export function closeInstance(redis: Instance, reconnectAfter = false): void {
     realClearTimeout(redis[RECONNECT_TIMER]);
     redis[RECONNECT_TIMER] = undefined;
   }
+  // ioredis keeps the condition of a client closed while ready: connect() selects its db again
+  if (redis.status === 'ready') keepPrevCondition(redis);
   redis[PREV] = undefined;
   redis[SHARD_CHANNELS] = undefined;
   if (conn) redis[MANUAL] = conn;

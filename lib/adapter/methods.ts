@@ -32,7 +32,7 @@ import { mendBuiltinReply } from './builtin-replies';
 import { installedIoredisMajor, privateIoredisModule } from './command-table';
 import { applyKeyPrefix } from './keys';
 import { errorCommandArgs } from './redact';
-import { CONN, autoConnect, closeInstance, closingByClient, deferUntilReady, notSetUpError, rejectedWhenClosed } from './lifecycle';
+import { CONN, autoConnect, closeInstance, closingByClient, deferUntilReady, notSetUpError, rejectedWhenClosed, selectAsIoredis61, selectNoted } from './lifecycle';
 import { delivered } from './delivery';
 import { withClientTimeouts } from './command-timeouts';
 
@@ -469,15 +469,47 @@ function shardSubscription(redis: Instance, conn: Connection, name: string, args
   );
 }
 
-/** A command the engine answers (connection commands, TTLs, scripts, anything unemulated). */
-export function runEngineCommand(redis: Instance, emulators: EmulatorTable, name: string, args: unknown[], buffers: boolean): Promise<unknown> {
+/**
+ * ioredis's record of the db it selected (Redis#sendCommand: 5.11.1 built/Redis.js:435, 6.0.0
+ * :465, 6.1.0 :549): a command named exactly `select` (6.1: in any casing) whose first argument
+ * is an integer to ioredis's utils `isInt` (14, '14', a Buffer of '14', but also '14.0' or '1e1',
+ * which the server refuses) sets `condition.select` to `parseInt(arg, 10)`, when the command is
+ * written or queued for `ready`, whatever the server answers. Not for a command refused before
+ * that (closed client, RESP2 subscriber mode, enableOfflineQueue: false). Only called with a
+ * name whose lower case is `select`; `sent` is the name as the caller spelled it.
+ */
+export function selectSent(redis: Instance, sent: string, args: unknown[]): void {
+  if (sent !== 'select' && !selectAsIoredis61()) return;
+  const first = flatten(args)[0]; // ioredis's Command flattens its arguments first
+  if (isIntAsIoredis(first)) selectNoted(redis, parseInt(first as string, 10));
+}
+
+/** ioredis utils `isInt` (the same in 5.11.1, 6.0.0 and 6.1.0); false where it would throw (a Symbol). */
+function isIntAsIoredis(value: unknown): boolean {
+  try {
+    const x = parseFloat(value as string);
+    return !isNaN(value as number) && (x | 0) === x;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A command the engine answers (connection commands, TTLs, scripts, anything unemulated).
+ * `asSent`: the name as the caller spelled it when `name` differs (sendCommand upper-cases it).
+ */
+export function runEngineCommand(redis: Instance, emulators: EmulatorTable, name: string, args: unknown[], buffers: boolean, asSent?: string): Promise<unknown> {
   if (redis?.status !== 'ready') {
-    const held = heldUntilReady(redis, emulators, name, () => runEngineCommand(redis, emulators, name, args, buffers));
-    if (held !== null) return held;
+    const held = heldUntilReady(redis, emulators, asSent ?? name, () => runEngineCommand(redis, emulators, name, args, buffers, asSent));
+    if (held !== null) {
+      // queued for `ready` (not refused): ioredis records a SELECT it queues, and again when it sends it
+      if (name.length === 6 && redis.options?.enableOfflineQueue !== false && name.toLowerCase() === 'select') selectSent(redis, asSent ?? name, args);
+      return held;
+    }
   }
   const verdict = spinCheck(redis);
-  if (verdict === 'run') return runEngineNow(redis, emulators, name, args, buffers);
-  return deferred(verdict, () => runEngineNow(redis, emulators, name, args, buffers));
+  if (verdict === 'run') return runEngineNow(redis, emulators, name, args, buffers, asSent);
+  return deferred(verdict, () => runEngineNow(redis, emulators, name, args, buffers, asSent));
 }
 
 /**
@@ -495,12 +527,13 @@ export function subscribedPing(redis: Instance, conn: Connection, args: unknown[
   return reply.map((v) => (buffers ? (Buffer.isBuffer(v) ? v : Buffer.from(String(v))) : Buffer.isBuffer(v) ? v.toString() : String(v)));
 }
 
-function runEngineNow(redis: Instance, emulators: EmulatorTable, name: string, args: unknown[], buffers: boolean): Promise<unknown> {
+function runEngineNow(redis: Instance, emulators: EmulatorTable, name: string, args: unknown[], buffers: boolean, asSent?: string): Promise<unknown> {
   const conn = usableConnection(redis, emulators);
   if (conn instanceof Error) return rejectedWhenClosed(redis, conn);
   const lower = name.toLowerCase();
   const refused = subscriberModeRefusal(redis, conn, lower);
   if (refused !== null) return Promise.reject(refused);
+  if (lower === 'select') selectSent(redis, asSent ?? name, args);
   // SSUBSCRIBE / SUNSUBSCRIBE answer with pushes (one per channel); ioredis resolves with the
   // count of the last one (DataHandler: the shard channels the connection is subscribed to)
   if (lower === 'ssubscribe' || lower === 'sunsubscribe') return shardSubscription(redis, conn, name, args, lower);

@@ -22,7 +22,7 @@ import { ErrorReply, type Reply } from '../reply/reply';
 import { asCalledByName } from './builtin-replies';
 import { decodeBytes } from './encoding';
 import { CONN, OFFLINE_QUEUE_DISABLED, autoConnect, closeInstance, closingByClient, deferUntilReady, isClosing, notSetUpError, settledWhenClosed } from './lifecycle';
-import { buildArgv, encoderOf, isNoScript, popCallback, processArguments, runBuiltinNow, subscribedPing, subscriberModeRefusal, toClientError, withCallback } from './methods';
+import { buildArgv, encoderOf, isNoScript, popCallback, processArguments, runBuiltinNow, selectSent, subscribedPing, subscriberModeRefusal, toClientError, withCallback } from './methods';
 import { MethodLayer } from './method-layer';
 import { guarded } from './spin-guard';
 
@@ -333,6 +333,12 @@ export function installPipeline(
         const cb = popCallback(args);
         return queue(this, builtinEntry(name, emulator, args, cb));
       });
+    } else if (base === 'select') {
+      define(name, function pipelineSelect(this: any, ...args: unknown[]) {
+        const cb = popCallback(args);
+        this.__streamsSelects = true;
+        return queue(this, { kind: 'engine', name: base, base, buffers, args, cb });
+      });
     } else {
       const kind = route?.kind === 'stream' ? 'stream' : 'engine';
       define(name, function pipelineCommand(this: any, ...args: unknown[]) {
@@ -355,6 +361,7 @@ export function installPipeline(
         e.calledAs = sent;
         return queue(this, e);
       }
+      if (base === 'select') this.__streamsSelects = true;
       return queue(this, { kind: route?.kind === 'stream' ? 'stream' : 'engine', name: sent, base, buffers, args, cb });
     });
   }
@@ -378,12 +385,34 @@ export function installPipeline(
     return queue(this, { kind: 'builtin', name, base, buffers: name.endsWith('Buffer'), args, emulator, cb });
   });
 
-  /** Run now, or once the client is ready (ioredis's offline queue); `refused` without one. */
-  const whenReady = <T>(redis: any, name: string, run: () => Promise<T>, refused: () => Promise<T>): Promise<T> => {
+  /**
+   * Run now, or once the client is ready (ioredis's offline queue); `refused` without one.
+   * `sent`: what ioredis records as it writes or queues the batch's commands (SELECT).
+   */
+  const whenReady = <T>(redis: any, name: string, run: () => Promise<T>, refused: () => Promise<T>, sent?: (held: boolean) => void): Promise<T> => {
     if (redis?.status === 'wait') autoConnect(redis, emulators);
     const status = redis?.status;
     if ((status === 'connecting' || status === 'connect' || status === 'reconnecting') && redis.options?.enableOfflineQueue === false) return refused();
-    return deferUntilReady(redis, name, run) ?? run();
+    const held = deferUntilReady(redis, name, run);
+    sent?.(held !== null);
+    return held ?? run();
+  };
+
+  /**
+   * The batch's SELECTs as ioredis records them when exec() writes or queues each command
+   * (methods.ts selectSent): by the name as sent, whatever the server answers (a transaction
+   * EXEC discards included); none when the client refuses them (closed, RESP2 subscriber mode,
+   * monitoring).
+   */
+  const selectsSent = (redis: any, entries: Entry[]) => (held: boolean) => {
+    if (!held) {
+      const conn: Connection | undefined = redis?.[CONN];
+      if (conn === undefined || conn.closed || subscriberModeRefusal(redis, conn, 'select') !== null) return;
+    }
+    for (let i = 0; i < entries.length; i++) {
+      const e = entries[i];
+      if (e.base === 'select' && e.kind === 'engine' && e.error === undefined) selectSent(redis, e.name, e.args);
+    }
   };
 
   const closedPairs = (entries: Entry[], err: Error) => entries.map((e) => settle(e, () => Promise.reject(err)));
@@ -449,6 +478,7 @@ export function installPipeline(
     const entries: Entry[] = this.batch ?? [];
     this.batch = [];
     this.__streamsEntries = entries;
+    const sent = this.__streamsSelects === true ? selectsSent(redis, entries) : undefined;
     if (redis?.batch === this) redis.batch = undefined;
     if (!conn) return Promise.reject(notSetUpError());
     // held for `ready`: the connection of that time (a reconnection makes a new one)
@@ -481,7 +511,7 @@ export function installPipeline(
         'exec',
         [],
         0,
-        guarded(redis, () => whenReady(redis, 'exec', () => current().enqueue(run), () => Promise.reject(new Error(OFFLINE_QUEUE_DISABLED)))),
+        guarded(redis, () => whenReady(redis, 'exec', () => current().enqueue(run), () => Promise.reject(new Error(OFFLINE_QUEUE_DISABLED)), sent)),
       );
     }
     // The entries run one after the other as the server reads them, without a turn in between
@@ -492,15 +522,15 @@ export function installPipeline(
     // them all then); the pipeline answers once every command is answered or timed out, while the
     // commands themselves keep the connection until the server has answered them
     const timed = hasClientTimeouts(redis) ? entries.map((e) => timedEntry(redis, e)) : null;
-    const sent = timed === null ? entries : entries.map((e) => (e.cb === undefined ? e : { ...e, cb: undefined }));
-    const run = () => runSequence(redis, current(), sent, timed === null ? undefined : (i, pair) => timed[i].answer(pair));
+    const plain = timed === null ? entries : entries.map((e) => (e.cb === undefined ? e : { ...e, cb: undefined }));
+    const run = () => runSequence(redis, current(), plain, timed === null ? undefined : (i, pair) => timed[i].answer(pair));
     // one exec is one command for the spin guard (a loop of pipelines must let the event loop turn
     // too); a pipeline sent before `ready` with enableOfflineQueue false: each command gets the error;
     // one held for `ready` when the client disconnects: each command gets "Connection is closed."
     // (ioredis flushes its offline queue command by command: exec resolves with the errors)
     const all = guarded(redis, () =>
-      whenReady(redis, 'exec', () => current().enqueue(run), () => Promise.all(closedPairs(sent, new Error(OFFLINE_QUEUE_DISABLED)))).catch(
-        (err: unknown) => Promise.all(closedPairs(sent, err instanceof Error ? err : new Error(String(err)))),
+      whenReady(redis, 'exec', () => current().enqueue(run), () => Promise.all(closedPairs(plain, new Error(OFFLINE_QUEUE_DISABLED))), sent).catch(
+        (err: unknown) => Promise.all(closedPairs(plain, err instanceof Error ? err : new Error(String(err)))),
       ),
     );
     if (timed === null) return all;
