@@ -7,8 +7,13 @@
  * Not exponential: when the rest of the pattern after a `*` matches nowhere in the rest of the
  * text, no earlier `*` can help by matching more (Redis's `skipLongerMatches`, CVE-2022-36021,
  * in 7.0.9+), so `KEYS a*a*a*…b` answers at once; nesting deeper than 1000 `*` fails the match.
+ * The empty text matches the empty pattern alone (see globMatch).
  */
 export function globMatch(pattern: string, text: string): boolean {
+  // stringmatchlen's loop runs while both pattern and text remain: an empty text matches the
+  // empty pattern only (not `*`: `PSUBSCRIBE *` never gets `PUBLISH "" m`, `KEYS **` never lists
+  // the key ""; KEYS *, SCAN MATCH * and the ACL flags allkeys/allchannels match all without it)
+  if (text.length === 0) return pattern.length === 0;
   return matchFrom(pattern, 0, text, 0, 0, { skipLonger: false });
 }
 
