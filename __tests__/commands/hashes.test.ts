@@ -180,7 +180,7 @@ describe('hash commands (engine-owned)', () => {
       h.run('HSET', 'k', 'a', '1', 'b', '2');
       h.run('HPEXPIREAT', 'k', '4102444800000', 'FIELDS', '1', 'b');
       const kv = toKeyValue(h.keys.get('k'))!;
-      expect(kv).toEqual({ type: 'hash', value: [['b', '2'], ['a', '1']], fieldExpiries: new Map([['b', 4102444800000]]), listpack: true });
+      expect(kv).toEqual({ type: 'hash', value: [['b', '2'], ['a', '1']], fieldExpiries: new Map([['b', 4102444800000]]), listpack: true, listpackEx: true });
       const back = fromKeyValue(kv) as RedisHash;
       expect(back).toBeInstanceOf(RedisHash);
       expect(back.expireAtOf('b')).toBe(4102444800000);

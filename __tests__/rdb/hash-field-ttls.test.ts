@@ -33,7 +33,8 @@ describe('hash field TTLs in DUMP payloads (7.4 RDB types)', () => {
     const { type, bytes, back } = roundTrip(hash);
     expect(type).toBe(25);
     expect(Buffer.from(bytes).toString('hex')).toBe(BUILD_BODY.toString('hex'));
-    expect(back).toEqual(hash);
+    // read back as a listpack with TTLs (type 25 loads as OBJ_ENCODING_LISTPACK_EX)
+    expect(back).toEqual({ ...hash, listpackEx: true });
   });
 
   it('writes a big hash as RDB_TYPE_HASH_METADATA with TTLs relative to the least one', () => {

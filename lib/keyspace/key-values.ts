@@ -39,8 +39,10 @@ export function toKeyValue(raw: unknown): KeyValue | undefined {
       value.push([e.field, e.value]);
       if (e.expireAt !== 0) (fieldExpiries ??= new Map()).set(e.field, e.expireAt);
     }
-    const listpack = raw.encoding() !== 'hashtable';
-    return fieldExpiries ? { type: 'hash', value, fieldExpiries, listpack } : { type: 'hash', value, listpack };
+    const encoding = raw.encoding();
+    const listpack = encoding !== 'hashtable';
+    const kv = fieldExpiries ? { type: 'hash' as const, value, fieldExpiries, listpack } : { type: 'hash' as const, value, listpack };
+    return encoding === 'listpackex' ? { ...kv, listpackEx: true } : kv;
   }
   if (Array.isArray(raw)) return { type: 'list', value: raw.map(bytesOfElement) };
   if (raw instanceof Set) return { type: 'set', value: [...raw].map(bytesOfElement) };
@@ -106,6 +108,7 @@ export function fromKeyValue(v: KeyValue, config?: ServerConfig, version: RedisV
       const h = hashOfPairs(v.value, v.listpack === undefined ? limits : undefined);
       if (v.listpack === false) h.convertToHashtable();
       if (v.fieldExpiries) for (const [f, at] of v.fieldExpiries) h.setExpireAt(f, at);
+      if (v.listpackEx) h.prepareTtls(); // listpackex without TTLs (a listpack only: a hash table stays one)
       return h;
     }
   }

@@ -80,7 +80,7 @@ export function encodeCollection(
     case 'zset':
       return encodeZset(w, value.value, flavor, limits, value.listpack);
     case 'hash':
-      return encodeHash(w, value.value, limits, value.fieldExpiries, value.listpack);
+      return encodeHash(w, value.value, limits, value.fieldExpiries, value.listpack, value.listpackEx);
   }
 }
 
@@ -290,31 +290,34 @@ function encodeHash(
   limits: CollectionLimits,
   expiries?: ReadonlyMap<string, number>,
   encodedAsListpack?: boolean,
+  listpackEx?: boolean,
 ): number {
   const listpack =
     encodedAsListpack ??
     (pairs.length <= limits.hashMaxListpackEntries &&
       pairs.every(([f, v]) => f.length <= limits.hashMaxListpackValue && v.length <= limits.hashMaxListpackValue));
-  if (expiries !== undefined && expiries.size > 0) {
+  const withTtls = expiries !== undefined && expiries.size > 0;
+  // a listpackex hash is type 25 even when no field has a TTL now (rdbSaveObjectType by encoding)
+  if (withTtls || (listpack && listpackEx)) {
     // 7.4 field TTLs (rdb.c rdbSaveObject): the least expiry first, then a listpack of
     // field, value, absolute expiry (0 = none) triples, or a hash table of [TTL relative to the
     // least expiry + 1, 0 = none][field][value]
     let min = Infinity;
-    for (const at of expiries.values()) if (at < min) min = at;
-    w.millisecondTime(min);
+    if (expiries !== undefined) for (const at of expiries.values()) if (at < min) min = at;
+    w.millisecondTime(min === Infinity ? 0 : min); // no TTL: 0 (rdbSaveObject, EB_EXPIRE_TIME_INVALID)
     if (listpack) {
       const lp = new ListpackWriter();
       for (const [f, v] of pairs) {
         lp.string(f);
         lp.string(v);
-        lp.int(expiries.get(f) ?? 0);
+        lp.int(expiries?.get(f) ?? 0);
       }
       w.bytesString(lp.finish());
       return RDB_TYPE_HASH_LISTPACK_EX;
     }
     w.len(pairs.length);
     for (const [f, v] of pairs) {
-      const at = expiries.get(f);
+      const at = expiries?.get(f);
       w.len(at === undefined ? 0 : at - min + 1);
       w.string(f);
       w.string(v);
@@ -487,7 +490,7 @@ export function decodeCollection(r: RdbReader, type: number): KeyValue | undefin
         if (at !== 0) expiries.set(f, at);
       }
       noDuplicates(pairs.map(([f]) => f), 'hash fields');
-      return { type: 'hash', value: pairs, fieldExpiries: expiries };
+      return { type: 'hash', value: pairs, fieldExpiries: expiries, listpackEx: true };
     }
     default:
       return undefined;

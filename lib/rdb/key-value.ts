@@ -35,4 +35,9 @@ export type KeyValue =
       readonly fieldExpiries?: ReadonlyMap<string, number>;
       /** The engine hash's own encoding (DUMP writes it): absent, derived as for a sorted set. */
       readonly listpack?: boolean;
+      /**
+       * A listpack with TTLs (7.4 OBJ_ENCODING_LISTPACK_EX), also when no field has one any more:
+       * the encoding stays once a field-expiry command reached the hash, and DUMP writes type 25.
+       */
+      readonly listpackEx?: boolean;
     };
