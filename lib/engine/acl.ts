@@ -729,6 +729,21 @@ export function checkCommand(user: AclUser, full: string, argv: readonly string[
   return { result: relevant, index: lastIdx };
 }
 
+/**
+ * ACLUserCheckCmdWithUnrestrictedKeyAccess (SORT's BY and GET patterns): true when a selector of
+ * `user` that lets argv run also reads every key (allkeys, or a `*` pattern with read
+ * permission: `~*`, `%R~*`, `%RW~*`; `%W~*` or narrower patterns are not enough).
+ */
+export function hasUnrestrictedKeyAccess(user: AclUser, full: string, argv: readonly string[], version: RedisVersion): boolean {
+  let keys: { pos: number; flags: string }[] | undefined;
+  const keysOf = () => (keys ??= keySpecs().commandKeyRefs(argv, version));
+  for (const s of user.selectors) {
+    if (selectorCheck(s, full, argv, version, keysOf).result !== ACL_OK) continue;
+    if (s.allKeys || s.patterns.some((p) => (p.flags & READ) === READ && p.pattern === '*')) return true;
+  }
+  return false;
+}
+
 /** getAclErrorMessage (NOPERM text without the prefix), per version. */
 export function aclErrorMessage(version: RedisVersion, result: number, user: AclUser, full: string, value: string, verbose: boolean): string {
   const v70 = predates(version, '7.2');
