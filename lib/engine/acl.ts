@@ -584,9 +584,12 @@ export class AclState {
     const merged: string[] = [];
     let open = -1;
     let sel = '';
+    // 7.0.15: an argument opening a selector while one is open starts it afresh (the open one
+    // is dropped): `(+PING (+SELECT (+DEL )` sets the selector `(+DEL )`
+    const reopen = predates(version, '7.2');
     for (let j = 0; j < ops.length; j++) {
       const op = ops[j];
-      if (open === -1 && op[0] === '(' && op[op.length - 1] !== ')') {
+      if ((open === -1 || reopen) && op[0] === '(' && op[op.length - 1] !== ')') {
         sel = op;
         open = j;
         continue;
