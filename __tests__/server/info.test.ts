@@ -87,6 +87,23 @@ describe('INFO', () => {
     expect(field(await c.call('INFO', 'server'), 'hz')).toBe('20');
   });
 
+  // the post-7.4 build (Redis's unit/info 'clients: pubsub clients')
+  it('counts a client subscribed to shard channels only in pubsub_clients', async () => {
+    const shard = await RawClient.connect(server.port);
+    const plain = await RawClient.connect(server.port);
+    const count = async () => field(await c.call('INFO', 'clients'), 'pubsub_clients');
+    expect(await count()).toBe('0');
+    expect(await shard.call('SSUBSCRIBE', 'chan1')).toBe('*3\r\n$10\r\nssubscribe\r\n$5\r\nchan1\r\n:1\r\n');
+    await plain.call('SUBSCRIBE', 'chan2');
+    expect(await count()).toBe('2');
+    await plain.call('UNSUBSCRIBE', 'chan2');
+    expect(await count()).toBe('1');
+    await shard.call('SUNSUBSCRIBE');
+    expect(await count()).toBe('0');
+    shard.close();
+    plain.close();
+  });
+
   it('reports keys with a TTL and their average TTL on the server clock', async () => {
     await c.call('SET', 'a', '1', 'PX', '10000');
     await c.call('SET', 'b', '1');

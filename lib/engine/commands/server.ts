@@ -72,11 +72,8 @@ export function infoSource(conn: Connection): InfoSource {
     }
     keyspace.push({ db: ks.dbIndex, keys: keys.length, expires, avgTtl: expires ? Math.floor(ttl / expires) : 0, subexpiry });
   }
-  // channels and patterns, the front end's own included (Connection.listedSubscriptions)
-  const subscribed = (c: Connection) => {
-    const counts = (c as unknown as { listedSubscriptions?: readonly [number, number] }).listedSubscriptions;
-    return counts !== undefined && counts[0] + counts[1] > 0;
-  };
+  // server.pubsub_clients: channels, patterns or shard channels, the front end's own included (Connection.listedAsSubscriber)
+  const subscribed = (c: Connection) => c.listedAsSubscriber;
   const nowMs = conn.keyspace.clock.now();
   return {
     version: conn.keyspace.redisVersion,
@@ -96,7 +93,7 @@ export function infoSource(conn: Connection): InfoSource {
       totalWatchedKeys: conns.reduce((n, c) => n + c.watchCount, 0),
       totalBlockingKeys: blockingKeys.size,
       totalBlockingKeysOnNokey: [...blockingKeys.values()].filter(Boolean).length,
-      maxclients: 10000,
+      maxclients: Number(server.config.get('maxclients') ?? 10000),
     },
     stats: server.stats,
     pubsubChannels: server.channels.eventNames().length,
