@@ -104,6 +104,28 @@ describe('INFO', () => {
     plain.close();
   });
 
+  // the post-7.4 build and 7.0.15 (Redis's unit/info 'latencystats: disable/enable', 'configure percentiles')
+  it('shows latencystats only while latency-tracking is yes, without the commands run while it was no, at the configured percentiles', async () => {
+    const lines = async () => (await c.call('INFO', 'latencystats')).split('\r\n').filter((l) => l.startsWith('latency_percentiles_usec_'));
+    const names = async () => (await lines()).map((l) => l.slice('latency_percentiles_usec_'.length, l.indexOf(':'))).sort();
+    await c.call('CONFIG', 'RESETSTAT');
+    await c.call('CONFIG', 'SET', 'latency-tracking', 'no');
+    await c.call('GET', 'x');
+    await c.call('SET', 'a', 'b');
+    expect(await lines()).toEqual([]); // the section is empty while tracking is off
+    await c.call('CONFIG', 'SET', 'latency-tracking', 'yes');
+    await c.call('SET', 'a', 'b');
+    // no get (it ran only while tracking was off); config|set: the call that turned it on
+    expect(await names()).toEqual(['config|resetstat', 'config|set', 'set']); // INFO is recorded after its reply; the one run while off is not
+    expect((await lines()).find((l) => l.startsWith('latency_percentiles_usec_set:'))).toMatch(/^latency_percentiles_usec_set:p50=\d+\.\d{3},p99=\d+\.\d{3},p99\.9=\d+\.\d{3}$/);
+    expect(await c.call('CONFIG', 'SET', 'latency-tracking-info-percentiles', '0.0 50.0 100.0')).toBe('+OK\r\n');
+    expect((await lines()).find((l) => l.startsWith('latency_percentiles_usec_set:'))).toMatch(/^latency_percentiles_usec_set:p0=[\d.]+,p50=[\d.]+,p100=[\d.]+$/);
+    await c.call('CONFIG', 'SET', 'latency-tracking-info-percentiles', '');
+    expect((await lines()).find((l) => l.startsWith('latency_percentiles_usec_set'))).toBe('latency_percentiles_usec_set:');
+    await c.call('CONFIG', 'RESETSTAT');
+    expect(await names()).toEqual(['config|resetstat']);
+  });
+
   it('reports keys with a TTL and their average TTL on the server clock', async () => {
     await c.call('SET', 'a', '1', 'PX', '10000');
     await c.call('SET', 'b', '1');
