@@ -202,3 +202,36 @@ describe.each([
     }
   });
 });
+
+// lazyfreed_objects after each flush, recorded on redis-server 7.0.15 and the post-7.4 build (Redis's
+// unit/lazyfree 'FLUSHALL SYNC optimized to run in bg as blocking FLUSHALL ASYNC' and the tests after it)
+describe.each([
+  ['7.0', [2, 4, 4, 4, 4, 4, 6, 8, 8]],
+  ['8.10', [2, 4, 6, 8, 10, 10, 12, 14, 14]],
+] as const)('lazyfreed_objects of FLUSHALL / FLUSHDB (%s)', (redisVersion, expected) => {
+  it('counts the keys of a flush run lazily: ASYNC, lazyfree-lazy-user-flush, and from 7.4 a SYNC one outside MULTI and scripts', async () => {
+    const server = await serve({ redisVersion, clock: createFakeClock({ now: Date.UTC(2024, 0, 1) }) });
+    const c = await RawClient.connect(server.port);
+    const counts: number[] = [];
+    const step = async (...command: (string | number)[]) => {
+      await c.call('MSET', 'a', '1', 'b', '2');
+      expect(await c.call(...command)).not.toMatch(/^-/);
+      counts.push(Number(field(await c.call('INFO', 'memory'), 'lazyfreed_objects')));
+    };
+    await step('FLUSHALL', 'ASYNC');
+    await step('FLUSHDB', 'async');
+    await step('FLUSHALL');
+    await step('FLUSHDB');
+    await step('FLUSHALL', 'SYNC');
+    c.write(Buffer.concat([request('MULTI'), request('FLUSHALL')]));
+    await c.read(2);
+    await step('EXEC');
+    await step('EVAL', "return redis.call('flushall', 'async')", 0);
+    await c.call('CONFIG', 'SET', 'lazyfree-lazy-user-flush', 'yes');
+    await step('FLUSHDB');
+    await step('EVAL', "return redis.call('flushall', 'sync')", 0);
+    expect(counts).toEqual(expected);
+    c.close();
+    await server.close();
+  });
+});
