@@ -142,6 +142,11 @@ export interface Db {
    * Optional: front ends without INFO may leave it out.
    */
   subkeysExpired?(n: number): void;
+  /**
+   * A value was handed to the lazyfree thread (INFO `lazyfreed_objects`: lazyfree.c freeObjAsync).
+   * Optional: front ends without INFO may leave it out.
+   */
+  lazyfreed?(): void;
   /** CONFIG RESETSTAT: zero the server's INFO statistics (commandstats, errorstats, Stats). */
   resetStats?(): void;
   /**

@@ -140,6 +140,7 @@ export function makeDb(conn: Connection, ks: Keyspace): Db {
     },
     dirty: (n) => conn.server.stats.addDirty(n),
     subkeysExpired: (n) => void (conn.server.stats.expiredSubkeys += n),
+    lazyfreed: () => void conn.server.stats.lazyfreedObjects++,
     resetStats: () => conn.server.stats.resetStats(),
     propagation() {
       const repl = conn.server.replication;
