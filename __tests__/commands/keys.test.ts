@@ -41,6 +41,58 @@ describe('DEL, UNLINK, EXISTS, TOUCH, TYPE', () => {
   });
 });
 
+// lazyfreed_objects after each deletion, recorded on redis-server 7.0.15 and the post-7.4 build (Redis's
+// unit/lazyfree 'lazy free a stream with all types of metadata', 'lazy free a stream with deleted cgroup')
+describe.each(['7.0', '8.10'] as const)('UNLINK and lazyfree (%s)', (version) => {
+  const members = (n: number, prefix = 'm') => Array.from({ length: n }, (_, i) => `${prefix}${i + 1}`);
+
+  it('hands a value of free effort above 64 to the lazyfree thread: UNLINK, DEL with lazyfree-lazy-user-del', () => {
+    const h = new Harness();
+    h.version = version;
+    const counts: number[] = [];
+    const unlink = (...cmd: string[]) => {
+      h.run(...cmd);
+      h.run('unlink', cmd[1]);
+      counts.push(h.lazyfreedCount);
+    };
+    unlink('sadd', 's', ...members(64));
+    unlink('sadd', 's', ...members(65)); // 7.0: a hashtable of 65; 7.2+: a listpack up to 128
+    unlink('sadd', 's', ...members(300).map((_, i) => String(i))); // an intset: effort 1
+    h.run('sadd', 's', ...members(300));
+    h.run('del', 's');
+    counts.push(h.lazyfreedCount);
+    h.config.set([['lazyfree-lazy-user-del', 'yes']], version);
+    h.run('sadd', 's', ...members(300));
+    h.run('del', 's');
+    counts.push(h.lazyfreedCount);
+    h.config.set([['lazyfree-lazy-user-del', 'no']], version);
+    unlink('zadd', 'z', ...members(165).flatMap((m, i) => [String(i), m]));
+    unlink('rpush', 'l', ...Array.from({ length: 30000 }, (_, i) => String(i).padStart(5, '0'))); // 26 nodes
+    for (let i = 0; i < 100000; i += 5000) h.run('rpush', 'l', ...Array.from({ length: 5000 }, (_, j) => `xxxxxxxxxx${String(i + j).padStart(6, '0')}`));
+    unlink('llen', 'l'); // 100,000 elements of 16 bytes: more than 64 nodes
+    expect(counts).toEqual(version === '7.0' ? [0, 1, 1, 1, 2, 3, 3, 4] : [0, 0, 0, 0, 1, 2, 2, 3]);
+  });
+
+  it('weighs a stream by its radix tree nodes and groups × (1 + the PEL of the first group by name)', () => {
+    const h = new Harness();
+    h.version = version;
+    h.config.set([['stream-node-max-entries', '1']], version);
+    const stream = (group: string, other: string) => {
+      h.run('xadd', 'st', '1-0', 'f', 'v');
+      h.db.getStream('st')!.entries.limits = h.config.nodeLimits; // the keyspace's store does this
+      for (let i = 2; i <= 20; i++) h.run('xadd', 'st', `${i}-0`, 'f', 'v');
+      h.run('xgroup', 'create', 'st', other, '0');
+      h.run('xgroup', 'create', 'st', group, '0');
+      h.run('xreadgroup', 'group', group, 'c', 'count', '20', 'streams', 'st', '>');
+      expect(h.run('xinfo', 'stream', 'st')).toContain(42); // radix-tree-nodes
+      h.run('unlink', 'st');
+      return h.lazyfreedCount;
+    };
+    expect(stream('a', 'g')).toBe(1); // 42 + 2 × (1 + 20)
+    expect(stream('b', 'a')).toBe(1); // 42 + 2 × (1 + 0): 'a' comes first
+  });
+});
+
 describe('RENAME, RENAMENX, MOVE, SWAPDB', () => {
   it('moves the value with its TTL and drops the destination’s, with new, rename_from, rename_to', () => {
     const h = new Harness();

@@ -7,6 +7,7 @@
 import { RedisList } from '../../lib/model/list';
 import { Harness } from '../helpers/harness';
 import { lookupByPattern, parseSort, sortScore } from '../../lib/commands/sort';
+import Redis from 'ioredis-mock-streams';
 
 const BIN = '\xff\x00\xfe';
 const SCORE_ERR = "ERR One or more scores can't be converted into double";
@@ -121,5 +122,40 @@ describe('SORT', () => {
   it('parses options in order, the last ASC/DESC winning, a constant BY sticking', () => {
     const a = parseSort(['SORT', 'k', 'DESC', 'ASC', 'BY', 'x', 'BY', 'w_*', 'GET', '#', 'GET', 'a_*'], false);
     expect(a).toMatchObject({ desc: false, by: 'w_*', dontSort: true, gets: ['#', 'a_*'] });
+  });
+});
+
+// replies of redis-server 7.0.15 and the post-7.4 build (Redis's unit/acl-v2 'Test sort with ACL permissions')
+describe.each([
+  ['7.0', 38_101],
+  ['8.10', 38_102],
+] as const)('SORT under ACL (%s)', (version, port) => {
+  it('refuses BY and GET patterns to a user who cannot read every key with SORT', async () => {
+    const admin = new Redis({ port, streams: { redisVersion: version } } as never) as any;
+    const u = new Redis({ port, streams: { redisVersion: version } } as never) as any;
+    const by = 'ERR BY option of SORT denied due to insufficient ACL permissions.';
+    const get = 'ERR GET option of SORT denied due to insufficient ACL permissions.';
+    await admin.set('v1', '1');
+    await admin.lpush('mylist', '1');
+    await admin.call('acl', 'setuser', 'sorter', 'on', 'nopass', '(+sort', '+sort_ro', '~mylist)');
+    await u.call('auth', 'sorter', 'x');
+    await expect(u.call('sort', 'mylist', 'by', 'v*')).rejects.toThrow(by);
+    await expect(u.call('sort_ro', 'mylist', 'by', 'v*')).rejects.toThrow(by);
+    await expect(u.call('sort', 'mylist', 'get', '#')).rejects.toThrow(get); // GET # too
+    await expect(u.call('sort', 'mylist', 'by', 'nosort', 'get', '#')).rejects.toThrow(get);
+    await expect(u.call('sort', 'mylist', 'by', 'v*', 'limit', 'a', 'b')).rejects.toThrow(by); // in argument order
+    await expect(u.call('sort', 'mylist', 'limit', 'a', 'b', 'by', 'v*')).rejects.toThrow('ERR value is not an integer or out of range');
+    await expect(u.call('sort', 'mylist', 'foo', 'by', 'v*')).rejects.toThrow('ERR syntax error');
+    expect(await u.call('sort', 'mylist', 'by', 'nosort')).toEqual(['1']); // a constant BY reads no key
+    for (const keys of [['~mylist', '~v*'], ['~mylist', '%W~*']]) {
+      await admin.call('acl', 'setuser', 'sorter', 'resetkeys', ...keys.map((k, i) => (i === 0 ? `(+sort ${k}` : i === keys.length - 1 ? `${k})` : k)));
+      await expect(u.call('sort', 'mylist', 'by', 'v*')).rejects.toThrow(by);
+    }
+    for (const all of ['%R~*', '%RW~*', '~*']) {
+      await admin.call('acl', 'setuser', 'sorter', `(+sort ~mylist`, `${all})`);
+      expect(await u.call('sort', 'mylist', 'by', 'v*', 'get', '#')).toEqual(['1']);
+    }
+    u.disconnect();
+    admin.disconnect();
   });
 });

@@ -89,3 +89,20 @@ it('ACL SETUSER reset sets sanitize-payload in 7.0 mode too (recorded on 7.0.15)
   expect(info[info.indexOf('flags') + 1]).toEqual(['off', 'sanitize-payload']);
   r.disconnect();
 });
+
+// replies of redis-server 7.0.15 and the post-7.4 build (Redis's unit/acl-v2 'Test selector syntax error reports the error in the selector context')
+it('ACL SETUSER in 7.0 mode starts a selector afresh at each opening parenthesis; 7.2+ keeps the first open', async () => {
+  const r70 = new Redis({ port: 35_512, streams: { redisVersion: '7.0' } } as never) as unknown as Client;
+  const r8 = new Redis({ port: 35_513, streams: { redisVersion: '8.10' } } as never) as unknown as Client;
+  const nested = ['(+PING', '(+SELECT', '(+DEL'];
+  await expect(r70.call('acl', 'setuser', 's1', 'on', ...nested)).rejects.toThrow("ERR Unmatched parenthesis in acl selector starting at '(+DEL'.");
+  await expect(r8.call('acl', 'setuser', 's1', 'on', ...nested)).rejects.toThrow("ERR Unmatched parenthesis in acl selector starting at '(+PING'.");
+  await expect(r70.call('acl', 'setuser', 's1', 'on', ...nested, ')', ')', ')')).rejects.toThrow("ERR Error in ACL SETUSER modifier ')': Syntax error");
+  await expect(r8.call('acl', 'setuser', 's1', 'on', ...nested, ')', ')', ')')).rejects.toThrow("ERR Error in ACL SETUSER modifier '(+PING (+SELECT (+DEL )': Syntax error");
+  expect(await r8.call('acl', 'getuser', 's1')).toBeNull();
+  expect(await r70.call('acl', 'setuser', 's1', 'on', ...nested, ')')).toBe('OK');
+  const info = await r70.call('acl', 'getuser', 's1');
+  expect(info[info.indexOf('selectors') + 1]).toEqual([['commands', '-@all +del', 'keys', '', 'channels', '']]);
+  r70.disconnect();
+  r8.disconnect();
+});

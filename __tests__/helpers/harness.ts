@@ -27,6 +27,8 @@ export class Harness {
   readonly accessed = new Map<string, number>();
   /** INFO rdb_changes_since_last_save as the commands counted it. */
   dirtyCount = 0;
+  /** INFO lazyfreed_objects as the commands counted it. */
+  lazyfreedCount = 0;
   readonly config: ServerConfig;
 
   /** A harness for database 0; `sibling(i)` gives database `i` of the same server. */
@@ -130,6 +132,7 @@ export class Harness {
       }
     },
     dirty: (n) => void (this.dirtyCount += n),
+    lazyfreed: () => void this.lazyfreedCount++,
   };
 
   ctx(): CommandContext {

@@ -87,6 +87,45 @@ describe('INFO', () => {
     expect(field(await c.call('INFO', 'server'), 'hz')).toBe('20');
   });
 
+  // the post-7.4 build (Redis's unit/info 'clients: pubsub clients')
+  it('counts a client subscribed to shard channels only in pubsub_clients', async () => {
+    const shard = await RawClient.connect(server.port);
+    const plain = await RawClient.connect(server.port);
+    const count = async () => field(await c.call('INFO', 'clients'), 'pubsub_clients');
+    expect(await count()).toBe('0');
+    expect(await shard.call('SSUBSCRIBE', 'chan1')).toBe('*3\r\n$10\r\nssubscribe\r\n$5\r\nchan1\r\n:1\r\n');
+    await plain.call('SUBSCRIBE', 'chan2');
+    expect(await count()).toBe('2');
+    await plain.call('UNSUBSCRIBE', 'chan2');
+    expect(await count()).toBe('1');
+    await shard.call('SUNSUBSCRIBE');
+    expect(await count()).toBe('0');
+    shard.close();
+    plain.close();
+  });
+
+  // the post-7.4 build and 7.0.15 (Redis's unit/info 'latencystats: disable/enable', 'configure percentiles')
+  it('shows latencystats only while latency-tracking is yes, without the commands run while it was no, at the configured percentiles', async () => {
+    const lines = async () => (await c.call('INFO', 'latencystats')).split('\r\n').filter((l) => l.startsWith('latency_percentiles_usec_'));
+    const names = async () => (await lines()).map((l) => l.slice('latency_percentiles_usec_'.length, l.indexOf(':'))).sort();
+    await c.call('CONFIG', 'RESETSTAT');
+    await c.call('CONFIG', 'SET', 'latency-tracking', 'no');
+    await c.call('GET', 'x');
+    await c.call('SET', 'a', 'b');
+    expect(await lines()).toEqual([]); // the section is empty while tracking is off
+    await c.call('CONFIG', 'SET', 'latency-tracking', 'yes');
+    await c.call('SET', 'a', 'b');
+    // no get (it ran only while tracking was off); config|set: the call that turned it on
+    expect(await names()).toEqual(['config|resetstat', 'config|set', 'set']); // INFO is recorded after its reply; the one run while off is not
+    expect((await lines()).find((l) => l.startsWith('latency_percentiles_usec_set:'))).toMatch(/^latency_percentiles_usec_set:p50=\d+\.\d{3},p99=\d+\.\d{3},p99\.9=\d+\.\d{3}$/);
+    expect(await c.call('CONFIG', 'SET', 'latency-tracking-info-percentiles', '0.0 50.0 100.0')).toBe('+OK\r\n');
+    expect((await lines()).find((l) => l.startsWith('latency_percentiles_usec_set:'))).toMatch(/^latency_percentiles_usec_set:p0=[\d.]+,p50=[\d.]+,p100=[\d.]+$/);
+    await c.call('CONFIG', 'SET', 'latency-tracking-info-percentiles', '');
+    expect((await lines()).find((l) => l.startsWith('latency_percentiles_usec_set'))).toBe('latency_percentiles_usec_set:');
+    await c.call('CONFIG', 'RESETSTAT');
+    expect(await names()).toEqual(['config|resetstat']);
+  });
+
   it('reports keys with a TTL and their average TTL on the server clock', async () => {
     await c.call('SET', 'a', '1', 'PX', '10000');
     await c.call('SET', 'b', '1');
@@ -161,5 +200,38 @@ describe.each([
       c.close();
       await server.close();
     }
+  });
+});
+
+// lazyfreed_objects after each flush, recorded on redis-server 7.0.15 and the post-7.4 build (Redis's
+// unit/lazyfree 'FLUSHALL SYNC optimized to run in bg as blocking FLUSHALL ASYNC' and the tests after it)
+describe.each([
+  ['7.0', [2, 4, 4, 4, 4, 4, 6, 8, 8]],
+  ['8.10', [2, 4, 6, 8, 10, 10, 12, 14, 14]],
+] as const)('lazyfreed_objects of FLUSHALL / FLUSHDB (%s)', (redisVersion, expected) => {
+  it('counts the keys of a flush run lazily: ASYNC, lazyfree-lazy-user-flush, and from 7.4 a SYNC one outside MULTI and scripts', async () => {
+    const server = await serve({ redisVersion, clock: createFakeClock({ now: Date.UTC(2024, 0, 1) }) });
+    const c = await RawClient.connect(server.port);
+    const counts: number[] = [];
+    const step = async (...command: (string | number)[]) => {
+      await c.call('MSET', 'a', '1', 'b', '2');
+      expect(await c.call(...command)).not.toMatch(/^-/);
+      counts.push(Number(field(await c.call('INFO', 'memory'), 'lazyfreed_objects')));
+    };
+    await step('FLUSHALL', 'ASYNC');
+    await step('FLUSHDB', 'async');
+    await step('FLUSHALL');
+    await step('FLUSHDB');
+    await step('FLUSHALL', 'SYNC');
+    c.write(Buffer.concat([request('MULTI'), request('FLUSHALL')]));
+    await c.read(2);
+    await step('EXEC');
+    await step('EVAL', "return redis.call('flushall', 'async')", 0);
+    await c.call('CONFIG', 'SET', 'lazyfree-lazy-user-flush', 'yes');
+    await step('FLUSHDB');
+    await step('EVAL', "return redis.call('flushall', 'sync')", 0);
+    expect(counts).toEqual(expected);
+    c.close();
+    await server.close();
   });
 });

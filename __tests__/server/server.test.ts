@@ -248,6 +248,27 @@ describe('RESP server', () => {
     await server.waitForBlocked(0);
   });
 
+  // replies of the post-7.4 build and 7.0.15 (Redis's unit/limits 'Check if maxclients works refusing connections')
+  it('refuses a connection past maxclients with -ERR max number of clients reached (rejected_connections, INFO maxclients)', async () => {
+    const a = await connect();
+    expect(await a.call('CONFIG', 'SET', 'maxclients', '2')).toBe('+OK\r\n');
+    const b = await connect();
+    expect(await b.call('PING')).toBe('+PONG\r\n');
+    const c = await connect();
+    await c.whenClosed();
+    expect(c.pending).toBe('-ERR max number of clients reached\r\n');
+    const info = await a.call('INFO');
+    expect(info).toMatch(/\r\nmaxclients:2\r\n/);
+    expect(info).toMatch(/\r\nrejected_connections:1\r\n/);
+    expect(info).toMatch(/\r\ntotal_connections_received:2\r\n/);
+    expect(info).toMatch(/\r\nconnected_clients:2\r\n/);
+    b.close();
+    await b.whenClosed();
+    await waitFor(async () => server.connectionCount === 1);
+    const d = await connect(); // room again
+    expect(await d.call('PING')).toBe('+PONG\r\n');
+  });
+
   it('close() disconnects clients and releases blocked calls', async () => {
     const c = await connect();
     c.write(request('XREAD', 'BLOCK', 0, 'STREAMS', 's', '$'));

@@ -43,6 +43,7 @@ import {
   fail,
 } from '../errors';
 import { redisTypeOf } from '../model/value-type';
+import { freedLazily } from './lazyfree';
 import { OK, SimpleString } from '../reply/reply';
 import { int64OrFail, parseInt64 } from './args';
 import type { CommandContext, CommandSpec, Db, Reply } from './types';
@@ -62,10 +63,21 @@ function intArg(arg: string, notInteger?: string): number {
 }
 
 function del(ctx: CommandContext, argv: string[]): Reply {
+  return deleteKeys(ctx, argv, ctx.db.config?.get('lazyfree-lazy-user-del') === 'yes');
+}
+
+/** DEL / UNLINK; `async`: UNLINK, or DEL with lazyfree-lazy-user-del yes (dbAsyncDelete). */
+function deleteKeys(ctx: CommandContext, argv: string[], async: boolean): Reply {
   const db = ctx.db;
   let deleted = 0;
+  // a big value goes to the lazyfree thread (INFO lazyfreed_objects, ./lazyfree.ts)
+  const lazy = async && db.lazyfreed !== undefined;
   for (let i = 1; i < argv.length; i++) {
     const key = argv[i];
+    if (lazy) {
+      const value = db.lookup(key, true);
+      if (value !== undefined && freedLazily(value, db.config, ctx.version)) db.lazyfreed!();
+    }
     if (!db.remove(key)) continue;
     db.notifyEvent('g', 'del', key);
     deleted++;
@@ -239,7 +251,7 @@ function dbsize(ctx: CommandContext): Reply {
 
 export const specs: CommandSpec[] = [
   { name: 'del', arity: -2, write: true, run: del },
-  { name: 'unlink', arity: -2, write: true, run: del },
+  { name: 'unlink', arity: -2, write: true, run: (ctx, argv) => deleteKeys(ctx, argv, true) },
   { name: 'exists', arity: -2, write: false, run: exists },
   { name: 'touch', arity: -2, write: false, run: touch },
   { name: 'type', arity: 2, write: false, run: type },

@@ -27,7 +27,10 @@
  * A sorted set is converted to a skiplist by SORT (sort.c zsetConvert), as Redis does.
  *
  * Errors, in Redis's order: options (`ERR syntax error` — also STORE in SORT_RO; LIMIT's numbers:
- * `ERR value is not an integer or out of range`), then WRONGTYPE for a key that is not a list,
+ * `ERR value is not an integer or out of range`; a BY pattern with `*` or any GET, including
+ * `GET #`, when the client's ACL user cannot read every key with SORT — no selector allowing the
+ * call with `~*`/`%R~*`/allkeys: `ERR BY|GET option of SORT denied due to insufficient ACL
+ * permissions.`, checked on 7.0.15 and the post-7.4 build), then WRONGTYPE for a key that is not a list,
  * set or sorted set, then the conversion error above.
  */
 import { keyHashSlot, patternHashSlot } from '../bytes/crc16';
@@ -74,8 +77,13 @@ function clusterRefusal(option: 'BY' | 'GET', pattern: string, key: string, vers
  * Parse argv[2…] as sortCommandGeneric does (first bad token wins). `cluster`: the emulated
  * version when the server is a cluster node (BY/GET patterns checked), else null.
  */
-export function parseSort(argv: readonly string[], readonly: boolean, cluster: CommandContext['version'] | null = null): SortArgs {
+export function parseSort(argv: readonly string[], readonly: boolean, cluster: CommandContext['version'] | null = null, fullKeyAccess?: () => boolean): SortArgs {
   const a: SortArgs = { desc: false, alpha: false, limitStart: 0n, limitCount: -1n, store: null, by: null, dontSort: false, gets: [] };
+  let keyAccess: boolean | undefined;
+  // after the cluster check (sort.c): a user without read access to every key may not use patterns
+  const aclRefusal = (option: 'BY' | 'GET'): void => {
+    if (fullKeyAccess !== undefined && !(keyAccess ??= fullKeyAccess())) fail(`ERR ${option} option of SORT denied due to insufficient ACL permissions.`);
+  };
   for (let j = 2; j < argv.length; j++) {
     const left = argv.length - j - 1;
     const t = argv[j];
@@ -92,9 +100,13 @@ export function parseSort(argv: readonly string[], readonly: boolean, cluster: C
       a.by = argv[++j];
       // a constant BY pattern: nothing to sort (a later BY with `*` does not undo it)
       if (!a.by.includes('*')) a.dontSort = true;
-      else if (cluster !== null) clusterRefusal('BY', a.by, argv[1], cluster);
+      else {
+        if (cluster !== null) clusterRefusal('BY', a.by, argv[1], cluster);
+        aclRefusal('BY');
+      }
     } else if (is(t, 'GET') && left >= 1) {
       if (cluster !== null) clusterRefusal('GET', argv[j + 1], argv[1], cluster);
+      aclRefusal('GET'); // GET # too
       a.gets.push(argv[++j]);
     } else fail(ERR_SYNTAX);
   }
@@ -153,7 +165,8 @@ interface SortItem {
 }
 
 function sortGeneric(ctx: CommandContext, argv: string[], readonly: boolean): Reply {
-  const a = parseSort(argv, readonly, ctx.clusterEnabled ? ctx.version : null);
+  const access = ctx.db.fullKeyReadAccess;
+  const a = parseSort(argv, readonly, ctx.clusterEnabled ? ctx.version : null, access && (() => access.call(ctx.db, argv)));
   const key = argv[1];
   const type = redisTypeOf(ctx.db.lookup(key));
   if (type === undefined) ctx.db.notifyEvent('m', 'keymiss', key); // lookupKeyRead

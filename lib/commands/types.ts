@@ -73,6 +73,12 @@ export interface Db {
    * Optional: without it a command uses a module-wide seeded generator.
    */
   random?(): number;
+  /**
+   * Whether the client's ACL user may read every key with the command argv (Redis
+   * ACLUserCheckCmdWithUnrestrictedKeyAccess: SORT refuses its BY and GET patterns otherwise).
+   * Optional: without it every key is readable.
+   */
+  fullKeyReadAccess?(argv: readonly string[]): boolean;
 
   // Keyspace-wide access for the generic key commands (lib/commands/keys.ts, object.ts).
   // Optional so that a minimal front end can leave them out: those commands then fall back to
@@ -136,6 +142,11 @@ export interface Db {
    * Optional: front ends without INFO may leave it out.
    */
   subkeysExpired?(n: number): void;
+  /**
+   * A value was handed to the lazyfree thread (INFO `lazyfreed_objects`: lazyfree.c freeObjAsync).
+   * Optional: front ends without INFO may leave it out.
+   */
+  lazyfreed?(): void;
   /** CONFIG RESETSTAT: zero the server's INFO statistics (commandstats, errorstats, Stats). */
   resetStats?(): void;
   /**

@@ -584,9 +584,12 @@ export class AclState {
     const merged: string[] = [];
     let open = -1;
     let sel = '';
+    // 7.0.15: an argument opening a selector while one is open starts it afresh (the open one
+    // is dropped): `(+PING (+SELECT (+DEL )` sets the selector `(+DEL )`
+    const reopen = predates(version, '7.2');
     for (let j = 0; j < ops.length; j++) {
       const op = ops[j];
-      if (open === -1 && op[0] === '(' && op[op.length - 1] !== ')') {
+      if ((open === -1 || reopen) && op[0] === '(' && op[op.length - 1] !== ')') {
         sel = op;
         open = j;
         continue;
@@ -727,6 +730,21 @@ export function checkCommand(user: AclUser, full: string, argv: readonly string[
     }
   }
   return { result: relevant, index: lastIdx };
+}
+
+/**
+ * ACLUserCheckCmdWithUnrestrictedKeyAccess (SORT's BY and GET patterns): true when a selector of
+ * `user` that lets argv run also reads every key (allkeys, or a `*` pattern with read
+ * permission: `~*`, `%R~*`, `%RW~*`; `%W~*` or narrower patterns are not enough).
+ */
+export function hasUnrestrictedKeyAccess(user: AclUser, full: string, argv: readonly string[], version: RedisVersion): boolean {
+  let keys: { pos: number; flags: string }[] | undefined;
+  const keysOf = () => (keys ??= keySpecs().commandKeyRefs(argv, version));
+  for (const s of user.selectors) {
+    if (selectorCheck(s, full, argv, version, keysOf).result !== ACL_OK) continue;
+    if (s.allKeys || s.patterns.some((p) => (p.flags & READ) === READ && p.pattern === '*')) return true;
+  }
+  return false;
 }
 
 /** getAclErrorMessage (NOPERM text without the prefix), per version. */

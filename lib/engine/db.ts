@@ -15,6 +15,7 @@ import type { ServerState } from './registry';
 import { storeKeyOfBytes } from './emulated/keys';
 import { prngOf } from '../keyspace/prng';
 import { touchAllWatchedKeysInDbs } from './watch';
+import { hasUnrestrictedKeyAccess } from './acl';
 
 /**
  * A keyspace notification for the issuing connection, as Redis's notifyKeyspaceEvent sends it
@@ -125,6 +126,7 @@ export function makeDb(conn: Connection, ks: Keyspace): Db {
     },
     keyNames: () => ks.store.keyNames(),
     random: () => prngOf(ks).random(),
+    fullKeyReadAccess: (argv) => conn.user.unrestricted || hasUnrestrictedKeyAccess(conn.user, String(argv[0]).toLowerCase(), argv, conn.keyspace.redisVersion),
     size: () => ks.store.size,
     randomKey: () => ks.store.randomKey(),
     scan: (cursor, count) => ks.store.scan(cursor, count),
@@ -138,6 +140,7 @@ export function makeDb(conn: Connection, ks: Keyspace): Db {
     },
     dirty: (n) => conn.server.stats.addDirty(n),
     subkeysExpired: (n) => void (conn.server.stats.expiredSubkeys += n),
+    lazyfreed: () => void conn.server.stats.lazyfreedObjects++,
     resetStats: () => conn.server.stats.resetStats(),
     propagation() {
       const repl = conn.server.replication;

@@ -236,6 +236,10 @@ export class ServerState {
     this.channels.setMaxListeners(0);
     this.patternChannels.setMaxListeners(0);
     this.config.listeners.add(() => this.updateShortPath());
+    // INFO latencystats: what runs while latency-tracking is no is left out (a reset config: yes)
+    this.config.listeners.add((name) => {
+      if (name === null || name === 'latency-tracking') this.stats.setLatencyTracking(this.config.get('latency-tracking') !== 'no');
+    });
     watchMaxmemory(this);
     this.config.setServerDefault('port', String(port)); // CONFIG GET port: this server's port
     this.config.computed.set('replicaof', () => (this.master === null ? '' : `${this.master.host} ${this.master.port}`));

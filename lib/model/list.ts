@@ -176,6 +176,11 @@ export class RedisList {
     return this.quicklist ? 'quicklist' : 'listpack';
   }
 
+  /** Quicklist nodes (quicklist->len): 1 while a listpack (7.2+ state). */
+  get quicklistNodes(): number {
+    return this.quicklist ? this.nodes.length : 1;
+  }
+
   /** True when held as a quicklist (Redis 7.2+ encoding state). */
   get isQuicklist(): boolean {
     return this.quicklist;

@@ -260,6 +260,13 @@ export async function serve(options: ServeOptions = {}): Promise<RedisServer> {
   listeners.forEach((tcp, node) => {
     const nodePort = ports[node];
     tcp.on('connection', (socket) => {
+      // acceptCommonHandler: a client past maxclients gets the error and is closed (rejected_connections)
+      if (sessions.size >= Number(state.config.get('maxclients') ?? 10000)) {
+        state.stats.rejectedConnections++;
+        socket.on('error', () => undefined);
+        socket.end(masters > 0 ? '-ERR max number of clients + cluster connections reached\r\n' : '-ERR max number of clients reached\r\n');
+        return;
+      }
       state.stats.connectionOpened();
       socket.setNoDelay(true);
       const conn = createConnection({

@@ -163,6 +163,36 @@ export class ServerStats {
     this.totalCommandsProcessed++;
   }
 
+  /**
+   * latency-tracking no (latencystats): each command's calls and usec when it was turned off (a
+   * command first run since counts from 0), null while on; `untracked`: what ran while it was off.
+   * Kept at the switch and read by INFO, so the per-command path does not test the setting.
+   */
+  private latencyOffAt: Map<string, readonly [number, number]> | null = null;
+  private readonly untracked = new Map<string, readonly [number, number]>();
+
+  /** CONFIG SET latency-tracking yes|no. */
+  setLatencyTracking(on: boolean): void {
+    if (!on) {
+      this.latencyOffAt ??= new Map([...this.commands].map(([n, c]) => [n, [c.calls, c.usec] as const]));
+      return;
+    }
+    if (this.latencyOffAt === null) return;
+    for (const [n, c] of this.commands) {
+      const [calls, usec] = this.latencyOffAt.get(n) ?? [0, 0];
+      const [uCalls, uUsec] = this.untracked.get(n) ?? [0, 0];
+      this.untracked.set(n, [uCalls + c.calls - calls, uUsec + c.usec - usec]);
+    }
+    this.latencyOffAt = null;
+  }
+
+  /** The calls and usec of `name` that INFO latencystats shows: those run while latency-tracking was on. */
+  trackedLatency(name: string, c: CommandStats): readonly [calls: number, usec: number] {
+    const [calls, usec] = this.latencyOffAt === null ? [c.calls, c.usec] : this.latencyOffAt.get(name) ?? [0, 0];
+    const u = this.untracked.get(name);
+    return u === undefined ? [calls, usec] : [calls - u[0], usec - u[1]];
+  }
+
   /** Bumped by `resetStats`: records from `commandRecord` before it are no longer counted. */
   generation = 0;
 
@@ -170,6 +200,8 @@ export class ServerStats {
   resetStats(): void {
     this.generation++;
     this.commands.clear();
+    this.untracked.clear();
+    if (this.latencyOffAt !== null) this.latencyOffAt = new Map();
     this.errors.clear();
     this.totalConnectionsReceived = 0;
     this.totalCommandsProcessed = 0;

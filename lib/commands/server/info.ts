@@ -369,13 +369,21 @@ function sectionLines(s: InfoSource, section: string): string[] {
       );
     case 'errorstats':
       return [...s.stats.errors].map(([code, n]) => `errorstat_${code}:count=${n}`);
-    case 'latencystats':
-      return [...s.stats.commands]
-        .filter(([, c]) => c.calls > 0)
-        .map(([name, c]) => {
-          const p = (c.usec / c.calls).toFixed(3);
-          return `latency_percentiles_usec_${name}:p50=${p},p99=${p},p99.9=${p}`;
-        });
+    case 'latencystats': {
+      // each percentile of latency-tracking-info-percentiles (CONFIG GET's spelling, Redis's
+      // trimmed %f) at the mean run time; commands run while latency-tracking was no are left
+      // out, and while it is no the section is empty (the histograms are kept)
+      if (s.config.get('latency-tracking') === 'no') return [];
+      const percentiles = (s.config.get('latency-tracking-info-percentiles') ?? '50 99 99.9').split(' ').filter((p) => p !== '');
+      const out: string[] = [];
+      for (const [name, c] of s.stats.commands) {
+        const [calls, usec] = s.stats.trackedLatency(name, c);
+        if (calls <= 0) continue;
+        const p = (usec / calls).toFixed(3);
+        out.push(`latency_percentiles_usec_${name}:${percentiles.map((q) => `p${q}=${p}`).join(',')}`);
+      }
+      return out;
+    }
     case 'keyspace': {
       const sub = versionIndex(s.version) >= versionIndex('7.4');
       return s.keyspace.map(

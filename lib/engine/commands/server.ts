@@ -24,6 +24,7 @@
  * FUNCTION and FCALL: ./functions.ts.
  */
 import { CommandError, ERR_SYNTAX, errProtectedCommand, errUnknownCommand } from '../../errors';
+import { predates } from '../../version';
 import { COMMANDS } from '../../commands/index';
 import type { InfoSource } from '../../commands/server/info';
 import { OK, type Reply, SimpleString, VerbatimReply } from '../../reply/reply';
@@ -72,11 +73,8 @@ export function infoSource(conn: Connection): InfoSource {
     }
     keyspace.push({ db: ks.dbIndex, keys: keys.length, expires, avgTtl: expires ? Math.floor(ttl / expires) : 0, subexpiry });
   }
-  // channels and patterns, the front end's own included (Connection.listedSubscriptions)
-  const subscribed = (c: Connection) => {
-    const counts = (c as unknown as { listedSubscriptions?: readonly [number, number] }).listedSubscriptions;
-    return counts !== undefined && counts[0] + counts[1] > 0;
-  };
+  // server.pubsub_clients: channels, patterns or shard channels, the front end's own included (Connection.listedAsSubscriber)
+  const subscribed = (c: Connection) => c.listedAsSubscriber;
   const nowMs = conn.keyspace.clock.now();
   return {
     version: conn.keyspace.redisVersion,
@@ -96,7 +94,7 @@ export function infoSource(conn: Connection): InfoSource {
       totalWatchedKeys: conns.reduce((n, c) => n + c.watchCount, 0),
       totalBlockingKeys: blockingKeys.size,
       totalBlockingKeysOnNokey: [...blockingKeys.values()].filter(Boolean).length,
-      maxclients: 10000,
+      maxclients: Number(server.config.get('maxclients') ?? 10000),
     },
     stats: server.stats,
     pubsubChannels: server.channels.eventNames().length,
@@ -124,7 +122,7 @@ function commandNames(conn: Connection): string[] {
 }
 
 /** Delete every key of `dbs`; each key deleted counts as a change (db.c emptyData). */
-function flush(server: ServerState, keyspaces: Iterable<ReturnType<ServerState['keyspace']>>): void {
+function flush(server: ServerState, keyspaces: Iterable<ReturnType<ServerState['keyspace']>>, lazy = false): void {
   let removed = 0;
   const dbs = [...keyspaces];
   const empty = () => {
@@ -140,6 +138,7 @@ function flush(server: ServerState, keyspaces: Iterable<ReturnType<ServerState['
   if (server.tracking !== null) server.tracking.flush(() => touch(empty));
   else touch(empty);
   server.stats.addDirty(removed);
+  if (lazy) server.stats.lazyfreedObjects += removed; // emptyDbAsync: every key, freed by the lazyfree thread
 }
 
 const ERR_BGSAVE_RUNNING = 'ERR Background save already in progress';
@@ -163,8 +162,17 @@ function bgsave(conn: Connection, argv: string[]): Reply {
   return new SimpleString('Background saving started');
 }
 
-function flushMode(argv: string[]): void {
+/**
+ * FLUSHALL/FLUSHDB [ASYNC|SYNC] (db.c getFlushCommandFlags): true when the keys are freed lazily
+ * (INFO lazyfreed_objects counts them): ASYNC, no argument with lazyfree-lazy-user-flush yes,
+ * and from 7.4 (redis#13167) a SYNC flush too, run as a blocking ASYNC one, unless the client
+ * cannot block (MULTI/EXEC, a script: CLIENT_AVOID_BLOCKING_ASYNC_FLUSH). Checked on 7.0.15 and
+ * the post-7.4 build.
+ */
+function flushLazily(conn: Connection, argv: string[]): boolean {
   if (argv.length > 2 || (argv.length === 2 && !/^(a?sync)$/i.test(argv[1]))) throw new CommandError(ERR_SYNTAX);
+  if (argv.length === 2 ? argv[1].toLowerCase() === 'async' : conn.server.config.get('lazyfree-lazy-user-flush') === 'yes') return true;
+  return !predates(conn.keyspace.redisVersion, '7.4') && !conn.keyspace.inTransaction;
 }
 
 
@@ -202,9 +210,9 @@ export const specs: readonly ConnectionCommandSpec[] = [
     name: 'flushall',
     arity: -1,
     run(conn, argv): Reply {
-      flushMode(argv);
+      const lazy = flushLazily(conn, argv);
       conn.server.stats.bgsaveKill();
-      flush(conn.server, conn.server.keyspaces());
+      flush(conn.server, conn.server.keyspaces(), lazy);
       conn.forcePropagation(); // replicated even when every db was empty already
       return OK;
     },
@@ -213,8 +221,7 @@ export const specs: readonly ConnectionCommandSpec[] = [
     name: 'flushdb',
     arity: -1,
     run(conn, argv): Reply {
-      flushMode(argv);
-      flush(conn.server, [conn.keyspace]);
+      flush(conn.server, [conn.keyspace], flushLazily(conn, argv));
       conn.forcePropagation();
       return OK;
     },
