@@ -4,6 +4,14 @@
  * A removed member leaves a hole that is compacted away once holes outnumber members (slot
  * numbers are kept), so a random slot is a member with probability ≥ 1/2 and a scan cursor (the
  * next slot number) survives any change.
+ *
+ * Scans end: a scan that starts (cursor 0) records the next slot number of that moment as the
+ * table's scan limit, and a call with another cursor visits only slots below the limit. Members
+ * added after the start of an iteration are then never returned by it (Redis: they "may or may
+ * not be"), so a loop that adds a member per member it sees still finishes (as Redis's
+ * dictScan does: a new member lands at a random bucket, often behind the cursor). The limit
+ * only grows (a later SCAN 0, of any client, raises it), so an iteration always reaches every
+ * slot that existed when it started: every member present for the whole iteration is returned.
  */
 import { ChurnMap } from './churn-map';
 
@@ -13,6 +21,8 @@ export class SlotTable {
   private slots: number[] = [];
   private holes = 0;
   private nextSlot = 1;
+  /** Scans visit slots below this (see the file comment); 0 until a scan first runs. */
+  private scanLimit = 0;
 
   get size(): number {
     return this.slotOf.size;
@@ -83,17 +93,23 @@ export class SlotTable {
   }
 
   /**
-   * Up to `count` members from slot `cursor` on (0 = the start), and the cursor of the next
-   * call (0 when the table is done).
+   * Up to `count` members from slot `cursor` on (0 = the start of an iteration), below the scan
+   * limit, and the cursor of the next call (0 when the iteration is done).
    */
   scan(cursor: number, count: number): { next: number; members: string[] } {
+    // cursor 0 starts an iteration; another one with no limit yet (a cursor this table never
+    // gave, or one from before a conversion) is bounded by the table as it is now
+    if (cursor === 0 || this.scanLimit === 0) this.scanLimit = this.nextSlot;
+    const limit = this.scanLimit;
     const members: string[] = [];
     let i = cursor <= 1 ? 0 : this.indexOfSlot(cursor);
-    for (; i < this.keys.length && members.length < count; i++) {
-      const k = this.keys[i];
+    const keys = this.keys;
+    const slots = this.slots;
+    for (; i < keys.length && slots[i] < limit && members.length < count; i++) {
+      const k = keys[i];
       if (k !== undefined) members.push(k);
     }
-    while (i < this.keys.length && this.keys[i] === undefined) i++;
-    return { next: i < this.keys.length ? this.slots[i] : 0, members };
+    while (i < keys.length && keys[i] === undefined) i++;
+    return { next: i < keys.length && slots[i] < limit ? slots[i] : 0, members };
   }
 }
