@@ -1,10 +1,11 @@
 /**
- * A SCAN / HSCAN / SSCAN loop that writes one new matching key (field, member) for each
+ * A SCAN / HSCAN / SSCAN / ZSCAN loop that writes one new matching key (field, member) for each
  * one it sees ends, and returns every key present from its start to its end (Redis's SCAN
  * guarantee). Real Redis ends such a loop too (dictScan's reverse-binary cursor over hash
  * buckets: a new key lands at a random bucket, before or after the cursor); the fake bounds each
  * iteration to the slots that existed when it started (cursor 0), so the keys the loop adds are
- * not returned by it.
+ * not returned by it. ZSCAN on a skiplist no longer walks by rank: members added (or removed)
+ * with lower scores during the iteration do not make it skip or repeat an original member.
  *
  * Each loop runs on a fresh engine connection and, when REDIS_URL / REDIS_UNSTABLE_URL are set,
  * on both real servers (database 11, keys under a per-process prefix, deleted afterwards; no
@@ -78,6 +79,27 @@ const scripts = {
       await run(['SADD', `${p}:s`, `seen:${member}`]);
     });
   },
+  async zscan(run: Run, p: string): Promise<Outcome> {
+    const originals = Array.from({ length: N }, (_, i) => `m${i}`);
+    for (let i = 0; i < N; i += 100) await run(['ZADD', `${p}:z`, ...originals.slice(i, i + 100).flatMap((m, j) => [String(i + j), m])]);
+    // each new member sorts before every original one (a rank cursor would return the same members forever)
+    return loop(run, (c) => ['ZSCAN', `${p}:z`, c], 2, originals, async (member) => {
+      await run(['ZADD', `${p}:z`, String(-N - Math.random()), `seen:${member}`]);
+    });
+  },
+  /** ZSCAN while members with lower scores than every original are removed: no original is skipped. */
+  async zscanRemovingLower(run: Run, p: string): Promise<Outcome> {
+    const originals = Array.from({ length: N }, (_, i) => `m${i}`);
+    const fillers = Array.from({ length: N }, (_, i) => `low${i}`);
+    for (let i = 0; i < N; i += 100) {
+      await run(['ZADD', `${p}:z`, ...originals.slice(i, i + 100).flatMap((m, j) => [String(i + j), m])]);
+      await run(['ZADD', `${p}:z`, ...fillers.slice(i, i + 100).flatMap((m, j) => [String(-1 - i - j), m])]);
+    }
+    let removed = 0;
+    return loop(run, (c) => ['ZSCAN', `${p}:z`, c], 2, originals, async () => {
+      if (removed < N) await run(['ZREM', `${p}:z`, fillers[removed++]]);
+    });
+  },
 };
 
 function fakeRun(version: '7.0' | '8.0', port: number): Run {
@@ -126,6 +148,18 @@ describe('scan loops that write one element per element seen, on the fake', () =
         expect([...out.seen.values()].filter((n) => n !== 1)).toEqual([]);
         expect(out.added).toBe(0); // the fake returns none of the elements added during the iteration
       });
+      it('ZSCAN: a ZADD of a new member with a lower score per member seen ends, every original member returned exactly once', async () => {
+        const out = await scripts.zscan(fakeRun(version, port++), 'p');
+        expectEndedWithEveryOriginal(out, Array.from({ length: N }, (_, i) => `m${i}`));
+        expect([...out.seen.values()].filter((n) => n !== 1)).toEqual([]);
+        expect(out.added).toBe(0); // the fake returns none of the elements added during the iteration
+      });
+      it('ZSCAN: members with lower scores removed mid-iteration do not make it skip an original member', async () => {
+        const out = await scripts.zscanRemovingLower(fakeRun(version, port++), 'p');
+        expectEndedWithEveryOriginal(out, Array.from({ length: N }, (_, i) => `m${i}`));
+        expect([...out.seen.values()].filter((n) => n !== 1)).toEqual([]);
+        expect(out.added).toBe(0); // the fake returns none of the elements added during the iteration
+      });
     });
   }
 });
@@ -149,6 +183,8 @@ describeOnRealServers(
       ['scan', 'SCAN: a SET of a new matching key per key seen ends with every original key'],
       ['hscan', 'HSCAN: an HSET of a new field per field seen ends with every original field'],
       ['sscan', 'SSCAN: an SADD of a new member per member seen ends with every original member'],
+      ['zscan', 'ZSCAN: a ZADD of a new lower-scored member per member seen ends with every original member'],
+      ['zscanRemovingLower', 'ZSCAN: lower-scored members removed mid-iteration skip no original member'],
     ] as const) {
       it(title, async () => {
         const out = await scripts[name](run, p);

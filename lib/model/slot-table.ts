@@ -1,6 +1,6 @@
 /**
  * Members with slot numbers increasing in insertion order: the hash-table encoding of a set
- * (lib/model/set.ts).
+ * (lib/model/set.ts) and the scan index of a skiplist-encoded sorted set (lib/model/zset.ts).
  * A removed member leaves a hole that is compacted away once holes outnumber members (slot
  * numbers are kept), so a random slot is a member with probability ≥ 1/2 and a scan cursor (the
  * next slot number) survives any change.
