@@ -115,20 +115,24 @@ function zrandmember(ctx: CommandContext, argv: string[]): Reply {
   return entriesReply(picked, withScores, ctx.version);
 }
 
-/** string2ull: decimal digits of at most 2^64 − 1 (no sign, no spaces). */
+/**
+ * ZSCAN key cursor [MATCH pattern] [COUNT count]. A listpack answers every member in one call
+ * (cursor 0), as Redis. A skiplist is walked by insertion slot (RedisZset.scan), not by rank: a
+ * member added or removed with a lower score would shift the ranks and make an iteration skip
+ * or repeat members. Members added during an iteration are not returned by it.
+ */
 function zscan(ctx: CommandContext, argv: string[]): Reply {
   const cursor = parseScanCursor(argv[2], ctx.version);
   const z = readZset(ctx.db, argv[1]);
   if (z === undefined) return ['0', []];
   const { count, pattern } = parseScanOptions(argv, 3, ctx.version, 'zset');
   let page: Iterable<ZsetEntry>;
-  let next = 0n;
+  let next = 0;
   if (z.listpack) page = z.entries();
   else {
-    const from = cursor > BigInt(z.size) ? z.size : Number(cursor);
-    const to = Math.min(z.size, from + count);
-    page = z.range(from, to - 1);
-    next = to >= z.size ? 0n : BigInt(to);
+    const step = z.scan(cursor > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(cursor), count);
+    page = step.entries;
+    next = step.next;
   }
   const items: Reply[] = [];
   for (const [m, s] of page) {

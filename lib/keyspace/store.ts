@@ -172,7 +172,18 @@ function heapPop(h: HeapEntry[]): void {
   }
 }
 
-/** Cursors of SCAN: the index generation in the high bits, the next slot in the low 32. */
+/** The first index of the ascending `live` whose value is ≥ `slot` (= how many are below it). */
+function lowerBound(live: Int32Array, slot: number): number {
+  let lo = 0;
+  let hi = live.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (live[mid] < slot) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 const SLOT_BITS = 2 ** 32;
 const GENERATIONS = 2 ** 20;
 
@@ -221,6 +232,15 @@ export class KeyStore {
   private generation = 0;
   /** Sorted old slot numbers of the keys kept by the last compaction (previous generation's cursors). */
   private previousLive: Int32Array | null = null;
+  /**
+   * SCAN visits slots below this: the index length when the last iteration started (cursor 0),
+   * renumbered with the slots at compaction. Keys added during an iteration are then not
+   * returned by it, so a loop that writes a key per key it sees ends (Redis's dictScan ends too:
+   * a new key lands at a random bucket, often behind the cursor). It only grows within a
+   * generation (a later SCAN 0, of any client, raises it), so an iteration reaches every slot
+   * that existed when it started.
+   */
+  private scanLimit = 0;
 
   constructor(
     private readonly hooks: StoreHooks,
@@ -758,6 +778,7 @@ export class KeyStore {
     const slotOf = (this.slotOf = new ChurnMap<number>());
     for (let i = 0; i < slots.length; i++) slotOf.set(slots[i] as string, i);
     this.holes = 0;
+    this.scanLimit = slots.length;
     return slots;
   }
 
@@ -791,6 +812,7 @@ export class KeyStore {
     this.slots = slots;
     this.holes = 0;
     this.previousLive = live;
+    this.scanLimit = lowerBound(live, this.scanLimit);
     this.generation = (this.generation + 1) % GENERATIONS;
   }
 
@@ -804,40 +826,40 @@ export class KeyStore {
     this.reportNextExpiry();
   }
 
-  /** The slot a SCAN cursor continues at (0 for a cursor of an older generation: start again). */
+  /** The slot a SCAN cursor continues at (-1 for a cursor of an older generation: start again). */
   private slotOfCursor(cursor: number): number {
     const generation = Math.floor(cursor / SLOT_BITS);
     const slot = cursor % SLOT_BITS;
     if (generation === this.generation) return slot;
     const live = this.previousLive;
-    if (live === null || generation !== (this.generation + GENERATIONS - 1) % GENERATIONS) return 0;
+    if (live === null || generation !== (this.generation + GENERATIONS - 1) % GENERATIONS) return -1;
     // the first kept key at or after the old slot
-    let lo = 0;
-    let hi = live.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (live[mid] < slot) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return lowerBound(live, slot);
   }
 
   /**
    * One SCAN step (db.c scanGenericCommand over the key index): from `cursor` (0 = start),
    * examine up to `count` keys (and at most 10 × `count` slots, holes included), returning the
    * keys found (expired ones deleted and left out) and the next cursor (0 = done). Every key
-   * present for the whole iteration is returned exactly once; keys added meanwhile may or may
-   * not be. `cursor` is a number below 2^52 (one this method returned, or any other: a cursor
-   * the store never gave either continues at some slot or ends the iteration).
+   * present for the whole iteration is returned exactly once; keys added meanwhile are not
+   * (slots at or past the scan limit are not visited: `scanLimit`). `cursor` is a number below
+   * 2^52 (one this method returned, or any other: a cursor the store never gave either
+   * continues at some slot or ends the iteration).
    */
   scan(cursor: number, count: number): { cursor: number; keys: string[] } {
     const slots = this.slots ?? this.buildIndex();
-    let slot = cursor === 0 ? 0 : this.slotOfCursor(cursor);
+    let slot = cursor === 0 ? -1 : this.slotOfCursor(cursor);
+    if (slot < 0) {
+      // a new iteration (or one restarted: its cursor's generation is gone)
+      slot = 0;
+      this.scanLimit = slots.length;
+    }
+    const limit = Math.min(this.scanLimit, slots.length);
     const found: string[] = [];
     let examined = 0;
     let visited = 0;
     const maxVisits = count * 10;
-    while (slot < slots.length && examined < count && visited < maxVisits) {
+    while (slot < limit && examined < count && visited < maxVisits) {
       const key = slots[slot++];
       visited++;
       if (key === undefined) continue;
@@ -847,8 +869,8 @@ export class KeyStore {
     // expired keys go now (they may compact the index: the cursor is taken after)
     const keys = this.expiry.size === 0 ? found : found.filter((k) => !this.expireIfDue(k) && this.raw.has(k));
     const current = this.slots!;
-    if (current !== slots) slot = this.slotOfCursor(this.generationCursor(slot, slots));
-    if (slot >= current.length) return { cursor: 0, keys };
+    if (current !== slots) slot = Math.max(0, this.slotOfCursor(this.generationCursor(slot, slots)));
+    if (slot >= current.length || slot >= this.scanLimit) return { cursor: 0, keys };
     return { cursor: this.generation * SLOT_BITS + slot, keys };
   }
 

@@ -111,6 +111,12 @@ export class RedisHash {
   private order: HashEntry[] = [];
   private holes = 0;
   private nextId = 1;
+  /**
+   * HSCAN visits ids below this: `nextId` when the last iteration started (cursor 0), so that
+   * fields added during an iteration are not returned by it and a loop that adds a field per
+   * field it sees ends (see lib/model/slot-table.ts). It only grows. 0 until a scan first runs.
+   */
+  private scanLimit = 0;
   /** Converted to a hash table (one way). */
   private big = false;
   /** A listpack that carries TTLs (LISTPACK_EX): kept once a TTL was set on it. */
@@ -338,9 +344,12 @@ export class RedisHash {
 
   /**
    * Up to about `count` entries from cursor position `cursor` (0 = start), in order; the next
-   * cursor, 0 when done. Entries present during a whole scan are returned at least once.
+   * cursor, 0 when done. Entries present during a whole scan are returned at least once;
+   * entries added after the scan started (cursor 0) are not returned by it.
    */
   scan(cursor: number, count: number): { next: number; entries: HashEntry[] } {
+    if (cursor === 0 || this.scanLimit === 0) this.scanLimit = this.nextId;
+    const limit = this.scanLimit;
     const out: HashEntry[] = [];
     // first position whose id ≥ cursor (ids increase along `order`)
     let lo = 0;
@@ -351,11 +360,12 @@ export class RedisHash {
       else hi = mid;
     }
     let i = lo;
-    for (; i < this.order.length && out.length < count; i++) {
-      const e = this.order[i];
+    const order = this.order;
+    for (; i < order.length && order[i].id < limit && out.length < count; i++) {
+      const e = order[i];
       if (!e.removed) out.push(e);
     }
-    return { next: i < this.order.length ? this.order[i].id : 0, entries: out };
+    return { next: i < order.length && order[i].id < limit ? order[i].id : 0, entries: out };
   }
 
   /** An independent copy (COPY), encoding and TTLs included. */

@@ -17,6 +17,7 @@
  * `ZADD z -0 a` then `ZSCORE z a` is `0`, while a skiplist one answers `-0`).
  */
 import { ChurnMap } from './churn-map';
+import { SlotTable } from './slot-table';
 
 const MAX_LEVEL = 32;
 
@@ -211,6 +212,13 @@ export class RedisZset {
   private readonly dict = new ChurnMap<number>(); // member → score (see ChurnMap: ZADD+ZREM of one member stays O(1))
   private readonly zsl = new SkipList();
   private lp = true;
+  /**
+   * ZSCAN's cursor space on the skiplist encoding: members in insertion slots (a rank would
+   * shift when a member with a lower score comes or goes, skipping or repeating members), built
+   * on the first ZSCAN of a skiplist (so only scanned sorted sets pay its memory) and kept by
+   * ZADD/ZREM from then on (O(1) amortized, O(log n) for a removal).
+   */
+  private scanIndex: SlotTable | undefined;
 
   /** Redis's encoding: listpack (true) or skiplist (false). See the file comment. */
   get listpack(): boolean {
@@ -270,6 +278,7 @@ export class RedisZset {
     }
     this.dict.set(member, score);
     this.zsl.insert(score, member);
+    if (old === undefined && this.scanIndex !== undefined) this.scanIndex.add(member);
     return old === undefined;
   }
 
@@ -279,6 +288,7 @@ export class RedisZset {
     if (old === undefined) return false;
     this.dict.delete(member);
     this.zsl.delete(old, member);
+    this.scanIndex?.delete(member);
     return true;
   }
 
@@ -333,6 +343,23 @@ export class RedisZset {
   /** Every entry in ascending order. */
   entries(): Generator<ZsetEntry> {
     return this.range(0, this.dict.size - 1);
+  }
+
+  /**
+   * One ZSCAN step over the members (skiplist encoding): up to `count` members with their
+   * scores from `cursor` (0 = the start), and the next cursor (0 = done). Every member present
+   * for the whole iteration is returned exactly once, whatever scores come and go; members
+   * added during the iteration are not returned by it (lib/model/slot-table.ts), so a loop that
+   * adds a member per member it sees ends.
+   */
+  scan(cursor: number, count: number): { next: number; entries: ZsetEntry[] } {
+    let index = this.scanIndex;
+    if (index === undefined) {
+      index = this.scanIndex = new SlotTable();
+      for (const m of this.dict.keys()) index.add(m);
+    }
+    const page = index.scan(cursor, count);
+    return { next: page.next, entries: page.members.map((m) => [m, this.dict.get(m)!] as const) };
   }
 
   /** Members and scores in insertion (dict) order. */
