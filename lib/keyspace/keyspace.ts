@@ -140,7 +140,7 @@ export class Keyspace {
         if (this.expiryTimer !== timer) return;
         this.expiryTimer = null; // spent: not cancelled again
         this.runActiveExpiry();
-      }, Math.max(0, at - readNow(clock)));
+      }, Math.max(0, at + 1 - readNow(clock)));
     } catch {
       return; // a clock that cannot schedule (library misuse): keys still expire before commands and on access
     }
@@ -177,7 +177,7 @@ export class Keyspace {
     } catch {
       return; // a clock that answers no valid time: the command itself reports it
     }
-    if (at <= now) this.runActiveExpiry();
+    if (at < now) this.runActiveExpiry();
   }
 
   /** Every key modification (the engine's client-side caching invalidates it: lib/engine/tracking.ts). */

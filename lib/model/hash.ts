@@ -280,7 +280,7 @@ export class RedisHash {
     const due: HashEntry[] = [];
     for (;;) {
       const top = this.expiries.peek();
-      if (top === undefined || top[0] > now) break;
+      if (top === undefined || top[0] >= now) break;
       this.expiries.pop();
       const [at, e] = top;
       if (e.removed || e.expireAt !== at) continue; // stale: deleted, persisted or re-timed
