@@ -18,6 +18,7 @@ import { createFakeClock } from 'ioredis-mock-streams';
 import { Connection } from '../../lib/engine';
 import { toResp2Plain, type Reply } from '../../lib/reply/reply';
 import { engineConnections } from '../helpers/engine-connections';
+import { connectReal, describeOnRealServers, type AnyClient } from '../helpers/real-server';
 
 const engine = engineConnections(58_400);
 const turn = () => new Promise((resolve) => setImmediate(resolve));
@@ -210,5 +211,79 @@ describe('a hash field is kept during the ms of its deadline and expires once th
     await run(c, 'HSET', 'h', 'f', 'v', 'g', 'w');
     expect(await run(c, 'HPEXPIREAT', 'h', String(START), 'FIELDS', '1', 'f')).toEqual([2]);
     expect(await run(c, 'HEXISTS', 'h', 'f')).toBe(0);
+  });
+});
+
+/**
+ * On a real server (whose clock no test controls): poll `MULTI; <ttl>; <get>; EXEC` in a tight
+ * loop after giving a 5 ms TTL, until the value is gone. Every pair seen must be one the fake
+ * gives at some ms (before, at, or past the deadline), and the deadline-ms pair (TTL 0 or -2 with
+ * the value still there) must show up in some trial.
+ */
+describeOnRealServers('the deadline ms of a key and of a hash field', (server) => {
+  const DB = 13;
+  const tag = `deadline:${process.pid}`;
+
+  async function poll(real: AnyClient, setup: string[][], ttl: string[], get: string[]): Promise<Set<string>> {
+    const seen = new Set<string>();
+    for (let trial = 0; trial < 20; trial++) {
+      await real.call('DEL', setup[0][1]);
+      for (const argv of setup) await real.call(argv[0], ...argv.slice(1));
+      for (;;) {
+        const [[, t], [, v]] = (await real.multi().call(ttl[0], ...ttl.slice(1)).call(get[0], ...get.slice(1)).exec()) as [unknown, unknown][];
+        const tt = Array.isArray(t) ? t[0] : t;
+        seen.add(`${Number(tt) > 0 ? '+' : String(tt)} ${String(v)}`);
+        if (v === null) break;
+      }
+      if ([...seen].some((x) => /^(0|-2) v$/.test(x))) break;
+    }
+    return seen;
+  }
+
+  async function fakeAt(setup: string[][], ttl: string[], get: string[]): Promise<Set<string>> {
+    const clock = createFakeClock({ now: START });
+    const c = engine.conn({ streams: { clock, redisVersion: server.version === '7.0' ? '7.0' : '8.0' } });
+    const seen = new Set<string>();
+    for (const argv of setup) await c.execute(argv);
+    for (let ms = 0; ms <= 6; ms++) {
+      const t = await run(c, ...ttl);
+      const v = await run(c, ...get);
+      const tt = Array.isArray(t) ? t[0] : t;
+      seen.add(`${Number(tt) > 0 ? '+' : String(tt)} ${String(v)}`);
+      clock.tick(1);
+    }
+    return seen;
+  }
+
+  const cases: [string, string[][], string[], string[]][] = [
+    ['a key (PTTL 0 and GET v at the deadline ms)', [['SET', `${tag}:k`, 'v', 'PX', '5']], ['PTTL', `${tag}:k`], ['GET', `${tag}:k`]],
+  ];
+  if (server.version !== '7.0') {
+    cases.push(
+      [
+        'a field of a listpack hash (HPTTL -2 and HGET v at the deadline ms)',
+        [['HSET', `${tag}:h`, 'f', 'v', 'g', 'w'], ['HPEXPIRE', `${tag}:h`, '5', 'FIELDS', '1', 'f']],
+        ['HPTTL', `${tag}:h`, 'FIELDS', '1', 'f'],
+        ['HGET', `${tag}:h`, 'f'],
+      ],
+      [
+        'a field of a hash table (HPTTL 0 and HGET v at the deadline ms)',
+        [['HSET', `${tag}:h`, 'f', 'v', 'g', 'x'.repeat(100)], ['HPEXPIRE', `${tag}:h`, '5', 'FIELDS', '1', 'f']],
+        ['HPTTL', `${tag}:h`, 'FIELDS', '1', 'f'],
+        ['HGET', `${tag}:h`, 'f'],
+      ],
+    );
+  }
+
+  it.each(cases)('%s', async (_name, setup, ttl, get) => {
+    const real = await connectReal(server.url, DB, {}, false);
+    try {
+      const realSeen = await poll(real, setup, ttl, get);
+      const fakeSeen = await fakeAt(setup, ttl, get);
+      expect([...realSeen].sort()).toEqual([...fakeSeen].sort());
+    } finally {
+      await real.call('DEL', `${tag}:k`, `${tag}:h`);
+      real.disconnect();
+    }
   });
 });
