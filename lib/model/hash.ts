@@ -269,8 +269,8 @@ export class RedisHash {
   }
 
   /**
-   * Remove every field whose expiry is ≤ `now`; their names in expiry order (in a listpack, its
-   * order: fields of one expiry time as they sit in it, as listpackExExpire walks it).
+   * Remove every field whose expiry is < `now` (a field is kept during its deadline ms:
+   * hashTypeIsExpired); their names in expiry order (in a listpack, its order: fields of one expiry time as they sit in it, as listpackExExpire walks it).
    */
   expireDue(now: number): string[] {
     if (this.volatile === 0) {
