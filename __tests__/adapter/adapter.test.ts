@@ -145,7 +145,7 @@ describe('ioredis-mock plugin', () => {
     expect(await r.xadd('s', '*', 'f', 'v')).toBe('1000000-0');
     expect(await r.pexpire('s', 1500)).toBe(1);
     expect(await r.pttl('s')).toBe(1500);
-    clock.tick(1499);
+    clock.tick(1500); // the deadline ms: still there
     expect(await r.exists('s')).toBe(1);
     clock.tick(1);
     expect(await r.exists('s')).toBe(0);

@@ -105,7 +105,7 @@ describe('ioredis-mock commands on the keyspace clock and on stream keys', () =>
     expect(await r.set('lock', 'v', 'EX', 5, 'NX')).toBe('OK');
     expect(await r.pttl('lock')).toBe(5000);
     await r.setex('other', 2, 'v');
-    clock.tick(5000);
+    clock.tick(5001); // past the deadline
     expect(await r.exists('lock', 'other')).toBe(0);
     expect(await r.set('lock', 'v2', 'NX')).toBe('OK');
     r.disconnect();

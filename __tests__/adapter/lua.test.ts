@@ -225,7 +225,9 @@ describe('atomicity and time', () => {
     expect(await r.eval("redis.call('EXPIRE', KEYS[1], 10); return redis.call('TTL', KEYS[1])", 1, 's')).toBe(10);
     clock.tick(4_000);
     expect(await r.eval("return redis.call('PTTL', KEYS[1])", 1, 's')).toBe(6_000);
-    clock.tick(6_000);
+    clock.tick(6_000); // the deadline ms: still there (PTTL 0)
+    expect(await r.eval("return redis.call('PTTL', KEYS[1])", 1, 's')).toBe(0);
+    clock.tick(1);
     expect(await r.eval("return redis.call('EXISTS', KEYS[1])", 1, 's')).toBe(0);
   });
 });

@@ -218,6 +218,8 @@ describe('blocking XREADGROUP / XREAD on the keyspace clock', () => {
     await w.pexpire('s', 500);
     const read = r.xreadgroup('GROUP', 'g', 'c', 'BLOCK', 0, 'STREAMS', 's', '>');
     await clock.tickAsync(500);
+    expect(await settled(read)).toBe(false); // the deadline ms: the key is still there
+    await clock.tickAsync(1);
     await expect(read).rejects.toThrow('NOGROUP');
     r.disconnect();
     w.disconnect();
@@ -349,7 +351,9 @@ describe('blocking list pops (BLPOP, BRPOP, BLMOVE, BRPOPLPUSH, BLMPOP) on the i
     await r.pexpire('l', 10_000);
     expect(await r.blpop('l', 0)).toEqual(['l', 'a']);
     expect(await r.pttl('l')).toBe(10_000);
-    await clock.tickAsync(10_000);
+    await clock.tickAsync(10_000); // the deadline ms: still there
+    expect(await r.exists('l')).toBe(1);
+    await clock.tickAsync(1);
     expect(await r.exists('l')).toBe(0);
     r.disconnect();
   });

@@ -118,7 +118,7 @@ describe('keys made due by setSystemTime expire before the next command', () => 
     const sub = await subscriber({ streams: { clock } });
     const names = ['m', 'c', 'x', 'a', 'q', 'b', 'z', 'e'];
     for (const k of names) await c.execute(['SET', k, 'v', 'PX', '100']);
-    clock.setSystemTime(START + 100);
+    clock.setSystemTime(START + 101); // past their deadline
     await c.execute(['PING']);
     await turn();
     expect(sub.events).toEqual(names.map((k) => `expired ${k}`));
@@ -149,14 +149,14 @@ describe('keys made due by setSystemTime expire before the next command', () => 
     await turn();
     sub.events.length = 0;
     const cycle = jest.spyOn(c.keyspace.store, 'expireDue');
-    clock.setSystemTime(START + 9); // k0 due at +10
+    clock.setSystemTime(START + 10); // k0's deadline: kept during it, expired from +11
     for (const argv of [['PING'], ['DBSIZE'], ['KEYS', '*'], ['GET', 'k0'], ['INFO', 'keyspace']]) await c.execute(argv);
     await turn();
     expect(cycle).not.toHaveBeenCalled();
     expect(sub.events).toEqual([]);
     expect(await c.execute(['DBSIZE'])).toBe(6);
     expect(await statOf(c, 'expired_keys')).toBe(0);
-    clock.setSystemTime(START + 10);
+    clock.setSystemTime(START + 11);
     await c.execute(['PING']);
     expect(cycle).toHaveBeenCalledTimes(1);
     await turn();
@@ -170,7 +170,7 @@ describe('keys made due by setSystemTime expire before the next command', () => 
     await c.execute(['CONFIG', 'SET', 'notify-keyspace-events', 'Ex']);
     const sub = await subscriber({ streams: { clock } });
     await fiveKeys(c);
-    clock.setSystemTime(START + 30);
+    clock.setSystemTime(START + 31); // past k2's deadline
     await c.execute(['PING']);
     clock.tick(0); // the timer armed for k0 before the jump
     await turn();

@@ -35,7 +35,7 @@ describe('active expiry', () => {
     await redis.pexpire('session', 1500);
     await redis.set('other', 'v');
     await redis.expire('other', 10);
-    clock.tick(1499);
+    clock.tick(1500); // the deadline ms: kept (db.c keyIsExpired now > when)
     await turn();
     expect(seen).toEqual([]);
     expect(await redis.dbsize()).toBe(2);
@@ -70,7 +70,7 @@ describe('active expiry', () => {
     await redis.copy('h', 'h2');
     await turn();
     seen.length = 0;
-    clock.tick(99);
+    clock.tick(100); // the deadline ms: kept (t_hash.c hashTypeIsExpired expireAt < now)
     await turn();
     expect(seen).toEqual([]);
     clock.tick(1);
@@ -114,7 +114,7 @@ describe('active expiry', () => {
     await redis.hset('swapped', 'a', '1');
     await redis.call('HPEXPIRE', 'swapped', '100', 'FIELDS', '1', 'a');
     await redis.swapdb(0, 1);
-    clock.tick(100);
+    clock.tick(101); // past the fields' deadline
     await turn();
     expect(await redis.dbsize()).toBe(0);
     await redis.select(1);
@@ -137,7 +137,7 @@ describe('active expiry', () => {
     await turn();
     expect(await redis.exists('k')).toBe(1);
     await redis.pexpire('k', 10);
-    clock.setSystemTime(clock.now() + 10); // time jumps: no timer fired yet
+    clock.setSystemTime(clock.now() + 11); // time jumps past the deadline: no timer fired yet
     expect(await redis.get('k')).toBeNull();
     clock.tick(0);
     await turn();
@@ -158,7 +158,7 @@ describe('active expiry', () => {
     await sub.psubscribe('__key*@0__:*');
     const key = Buffer.from([0x6b, 0xff, 0x00, 0xfe]);
     await redis.set(key, 'v', 'PX', 10);
-    clock.tick(10);
+    clock.tick(11); // past the deadline
     await turn();
     const hex = (s: string) => Buffer.from(s).toString('hex');
     expect(seen).toEqual([

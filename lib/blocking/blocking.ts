@@ -80,7 +80,7 @@ export class BlockingQueue {
         this.expiryTimers.delete(key);
         this.expiry.probe(key);
         this.flush();
-      }, Math.max(0, at - readNow(clock)));
+      }, Math.max(0, at + 1 - readNow(clock)));
       this.expiryTimers.set(key, timer);
     } catch (err) {
       for (const w of [...(this.byKey.get(key) ?? [])]) this.finish(w, (x) => x.reject(err));

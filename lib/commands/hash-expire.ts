@@ -124,10 +124,15 @@ function httlGeneric(ctx: CommandContext, argv: string[], unitMs: boolean, absol
   const h = readHash(ctx, argv[1]);
   const fields = fieldsBlock(argv, 2, ERR_NUMFIELDS_POSITIVE);
   const basetime = absolute ? 0 : Math.floor(ctx.now);
+  // A field is kept during the ms of its deadline (lazy expiry: at < now), but in a listpack
+  // httlGenericCommand already answers -2 then (`expire <= commandTimeSnapshot()`); its hash
+  // table path answers -2 only when `expire < now` (so 0 / the deadline at that ms).
+  const dueAt = h !== undefined && !h.isHashtable ? Math.floor(ctx.now) : -1;
   return fields.map((field) => {
     const at = h?.expireAtOf(field);
     if (at === undefined) return NO_FIELD;
     if (at === 0) return NO_TTL;
+    if (at <= dueAt) return NO_FIELD;
     return unitMs ? at - basetime : Math.floor((at + 999 - basetime) / 1000);
   });
 }

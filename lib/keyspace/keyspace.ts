@@ -120,11 +120,12 @@ export class Keyspace {
   }
 
   /**
-   * Arm the active-expiry timer for the earliest TTL `at` (ms), or cancel it (undefined): when
-   * it fires, every key whose TTL has passed is deleted (Redis's active expiry: a key goes, and
-   * `expired` is published, without any command touching it). On the keyspace clock: a fake
-   * clock's timers never become real ones; a real timer is unref'd (it never keeps a process
-   * or a jest worker alive). A clock that cannot schedule leaves expiry to the commands
+   * Arm the active-expiry timer for the earliest TTL `at` (ms), or cancel it (undefined). It fires
+   * at `at + 1`, the first ms the key is expired (db.c keyIsExpired: now > when); then every key
+   * whose TTL has passed is deleted (Redis's active expiry: a key goes, and `expired` is
+   * published, without any command touching it). On the keyspace clock: a fake clock's timers
+   * never become real ones; a real timer is unref'd (it never keeps a process or a jest worker
+   * alive). A clock that cannot schedule leaves expiry to the commands
    * (`expireDueNow` before each one, lazy expiry on access).
    */
   private armActiveExpiry(at: number | undefined): void {
@@ -140,7 +141,7 @@ export class Keyspace {
         if (this.expiryTimer !== timer) return;
         this.expiryTimer = null; // spent: not cancelled again
         this.runActiveExpiry();
-      }, Math.max(0, at - readNow(clock)));
+      }, Math.max(0, at + 1 - readNow(clock)));
     } catch {
       return; // a clock that cannot schedule (library misuse): keys still expire before commands and on access
     }
@@ -177,7 +178,7 @@ export class Keyspace {
     } catch {
       return; // a clock that answers no valid time: the command itself reports it
     }
-    if (at <= now) this.runActiveExpiry();
+    if (at < now) this.runActiveExpiry();
   }
 
   /** Every key modification (the engine's client-side caching invalidates it: lib/engine/tracking.ts). */

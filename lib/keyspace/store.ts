@@ -359,7 +359,7 @@ export class KeyStore {
   private expireIfDue(key: string): boolean {
     if (this.expiry.size === 0) return false; // no TTL anywhere: the usual case, no lookup
     const at = this.expiry.get(key);
-    if (at !== undefined && at <= this.hooks.now()) {
+    if (at !== undefined && at < this.hooks.now()) {
       if (this.expiryPaused) return true;
       this.expireKey(key);
     }
@@ -387,7 +387,7 @@ export class KeyStore {
     if (!(v instanceof RedisHash) || v.volatileCount === 0) return;
     const now = this.hooks.now();
     const next = v.nextExpiry();
-    if (next === undefined || next > now) return;
+    if (next === undefined || next >= now) return;
     this.expireHashFields(key, now);
   }
 
@@ -560,7 +560,7 @@ export class KeyStore {
     has: (key: string) => this.expiry.has(bytesOf(key)),
     isExpired: (key: string) => {
       const at = this.expiry.get(bytesOf(key));
-      return at !== undefined && at <= this.hooks.now();
+      return at !== undefined && at < this.hooks.now();
     },
     delete: (key: string) => void this.removeExpiry(bytesOf(key)),
   });
@@ -622,7 +622,7 @@ export class KeyStore {
   /** True when `key` has a TTL that has passed on the keyspace clock (not yet dropped). */
   isExpired(key: string): boolean {
     const at = this.expiry.get(key);
-    return at !== undefined && at <= this.hooks.now();
+    return at !== undefined && at < this.hooks.now();
   }
 
   /** Absolute expiry time of a full key in ms, if it has a TTL. */
@@ -696,14 +696,14 @@ export class KeyStore {
     const now = this.hooks.now();
     this.reportedExpiry = undefined;
     if (this.fieldHeap.length !== 0) {
-      for (let at = this.earliestFieldExpiry(); at !== undefined && at <= now; at = this.earliestFieldExpiry()) {
+      for (let at = this.earliestFieldExpiry(); at !== undefined && at < now; at = this.earliestFieldExpiry()) {
         const key = this.fieldHeap[0][1];
         heapPop(this.fieldHeap);
         this.fieldAt.delete(key);
         this.expireHashFields(key, now);
       }
     }
-    for (let at = this.earliestExpiry(); at !== undefined && at <= now; at = this.earliestExpiry()) {
+    for (let at = this.earliestExpiry(); at !== undefined && at < now; at = this.earliestExpiry()) {
       const key = this.heap[0][1];
       this.popExpiry();
       this.expireKey(key);
@@ -890,7 +890,7 @@ export class KeyStore {
       const key = slots[Math.floor(Math.random() * slots.length)];
       if (key === undefined) continue;
       const at = this.expiry.get(key);
-      if (at !== undefined && at <= this.hooks.now()) {
+      if (at !== undefined && at < this.hooks.now()) {
         this.expireKey(key);
         continue;
       }

@@ -275,8 +275,8 @@ export class RedisHash {
   }
 
   /**
-   * Remove every field whose expiry is ≤ `now`; their names in expiry order (in a listpack, its
-   * order: fields of one expiry time as they sit in it, as listpackExExpire walks it).
+   * Remove every field whose expiry is < `now` (a field is kept during its deadline ms:
+   * hashTypeIsExpired); their names in expiry order (in a listpack, its order: fields of one expiry time as they sit in it, as listpackExExpire walks it).
    */
   expireDue(now: number): string[] {
     if (this.volatile === 0) {
@@ -286,7 +286,7 @@ export class RedisHash {
     const due: HashEntry[] = [];
     for (;;) {
       const top = this.expiries.peek();
-      if (top === undefined || top[0] > now) break;
+      if (top === undefined || top[0] >= now) break;
       this.expiries.pop();
       const [at, e] = top;
       if (e.removed || e.expireAt !== at) continue; // stale: deleted, persisted or re-timed
