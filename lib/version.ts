@@ -171,6 +171,11 @@ export const FEATURE_SINCE = {
    *  element of the command that produced it (uncounted), and ahead of a script's reply —
    *  checked on redis-server 7.0.15 with RESP3 (unit/pubsub "publish to self inside multi"). */
   selfPushAfterReply: '7.2',
+  /** TIME inside a script, function or MULTI answers the time the outer command started (7.2,
+   *  redis #10300 "Freeze time sampling during command execution, and scripts"; redis #12556):
+   *  two TIMEs around a long loop in one EVAL answer the same on the post-7.4 build; 7.0.15
+   *  answers the live time (they differ by the loop's duration). */
+  timeFrozenInScripts: '7.2',
 } as const satisfies Record<string, RedisVersion>;
 
 export type Feature = keyof typeof FEATURE_SINCE;

@@ -34,6 +34,7 @@ import { aclStateOf, categoriesOf, commandsInCategory } from '../acl';
 import { type Connection, builtinArity, connectionClosedError, openConnections } from '../connection';
 import type { ServerState } from '../registry';
 import { RedisHash } from '../../model/hash';
+import { supports } from '../../version';
 import { CONNECTION_COMMANDS } from './index';
 import { monitorCommand } from '../connection/monitor';
 import { usedMemory } from '../maxmemory';
@@ -202,7 +203,9 @@ export const specs: readonly ConnectionCommandSpec[] = [
     name: 'time',
     arity: 1,
     run(conn): Reply {
-      const us = BigInt(Math.floor(conn.keyspace.clock.now())) * 1000n;
+      // 7.2+: the outer command's time snapshot (frozen in a script, function or EXEC); 7.0: live
+      const ms = supports(conn.keyspace.redisVersion, 'timeFrozenInScripts') ? conn.keyspace.now() : conn.keyspace.clock.now();
+      const us = BigInt(Math.floor(ms)) * 1000n;
       return [String(us / 1000000n), String(us % 1000000n)];
     },
   },
