@@ -19,7 +19,8 @@
 # "Queue Cleaner should clean completed jobs respecting limit" needs its jobs done within 25 ms).
 # Without REDIS_URL serve runs alone and its counts are printed. Needs the npm registry the first
 # time (the suite's pinned dependencies) and a built dist/ (npm run build). About 2 min per target
-# and run on an idle 2-CPU machine.
+# and run on an idle 2-CPU machine. trace/ holds a recording proxy and a replay on a manual clock
+# that compare every reply, not only the tests' outcomes (how the expiry-boundary divergence was found).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
@@ -30,7 +31,7 @@ TARGETS=redis,serve
 while [ $# -gt 0 ]; do
   case $1 in
     --targets) TARGETS=$2; shift ;;
-    -h|--help) sed -n 2,24p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,26p "$0"; exit 0 ;;
     *) FILES+=("test/$(basename "$1")") ;;
   esac
   shift
