@@ -31,7 +31,7 @@ TARGETS=redis,serve
 while [ $# -gt 0 ]; do
   case $1 in
     --targets) TARGETS=$2; shift ;;
-    -h|--help) sed -n 2,26p "$HERE/run.sh"; exit 0 ;;
+    -h|--help) sed -n 2,23p "$HERE/run.sh"; exit 0 ;;
     *) FILES+=("test/$(basename "$1")") ;;
   esac
   shift
