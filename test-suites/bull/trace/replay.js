@@ -11,46 +11,13 @@
 const fs = require('fs');
 const net = require('net');
 const readline = require('readline');
+const { Parser } = require('./resp-parser');
 const [, , trace, port] = process.argv;
 const SKIP = new Set(['SUBSCRIBE', 'PSUBSCRIBE', 'UNSUBSCRIBE', 'PUNSUBSCRIBE', 'QUIT', 'INFO', 'CLIENT', 'MONITOR', 'PING']);
 const BLOCK = { BRPOPLPUSH: (a) => ['RPOPLPUSH', a[1], a[2]], BLMOVE: (a) => ['LMOVE', a[1], a[2], a[3], a[4]],
   BRPOP: (a) => ['RPOP', a[1]], BLPOP: (a) => ['LPOP', a[1]] };
 const UNORDERED = new Set(['KEYS', 'SMEMBERS', 'HKEYS', 'HVALS', 'SCAN']);
 
-function Parser() {
-  let buf = Buffer.alloc(0);
-  function parse(pos) {
-    if (pos >= buf.length) return null;
-    const t = String.fromCharCode(buf[pos]);
-    const eol = buf.indexOf('\r\n', pos);
-    if (eol < 0) return null;
-    const line = buf.toString('latin1', pos + 1, eol);
-    if (t === '+' || t === '-' || t === ':') return [{ t, v: line }, eol + 2];
-    if (t === '$') {
-      const n = +line;
-      if (n < 0) return [{ t: 'nil' }, eol + 2];
-      if (eol + 2 + n + 2 > buf.length) return null;
-      return [{ t: '$', v: buf.toString('latin1', eol + 2, eol + 2 + n) }, eol + 2 + n + 2];
-    }
-    if (t === '*') {
-      const n = +line;
-      if (n < 0) return [{ t: 'nilarr' }, eol + 2];
-      const items = [];
-      let p = eol + 2;
-      for (let i = 0; i < n; i++) { const r = parse(p); if (!r) return null; items.push(r[0]); p = r[1]; }
-      return [{ t: '*', v: items }, p];
-    }
-    throw new Error('bad reply ' + t);
-  }
-  return (chunk) => {
-    buf = Buffer.concat([buf, chunk]);
-    const res = [];
-    let pos = 0;
-    for (;;) { const r = parse(pos); if (!r) break; res.push(r[0]); pos = r[1]; }
-    buf = buf.subarray(pos);
-    return res;
-  };
-}
 function conn() {
   const s = net.connect(+port, '127.0.0.1');
   const p = Parser();
