@@ -21,7 +21,7 @@ import { serve } from 'ioredis-mock-streams/server';
 import { createUpstashHandler } from 'ioredis-mock-streams/upstash';
 import { Connection } from '../../lib/engine';
 import { toResp2Plain, type Reply } from '../../lib/reply/reply';
-import { engineConnections } from '../helpers/engine-connections';
+import { engineConnections, keyevents } from '../helpers/engine-connections';
 import { connectReal, describeOnRealServers } from '../helpers/real-server';
 
 const engine = engineConnections(57_350);
@@ -39,18 +39,10 @@ async function statOf(c: Connection, name: string): Promise<number> {
   return Number(m[1]);
 }
 
-/** A connection subscribed to every keyevent of every database; `events` lists `event key` (db shown when not 0). */
+/** A connection subscribed to every keyevent (helpers' keyevents: `event key`). */
 async function subscriber(opts: Parameters<typeof engine.conn>[0]): Promise<{ conn: Connection; events: string[] }> {
   const conn = engine.conn(opts);
-  const events: string[] = [];
-  conn.onPush((msg) => {
-    const m = plain(msg) as string[];
-    if (m[0] !== 'pmessage') return;
-    const [, db, event] = /^__keyevent@(\d+)__:(.*)$/.exec(m[2])!;
-    events.push(`${db === '0' ? '' : `${db}:`}${event} ${m[3]}`);
-  });
-  await conn.execute(['PSUBSCRIBE', '__keyevent@*__:*']);
-  return { conn, events };
+  return { conn, events: await keyevents(conn) };
 }
 
 /** Keys k0 … k4 with TTLs 10 … 50 ms set in a shuffled order, plus `stay` without TTL. */

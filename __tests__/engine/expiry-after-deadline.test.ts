@@ -17,7 +17,7 @@
 import { createFakeClock } from 'ioredis-mock-streams';
 import { Connection } from '../../lib/engine';
 import { toResp2Plain, type Reply } from '../../lib/reply/reply';
-import { engineConnections } from '../helpers/engine-connections';
+import { engineConnections, keyevents } from '../helpers/engine-connections';
 import { connectReal, describeOnRealServers, type AnyClient } from '../helpers/real-server';
 
 const engine = engineConnections(58_400);
@@ -32,17 +32,10 @@ async function run(c: Connection, ...argv: string[]): Promise<unknown> {
   return plain(await c.execute(argv));
 }
 
-/** A connection subscribed to every keyevent of db 0; `events` lists `event key`. */
+/** A connection subscribed to every keyevent (helpers' keyevents: `event key`). */
 async function subscriber(opts: Parameters<typeof engine.conn>[0]): Promise<{ conn: Connection; events: string[] }> {
   const conn = engine.conn(opts);
-  const events: string[] = [];
-  conn.onPush((msg) => {
-    const m = plain(msg) as string[];
-    if (m[0] !== 'pmessage') return;
-    events.push(`${m[2].replace(/^__keyevent@0__:/, '')} ${m[3]}`);
-  });
-  await conn.execute(['PSUBSCRIBE', '__keyevent@0__:*']);
-  return { conn, events };
+  return { conn, events: await keyevents(conn) };
 }
 
 async function setup(): Promise<{ clock: ReturnType<typeof createFakeClock>; c: Connection; events: string[] }> {

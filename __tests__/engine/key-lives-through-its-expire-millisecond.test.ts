@@ -13,7 +13,7 @@
 import { createFakeClock } from 'ioredis-mock-streams';
 import { Connection } from '../../lib/engine';
 import { toResp2Plain } from '../../lib/reply/reply';
-import { engineConnections } from '../helpers/engine-connections';
+import { engineConnections, keyevents } from '../helpers/engine-connections';
 import { connectReal, describeOnRealServers } from '../helpers/real-server';
 
 const engine = engineConnections(53_950);
@@ -22,14 +22,7 @@ const START = Date.UTC(2024, 0, 1);
 
 /** A connection subscribed to every keyevent; `events` lists `event key`. */
 async function subscriber(clock: ReturnType<typeof createFakeClock>): Promise<string[]> {
-  const conn = engine.conn({ streams: { clock } });
-  const events: string[] = [];
-  conn.onPush((msg) => {
-    const m = toResp2Plain(msg) as string[];
-    if (m[0] === 'pmessage') events.push(`${m[2].split(':')[1]} ${m[3]}`);
-  });
-  await conn.execute(['PSUBSCRIBE', '__keyevent@0__:*']);
-  return events;
+  return keyevents(engine.conn({ streams: { clock } }));
 }
 
 describe('a key at the millisecond of its expire time', () => {

@@ -5,6 +5,7 @@
  */
 import { type Connection, createConnection } from '../../lib/engine';
 import { CommandError } from '../../lib/errors';
+import { toResp2Plain } from '../../lib/reply/reply';
 
 export interface EngineConnections {
   /** The current test's port (the server its connections share). */
@@ -44,4 +45,20 @@ export async function errorOf(p: Promise<unknown>): Promise<string> {
     throw e;
   }
   throw new Error('expected an error reply');
+}
+
+/**
+ * Subscribes `conn` to the keyevents of every database (PSUBSCRIBE __keyevent@*__:*) and returns the
+ * list it fills: `event key`, with `db:` before the event for a database other than 0.
+ */
+export async function keyevents(conn: Connection): Promise<string[]> {
+  const events: string[] = [];
+  conn.onPush((msg) => {
+    const m = toResp2Plain(msg) as string[];
+    if (m[0] !== 'pmessage') return;
+    const [, db, event] = /^__keyevent@(\d+)__:(.*)$/.exec(m[2])!;
+    events.push(`${db === '0' ? '' : `${db}:`}${event} ${m[3]}`);
+  });
+  await conn.execute(['PSUBSCRIBE', '__keyevent@*__:*']);
+  return events;
 }
