@@ -33,7 +33,7 @@ import { installedIoredisMajor, privateIoredisModule } from './command-table';
 import { applyKeyPrefix } from './keys';
 import { errorCommandArgs } from './redact';
 import { CONN, autoConnect, closeInstance, closingByClient, deferUntilReady, notSetUpError, rejectedWhenClosed, selectAsIoredis61, selectNoted } from './lifecycle';
-import { delivered } from './delivery';
+import { delivered, macrotaskReplies } from './delivery';
 import { withClientTimeouts } from './command-timeouts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -389,7 +389,15 @@ function runOnLane(redis: Instance, conn: Connection, lane: StreamLane, seen: un
   } catch (err) {
     return Promise.reject(toClientError(err, argv));
   }
-  const reply = answer(redis, conn, argv, buffers, lane.name, out);
+  let reply: Promise<unknown>;
+  if (out instanceof Promise) reply = blockedReply(redis, conn, argv, buffers, out);
+  else {
+    try {
+      reply = Promise.resolve(encodeFor(redis, conn, buffers, lane.name, out));
+    } catch (err) {
+      reply = Promise.reject(err);
+    }
+  }
   return blocking.served === served ? reply : afterWoken(conn, reply);
 }
 
@@ -771,6 +779,26 @@ export function streamMethod(emulators: EmulatorTable, name: string, buffers: bo
       // an array is spread, an object or Map transformed (hset/mset): the general path
       if (typeof a === 'object' && a !== null && (Array.isArray(a) || (!Buffer.isBuffer(a) && ARGUMENT_TRANSFORMED.has(name)))) flat = false;
       call[i + 1] = a;
+    }
+    // The usual state in this one function (each V8 tier compiles fewer functions over a test
+    // file's first commands): runStreamMethod's short path with no client timers (withClientTimeouts
+    // returns the reply itself) and replies in microtasks (delivered returns it too).
+    const conn: Connection | undefined = this[CONN];
+    const options = this.options;
+    if (
+      cb === undefined &&
+      conn !== undefined &&
+      this.status === 'ready' &&
+      conn.ready &&
+      !conn.closed &&
+      !this.subscriberMode &&
+      (options === undefined || options === null || (!options.keyPrefix && options.commandTimeout === undefined && options.blockingTimeout === undefined)) &&
+      !macrotaskReplies()
+    ) {
+      const verdict = spinCheck(this);
+      if (verdict === 'run') return runOnLane(this, conn, lane, seen, call, flat, buffers);
+      if (verdict === 'park') return new Promise(() => undefined);
+      return verdict.then(() => runStreamMethodAfterTurn(this, emulators, lane, seen, call, flat, buffers));
     }
     const reply = delivered(withClientTimeouts(this, name, call, 1, runStreamMethod(this, emulators, lane, seen, call, flat, buffers)));
     return cb === undefined ? reply : withCallback(reply, cb);
