@@ -26,6 +26,7 @@ import { runBuiltin } from '../engine/emulated/builtins';
 import { callWithinLimit } from '../engine/emulated/large-args';
 import { type SpinVerdict, spinCheck } from './spin-guard';
 import { decodeBytes, numberArg, toByteString } from './encoding';
+import { utf8Of } from '../bytes';
 import { decodeReplyFor, encodeReplyFor, transformerContext } from './ioredis-reply';
 import { userArgumentTransformer, userReplyTransformer } from './user-transformers';
 import { mendBuiltinReply } from './builtin-replies';
@@ -390,7 +391,11 @@ function runOnLane(redis: Instance, conn: Connection, lane: StreamLane, seen: un
     return Promise.reject(toClientError(err, argv));
   }
   let reply: Promise<unknown>;
-  if (out instanceof Promise) reply = blockedReply(redis, conn, argv, buffers, out);
+  if (typeof out === 'string' && !buffers && (conn.protocol !== 3 || installedIoredisMajor() === 6) && userReplyTransformer(lane.name) === undefined) {
+    // encodeFor of a bulk string for a string method (GET's value, XADD's ID), in every protocol
+    // but RESP3 on ioredis 5 (encodeFor fails that one): its UTF-8 text
+    reply = Promise.resolve(utf8Of(out));
+  } else if (out instanceof Promise) reply = blockedReply(redis, conn, argv, buffers, out);
   else {
     try {
       reply = Promise.resolve(encodeFor(redis, conn, buffers, lane.name, out));

@@ -414,7 +414,7 @@ export class KeyStore {
 
   /** The stored value itself (no copy), after lazy expiry; records the access (OBJECT IDLETIME). */
   getRaw(key: string): unknown {
-    if (this.expireIfDue(key)) return undefined;
+    if (this.expiry.size !== 0 && this.expireIfDue(key)) return undefined;
     const v = this.raw.get(key);
     if (v !== undefined) this.recordAccess(key);
     return v;

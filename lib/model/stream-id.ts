@@ -94,29 +94,24 @@ export function idOfNumbers(ms: number, seq: number): StreamId {
 /** Out-parameters of `numericParts`: the parts of the ID it was given. */
 export const idParts = { ms: 0, seq: 0 };
 
-/** Whether `id` is one of the two IDs whose parts are known as numbers; if so, `idParts` holds them. */
-function knownParts(id: StreamId): boolean {
-  const p = parts;
-  const out = idParts;
-  if (id === p.a) {
-    out.ms = p.aMs;
-    out.seq = p.aSeq;
-    return true;
-  }
-  if (id === p.b) {
-    out.ms = p.bMs;
-    out.seq = p.bSeq;
-    return true;
-  }
-  return false;
-}
-
 /**
  * Whether both parts of `id` are at most 2^53 − 1 (exact as numbers); when they are, `idParts`
  * holds them as numbers.
  */
 export function numericParts(id: StreamId): boolean {
-  if (knownParts(id)) return true;
+  // one of the two IDs whose parts are known as numbers (tested here, not in a helper: a
+  // function that small is compiled by TurboFan within a test file's first commands)
+  const p = parts;
+  if (id === p.a) {
+    idParts.ms = p.aMs;
+    idParts.seq = p.aSeq;
+    return true;
+  }
+  if (id === p.b) {
+    idParts.ms = p.bMs;
+    idParts.seq = p.bSeq;
+    return true;
+  }
   if (id.ms > SAFE_PART || id.seq > SAFE_PART) return false;
   const ms = Number(id.ms);
   const seq = Number(id.seq);
@@ -174,8 +169,10 @@ export function formatId(id: StreamId): string {
   // character (~60 ns); the ioredis front end does not read the last ID formatted
   // (`lastFormattedIdText`), so it is not flattened here
   let text: string;
-  if (knownParts(id)) {
-    const seq = idParts.seq;
+  const p = parts;
+  if (id === p.a || id === p.b) {
+    // parts known as numbers (numericParts)
+    const seq = id === p.a ? p.aSeq : p.bSeq;
     text = seq < 16 ? lastMsText + SMALL_SEQ[seq] : lastMsText + '-' + seq;
   } else {
     const seq = id.seq;
