@@ -256,12 +256,7 @@ export class KeyStore {
    */
   noTouch = false;
 
-  /** Record an access of `key` (db.c lookupKey: LRU time, or updateLFU). */
-  private recordAccess(key: string): void {
-    if (!this.access.lfu && !this.accessLfu && !this.noTouch) this.accessed.set(key, this.accessNow());
-    else this.recordAccessSlow(key);
-  }
-
+  /** Record an access of `key` (db.c lookupKey: LRU time, or updateLFU) when getRaw's usual case does not apply. */
   private recordAccessSlow(key: string): void {
     if (this.noTouch) return;
     this.syncAccessMode();
@@ -414,9 +409,16 @@ export class KeyStore {
 
   /** The stored value itself (no copy), after lazy expiry; records the access (OBJECT IDLETIME). */
   getRaw(key: string): unknown {
+    // expireIfDue's and the access record's usual cases written out: every read of every
+    // command comes here, and V8 compiles functions as small as those with TurboFan within a
+    // test file's first commands
     if (this.expiry.size !== 0 && this.expireIfDue(key)) return undefined;
     const v = this.raw.get(key);
-    if (v !== undefined) this.recordAccess(key);
+    if (v !== undefined) {
+      // db.c lookupKey: the LRU time (recordAccessSlow: LFU, NO-TOUCH)
+      if (!this.access.lfu && !this.accessLfu && !this.noTouch) this.accessed.set(key, this.accessNow());
+      else this.recordAccessSlow(key);
+    }
     return v;
   }
 
