@@ -546,6 +546,15 @@ function listenedChannels(redis: Instance, store: any): unknown[] {
 /** The channel (or pattern) names of the emitters, byte strings, as arguments that send those bytes. */
 const asSent = (names: unknown[]): unknown[] => names.map((c) => (typeof c === 'string' ? Buffer.from(c, 'latin1') : c));
 
+/** The client's subscriptions now (what ioredis's condition.subscriber holds). */
+function subscriptionsOf(redis: Instance): PrevCondition {
+  return {
+    channels: listenedChannels(redis, redis.channels),
+    patterns: listenedChannels(redis, redis.patternChannels),
+    shardChannels: redis[SHARD_CHANNELS] ?? [],
+  };
+}
+
 function hasSubscriptions(prev: PrevCondition): boolean {
   return prev.channels.length > 0 || prev.patterns.length > 0 || prev.shardChannels.length > 0;
 }
@@ -573,11 +582,7 @@ function connectionLost(redis: Instance): void {
   if (redis.status === 'end' || redis.status === 'close' || redis.status === 'reconnecting') return;
   const wasReady = redis.status === 'ready';
   if (wasReady) keepPrevCondition(redis);
-  const prev: PrevCondition = {
-    channels: listenedChannels(redis, redis.channels),
-    patterns: listenedChannels(redis, redis.patternChannels),
-    shardChannels: redis[SHARD_CHANNELS] ?? [],
-  };
+  const prev = subscriptionsOf(redis);
   dropSubscriptions(redis);
   redis[SHARD_CHANNELS] = undefined;
   if (wasReady || !redis[PREV]) redis[PREV] = prev;
@@ -595,7 +600,7 @@ function connectionLost(redis: Instance): void {
     }
   }
   if (typeof delay !== 'number') {
-    redis[PREV] = undefined;
+    // ioredis keeps prevCondition (the subscriptions too): a later connect() re-subscribes
     failHeld(redis);
     void setStatus(redis, 'end');
     return;
@@ -792,9 +797,13 @@ export function closeInstance(redis: Instance, reconnectAfter = false): void {
     realClearTimeout(redis[RECONNECT_TIMER]);
     redis[RECONNECT_TIMER] = undefined;
   }
-  // ioredis keeps the condition of a client closed while ready: connect() selects its db again
-  if (redis.status === 'ready') keepPrevCondition(redis);
-  redis[PREV] = undefined;
+  // ioredis's close handler keeps the condition of a client closed while ready (prevCondition,
+  // until a connection is ready again): connect() selects its db again and re-subscribes
+  // (autoResubscribe), as after a lost connection (5.11.1, 6.0.0, 6.1.0 on redis-server)
+  if (redis.status === 'ready') {
+    keepPrevCondition(redis);
+    redis[PREV] ??= subscriptionsOf(redis);
+  }
   redis[SHARD_CHANNELS] = undefined;
   if (conn) redis[MANUAL] = conn;
   conn?.close();
