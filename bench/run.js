@@ -37,7 +37,7 @@
  *   redis-benchmark/redis-server are missing (BENCH_REDIS_SERVER / BENCH_REDIS_BENCHMARK
  *   name other binaries)
  * - typegrowth (issue 20): per-command cost at 1k and 1M members/elements of sorted sets,
- *   lists, sets and hashes, and of keys of the db (a key or a TTL added and removed), 1M/1k <= BENCH_TYPE_MAX_RATIO (default 3; random members of a 1M
+ *   lists, sets and hashes, of keys of the db (a key or a TTL added and removed) and of a bitmap of n bytes (SETBIT + GETBIT), 1M/1k <= BENCH_TYPE_MAX_RATIO (default 3; random members of a 1M
  *   collection miss the CPU caches where 1k hit them: a flat O(1)/O(log n) command still pays
  *   that)
  * Select sections with BENCH_ONLY=import,jest,…; BENCH_QUICK=1 uses fewer repetitions;
@@ -674,7 +674,7 @@ async function redisGrowthReference(sizes) {
     redis.call('zadd', 'z', i, m); redis.call('sadd', 's', m)
     redis.call('hset', 'h', string.format('f%012d', i), 'v'); redis.call('rpush', 'l', 'e' .. i)
     redis.call('set', string.format('k%012d', i), 'v')
-  end return redis.call('zcard', 'z')`;
+  end redis.call('setbit', 'b', tonumber(ARGV[1]) * 8 - 1, 1) return redis.call('zcard', 'z')`;
   // [case, [redis-benchmark command], commandstats names whose usec_per_call add up]
   const cases = (n) => [
     ['ZRANK', [['zrank', 'z', 'm__rand_int__']], ['zrank']],
@@ -703,6 +703,12 @@ async function redisGrowthReference(sizes) {
       `local n = tonumber(ARGV[1]) for i=1,20000 do local k = string.format('k%012d', (i * 7919) % n) redis.call('expire',k,'100') redis.call('persist',k) end`,
       [String(n)],
       ['expire', 'persist'],
+    ],
+    [
+      'SETBIT + GETBIT (bitmap of n bytes)',
+      `local n = tonumber(ARGV[1]) for i=1,20000 do local bit = ((i * 7919) % n) * 8 redis.call('setbit','b',bit,i % 2) redis.call('getbit','b',bit + 1) end`,
+      [String(n)],
+      ['setbit', 'getbit'],
     ],
   ];
   // the sum of the commands' usec_per_call in an INFO commandstats text

@@ -322,12 +322,19 @@ const tasks = {
         await r.expire(`k${(i * 7919) % n}`, 100);
         return r.persist(`k${(i * 7919) % n}`);
       },
+      // a bitmap of n bytes: a bit written and one read anywhere in it
+      'SETBIT + GETBIT (bitmap of n bytes)': async (r, n, i) => {
+        const bit = ((i * 7919) % n) * 8;
+        await r.setbit('b', bit, i & 1);
+        return r.getbit('b', bit + 1);
+      },
     };
     const rows = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
     for (const n of sizes) {
       const r = client(Redis);
       await fill(r, n);
-      if ((await r.zcard('z')) !== n || (await r.dbsize()) !== n + 4) throw new Error('fill failed');
+      await r.setbit('b', n * 8 - 1, 1); // a bitmap of n bytes
+      if ((await r.zcard('z')) !== n || (await r.dbsize()) !== n + 5) throw new Error('fill failed');
       for (const [name, fn] of Object.entries(cases)) {
         for (let i = 0; i < 2000; i++) await fn(r, n, i); // warm-up (the first case would otherwise pay for the compile)
         const batches = [];

@@ -59,6 +59,14 @@ const SEQUENCES: string[][][] = [
     ['SET', 'z', '5'], ['COPY', 'z', 'z2'], ['OBJECT', 'ENCODING', 'z2'], ['OBJECT', 'REFCOUNT', 'z2'], ['RENAME', 'z2', 'z3'], ['OBJECT', 'REFCOUNT', 'z3'], ['OBJECT', 'REFCOUNT', 'z'], ['SET', 's', 'foo'], ['BITOP', 'AND', 'd', 's', 's'], ['OBJECT', 'ENCODING', 'd'],
     ['SET', 'q', '1'], ['BITFIELD', 'q', 'GET', 'i8', '0'], ['OBJECT', 'ENCODING', 'q'], ['BITFIELD', 'q', 'OVERFLOW', 'FAIL', 'INCRBY', 'u2', '0', '100'], ['OBJECT', 'ENCODING', 'q'],
     ['BITFIELD', 'n', 'SET', 'u8', '0', '49'], ['OBJECT', 'ENCODING', 'n'], ['PFADD', 'p', 'a'], ['OBJECT', 'ENCODING', 'p'], ['COPY', 'p', 'p2'], ['PFCOUNT', 'p2'], ['OBJECT', 'ENCODING', 'p2']],
+  // a bitmap SETBIT and BITFIELD change in place: copies, renames, dumps and the string commands see each state; no write when nothing changes
+  [['SETBIT', 'bm', '1', '1'], ['SETBIT', 'bm', '100', '1'], ['SETBIT', 'bm', '9', '1'], ['GET', 'bm'], ['COPY', 'bm', 'bc'], ['SETBIT', 'bm', '2', '1'], ['GET', 'bc'], ['GET', 'bm'],
+    ['DUMP', 'bm'], ['RENAME', 'bm', 'br'], ['SETBIT', 'br', '3', '1'], ['GETBIT', 'br', '3'], ['EXISTS', 'bm'], ['BITCOUNT', 'br'], ['BITCOUNT', 'br', '1', '-1', 'BIT'], ['BITPOS', 'br', '1', '1'],
+    ['SETBIT', 'br', '3', '1'], ['BITFIELD', 'br', 'INCRBY', 'u8', '0', '1', 'GET', 'u16', '0'], ['BITFIELD', 'br', 'OVERFLOW', 'FAIL', 'INCRBY', 'u2', '0', '9'], ['APPEND', 'br', 'x'], ['STRLEN', 'br'],
+    ['SETBIT', 'br', '200', '1'], ['SETRANGE', 'br', '1', 'zz'], ['GETRANGE', 'br', '0', '3'], ['SETBIT', 'br', '0', '1'], ['GET', 'br'], ['OBJECT', 'ENCODING', 'br'],
+    ['SET', 'n', '12'], ['SETBIT', 'n', '6', '1'], ['GET', 'n'], ['INCR', 'n'], ['SETBIT', 'n', '6', '0'], ['GET', 'n'], ['BITFIELD', 'bf', 'SET', 'u8', '16', '255'], ['BITFIELD', 'bf', 'SET', 'u8', '0', '1'],
+    ['GET', 'bf'], ['COPY', 'bf', 'bf2'], ['BITFIELD', 'bf', 'SET', 'u8', '8', '7'], ['BITFIELD_RO', 'bf', 'GET', 'u24', '0'], ['GET', 'bf2'], ['GET', 'bf'], ['BITOP', 'OR', 'bo', 'bf', 'bc'], ['GET', 'bo'],
+    ['SETBIT', 'bo', '0', '1'], ['GET', 'bf'], ['GETDEL', 'bf'], ['SETBIT', 'bf', '7', '1'], ['GET', 'bf']],
 ];
 
 describeOnRealServers('string and bitmap commands', ({ url, version }) => {

@@ -21,7 +21,7 @@ import { ERR_NOT_INTEGER, ERR_SYNTAX, ERR_WRONGTYPE, fail } from '../errors';
 import type { Reply } from '../reply/reply';
 import { supports } from '../version';
 import { is, parseInt64, parseSmallInt } from './args';
-import { MAX_JS_STRING, bytesOfStored, protoMaxBulkLen, storeString, stringForRead, stringForWrite } from './string-value';
+import { MAX_JS_STRING, bytesOfStored, protoMaxBulkLen, storeString } from './string-value';
 import type { CommandContext, CommandSpec, Db } from './types';
 
 const ERR_BIT_OFFSET = 'ERR bit offset is not an integer or out of range';
@@ -66,6 +66,63 @@ function stringOfBytes(b: Uint8Array): string {
   return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1');
 }
 
+/**
+ * Bitmaps the bit commands made: Buffers over a zero-filled ArrayBuffer of their own (from byte
+ * 0, with room to grow), stored as the key's string and changed in place by SETBIT and BITFIELD,
+ * so that a write costs O(1) however long the string is (Redis changes its sds in place; a JS
+ * string would be copied whole by every write). Any other stored Buffer (ioredis-mock's data
+ * API) is copied into a new bitmap first. Readers of the string (GET, DUMP, COPY …) see the
+ * bytes through `bytesOfStored`; the bit commands read the Buffer itself.
+ */
+const ownBitmaps = new WeakSet<Buffer>();
+
+/** The string at `key` for the bit commands: a byte string or a bitmap, undefined when missing; WRONGTYPE for another type. */
+function bitsAt(db: Db, key: string, read: boolean): string | Buffer | undefined {
+  const v = db.lookup(key);
+  if (typeof v === 'string' || Buffer.isBuffer(v)) return v;
+  if (v === undefined) {
+    if (read) db.notifyEvent('m', 'keymiss', key); // lookupKeyRead (stringForRead)
+    return undefined;
+  }
+  const s = bytesOfStored(v);
+  if (s === undefined) fail(ERR_WRONGTYPE);
+  return s;
+}
+
+/** Byte `i` of a byte string or a bitmap (`i` below its length). */
+function byteAt(v: string | Uint8Array, i: number): number {
+  return typeof v === 'string' ? v.charCodeAt(i) : v[i];
+}
+
+/** Bitmap growth: doubling up to 1 MB, then 1 MB more at a time (sds.c sdsMakeRoomFor's greedy policy). */
+const BITMAP_GROWTH_LIMIT = 1024 * 1024;
+
+/**
+ * `v`'s bytes as a bitmap the caller may change in place, at least `length` bytes long (zero
+ * bytes after `v`'s): `v` itself when it is one long enough, a longer view of its ArrayBuffer
+ * when that has room, else a new bitmap.
+ * @throws StreamsMockError past the longest JavaScript string (the library's limit)
+ */
+function writableBitmap(v: string | Buffer | undefined, length: number): Buffer {
+  if (length > MAX_JS_STRING) bytesOf(undefined, length); // throws the library limit
+  if (v !== undefined && typeof v !== 'string' && ownBitmaps.has(v)) {
+    if (length <= v.length) return v;
+    if (length <= v.buffer.byteLength) {
+      const grown = Buffer.from(v.buffer, 0, length);
+      ownBitmaps.add(grown);
+      return grown;
+    }
+  }
+  const n = v === undefined ? 0 : v.length;
+  const size = Math.max(n, length);
+  const room = size < BITMAP_GROWTH_LIMIT ? Math.max(16, size * 2) : size + BITMAP_GROWTH_LIMIT;
+  const bitmap = Buffer.alloc(Math.min(room, MAX_JS_STRING)).subarray(0, size);
+  if (typeof v === 'string') bitmap.write(v, 0, 'latin1');
+  else if (v !== undefined) v.copy(bitmap);
+  ownBitmaps.add(bitmap);
+  return bitmap;
+}
+
 /** SETBIT key offset 0|1: the bit's old value. */
 function setbit(ctx: CommandContext, argv: string[]): Reply {
   const db = ctx.db;
@@ -73,21 +130,18 @@ function setbit(ctx: CommandContext, argv: string[]): Reply {
   const offset = bitOffset(db, argv[2], false, 0);
   const on = longArg(argv[3], ERR_BIT_VALUE);
   if (on !== 0 && on !== 1) fail(ERR_BIT_VALUE);
-  const old = stringForWrite(db, key);
+  const old = bitsAt(db, key, false);
   const byte = Math.floor(offset / 8);
   const shift = 7 - (offset % 8);
   const oldLen = old?.length ?? 0;
   const grows = byte >= oldLen;
-  const byteval = grows ? 0 : (old as string).charCodeAt(byte);
+  const byteval = grows ? 0 : byteAt(old!, byte);
   const bitval = (byteval >> shift) & 1;
   if (old === undefined || grows || bitval !== on) {
-    const next = on ? byteval | (1 << shift) : byteval & ~(1 << shift);
-    if (byte + 1 > MAX_JS_STRING) bytesOf(undefined, byte + 1); // throws the library limit
-    const base = old ?? '';
-    const padded = grows ? base + '\0'.repeat(byte - oldLen) : base.slice(0, byte);
-    const value = padded + String.fromCharCode(next) + (grows ? '' : base.slice(byte + 1));
-    if (old === undefined) storeString(db, key, value, false, false, 'raw');
-    else db.store(key, value, true, 'raw');
+    const bitmap = writableBitmap(old, byte + 1);
+    bitmap[byte] = on ? byteval | (1 << shift) : byteval & ~(1 << shift);
+    if (old === undefined) storeString(db, key, bitmap, false, false, 'raw');
+    else db.store(key, bitmap, true, 'raw');
     db.notifyEvent('$', 'setbit', key);
     db.dirty?.(1);
   } else {
@@ -99,19 +153,19 @@ function setbit(ctx: CommandContext, argv: string[]): Reply {
 /** GETBIT key offset: 0 past the end or for a missing key. */
 function getbit(ctx: CommandContext, argv: string[]): Reply {
   const offset = bitOffset(ctx.db, argv[2], false, 0);
-  const s = stringForRead(ctx.db, argv[1]);
+  const s = bitsAt(ctx.db, argv[1], true);
   if (s === undefined) return 0;
   const byte = Math.floor(offset / 8);
   if (byte >= s.length) return 0;
-  return (s.charCodeAt(byte) >> (7 - (offset % 8))) & 1;
+  return (byteAt(s, byte) >> (7 - (offset % 8))) & 1;
 }
 
 const POPCOUNT = new Uint8Array(256);
 for (let i = 1; i < 256; i++) POPCOUNT[i] = (i & 1) + POPCOUNT[i >> 1];
 
 /** The string of a BITCOUNT/BITPOS key (lookupKeyRead + checkType): undefined when missing. */
-function readForBits(db: Db, key: string): string | undefined {
-  return stringForRead(db, key);
+function readForBits(db: Db, key: string): string | Buffer | undefined {
+  return bitsAt(db, key, true);
 }
 
 /** BIT | BYTE (strcasecmp): true for BIT. */
@@ -126,7 +180,7 @@ function bitcount(ctx: CommandContext, argv: string[]): Reply {
   const db = ctx.db;
   const argc = argv.length;
   const argsFirst = supports(ctx.version, 'bitArgsBeforeLookup');
-  let s: string | undefined;
+  let s: string | Buffer | undefined;
   if (!argsFirst) {
     s = readForBits(db, argv[1]);
     if (s === undefined) return 0;
@@ -144,7 +198,7 @@ function bitcount(ctx: CommandContext, argv: string[]): Reply {
     s = readForBits(db, argv[1]);
     if (s === undefined) return 0;
   }
-  const str = s as string;
+  const str = s!;
   if (argc === 2) {
     start = 0;
     end = str.length - 1;
@@ -160,16 +214,16 @@ function bitcount(ctx: CommandContext, argv: string[]): Reply {
   if (start > end) return 0;
   if (!isbit) {
     let count = 0;
-    for (let i = start; i <= end; i++) count += POPCOUNT[str.charCodeAt(i)];
+    for (let i = start; i <= end; i++) count += POPCOUNT[byteAt(str, i)];
     return count;
   }
   let count = 0;
   for (let bit = start; bit <= end; ) {
     if (bit % 8 === 0 && bit + 7 <= end) {
-      count += POPCOUNT[str.charCodeAt(bit / 8)];
+      count += POPCOUNT[byteAt(str, bit / 8)];
       bit += 8;
     } else {
-      count += (str.charCodeAt(Math.floor(bit / 8)) >> (7 - (bit % 8))) & 1;
+      count += (byteAt(str, Math.floor(bit / 8)) >> (7 - (bit % 8))) & 1;
       bit++;
     }
   }
@@ -184,7 +238,7 @@ function bitpos(ctx: CommandContext, argv: string[]): Reply {
   if (bitArg !== 0 && bitArg !== 1) fail('ERR The bit argument must be 1 or 0.');
   const want = bitArg;
   const argsFirst = supports(ctx.version, 'bitArgsBeforeLookup');
-  let s: string | undefined;
+  let s: string | Buffer | undefined;
   if (!argsFirst) {
     s = readForBits(db, argv[1]);
     if (s === undefined) return want ? -1 : 0;
@@ -205,7 +259,7 @@ function bitpos(ctx: CommandContext, argv: string[]): Reply {
     s = readForBits(db, argv[1]);
     if (s === undefined) return want ? -1 : 0;
   }
-  const str = s as string;
+  const str = s!;
   // the range in bits, [from, to]
   let from: number;
   let to: number;
@@ -226,7 +280,7 @@ function bitpos(ctx: CommandContext, argv: string[]): Reply {
   }
   if (from > to) return -1;
   for (let bit = from; bit <= to; ) {
-    const byte = str.charCodeAt(Math.floor(bit / 8));
+    const byte = byteAt(str, Math.floor(bit / 8));
     if (bit % 8 === 0 && bit + 7 <= to && byte === (want ? 0 : 0xff)) {
       bit += 8; // a whole byte without the wanted bit
       continue;
@@ -450,18 +504,21 @@ function bitfieldGeneric(ctx: CommandContext, argv: string[], readonlyCommand: b
   let grown = false;
   let existed = false;
   if (readonly) {
-    const s = stringForRead(db, key);
-    bytes = bytesOf(s, 0);
+    // a bitmap is read as it is; a byte string as a copy of its bytes
+    const s = bitsAt(db, key, true);
+    bytes = s === undefined || typeof s === 'string' ? bytesOf(s, 0) : s;
   } else {
     if (readonlyCommand) fail('ERR BITFIELD_RO only supports the GET subcommand');
-    const s = stringForWrite(db, key);
+    const s = bitsAt(db, key, false);
     existed = s !== undefined;
     const need = Math.floor(highest / 8) + 1;
-    bytes = bytesOf(s, need);
+    // changed in place (a byte string's copy is stored below when a write changed it)
+    const bitmap = writableBitmap(s, need);
+    bytes = bitmap;
     created = s === undefined;
-    grown = !created && need > (s as string).length;
-    if (created) storeString(db, key, stringOfBytes(bytes), false, false, 'raw');
-    else if (grown) db.store(key, stringOfBytes(bytes), true, 'raw');
+    grown = !created && need > s!.length;
+    if (created) storeString(db, key, bitmap, false, false, 'raw');
+    else if (grown) db.store(key, bitmap, true, 'raw');
     else db.setStringMark?.(key, 'raw'); // unshared even when nothing changes (lookupStringForBitCommand)
   }
   const dirtyBase = created || grown; // Redis: the string was created or its length changed
@@ -513,7 +570,7 @@ function bitfieldGeneric(ctx: CommandContext, argv: string[], readonlyCommand: b
     if (dirtyBase || oldval !== newval) changes++;
   }
   if (changes) {
-    db.store(key, stringOfBytes(bytes), existed || created, 'raw');
+    db.store(key, bytes, existed || created, 'raw');
     db.notifyEvent('$', 'setbit', key);
     db.dirty?.(changes);
   }

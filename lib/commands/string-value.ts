@@ -46,11 +46,12 @@ export function stringForRead(db: Db, key: string): string | undefined {
 }
 
 /**
- * Store the string `value` at `key` as Redis's setKey / dbAdd: the `new` event (class `n`,
+ * Store the string `value` (a byte string, or a bitmap of the bit commands: lib/commands/bitops.ts)
+ * at `key` as Redis's setKey / dbAdd: the `new` event (class `n`,
  * db.c dbAdd, 7.0+) when the key was missing (`existed` false); the TTL is dropped unless
  * `keepTtl`.
  */
-export function storeString(db: Db, key: string, value: string, existed: boolean, keepTtl = false, mark?: StringMark): void {
+export function storeString(db: Db, key: string, value: string | Buffer, existed: boolean, keepTtl = false, mark?: StringMark): void {
   db.store(key, value, keepTtl, mark);
   if (!existed) db.notifyEvent('n', 'new', key);
 }
