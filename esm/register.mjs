@@ -3,7 +3,8 @@
 // fake, and under node:test, as ioredis-mock-streams/jest does under jest
 // (lib/runners/test-lifecycle.ts, shared by the three runner entries):
 // - after each test every keyspace is emptied, blocked calls are released and clocks go back to
-//   the defaults; a test that ended with blocked calls is named in a warning;
+//   the defaults; CONFIG and the ACL users go back to what they were when the test started (what
+//   before() set lasts); a test that ended with blocked calls is named in a warning;
 // - once a test's afterEach hooks have run, the clients created during it (in it or its
 //   beforeEach hooks) are closed; a loop the test left running that keeps sending commands
 //   without letting the event loop turn stops (its commands no longer settle) and a warning

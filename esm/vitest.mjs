@@ -3,8 +3,9 @@
 // `import Redis from 'ioredis'` then gives the fake, and, as ioredis-mock-streams/jest does under
 // jest (lib/runners/test-lifecycle.ts, shared by the three runner entries):
 // - after each test every keyspace is emptied, blocked calls are released and clocks go back to
-//   the default (global) clock and Redis 8.10; a test that ended with blocked calls is named in a
-//   warning;
+//   the default (global) clock and Redis 8.10; CONFIG and the ACL users go back to what they were
+//   when the test started (what beforeAll set lasts); a test that ended with blocked calls is
+//   named in a warning;
 // - once a test's afterEach hooks have run, the clients created during it (in it or its
 //   beforeEach hooks) are closed; a loop the test left running that keeps sending commands
 //   without letting the event loop turn stops (its commands no longer settle) and a warning names

@@ -278,7 +278,8 @@ export function resetAllKeyspaces(options: { keepClocks?: boolean } = {}): void 
  * For the one-line route (`jest.mock('ioredis', () => require('ioredis-mock-streams'))`, or
  * `vi.mock` with vitest's `globals: true`): call once at the top of a test file to get what the
  * setup file does around each test of that file — keyspaces emptied as by FLUSHALL (blocked calls
- * of clients made outside tests stay blocked; the test's own are released and named),
+ * of clients made outside tests stay blocked; the test's own are released and named), CONFIG and
+ * ACL users given back as they were when the test started,
  * clocks and versions back to the defaults (clients made outside tests with `streams` options
  * keep theirs), the clients created during a test closed once its afterEach hooks ran, and a loop
  * that outlived its test stopped and named. Calling it twice in a file registers nothing more.

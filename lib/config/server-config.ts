@@ -152,6 +152,13 @@ export interface AccessPolicy {
   decayTime: number;
 }
 
+/** The configuration at one moment (ServerConfig.snapshot): restored by ServerConfig.restore. */
+export interface ConfigSnapshot {
+  readonly values: ReadonlyMap<string, string>;
+  readonly notifySet: boolean;
+  readonly notifyEffective: string;
+}
+
 export class ServerConfig {
   /** Current values by parameter name (CONFIG GET text). */
   private readonly values = new Map<string, string>();
@@ -182,6 +189,12 @@ export class ServerConfig {
    */
   private notifyEffective = '';
 
+  /**
+   * Bumped by every change of the values (CONFIG SET, reset, restore, a server default): a
+   * snapshot taken at one count still describes the configuration while the count is the same.
+   */
+  changes = 0;
+
   /** Defaults of this server that differ from the table's (`port`: the server's port). */
   private readonly serverDefaults = new Map<string, string>();
 
@@ -198,6 +211,7 @@ export class ServerConfig {
   setServerDefault(name: string, value: string): void {
     this.serverDefaults.set(name, value);
     this.values.set(name, value);
+    this.changes++;
     this.computeCollectionLimits();
   }
 
@@ -208,8 +222,36 @@ export class ServerConfig {
   reset(): void {
     for (const def of PARAMS) this.values.set(def.name, this.serverDefaults?.get(def.name) ?? def.default);
     this.notifySet = false;
+    this.changes++;
     this.applyHonoured();
     if (this.listeners) for (const l of this.listeners) l(null, '');
+  }
+
+  /** A copy of the values (for `restore`): what CONFIG GET answers now. */
+  snapshot(): ConfigSnapshot {
+    return { values: new Map(this.values), notifySet: this.notifySet, notifyEffective: this.notifyEffective };
+  }
+
+  /**
+   * Back to the values of `snapshot`, as CONFIG SET of each parameter that differs would set them
+   * (the honoured values recomputed, the listeners told of each one, `afterSet` called): the
+   * per-test reset of the test-runner entries gives back what the configuration was when a test
+   * started. Nothing happens when no value differs.
+   */
+  restore(snapshot: ConfigSnapshot): void {
+    const changed = new Map<string, string>();
+    for (const [name, value] of snapshot.values) if (this.values.get(name) !== value) changed.set(name, value);
+    if (this.notifySet !== snapshot.notifySet || this.notifyEffective !== snapshot.notifyEffective) {
+      changed.set('notify-keyspace-events', snapshot.values.get('notify-keyspace-events') ?? '');
+    }
+    if (changed.size === 0) return;
+    for (const [name, value] of changed) this.values.set(name, value);
+    this.notifySet = snapshot.notifySet;
+    this.notifyEffective = snapshot.notifyEffective;
+    this.changes++;
+    this.applyHonoured();
+    for (const l of this.listeners) for (const [name, value] of changed) l(name, value);
+    this.afterSet?.(new Set(changed.keys()));
   }
 
   /**
@@ -378,6 +420,7 @@ export class ServerConfig {
       staged.set(n.def.name, normalised);
     });
     for (const [name, value] of staged) this.values.set(name, value);
+    this.changes++;
     const notify = staged.get('notify-keyspace-events');
     if (notify !== undefined) {
       this.notifySet = true;

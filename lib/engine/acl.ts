@@ -529,6 +529,11 @@ export interface AclLogEntry {
   created: number;
 }
 
+/** The users of a server at one moment (AclState.snapshotUsers): each user and a copy of its state. */
+export interface AclUsersSnapshot {
+  readonly users: readonly (readonly [AclUser, AclUser])[];
+}
+
 /** The ACL state of one server. */
 export class AclState {
   readonly users = new Map<string, AclUser>();
@@ -536,12 +541,18 @@ export class AclState {
   log: AclLogEntry[] = [];
   private logCount = 0;
   readonly denied = { auth: 0, cmd: 0, key: 0, channel: 0 };
+  /**
+   * Bumped by every change of a user (SETUSER, DELUSER, requirepass, reset, restore): a snapshot
+   * taken at one count still describes the users while the count is the same.
+   */
+  changes = 0;
 
   constructor() {
     this.reset();
   }
 
   reset(): void {
+    this.changes++;
     this.users.clear();
     this.log = [];
     this.logCount = 0;
@@ -566,8 +577,56 @@ export class AclState {
     return [...this.users.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
+  /** ACL DELUSER of one user (not `default`): the user removed from the table, or undefined. */
+  deleteUser(name: string): AclUser | undefined {
+    const user = this.users.get(name);
+    if (user === undefined || user === this.defaultUser) return undefined;
+    this.users.delete(name);
+    this.changes++;
+    return user;
+  }
+
+  /**
+   * The users now, each with a copy of its state (flags, passwords, selectors with their command
+   * sets, key and channel patterns), for `restoreUsers`: later changes of a user leave the copy as
+   * it was.
+   */
+  snapshotUsers(): AclUsersSnapshot {
+    const users: [AclUser, AclUser][] = [];
+    for (const user of this.users.values()) {
+      const copy = new AclUser(user.name);
+      copy.copyFrom(user);
+      users.push([user, copy]);
+    }
+    return { users };
+  }
+
+  /**
+   * Back to the users of `snapshot`: each user of the snapshot, the same object (connections
+   * authenticated as it keep it), given back its state then (created again if it was deleted);
+   * users made since are removed. `onChanged(user, staged)` is called for each user of the
+   * snapshot before it takes its old state back, as SETUSER calls it (pub/sub clients to close);
+   * returns the users removed (their clients are closed as after DELUSER).
+   */
+  restoreUsers(snapshot: AclUsersSnapshot, onChanged: (user: AclUser, staged: AclUser) => void = () => {}): AclUser[] {
+    const kept = new Set<AclUser>();
+    for (const [user] of snapshot.users) kept.add(user);
+    const removed: AclUser[] = [];
+    for (const user of this.users.values()) if (!kept.has(user)) removed.push(user);
+    this.users.clear();
+    for (const [user, copy] of snapshot.users) {
+      onChanged(user, copy);
+      user.copyFrom(copy);
+      this.users.set(user.name, user);
+      if (user.name === 'default') this.defaultUser = user;
+    }
+    this.changes++;
+    return removed;
+  }
+
   /** requirepass: the default user's password (null/empty: nopass). */
   setRequirePass(password: string | null): void {
+    this.changes++;
     const d = this.defaultUser;
     d.passwords = [];
     d.nopass = false;
@@ -619,6 +678,7 @@ export class AclState {
       }
     }
     staged.refresh();
+    this.changes++;
     if (existing) {
       onChanged(existing, staged);
       existing.copyFrom(staged);

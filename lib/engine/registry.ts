@@ -12,7 +12,8 @@ import { realNextTick } from '../clock/real-timers';
 import { createHash } from 'crypto';
 import { EventEmitter } from 'events';
 import { Keyspace } from '../keyspace/keyspace';
-import { ServerConfig } from '../config/server-config';
+import { type ConfigSnapshot, ServerConfig } from '../config/server-config';
+import { type AclUsersSnapshot, aclStateOf } from './acl';
 import type { ClockControl } from '../commands/server/mockclock';
 import { ServerStats } from '../stats/server-stats';
 import type { ClusterState } from './cluster';
@@ -60,6 +61,16 @@ export interface BusyScript {
 export interface ShardSubscriber {
   /** Deliver `[smessage, channel, message]` (byte strings). */
   deliverShardMessage(channel: string, message: string): void;
+}
+
+/** A server's CONFIG and ACL users at one moment (ServerState.settingsSnapshot). */
+export interface SettingsSnapshot {
+  readonly config: ConfigSnapshot;
+  /** `config.changes` when the snapshot was taken or last restored. */
+  configChanges: number;
+  readonly users: AclUsersSnapshot;
+  /** The ACL state's `changes` when the snapshot was taken or last restored. */
+  aclChanges: number;
 }
 
 export class ServerState {
@@ -243,6 +254,40 @@ export class ServerState {
     watchMaxmemory(this);
     this.config.setServerDefault('port', String(port)); // CONFIG GET port: this server's port
     this.config.computed.set('replicaof', () => (this.master === null ? '' : `${this.master.host} ${this.master.port}`));
+  }
+
+  /**
+   * What CONFIG and the ACL users are now, for `restoreSettings` (the per-test reset of the
+   * test-runner entries: taken when a test starts). `previous`, a snapshot of this server taken or
+   * restored earlier, is returned as it is when neither has changed since: nothing is copied.
+   */
+  settingsSnapshot(previous?: SettingsSnapshot): SettingsSnapshot {
+    const acl = aclStateOf(this);
+    if (previous !== undefined && previous.configChanges === this.config.changes && previous.aclChanges === acl.changes) return previous;
+    return { config: this.config.snapshot(), configChanges: this.config.changes, users: acl.snapshotUsers(), aclChanges: acl.changes };
+  }
+
+  /**
+   * CONFIG and the ACL users back to `snapshot` (see `settingsSnapshot`): each parameter that
+   * differs set again as CONFIG SET sets it, the users of the snapshot given back their state
+   * then (connections authenticated as one keep it), users made since removed with their clients
+   * closed, as ACL DELUSER does. The ACL LOG is emptied, as the reset always did. `snapshot` then
+   * describes the server again (a later `settingsSnapshot(snapshot)` copies nothing).
+   */
+  restoreSettings(snapshot: SettingsSnapshot): void {
+    const acl = aclStateOf(this);
+    acl.log = [];
+    acl.denied.auth = acl.denied.cmd = acl.denied.key = acl.denied.channel = 0;
+    if (snapshot.configChanges !== this.config.changes) {
+      this.config.restore(snapshot.config);
+      snapshot.configChanges = this.config.changes;
+    }
+    // (after CONFIG: `requirepass` restored sets the default user's password, which the users' snapshot then gives back)
+    if (snapshot.aclChanges !== acl.changes) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- the ACL command module loads with the first ACL command
+      (require('./commands/acl') as typeof import('./commands/acl')).restoreAclUsers(this, snapshot.users);
+      snapshot.aclChanges = acl.changes;
+    }
   }
 
   /** The keyspace of database `db` (created on first use). */

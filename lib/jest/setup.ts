@@ -6,8 +6,9 @@
  * `import Redis from 'ioredis'` gives the fake in every test file, and:
  * - after each test every keyspace is emptied as FLUSHALL empties a server (the blocked calls of
  *   clients created outside tests stay blocked; a blocked XREADGROUP fails, its group gone),
- *   CONFIG goes back to its defaults and ACL users are removed (unlike FLUSHALL: set them in
- *   beforeEach), and clocks go back to the default (global) clock and Redis 8.10; the blocked calls of the clients
+ *   CONFIG and the ACL users go back to what they were when the test started (what module scope
+ *   or beforeAll set lasts; what the test set ends with it), and clocks go back to the default
+ *   (global) clock and Redis 8.10 (those set outside tests are kept too); the blocked calls of the clients
  *   the test created reject with "Connection is closed." and a warning names the test and their
  *   commands;
  * - once every afterEach hook of a test has run, the clients created during that test (in it or

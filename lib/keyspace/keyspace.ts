@@ -350,11 +350,13 @@ export class Keyspace {
   /**
    * Back to the default clock (global), version (8.10) and configuration. `keepBlocked`: the keys
    * go as with FLUSHALL (see `flushKeys`) instead of `reset`'s release of every blocked call.
+   * `keepConfig`: CONFIG (and with it the ACL users) is left as it is (the per-test reset gives
+   * the server's back itself: ServerState.restoreSettings).
    */
-  restoreDefaults(options: { keepBlocked?: boolean } = {}): void {
+  restoreDefaults(options: { keepBlocked?: boolean; keepConfig?: boolean } = {}): void {
     if (options.keepBlocked) this.flushKeys();
     else this.reset();
-    this.config.reset();
+    if (!options.keepConfig) this.config.reset();
     const followed = this.followed;
     // (not refused for a follower's blocked calls: a reset releases them too, database by database)
     this.applyClock(followed?.currentClock ?? globalClock);

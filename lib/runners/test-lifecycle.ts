@@ -15,6 +15,13 @@
  *   used to run the second test on wall time and 8.10). Likewise a clock or version set outside
  *   tests with `streamsKeyspace(client).setClock()` / `setRedisVersion()` (module scope,
  *   beforeAll): what each keyspace had when the outermost test started is given back after it.
+ *   CONFIG and the ACL users likewise: each server's, as they were when the outermost test
+ *   started (set at module scope or in beforeAll, or by a test before), are given back after it —
+ *   a parameter the test set goes back to its value then (as CONFIG SET sets it), a user it
+ *   created is removed (its connections closed, as ACL DELUSER closes them), a user it changed or
+ *   deleted comes back as it was; a server created during the test goes back to the defaults.
+ *   The ACL LOG is emptied. (Until then CONFIG went back to its defaults and every ACL user was
+ *   removed after each test: what beforeAll set held for the first test only.)
  * - Once every afterEach hook of a test has run (at the next test's first beforeEach hook, or when
  *   the file's tests are done), the clients created during that test (in it or its beforeEach
  *   hooks) are closed, like a connection whose test is over, and handed to the spin guard as
@@ -32,7 +39,7 @@
 import { onClientCreated } from '../adapter/client-registry';
 import { CLOSE_NOW } from '../adapter/lifecycle';
 import { markOrphan, onSpin, orphanTestOf } from '../adapter/spin-guard';
-import { allKeyspaces, allServers, stopRunningScripts } from '../engine/registry';
+import { type ServerState, type SettingsSnapshot, allKeyspaces, allServers, stopRunningScripts } from '../engine/registry';
 import type { Keyspace } from '../keyspace/keyspace';
 import { globalClock } from '../clock/global-clock';
 import { DEFAULT_REDIS_VERSION } from '../version';
@@ -91,6 +98,30 @@ function recordOutsideConfiguration(): void {
     if ((clock !== null && clock !== globalClock) || (version !== null && version !== DEFAULT_REDIS_VERSION)) {
       outsideTests.push({ ks: new WeakRef(ks), clock: clock ?? undefined, version: version ?? undefined });
     }
+  }
+}
+
+/**
+ * Each server's CONFIG and ACL users when the outermost test started (`test`: the number of that
+ * test), given back after it; a server created during the test goes back to the defaults. The
+ * snapshot of the test before is reused while nothing changed (ServerState.settingsSnapshot).
+ */
+const settingsAtStart = new WeakMap<ServerState, { snapshot: SettingsSnapshot; test: number }>();
+let outermostTests = 0;
+
+function recordSettings(): void {
+  const test = ++outermostTests;
+  for (const server of allServers()) {
+    const previous = settingsAtStart.get(server);
+    settingsAtStart.set(server, { snapshot: server.settingsSnapshot(previous?.snapshot), test });
+  }
+}
+
+function restoreSettings(): void {
+  for (const server of allServers()) {
+    const atStart = settingsAtStart.get(server);
+    if (atStart !== undefined && atStart.test === outermostTests) server.restoreSettings(atStart.snapshot);
+    else server.config.reset(); // created during the test: the defaults (the ACL users with them)
   }
 }
 
@@ -207,7 +238,10 @@ function closeClientsOfEndedTests(): void {
 function testStarts(name: string | undefined): void {
   if (keepState()) ended = [];
   else closeClientsOfEndedTests();
-  if (running.length === 0 && !keepState()) recordOutsideConfiguration();
+  if (running.length === 0 && !keepState()) {
+    recordOutsideConfiguration();
+    recordSettings();
+  }
   running.push({ name, clients: [] });
   lastTest = name;
   lastTestEnded = false;
@@ -252,7 +286,8 @@ function testEnds(): void {
   }
   stopRunningScripts();
   // the keys go as with FLUSHALL: other blocked calls stay blocked (XREADGROUP fails, its group gone)
-  for (const ks of allKeyspaces()) ks.restoreDefaults({ keepBlocked: true });
+  for (const ks of allKeyspaces()) ks.restoreDefaults({ keepBlocked: true, keepConfig: true });
+  restoreSettings();
   reapplyLastingConfiguration();
   reapplyOutsideConfiguration();
 }

@@ -28,6 +28,7 @@ import {
   ACL_OK,
   type AclLogEntry,
   type AclUser,
+  type AclUsersSnapshot,
   type Selector,
   aclErrorMessage,
   aclStateOf,
@@ -122,14 +123,29 @@ const deluser: ConnectionHandler = (conn, argv) => {
   if (names.includes('default')) throw new CommandError("ERR The 'default' user cannot be removed");
   let deleted = 0;
   for (const name of names) {
-    const user = acl.users.get(name);
+    const user = acl.deleteUser(name);
     if (user === undefined) continue;
-    acl.users.delete(name);
     deleted++;
     for (const c of clientsOf(user)) closeClient(c);
   }
   return deleted;
 };
+
+/**
+ * Give a server's users back as `snapshot` had them (the per-test reset of the test-runner
+ * entries, through ServerState.restoreSettings): what SETUSER does to the clients of a user that
+ * changes (a pub/sub client that loses a channel is closed), and DELUSER to the clients of a user
+ * removed (deauthenticated and closed), happen as if those commands had run.
+ */
+export function restoreAclUsers(server: Connection['server'], snapshot: AclUsersSnapshot): void {
+  const removed = aclStateOf(server).restoreUsers(snapshot, (user, staged) => {
+    for (const c of clientsOf(user)) {
+      if (!c.inSubscriberMode) continue;
+      if (losesChannels(user, staged, c.subscriptions(false), c.subscriptions(true), c.shardSubscriptions())) closeClient(c);
+    }
+  });
+  for (const user of removed) for (const c of clientsOf(user)) closeClient(c);
+}
 
 const getuser: ConnectionHandler = (conn, argv) => {
   const user = aclStateOf(conn.server).users.get(argv[2]);
