@@ -191,7 +191,8 @@ if (servers.length === 0) {
   // skip: no real server URL: nothing to compare with; CI sets both
   it.skip('real ioredis on a real server', () => undefined);
 }
-describe.each(servers.map((u) => [u]))('real ioredis on %s', (url) => {
+// (describe.each refuses an empty table: only with a server)
+for (const url of servers) describe(`real ioredis on ${url}`, () => {
   it.each(scripts)('%s', async (_title, script, expected) => {
     const RealRedis = jest.requireActual('ioredis');
     const Ctor = RealRedis.default ?? RealRedis;
