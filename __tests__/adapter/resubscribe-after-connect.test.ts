@@ -10,42 +10,32 @@
  * Each script runs on the fake and with real ioredis (6.0.0; 5.11.1 under IOREDIS_MAJOR=5;
  * 6.1.0 under IOREDIS_VERSION=6.1) on both real servers.
  */
-import Redis from 'ioredis-mock-streams';
-import { describeOnRealServers, ioredisMajor } from '../helpers/real-server';
+import { ioredisMajor } from '../helpers/real-server';
+import { type Client, type ClientCase, type ScriptContext, runOnFakeAndRealIoredis } from '../helpers/fake-and-real-ioredis';
 
-type Client = Record<string, any>;
-let port = 37_900;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-interface Context {
-  /** Channel names of this case (its own per process). */
-  ch: string;
-  /** Another client on the same server. */
-  other(options?: Record<string, unknown>): Client;
-}
-type Script = (r: Client, ctx: Context) => Promise<unknown>;
 
 const SUBSCRIBER_MODE = 'Connection in subscriber mode, only subscriber commands may be used';
 
 /** What the client hears and whether it is subscribed, seen from another client after `close` and `connect()`. */
-async function afterReconnect(r: Client, ctx: Context, close: () => unknown): Promise<unknown> {
+async function afterReconnect(r: Client, ctx: ScriptContext, close: () => unknown): Promise<unknown> {
   const heard: string[] = [];
   r.on('message', (c: string, m: string) => heard.push(`${c}:${m}`));
   r.on('pmessage', (p: string, c: string, m: string) => heard.push(`${p}|${c}:${m}`));
-  await r.subscribe(`${ctx.ch}:a`, `${ctx.ch}:b`);
-  await r.psubscribe(`${ctx.ch}:p*`);
+  await r.subscribe(`${ctx.key}:a`, `${ctx.key}:b`);
+  await r.psubscribe(`${ctx.key}:p*`);
   const ended = new Promise((res) => r.once('end', res));
   await close();
   await ended;
   await r.connect();
   await sleep(30); // the SUBSCRIBE/PSUBSCRIBE ioredis sends once ready
   const pub = ctx.other();
-  const numsub = await pub.pubsub('NUMSUB', `${ctx.ch}:a`, `${ctx.ch}:b`);
-  const published = [await pub.publish(`${ctx.ch}:a`, 'one'), await pub.publish(`${ctx.ch}:pq`, 'two')];
+  const numsub = await pub.pubsub('NUMSUB', `${ctx.key}:a`, `${ctx.key}:b`);
+  const published = [await pub.publish(`${ctx.key}:a`, 'one'), await pub.publish(`${ctx.key}:pq`, 'two')];
   await sleep(30);
   let get: unknown;
   try {
-    get = await r.get(`${ctx.ch}:key`);
+    get = await r.get(`${ctx.key}:key`);
   } catch (err) {
     get = (err as Error).message;
   }
@@ -60,7 +50,7 @@ const resubscribed = (ch: string) => ({
   get: ioredisMajor === 5 ? SUBSCRIBER_MODE : null,
 });
 
-const cases: [string, Record<string, unknown>, Script, (ch: string) => unknown][] = [
+const cases: ClientCase[] = [
   ['disconnect() then connect() subscribes again to the channels and patterns', {}, (r, ctx) => afterReconnect(r, ctx, () => r.disconnect()), resubscribed],
   ['quit() then connect() subscribes again', {}, (r, ctx) => afterReconnect(r, ctx, () => r.quit()), resubscribed],
   [
@@ -76,51 +66,10 @@ const cases: [string, Record<string, unknown>, Script, (ch: string) => unknown][
     'with autoResubscribe: false, disconnect() then connect() is not subscribed',
     { autoResubscribe: false },
     (r, ctx) => afterReconnect(r, ctx, () => r.disconnect()),
-    (ch) => ({ status: 'ready', numsub: [`${ch}:a`, 0, `${ch}:b`, 0], published: [0, 0], heard: [], get: null }),
+    (ch: string) => ({ status: 'ready', numsub: [`${ch}:a`, 0, `${ch}:b`, 0], published: [0, 0], heard: [], get: null }),
   ],
 ];
 
 describe('a subscribed client closed by the test subscribes again on connect()', () => {
-  it.each(cases)('%s: on the fake', async (_title, options, script, expected) => {
-    const p = port++;
-    const ch = `resub:${p}`;
-    const others: Client[] = [];
-    const r = new Redis({ port: p, ...options } as never) as unknown as Client;
-    const other = (own: Record<string, unknown> = {}) => {
-      const c = new Redis({ port: p, ...own } as never) as unknown as Client;
-      others.push(c);
-      return c;
-    };
-    try {
-      await r.ping();
-      expect(await script(r, { ch, other })).toEqual(expected(ch));
-    } finally {
-      [r, ...others].forEach((c) => c.disconnect());
-    }
-  });
-
-  describeOnRealServers(
-    'connect() after a close of a subscribed client',
-    (server) => {
-      it.each(cases)('%s: as real ioredis', async (_title, options, script, expected) => {
-        const RealRedis = jest.requireActual('ioredis');
-        const Real = RealRedis.default ?? RealRedis;
-        const ch = `resub:${process.pid}:${port++}`;
-        const others: Client[] = [];
-        const r = new Real(server.url, options) as Client;
-        const other = (own: Record<string, unknown> = {}) => {
-          const c = new Real(server.url, own) as Client;
-          others.push(c);
-          return c;
-        };
-        try {
-          await r.ping();
-          expect(await script(r, { ch, other })).toEqual(expected(ch));
-        } finally {
-          [r, ...others].forEach((c) => c.disconnect());
-        }
-      });
-    },
-    'subscribes again',
-  );
+  runOnFakeAndRealIoredis(cases, { firstPort: 37_900, keyPrefix: 'resub', subject: 'connect() after a close of a subscribed client', verb: 'subscribes again' });
 });

@@ -14,12 +14,10 @@
  * the three versions with redis-server 7.0.15. The plain `call('SELECT')` / `call('select')` /
  * `select()` cases: __tests__/adapter/ioredis61-call-transformers.test.ts.
  */
-import Redis from 'ioredis-mock-streams';
-import { describeOnRealServers, ioredisMajor } from '../helpers/real-server';
+import { ioredisMajor } from '../helpers/real-server';
 import { onIoredis61 } from '../helpers/ioredis61';
+import { type Client, type ClientCase, runOnFakeAndRealIoredis } from '../helpers/fake-and-real-ioredis';
 
-type Client = Record<string, any>;
-let port = 37_700;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** ioredis 5 and 6.0 (6.1 records any casing and carries the db in the condition). */
@@ -36,13 +34,6 @@ async function reconnect(r: Client): Promise<void> {
   await sleep(20);
 }
 
-/** A key of the case (its own per process), and another client on the same server (`options` its own). */
-interface Context {
-  key: string;
-  other(options?: Record<string, unknown>): Client;
-}
-type Script = (r: Client, ctx: Context) => Promise<unknown>;
-
 /** Delete `key` in each of `dbs` (the client's db is left as the last of them). */
 async function cleanup(r: Client, key: string, dbs: number[]): Promise<void> {
   for (const db of dbs) {
@@ -55,7 +46,7 @@ const NOT_INTEGER = 'ERR value is not an integer or out of range';
 const OUT_OF_RANGE = 'ERR DB index is out of range';
 const SUBSCRIBER_MODE = 'Connection in subscriber mode, only subscriber commands may be used';
 
-const cases: [string, Record<string, unknown>, Script, unknown][] = [
+const cases: ClientCase[] = [
   [
     'selectBuffer(n), select([n]) and select(<Buffer "n">) are recorded as select(n)',
     {},
@@ -367,44 +358,5 @@ const cases: [string, Record<string, unknown>, Script, unknown][] = [
 ];
 
 describe('the db a reconnection selects, as the installed ioredis records SELECT', () => {
-  it.each(cases)('%s: on the fake', async (_title, options, script, expected) => {
-    const p = port++;
-    const others: Client[] = [];
-    const r = new Redis({ port: p, db: 13, ...options } as never) as unknown as Client;
-    const other = (own: Record<string, unknown> = {}) => {
-      const c = new Redis({ port: p, ...own } as never) as unknown as Client;
-      others.push(c);
-      return c;
-    };
-    try {
-      await r.ping(); // ready: a SELECT sent while connecting is the handshake's
-      expect(await script(r, { key: `selrec:${p}`, other })).toEqual(expected);
-    } finally {
-      [r, ...others].forEach((c) => c.disconnect());
-    }
-  });
-
-  describeOnRealServers(
-    'a reconnection after these SELECTs',
-    (server) => {
-      it.each(cases)('%s: as real ioredis', async (_title, options, script, expected) => {
-        const RealRedis = jest.requireActual('ioredis');
-        const Real = RealRedis.default ?? RealRedis;
-        const others: Client[] = [];
-        const r = new Real(server.url, { db: 13, ...options }) as Client;
-        const other = (own: Record<string, unknown> = {}) => {
-          const c = new Real(server.url, own) as Client;
-          others.push(c);
-          return c;
-        };
-        try {
-          await r.ping();
-          expect(await script(r, { key: `selrec:${process.pid}:${port++}`, other })).toEqual(expected);
-        } finally {
-          [r, ...others].forEach((c) => c.disconnect());
-        }
-      });
-    },
-    'selects the db',
-  );
+  runOnFakeAndRealIoredis(cases, { firstPort: 37_700, keyPrefix: 'selrec', base: { db: 13 }, subject: 'a reconnection after these SELECTs', verb: 'selects the db' });
 });
