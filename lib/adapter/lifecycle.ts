@@ -718,12 +718,17 @@ export function connectInstance(redis: Instance, emulators: EmulatorTable): Prom
  * `messageBuffer` with the keys as an array of Buffers (null for a flush); on process.nextTick,
  * as ioredis-mock delivers published messages (Node's own: fake timers do not hold it back).
  */
+const NO_SUBSCRIPTIONS = { channels: [], patterns: [] };
+const isText = (c: unknown): c is string => typeof c === 'string';
+
 function attachInvalidationSink(redis: Instance, conn: Connection): void {
   attachShardMessages(redis, conn);
   // the client's SUBSCRIBE/PSUBSCRIBE live on ioredis-mock's channel tables: CLIENT LIST, CLIENT
-  // KILL TYPE and INFO count them as the server counts this client's
+  // KILL TYPE, INFO and ACL SETUSER see them as the server sees this client's
   conn.frontEndSubscriptions = () =>
-    redis[CONN] === conn && !conn.closed ? [listenedChannels(redis, redis.channels).length, listenedChannels(redis, redis.patternChannels).length] : [0, 0];
+    redis[CONN] === conn && !conn.closed
+      ? { channels: listenedChannels(redis, redis.channels).filter(isText), patterns: listenedChannels(redis, redis.patternChannels).filter(isText) }
+      : NO_SUBSCRIPTIONS;
   conn.redirectSink = (keys) => {
     if (!redis.subscriberMode) return;
     const buffers = keys === null ? null : keys.map((k) => Buffer.from(k, 'latin1'));

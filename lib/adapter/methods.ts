@@ -667,6 +667,7 @@ export function runBuiltinNow(redis: Instance, conn: Connection, name: string, b
   let tracked: { argv: string[]; saved: ReturnType<NonNullable<typeof tracking>['enter']> } | null = null;
   let ran = false;
   try {
+    conn.checkBuiltinAcl(base, sentArgv(base, processed)); // the user's permissions (command, channels)
     conn.checkServerState(base, processed.length + 1, processed[0]); // maxmemory, min-replicas-to-write
     // keyPrefix on the arguments ioredis's table marks as keys (as ioredis does before sending)
     const keyPrefix = redis.options?.keyPrefix;

@@ -40,7 +40,7 @@ import { type AclUser, aclStateOf } from './acl';
 import { type ClientTracking, setConnectionLookup } from './tracking';
 import { builtinFullName } from './command-timing';
 import { EngineBuiltinHost } from './connection/builtin-host';
-import { aclAllows, authenticate } from './connection/acl-checks';
+import { aclAllows, authenticate, checkBuiltinAcl } from './connection/acl-checks';
 import { checkCommand, commandFullName, runCommand } from './connection/dispatch';
 import { runLane, type StreamLane } from './connection/lane';
 import { afterBusy, connectionClosedError, occupy, runReplying, startNow } from './connection/order';
@@ -196,12 +196,13 @@ export class Connection {
    */
   redirectSink: ((keys: string[] | null) => void) | null = null;
   /**
-   * The channel and pattern counts of the subscriptions a front end keeps for this connection
-   * itself (the ioredis front end's in-process SUBSCRIBE/PSUBSCRIBE, on ioredis-mock's channel
-   * tables), for introspection only: CLIENT LIST/INFO (`flags=P`, `sub`, `psub`), CLIENT KILL
-   * TYPE pubsub|normal and INFO's pubsub_clients see them as a server sees that client's.
+   * The channels and patterns (byte strings) of the subscriptions a front end keeps for this
+   * connection itself (the ioredis front end's in-process SUBSCRIBE/PSUBSCRIBE, on ioredis-mock's
+   * channel tables): CLIENT LIST/INFO (`flags=P`, `sub`, `psub`), CLIENT KILL TYPE pubsub|normal,
+   * INFO's pubsub_clients and ACL SETUSER's check of the channels a user loses see them as a
+   * server sees that client's.
    */
-  frontEndSubscriptions: (() => readonly [channels: number, patterns: number]) | null = null;
+  frontEndSubscriptions: (() => { readonly channels: readonly string[]; readonly patterns: readonly string[] }) | null = null;
   /**
    * CLIENT REPLY state (networking.c clientCommand, server.c call): `off` silences every reply
    * until CLIENT REPLY ON; `skipNext` (set by SKIP, not while off) silences the next command's
@@ -522,6 +523,15 @@ export class Connection {
     checkServerState(this, name, argc, firstArg);
   }
 
+  /**
+   * The ACL check of a built-in the front end runs itself (`name` lower case, argv with the name
+   * first, byte strings).
+   * @throws NOPERM (a RejectedCommandError) when the user may not run it or touch its channels
+   */
+  checkBuiltinAcl(name: string, argv: string[]): void {
+    checkBuiltinAcl(this, name, argv);
+  }
+
   // -------------------------------------------------------------------------------------------
   // Built-ins the ioredis front end runs itself: INFO and CLIENT LIST (./connection/stats.ts)
 
@@ -710,7 +720,14 @@ export class Connection {
   get listedSubscriptions(): readonly [channels: number, patterns: number] {
     const own: [number, number] = [this.channelSubs?.size ?? 0, this.patternSubs?.size ?? 0];
     const kept = this.frontEndSubscriptions?.();
-    return kept === undefined ? own : [own[0] + kept[0], own[1] + kept[1]];
+    return kept === undefined ? own : [own[0] + kept.channels.length, own[1] + kept.patterns.length];
+  }
+
+  /** The channels (or patterns) subscribed, the front end's included (`frontEndSubscriptions`). */
+  listedSubscriptionNames(patterns: boolean): string[] {
+    const own = this.subscriptions(patterns);
+    const kept = this.frontEndSubscriptions?.();
+    return kept === undefined ? own : [...own, ...(patterns ? kept.patterns : kept.channels)];
   }
 
   /** Redis CLIENT_PUBSUB as CLIENT LIST, CLIENT KILL TYPE and INFO see it: `inSubscriberMode` or a front end's subscription. */

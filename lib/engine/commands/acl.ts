@@ -91,6 +91,12 @@ function closeClient(c: Connection): void {
   c.close();
 }
 
+/** ACL SETUSER's check of a pub/sub client (acl.c ACLKillPubsubClientsIfNeeded): closed when `staged` no longer allows a channel or pattern it is subscribed to. */
+function closeIfLosesChannels(c: Connection, user: AclUser, staged: AclUser): void {
+  if (!c.listedAsSubscriber) return;
+  if (losesChannels(user, staged, c.listedSubscriptionNames(false), c.listedSubscriptionNames(true), c.shardSubscriptions())) closeClient(c);
+}
+
 function clientsOf(user: AclUser): Connection[] {
   return [...openConnections()].filter((c) => c.user === user);
 }
@@ -108,10 +114,7 @@ const setuser: ConnectionHandler = (conn, argv) => {
   if (/[ \0]/.test(name)) throw new CommandError("ERR Usernames can't contain spaces or null characters");
   const acl = aclStateOf(conn.server);
   const error = acl.setUser(conn.keyspace.redisVersion, name, argv.slice(3), (user, staged) => {
-    for (const c of clientsOf(user)) {
-      if (!c.inSubscriberMode) continue;
-      if (losesChannels(user, staged, c.subscriptions(false), c.subscriptions(true), c.shardSubscriptions())) closeClient(c);
-    }
+    for (const c of clientsOf(user)) closeIfLosesChannels(c, user, staged);
   });
   if (error !== null) throw new CommandError(error);
   return OK;
@@ -139,10 +142,7 @@ const deluser: ConnectionHandler = (conn, argv) => {
  */
 export function restoreAclUsers(server: Connection['server'], snapshot: AclUsersSnapshot): void {
   const removed = aclStateOf(server).restoreUsers(snapshot, (user, staged) => {
-    for (const c of clientsOf(user)) {
-      if (!c.inSubscriberMode) continue;
-      if (losesChannels(user, staged, c.subscriptions(false), c.subscriptions(true), c.shardSubscriptions())) closeClient(c);
-    }
+    for (const c of clientsOf(user)) closeIfLosesChannels(c, user, staged);
   });
   for (const user of removed) for (const c of clientsOf(user)) closeClient(c);
 }

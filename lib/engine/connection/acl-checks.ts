@@ -11,7 +11,8 @@ import type { ConnectionCommandSpec } from '../command-types';
 import { CONNECTION_COMMANDS } from '../commands/index';
 import { ACL_DENIED_AUTH, ACL_OK, type AclLogEntry, aclErrorMessage, aclStateOf, checkCommand } from '../acl';
 import type { Connection } from '../connection';
-import { commandFullName, hasBuiltin, lookedUpName, reject } from './dispatch';
+import { arityOk, commandFullName, hasBuiltin, lookedUpName, reject } from './dispatch';
+import { builtinArity } from './builtin-host';
 
 /** ACL LOG entry of a denial (loads the ACL command module, which owns the log's client info). */
 function aclDeniedLog(conn: Connection, reason: number, context: AclLogEntry['context'], object: string, username: string): void {
@@ -68,6 +69,25 @@ export function checkAclOnReprocess(conn: Connection, argv: string[]): void {
   if (verdict.result === ACL_OK) return;
   aclDeniedLog(conn, verdict.result, 'toplevel', verdict.index === 0 ? full : argv[verdict.index], conn.user.name);
   throw new RejectedCommandError(`NOPERM ${aclErrorMessage(version, verdict.result, conn.user, full, argv[verdict.index], false)}`);
+}
+
+/**
+ * processCommand's ACL check of a command a front end runs itself (the ioredis front end's
+ * SUBSCRIBE/PSUBSCRIBE/UNSUBSCRIBE/PUNSUBSCRIBE on ioredis-mock's channel tables): after the
+ * arity check (a wrong arity is the command's own error), a denied command or channel is logged
+ * (ACL LOG) and refused with NOPERM as checkAcl refuses it.
+ */
+export function checkBuiltinAcl(conn: Connection, name: string, argv: string[]): void {
+  if (conn.user.unrestricted) return;
+  const arity = builtinArity(name);
+  if (arity !== undefined && !arityOk(arity, argv.length)) return;
+  const full = commandFullName(conn, name, argv);
+  if (full === null) return;
+  const version = conn.keyspace.redisVersion;
+  const verdict = checkCommand(conn.user, full, argv, version);
+  if (verdict.result === ACL_OK) return;
+  aclDeniedLog(conn, verdict.result, conn.multiQueue !== null ? 'multi' : 'toplevel', verdict.index === 0 ? full : argv[verdict.index], conn.user.name);
+  reject(conn, name, `NOPERM ${aclErrorMessage(version, verdict.result, conn.user, full, argv[verdict.index], false)}`);
 }
 
 /** script.c scriptCall's ACL check of a redis.call (context `lua` in ACL LOG). */
