@@ -344,6 +344,9 @@ function encodeHash(
 // ---------------------------------------------------------------------------------------------
 // Decoding
 
+/** ebuckets.h EB_EXPIRE_TIME_MAX: the latest expiry time a hash field may carry (2^48 − 1 ms). */
+const EB_EXPIRE_TIME_MAX = 0xffffffffffffn;
+
 /** strtod of a score as Redis's `zzlGetScore` / `rdbLoadDoubleValue` read it. */
 function parseScore(s: string): number {
   if (s === 'inf' || s === '+inf') return Infinity;
@@ -469,9 +472,12 @@ export function decodeCollection(r: RdbReader, type: number): KeyValue | undefin
       const expiries = new Map<string, number>();
       for (let i = 0; i < n; i++) {
         const ttl = r.len();
+        // expireAt = ttl + minExpire - 1 in uint64_t; above EB_EXPIRE_TIME_MAX: "invalid expireAt time"
+        const at = ttl === 0n ? 0n : BigInt.asUintN(64, ttl + min - 1n);
+        if (at > EB_EXPIRE_TIME_MAX) throw new RdbFormatError('invalid expireAt time');
         const f = r.string();
         pairs.push([f, r.string()]);
-        if (ttl !== 0n) expiries.set(f, Number(ttl + min - 1n));
+        if (at !== 0n) expiries.set(f, Number(at));
       }
       noDuplicates(pairs.map(([f]) => f), 'hash fields');
       return { type: 'hash', value: pairs, fieldExpiries: expiries };
@@ -482,12 +488,20 @@ export function decodeCollection(r: RdbReader, type: number): KeyValue | undefin
       if (items.length % 3) throw new RdbFormatError('Hash listpack integrity check failed');
       const pairs: [string, string][] = [];
       const expiries = new Map<string, number>();
+      // rdb.c _lpEntryValidation for the TTL of each triple: an integer entry, 0 …
+      // EB_EXPIRE_TIME_MAX, and ordered — a field with a TTL follows fields with TTLs only, at
+      // no earlier time (the fields without TTL come last)
+      let last = -1n;
       for (let i = 0; i < items.length; i += 3) {
         const f = lpString(items[i]);
         pairs.push([f, lpString(items[i + 1])]);
-        const at = Number(items[i + 2]);
-        if (!Number.isFinite(at) || typeof items[i + 2] === 'string') throw new RdbFormatError('Hash listpack integrity check failed');
-        if (at !== 0) expiries.set(f, at);
+        const ttl = items[i + 2];
+        if (typeof ttl === 'string') throw new RdbFormatError('Hash listpack integrity check failed');
+        const at = BigInt(ttl);
+        if (at < 0n || at > EB_EXPIRE_TIME_MAX) throw new RdbFormatError('Hash listpack integrity check failed');
+        if (at !== 0n && (last === 0n || at < last)) throw new RdbFormatError('Hash listpack integrity check failed');
+        last = at;
+        if (at !== 0n) expiries.set(f, Number(at));
       }
       noDuplicates(pairs.map(([f]) => f), 'hash fields');
       return { type: 'hash', value: pairs, fieldExpiries: expiries, listpackEx: true };
