@@ -19,6 +19,7 @@ import type { NodeLimits } from '../model/stream-entries';
 import type { StringMark } from '../model/string-encoding';
 import type { AccessPolicy } from '../config/server-config';
 import { ChurnMap } from '../model/churn-map';
+import { isPast } from '../model/expiry-time';
 
 /** The LFU counter of a new key (server.h LFU_INIT_VAL). */
 export const LFU_INIT_VAL = 5;
@@ -359,7 +360,7 @@ export class KeyStore {
   private expireIfDue(key: string): boolean {
     if (this.expiry.size === 0) return false; // no TTL anywhere: the usual case, no lookup
     const at = this.expiry.get(key);
-    if (at !== undefined && at < this.hooks.now()) {
+    if (at !== undefined && isPast(at, this.hooks.now())) {
       if (this.expiryPaused) return true;
       this.expireKey(key);
     }
@@ -387,7 +388,7 @@ export class KeyStore {
     if (!(v instanceof RedisHash) || v.volatileCount === 0) return;
     const now = this.hooks.now();
     const next = v.nextExpiry();
-    if (next === undefined || next >= now) return;
+    if (next === undefined || !isPast(next, now)) return;
     this.expireHashFields(key, now);
   }
 
@@ -560,7 +561,7 @@ export class KeyStore {
     has: (key: string) => this.expiry.has(bytesOf(key)),
     isExpired: (key: string) => {
       const at = this.expiry.get(bytesOf(key));
-      return at !== undefined && at < this.hooks.now();
+      return at !== undefined && isPast(at, this.hooks.now());
     },
     delete: (key: string) => void this.removeExpiry(bytesOf(key)),
   });
@@ -622,7 +623,7 @@ export class KeyStore {
   /** True when `key` has a TTL that has passed on the keyspace clock (not yet dropped). */
   isExpired(key: string): boolean {
     const at = this.expiry.get(key);
-    return at !== undefined && at < this.hooks.now();
+    return at !== undefined && isPast(at, this.hooks.now());
   }
 
   /** Absolute expiry time of a full key in ms, if it has a TTL. */
@@ -696,14 +697,14 @@ export class KeyStore {
     const now = this.hooks.now();
     this.reportedExpiry = undefined;
     if (this.fieldHeap.length !== 0) {
-      for (let at = this.earliestFieldExpiry(); at !== undefined && at < now; at = this.earliestFieldExpiry()) {
+      for (let at = this.earliestFieldExpiry(); at !== undefined && isPast(at, now); at = this.earliestFieldExpiry()) {
         const key = this.fieldHeap[0][1];
         heapPop(this.fieldHeap);
         this.fieldAt.delete(key);
         this.expireHashFields(key, now);
       }
     }
-    for (let at = this.earliestExpiry(); at !== undefined && at < now; at = this.earliestExpiry()) {
+    for (let at = this.earliestExpiry(); at !== undefined && isPast(at, now); at = this.earliestExpiry()) {
       const key = this.heap[0][1];
       this.popExpiry();
       this.expireKey(key);
@@ -890,7 +891,7 @@ export class KeyStore {
       const key = slots[Math.floor(Math.random() * slots.length)];
       if (key === undefined) continue;
       const at = this.expiry.get(key);
-      if (at !== undefined && at < this.hooks.now()) {
+      if (at !== undefined && isPast(at, this.hooks.now())) {
         this.expireKey(key);
         continue;
       }
