@@ -185,6 +185,16 @@ function lowerBound(live: Int32Array, slot: number): number {
   return lo;
 }
 
+/**
+ * The SCAN cursor layout: `cursor = generation * SLOT_BITS + slot`, where `slot` (< 2^32) is the
+ * next position in the key index (`slots`) and `generation` (< GENERATIONS) counts the index's
+ * renumberings — a compaction that drops the holes, or a reset (FLUSHDB/FLUSHALL, SWAPDB) —
+ * modulo 2^20, so every cursor stays below 2^52, exact in a double (SCAN prints it as
+ * an unsigned decimal, as Redis does). A cursor of the current generation continues at its
+ * slot; one of the previous generation is mapped through `previousLive` to the first key kept
+ * at or after its old slot; any older or foreign cursor starts a new iteration. 0 is both the
+ * start and the end of an iteration (a step never returns slot 0 of generation 0).
+ */
 const SLOT_BITS = 2 ** 32;
 const GENERATIONS = 2 ** 20;
 
