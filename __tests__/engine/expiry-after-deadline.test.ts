@@ -12,7 +12,13 @@
  * SET k v PX 5 (HPEXPIRE 5): `0 v` (`[-2] v` listpackex, `[0] v` hashtable) before `-2 nil`.
  *
  * Unchanged: an expire time already due when it is set (<= now) deletes at once
- * (checkAlreadyExpired `when <= now`).
+ * (checkAlreadyExpired `when <= now`); SET … PXAT now does not check, and its key lives through
+ * that millisecond too.
+ *
+ * Found by a replay of Bull's suite on a manual clock: its locks and stalled-check keys (SET … PX)
+ * meet the boundary, and the fake answered -2 where redis-server answered PTTL 0 (it expired keys
+ * at now >= when). At the deadline ms the key is there for every reader: GET, EXISTS, RANDOMKEY,
+ * WATCH (not broken), a Lua script's SET NX (fails).
  */
 import { createFakeClock } from 'ioredis-mock-streams';
 import { Connection } from '../../lib/engine';
@@ -70,6 +76,41 @@ describe('a key is kept during the ms of its deadline and expires once the clock
     expect(events).toEqual(['expired k']);
   });
 
+  it('at the deadline EXISTS is 1 and a WATCH of the key is not broken (EXEC runs); 1 ms later both keys expire, in order', async () => {
+    const { clock, c, events } = await setup();
+    await run(c, 'SET', 'k', 'v', 'PX', '100');
+    await run(c, 'SET', 'w', 'v', 'PX', '100');
+    await turn();
+    events.length = 0;
+    clock.tick(100);
+    await turn();
+    expect(events).toEqual([]);
+    expect(await run(c, 'EXISTS', 'k')).toBe(1);
+    expect(await run(c, 'GET', 'k')).toBe('v');
+    expect(await run(c, 'PTTL', 'k')).toBe(0);
+    expect(await run(c, 'TTL', 'k')).toBe(0);
+    expect(await run(c, 'DBSIZE')).toBe(2);
+    expect(await run(c, 'WATCH', 'w')).toBe('OK');
+    await c.execute(['MULTI']);
+    await c.execute(['PING']);
+    expect(await run(c, 'EXEC')).toEqual(['PONG']);
+    clock.tick(1);
+    await turn();
+    expect(events).toEqual(['expired k', 'expired w']);
+    expect(await run(c, 'EXISTS', 'k')).toBe(0);
+    expect(await run(c, 'PTTL', 'k')).toBe(-2);
+  });
+
+  it('a Lua script run at the deadline ms sees the key alive (a lock: SET NX fails); 1 ms later SET NX succeeds', async () => {
+    const { clock, c } = await setup();
+    await run(c, 'SET', 'lock', 'token', 'PX', '30');
+    clock.tick(30);
+    const script = "return redis.call('SET', KEYS[1], 'other', 'NX', 'PX', 30) and 1 or 0";
+    expect(await run(c, 'EVAL', script, '1', 'lock')).toBe(0);
+    clock.tick(1);
+    expect(await run(c, 'EVAL', script, '1', 'lock')).toBe(1);
+  });
+
   it('the active expiry takes keys only once the clock is past their deadline, each 1 ms after it', async () => {
     const { clock, c, events } = await setup();
     await run(c, 'SET', 'a', 'v', 'PX', '10');
@@ -100,12 +141,14 @@ describe('a key is kept during the ms of its deadline and expires once the clock
     await turn();
     events.length = 0;
     clock.setSystemTime(START + 50);
+    expect(await run(c, 'EXISTS', 'k')).toBe(1);
     expect(await run(c, 'GET', 'k')).toBe('v');
     expect(await run(c, 'RANDOMKEY')).toBe('k');
     await turn();
     expect(events).toEqual([]);
     clock.setSystemTime(START + 51);
     expect(await run(c, 'RANDOMKEY')).toBeNull();
+    expect(await run(c, 'EXISTS', 'k')).toBe(0);
     await turn();
     expect(events).toEqual(['expired k']);
   });

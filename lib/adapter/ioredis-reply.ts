@@ -121,6 +121,56 @@ function decode(r: Reply, mode: Mode, stringNumbers: boolean, text: (s: string) 
   return r;
 }
 
+/**
+ * `decode` that survives any nesting: `decode` recurses once per array level, and a reply can
+ * nest deeper than the JS stack allows (a Lua script's table converted down to Redis's "reached
+ * lua stack limit", 7995 levels). On a RangeError the reply is decoded again with the arrays
+ * (plain, sets, pushes) walked by a loop; every other reply inside goes through `decode`.
+ * Only the general path of the encoders calls it: a string, a status or a number never nests.
+ * (Real ioredis's own decoders recurse too: 6.0.0 rejects such a reply with a RangeError from
+ * about 2,000 levels, 5.11.1's redis-parser throws it out of the socket handler.)
+ */
+function decodeAnyDepth(r: Reply, mode: Mode, stringNumbers: boolean, text: (s: string) => unknown): unknown {
+  try {
+    return decode(r, mode, stringNumbers, text);
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    return decodeByLoop(r, mode, stringNumbers, text);
+  }
+}
+
+/** The items of a reply `decodeAll` decodes (an array, a set, a push), else undefined. */
+function arrayItems(r: Reply): readonly Reply[] | undefined {
+  if (Array.isArray(r)) return r;
+  if (r instanceof SetReply || r instanceof PushReply) return r.items;
+  return undefined;
+}
+
+/** `decode` with the arrays walked by a loop instead of recursion (see `decodeAnyDepth`). */
+function decodeByLoop(r: Reply, mode: Mode, stringNumbers: boolean, text: (s: string) => unknown): unknown {
+  const top = arrayItems(r);
+  if (top === undefined) return decode(r, mode, stringNumbers, text);
+  const root: unknown[] = new Array<unknown>(top.length);
+  const frames: { items: readonly Reply[]; out: unknown[]; i: number }[] = [{ items: top, out: root, i: 0 }];
+  while (frames.length > 0) {
+    const f = frames[frames.length - 1];
+    if (f.i === f.items.length) {
+      frames.pop();
+      continue;
+    }
+    const item = f.items[f.i];
+    const inner = item === NIL_ARRAY ? undefined : arrayItems(item);
+    if (inner === undefined) {
+      f.out[f.i++] = decode(item, mode, stringNumbers, text);
+    } else {
+      const out = new Array<unknown>(inner.length);
+      f.out[f.i++] = out;
+      frames.push({ items: inner, out, i: 0 });
+    }
+  }
+  return root;
+}
+
 /** `decode` of a map: an object (RESP3 'resp3'), `[k, v]` pairs (RESP2 XREAD*), else flat. */
 function decodeMap(r: MapReply, mode: Mode, stringNumbers: boolean, text: (s: string) => unknown, asPairs = mode === 'resp2' && r.resp2Pairs): unknown {
   if (mode === 'resp3') {
@@ -304,7 +354,7 @@ export function hasCaseInsensitiveTransformer(name: string): boolean {
  * Error replies nested in arrays become ReplyErrors; a top-level error is the caller's to throw.
  */
 export function encodeIoredisReply(reply: Reply, ctx: IoredisReplyContext): unknown {
-  const v = decode(reply, modeOf(ctx, ctx.wireProtocol ?? ctx.protocol), ctx.stringNumbers, ctx.buffers ? bytes : decodeBytes);
+  const v = decodeAnyDepth(reply, modeOf(ctx, ctx.wireProtocol ?? ctx.protocol), ctx.stringNumbers, ctx.buffers ? bytes : decodeBytes);
   return transform(v, ctx.commandName, ctx.ioredis, modeOf(ctx, ctx.protocol), ctx.caseInsensitiveTransformers);
 }
 
@@ -369,7 +419,7 @@ export function encodeReplyFor(
     // into the pairs at once
     return decodeStreamsPairs(reply, mode, base.stringNumbers, text);
   }
-  return transform(decode(reply, mode, base.stringNumbers, text), commandName, base.ioredis, modeOf(base, base.protocol), base.caseInsensitiveTransformers);
+  return transform(decodeAnyDepth(reply, mode, base.stringNumbers, text), commandName, base.ioredis, modeOf(base, base.protocol), base.caseInsensitiveTransformers);
 }
 
 /**
@@ -383,7 +433,7 @@ export function decodeReplyFor(
   reply: Reply,
 ): unknown {
   const base = baseContextOf(options);
-  return decode(reply, modeOf(base, wireProtocol ?? base.protocol), base.stringNumbers, buffers ? bytes : decodeBytes);
+  return decodeAnyDepth(reply, modeOf(base, wireProtocol ?? base.protocol), base.stringNumbers, buffers ? bytes : decodeBytes);
 }
 
 /** ioredis 6's second argument to a reply transformer: `{ commandName, protocol, replyMapping }` of the client. */

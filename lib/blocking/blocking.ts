@@ -10,6 +10,7 @@ import { readNow, scheduleChecked, type Clock, type ClockTimer } from '../clock/
 import type { BlockRequest, Reply } from '../commands/types';
 import { isBlockRequest } from '../commands/types';
 import { NIL_ARRAY } from '../reply/reply';
+import { firstPastMs } from '../model/expiry-time';
 
 /** Re-runs a blocked command: returns a reply, a BlockRequest (keep waiting) or throws. */
 export type Retry = (request: BlockRequest, signalledKey?: string) => Reply | BlockRequest;
@@ -80,7 +81,7 @@ export class BlockingQueue {
         this.expiryTimers.delete(key);
         this.expiry.probe(key);
         this.flush();
-      }, Math.max(0, at + 1 - readNow(clock)));
+      }, Math.max(0, firstPastMs(at) - readNow(clock)));
       this.expiryTimers.set(key, timer);
     } catch (err) {
       for (const w of [...(this.byKey.get(key) ?? [])]) this.finish(w, (x) => x.reject(err));

@@ -14,7 +14,7 @@
 import { createDumpPayload } from '../rdb/payload';
 import { byteString } from '../rdb/rdb-io';
 import { RDB_FORMAT } from '../version';
-import { wholeKeyDb, withRdbTypes } from './whole-key';
+import { wholeKeyDb } from './whole-key';
 import type { CommandContext, CommandSpec, Reply } from './types';
 
 function dump(ctx: CommandContext, argv: string[]): Reply {
@@ -26,7 +26,7 @@ function dump(ctx: CommandContext, argv: string[]): Reply {
   }
   const compression = db.config?.rdbCompression ?? true;
   const limits = db.config?.collectionLimits;
-  return byteString(withRdbTypes(() => createDumpPayload(value, RDB_FORMAT[ctx.version], { compression, limits })));
+  return byteString(createDumpPayload(value, RDB_FORMAT[ctx.version], { compression, limits }));
 }
 
 export const specs: CommandSpec[] = [{ name: 'dump', arity: 2, write: false, run: dump }];

@@ -78,6 +78,15 @@ function lookupHll(db: Db, key: string, forRead: boolean): string | undefined {
   return s;
 }
 
+/**
+ * Whether the emulated server reads sparse opcodes as before the CVE-2025-32023 fix
+ * (`HllBuffer.preFixOverflow`): only '8.0', the 4f8cdc2a build. 7.0 is Debian's 7.0.15, which
+ * carries the backport; 7.2, 7.4 and 8.2 on are the releases since the fix (7.2.10, 7.4.5, 8.0.3).
+ */
+function preFixOverflow(ctx: CommandContext): boolean {
+  return ctx.version === '8.0';
+}
+
 function sparseMaxBytes(db: Db): number {
   const v = db.config?.get('hll-sparse-max-bytes');
   return v === undefined ? 3000 : Number(v);
@@ -100,7 +109,7 @@ function pfadd(ctx: CommandContext, argv: string[]): Reply {
     h = createHll();
     updated++;
   } else {
-    h = HllBuffer.of(existing, argv.length > 2 ? 16 : 0);
+    h = HllBuffer.of(existing, argv.length > 2 ? 16 : 0, preFixOverflow(ctx));
   }
   const maxBytes = sparseMaxBytes(db);
   for (let j = 2; j < argv.length; j++) {
@@ -130,7 +139,7 @@ function pfcount(ctx: CommandContext, argv: string[]): Reply {
     for (let j = 1; j < argv.length; j++) {
       const s = lookupHll(db, argv[j], true);
       if (s === undefined) continue;
-      if (!hllMerge(max, HllBuffer.of(s))) fail(ERR_INVALID_HLL);
+      if (!hllMerge(max, HllBuffer.of(s, 0, preFixOverflow(ctx)))) fail(ERR_INVALID_HLL);
     }
     return cardinalityReply(rawCount(max));
   }
@@ -155,14 +164,14 @@ function pfmerge(ctx: CommandContext, argv: string[]): Reply {
   for (let j = 1; j < argv.length; j++) {
     const s = lookupHll(db, argv[j], true);
     if (s === undefined) continue;
-    const h = HllBuffer.of(s);
+    const h = HllBuffer.of(s, 0, preFixOverflow(ctx));
     if (h.encoding === HLL_DENSE) useDense = true;
     if (!hllMerge(max, h)) fail(ERR_INVALID_HLL);
   }
   const key = argv[1];
   // the destination was checked as the first source
   const existing = stringForWrite(db, key);
-  const h = existing === undefined ? createHll() : HllBuffer.of(existing, 16);
+  const h = existing === undefined ? createHll() : HllBuffer.of(existing, 16, preFixOverflow(ctx));
   if (existing === undefined) db.notifyEvent('n', 'new', key); // dbAdd
   if (useDense && !sparseToDense(h)) fail(ERR_INVALID_HLL);
   const maxBytes = sparseMaxBytes(db);
@@ -183,7 +192,7 @@ function pfdebug(ctx: CommandContext, argv: string[]): Reply {
   const key = argv[2];
   const s = lookupHll(db, key, false);
   if (s === undefined) fail('ERR The specified key does not exist');
-  const h = HllBuffer.of(s);
+  const h = HllBuffer.of(s, 0, preFixOverflow(ctx));
   const getreg = is(cmd, 'GETREG');
   if (getreg || is(cmd, 'TODENSE')) {
     let converted = false;

@@ -20,6 +20,17 @@
  * - Wrong argument counts: `ERR wrong number of arguments for 'object|<sub>' command`; an
  *   unknown subcommand: `ERR unknown subcommand '<sub>'. Try OBJECT HELP.` (the dispatcher).
  * Checked on redis-server 7.0.15 and the post-7.4 build.
+ *
+ * Known gap: IDLETIME / FREQ of a shared integer (REFCOUNT 2147483647 above). Redis answers the
+ * shared object's LRU/LFU word, one for every key holding that integer in every database, and
+ * set at startup (7.0.15: createObject stamps LRU_CLOCK(), so right after `SET k 5` IDLETIME is
+ * the seconds since the server started) or never (the post-7.4 build: createObject leaves lru 0
+ * and initObjectLRUOrLFU skips shared objects, so IDLETIME is the LRU clock itself, unix seconds
+ * mod 2^24); a SET does not touch it, any read of any such key does (GET k5 makes IDLETIME 0 for
+ * every key holding 5), and under an LFU policy FREQ right after SET is 0 (the startup word
+ * decayed) where a non-shared value starts at 5 — all measured on both servers. The fake keeps
+ * each key's own access record (lib/keyspace/store.ts); following the shared word would need
+ * every read to check its value in the store's access path.
  */
 import type { ServerConfig } from '../config/server-config';
 import { fail } from '../errors';

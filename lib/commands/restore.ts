@@ -9,7 +9,8 @@
  * objectSetLRUOrLFU: OBJECT IDLETIME / FREQ). Accepts every stream
  * encoding up to the emulated version's (6.x type 15, 7.0 type 19, 7.2+ type 21, 8.6 type 26 with
  * an empty IDMP section, 8.8 type 27), strings, and lists, sets, sorted sets and hashes in every
- * encoding since 7.0; wakes readers blocked on the key.
+ * encoding Redis loads (the pre-7.0 zipmaps, ziplists and quicklists of ziplists too, and from
+ * 7.4 on the hashes with field TTLs); wakes readers blocked on the key.
  * Errors, in Redis's order: option errors (`ERR syntax error` — IDLETIME and FREQ exclude each
  * other —, a non-integer, `ERR Invalid IDLETIME value, must be >= 0`, `ERR Invalid FREQ value,
  * must be >= 0 and <= 255`), `BUSYKEY Target key name already exists.` (no REPLACE), the TTL
@@ -17,8 +18,7 @@
  * DUMP payload version or checksum are wrong` (shorter than 10 bytes, a newer RDB version, a
  * CRC mismatch), `ERR Bad data format` (anything the loader rejects; the fake validates as
  * `sanitize-dump-payload yes` does, so a malformed payload Redis would load unchecked is refused).
- * Library limits (StreamsMockError): pre-7.0 ziplist/zipmap encodings, hashes with field TTLs,
- * a stream with IDMP state.
+ * Library limit (StreamsMockError): a well-formed stream with IDMP state (8.6's idempotent XADD).
  */
 import { StreamsMockError } from '../clock/clock';
 import {
@@ -37,7 +37,7 @@ import { IDMP_DEFAULT_DURATION, IDMP_DEFAULT_MAXSIZE } from '../rdb/stream-codec
 import { OK } from '../reply/reply';
 import { RDB_FORMAT } from '../version';
 import { int64OrFail, is } from './args';
-import { wholeKeyDb, withRdbTypes } from './whole-key';
+import { wholeKeyDb } from './whole-key';
 import { deletionName, propagationOf } from './propagate';
 import type { CommandContext, CommandSpec, Reply } from './types';
 
@@ -101,7 +101,7 @@ function restore(ctx: CommandContext, argv: string[]): Reply {
   if (!verifyDumpPayload(payload, format)) fail(ERR_DUMP_PAYLOAD);
   let loaded: LoadedValue;
   try {
-    loaded = withRdbTypes(() => loadDumpPayload(payload, format));
+    loaded = loadDumpPayload(payload, format);
   } catch (err) {
     if (err instanceof RdbFormatError) fail(ERR_BAD_DATA_FORMAT);
     throw err;

@@ -1,6 +1,5 @@
 /** Whole-key access for DUMP, RESTORE and COPY: the optional `Db` members, or a loud error. */
 import { StreamsMockError } from '../clock/clock';
-import { UnsupportedRdbType } from '../rdb/value-codec';
 import type { Db } from './types';
 
 export type WholeKeyDb = Db & Required<Pick<Db, 'getValue' | 'setValue' | 'deleteKey' | 'expireAt'>>;
@@ -11,14 +10,4 @@ export function wholeKeyDb(db: Db, command: string): WholeKeyDb {
     throw new StreamsMockError(`${command} needs whole-key access, which this front end's keyspace does not provide`);
   }
   return db as WholeKeyDb;
-}
-
-/** Run `fn`, turning an RDB type the fake cannot encode into a StreamsMockError. */
-export function withRdbTypes<T>(fn: () => T): T {
-  try {
-    return fn();
-  } catch (err) {
-    if (err instanceof UnsupportedRdbType) throw new StreamsMockError(err.message);
-    throw err;
-  }
 }

@@ -526,6 +526,14 @@ function verbatimField(vm: LuaVm, L: LuaState): VerbatimReply | null {
 function popValue(vm: LuaVm, L: LuaState, resp: 2 | 3, version: RedisVersion): Reply | typeof ARRAY_TABLE {
   let out: Reply;
   let verbatim: VerbatimReply | null;
+  // script_lua.c checks room for 4 before converting any value (a string or number too), with
+  // the error handler below the result on its stack; 5 here gives the same depth: every value
+  // 7995 arrays deep is replaced by the error, the elements after it still follow (checked on
+  // 7.0.15 and the post-7.4 build: `{{…{1,2}…}}` ends `-ERR reached lua stack limit` twice)
+  if (!vm.checkStack(L, 5)) {
+    vm.pop(L, 1);
+    return new ErrorReply('ERR reached lua stack limit');
+  }
   switch (vm.type(L, -1)) {
     case LUA_TSTRING:
       out = vm.toString(L, -1) as string;
@@ -537,12 +545,6 @@ function popValue(vm: LuaVm, L: LuaState, resp: 2 | 3, version: RedisVersion): R
       out = resp === 3 ? new BooleanReply(vm.toBoolean(L, -1)) : vm.toBoolean(L, -1) ? 1 : null;
       break;
     case LUA_TTABLE: {
-      // script_lua.c checks room for 4 with the error handler below the result on its stack;
-      // 5 here gives the same depth (7995 levels of a table that contains itself)
-      if (!vm.checkStack(L, 5)) {
-        out = new ErrorReply('ERR reached lua stack limit'); // a table nested too deep (or recursive)
-        break;
-      }
       if (rawField(vm, L, 'err', LUA_TSTRING)) {
         const text = oneLine(vm.toString(L, -1) as string);
         vm.pop(L, 1);

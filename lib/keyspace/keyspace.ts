@@ -11,6 +11,7 @@ import { DEFAULT_REDIS_VERSION, RedisVersion, parseRedisVersion } from '../versi
 import { KeyStore } from './store';
 import { redisTypeOf } from './value-type';
 import { KeySizes } from '../stats/key-sizes';
+import { firstPastMs, isPast } from '../model/expiry-time';
 
 export interface KeyspaceOptions {
   /**
@@ -141,7 +142,7 @@ export class Keyspace {
         if (this.expiryTimer !== timer) return;
         this.expiryTimer = null; // spent: not cancelled again
         this.runActiveExpiry();
-      }, Math.max(0, at + 1 - readNow(clock)));
+      }, Math.max(0, firstPastMs(at) - readNow(clock)));
     } catch {
       return; // a clock that cannot schedule (library misuse): keys still expire before commands and on access
     }
@@ -178,7 +179,7 @@ export class Keyspace {
     } catch {
       return; // a clock that answers no valid time: the command itself reports it
     }
-    if (at < now) this.runActiveExpiry();
+    if (isPast(at, now)) this.runActiveExpiry();
   }
 
   /** Every key modification (the engine's client-side caching invalidates it: lib/engine/tracking.ts). */

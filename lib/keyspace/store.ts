@@ -19,6 +19,7 @@ import type { NodeLimits } from '../model/stream-entries';
 import type { StringMark } from '../model/string-encoding';
 import type { AccessPolicy } from '../config/server-config';
 import { ChurnMap } from '../model/churn-map';
+import { isPast } from '../model/expiry-time';
 
 /** The LFU counter of a new key (server.h LFU_INIT_VAL). */
 export const LFU_INIT_VAL = 5;
@@ -184,6 +185,16 @@ function lowerBound(live: Int32Array, slot: number): number {
   return lo;
 }
 
+/**
+ * The SCAN cursor layout: `cursor = generation * SLOT_BITS + slot`, where `slot` (< 2^32) is the
+ * next position in the key index (`slots`) and `generation` (< GENERATIONS) counts the index's
+ * renumberings — a compaction that drops the holes, or a reset (FLUSHDB/FLUSHALL, SWAPDB) —
+ * modulo 2^20, so every cursor stays below 2^52, exact in a double (SCAN prints it as
+ * an unsigned decimal, as Redis does). A cursor of the current generation continues at its
+ * slot; one of the previous generation is mapped through `previousLive` to the first key kept
+ * at or after its old slot; any older or foreign cursor starts a new iteration. 0 is both the
+ * start and the end of an iteration (a step never returns slot 0 of generation 0).
+ */
 const SLOT_BITS = 2 ** 32;
 const GENERATIONS = 2 ** 20;
 
@@ -354,7 +365,7 @@ export class KeyStore {
   private expireIfDue(key: string): boolean {
     if (this.expiry.size === 0) return false; // no TTL anywhere: the usual case, no lookup
     const at = this.expiry.get(key);
-    if (at !== undefined && at < this.hooks.now()) {
+    if (at !== undefined && isPast(at, this.hooks.now())) {
       if (this.expiryPaused) return true;
       this.expireKey(key);
     }
@@ -382,7 +393,7 @@ export class KeyStore {
     if (!(v instanceof RedisHash) || v.volatileCount === 0) return;
     const now = this.hooks.now();
     const next = v.nextExpiry();
-    if (next === undefined || next >= now) return;
+    if (next === undefined || !isPast(next, now)) return;
     this.expireHashFields(key, now);
   }
 
@@ -562,7 +573,7 @@ export class KeyStore {
     has: (key: string) => this.expiry.has(bytesOf(key)),
     isExpired: (key: string) => {
       const at = this.expiry.get(bytesOf(key));
-      return at !== undefined && at < this.hooks.now();
+      return at !== undefined && isPast(at, this.hooks.now());
     },
     delete: (key: string) => void this.removeExpiry(bytesOf(key)),
   });
@@ -624,7 +635,7 @@ export class KeyStore {
   /** True when `key` has a TTL that has passed on the keyspace clock (not yet dropped). */
   isExpired(key: string): boolean {
     const at = this.expiry.get(key);
-    return at !== undefined && at < this.hooks.now();
+    return at !== undefined && isPast(at, this.hooks.now());
   }
 
   /** Absolute expiry time of a full key in ms, if it has a TTL. */
@@ -698,14 +709,14 @@ export class KeyStore {
     const now = this.hooks.now();
     this.reportedExpiry = undefined;
     if (this.fieldHeap.length !== 0) {
-      for (let at = this.earliestFieldExpiry(); at !== undefined && at < now; at = this.earliestFieldExpiry()) {
+      for (let at = this.earliestFieldExpiry(); at !== undefined && isPast(at, now); at = this.earliestFieldExpiry()) {
         const key = this.fieldHeap[0][1];
         heapPop(this.fieldHeap);
         this.fieldAt.delete(key);
         this.expireHashFields(key, now);
       }
     }
-    for (let at = this.earliestExpiry(); at !== undefined && at < now; at = this.earliestExpiry()) {
+    for (let at = this.earliestExpiry(); at !== undefined && isPast(at, now); at = this.earliestExpiry()) {
       const key = this.heap[0][1];
       this.popExpiry();
       this.expireKey(key);
@@ -892,7 +903,7 @@ export class KeyStore {
       const key = slots[Math.floor(Math.random() * slots.length)];
       if (key === undefined) continue;
       const at = this.expiry.get(key);
-      if (at !== undefined && at < this.hooks.now()) {
+      if (at !== undefined && isPast(at, this.hooks.now())) {
         this.expireKey(key);
         continue;
       }

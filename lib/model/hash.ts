@@ -21,6 +21,7 @@
  * This module is pure: it never reads the clock; callers pass `now` (ms since the epoch).
  */
 import { ChurnMap } from './churn-map';
+import { isPast } from './expiry-time';
 
 /** One field of a hash. `expireAt` 0 = no TTL (Redis HASH_LP_NO_TTL); else absolute ms. */
 export interface HashEntry {
@@ -286,7 +287,7 @@ export class RedisHash {
     const due: HashEntry[] = [];
     for (;;) {
       const top = this.expiries.peek();
-      if (top === undefined || top[0] >= now) break;
+      if (top === undefined || !isPast(top[0], now)) break;
       this.expiries.pop();
       const [at, e] = top;
       if (e.removed || e.expireAt !== at) continue; // stale: deleted, persisted or re-timed

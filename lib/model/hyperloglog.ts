@@ -23,7 +23,9 @@
  * 7.4.5, 8.0.3, July 2025; Debian's 7.0.15 carries the backport — checked: `PFCOUNT k other` of a
  * sparse string with VAL opcodes after its 16384 registers is INVALIDOBJ there). The post-7.4
  * development build 4f8cdc2a predates the fix and accepts such trailing VAL opcodes in PFCOUNT of
- * several keys, PFMERGE and the promotion to dense.
+ * several keys, PFMERGE and the promotion to dense (PFDEBUG GETREG/TODENSE, a sparse string
+ * promoted by PFADD or PFMERGE): `HllBuffer.preFixOverflow`, set for emulated '8.0' (checked on
+ * both servers: __tests__/differential/hll-trailing-val-opcodes-real-server.test.ts).
  */
 
 export const HLL_P = 14;
@@ -49,18 +51,31 @@ export class HllBuffer {
   /** A Buffer (a Uint8Array with Node's native latin1 conversions), always: one shape for V8. */
   buf: Buffer;
   len: number;
+  /**
+   * Read the sparse opcodes as Redis did before the CVE-2025-32023 fix (the 4f8cdc2a build,
+   * emulated '8.0'): hllSparseToDense and hllMerge stop at a VAL opcode that would run past
+   * register 16384 (`if ((runlen + idx) > HLL_REGISTERS) break;`) and only then compare the
+   * register count with 16384, while ZERO/XZERO runs add up unchecked. A string whose 16384
+   * registers are followed by VAL opcodes is therefore valid there (the trailing opcodes are
+   * ignored); a VAL or a zero run that overflows before register 16384 is reached still is not.
+   */
+  preFixOverflow: boolean;
 
-  constructor(buf: Buffer, len: number) {
+  constructor(buf: Buffer, len: number, preFixOverflow = false) {
     this.buf = buf;
     this.len = len;
+    this.preFixOverflow = preFixOverflow;
   }
 
-  /** The bytes of a byte string (one char per byte), with room for `spare` more. */
-  static of(s: string, spare = 0): HllBuffer {
+  /**
+   * The bytes of a byte string (one char per byte), with room for `spare` more; `preFixOverflow`
+   * as the field of that name.
+   */
+  static of(s: string, spare = 0, preFixOverflow = false): HllBuffer {
     const n = s.length;
     const buf = Buffer.alloc(n + 1 + spare);
     buf.write(s, 0, n, 'latin1');
-    return new HllBuffer(buf, n);
+    return new HllBuffer(buf, n, preFixOverflow);
   }
 
   /** Make room for `n` bytes plus the terminator (and a few more, as the C code may write past). */
@@ -274,7 +289,11 @@ export function sparseToDense(h: HllBuffer): boolean {
     if (isZero(c)) runlen = zeroLen(c);
     else if (isXzero(c)) runlen = xzeroLen(c, b[p + 1]);
     else runlen = valLen(c);
-    if (runlen + idx > HLL_REGISTERS) return false; // overflow (CVE-2025-32023 fix)
+    if (runlen + idx > HLL_REGISTERS) {
+      // before the fix only a VAL opcode stopped the loop (then idx decides); zero runs added up
+      if (!h.preFixOverflow) return false; // overflow (CVE-2025-32023 fix)
+      if (!isZero(c) && !isXzero(c)) break;
+    }
     if (isZero(c)) p++;
     else if (isXzero(c)) p += 2;
     else {
@@ -611,18 +630,21 @@ export function hllMerge(max: Uint8Array, h: HllBuffer): boolean {
     const c = b[p];
     if (isZero(c)) {
       const runlen = zeroLen(c);
-      if (runlen + i > HLL_REGISTERS) return false;
+      if (runlen + i > HLL_REGISTERS && !h.preFixOverflow) return false;
       i += runlen;
       p++;
     } else if (isXzero(c)) {
       const runlen = xzeroLen(c, b[p + 1]);
-      if (runlen + i > HLL_REGISTERS) return false;
+      if (runlen + i > HLL_REGISTERS && !h.preFixOverflow) return false;
       i += runlen;
       p += 2;
     } else {
       let runlen = valLen(c);
       const regval = valValue(c);
-      if (runlen + i > HLL_REGISTERS) return false;
+      if (runlen + i > HLL_REGISTERS) {
+        if (h.preFixOverflow) break; // before the fix: stop, then the count decides
+        return false;
+      }
       while (runlen--) {
         if (regval > max[i]) max[i] = regval;
         i++;

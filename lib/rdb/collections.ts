@@ -27,6 +27,7 @@ import { d2string } from './double-text';
 import type { KeyValue } from './key-value';
 import { ListpackWriter, LpValue, lpString, readListpack } from './listpack';
 import { RdbFormatError, RdbReader, RdbWriter, byteString, string2ll } from './rdb-io';
+import { readZiplist, readZipmap } from './ziplist';
 
 export { type CollectionLimits, DEFAULT_COLLECTION_LIMITS } from './collection-limits';
 export { d2string, formatG17 } from './double-text';
@@ -42,6 +43,16 @@ export const RDB_TYPE_HASH = 4;
 export const RDB_TYPE_HASH_LISTPACK = 16;
 /** 7.4 hash field expiration: a hash table with TTLs (rdb.c, RDB 12). */
 export const RDB_TYPE_HASH_METADATA = 24;
+/** The pre-7.0 encodings, loaded (and deeply validated) as Redis still does: ./ziplist.ts. */
+export const RDB_TYPE_LIST = 1;
+export const RDB_TYPE_HASH_ZIPMAP = 9;
+export const RDB_TYPE_LIST_ZIPLIST = 10;
+export const RDB_TYPE_ZSET_ZIPLIST = 12;
+export const RDB_TYPE_HASH_ZIPLIST = 13;
+export const RDB_TYPE_LIST_QUICKLIST = 14;
+/** 7.4 release candidates' hashes with field TTLs: absolute TTLs, no least-expiry header. */
+export const RDB_TYPE_HASH_METADATA_PRE_GA = 22;
+export const RDB_TYPE_HASH_LISTPACK_EX_PRE_GA = 23;
 /** 7.4 hash field expiration: a listpack of field, value, TTL triples (rdb.c, RDB 12). */
 export const RDB_TYPE_HASH_LISTPACK_EX = 25;
 
@@ -344,6 +355,9 @@ function encodeHash(
 // ---------------------------------------------------------------------------------------------
 // Decoding
 
+/** ebuckets.h EB_EXPIRE_TIME_MAX: the latest expiry time a hash field may carry (2^48 − 1 ms). */
+const EB_EXPIRE_TIME_MAX = 0xffffffffffffn;
+
 /** strtod of a score as Redis's `zzlGetScore` / `rdbLoadDoubleValue` read it. */
 function parseScore(s: string): number {
   if (s === 'inf' || s === '+inf') return Infinity;
@@ -461,36 +475,88 @@ export function decodeCollection(r: RdbReader, type: number): KeyValue | undefin
       noDuplicates(pairs.map(([f]) => f), 'hash fields');
       return { type: 'hash', value: pairs };
     }
-    case RDB_TYPE_HASH_METADATA: {
-      const min = r.millisecondTime();
+    case RDB_TYPE_HASH_METADATA:
+    case RDB_TYPE_HASH_METADATA_PRE_GA: {
+      // PRE_GA: no least-expiry header, each TTL absolute (expireAt = ttl)
+      const preGa = type === RDB_TYPE_HASH_METADATA_PRE_GA;
+      const min = preGa ? 1n : r.millisecondTime();
       const n = r.count('hash size');
       if (n === 0) throw new RdbFormatError('Empty hash');
       const pairs: [string, string][] = [];
       const expiries = new Map<string, number>();
       for (let i = 0; i < n; i++) {
         const ttl = r.len();
+        // expireAt = ttl + minExpire - 1 in uint64_t; above EB_EXPIRE_TIME_MAX: "invalid expireAt time"
+        const at = ttl === 0n ? 0n : BigInt.asUintN(64, ttl + min - 1n);
+        if (at > EB_EXPIRE_TIME_MAX) throw new RdbFormatError('invalid expireAt time');
         const f = r.string();
         pairs.push([f, r.string()]);
-        if (ttl !== 0n) expiries.set(f, Number(ttl + min - 1n));
+        if (at !== 0n) expiries.set(f, Number(at));
       }
       noDuplicates(pairs.map(([f]) => f), 'hash fields');
       return { type: 'hash', value: pairs, fieldExpiries: expiries };
     }
-    case RDB_TYPE_HASH_LISTPACK_EX: {
-      r.millisecondTime(); // the least expiry, recomputed from the fields
+    case RDB_TYPE_HASH_LISTPACK_EX:
+    case RDB_TYPE_HASH_LISTPACK_EX_PRE_GA: {
+      if (type === RDB_TYPE_HASH_LISTPACK_EX) r.millisecondTime(); // the least expiry, recomputed from the fields
       const items = nonEmptyListpack(r.stringBytes());
       if (items.length % 3) throw new RdbFormatError('Hash listpack integrity check failed');
       const pairs: [string, string][] = [];
       const expiries = new Map<string, number>();
+      // rdb.c _lpEntryValidation for the TTL of each triple: an integer entry, 0 …
+      // EB_EXPIRE_TIME_MAX, and ordered — a field with a TTL follows fields with TTLs only, at
+      // no earlier time (the fields without TTL come last)
+      let last = -1n;
       for (let i = 0; i < items.length; i += 3) {
         const f = lpString(items[i]);
         pairs.push([f, lpString(items[i + 1])]);
-        const at = Number(items[i + 2]);
-        if (!Number.isFinite(at) || typeof items[i + 2] === 'string') throw new RdbFormatError('Hash listpack integrity check failed');
-        if (at !== 0) expiries.set(f, at);
+        const ttl = items[i + 2];
+        if (typeof ttl === 'string') throw new RdbFormatError('Hash listpack integrity check failed');
+        const at = BigInt(ttl);
+        if (at < 0n || at > EB_EXPIRE_TIME_MAX) throw new RdbFormatError('Hash listpack integrity check failed');
+        if (at !== 0n && (last === 0n || at < last)) throw new RdbFormatError('Hash listpack integrity check failed');
+        last = at;
+        if (at !== 0n) expiries.set(f, Number(at));
       }
       noDuplicates(pairs.map(([f]) => f), 'hash fields');
       return { type: 'hash', value: pairs, fieldExpiries: expiries, listpackEx: true };
+    }
+    case RDB_TYPE_LIST: {
+      const n = r.count('list size');
+      if (n === 0) throw new RdbFormatError('Empty list');
+      const items: string[] = [];
+      for (let i = 0; i < n; i++) items.push(r.string());
+      return { type: 'list', value: items };
+    }
+    case RDB_TYPE_LIST_QUICKLIST: {
+      const nodes = r.count('quicklist nodes');
+      if (nodes === 0) throw new RdbFormatError('Empty list');
+      const items: string[] = [];
+      for (let i = 0; i < nodes; i++) {
+        const data = r.stringBytes();
+        if (data.length === 0) throw new RdbFormatError('Empty quicklist node');
+        for (const v of readZiplist(data)) items.push(v); // empty ziplists are skipped
+      }
+      if (items.length === 0) throw new RdbFormatError('Empty list');
+      return { type: 'list', value: items };
+    }
+    case RDB_TYPE_LIST_ZIPLIST: {
+      const items = readZiplist(r.stringBytes());
+      if (items.length === 0) throw new RdbFormatError('Empty list');
+      return { type: 'list', value: items };
+    }
+    case RDB_TYPE_HASH_ZIPMAP:
+      return { type: 'hash', value: readZipmap(r.stringBytes()) };
+    case RDB_TYPE_ZSET_ZIPLIST:
+    case RDB_TYPE_HASH_ZIPLIST: {
+      // ziplistPairsConvertAndValidateIntegrity: no duplicate field/member, an even count
+      const items = readZiplist(r.stringBytes());
+      if (items.length % 2) throw new RdbFormatError('Ziplist pairs integrity check failed');
+      const keys = items.filter((_, i) => i % 2 === 0);
+      noDuplicates(keys, type === RDB_TYPE_HASH_ZIPLIST ? 'hash fields' : 'zset members');
+      if (items.length === 0) throw new RdbFormatError(type === RDB_TYPE_HASH_ZIPLIST ? 'Empty hash' : 'Empty zset');
+      if (type === RDB_TYPE_HASH_ZIPLIST) return { type: 'hash', value: keys.map((f, i) => [f, items[2 * i + 1]] as [string, string]) };
+      return { type: 'zset', value: keys.map((m, i) => [m, parseScore(items[2 * i + 1])] as [string, number]) };
     }
     default:
       return undefined;

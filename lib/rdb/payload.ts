@@ -82,5 +82,8 @@ export function loadDumpPayload(payload: Uint8Array, format: RdbFormat): LoadedV
     const { stream, idmp } = readStream(r, type);
     return { value: { type: 'stream', value: stream }, idmp };
   }
+  // the hash types with field TTLs (22, 23: 7.4 release candidates; 24, 25) came with RDB 12 (7.4):
+  // unknown to older servers ("Unknown RDB encoding type" → "ERR Bad data format", checked on 7.0.15)
+  if (type >= 22 && type <= 25 && format.rdbVersion < 12) throw new RdbFormatError(`RDB type ${type} unknown to this version`);
   return { value: readValue(r, type) };
 }

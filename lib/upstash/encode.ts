@@ -13,7 +13,7 @@
  * - an error reply nested in an array (a Lua script's error table) is sent as its text, like
  *   any string. Upstash documents no form for it; this is our choice.
  */
-import { ErrorReply, type Reply, SimpleString, toResp2Plain } from '../reply/reply';
+import { ErrorReply, MapReply, NIL_ARRAY, PushReply, type Reply, SetReply, SimpleString, toResp2Plain } from '../reply/reply';
 
 const ASCII = /^[\x00-\x7f]*$/;
 
@@ -44,7 +44,47 @@ function plainJson(v: unknown, base64: boolean): string {
  */
 export function encodeResult(reply: Reply, base64: boolean): string {
   if (base64 && reply instanceof SimpleString && reply.value === 'OK') return '"OK"';
-  return plainJson(toResp2Plain(reply), base64);
+  try {
+    return plainJson(toResp2Plain(reply), base64);
+  } catch (e) {
+    // deeper than the JS stack allows (a Lua table cut at "reached lua stack limit", 7995 levels)
+    if (!(e instanceof RangeError)) throw e;
+    return deepJson(reply, base64);
+  }
+}
+
+/** The elements of a reply RESP2 sends as a flat array (arrays, sets, pushes, flat maps), else undefined. */
+function flatItems(r: Reply): readonly Reply[] | undefined {
+  if (Array.isArray(r)) return r;
+  if (r instanceof SetReply || r instanceof PushReply || (r instanceof MapReply && !r.resp2Pairs)) return r.items;
+  return undefined;
+}
+
+/** `plainJson(toResp2Plain(reply))` with the arrays walked by a loop instead of recursion. */
+function deepJson(reply: Reply, base64: boolean): string {
+  const parts: string[] = [];
+  const frames: { items: readonly Reply[]; i: number }[] = [];
+  let next: Reply | undefined = reply;
+  for (;;) {
+    if (next !== undefined) {
+      const items = next === NIL_ARRAY ? undefined : flatItems(next);
+      if (items === undefined) parts.push(plainJson(toResp2Plain(next), base64));
+      else {
+        parts.push('[');
+        frames.push({ items, i: 0 });
+      }
+      next = undefined;
+    }
+    const f = frames[frames.length - 1];
+    if (f === undefined) return parts.join('');
+    if (f.i === f.items.length) {
+      parts.push(']');
+      frames.pop();
+      continue;
+    }
+    if (f.i > 0) parts.push(',');
+    next = f.items[f.i++];
+  }
 }
 
 /** `{"result": …}` for a reply. */
