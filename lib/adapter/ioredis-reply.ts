@@ -419,7 +419,15 @@ export function encodeReplyFor(
     // into the pairs at once
     return decodeStreamsPairs(reply, mode, base.stringNumbers, text);
   }
-  return transform(decodeAnyDepth(reply, mode, base.stringNumbers, text), commandName, base.ioredis, modeOf(base, base.protocol), base.caseInsensitiveTransformers);
+  // decodeAnyDepth written out (no call more on this path of every array reply)
+  let v: unknown;
+  try {
+    v = decode(reply, mode, base.stringNumbers, text);
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    v = decodeByLoop(reply, mode, base.stringNumbers, text);
+  }
+  return transform(v, commandName, base.ioredis, modeOf(base, base.protocol), base.caseInsensitiveTransformers);
 }
 
 /**
