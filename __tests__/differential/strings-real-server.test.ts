@@ -67,6 +67,10 @@ const SEQUENCES: string[][][] = [
     ['SET', 'n', '12'], ['SETBIT', 'n', '6', '1'], ['GET', 'n'], ['INCR', 'n'], ['SETBIT', 'n', '6', '0'], ['GET', 'n'], ['BITFIELD', 'bf', 'SET', 'u8', '16', '255'], ['BITFIELD', 'bf', 'SET', 'u8', '0', '1'],
     ['GET', 'bf'], ['COPY', 'bf', 'bf2'], ['BITFIELD', 'bf', 'SET', 'u8', '8', '7'], ['BITFIELD_RO', 'bf', 'GET', 'u24', '0'], ['GET', 'bf2'], ['GET', 'bf'], ['BITOP', 'OR', 'bo', 'bf', 'bc'], ['GET', 'bo'],
     ['SETBIT', 'bo', '0', '1'], ['GET', 'bf'], ['GETDEL', 'bf'], ['SETBIT', 'bf', '7', '1'], ['GET', 'bf']],
+  // SETRANGE writes in place too: a copy and a value read before keep theirs
+  [['SET', 's', 'hello'], ['SETRANGE', 's', '1', 'EY'], ['COPY', 's', 's2'], ['GET', 's'], ['SETRANGE', 's', '10', 'x'], ['GET', 's2'], ['GET', 's'], ['SETBIT', 's', '0', '1'],
+    ['SETRANGE', 's', '0', BIN], ['GET', 's'], ['STRLEN', 's'], ['APPEND', 's', 'z'], ['SETRANGE', 's', '0', 'a'], ['GET', 's'], ['OBJECT', 'ENCODING', 's'], ['RENAME', 's', 's3'],
+    ['SETRANGE', 's3', '2', ''], ['SETRANGE', 's3', '20', 'end'], ['GETRANGE', 's3', '-5', '-1'], ['SET', 'n', '123'], ['SETRANGE', 'n', '3', '4'], ['INCR', 'n'], ['GET', 'n'], ['SETRANGE', 'm', '4', 'x'], ['GET', 'm']],
 ];
 
 describeOnRealServers('string and bitmap commands', ({ url, version }) => {

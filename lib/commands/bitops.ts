@@ -21,7 +21,7 @@ import { ERR_NOT_INTEGER, ERR_SYNTAX, ERR_WRONGTYPE, fail } from '../errors';
 import type { Reply } from '../reply/reply';
 import { supports } from '../version';
 import { is, parseInt64, parseSmallInt } from './args';
-import { MAX_JS_STRING, bytesOfStored, protoMaxBulkLen, storeString } from './string-value';
+import { MAX_JS_STRING, bitsAt, byteAt, bytesOfStored, protoMaxBulkLen, storeString, writableBitmap } from './string-value';
 import type { CommandContext, CommandSpec, Db } from './types';
 
 const ERR_BIT_OFFSET = 'ERR bit offset is not an integer or out of range';
@@ -64,63 +64,6 @@ function bytesOf(s: string | undefined, length: number): Uint8Array {
 /** A byte array as a byte string. */
 function stringOfBytes(b: Uint8Array): string {
   return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1');
-}
-
-/**
- * Bitmaps the bit commands made: Buffers over a zero-filled ArrayBuffer of their own (from byte
- * 0, with room to grow), stored as the key's string and changed in place by SETBIT and BITFIELD,
- * so that a write costs O(1) however long the string is (Redis changes its sds in place; a JS
- * string would be copied whole by every write). Any other stored Buffer (ioredis-mock's data
- * API) is copied into a new bitmap first. Readers of the string (GET, DUMP, COPY …) see the
- * bytes through `bytesOfStored`; the bit commands read the Buffer itself.
- */
-const ownBitmaps = new WeakSet<Buffer>();
-
-/** The string at `key` for the bit commands: a byte string or a bitmap, undefined when missing; WRONGTYPE for another type. */
-function bitsAt(db: Db, key: string, read: boolean): string | Buffer | undefined {
-  const v = db.lookup(key);
-  if (typeof v === 'string' || Buffer.isBuffer(v)) return v;
-  if (v === undefined) {
-    if (read) db.notifyEvent('m', 'keymiss', key); // lookupKeyRead (stringForRead)
-    return undefined;
-  }
-  const s = bytesOfStored(v);
-  if (s === undefined) fail(ERR_WRONGTYPE);
-  return s;
-}
-
-/** Byte `i` of a byte string or a bitmap (`i` below its length). */
-function byteAt(v: string | Uint8Array, i: number): number {
-  return typeof v === 'string' ? v.charCodeAt(i) : v[i];
-}
-
-/** Bitmap growth: doubling up to 1 MB, then 1 MB more at a time (sds.c sdsMakeRoomFor's greedy policy). */
-const BITMAP_GROWTH_LIMIT = 1024 * 1024;
-
-/**
- * `v`'s bytes as a bitmap the caller may change in place, at least `length` bytes long (zero
- * bytes after `v`'s): `v` itself when it is one long enough, a longer view of its ArrayBuffer
- * when that has room, else a new bitmap.
- * @throws StreamsMockError past the longest JavaScript string (the library's limit)
- */
-function writableBitmap(v: string | Buffer | undefined, length: number): Buffer {
-  if (length > MAX_JS_STRING) bytesOf(undefined, length); // throws the library limit
-  if (v !== undefined && typeof v !== 'string' && ownBitmaps.has(v)) {
-    if (length <= v.length) return v;
-    if (length <= v.buffer.byteLength) {
-      const grown = Buffer.from(v.buffer, 0, length);
-      ownBitmaps.add(grown);
-      return grown;
-    }
-  }
-  const n = v === undefined ? 0 : v.length;
-  const size = Math.max(n, length);
-  const room = size < BITMAP_GROWTH_LIMIT ? Math.max(16, size * 2) : size + BITMAP_GROWTH_LIMIT;
-  const bitmap = Buffer.alloc(Math.min(room, MAX_JS_STRING)).subarray(0, size);
-  if (typeof v === 'string') bitmap.write(v, 0, 'latin1');
-  else if (v !== undefined) v.copy(bitmap);
-  ownBitmaps.add(bitmap);
-  return bitmap;
 }
 
 /** SETBIT key offset 0|1: the bit's old value. */

@@ -4,6 +4,7 @@
  * ioredis-mock's emulators before the string family became the engine's may still be a Buffer
  * (its bytes) or a number (its decimal text). Anything else is another Redis type: WRONGTYPE.
  */
+import { StreamsMockError } from '../clock/clock';
 import { ERR_WRONGTYPE, fail } from '../errors';
 import type { Db } from './types';
 import type { StringMark } from '../model/string-encoding';
@@ -63,4 +64,63 @@ export const MAX_JS_STRING = 536870888;
 export function protoMaxBulkLen(db: Db): number {
   const v = db.config?.get('proto-max-bulk-len');
   return v === undefined ? 536870912 : Number(v);
+}
+
+/**
+ * Bitmaps: string values that SETBIT, BITFIELD and SETRANGE change in place — Buffers over a
+ * zero-filled ArrayBuffer of their own (from byte 0, with room to grow), stored as the key's
+ * string, so that such a write costs the bytes it writes however long the string is (Redis
+ * changes its sds in place; a JS string would be copied whole by every write). Any other stored
+ * Buffer (ioredis-mock's data API) is copied into a new bitmap first. Readers of the string (GET,
+ * DUMP, COPY …) see the bytes through `bytesOfStored`; the bit commands read the Buffer itself.
+ */
+const ownBitmaps = new WeakSet<Buffer>();
+
+/** The string at `key` for the bit commands: a byte string or a bitmap, undefined when missing; WRONGTYPE for another type. */
+export function bitsAt(db: Db, key: string, read: boolean): string | Buffer | undefined {
+  const v = db.lookup(key);
+  if (typeof v === 'string' || Buffer.isBuffer(v)) return v;
+  if (v === undefined) {
+    if (read) db.notifyEvent('m', 'keymiss', key); // lookupKeyRead (stringForRead)
+    return undefined;
+  }
+  const s = bytesOfStored(v);
+  if (s === undefined) fail(ERR_WRONGTYPE);
+  return s;
+}
+
+/** Byte `i` of a byte string or a bitmap (`i` below its length). */
+export function byteAt(v: string | Uint8Array, i: number): number {
+  return typeof v === 'string' ? v.charCodeAt(i) : v[i];
+}
+
+/** Bitmap growth: doubling up to 1 MB, then 1 MB more at a time (sds.c sdsMakeRoomFor's greedy policy). */
+const BITMAP_GROWTH_LIMIT = 1024 * 1024;
+
+/**
+ * `v`'s bytes as a bitmap the caller may change in place, at least `length` bytes long (zero
+ * bytes after `v`'s): `v` itself when it is one long enough, a longer view of its ArrayBuffer
+ * when that has room, else a new bitmap.
+ * @throws StreamsMockError past the longest JavaScript string (the library's limit)
+ */
+export function writableBitmap(v: string | Buffer | undefined, length: number): Buffer {
+  if (length > MAX_JS_STRING) {
+    throw new StreamsMockError(`a string of ${length} bytes is longer than JavaScript strings can be (${MAX_JS_STRING}); Redis would store it`);
+  }
+  if (v !== undefined && typeof v !== 'string' && ownBitmaps.has(v)) {
+    if (length <= v.length) return v;
+    if (length <= v.buffer.byteLength) {
+      const grown = Buffer.from(v.buffer, 0, length);
+      ownBitmaps.add(grown);
+      return grown;
+    }
+  }
+  const n = v === undefined ? 0 : v.length;
+  const size = Math.max(n, length);
+  const room = size < BITMAP_GROWTH_LIMIT ? Math.max(16, size * 2) : size + BITMAP_GROWTH_LIMIT;
+  const bitmap = Buffer.alloc(Math.min(room, MAX_JS_STRING)).subarray(0, size);
+  if (typeof v === 'string') bitmap.write(v, 0, 'latin1');
+  else if (v !== undefined) v.copy(bitmap);
+  ownBitmaps.add(bitmap);
+  return bitmap;
 }

@@ -20,7 +20,7 @@ import { ERR_NOT_INTEGER, ERR_SYNTAX, ERR_WRONGTYPE, errWrongArity, fail } from 
 import { MapReply, OK, type Reply } from '../reply/reply';
 import { supports } from '../version';
 import { INT64_MAX, int64OrFail, is, parseInt64, parseSmallInt } from './args';
-import { MAX_JS_STRING, bytesOfStored, protoMaxBulkLen, storeString, stringForRead, stringForWrite } from './string-value';
+import { MAX_JS_STRING, bitsAt, bytesOfStored, protoMaxBulkLen, storeString, stringForRead, stringForWrite, writableBitmap } from './string-value';
 import type { CommandContext, CommandSpec, Db } from './types';
 import { deletionName, propagationOf } from './propagate';
 
@@ -317,17 +317,19 @@ function setrange(ctx: CommandContext, argv: string[]): Reply {
   const value = argv[3];
   const offset = longArg(argv[2]);
   if (offset < 0) fail('ERR offset is out of range');
-  const old = stringForWrite(db, key);
+  const old = bitsAt(db, key, false);
   if (old === undefined) {
     if (value.length === 0) return 0;
     checkStringLength(db, offset, value.length);
-    storeString(db, key, '\0'.repeat(offset) + value, false, false, 'raw');
   } else {
     if (value.length === 0) return old.length;
     checkStringLength(db, offset, value.length);
-    const head = old.length >= offset ? old.slice(0, offset) : old + '\0'.repeat(offset - old.length);
-    db.store(key, head + value + old.slice(offset + value.length), true, 'raw');
   }
+  // written in place (a bitmap: string-value.ts), zero bytes up to `offset`
+  const bytes = writableBitmap(old, offset + value.length);
+  bytes.write(value, offset, 'latin1');
+  if (old === undefined) storeString(db, key, bytes, false, false, 'raw');
+  else db.store(key, bytes, true, 'raw');
   db.notifyEvent('$', 'setrange', key);
   db.dirty?.(1);
   return Math.max(old?.length ?? 0, offset + value.length);
