@@ -301,7 +301,7 @@ function append(ctx: CommandContext, argv: string[]): Reply {
 
 /** STRLEN key: the length in bytes; 0 when missing. */
 function strlen(ctx: CommandContext, argv: string[]): Reply {
-  const v = stringForRead(ctx.db, argv[1]);
+  const v = bitsAt(ctx.db, argv[1], true); // a bitmap's length without reading it
   return v === undefined ? 0 : v.length;
 }
 
@@ -350,7 +350,7 @@ function longArg(arg: string): number {
 function getrange(ctx: CommandContext, argv: string[]): Reply {
   let start = longArg(argv[2]);
   let end = longArg(argv[3]);
-  const s = stringForRead(ctx.db, argv[1]);
+  const s = bitsAt(ctx.db, argv[1], true); // a bitmap: only the range read
   if (s === undefined) return '';
   const len = s.length;
   if (supports(ctx.version, 'getrangeNegativeEndEmpty')) {
@@ -359,7 +359,7 @@ function getrange(ctx: CommandContext, argv: string[]): Reply {
     if (len === 0 || start >= len || end < 0 || start > end) return '';
     if (start < 0) start = 0;
     if (end >= len) end = len - 1;
-    return s.slice(start, end + 1);
+    return typeof s === 'string' ? s.slice(start, end + 1) : s.toString('latin1', start, end + 1);
   }
   if (start < 0 && end < 0 && start > end) return '';
   if (start < 0) start += len;
@@ -368,7 +368,7 @@ function getrange(ctx: CommandContext, argv: string[]): Reply {
   if (end < 0) end = 0;
   if (end >= len) end = len - 1;
   if (start > end || len === 0) return '';
-  return s.slice(start, end + 1);
+  return typeof s === 'string' ? s.slice(start, end + 1) : s.toString('latin1', start, end + 1);
 }
 
 /**
