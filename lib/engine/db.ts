@@ -105,10 +105,8 @@ export function makeDb(conn: Connection, ks: Keyspace): Db {
     },
     lookup: (key, noTouch) => (noTouch ? ks.store.peekLive(key) : ks.store.getRaw(key)),
     store(key, value, keepTtl, mark) {
-      const at = keepTtl ? ks.store.expiryOf(key) : undefined;
-      ks.store.setRaw(key, value, mark);
-      if (at !== undefined) return;
-      ks.store.removeExpiry(key);
+      ks.store.setRaw(key, value, mark); // leaves the TTL as it was
+      if (!keepTtl) ks.store.removeExpiry(key);
     },
     remove(key) {
       if (!ks.store.hasKey(key)) return false;
