@@ -103,7 +103,8 @@ export function makeDb(conn: Connection, ks: Keyspace): Db {
       ks.emitEvent(event, full(key));
       publishKeyspaceEvent(conn, ks, 't', event, full(key));
     },
-    lookup: (key, noTouch) => (noTouch ? ks.store.peekLive(key) : ks.store.getRaw(key)),
+    // the store's own method (bound: no function of ours between a command and the store)
+    lookup: ks.store.getRaw.bind(ks.store),
     store(key, value, keepTtl, mark) {
       ks.store.setRaw(key, value, mark); // leaves the TTL as it was
       if (!keepTtl) ks.store.removeExpiry(key);

@@ -418,14 +418,17 @@ export class KeyStore {
     return this.raw.get(key);
   }
 
-  /** The stored value itself (no copy), after lazy expiry; records the access (OBJECT IDLETIME). */
-  getRaw(key: string): unknown {
+  /**
+   * The stored value itself (no copy), after lazy expiry; records the access (OBJECT IDLETIME)
+   * unless `noTouch` (Redis LOOKUP_NOTOUCH: `peekLive`).
+   */
+  getRaw(key: string, noTouch?: boolean): unknown {
     // expireIfDue's and the access record's usual cases written out: every read of every
     // command comes here, and V8 compiles functions as small as those with TurboFan within a
     // test file's first commands
     if (this.expiry.size !== 0 && this.expireIfDue(key)) return undefined;
     const v = this.raw.get(key);
-    if (v !== undefined) {
+    if (v !== undefined && noTouch !== true) {
       // db.c lookupKey: the LRU time (recordAccessSlow: LFU, NO-TOUCH)
       if (!this.access.lfu && !this.accessLfu && !this.noTouch) this.accessed.set(key, this.accessNow());
       else this.recordAccessSlow(key);
