@@ -729,6 +729,13 @@ function attachInvalidationSink(redis: Instance, conn: Connection): void {
     redis[CONN] === conn && !conn.closed
       ? { channels: listenedChannels(redis, redis.channels).filter(isText), patterns: listenedChannels(redis, redis.patternChannels).filter(isText) }
       : NO_SUBSCRIPTIONS;
+  // RESET (call('reset')) unsubscribes the connection from everything on the server's side; the
+  // client leaves subscriber mode (ioredis keeps its own record of the channels, not modelled)
+  conn.frontEndUnsubscribeAll = () => {
+    if (redis[CONN] !== conn) return;
+    dropSubscriptions(redis);
+    redis[SHARD_CHANNELS] = undefined;
+  };
   conn.redirectSink = (keys) => {
     if (!redis.subscriberMode) return;
     const buffers = keys === null ? null : keys.map((k) => Buffer.from(k, 'latin1'));

@@ -203,6 +203,8 @@ export class Connection {
    * server sees that client's.
    */
   frontEndSubscriptions: (() => { readonly channels: readonly string[]; readonly patterns: readonly string[] }) | null = null;
+  /** Drops the subscriptions of `frontEndSubscriptions` (RESET unsubscribes the connection from everything). */
+  frontEndUnsubscribeAll: (() => void) | null = null;
   /**
    * CLIENT REPLY state (networking.c clientCommand, server.c call): `off` silences every reply
    * until CLIENT REPLY ON; `skipNext` (set by SKIP, not while off) silences the next command's
@@ -667,6 +669,7 @@ export class Connection {
   resetState(): void {
     this.discardTransaction();
     pubsub.unsubscribeAll(this);
+    this.frontEndUnsubscribeAll?.();
     this.selectDb(0);
     this.resp = 2;
     this.user = aclStateOf(this.server).defaultUser;
