@@ -63,13 +63,19 @@ function show(value: unknown): string {
  */
 export function readNow(clock: Clock): number {
   const value: unknown = clock.now();
-  if (typeof value !== 'number' || !(value >= 0 && value <= Number.MAX_SAFE_INTEGER)) {
-    throw new StreamsMockError(
-      `clock.now() returned ${show(value)}; it must return ms since the Unix epoch as a number from 0 to 2^53 - 1 ` +
-        `(like Date.now()). Fix the clock given in streams.clock / setClock()`,
-    );
-  }
+  if (typeof value !== 'number' || !(value >= 0 && value <= Number.MAX_SAFE_INTEGER)) invalidNow(value);
   return Math.floor(value);
+}
+
+/**
+ * The error of a clock whose `now()` answered `value` (not ms since the epoch in [0, 2^53 − 1]).
+ * @throws StreamsMockError always
+ */
+export function invalidNow(value: unknown): never {
+  throw new StreamsMockError(
+    `clock.now() returned ${show(value)}; it must return ms since the Unix epoch as a number from 0 to 2^53 - 1 ` +
+      `(like Date.now()). Fix the clock given in streams.clock / setClock()`,
+  );
 }
 
 /**

@@ -20,9 +20,9 @@ export const COMMAND_KINDS_MAX = 4096;
 export const BUILTIN_KINDS = new Map<string, { subNamed: boolean; seen: number }>();
 
 /** Calls of a command name that are all timed for INFO commandstats `usec` (see `timingWeight`). */
-const TIMED_CALLS = 64;
+export const TIMED_CALLS = 64;
 /** Past `TIMED_CALLS`, one call in this many is timed (a power of two). */
-const TIMING_SAMPLE = 16;
+export const TIMING_SAMPLE = 16;
 
 /**
  * Whether to time this call for INFO commandstats `usec`, and what its time counts for: 1 (timed,

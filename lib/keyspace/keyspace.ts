@@ -4,7 +4,7 @@
  */
 import { BlockingQueue } from '../blocking/blocking';
 import { acceptClock } from '../clock/accept';
-import { Clock, ClockTimer, StreamsMockError, readNow, scheduleChecked } from '../clock/clock';
+import { Clock, ClockTimer, StreamsMockError, invalidNow, readNow, scheduleChecked } from '../clock/clock';
 import { ServerConfig } from '../config/server-config';
 import { globalClock } from '../clock/global-clock';
 import { DEFAULT_REDIS_VERSION, RedisVersion, parseRedisVersion } from '../version';
@@ -301,7 +301,13 @@ export class Keyspace {
 
   /** Current command time in ms. Throws StreamsMockError when the clock answers no valid time. */
   now(): number {
-    return (this.lastNow = this.frozenNow ?? readNow(this.currentClock));
+    const frozen = this.frozenNow;
+    if (frozen !== null) return (this.lastNow = frozen);
+    // readNow(this.currentClock) written out: every command reads the clock here, and V8 compiles
+    // a function as small as readNow with TurboFan within a test file's first commands
+    const value: unknown = this.currentClock.now();
+    if (typeof value !== 'number' || !(value >= 0 && value <= Number.MAX_SAFE_INTEGER)) invalidNow(value);
+    return (this.lastNow = Math.floor(value));
   }
 
   /** Run `fn` as one atomic unit: one time snapshot, blocked readers served after it. */
