@@ -35,6 +35,7 @@ import { type Connection, openConnections } from '../connection';
 import { setClientName } from './connection';
 import * as trackingModule from '../tracking';
 import * as pauseImpl from '../pause';
+import { type AclUser, aclStateOf } from '../acl';
 
 const tracking = (): typeof trackingModule => trackingModule;
 const pauseModule = (): typeof pauseImpl => pauseImpl;
@@ -231,6 +232,7 @@ const kill: ConnectionHandler = (conn, argv) => {
   let type: string | null = null;
   let maxAge: number | null = null;
   let skipme = true;
+  let user: AclUser | undefined;
   if (argv.length === 3) {
     addr = argv[2];
     skipme = false; // the old form may kill the caller itself
@@ -254,7 +256,8 @@ const kill: ConnectionHandler = (conn, argv) => {
       } else if (opt === 'addr') addr = value;
       else if (opt === 'laddr') laddr = value;
       else if (opt === 'user') {
-        if (value !== 'default') throw new CommandError(`ERR No such user '${errorArg(value)}'`);
+        user = aclStateOf(conn.server).users.get(value);
+        if (user === undefined) throw new CommandError(`ERR No such user '${errorArg(value)}'`);
       } else if (opt === 'skipme') {
         const v = value.toLowerCase();
         if (v !== 'yes' && v !== 'no') throw new CommandError(ERR_SYNTAX);
@@ -271,6 +274,7 @@ const kill: ConnectionHandler = (conn, argv) => {
     if (laddr !== null && c.laddr !== laddr) continue;
     if (!isType(c)) continue;
     if (id !== null && c.id !== id) continue;
+    if (user !== undefined && c.user !== user) continue;
     if (c === conn && skipme) continue;
     if (maxAge !== null && Math.floor(now / 1000) - Math.floor(c.createdAt / 1000) < maxAge) continue;
     if (c === conn) closeSelf = true;
