@@ -75,6 +75,7 @@ function stringBytes(value: unknown): string | undefined {
 
 /** OBJECT ENCODING of a stored value (see the module doc). */
 export function encodingOf(value: unknown, config: ServerConfig | undefined, version: RedisVersion, mark?: StringMark): string {
+  if (mark === 'raw' && Buffer.isBuffer(value)) return 'raw'; // a bitmap (string-value.ts): no need to read it
   const s = stringBytes(value);
   if (s !== undefined) return stringEncoding(s, mark);
   if (value instanceof Stream) return 'stream';
