@@ -94,6 +94,9 @@ export interface SessionOptions {
   onActivity?: () => void;
 }
 
+/** Replies are joined into one socket write up to this many bytes. */
+const FLUSH_CHUNK = 64 * 1024 * 1024;
+
 export class Session {
   private readonly parser: RequestParser;
   private readonly slots: Slot[] = [];
@@ -312,8 +315,31 @@ export class Session {
     let out = '';
     while (this.slots.length > 0 && this.slots[0].settled) {
       const slot = this.slots.shift() as Slot;
-      out += this.encode(slot);
+      let encoded: string;
+      try {
+        encoded = this.encode(slot);
+      } catch (err) {
+        // a single reply longer than a JS string can hold (RangeError): write what is due and
+        // close this client, as a server closes one past its output buffer limit
+        this.write(out);
+        out = '';
+        this.slots.length = 0;
+        this.closing = true;
+        break;
+      }
+      // many large replies in one read (a pipeline of 600 1 MB GETs): written in parts, as
+      // one string would pass the longest a JS string can be
+      if (out.length + encoded.length > FLUSH_CHUNK) {
+        this.write(out);
+        out = '';
+      }
+      out += encoded;
     }
+    this.write(out);
+    if (this.slots.length === 0 && (this.closing || this.ended)) this.finish();
+  }
+
+  private write(out: string): void {
     if (out && this.socket.writable) {
       const stats = this.options.stats;
       if (stats) {
@@ -322,7 +348,6 @@ export class Session {
       }
       this.socket.write(out, 'latin1');
     }
-    if (this.slots.length === 0 && (this.closing || this.ended)) this.finish();
   }
 
   private encode(slot: Slot): string {
