@@ -152,6 +152,16 @@ export function encodeToString(reply: Reply, proto: Protocol): string {
   return out.join('');
 }
 
+/**
+ * The RESP of a typed reply as its parts in order (their concatenation is encodeToString's), for
+ * a reply longer than one JS string can hold (MGET of a 300 MB value twice): written part by part.
+ */
+export function encodeToParts(reply: Reply, proto: Protocol): string[] {
+  const out: string[] = [];
+  encode(reply, proto, out);
+  return out;
+}
+
 /** The RESP2 bytes of a typed reply. */
 export function encodeResp2(reply: Reply): Buffer {
   return Buffer.from(encodeToString(reply, 2), 'latin1');

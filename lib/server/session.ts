@@ -20,7 +20,7 @@ import { CommandError } from '../errors';
 import { MapReply, PushReply, type Reply, mapPairs } from '../reply/reply';
 import type { ServerStats } from '../stats/server-stats';
 import { RequestParser } from './resp-parser';
-import { type Protocol, encodeToString, errorLine } from './resp-encoder';
+import { type Protocol, encodeToParts, encodeToString, errorLine } from './resp-encoder';
 import { realSetImmediate } from '../clock/real-timers';
 
 /** The engine connection as the session uses it (ENGINE-API.md). */
@@ -315,25 +315,16 @@ export class Session {
     let out = '';
     while (this.slots.length > 0 && this.slots[0].settled) {
       const slot = this.slots.shift() as Slot;
-      let encoded: string;
-      try {
-        encoded = this.encode(slot);
-      } catch (err) {
-        // a single reply longer than a JS string can hold (RangeError): write what is due and
-        // close this client, as a server closes one past its output buffer limit
-        this.write(out);
-        out = '';
-        this.slots.length = 0;
-        this.closing = true;
-        break;
+      // many large replies in one read (a pipeline of 600 1 MB GETs), or one reply past the
+      // longest JS string (MGET of a 300 MB value twice): written in parts, as one string would
+      // pass the longest a JS string can be (RangeError)
+      for (const part of this.encode(slot)) {
+        if (out.length + part.length > FLUSH_CHUNK) {
+          this.write(out);
+          out = '';
+        }
+        out += part;
       }
-      // many large replies in one read (a pipeline of 600 1 MB GETs): written in parts, as
-      // one string would pass the longest a JS string can be
-      if (out.length + encoded.length > FLUSH_CHUNK) {
-        this.write(out);
-        out = '';
-      }
-      out += encoded;
     }
     this.write(out);
     if (this.slots.length === 0 && (this.closing || this.ended)) this.finish();
@@ -350,7 +341,16 @@ export class Session {
     }
   }
 
-  private encode(slot: Slot): string {
+  /** The reply's bytes: one string, or its parts in order when they would make too long a string. */
+  private encode(slot: Slot): string[] {
+    const text = this.encodeSlot(slot);
+    if (typeof text === 'string') return [text];
+    let length = 0;
+    for (const part of text) length += part.length;
+    return length > FLUSH_CHUNK ? text : [text.join('')];
+  }
+
+  private encodeSlot(slot: Slot): string | string[] {
     const r = slot.result;
     if (!r || 'drop' in r || this.replica) return '';
     const feed = this.conn.replicaFeed;
@@ -375,7 +375,8 @@ export class Session {
     if (slot.inline !== undefined) return this.encodeInline(slot.name, slot.inline, reply);
     if (reply instanceof PushReply && reply.items.length === 0) return '';
     if (reply === undefined) reply = null;
-    return encodeToString(reply, this.proto);
+    if (typeof reply === 'string' || !(typeof reply === 'object' && reply !== null)) return encodeToString(reply, this.proto);
+    return encodeToParts(reply, this.proto);
   }
 
   /**
