@@ -201,6 +201,14 @@ export class Session {
         this.flush();
         return;
       }
+      if (req.tooLong !== undefined) {
+        // an argument no JS string can hold: the command cannot run; the session goes on
+        const text = `ERR [ioredis-mock-streams] a string of ${req.tooLong} bytes is longer than JavaScript strings can be (536870888); Redis would store it`;
+        this.options.stats?.errorReply(text);
+        this.slots.push({ name: '', settled: true, result: { error: text } });
+        this.unflushed = true;
+        continue;
+      }
       this.submit(req.argv);
     }
   }
