@@ -4,8 +4,9 @@
  * 600 GETs of a 1 MB value) made serve throw `RangeError: Invalid string length` while joining
  * them, which killed the server. Here: a 64 MiB value (made with one small SETRANGE) read by 9
  * GETs sent in one write, 576 MiB of replies; and one reply past that length, MGET of a 270 MiB
- * value twice (a client could end the server with those two commands). On serve, and on
- * REDIS_URL when set.
+ * value twice (a client could end the server with those two commands); and GET of a value as long
+ * as a JS string can be (536870888 bytes), whose reply with its `$` header is longer. On serve,
+ * and on REDIS_URL when set.
  */
 import * as net from 'node:net';
 import { serve, type RedisServer } from '../../lib/server';
@@ -75,5 +76,31 @@ describe.each(targets)('replies to one read past the longest JS string (%s)', (_
     expect(total).toBe(expected);
     expect(first.startsWith(start)).toBe(true);
     expect(last.toString('latin1').endsWith(end)).toBe(true);
+  }, 120000);
+
+  it('GET of a 536870888-byte value (the longest JS string): header, payload and CRLF arrive, then PING answers', async () => {
+    const longest = 536870888;
+    const socket = net.connect({ port: await portOf(), host: '127.0.0.1' });
+    await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+    const key = `large-pipelined-replies:longest:${process.pid}`;
+    const expected = `:${longest}\r\n`.length + `$${longest}\r\n`.length + longest + 2 + '+PONG\r\n'.length + ':1\r\n'.length;
+    let total = 0;
+    let first = '';
+    let last = Buffer.alloc(0);
+    const done = new Promise<void>((resolve, reject) => {
+      socket.on('data', (d: Buffer) => {
+        if (first.length < 64) first += d.subarray(0, 64).toString('latin1');
+        total += d.length;
+        last = Buffer.concat([last, d]).subarray(-32);
+        if (total >= expected) resolve();
+      });
+      socket.once('close', () => reject(new Error(`closed after ${total} of ${expected} bytes`)));
+    });
+    socket.write(`SETRANGE ${key} ${longest - 1} x\r\nGET ${key}\r\nPING\r\nDEL ${key}\r\n`);
+    await done;
+    socket.destroy();
+    expect(total).toBe(expected);
+    expect(first.startsWith(`:${longest}\r\n$${longest}\r\n\x00\x00`)).toBe(true);
+    expect(last.toString('latin1').endsWith('\x00x\r\n+PONG\r\n:1\r\n')).toBe(true);
   }, 120000);
 });

@@ -326,7 +326,16 @@ export class Session {
       // many large replies in one read (a pipeline of 600 1 MB GETs), or one reply past the
       // longest JS string (MGET of a 300 MB value twice): written in parts, as one string would
       // pass the longest a JS string can be (RangeError)
-      for (const part of this.encode(slot)) {
+      const encoded = this.encode(slot);
+      if (typeof encoded === 'string') {
+        if (out.length + encoded.length > FLUSH_CHUNK) {
+          this.write(out);
+          out = '';
+        }
+        out += encoded;
+        continue;
+      }
+      for (const part of encoded) {
         if (out.length + part.length > FLUSH_CHUNK) {
           this.write(out);
           out = '';
@@ -349,16 +358,8 @@ export class Session {
     }
   }
 
-  /** The reply's bytes: one string, or its parts in order when they would make too long a string. */
-  private encode(slot: Slot): string[] {
-    const text = this.encodeSlot(slot);
-    if (typeof text === 'string') return [text];
-    let length = 0;
-    for (const part of text) length += part.length;
-    return length > FLUSH_CHUNK ? text : [text.join('')];
-  }
-
-  private encodeSlot(slot: Slot): string | string[] {
+  /** The reply's bytes: one string, or its parts in order when one string cannot hold them. */
+  private encode(slot: Slot): string | string[] {
     const r = slot.result;
     if (!r || 'drop' in r || this.replica) return '';
     const feed = this.conn.replicaFeed;
@@ -383,8 +384,13 @@ export class Session {
     if (slot.inline !== undefined) return this.encodeInline(slot.name, slot.inline, reply);
     if (reply instanceof PushReply && reply.items.length === 0) return '';
     if (reply === undefined) reply = null;
-    if (typeof reply === 'string' || !(typeof reply === 'object' && reply !== null)) return encodeToString(reply, this.proto);
-    return encodeToParts(reply, this.proto);
+    try {
+      return encodeToString(reply, this.proto);
+    } catch (err) {
+      // longer than a JS string can be (MGET of a 300 MB value twice): its parts, written in turn
+      if (err instanceof RangeError) return encodeToParts(reply, this.proto);
+      throw err;
+    }
   }
 
   /**
