@@ -57,6 +57,9 @@ export function errorLine(message: string): string {
   return `-${bytes(message).replace(/[\r\n]/g, ' ')}\r\n`;
 }
 
+/** A bulk string at least this long is encoded as separate parts (header, payload, CRLF). */
+const BIG_BULK = 64 * 1024 * 1024;
+
 /** Bytes written as they are between the elements of a reply (a pair's `*2` header). */
 class Raw {
   constructor(readonly text: string) {}
@@ -77,7 +80,14 @@ function encode(root: Reply, proto: Protocol, out: string[]): void {
   while (todo.length > 0) {
     const r = todo.pop() as Reply | Raw;
     if (typeof r === 'string') {
-      out.push(bulk(r));
+      if (r.length > BIG_BULK) {
+        // header, payload and CRLF as three parts: with its header, a value as long as a JS
+        // string can be would be a longer string (encodeToParts)
+        const b = bytes(r);
+        out.push(`$${b.length}\r\n`, b, '\r\n');
+      } else {
+        out.push(bulk(r));
+      }
     } else if (typeof r === 'number') {
       // integers only: Redis has no non-integer number reply outside doubles
       out.push(`:${Number.isInteger(r) ? r : Math.trunc(r)}\r\n`);
@@ -150,6 +160,16 @@ export function encodeToString(reply: Reply, proto: Protocol): string {
   const out: string[] = [];
   encode(reply, proto, out);
   return out.join('');
+}
+
+/**
+ * The RESP of a typed reply as its parts in order (their concatenation is encodeToString's), for
+ * a reply longer than one JS string can hold (MGET of a 300 MB value twice): written part by part.
+ */
+export function encodeToParts(reply: Reply, proto: Protocol): string[] {
+  const out: string[] = [];
+  encode(reply, proto, out);
+  return out;
 }
 
 /** The RESP2 bytes of a typed reply. */

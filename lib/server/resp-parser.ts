@@ -27,7 +27,16 @@ const INT_MAX = 2147483647;
 /** LONG_STR_SIZE: string2ll rejects 21 characters or more. */
 const LONG_STR_SIZE = 21;
 
-export type ParsedRequest = { argv: string[] } | { protocolError: string };
+/**
+ * A request, or a protocol error. `tooLong`: the length of an argument longer than a JS string
+ * can be (over 536870888 bytes, up to proto-max-bulk-len's 512 MiB): its bytes were read and
+ * dropped (`argv` holds '' in its place); the command cannot run (lib/server/session.ts answers
+ * an error, where Redis would run it).
+ */
+export type ParsedRequest = { argv: string[]; tooLong?: number } | { protocolError: string };
+
+/** V8's longest string (lib/commands/string-value.ts MAX_JS_STRING). */
+const MAX_JS_STRING = 536870888;
 
 export interface RequestParserOptions {
   /** `proto-max-bulk-len` in bytes. @default 512 MiB */
@@ -188,6 +197,8 @@ export class RequestParser {
   /** Length of the bulk being read, or -1 when its `$` line is next. */
   private bulkLen = -1;
   private argv: string[] = [];
+  /** The longest argument of the current multibulk past MAX_JS_STRING (0: none). */
+  private tooLong = 0;
   private failed = false;
   private readonly maxBulkLen: number;
   private readonly authRequired: () => boolean;
@@ -325,13 +336,23 @@ export class RequestParser {
         return 'wait';
       }
       this.need = 0;
-      this.argv.push(latin1(b, this.pos, this.pos + this.bulkLen));
+      if (this.bulkLen > MAX_JS_STRING) {
+        this.argv.push('');
+        if (this.bulkLen > this.tooLong) this.tooLong = this.bulkLen;
+      } else {
+        this.argv.push(latin1(b, this.pos, this.pos + this.bulkLen));
+      }
       this.pos += this.bulkLen + 2; // the CRLF after the payload is skipped unchecked, as in Redis
       this.bulkLen = -1;
       this.multibulkLen--;
     }
     const argv = this.argv;
     this.argv = [];
+    if (this.tooLong > 0) {
+      const tooLong = this.tooLong;
+      this.tooLong = 0;
+      return { argv, tooLong };
+    }
     return { argv };
   }
 }

@@ -20,7 +20,7 @@ import { CommandError } from '../errors';
 import { MapReply, PushReply, type Reply, mapPairs } from '../reply/reply';
 import type { ServerStats } from '../stats/server-stats';
 import { RequestParser } from './resp-parser';
-import { type Protocol, encodeToString, errorLine } from './resp-encoder';
+import { type Protocol, encodeToParts, encodeToString, errorLine } from './resp-encoder';
 import { realSetImmediate } from '../clock/real-timers';
 
 /** The engine connection as the session uses it (ENGINE-API.md). */
@@ -93,6 +93,9 @@ export interface SessionOptions {
   /** Called after the session submitted requests (the server checks `waitForBlocked`). */
   onActivity?: () => void;
 }
+
+/** Replies are joined into one socket write up to this many bytes. */
+const FLUSH_CHUNK = 64 * 1024 * 1024;
 
 export class Session {
   private readonly parser: RequestParser;
@@ -197,6 +200,14 @@ export class Session {
         this.closing = true;
         this.flush();
         return;
+      }
+      if (req.tooLong !== undefined) {
+        // an argument no JS string can hold: the command cannot run; the session goes on
+        const text = `ERR [ioredis-mock-streams] a string of ${req.tooLong} bytes is longer than JavaScript strings can be (536870888); Redis would store it`;
+        this.options.stats?.errorReply(text);
+        this.slots.push({ name: '', settled: true, result: { error: text } });
+        this.unflushed = true;
+        continue;
       }
       this.submit(req.argv);
     }
@@ -312,8 +323,31 @@ export class Session {
     let out = '';
     while (this.slots.length > 0 && this.slots[0].settled) {
       const slot = this.slots.shift() as Slot;
-      out += this.encode(slot);
+      // many large replies in one read (a pipeline of 600 1 MB GETs), or one reply past the
+      // longest JS string (MGET of a 300 MB value twice): written in parts, as one string would
+      // pass the longest a JS string can be (RangeError)
+      const encoded = this.encode(slot);
+      if (typeof encoded === 'string') {
+        if (out.length + encoded.length > FLUSH_CHUNK) {
+          this.write(out);
+          out = '';
+        }
+        out += encoded;
+        continue;
+      }
+      for (const part of encoded) {
+        if (out.length + part.length > FLUSH_CHUNK) {
+          this.write(out);
+          out = '';
+        }
+        out += part;
+      }
     }
+    this.write(out);
+    if (this.slots.length === 0 && (this.closing || this.ended)) this.finish();
+  }
+
+  private write(out: string): void {
     if (out && this.socket.writable) {
       const stats = this.options.stats;
       if (stats) {
@@ -322,10 +356,10 @@ export class Session {
       }
       this.socket.write(out, 'latin1');
     }
-    if (this.slots.length === 0 && (this.closing || this.ended)) this.finish();
   }
 
-  private encode(slot: Slot): string {
+  /** The reply's bytes: one string, or its parts in order when one string cannot hold them. */
+  private encode(slot: Slot): string | string[] {
     const r = slot.result;
     if (!r || 'drop' in r || this.replica) return '';
     const feed = this.conn.replicaFeed;
@@ -350,7 +384,13 @@ export class Session {
     if (slot.inline !== undefined) return this.encodeInline(slot.name, slot.inline, reply);
     if (reply instanceof PushReply && reply.items.length === 0) return '';
     if (reply === undefined) reply = null;
-    return encodeToString(reply, this.proto);
+    try {
+      return encodeToString(reply, this.proto);
+    } catch (err) {
+      // longer than a JS string can be (MGET of a 300 MB value twice): its parts, written in turn
+      if (err instanceof RangeError) return encodeToParts(reply, this.proto);
+      throw err;
+    }
   }
 
   /**
