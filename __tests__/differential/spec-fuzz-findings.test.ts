@@ -114,6 +114,22 @@ const FINDINGS: Finding[] = [
       ],
     },
   },
+  {
+    title: 'OBJECT REFCOUNT inside EXEC is 2 for a string a queued SET/MSET/GETSET/APPEND stored as its own argv (held by the transaction until EXEC ends; RENAME moves it, APPEND unshares it, a script frees its own)',
+    steps: [
+      ['MULTI'], ['MSET', 'd', '-1', 'o', '5'], ['OBJECT', 'REFCOUNT', 'd'], ['OBJECT', 'REFCOUNT', 'o'], ['SET', 's', 'x'.repeat(60)], ['RENAME', 's', 'e'], ['OBJECT', 'REFCOUNT', 'e'],
+      ['APPEND', 'e', ''], ['OBJECT', 'REFCOUNT', 'e'], ['APPEND', 'f', 'abc'], ['OBJECT', 'REFCOUNT', 'f'], ['SETNX', 'g', '1234567'], ['GETSET', 'g', 'xyz'], ['OBJECT', 'REFCOUNT', 'g'],
+      ['SET', 'g', '1.5', 'NX'], ['OBJECT', 'REFCOUNT', 'g'], ['SETEX', 'k', '100', 'abc'], ['OBJECT', 'REFCOUNT', 'k'], ['INCR', 'd'], ['OBJECT', 'REFCOUNT', 'd'],
+      ['EVAL', "redis.call('SET',KEYS[1],'abc') return redis.call('OBJECT','REFCOUNT',KEYS[1])", '1', 'l'], ['EXEC'], ['OBJECT', 'REFCOUNT', 'g'],
+    ],
+    expected: {
+      both: [
+        OK, ...Array(20).fill(QUEUED),
+        { ok: ['OK', 2, 2147483647, 'OK', 'OK', 2, 60, 1, 3, 2, 1, '1234567', 2, null, 2, 'OK', 2, 0, 2147483647, 1] },
+        { ok: 1 },
+      ],
+    },
+  },
 ];
 
 const expectedFor = (f: Finding, version: '7.0' | '8.0'): Outcome[] => ('both' in f.expected ? f.expected.both : f.expected[version]);

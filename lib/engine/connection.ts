@@ -289,6 +289,13 @@ export class Connection {
   execQueued: string[][] | null = null;
 
   /**
+   * While EXEC runs: per keyspace, the strings a queued command stored as its own argument object
+   * (key → content; OBJECT REFCOUNT 2 while the transaction still holds that argv), null otherwise
+   * (./connection/transactions.ts recordArgvStrings).
+   */
+  execArgvStrings: Map<Keyspace, Map<string, string>> | null = null;
+
+  /**
    * 7.0: messages this connection's own PUBLISH already pushed to it (lib/engine/commands/pubsub.ts
    * publishToSelf), as `kind\0items…`: their later delivery through the emitters is dropped.
    */
