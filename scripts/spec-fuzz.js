@@ -17,7 +17,7 @@
  * first page that is also the last as a set, any other page by shape only).
  * Each seed: two client connections per side (plus, at times, a subscriber), RESP3 for odd seeds,
  * a prelude of mixed-type keys, then `--steps` generated commands (and MULTI/EXEC/WATCH).
- * Normalised, not counted: client ids/addresses/buffer figures in CLIENT LIST/INFO, TTL-like and
+ * Normalised, not counted: client ids/addresses/buffer figures in CLIENT LIST/INFO (CLIENT LIST ID by shape), TTL-like and
  * memory integers (positive), OBJECT IDLETIME, unordered replies (sorted), random picks (shape),
  * DUMP of hash tables (dict order) and of hashes with field TTLs (absolute ms), SCAN pages after a
  * nonzero cursor, SORT BY (equal weights in qsort order; SORT BY … STORE is not generated), DBSIZE. Known real-server limits: the
@@ -303,6 +303,8 @@ function normalise(argv, w) {
   if (n === 'FUNCTION|LIST' && w.t === '*' && w.v) return { t: '*', v: w.v.map((lib) => (lib.v ? { ...lib, v: lib.v.map((x) => (x.t === '*' && x.v && x.v.every((f) => f.t === '*' || f.t === '%') ? { ...x, v: sortItems(x.v) } : x)) } : lib)) };
   // a hash with field TTLs (RDB_TYPE_HASH_METADATA / _LISTPACK_EX) holds absolute ms times
   if (n === 'DUMP' && w.t === '$' && (w.v.charCodeAt(0) === 0x18 || w.v.charCodeAt(0) === 0x19)) return { t: '$', v: `dump-hfe(${w.v.length})` };
+  // CLIENT LIST ID: which ids exist is per server (the real one has served many clients before)
+  if (n === 'CLIENT|LIST' && argv.some((a) => /^id$/i.test(a)) && (w.t === '$' || w.t === '=')) return { t: w.t, v: 'client-list-by-id' };
   if (n === 'CLIENT|LIST' || n === 'CLIENT|INFO') { if (w.t === '$' || w.t === '=') return { ...w, v: normClientLine(w.v) }; }
   return w;
 }
