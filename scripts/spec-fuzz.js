@@ -20,7 +20,7 @@
  * Normalised, not counted: client ids/addresses/buffer figures in CLIENT LIST/INFO (CLIENT LIST ID by shape), TTL-like and
  * memory integers (positive), OBJECT IDLETIME, unordered replies (sorted), random picks (shape),
  * DUMP of hash tables (dict order) and of hashes with field TTLs (absolute ms), SCAN pages after a
- * nonzero cursor, SORT BY (equal weights in qsort order; SORT BY … STORE is not generated), DBSIZE. Known real-server limits: the
+ * nonzero cursor, SORT BY (equal weights in qsort order, by count with LIMIT; SORT BY … STORE is not generated), DBSIZE. Known real-server limits: the
  * post-7.4 build crashes in FUNCTION FLUSH now and then (not generated), huge negative random
  * counts hang it (skipped).
  */
@@ -291,7 +291,11 @@ function normalise(argv, w) {
   // SCAN: a first page that is also the last compares as a set; any other page is dict order
   if (n === 'SCAN' && w.t === '*' && w.v && w.v[1] && w.v[1].v) return argv[1] === '0' && w.v[0].v === '0' ? { t: '*', v: [w.v[0], { t: '*', v: sortItems(w.v[1].v) }] } : { t: '+', v: 'scan-page' };
   // SORT BY a pattern: elements of equal weight come in the order the C library's qsort leaves them
-  if ((n === 'SORT' || n === 'SORT_RO') && argv.some((a) => /^by$/i.test(a)) && w.t === '*' && w.v) return { ...w, v: sortItems(w.v) };
+  if ((n === 'SORT' || n === 'SORT_RO') && argv.some((a) => /^by$/i.test(a)) && w.t === '*' && w.v) {
+    // … and with LIMIT, which of them are picked too (a set's or sorted set's dict order): by count
+    if (argv.some((a) => /^limit$/i.test(a))) return { t: '+', v: `sort-by-limit(${w.v.length})` };
+    return { ...w, v: sortItems(w.v) };
+  }
   if (/^[HSZ]SCAN$/.test(n) && w.t === '*' && w.v && w.v[1] && w.v[1].v) return { t: '*', v: [w.v[0], { t: '*', v: n === 'SSCAN' ? sortItems(w.v[1].v) : sortPairs(w.v[1].v) }] };
   if (RANDOM.has(n)) { if ((w.t === '*' || w.t === '~' || w.t === '%') && w.v) return { t: '+', v: `random(${w.t}${w.v.length})` }; if (w.t === '$') return { t: '+', v: 'random-bulk' }; }
   if (TTLLIKE.has(n)) return posInts(w);
