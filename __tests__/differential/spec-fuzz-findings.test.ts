@@ -27,6 +27,18 @@ const clientStateOnly: Plain = (reply) => {
   return cut(bytesNumbersReply(reply));
 };
 
+/** ACL LOG entries cut to their reason, context, object and username (the rest is per connection and time). */
+const aclLogEntriesOnly: Plain = (reply, argv) => {
+  const v = bytesNumbersReply(reply);
+  if (String(argv[0]).toUpperCase() !== 'ACL' || String(argv[1]).toUpperCase() !== 'LOG' || !Array.isArray(v)) return v;
+  return v.map((entry) => {
+    const kv = entry as unknown[];
+    const out: Record<string, unknown> = {};
+    for (let i = 0; i + 1 < kv.length; i += 2) if (['reason', 'context', 'object', 'username'].includes(String(kv[i]))) out[String(kv[i])] = kv[i + 1];
+    return out;
+  });
+};
+
 const WRONGTYPE = { err: 'WRONGTYPE Operation against a key holding the wrong kind of value' };
 const EMPTY_SCAN = { ok: ['0', []] };
 const INVALID_CURSOR = { err: 'ERR invalid cursor' };
@@ -130,6 +142,23 @@ const FINDINGS: Finding[] = [
       ],
     },
   },
+  {
+    // (context `multi` for an AUTH EXEC runs: see the test after this table)
+    title: 'a refused AUTH / HELLO AUTH is logged (ACL LOG) with the command name as typed; ACL errors print names as C strings (up to a NUL)',
+    steps: [
+      ['ACL', 'LOG', 'RESET'], ['auth', 'nouser', 'x'], ['hElLo', '2', 'AUTH', 'nouser2', 'x'], ['ACL', 'LOG', '2'],
+      ['ACL', 'DRYRUN', 'a\0b', 'get'], ['ACL', 'DRYRUN', 'default', 'nos\0x'], ['ACL', 'CAT', 'st\0ring'], ['ACL', 'SETUSER', 'fz-nul-user', 'nosuch\0z'], ['ACL', 'SETUSER', 'fz-nul-user', '(~a\0b', 'on'],
+    ],
+    plain: aclLogEntriesOnly,
+    expected: {
+      both: [
+        OK, { err: 'WRONGPASS invalid username-password pair or user is disabled.' }, { err: 'WRONGPASS invalid username-password pair or user is disabled.' },
+        { ok: [{ reason: 'auth', context: 'toplevel', object: 'hElLo', username: 'nouser2' }, { reason: 'auth', context: 'toplevel', object: 'auth', username: 'nouser' }] },
+        { err: "ERR User 'a' not found" }, { err: "ERR Command 'nos' not found" }, { err: "ERR Unknown category 'st'" },
+        { err: "ERR Error in ACL SETUSER modifier 'nosuch': Syntax error" }, { err: "ERR Unmatched parenthesis in acl selector starting at '(~a'." },
+      ],
+    },
+  },
 ];
 
 const expectedFor = (f: Finding, version: '7.0' | '8.0'): Outcome[] => ('both' in f.expected ? f.expected.both : f.expected[version]);
@@ -162,6 +191,26 @@ describeOnRealServers('spec-fuzz findings', ({ url, version }) => {
     }
   });
 }, 'answer');
+
+describe.each(['7.0', '8.0'] as const)('a refused AUTH run by EXEC (emulated %s)', (version) => {
+  // recorded on redis-server 7.0.15 and (over a raw socket) the post-7.4 build: ACL LOG context
+  // `multi` (CLIENT_MULTI is still set while EXEC runs). Not compared live: the post-7.4 build drops
+  // the WRONGPASS element of EXEC's array (acl.c addAuthErrReply returns early when replies are
+  // pending, redis/redis#15640), which leaves a client waiting; the engine answers the error.
+  it('is logged with context multi and object as typed', async () => {
+    const fake = createConnection({ port: 49_110 + (version === '7.0' ? 0 : 1), streams: { redisVersion: version } });
+    try {
+      const got = [];
+      for (const argv of [['ACL', 'LOG', 'RESET'], ['MULTI'], ['Auth', 'nouser', 'x'], ['EXEC'], ['ACL', 'LOG', '1']]) got.push(await fakeOutcome(fake, argv, (r) => aclLogEntriesOnly(r, argv)));
+      expect(got).toEqual([
+        OK, OK, QUEUED, { ok: [expect.objectContaining({ message: 'WRONGPASS invalid username-password pair or user is disabled.' })] },
+        { ok: [{ reason: 'auth', context: 'multi', object: 'Auth', username: 'nouser' }] },
+      ]);
+    } finally {
+      fake.close();
+    }
+  });
+});
 
 describe.each(['7.0', '8.0'] as const)('MULTI stops counting queued commands once EXEC is bound to fail (emulated %s)', (version) => {
   // recorded on redis-server 7.0.15 and the post-7.4 build: CLIENT LIST of the MULTI client, seen

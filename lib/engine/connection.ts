@@ -632,9 +632,12 @@ export class Connection {
     return this.authenticated;
   }
 
-  /** Check AUTH/HELLO AUTH credentials (ACL users). Returns true when accepted; a refusal is logged (ACL LOG). */
-  authenticate(username: string, password: string): boolean {
-    return authenticate(this, username, password);
+  /**
+   * Check AUTH/HELLO AUTH credentials (ACL users). Returns true when accepted; a refusal is logged
+   * (ACL LOG, its object `command`: the command's name as typed, argv[0]).
+   */
+  authenticate(username: string, password: string, command = 'AUTH'): boolean {
+    return authenticate(this, username, password, command);
   }
 
   /** Back to the default user, unauthenticated unless it needs no password (a deleted user's client). */

@@ -115,7 +115,7 @@ export const specs: readonly ConnectionCommandSpec[] = [
       if (argv.length > 3) throw new CommandError(ERR_SYNTAX);
       if (argv.length === 2 && !conn.hasPassword) throw new CommandError(ERR_AUTH_NO_PASSWORD);
       const [username, password] = argv.length === 2 ? ['default', argv[1]] : [argv[1], argv[2]];
-      if (!conn.authenticate(username, password)) throw new CommandError(ERR_WRONGPASS);
+      if (!conn.authenticate(username, password, argv[0])) throw new CommandError(ERR_WRONGPASS);
       return OK;
     },
   },
@@ -141,7 +141,7 @@ export const specs: readonly ConnectionCommandSpec[] = [
         const opt = argv[j].toLowerCase();
         if (opt === 'auth' && moreArgs >= 2) {
           auth = [argv[j + 1], argv[j + 2]];
-          if (inOrder && !conn.authenticate(auth[0], auth[1])) throw new CommandError(ERR_WRONGPASS);
+          if (inOrder && !conn.authenticate(auth[0], auth[1], argv[0])) throw new CommandError(ERR_WRONGPASS);
           j += 2;
         } else if (opt === 'setname' && moreArgs >= 1) {
           name = argv[j + 1];
@@ -152,7 +152,7 @@ export const specs: readonly ConnectionCommandSpec[] = [
           throw new CommandError(`ERR Syntax error in HELLO option '${errorArg(argv[j])}'`);
         }
       }
-      if (auth && !inOrder && !conn.authenticate(auth[0], auth[1])) throw new CommandError(ERR_WRONGPASS);
+      if (auth && !inOrder && !conn.authenticate(auth[0], auth[1], argv[0])) throw new CommandError(ERR_WRONGPASS);
       if (!conn.isAuthenticated) {
         const form = supports(conn.keyspace.redisVersion, 'helloNoauthProtoText') ? 'HELLO <proto> AUTH' : 'HELLO AUTH';
         throw new CommandError(
