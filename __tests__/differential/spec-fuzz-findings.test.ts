@@ -39,6 +39,7 @@ const aclLogEntriesOnly: Plain = (reply, argv) => {
   });
 };
 
+const XGROUP_NO_KEY = 'ERR The XGROUP subcommand requires the key to exist. Note that for CREATE you may want to use the MKSTREAM option to create an empty stream automatically.';
 const WRONGTYPE = { err: 'WRONGTYPE Operation against a key holding the wrong kind of value' };
 const EMPTY_SCAN = { ok: ['0', []] };
 const INVALID_CURSOR = { err: 'ERR invalid cursor' };
@@ -156,6 +157,24 @@ const FINDINGS: Finding[] = [
         { ok: [{ reason: 'auth', context: 'toplevel', object: 'hElLo', username: 'nouser2' }, { reason: 'auth', context: 'toplevel', object: 'auth', username: 'nouser' }] },
         { err: "ERR User 'a' not found" }, { err: "ERR Command 'nos' not found" }, { err: "ERR Unknown category 'st'" },
         { err: "ERR Error in ACL SETUSER modifier 'nosuch': Syntax error" }, { err: "ERR Unmatched parenthesis in acl selector starting at '(~a'." },
+      ],
+    },
+  },
+  {
+    title: 'errors print a name as a C string (up to a NUL): CONFIG SET, NOGROUP, FUNCTION LOAD metadata; 7.2+ checks a client name / SETINFO value only up to a NUL',
+    steps: [
+      ['CONFIG', 'SET', 'hz\0x', '1'], ['XADD', 's', '1-1', 'f', 'v'], ['XREADGROUP', 'GROUP', 'g\0x', 'c', 'STREAMS', 's', '>'], ['XGROUP', 'SETID', 's\0t', 'g', '0'],
+      ['FUNCTION', 'LOAD', '#!lua name=a\0b\nreturn 1'], ['CLIENT', 'SETNAME', 'a\0 b'], ['CLIENT', 'GETNAME'], ['CLIENT', 'SETNAME', ''], ['CLIENT', 'SETINFO', 'LIB-NAME\0zz', 'x\0 y'],
+    ],
+    expected: {
+      '7.0': [
+        { err: "ERR Unknown option or number of arguments for CONFIG SET - 'hz'" }, { ok: '1-1' }, { err: "NOGROUP No such key 's' or consumer group 'g' in XREADGROUP with GROUP option" },
+        { err: XGROUP_NO_KEY }, { err: 'ERR Invalid library metadata' },
+        { err: 'ERR Client names cannot contain spaces, newlines or special characters.' }, { ok: null }, OK, { err: "ERR unknown subcommand 'SETINFO'. Try CLIENT HELP." },
+      ],
+      '8.0': [
+        { err: "ERR Unknown option or number of arguments for CONFIG SET - 'hz'" }, { ok: '1-1' }, { err: "NOGROUP No such key 's' or consumer group 'g' in XREADGROUP with GROUP option" },
+        { err: XGROUP_NO_KEY }, { err: 'ERR Invalid library metadata' }, OK, { ok: 'a\0 b' }, OK, OK,
       ],
     },
   },

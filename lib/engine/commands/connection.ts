@@ -30,14 +30,18 @@ const ERR_AUTH_NO_PASSWORD =
   'ERR AUTH <password> called without any password configured for the default user. Are you sure your configuration is correct?';
 const ERR_CLIENT_NAME = 'ERR Client names cannot contain spaces, newlines or special characters.';
 
-/** networking.c validateClientName: printable ASCII without spaces ('!' … '~'). */
-export function validClientName(name: string): boolean {
-  return /^[\x21-\x7e]*$/.test(name);
+/**
+ * networking.c validateClientName: printable ASCII without spaces ('!' … '~'); `cString`: only up
+ * to the first NUL byte (validateClientAttr, 7.2+: FEATURE_SINCE.clientAttrCString).
+ */
+export function validClientName(name: string, cString = false): boolean {
+  const z = cString ? name.indexOf('\0') : -1;
+  return /^[\x21-\x7e]*$/.test(z < 0 ? name : name.slice(0, z));
 }
 
 /** CLIENT SETNAME / HELLO SETNAME: an empty name clears it. */
 export function setClientName(conn: Connection, name: string): void {
-  if (!validClientName(name)) throw new CommandError(ERR_CLIENT_NAME);
+  if (!validClientName(name, supports(conn.keyspace.redisVersion, 'clientAttrCString'))) throw new CommandError(ERR_CLIENT_NAME);
   conn.name = name === '' ? null : name;
 }
 
@@ -145,7 +149,7 @@ export const specs: readonly ConnectionCommandSpec[] = [
           j += 2;
         } else if (opt === 'setname' && moreArgs >= 1) {
           name = argv[j + 1];
-          if (!validClientName(name)) throw new CommandError(ERR_CLIENT_NAME);
+          if (!validClientName(name, supports(conn.keyspace.redisVersion, 'clientAttrCString'))) throw new CommandError(ERR_CLIENT_NAME);
           if (inOrder) conn.name = name === '' ? null : name;
           j += 1;
         } else {
