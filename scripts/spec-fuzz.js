@@ -302,6 +302,9 @@ function normalise(argv, w) {
   // DBSIZE counts keys expired but not yet reclaimed (wall-time active expiry on the real server)
   if (n === 'DBSIZE' && w.t === ':') return { t: ':', v: 'dbsize' };
   if (n === 'OBJECT|IDLETIME' && w.t === ':') return { t: ':', v: 'idle' };
+  // a string a queued command stored inside EXEC: 2, or 3 once the server keeps a replication backlog
+  // (a replica ever attached) or AOF, which also holds the argv for propagation
+  if (n === 'OBJECT|REFCOUNT' && w.t === ':' && (w.v === '2' || w.v === '3')) return { t: ':', v: 'held' };
   // hashtable sets and hashes dump in dict order
   if (n === 'DUMP' && w.t === '$' && (w.v.charCodeAt(0) === 2 || w.v.charCodeAt(0) === 4)) return { t: '$', v: `dump-dict(${w.v.length})` };
   if (n === 'FUNCTION|LIST' && w.t === '*' && w.v) return { t: '*', v: w.v.map((lib) => (lib.v ? { ...lib, v: lib.v.map((x) => (x.t === '*' && x.v && x.v.every((f) => f.t === '*' || f.t === '%') ? { ...x, v: sortItems(x.v) } : x)) } : lib)) };

@@ -128,22 +128,6 @@ const FINDINGS: Finding[] = [
     },
   },
   {
-    title: 'OBJECT REFCOUNT inside EXEC is 2 for a string a queued SET/MSET/GETSET/APPEND stored as its own argv (held by the transaction until EXEC ends; RENAME moves it, APPEND unshares it, a script frees its own)',
-    steps: [
-      ['MULTI'], ['MSET', 'd', '-1', 'o', '5'], ['OBJECT', 'REFCOUNT', 'd'], ['OBJECT', 'REFCOUNT', 'o'], ['SET', 's', 'x'.repeat(60)], ['RENAME', 's', 'e'], ['OBJECT', 'REFCOUNT', 'e'],
-      ['APPEND', 'e', ''], ['OBJECT', 'REFCOUNT', 'e'], ['APPEND', 'f', 'abc'], ['OBJECT', 'REFCOUNT', 'f'], ['SETNX', 'g', '1234567'], ['GETSET', 'g', 'xyz'], ['OBJECT', 'REFCOUNT', 'g'],
-      ['SET', 'g', '1.5', 'NX'], ['OBJECT', 'REFCOUNT', 'g'], ['SETEX', 'k', '100', 'abc'], ['OBJECT', 'REFCOUNT', 'k'], ['INCR', 'd'], ['OBJECT', 'REFCOUNT', 'd'],
-      ['EVAL', "redis.call('SET',KEYS[1],'abc') return redis.call('OBJECT','REFCOUNT',KEYS[1])", '1', 'l'], ['EXEC'], ['OBJECT', 'REFCOUNT', 'g'],
-    ],
-    expected: {
-      both: [
-        OK, ...Array(20).fill(QUEUED),
-        { ok: ['OK', 2, 2147483647, 'OK', 'OK', 2, 60, 1, 3, 2, 1, '1234567', 2, null, 2, 'OK', 2, 0, 2147483647, 1] },
-        { ok: 1 },
-      ],
-    },
-  },
-  {
     // (context `multi` for an AUTH EXEC runs: see the test after this table)
     title: 'a refused AUTH / HELLO AUTH is logged (ACL LOG) with the command name as typed; ACL errors print names as C strings (up to a NUL)',
     steps: [
@@ -210,6 +194,40 @@ describeOnRealServers('spec-fuzz findings', ({ url, version }) => {
     }
   });
 }, 'answer');
+
+const REFCOUNT_IN_EXEC: Finding = {
+    title: 'OBJECT REFCOUNT inside EXEC is 2 for a string a queued SET/MSET/GETSET/APPEND stored as its own argv (held by the transaction until EXEC ends; RENAME moves it, APPEND unshares it, a script frees its own)',
+    steps: [
+      ['MULTI'], ['MSET', 'd', '-1', 'o', '5'], ['OBJECT', 'REFCOUNT', 'd'], ['OBJECT', 'REFCOUNT', 'o'], ['SET', 's', 'x'.repeat(60)], ['RENAME', 's', 'e'], ['OBJECT', 'REFCOUNT', 'e'],
+      ['APPEND', 'e', ''], ['OBJECT', 'REFCOUNT', 'e'], ['APPEND', 'f', 'abc'], ['OBJECT', 'REFCOUNT', 'f'], ['SETNX', 'g', '1234567'], ['GETSET', 'g', 'xyz'], ['OBJECT', 'REFCOUNT', 'g'],
+      ['SET', 'g', '1.5', 'NX'], ['OBJECT', 'REFCOUNT', 'g'], ['SETEX', 'k', '100', 'abc'], ['OBJECT', 'REFCOUNT', 'k'], ['INCR', 'd'], ['OBJECT', 'REFCOUNT', 'd'],
+      ['EVAL', "redis.call('SET',KEYS[1],'abc') return redis.call('OBJECT','REFCOUNT',KEYS[1])", '1', 'l'], ['EXEC'], ['OBJECT', 'REFCOUNT', 'g'],
+    ],
+    expected: {
+      both: [
+        OK, ...Array(20).fill(QUEUED),
+        { ok: ['OK', 2, 2147483647, 'OK', 'OK', 2, 60, 1, 3, 2, 1, '1234567', 2, null, 2, 'OK', 2, 0, 2147483647, 1] },
+        { ok: 1 },
+      ],
+    },
+  };
+
+describe.each(['7.0', '8.0'] as const)('OBJECT REFCOUNT inside EXEC (emulated %s)', (version) => {
+  // recorded on redis-server 7.0.15 and the post-7.4 build without a replication backlog and with
+  // AOF off (fresh servers). Not compared live: once a replica has attached (repl_backlog_active:1,
+  // as after the replication tests) or with AOF on, both servers also hold the argv for
+  // propagation and answer 3 where this answers 2; the engine does not model that.
+  it(REFCOUNT_IN_EXEC.title, async () => {
+    const fake = createConnection({ port: 49_120 + (version === '7.0' ? 0 : 1), streams: { redisVersion: version } });
+    try {
+      const got: unknown[] = [];
+      for (const argv of REFCOUNT_IN_EXEC.steps) got.push(await fakeOutcome(fake, argv, bytesNumbersReply));
+      expect(got).toEqual(expectedFor(REFCOUNT_IN_EXEC, version));
+    } finally {
+      fake.close();
+    }
+  });
+});
 
 describe.each(['7.0', '8.0'] as const)('a refused AUTH run by EXEC (emulated %s)', (version) => {
   // recorded on redis-server 7.0.15 and (over a raw socket) the post-7.4 build: ACL LOG context
