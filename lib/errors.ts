@@ -177,13 +177,18 @@ export function errUnknownCommand(name: string, args: string[]): string {
 
 // NOGROUP wordings (they differ per command)
 export function errNoGroupForKey(key: string, group: string): string {
-  return `NOGROUP No such consumer group '${group}' for key name '${key}'`;
+  return `NOGROUP No such consumer group '${cStr(group)}' for key name '${cStr(key)}'`;
 }
 export function errNoKeyOrGroup(key: string, group: string): string {
-  return `NOGROUP No such key '${key}' or consumer group '${group}'`;
+  return `NOGROUP No such key '${cStr(key)}' or consumer group '${cStr(group)}'`;
 }
 export function errNoKeyOrGroupXreadgroup(key: string, group: string): string {
-  return `NOGROUP No such key '${key}' or consumer group '${group}' in XREADGROUP with GROUP option`;
+  return `NOGROUP No such key '${cStr(key)}' or consumer group '${cStr(group)}' in XREADGROUP with GROUP option`;
+}
+/** An argument as addReplyErrorFormat's `%s` prints it: a C string, up to its first NUL byte. */
+function cStr(s: string): string {
+  const z = s.indexOf('\0');
+  return z < 0 ? s : s.slice(0, z);
 }
 /** Redis 7.0 reply to a blocked XREADGROUP whose key was deleted (blocked.c). */
 export const ERR_UNBLOCKED_KEY_GONE = 'UNBLOCKED the stream key no longer exists';

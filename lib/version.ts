@@ -132,6 +132,11 @@ export const FEATURE_SINCE = {
   helloOptionsParsedFirst: '7.2',
   /** CLIENT SETINFO, CLIENT NO-TOUCH, CLIENT LIST `lib-name=`/`lib-ver=` (7.2). */
   clientSetinfo: '7.2',
+  /** networking.c validateClientAttr (7.2, with CLIENT SETINFO) checks a client name / lib-name /
+   *  lib-ver as a C string, up to its first NUL byte (`CLIENT SETNAME "a\0 b"` is OK, GETNAME answers
+   *  all four bytes, CLIENT LIST prints `name=a`), and SETINFO's attribute compares the same way
+   *  (strcasecmp); 7.0.15 checks every byte (both checked; 7.2 assumed). */
+  clientAttrCString: '7.2',
   /** CLIENT LIST `watch=` (7.4). */
   clientListWatch: '7.4',
   /** CLIENT KILL MAXAGE (7.4; checked on the post-7.4 build). */

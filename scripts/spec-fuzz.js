@@ -8,17 +8,19 @@
  * `serve` and on a real redis-server, over RESP2 and RESP3, compared reply by reply on the wire.
  *
  *   node scripts/spec-fuzz.js --real PORT --fake-version 8.0|7.0 [--fake-port 7460] --seeds 1-200
- *        [--steps 40] [--only cmd,cmd] [--skip cmd] [--history N] [--trace 1] [--list 1]
+ *        [--steps 40] [--only cmd,cmd] [--skip cmd] [--with cmd,cmd] [--history N] [--trace 1] [--list 1]
  *
  * The real server must be one you own, started for this (FLUSHALL, SCRIPT FLUSH, FUNCTION DELETE,
  * CONFIG RESETSTAT between seeds; never one shared with others), with `--save ''` (CONFIG GET
  * save is not compared). Build first (npm run build): the fake runs as `node dist/cli.js serve`.
+ * --with adds commands outside the default set (e.g. move,swapdb,select,scan: SCAN compares a
+ * first page that is also the last as a set, any other page by shape only).
  * Each seed: two client connections per side (plus, at times, a subscriber), RESP3 for odd seeds,
  * a prelude of mixed-type keys, then `--steps` generated commands (and MULTI/EXEC/WATCH).
- * Normalised, not counted: client ids/addresses/buffer figures in CLIENT LIST/INFO, TTL-like and
+ * Normalised, not counted: client ids/addresses/buffer figures in CLIENT LIST/INFO (CLIENT LIST ID by shape), TTL-like and
  * memory integers (positive), OBJECT IDLETIME, unordered replies (sorted), random picks (shape),
  * DUMP of hash tables (dict order) and of hashes with field TTLs (absolute ms), SCAN pages after a
- * nonzero cursor, SORT BY (equal weights in qsort order), DBSIZE. Known real-server limits: the
+ * nonzero cursor, SORT BY (equal weights in qsort order, by count with LIMIT; SORT BY … STORE is not generated), DBSIZE. Known real-server limits: the
  * post-7.4 build crashes in FUNCTION FLUSH now and then (not generated), huge negative random
  * counts hang it (skipped).
  */
@@ -286,19 +288,30 @@ function normalise(argv, w) {
   if ((n === 'SORT' || n === 'SORT_RO') && argv.some((a) => /^nosort$/i.test(a)) && w.t === '*' && w.v) return { ...w, v: sortItems(w.v) };
   // a nonzero cursor walks a hash table in dict order (its buckets are Redis's own)
   if (/^[HSZ]SCAN$/.test(n) && w.t === '*' && argv[2] !== '0') return { t: '+', v: 'scan-page' };
+  // SCAN: a first page that is also the last compares as a set; any other page is dict order
+  if (n === 'SCAN' && w.t === '*' && w.v && w.v[1] && w.v[1].v) return argv[1] === '0' && w.v[0].v === '0' ? { t: '*', v: [w.v[0], { t: '*', v: sortItems(w.v[1].v) }] } : { t: '+', v: 'scan-page' };
   // SORT BY a pattern: elements of equal weight come in the order the C library's qsort leaves them
-  if ((n === 'SORT' || n === 'SORT_RO') && argv.some((a) => /^by$/i.test(a)) && w.t === '*' && w.v) return { ...w, v: sortItems(w.v) };
+  if ((n === 'SORT' || n === 'SORT_RO') && argv.some((a) => /^by$/i.test(a)) && w.t === '*' && w.v) {
+    // … and with LIMIT, which of them are picked too (a set's or sorted set's dict order): by count
+    if (argv.some((a) => /^limit$/i.test(a))) return { t: '+', v: `sort-by-limit(${w.v.length})` };
+    return { ...w, v: sortItems(w.v) };
+  }
   if (/^[HSZ]SCAN$/.test(n) && w.t === '*' && w.v && w.v[1] && w.v[1].v) return { t: '*', v: [w.v[0], { t: '*', v: n === 'SSCAN' ? sortItems(w.v[1].v) : sortPairs(w.v[1].v) }] };
   if (RANDOM.has(n)) { if ((w.t === '*' || w.t === '~' || w.t === '%') && w.v) return { t: '+', v: `random(${w.t}${w.v.length})` }; if (w.t === '$') return { t: '+', v: 'random-bulk' }; }
   if (TTLLIKE.has(n)) return posInts(w);
   // DBSIZE counts keys expired but not yet reclaimed (wall-time active expiry on the real server)
   if (n === 'DBSIZE' && w.t === ':') return { t: ':', v: 'dbsize' };
   if (n === 'OBJECT|IDLETIME' && w.t === ':') return { t: ':', v: 'idle' };
+  // a string a queued command stored inside EXEC: 2, or 3 once the server keeps a replication backlog
+  // (a replica ever attached) or AOF, which also holds the argv for propagation
+  if (n === 'OBJECT|REFCOUNT' && w.t === ':' && (w.v === '2' || w.v === '3')) return { t: ':', v: 'held' };
   // hashtable sets and hashes dump in dict order
   if (n === 'DUMP' && w.t === '$' && (w.v.charCodeAt(0) === 2 || w.v.charCodeAt(0) === 4)) return { t: '$', v: `dump-dict(${w.v.length})` };
   if (n === 'FUNCTION|LIST' && w.t === '*' && w.v) return { t: '*', v: w.v.map((lib) => (lib.v ? { ...lib, v: lib.v.map((x) => (x.t === '*' && x.v && x.v.every((f) => f.t === '*' || f.t === '%') ? { ...x, v: sortItems(x.v) } : x)) } : lib)) };
   // a hash with field TTLs (RDB_TYPE_HASH_METADATA / _LISTPACK_EX) holds absolute ms times
   if (n === 'DUMP' && w.t === '$' && (w.v.charCodeAt(0) === 0x18 || w.v.charCodeAt(0) === 0x19)) return { t: '$', v: `dump-hfe(${w.v.length})` };
+  // CLIENT LIST ID: which ids exist is per server (the real one has served many clients before)
+  if (n === 'CLIENT|LIST' && argv.some((a) => /^id$/i.test(a)) && (w.t === '$' || w.t === '=')) return { t: w.t, v: 'client-list-by-id' };
   if (n === 'CLIENT|LIST' || n === 'CLIENT|INFO') { if (w.t === '$' || w.t === '=') return { ...w, v: normClientLine(w.v) }; }
   return w;
 }
@@ -370,6 +383,9 @@ async function runSeed(seed, specs, names, opt) {
       const n0 = argv[0].toUpperCase();
       if (/^(SRANDMEMBER|HRANDFIELD|ZRANDMEMBER)$/.test(n0) && argv.length >= 3 && /^-\d{5,}/.test(argv[2])) continue; // the real server would build billions of picks
       if (n0 === 'SPOP' && argv.length === 2) continue; // a random pop: the states would part
+      // SORT … BY … STORE: elements of equal weight (ALPHA with missing weights, BY nosort of a set) are
+      // stored in the real server's dict order (a per-process hash seed) and qsort's: the states would part
+      if (n0 === 'SORT' && argv.some((a) => /^store$/i.test(a)) && argv.some((a) => /^by$/i.test(a))) continue;
       if (n0 === 'SPOP' && argv.length >= 3 && /^[1-9]$/.test(argv[2])) argv[2] = '1000';
       history.push(conn ? ['(conn1)', ...argv] : argv);
       const [f, rr] = await exec(conn, argv);
@@ -408,6 +424,8 @@ async function main() {
   const docs = parseDocs(await docsClient.call(['COMMAND', 'DOCS']));
   docsClient.close();
   let names = Object.keys(docs).filter((n) => !EXCLUDE.has(n) && (GROUPS.has(docs[n].group) || EXTRA.has(n)) && !n.startsWith('x') && !(n.includes('|') && !GROUPS.has(docs[n].group) && !EXTRA.has(n)));
+  // --with: commands outside the default groups or in EXCLUDE (e.g. move,swapdb,scan,slowlog|len)
+  if (args.with) for (const n of args.with.split(',')) if (docs[n] && !names.includes(n)) names.push(n);
   if (args.only) names = names.filter((n) => args.only.split(',').includes(n));
   if (args.skip) names = names.filter((n) => !args.skip.split(',').includes(n));
   if (args.list) { console.log(names.sort().join(' ')); return; }

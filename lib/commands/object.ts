@@ -16,7 +16,9 @@
  *   5 for a new key, raised logarithmically on access by `lfu-log-factor`, less one per
  *   `lfu-decay-time` minutes; lib/keyspace/store.ts).
  * - REFCOUNT: 2147483647 (OBJ_SHARED_REFCOUNT) for a string Redis shares: an integer 0 … 9999
- *   while `maxmemory` is 0 or the policy is not LRU/LFU (createSharedObjects); else 1.
+ *   while `maxmemory` is 0 or the policy is not LRU/LFU (createSharedObjects); 2 inside EXEC for a
+ *   string a queued SET/MSET/GETSET/APPEND … stored as its own argv (the transaction holds it
+ *   until EXEC ends: lib/engine/connection/transactions.ts); else 1.
  * - Wrong argument counts: `ERR wrong number of arguments for 'object|<sub>' command`; an
  *   unknown subcommand: `ERR unknown subcommand '<sub>'. Try OBJECT HELP.` (the dispatcher).
  * Checked on redis-server 7.0.15 and the post-7.4 build.
@@ -107,13 +109,17 @@ const refcount: CommandHandler = (ctx, argv): Reply => {
   const value = lookup(ctx, argv);
   if (value === null) return null;
   const s = stringBytes(value);
+  if (s === undefined) return 1;
+  const marked = ctx.db.stringMark?.(argv[2]) !== undefined;
+  // inside EXEC, a string a queued command stored as its own argv is held by the transaction too
+  const own = !marked && ctx.db.queuedArgvString?.(argv[2]) === s ? 2 : 1;
   // only a string tryObjectEncoding made an int may be a shared integer (not one marked: COPY's own object …)
-  if (s === undefined || ctx.db.stringMark?.(argv[2]) !== undefined || stringEncoding(s) !== 'int') return 1;
+  if (marked || stringEncoding(s) !== 'int') return own;
   const n = Number(s);
-  if (n < 0 || n >= OBJ_SHARED_INTEGERS) return 1;
+  if (n < 0 || n >= OBJ_SHARED_INTEGERS) return own;
   const policy = policyOf(ctx.db);
   const noShared = policy.endsWith('-lru') || isLfu(policy); // MAXMEMORY_FLAG_NO_SHARED_INTEGERS
-  return ctx.db.config?.get('maxmemory') === '0' || !noShared ? OBJ_SHARED_REFCOUNT : 1;
+  return ctx.db.config?.get('maxmemory') === '0' || !noShared ? OBJ_SHARED_REFCOUNT : own;
 };
 
 /** Whole seconds of Redis's LRU clock between `at` and `now` (ms). */

@@ -49,6 +49,11 @@ export interface Db {
   store(key: string, value: unknown, keepTtl?: boolean, mark?: StringMark): void;
   /** The encoding mark of the string at `key` (see `store`), undefined for none. Optional: without it every string's encoding follows its content. */
   stringMark?(key: string): StringMark | undefined;
+  /**
+   * While EXEC runs: the content of the string a queued command stored at `key` as its own argument
+   * object (SET, MSET, GETSET, APPEND on a missing key …), undefined otherwise. Optional.
+   */
+  queuedArgvString?(key: string): string | undefined;
   /** Mark the string at `key` as changed in place (`mark`, see `store`) without storing anything: WATCH is not dirtied. */
   setStringMark?(key: string, mark: StringMark): void;
   /** Delete `key` (any type); true if it existed. Dirties WATCH, signals blocked calls. */

@@ -410,7 +410,8 @@ export class ServerConfig {
       }
       found.push(n);
     }
-    if (unknown !== undefined) throw new ConfigSetError(`ERR Unknown option or number of arguments for CONFIG SET - '${unknown}'`);
+    // %s: the name up to a NUL byte
+    if (unknown !== undefined) throw new ConfigSetError(`ERR Unknown option or number of arguments for CONFIG SET - '${unknown.split('\0')[0]}'`);
     if (error) throw error;
     const staged = new Map<string, string>();
     pairs.forEach(([, value], i) => {

@@ -390,6 +390,12 @@ export const ACL_OK = 0;
 export const ACL_DENIED_CMD = 1;
 export const ACL_DENIED_KEY = 2;
 export const ACL_DENIED_AUTH = 3;
+
+/** An argument as addReplyErrorFormat's `%s` prints it: a C string, up to its first NUL byte. */
+export function cStringText(s: string): string {
+  const z = s.indexOf('\0');
+  return z < 0 ? s : s.slice(0, z);
+}
 export const ACL_DENIED_CHANNEL = 4;
 
 export class AclUser {
@@ -663,7 +669,7 @@ export class AclState {
       }
       merged.push(op);
     }
-    if (open !== -1) return `ERR Unmatched parenthesis in acl selector starting at '${ops[open]}'.`;
+    if (open !== -1) return `ERR Unmatched parenthesis in acl selector starting at '${cStringText(ops[open])}'.`;
     const existing = this.users.get(name);
     const staged = new AclUser(name);
     if (existing) staged.copyFrom(existing);
@@ -673,7 +679,7 @@ export class AclState {
       try {
         staged.apply(u, op, pubsubAll, predates(version, '7.2'));
       } catch (err) {
-        if (err instanceof SetUserError) return `ERR Error in ACL SETUSER modifier '${op}': ${err.reason}`;
+        if (err instanceof SetUserError) return `ERR Error in ACL SETUSER modifier '${cStringText(op)}': ${err.reason}`;
         throw err;
       }
     }

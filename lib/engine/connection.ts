@@ -292,6 +292,13 @@ export class Connection {
   execQueued: string[][] | null = null;
 
   /**
+   * While EXEC runs: per keyspace, the strings a queued command stored as its own argument object
+   * (key → content; OBJECT REFCOUNT 2 while the transaction still holds that argv), null otherwise
+   * (./connection/transactions.ts recordArgvStrings).
+   */
+  execArgvStrings: Map<Keyspace, Map<string, string>> | null = null;
+
+  /**
    * 7.0: messages this connection's own PUBLISH already pushed to it (lib/engine/commands/pubsub.ts
    * publishToSelf), as `kind\0items…`: their later delivery through the emitters is dropped.
    */
@@ -637,9 +644,12 @@ export class Connection {
     return this.authenticated;
   }
 
-  /** Check AUTH/HELLO AUTH credentials (ACL users). Returns true when accepted; a refusal is logged (ACL LOG). */
-  authenticate(username: string, password: string): boolean {
-    return authenticate(this, username, password);
+  /**
+   * Check AUTH/HELLO AUTH credentials (ACL users). Returns true when accepted; a refusal is logged
+   * (ACL LOG, its object `command`: the command's name as typed, argv[0]).
+   */
+  authenticate(username: string, password: string, command = 'AUTH'): boolean {
+    return authenticate(this, username, password, command);
   }
 
   /** Back to the default user, unauthenticated unless it needs no password (a deleted user's client). */

@@ -115,6 +115,7 @@ export function makeDb(conn: Connection, ks: Keyspace): Db {
       return true;
     },
     stringMark: (key) => ks.store.stringMarkOf(key),
+    queuedArgvString: (key) => conn.execArgvStrings?.get(ks)?.get(key),
     setStringMark: (key, mark) => ks.store.markString(key, mark),
     ttlAt: (key) => (ks.store.hasKey(key) ? ks.store.expiryOf(key) : undefined),
     setTtlAt: (key, at) => ks.store.setExpiry(key, at),

@@ -158,7 +158,9 @@ export interface LibraryMetadata {
 export function parseMetadata(code: string): LibraryMetadata {
   if (!code.startsWith('#!')) throw new CommandError('ERR Missing library metadata');
   const eol = code.indexOf('\n');
-  if (eol < 0) throw new CommandError('ERR Invalid library metadata');
+  // strchr(payload, '\n'): a NUL byte before the newline ends the C string first
+  const nul = code.indexOf('\0');
+  if (eol < 0 || (nul >= 0 && nul < eol)) throw new CommandError('ERR Invalid library metadata');
   const parts = splitArgs(code.slice(0, eol));
   if (!parts || parts.length === 0) throw new CommandError('ERR Invalid library metadata');
   const engine = parts[0].slice(2);

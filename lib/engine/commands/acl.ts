@@ -31,6 +31,7 @@ import {
   type AclUsersSnapshot,
   type Selector,
   aclErrorMessage,
+  cStringText,
   aclStateOf,
   checkCommand,
   commandsInCategory,
@@ -165,7 +166,7 @@ const cat: ConnectionHandler = (conn, argv) => {
   if (argv.length === 2) return [...ACL_CATEGORIES];
   if (argv.length > 3) throw new CommandError(errSubcommandSyntax(argv[1], 'ACL'));
   const names = commandsInCategory(conn.keyspace.redisVersion, argv[2]);
-  if (names === null) throw new CommandError(`ERR Unknown category '${argv[2].slice(0, 128)}'`);
+  if (names === null) throw new CommandError(`ERR Unknown category '${cStringText(argv[2]).slice(0, 128)}'`); // %.128s
   return names;
 };
 
@@ -217,11 +218,12 @@ const log: ConnectionHandler = (conn, argv) => {
 const dryrun: ConnectionHandler = (conn, argv) => {
   const acl = aclStateOf(conn.server);
   const user = acl.users.get(argv[2]);
-  if (user === undefined) throw new CommandError(`ERR User '${argv[2]}' not found`);
+  // addReplyErrorFormat's %s: a C string, up to a NUL byte
+  if (user === undefined) throw new CommandError(`ERR User '${cStringText(argv[2])}' not found`);
   const cmdArgv = argv.slice(3);
   const version = conn.keyspace.redisVersion;
   const full = fullNameOf(conn, cmdArgv);
-  if (full === null) throw new CommandError(`ERR Command '${argv[3]}' not found`);
+  if (full === null) throw new CommandError(`ERR Command '${cStringText(argv[3])}' not found`);
   const arity = redisArity(full);
   if (arity !== undefined && ((arity > 0 && arity !== cmdArgv.length) || cmdArgv.length < -arity)) {
     throw new CommandError(`ERR wrong number of arguments for '${full}' command`);

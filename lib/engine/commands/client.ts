@@ -32,7 +32,7 @@ import { OK, PushReply, SimpleString, VerbatimReply } from '../../reply/reply';
 import { type RedisVersion, supports, versionIndex } from '../../version';
 import type { ConnectionCommandSpec, ConnectionHandler } from '../command-types';
 import { type Connection, openConnections } from '../connection';
-import { setClientName } from './connection';
+import { setClientName, validClientName } from './connection';
 import * as trackingModule from '../tracking';
 import * as pauseImpl from '../pause';
 import { type AclUser, aclStateOf } from '../acl';
@@ -135,7 +135,7 @@ export function clientInfoLine(c: Connection, viewer: Connection): string {
     ['addr', c.addr],
     ['laddr', c.laddr],
     ['fd', 7 + (c.id % 10000)],
-    ['name', c.name ?? ''],
+    ['name', cStringOf(c.name ?? '')], // %s: up to a NUL byte (a name may hold one from 7.2)
     ['age', Math.max(0, Math.floor((now - c.createdAt) / 1000))],
     ['idle', Math.max(0, Math.floor((now - c.lastInteraction) / 1000))],
     ['flags', flags],
@@ -171,9 +171,15 @@ export function clientInfoLine(c: Connection, viewer: Connection): string {
     ['redir', c.tracking !== null ? c.tracking.redirect : -1],
     ['resp', c.protocol],
   );
-  if (supports(version, 'clientSetinfo')) fields.push(['lib-name', c.libName], ['lib-ver', c.libVer]);
+  if (supports(version, 'clientSetinfo')) fields.push(['lib-name', cStringOf(c.libName)], ['lib-ver', cStringOf(c.libVer)]);
   if (supports(version, 'clientListIoThread')) fields.push(['io-thread', 0]);
   return fields.map(([k, v]) => `${k}=${v}`).join(' ');
+}
+
+/** A C string's text (`%s`, strcasecmp): up to its first NUL byte. */
+function cStringOf(s: string): string {
+  const z = s.indexOf('\0');
+  return z < 0 ? s : s.slice(0, z);
 }
 
 function onOff(arg: string): boolean {
@@ -342,13 +348,14 @@ export const specs: readonly ConnectionCommandSpec[] = [
         arity: 4,
         since: '7.2',
         run(conn, argv) {
-          const attr = argv[2].toLowerCase();
+          // strcasecmp and validateClientAttr: C strings, up to a NUL byte (%s too)
+          const attr = cStringOf(argv[2]).toLowerCase();
           const value = argv[3];
           if (attr !== 'lib-name' && attr !== 'lib-ver') {
-            throw new CommandError(`ERR Unrecognized option '${errorArg(argv[2])}'`);
+            throw new CommandError(`ERR Unrecognized option '${errorArg(cStringOf(argv[2]))}'`);
           }
-          if (!/^[\x21-\x7e]*$/.test(value)) {
-            throw new CommandError(`ERR ${errorArg(argv[2])} cannot contain spaces, newlines or special characters.`); // as typed (networking.c: attr is c->argv[2])
+          if (!validClientName(value, true)) {
+            throw new CommandError(`ERR ${errorArg(cStringOf(argv[2]))} cannot contain spaces, newlines or special characters.`); // as typed (networking.c: attr is c->argv[2])
           }
           if (attr === 'lib-name') conn.libName = value;
           else conn.libVer = value;

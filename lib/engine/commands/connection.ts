@@ -30,14 +30,18 @@ const ERR_AUTH_NO_PASSWORD =
   'ERR AUTH <password> called without any password configured for the default user. Are you sure your configuration is correct?';
 const ERR_CLIENT_NAME = 'ERR Client names cannot contain spaces, newlines or special characters.';
 
-/** networking.c validateClientName: printable ASCII without spaces ('!' … '~'). */
-export function validClientName(name: string): boolean {
-  return /^[\x21-\x7e]*$/.test(name);
+/**
+ * networking.c validateClientName: printable ASCII without spaces ('!' … '~'); `cString`: only up
+ * to the first NUL byte (validateClientAttr, 7.2+: FEATURE_SINCE.clientAttrCString).
+ */
+export function validClientName(name: string, cString = false): boolean {
+  const z = cString ? name.indexOf('\0') : -1;
+  return /^[\x21-\x7e]*$/.test(z < 0 ? name : name.slice(0, z));
 }
 
 /** CLIENT SETNAME / HELLO SETNAME: an empty name clears it. */
 export function setClientName(conn: Connection, name: string): void {
-  if (!validClientName(name)) throw new CommandError(ERR_CLIENT_NAME);
+  if (!validClientName(name, supports(conn.keyspace.redisVersion, 'clientAttrCString'))) throw new CommandError(ERR_CLIENT_NAME);
   conn.name = name === '' ? null : name;
 }
 
@@ -115,7 +119,7 @@ export const specs: readonly ConnectionCommandSpec[] = [
       if (argv.length > 3) throw new CommandError(ERR_SYNTAX);
       if (argv.length === 2 && !conn.hasPassword) throw new CommandError(ERR_AUTH_NO_PASSWORD);
       const [username, password] = argv.length === 2 ? ['default', argv[1]] : [argv[1], argv[2]];
-      if (!conn.authenticate(username, password)) throw new CommandError(ERR_WRONGPASS);
+      if (!conn.authenticate(username, password, argv[0])) throw new CommandError(ERR_WRONGPASS);
       return OK;
     },
   },
@@ -141,18 +145,18 @@ export const specs: readonly ConnectionCommandSpec[] = [
         const opt = argv[j].toLowerCase();
         if (opt === 'auth' && moreArgs >= 2) {
           auth = [argv[j + 1], argv[j + 2]];
-          if (inOrder && !conn.authenticate(auth[0], auth[1])) throw new CommandError(ERR_WRONGPASS);
+          if (inOrder && !conn.authenticate(auth[0], auth[1], argv[0])) throw new CommandError(ERR_WRONGPASS);
           j += 2;
         } else if (opt === 'setname' && moreArgs >= 1) {
           name = argv[j + 1];
-          if (!validClientName(name)) throw new CommandError(ERR_CLIENT_NAME);
+          if (!validClientName(name, supports(conn.keyspace.redisVersion, 'clientAttrCString'))) throw new CommandError(ERR_CLIENT_NAME);
           if (inOrder) conn.name = name === '' ? null : name;
           j += 1;
         } else {
           throw new CommandError(`ERR Syntax error in HELLO option '${errorArg(argv[j])}'`);
         }
       }
-      if (auth && !inOrder && !conn.authenticate(auth[0], auth[1])) throw new CommandError(ERR_WRONGPASS);
+      if (auth && !inOrder && !conn.authenticate(auth[0], auth[1], argv[0])) throw new CommandError(ERR_WRONGPASS);
       if (!conn.isAuthenticated) {
         const form = supports(conn.keyspace.redisVersion, 'helloNoauthProtoText') ? 'HELLO <proto> AUTH' : 'HELLO AUTH';
         throw new CommandError(

@@ -20,12 +20,16 @@ function aclDeniedLog(conn: Connection, reason: number, context: AclLogEntry['co
   (require('../commands/acl') as typeof import('../commands/acl')).aclDeniedLog(conn, reason, context, object, username);
 }
 
-/** Check AUTH/HELLO AUTH credentials (ACL users). Returns true when accepted; a refusal is logged (ACL LOG). */
-export function authenticate(conn: Connection, username: string, password: string): boolean {
+/**
+ * Check AUTH/HELLO AUTH credentials (ACL users). Returns true when accepted; a refusal is logged
+ * (ACL LOG): its object the command's name as typed (acl.c addACLLogEntry: c->argv[0]), its
+ * context `multi` when EXEC runs it (CLIENT_MULTI is still set).
+ */
+export function authenticate(conn: Connection, username: string, password: string, command = 'AUTH'): boolean {
   const acl = aclStateOf(conn.server);
   const user = acl.users.get(username);
   if (user === undefined || !user.checkPassword(password)) {
-    aclDeniedLog(conn, ACL_DENIED_AUTH, conn.multiQueue !== null ? 'multi' : 'toplevel', 'AUTH', username);
+    aclDeniedLog(conn, ACL_DENIED_AUTH, conn.multiQueue !== null || conn.execQueued !== null ? 'multi' : 'toplevel', command, username);
     return false;
   }
   conn.user = user;

@@ -101,6 +101,9 @@ export function reject(conn: Connection, name: string, message: string): never {
   throw new RejectedCommandError(message);
 }
 
+/** COMMAND's subcommands and their arity (7.0.15 and the post-7.4 build; GETKEYS* -4 before 7.2). */
+const COMMAND_SUBCOMMANDS: Readonly<Record<string, number>> = { count: 2, docs: -2, getkeys: -3, getkeysandflags: -3, help: 2, info: -2, list: -2 };
+
 /** The error processCommand gives before running or queueing argv, or null. */
 export function commandCheckError(conn: Connection, name: string, argv: string[], spec: ConnectionCommandSpec | undefined, isStream: boolean): string | null {
   const version = conn.keyspace.redisVersion;
@@ -116,6 +119,14 @@ export function commandCheckError(conn: Connection, name: string, argv: string[]
   if (spec) {
     if (predates(version, spec.since)) return errUnknownCommand(argv[0], argv.slice(1));
     if (!arityOk(spec.arity, argv.length)) return errWrongArity(name);
+    if (name === 'command' && argv.length > 1) {
+      // COMMAND runs alone too, but COMMAND <sub> is looked up as a subcommand (unknown, arity)
+      const sub = String(argv[1]).toLowerCase();
+      const arity = Object.prototype.hasOwnProperty.call(COMMAND_SUBCOMMANDS, sub) ? COMMAND_SUBCOMMANDS[sub] : undefined;
+      if (arity === undefined) return errUnknownSubcommand(argv[1], argv[0]);
+      const needed = arity === -3 && predates(version, '7.2') ? -4 : arity; // getkeys*: -4 before 7.2
+      if (!arityOk(needed, argv.length)) return errWrongArity(`command|${sub}`);
+    }
     let protectedBy = spec.protectedBy;
     if (spec.subcommands) {
       const sub = spec.subcommands[argv[1].toLowerCase()];

@@ -17,6 +17,9 @@ import { absentHere, hasBuiltin } from './dispatch';
 import { feedAfterCall } from './monitor';
 import { propagating } from './propagation';
 
+/** processCommand's refusal of an unknown subcommand of a container (`ERR unknown subcommand 'x'. Try X HELP.`). */
+const ERR_UNKNOWN_SUBCOMMAND = "ERR unknown subcommand '";
+
 /** One command's body, run for argv on a connection (a module function: no closure per command). */
 export type CommandBody = (conn: Connection, argv: string[]) => Reply | Promise<Reply>;
 
@@ -149,8 +152,21 @@ export function recordCommand(conn: Connection, argv: string[], start: number, w
     if (err instanceof CommandError) stats.errorReply(err.message);
     return;
   }
-  const full = known.subNamed ? commandStatsName(argv, true) : known.name;
-  recordOutcome(conn, full, start, weight, err);
+  // an unknown subcommand of a container is refused before any command is found (processCommand):
+  // errorstats only, no `name|sub` line
+  if (err instanceof CommandError && argv.length > 1 && (known.subNamed || known.name === 'command') && err.message.startsWith(ERR_UNKNOWN_SUBCOMMAND)) {
+    stats.errorReply(err.message);
+    return;
+  }
+  let full = known.subNamed ? commandStatsName(argv, true) : known.name;
+  let rejected = false;
+  if (known.name === 'command' && argv.length > 1) {
+    // COMMAND alone is a command, COMMAND <sub> one of its subcommands (`command|docs` …)
+    full = `command|${String(argv[1]).toLowerCase()}`;
+    // a subcommand's arity error is a refusal (processCommand)
+    rejected = err instanceof CommandError && err.message.startsWith('ERR wrong number of arguments');
+  }
+  recordOutcome(conn, full, start, weight, err, rejected);
   if (nestedFailed > 0) stats.commandRecord(full).failedCalls += nestedFailed;
   // SLOWLOG (lib/engine/slowlog.ts): commands that ran, EXEC itself excepted
   const config = conn.server.config;

@@ -54,11 +54,15 @@ export function exec(conn: Connection): Reply | Promise<Reply> {
   const replies = transaction(conn, () => {
     conn.execLength = queued.length;
     conn.execQueued = queued;
+    conn.execArgvStrings = new Map();
     try {
       return queued.map((argv, i) => {
         conn.execIndex = i;
         try {
-          return runQueued(conn, argv);
+          const before = ARGV_STORING.has(argv[0].toLowerCase()) ? presentBefore(conn, argv) : undefined;
+          const reply = runQueued(conn, argv);
+          if (before !== undefined) recordArgvStrings(conn, argv, before, reply);
+          return reply;
         } finally {
           conn.execIndex = -1;
         }
@@ -66,10 +70,70 @@ export function exec(conn: Connection): Reply | Promise<Reply> {
     } finally {
       conn.execLength = -1;
       conn.execQueued = null;
+      conn.execArgvStrings = null;
     }
   });
   if (replies === null) return NIL_ARRAY;
   return replies.some((r) => r instanceof Promise) ? Promise.all(replies) : (replies as Reply[]);
+}
+
+/**
+ * Commands whose stored string is their own argument object (t_string.c setKey(c->argv[i]) after
+ * tryObjectEncoding, APPEND's dbAdd on a missing key), and RENAME's which move one. Inside EXEC
+ * the transaction's queued argv still holds that object until EXEC ends: OBJECT REFCOUNT 2 (not a
+ * shared integer; checked on 7.0.15 and the post-7.4 build). A script's calls free theirs at once.
+ */
+const ARGV_STORING = new Set(['set', 'setnx', 'setex', 'psetex', 'getset', 'mset', 'msetnx', 'append', 'rename', 'renamenx']);
+
+/** Whether each key the storing command `argv` names exists before it runs (key → present). */
+function presentBefore(conn: Connection, argv: string[]): Map<string, boolean> {
+  const out = new Map<string, boolean>();
+  const store = conn.keyspace.store;
+  const name = argv[0].toLowerCase();
+  const step = name === 'mset' || name === 'msetnx' ? 2 : argv.length;
+  for (let i = 1; i < argv.length; i += step) out.set(argv[i], store.peekLive(argv[i]) !== undefined);
+  return out;
+}
+
+/** After a storing command inside EXEC: remember the strings it stored as its own argv (see ARGV_STORING). */
+function recordArgvStrings(conn: Connection, argv: string[], before: Map<string, boolean>, reply: unknown): void {
+  if (reply instanceof ErrorReply || reply instanceof Promise) return;
+  const ks = conn.keyspace;
+  const map = conn.execArgvStrings;
+  if (map === null) return;
+  let held = map.get(ks);
+  const name = argv[0].toLowerCase();
+  const put = (key: string, value: string): void => {
+    if (held === undefined) map.set(ks, (held = new Map()));
+    held.set(key, value);
+  };
+  switch (name) {
+    case 'rename': case 'renamenx': {
+      if (argv.length !== 3 || (name === 'renamenx' && reply !== 1)) return;
+      const value = held?.get(argv[1]);
+      held?.delete(argv[1]);
+      if (value !== undefined) put(argv[2], value);
+      else held?.delete(argv[2]);
+      return;
+    }
+    case 'set': {
+      if (argv.length < 3) return;
+      const opts = argv.slice(3).map((a) => a.toUpperCase());
+      if (opts.some((o) => o !== 'NX' && o !== 'XX' && o !== 'GET' && o !== 'KEEPTTL' && o !== 'EX' && o !== 'PX' && o !== 'EXAT' && o !== 'PXAT' && !/^-?\d+$/.test(o))) return;
+      const existed = before.get(argv[1]) === true;
+      if ((opts.includes('NX') && existed) || (opts.includes('XX') && !existed)) return;
+      put(argv[1], argv[2]);
+      return;
+    }
+    case 'setnx': if (reply === 1 && argv.length === 3) put(argv[1], argv[2]); return;
+    case 'getset': if (argv.length === 3) put(argv[1], argv[2]); return;
+    case 'setex': case 'psetex': if (argv.length === 4) put(argv[1], argv[3]); return;
+    case 'append': if (argv.length === 3 && before.get(argv[1]) === false) put(argv[1], argv[2]); return;
+    case 'mset': case 'msetnx':
+      if (argv.length % 2 !== 1 || (name === 'msetnx' && reply !== 1)) return;
+      for (let i = 1; i + 1 < argv.length; i += 2) put(argv[i], argv[i + 1]);
+      return;
+  }
 }
 
 /** One command inside EXEC: its reply, or its error reply in place. */
