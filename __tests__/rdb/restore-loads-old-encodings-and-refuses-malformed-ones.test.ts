@@ -9,10 +9,8 @@
  * load; 7.0.15 knows neither type 22 nor 23), and the same payloads are compared with both
  * servers when REDIS_URL / REDIS_UNSTABLE_URL are set.
  */
-import { createConnection } from '../../lib/engine';
-import { CommandError } from '../../lib/errors';
 import { crc64 } from '../../lib/rdb/crc64';
-import { toResp2Plain } from '../../lib/reply/reply';
+import { type Exec, fakeExec as sharedFakeExec } from '../helpers/fake-exec';
 import { connectReal, describeOnRealServers } from '../helpers/real-server';
 import { OLD_ENCODING_CASES } from './old-encodings-cases';
 
@@ -62,7 +60,6 @@ const EXPECTED: Record<string, string> = {
   'hash listpack with field TTLs, 7.4 RC (type 23)': 'OK | [-1,4102444800000,-1]',
 };
 
-type Exec = (argv: string[]) => Promise<string>;
 
 async function restoreAndRead(exec: Exec, payload: string, read: string[]): Promise<string> {
   await exec(['DEL', 'k']);
@@ -72,18 +69,7 @@ async function restoreAndRead(exec: Exec, payload: string, read: string[]): Prom
 
 let port = 49_510;
 function fakeExec(version: '7.0' | '8.0'): { exec: Exec; close: () => void } {
-  const fake = createConnection({ port: port++, streams: { redisVersion: version } });
-  return {
-    exec: async (argv) => {
-      try {
-        return JSON.stringify(toResp2Plain((await fake.execute(argv)) as never));
-      } catch (e) {
-        if (e instanceof CommandError) return e.message;
-        throw e;
-      }
-    },
-    close: () => fake.close(),
-  };
+  return sharedFakeExec(port++, version, JSON.stringify);
 }
 
 describe('RESTORE of the pre-7.0 encodings and the 7.4 RC hash types', () => {

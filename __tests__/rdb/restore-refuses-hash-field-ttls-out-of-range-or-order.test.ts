@@ -13,10 +13,8 @@
  * exits) on a negative, unordered or string TTL — nothing a fake can or should copy. 7.0.15 knows
  * neither type: `ERR Bad data format` for every one of them (payload resealed as RDB 10).
  */
-import { createConnection } from '../../lib/engine';
-import { CommandError } from '../../lib/errors';
 import { crc64 } from '../../lib/rdb/crc64';
-import { toResp2Plain } from '../../lib/reply/reply';
+import { type Exec, fakeExec as sharedFakeExec } from '../helpers/fake-exec';
 import { connectReal, describeOnRealServers } from '../helpers/real-server';
 
 const TYPE25 = '1900d8c32cbb030000242400000009008162020201f400d8c32cbb030000098161020101000181630203010001ff';
@@ -62,7 +60,6 @@ const CASES: [string, string, string][] = [
   ['type 24, expireAt above EB_EXPIRE_TIME_MAX', TYPE24.replace('00020101', '0002' + len64(2n ** 48n - MIN + 1n) + '01'), BAD],
 ];
 
-type Exec = (argv: string[]) => Promise<string>;
 
 async function restoreAndRead(exec: Exec, payload: string): Promise<string> {
   await exec(['DEL', 'hd']);
@@ -73,18 +70,7 @@ async function restoreAndRead(exec: Exec, payload: string): Promise<string> {
 
 let port = 49_410;
 function fakeExec(version: '7.0' | '8.0'): { exec: Exec; close: () => void } {
-  const fake = createConnection({ port: port++, streams: { redisVersion: version } });
-  return {
-    exec: async (argv) => {
-      try {
-        return String(toResp2Plain((await fake.execute(argv)) as never));
-      } catch (e) {
-        if (e instanceof CommandError) return e.message;
-        throw e;
-      }
-    },
-    close: () => fake.close(),
-  };
+  return sharedFakeExec(port++, version);
 }
 
 describe('RESTORE of hashes with field TTLs out of range or out of order', () => {

@@ -22,85 +22,61 @@ afterAll(async () => {
 const SIZE = 64 * 1024 * 1024;
 const GETS = 9;
 
+/**
+ * Send `request` (in the writes given) on a new connection to `port` and read until `expected`
+ * bytes came back: their count, the first 64 bytes and the last 32 (the replies are too long to keep).
+ */
+async function exchange(port: number, writes: string[], expected: number): Promise<{ total: number; first: string; last: string }> {
+  const socket = net.connect({ port, host: '127.0.0.1' });
+  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  let total = 0;
+  let first = '';
+  let last = Buffer.alloc(0);
+  const done = new Promise<void>((resolve, reject) => {
+    socket.on('data', (d: Buffer) => {
+      if (first.length < 64) first += d.subarray(0, 64).toString('latin1');
+      total += d.length;
+      last = Buffer.concat([last, d]).subarray(-32);
+      if (total >= expected) resolve();
+    });
+    socket.once('close', () => reject(new Error(`closed after ${total} of ${expected} bytes`)));
+  });
+  for (const w of writes) socket.write(w);
+  await done;
+  socket.destroy();
+  return { total, first, last: last.toString('latin1') };
+}
+
 describe.each(targets)('replies to one read past the longest JS string (%s)', (_label, portOf) => {
   it('9 pipelined GETs of a 64 MiB value: every byte arrives, then PING answers', async () => {
-    const socket = net.connect({ port: await portOf(), host: '127.0.0.1' });
-    await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
     const key = `large-pipelined-replies:${process.pid}`;
     const head = `$${SIZE}\r\n`;
     const expected = '+OK\r\n'.length + `:${SIZE}\r\n`.length + GETS * (head.length + SIZE + 2) + '+PONG\r\n'.length + ':1\r\n'.length;
-    let total = 0;
-    let first = '';
-    let last = Buffer.alloc(0);
-    const done = new Promise<void>((resolve, reject) => {
-      socket.on('data', (d: Buffer) => {
-        if (first.length < 64) first += d.subarray(0, 64).toString('latin1');
-        total += d.length;
-        last = Buffer.concat([last, d]).subarray(-32);
-        if (total >= expected) resolve();
-      });
-      socket.once('close', () => reject(new Error(`closed after ${total} of ${expected} bytes`)));
-    });
-    socket.write(`SET ${key} x\r\nSETRANGE ${key} ${SIZE - 1} x\r\n`);
-    socket.write(`GET ${key}\r\n`.repeat(GETS) + `PING\r\nDEL ${key}\r\n`);
-    await done;
-    socket.destroy();
+    const { total, first, last } = await exchange(await portOf(), [`SET ${key} x\r\nSETRANGE ${key} ${SIZE - 1} x\r\n`, `GET ${key}\r\n`.repeat(GETS) + `PING\r\nDEL ${key}\r\n`], expected);
     expect(total).toBe(expected);
     expect(first.startsWith(`+OK\r\n:${SIZE}\r\n${head}x\x00\x00`)).toBe(true);
-    expect(last.toString('latin1').endsWith('x\r\n+PONG\r\n:1\r\n')).toBe(true);
+    expect(last.endsWith('x\r\n+PONG\r\n:1\r\n')).toBe(true);
   }, 120000);
 
   it('MGET of a 270 MiB value twice: the whole 540 MiB reply arrives, then PING answers', async () => {
     const big = 270 * 1024 * 1024;
-    const socket = net.connect({ port: await portOf(), host: '127.0.0.1' });
-    await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
     const key = `large-pipelined-replies:mget:${process.pid}`;
     const start = `:${big}\r\n*2\r\n$${big}\r\n`;
     const end = `\x00x\r\n+PONG\r\n:1\r\n`;
     const expected = `:${big}\r\n`.length + '*2\r\n'.length + 2 * (`$${big}\r\n`.length + big + 2) + '+PONG\r\n'.length + ':1\r\n'.length;
-    let total = 0;
-    let first = '';
-    let last = Buffer.alloc(0);
-    const done = new Promise<void>((resolve, reject) => {
-      socket.on('data', (d: Buffer) => {
-        if (first.length < 64) first += d.subarray(0, 64).toString('latin1');
-        total += d.length;
-        last = Buffer.concat([last, d]).subarray(-32);
-        if (total >= expected) resolve();
-      });
-      socket.once('close', () => reject(new Error(`closed after ${total} of ${expected} bytes`)));
-    });
-    socket.write(`SETRANGE ${key} ${big - 1} x\r\nMGET ${key} ${key}\r\nPING\r\nDEL ${key}\r\n`);
-    await done;
-    socket.destroy();
+    const { total, first, last } = await exchange(await portOf(), [`SETRANGE ${key} ${big - 1} x\r\nMGET ${key} ${key}\r\nPING\r\nDEL ${key}\r\n`], expected);
     expect(total).toBe(expected);
     expect(first.startsWith(start)).toBe(true);
-    expect(last.toString('latin1').endsWith(end)).toBe(true);
+    expect(last.endsWith(end)).toBe(true);
   }, 120000);
 
   it('GET of a 536870888-byte value (the longest JS string): header, payload and CRLF arrive, then PING answers', async () => {
     const longest = 536870888;
-    const socket = net.connect({ port: await portOf(), host: '127.0.0.1' });
-    await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
     const key = `large-pipelined-replies:longest:${process.pid}`;
     const expected = `:${longest}\r\n`.length + `$${longest}\r\n`.length + longest + 2 + '+PONG\r\n'.length + ':1\r\n'.length;
-    let total = 0;
-    let first = '';
-    let last = Buffer.alloc(0);
-    const done = new Promise<void>((resolve, reject) => {
-      socket.on('data', (d: Buffer) => {
-        if (first.length < 64) first += d.subarray(0, 64).toString('latin1');
-        total += d.length;
-        last = Buffer.concat([last, d]).subarray(-32);
-        if (total >= expected) resolve();
-      });
-      socket.once('close', () => reject(new Error(`closed after ${total} of ${expected} bytes`)));
-    });
-    socket.write(`SETRANGE ${key} ${longest - 1} x\r\nGET ${key}\r\nPING\r\nDEL ${key}\r\n`);
-    await done;
-    socket.destroy();
+    const { total, first, last } = await exchange(await portOf(), [`SETRANGE ${key} ${longest - 1} x\r\nGET ${key}\r\nPING\r\nDEL ${key}\r\n`], expected);
     expect(total).toBe(expected);
     expect(first.startsWith(`:${longest}\r\n$${longest}\r\n\x00\x00`)).toBe(true);
-    expect(last.toString('latin1').endsWith('\x00x\r\n+PONG\r\n:1\r\n')).toBe(true);
+    expect(last.endsWith('\x00x\r\n+PONG\r\n:1\r\n')).toBe(true);
   }, 120000);
 });
