@@ -23,7 +23,7 @@ beforeEach(() => {
 });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function scripts(connect: (opts?: Record<string, unknown>) => Client) {
+function scripts(connect: (opts?: Record<string, unknown>) => Client, realClient = false) {
   it("shows a connecting client's handshake on MONITOR, in ioredis's order", async () => {
     const r = connect();
     const version = /redis_version:(\S+)/.exec(await r.info('server'))![1];
@@ -60,7 +60,10 @@ function scripts(connect: (opts?: Record<string, unknown>) => Client) {
     }
     await expect(b.ping()).rejects.toThrow('WRONGPASS invalid username-password pair or user is disabled.');
     for (let i = 0; i < 100 && b.status !== 'end'; i++) await sleep(5);
-    expect(log).toEqual([
+    // real ioredis 5 now and then emits the WRONGPASS error twice in a row on a loaded machine
+    // (seen once in CI): the real client's log is compared without repeats; the fake's as it is
+    const seen = realClient ? log.filter((line, i) => line !== log[i - 1]) : log;
+    expect(seen).toEqual([
       'connecting:connecting',
       'connect:connect',
       'error:connect WRONGPASS invalid username-password pair or user is disabled.',
@@ -81,5 +84,5 @@ if (!url) console.warn('REDIS_URL not set: the handshake scripts on real ioredis
   if (!url) console.warn('REDIS_URL not set: the handshake scripts on real ioredis skipped');
   const RealRedis = jest.requireActual('ioredis');
   const Real = RealRedis.default ?? RealRedis;
-  scripts((opts) => new Real(url, { db: 12, ...opts }));
+  scripts((opts) => new Real(url, { db: 12, ...opts }), true);
 });
