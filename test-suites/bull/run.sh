@@ -21,118 +21,25 @@
 # time (the suite's pinned dependencies) and a built dist/ (npm run build). About 2 min per target
 # and run on an idle 2-CPU machine. trace/ holds a recording proxy and a replay on a manual clock
 # that compare every reply, not only the tests' outcomes (how the expiry-boundary divergence was found).
-set -euo pipefail
-HERE=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
-cd "$HERE"
-
-FILES=()
-TARGETS=redis,serve
-while [ $# -gt 0 ]; do
-  case $1 in
-    --targets) TARGETS=$2; shift ;;
-    -h|--help) sed -n 2,23p "$HERE/run.sh"; exit 0 ;;
-    *) FILES+=("test/$(basename "$1")") ;;
-  esac
-  shift
-done
-[ ${#FILES[@]} -eq 0 ] && FILES=('test/test_*')
-[ -z "${REDIS_URL:-}" ] && TARGETS=$(echo "$TARGETS" | tr ',' '\n' | grep -v '^redis$' | paste -sd, -)
-has() { [[ ",$TARGETS," == *",$1,"* ]]; }
-[ -f "$ROOT/dist/cli.js" ] || { echo "no $ROOT/dist/cli.js: npm run build first"; exit 1; }
-
-WORK=$(mktemp -d)
-SERVE_PID=
-cleanup() { [ -n "$SERVE_PID" ] && kill "$SERVE_PID" 2>/dev/null; rm -rf "$WORK"; }
-trap cleanup EXIT
-
-if [ ! -d node_modules/bull ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm ci --no-audit --no-fund >"$WORK/install.log" 2>&1 || { tail -30 "$WORK/install.log"; exit 1; }
-fi
-# Bull's tests require the library as ../ and ../lib/…: the published build of the same version
-ln -sfn node_modules/bull/lib lib
-ln -sfn node_modules/bull/index.js index.js
-echo "bull $(node -p 'require("bull/package.json").version'), ioredis $(node -p 'require("ioredis/package.json").version'), mocha $(node -p 'require("mocha/package.json").version')"
-
-REAL_PORT=
-if has redis; then
-  REAL_PORT=$(node -p 'new URL(process.env.REDIS_URL).port || 6379')
-  REAL_VERSION=$(node -e '
-    const R = require("ioredis"); const c = new R(process.env.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0 });
-    c.connect().then(() => c.info("server")).then((t) => { console.log(/redis_version:(\S+)/.exec(t)[1]); c.disconnect(); }, () => { console.log("?"); c.disconnect(); });')
-  echo "real server: redis $REAL_VERSION at $REDIS_URL"
-  [ "$(node -p 'new URL(process.env.REDIS_URL).hostname')" = 127.0.0.1 ] || [ "$(node -p 'new URL(process.env.REDIS_URL).hostname')" = localhost ] ||
-    { echo "REDIS_URL must be on this machine (127.0.0.1 / localhost): Bull's tests reach it through a port redirect"; exit 1; }
-fi
-SERVE_PORT=
-if has serve; then
-  V=${BULL_REDIS_VERSION:-}
-  if [ -z "$V" ]; then
-    case ${REAL_VERSION:-} in
-      7.0.*) V=7.0 ;; 7.2.*) V=7.2 ;; 7.4.*) V=7.4 ;; 8.0.*) V=8.0 ;; 8.2.*) V=8.2 ;; 8.4.*) V=8.4 ;;
-      "") V=7.0 ;; *) V=8.10 ;; # a newer or unstable build (255.255.255): the fake's default
-    esac
-  fi
-  SERVE_PORT=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
-  node "$ROOT/dist/cli.js" serve --port "$SERVE_PORT" --redis-version "$V" >"$WORK/serve.log" 2>&1 &
-  SERVE_PID=$!
-  for _ in $(seq 1 100); do node -e 'const s=require("net").connect(+process.argv[1],"127.0.0.1",()=>process.exit(0));s.on("error",()=>process.exit(1))' "$SERVE_PORT" && break; sleep 0.1; done
-  echo "serve: $(head -1 "$WORK/serve.log")"
-fi
-
-# run TARGET ATTEMPT FILE… → the target's report in $WORK/TARGET-ATTEMPT.tsv, "seconds" on stdout
-run() {
-  local target=$1 attempt=$2 port s
+# The run itself: test-suites/mocha-suite.sh (shared with the other mocha suites).
+SUITE_NAME="bull suite"
+SUITE_PACKAGE=bull
+SUITE_DEFAULT_FILES=('test/test_*')
+SUITE_RERUN='^test/test_'
+SUITE_VERSION_VAR=BULL_REDIS_VERSION
+SUITE_TIMEOUT_VAR=BULL_RUN_TIMEOUT
+SUITE_SHOW_VAR=BULL_SHOW_FAILURES
+suite_file() { echo "test/$(basename "$1")"; }
+suite_link() {
+  # Bull's tests require the library as ../ and ../lib/…: the published build of the same version
+  ln -sfn node_modules/bull/lib lib
+  ln -sfn node_modules/bull/index.js index.js
+  echo "bull $(node -p 'require("bull/package.json").version'), ioredis $(node -p 'require("ioredis/package.json").version'), mocha $(node -p 'require("mocha/package.json").version')"
+}
+suite_mocha() {
+  local port=$1 report=$2
   shift 2
-  port=$SERVE_PORT
-  [ "$target" = redis ] && port=$REAL_PORT
-  s=$(date +%s)
-  BULL_REDIS_PORT=$port BULL_REPORT="$WORK/$target-$attempt.tsv" NODE_ENV=test timeout "${BULL_RUN_TIMEOUT:-900}" \
-    npx mocha --require ./redirect.js --reporter ./reporter.js "$@" --recursive --exit >"$WORK/$target-$attempt.log" 2>&1 || true
-  touch "$WORK/$target-$attempt.tsv"
-  echo $(($(date +%s) - s))
+  BULL_REDIS_PORT=$port SUITE_REPORT=$report NODE_ENV=test \
+    timed_mocha --require ./redirect.js --reporter ../mocha-reporter.js "$@" --recursive --exit
 }
-counts() { node -e '
-  const lines = require("fs").readFileSync(process.argv[1], "utf8").split("\n").filter(Boolean);
-  const n = (s) => lines.filter((l) => l.startsWith(s + "\t")).length;
-  console.log(`${n("pass")} passed, ${n("fail")} failed, ${n("pending")} pending`);' "$1"; }
-
-attempt=1
-files=("${FILES[@]}")
-for tg in ${TARGETS//,/ }; do
-  secs=$(run "$tg" 1 "${files[@]}")
-  echo "$tg: $(counts "$WORK/$tg-1.tsv") ($secs s)"
-  if [ -n "${BULL_SHOW_FAILURES:-}" ]; then grep '^fail' "$WORK/$tg-1.tsv" | cut -f3,4 | sed "s/^/  $tg failed: /" || true; fi
-done
-if ! has redis; then echo "bull suite: no REDIS_URL, serve's counts only"; exit 0; fi
-
-# compare.js A B [PREVIOUS] → the tests whose outcome differs (file<TAB>title<TAB>outcomes), those
-# in PREVIOUS only when given (a test differs only if it differed in every run)
-cat >"$WORK/compare.js" <<'JS'
-const fs = require('fs');
-const read = (f) => { const m = new Map(); for (const l of fs.readFileSync(f, 'utf8').split('\n').filter(Boolean)) { const [s, file, title, err] = l.split('\t'); m.set(file + '\t' + title, [s, err]); } return m; };
-const [a, b, prev] = process.argv.slice(2);
-const A = read(a), B = read(b);
-const before = prev ? new Set(fs.readFileSync(prev, 'utf8').split('\n').filter(Boolean).map((l) => l.split('\t').slice(0, 2).join('\t'))) : null;
-const keys = new Set([...A.keys(), ...B.keys()]);
-for (const k of keys) {
-  if (before && !before.has(k)) continue;
-  const x = A.get(k) ?? ['missing', ''], y = B.get(k) ?? ['missing', ''];
-  if (x[0] !== y[0]) console.log(`${k}\treal ${x[0]}${x[1] ? ' (' + x[1] + ')' : ''}; serve ${y[0]}${y[1] ? ' (' + y[1] + ')' : ''}`);
-}
-JS
-node "$WORK/compare.js" "$WORK/redis-1.tsv" "$WORK/serve-1.tsv" >"$WORK/diff-1.txt"
-while [ -s "$WORK/diff-$attempt.txt" ] && [ $attempt -lt 3 ]; do
-  prev=$attempt
-  attempt=$((attempt + 1))
-  mapfile -t again < <(cut -f1 "$WORK/diff-$prev.txt" | sort -u | sed 's|^|test/|')
-  echo "  $(wc -l <"$WORK/diff-$prev.txt") test(s) differ: running ${again[*]} once more on both targets"
-  for tg in redis serve; do run "$tg" "$attempt" "${again[@]}" >/dev/null; done
-  node "$WORK/compare.js" "$WORK/redis-$attempt.tsv" "$WORK/serve-$attempt.tsv" "$WORK/diff-$prev.txt" >"$WORK/diff-$attempt.txt"
-done
-if [ -s "$WORK/diff-$attempt.txt" ]; then
-  sed 's/^/  DIFFERS: /' "$WORK/diff-$attempt.txt"
-  echo "bull suite: $(wc -l <"$WORK/diff-$attempt.txt") test(s) differ from the real server in every run ($attempt runs)"
-  exit 1
-fi
-echo "bull suite: every test has the real server's outcome on serve"
+source "$(dirname "$0")/../mocha-suite.sh"

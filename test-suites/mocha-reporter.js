@@ -1,5 +1,6 @@
-// Mocha reporter for run.sh: mocha's spec output on stdout, and one line per test in $BULL_REPORT:
-// "pass|fail|pending<TAB>file<TAB>full title<TAB>first line of the error".
+// Mocha reporter of the suites' run.sh (mocha-suite.sh): mocha's spec output on stdout, and one line
+// per test in $SUITE_REPORT: "pass|fail|pending<TAB>file (path from the suite's folder)<TAB>full
+// title<TAB>first line of the error".
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -10,10 +11,10 @@ class FileReporter extends Mocha.reporters.Spec {
   constructor(runner, options) {
     super(runner, options);
     const lines = [];
-    const out = process.env.BULL_REPORT;
+    const out = process.env.SUITE_REPORT;
     const write = () => out && fs.writeFileSync(out, lines.length ? lines.join('\n') + '\n' : '');
     const add = (status, test, err) => {
-      const file = test.file ? path.basename(test.file) : '?';
+      const file = test.file ? path.relative(process.cwd(), test.file) : '?';
       const msg = err ? String(err.message || err).split('\n')[0].slice(0, 200) : '';
       lines.push([status, file, test.fullTitle().replace(/\s+/g, ' '), msg].join('\t'));
       write(); // after every test: a run cut short by its timeout still leaves what it saw
