@@ -80,3 +80,55 @@ describe.each(targets)('replies to one read past the longest JS string (%s)', (_
     expect(last.endsWith('\x00x\r\n+PONG\r\n:1\r\n')).toBe(true);
   }, 120000);
 });
+
+/** `exchange` on a connection that sent HELLO 3 first (its reply read whole and not counted). */
+async function exchangeResp3(port: number, request: string, expected: number): Promise<{ total: number; last: string }> {
+  const socket = net.connect({ port, host: '127.0.0.1' });
+  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  let hello = '';
+  let total = 0;
+  let last = Buffer.alloc(0);
+  const done = new Promise<void>((resolve, reject) => {
+    socket.on('data', (d: Buffer) => {
+      if (hello !== null && !hello.endsWith('$7\r\nmodules\r\n*0\r\n')) {
+        hello += d.toString('latin1'); // HELLO's map ends with its `modules` field, an empty array
+        if (hello.endsWith('$7\r\nmodules\r\n*0\r\n')) socket.write(request);
+        return;
+      }
+      total += d.length;
+      last = Buffer.concat([last, d]).subarray(-64);
+      if (total >= expected) resolve();
+    });
+    socket.once('close', () => reject(new Error(`closed after ${total} of ${expected} bytes`)));
+  });
+  socket.write('HELLO 3\r\n');
+  await done;
+  socket.destroy();
+  return { total, last: last.toString('latin1') };
+}
+
+describe('an EXEC reply with its own pushes inline (7.0) past the longest JS string', () => {
+  let server70: RedisServer | undefined;
+  afterAll(async () => {
+    await server70?.close();
+  });
+
+  // 7.0 writes a push the transaction's own PUBLISH produced inside EXEC's array, ahead of the
+  // PUBLISH's element (the small exchange: Debian's redis-server 7.0.15 writes those bytes);
+  // serve joined that reply into one string, and a 540 MiB one killed it. A real server closes
+  // this subscriber at its pubsub client-output-buffer-limit (32 MB) instead, which the fake does
+  // not enforce (README, known divergences): here serve must stay up and write it all.
+  it('RESP3 subscriber: MULTI, PUBLISH to itself, GET of a 270 MiB value twice, EXEC: every byte arrives, then PING answers', async () => {
+    server70 = await serve({ redisVersion: '7.0' });
+    const big = 270 * 1024 * 1024;
+    const key = `large-pipelined-replies:exec:${process.pid}`;
+    const message = '>3\r\n$7\r\nmessage\r\n$2\r\nch\r\n$1\r\nx\r\n';
+    const queued = `:${big}\r\n>3\r\n$9\r\nsubscribe\r\n$2\r\nch\r\n:1\r\n+OK\r\n+QUEUED\r\n`;
+    const small = await exchangeResp3(server70.port, `SUBSCRIBE ch\r\nMULTI\r\nPUBLISH ch x\r\nEXEC\r\n`, queued.length - `:${big}\r\n`.length + `*1\r\n${message}:1\r\n`.length);
+    expect(small.last.endsWith(`+QUEUED\r\n*1\r\n${message}:1\r\n`)).toBe(true);
+    const expected = queued.length + 2 * '+QUEUED\r\n'.length + '*3\r\n'.length + message.length + ':1\r\n'.length + 2 * (`$${big}\r\n`.length + big + 2) + '+PONG\r\n'.length;
+    const { total, last } = await exchangeResp3(server70.port, `SETRANGE ${key} ${big - 1} x\r\nSUBSCRIBE ch\r\nMULTI\r\nPUBLISH ch x\r\nGET ${key}\r\nGET ${key}\r\nEXEC\r\nPING\r\n`, expected);
+    expect(total).toBe(expected);
+    expect(last.endsWith('\x00x\r\n+PONG\r\n')).toBe(true);
+  }, 120000);
+});

@@ -172,6 +172,11 @@ export function encodeToParts(reply: Reply, proto: Protocol): string[] {
   return out;
 }
 
+/** `encodeToParts(reply, proto)` appended to `out` (several replies written as one list of parts). */
+export function appendParts(reply: Reply, proto: Protocol, out: string[]): void {
+  encode(reply, proto, out);
+}
+
 /** The RESP2 bytes of a typed reply. */
 export function encodeResp2(reply: Reply): Buffer {
   return Buffer.from(encodeToString(reply, 2), 'latin1');

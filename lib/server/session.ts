@@ -20,7 +20,7 @@ import { CommandError } from '../errors';
 import { MapReply, PushReply, type Reply, mapPairs } from '../reply/reply';
 import type { ServerStats } from '../stats/server-stats';
 import { RequestParser } from './resp-parser';
-import { type Protocol, encodeToParts, encodeToString, errorLine } from './resp-encoder';
+import { type Protocol, appendParts, encodeToParts, encodeToString, errorLine } from './resp-encoder';
 import { realSetImmediate } from '../clock/real-timers';
 
 /** The engine connection as the session uses it (ENGINE-API.md). */
@@ -398,25 +398,28 @@ export class Session {
    * array with each push ahead of the element of the command that sent it (not counted in the
    * array's length), any other reply after them (see SessionConnection.pushesInline).
    */
-  private encodeInline(name: string, inline: [number, Reply][], reply: Reply | undefined): string {
-    let out = '';
+  private encodeInline(name: string, inline: [number, Reply][], reply: Reply | undefined): string[] {
+    // as parts, not one string: EXEC's elements may add up to more than a JS string holds
+    const out: string[] = [];
+    const proto = this.proto;
     if (name === 'exec' && Array.isArray(reply)) {
-      out += `*${reply.length}\r\n`;
+      out.push(`*${reply.length}\r\n`);
       let at = 0;
       for (let i = 0; i < reply.length; i++) {
         const item = reply[i] === undefined ? null : reply[i];
         // a SUBSCRIBE-family element is its first confirmation: the others follow it
         const confirmation = item instanceof PushReply && item.items.length > 0;
-        while (at < inline.length && inline[at][0] < i) out += encodeToString(inline[at++][1], this.proto);
-        if (!confirmation) while (at < inline.length && inline[at][0] === i) out += encodeToString(inline[at++][1], this.proto);
-        out += encodeToString(item, this.proto);
+        while (at < inline.length && inline[at][0] < i) appendParts(inline[at++][1], proto, out);
+        if (!confirmation) while (at < inline.length && inline[at][0] === i) appendParts(inline[at++][1], proto, out);
+        appendParts(item, proto, out);
       }
-      while (at < inline.length) out += encodeToString(inline[at++][1], this.proto);
+      while (at < inline.length) appendParts(inline[at++][1], proto, out);
       return out;
     }
-    for (const [, msg] of inline) out += encodeToString(msg, this.proto);
+    for (const [, msg] of inline) appendParts(msg, proto, out);
     if (reply instanceof PushReply && reply.items.length === 0) return out;
-    return out + encodeToString(reply === undefined ? null : reply, this.proto);
+    appendParts(reply === undefined ? null : reply, proto, out);
+    return out;
   }
 
   /** Client half-closed: answer what was already executed, then close. */
