@@ -119,8 +119,19 @@ export function toClientError(err: unknown, argv?: string[]): unknown {
   if (!(err instanceof CommandError)) return err;
   // Redis never emits CR/LF inside an error line (networking.c addReplyErrorLength).
   const reply = newReplyError(decodeBytes(err.message).replace(/[\r\n]/g, ' '));
-  if (argv) Object.assign(reply, { command: { name: argv[0], args: errorCommandArgs(argv[0], argv.slice(1).map(decodeBytes)) } });
+  if (argv) Object.assign(reply, { command: { name: argv[0], args: errorCommandArgs(argv[0], clientArgs(argv)) } });
   return reply;
+}
+
+/** An argv's arguments as ioredis's `err.command.args` holds them: text, or the caller's Buffer. */
+export function clientArgs(argv: string[]): unknown[] {
+  const given = givenArgs.get(argv);
+  const out = new Array<unknown>(argv.length - 1);
+  for (let i = 1; i < argv.length; i++) {
+    const g = given?.[i - 1];
+    out[i - 1] = g !== undefined && Buffer.isBuffer(g) ? g : decodeBytes(argv[i]);
+  }
+  return out;
 }
 
 /** The connection, or the reason a command cannot run (never throws). */
@@ -201,9 +212,27 @@ export function buildArgv(name: string, args: unknown[], keyPrefix: unknown, pre
   if (user !== undefined) flat = user(flat === args ? args.slice() : flat) as unknown[];
   else if (ARGUMENT_TRANSFORMED.has(name)) flat = ioredisTransformers().argument[name]!(flat) as unknown[];
   if (prefixKeys && keyPrefix) flat = applyKeyPrefix(name, flat, keyPrefix as string | Buffer);
-  const argv = new Array<string>(flat.length + 1);
+  return argvOf(name, flat);
+}
+
+/**
+ * The arguments as the caller gave them, for an argv that had a Buffer among them: ioredis's
+ * `err.command.args` holds a Buffer argument as that Buffer (numbers become strings), and
+ * toClientError gives it back so.
+ */
+const givenArgs = new WeakMap<readonly unknown[], readonly unknown[]>();
+
+/** argv of `name` and the (flattened, transformed, prefixed) arguments as byte strings. */
+function argvOf(name: string, args: readonly unknown[]): string[] {
+  const argv = new Array<string>(args.length + 1);
   argv[0] = name;
-  for (let i = 0; i < flat.length; i++) argv[i + 1] = toByteString(flat[i]);
+  let buffers = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (typeof a === 'object' && a !== null && Buffer.isBuffer(a)) buffers = true;
+    argv[i + 1] = toByteString(a);
+  }
+  if (buffers) givenArgs.set(argv, args);
   return argv;
 }
 
@@ -426,6 +455,8 @@ function toLaneArgv(call: unknown[], seen: unknown[]): string[] {
   for (let i = 1; i < n; i++) {
     const a = call[i];
     if (typeof a === 'string' && a === seen[i]) continue;
+    // the caller's Buffers kept for an error's `command.args` (givenArgs)
+    if (typeof a === 'object' && a !== null && !givenArgs.has(call)) givenArgs.set(call, call.slice(1));
     const bytes = toByteString(a);
     // short ones only: IDs change from call to call, and comparing two of them reads them (the
     // ID just formatted, the usual one, is known ASCII to toByteString without reading it)
@@ -711,19 +742,14 @@ export function runBuiltinNow(redis: Instance, conn: Connection, name: string, b
 
 /** The command as ioredis sent it (an error's `command`): name, then arguments as byte strings. */
 function sentArgv(base: string, processed: unknown[]): string[] {
-  const argv = new Array<string>(processed.length + 1);
-  argv[0] = base;
-  for (let i = 0; i < processed.length; i++) argv[i + 1] = toByteString(processed[i]);
-  return argv;
+  return argvOf(base, processed);
 }
 
 /** A built-in sent while MULTI (through `call()`) is open: queued by the engine. */
 function queueBuiltin(redis: Instance, conn: Connection, name: string, base: string, processed: unknown[]): unknown {
   const keyPrefix = redis.options?.keyPrefix;
   if (keyPrefix) processed = applyKeyPrefix(base, processed, keyPrefix as string | Buffer);
-  const argv = new Array<string>(processed.length + 1);
-  argv[0] = base;
-  for (let i = 0; i < processed.length; i++) argv[i + 1] = toByteString(processed[i]);
+  const argv = argvOf(base, processed);
   try {
     return encoderOf(redis, conn, name.endsWith('Buffer'), base)(conn.run(argv) as Reply);
   } catch (err) {
