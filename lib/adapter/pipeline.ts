@@ -22,7 +22,7 @@ import { ErrorReply, type Reply } from '../reply/reply';
 import { asCalledByName } from './builtin-replies';
 import { decodeBytes } from './encoding';
 import { CONN, OFFLINE_QUEUE_DISABLED, autoConnect, closeInstance, closingByClient, deferUntilReady, isClosing, notSetUpError, settledWhenClosed } from './lifecycle';
-import { buildArgv, encoderOf, isNoScript, popCallback, processArguments, runBuiltinNow, selectSent, subscribedPing, subscriberModeRefusal, toClientError, withCallback } from './methods';
+import { buildArgv, clientArgs, encoderOf, isNoScript, popCallback, processArguments, runBuiltinNow, selectSent, subscribedPing, subscriberModeRefusal, toClientError, withCallback } from './methods';
 import { MethodLayer } from './method-layer';
 import { guarded } from './spin-guard';
 
@@ -254,7 +254,14 @@ async function runSequence(redis: Instance, conn: Connection, entries: Entry[], 
     } else {
       run = () => runEntry(redis, conn, e);
     }
-    const pair = settleNow(e, run);
+    // sent in one write: the replies of the entries before are not written yet (SCRIPT DEBUG)
+    conn.repliesPending = i > 0;
+    let pair: [unknown, unknown?] | Promise<[unknown, unknown?]>;
+    try {
+      pair = settleNow(e, run);
+    } finally {
+      conn.repliesPending = false;
+    }
     const answered = pair instanceof Promise ? await pair : pair;
     out.push(answered);
     onAnswer?.(i, answered);
@@ -263,10 +270,10 @@ async function runSequence(redis: Instance, conn: Connection, entries: Entry[], 
 }
 
 /** An entry's command as ioredis keeps it on its errors (`{ name, args }`, keyPrefix applied). */
-function sentCommandOf(redis: Instance, e: Entry): { name: string; args: string[] } {
+function sentCommandOf(redis: Instance, e: Entry): { name: string; args: unknown[] } {
   try {
     const argv = e.kind === 'builtin' ? builtinArgvOf(redis, e) : argvOf(redis, e);
-    return { name: e.name, args: argv.slice(1).map(decodeBytes) };
+    return { name: e.name, args: clientArgs(argv) };
   } catch {
     return { name: e.name, args: [] };
   }

@@ -285,6 +285,16 @@ export class Connection {
   /** While EXEC runs: the index of the queued command running (-1 otherwise). */
   execIndex = -1;
 
+  /**
+   * Set by a front end while a command runs behind others of one batch whose replies are not
+   * written yet (several commands in one RESP read, an ioredis pipeline): Redis's
+   * clientHasPendingReplies, read by SCRIPT DEBUG ("must be called outside a pipeline").
+   */
+  repliesPending = false;
+
+  /** SCRIPT DEBUG's mode (eval.c ldbEnable/ldbDisable): an EVAL in 'yes'/'sync' would start Redis's Lua debugger. */
+  luaDebug: 'no' | 'yes' | 'sync' = 'no';
+
   /** While EXEC runs: how many commands it runs (-1 otherwise; CLIENT LIST `multi=`, flag `x`). */
   execLength = -1;
 

@@ -45,6 +45,8 @@ export interface SessionConnection {
   readonly pushesInline?: boolean;
   /** While EXEC runs: the index of the queued command running (-1 otherwise). */
   readonly execIndex?: number;
+  /** Set while a request runs behind replies of the same read not written yet (Connection.repliesPending). */
+  repliesPending?: boolean;
   /**
    * Blocked calls of the server served so far: when a request moves it, the replies of the
    * clients it woke go out first (Redis writes them first: lib/blocking/blocking.ts `woken`).
@@ -257,17 +259,21 @@ export class Session {
     try {
       this.running = slot;
       this.runningArgv = argv;
+      // replies of this read's earlier requests are not written yet (flush writes them after it)
+      this.conn.repliesPending = this.slots.length > 1;
       out = this.conn.executeNow!(argv);
       if (this.conn.servedBlocked !== served) this.wokeBlocked = true;
     } catch (err) {
       this.running = null;
       this.runningArgv = null;
+      this.conn.repliesPending = false;
       this.settleFailed(slot, err);
       this.unflushed = true;
       return true;
     }
     this.running = null;
     this.runningArgv = null;
+    this.conn.repliesPending = false;
     if (out === undefined) return false;
     if (out instanceof Promise) {
       out.then(

@@ -7,7 +7,11 @@
  * Errors: "ERR Number of keys can't be greater than number of args", "ERR Number of keys
  * can't be negative", "NOSCRIPT No matching script. Please use EVAL." (eval.c, 7.0.15).
  * EVAL_RO/EVALSHA_RO run read-only (write commands refused; a shebang without no-writes refused).
- * Not emulated: SCRIPT DEBUG. FUNCTION/FCALL: ./functions.ts.
+ * SCRIPT DEBUG YES|SYNC|NO sets the connection's debug mode as Redis does (OK; "ERR SCRIPT DEBUG
+ * must be called outside a pipeline" inside EXEC or behind replies not yet written; EVALSHA then
+ * "ERR Please use EVAL instead of EVALSHA for debugging"), but Redis's Lua debugger (LDB, the
+ * session an EVAL starts in debug mode) is not emulated: such an EVAL throws a StreamsMockError.
+ * FUNCTION/FCALL: ./functions.ts.
  */
 import { CommandError } from '../../errors';
 import { OK, type Reply, SimpleString } from '../../reply/reply';
@@ -47,11 +51,28 @@ function helpLines(conn: Connection): Reply {
   return [...SCRIPT_HELP, 'HELP', footer].map((l) => new SimpleString(l));
 }
 
+/**
+ * EVAL's argv, unless the connection is in SCRIPT DEBUG mode: Redis would start its Lua debugger
+ * (an interactive session over the connection), which the fake does not emulate.
+ */
+function notDebugging(conn: Connection, argv: string[]): string[] {
+  if (conn.luaDebug !== 'no') {
+    throw new StreamsMockError(`Redis's Lua debugger (SCRIPT DEBUG ${conn.luaDebug.toUpperCase()}, then EVAL) is not emulated: send SCRIPT DEBUG NO first, or debug the script against a real server`);
+  }
+  return argv;
+}
+
+/** EVALSHA's argv, or in SCRIPT DEBUG mode Redis's refusal (eval.c evalShaCommand: after the SHA's length). */
+function notDebuggingSha(conn: Connection, argv: string[]): string[] {
+  if (conn.luaDebug !== 'no' && argv[1].length === 40) throw new CommandError('ERR Please use EVAL instead of EVALSHA for debugging');
+  return argv;
+}
+
 export const specs: readonly ConnectionCommandSpec[] = [
-  { name: 'eval', arity: -3, noScript: true, run: (conn, argv) => lua().evalCommand(conn, argv) },
-  { name: 'evalsha', arity: -3, noScript: true, run: (conn, argv) => lua().evalshaCommand(conn, argv) },
-  { name: 'eval_ro', arity: -3, noScript: true, run: (conn, argv) => lua().evalCommand(conn, argv, true) },
-  { name: 'evalsha_ro', arity: -3, noScript: true, run: (conn, argv) => lua().evalshaCommand(conn, argv, true) },
+  { name: 'eval', arity: -3, noScript: true, run: (conn, argv) => lua().evalCommand(conn, notDebugging(conn, argv)) },
+  { name: 'evalsha', arity: -3, noScript: true, run: (conn, argv) => lua().evalshaCommand(conn, notDebuggingSha(conn, argv)) },
+  { name: 'eval_ro', arity: -3, noScript: true, run: (conn, argv) => lua().evalCommand(conn, notDebugging(conn, argv), true) },
+  { name: 'evalsha_ro', arity: -3, noScript: true, run: (conn, argv) => lua().evalshaCommand(conn, notDebuggingSha(conn, argv), true) },
   {
     name: 'script',
     arity: -2,
@@ -86,8 +107,13 @@ export const specs: readonly ConnectionCommandSpec[] = [
       },
       debug: {
         arity: 3,
-        run() {
-          throw new StreamsMockError('SCRIPT DEBUG is not emulated');
+        run(conn, argv) {
+          // eval.c scriptCommand: the pending replies first, then the mode
+          if (conn.repliesPending || conn.execIndex >= 0) throw new CommandError('ERR SCRIPT DEBUG must be called outside a pipeline');
+          const mode = argv[2].toLowerCase();
+          if (mode !== 'no' && mode !== 'yes' && mode !== 'sync') throw new CommandError('ERR Use SCRIPT DEBUG YES/SYNC/NO');
+          conn.luaDebug = mode;
+          return OK;
         },
       },
       help: { arity: 2, run: (conn) => helpLines(conn) },
