@@ -60,7 +60,7 @@ describe('every database of a server uses db 0’s clock and Redis version unles
     const read = on2.xreadgroup('GROUP', 'g', 'c', 'BLOCK', 100, 'STREAMS', 's', '>');
     await streamsKeyspace(on2).waitForBlocked();
     expect(() => streamsKeyspace(on0).setClock(createFakeClock({ now: 0 }))).toThrow(
-      "cannot change the clock while calls are blocked in database 2, which uses this keyspace's clock",
+      "cannot change the clock while calls are blocked in database 2, which uses this keyspace's clock (their BLOCK timeouts run on the clock they started on): set the clock before any call blocks, or pass the same clock",
     );
     clock.tick(100);
     await expect(read).resolves.toBeNull();

@@ -41,6 +41,9 @@ export interface KeyWatcher {
   touched(): void;
 }
 
+/** What a refused clock change tells the caller to do. */
+const CLOCK_CHANGE_FIX = ' (their BLOCK timeouts run on the clock they started on): set the clock before any call blocks, or pass the same clock';
+
 export class Keyspace {
   /** The clock and version in force (this database's own, else those of the one it follows). */
   private currentClock: Clock = globalClock;
@@ -276,11 +279,11 @@ export class Keyspace {
   /** `clock` in force here and in the followers without their own; refused while calls are blocked where it changes. */
   private changeClock(clock: Clock): void {
     if (clock !== this.currentClock && this.blocking.size > 0) {
-      throw new StreamsMockError('cannot change the clock while calls are blocked in this keyspace');
+      throw new StreamsMockError(`cannot change the clock while calls are blocked in this keyspace${CLOCK_CHANGE_FIX}`);
     }
     for (const f of this.followers) {
       if (f.ownClock === null && clock !== f.currentClock && f.blocking.size > 0) {
-        throw new StreamsMockError(`cannot change the clock while calls are blocked in database ${f.dbIndex}, which uses this keyspace's clock`);
+        throw new StreamsMockError(`cannot change the clock while calls are blocked in database ${f.dbIndex}, which uses this keyspace's clock${CLOCK_CHANGE_FIX}`);
       }
     }
     this.applyClock(clock);
@@ -364,12 +367,24 @@ export class Keyspace {
     if (options.keepBlocked) this.flushKeys();
     else this.reset();
     if (!options.keepConfig) this.config.reset();
+    if (options.keepBlocked && this.hasBlockedOnClock()) {
+      // calls still blocked here wait on this clock (their BLOCK timeouts): it stays, as
+      // setClock would refuse to move them; the version goes back to the default
+      this.ownVersion = null;
+      this.applyVersion(this.followed?.currentVersion ?? DEFAULT_REDIS_VERSION);
+      return;
+    }
     const followed = this.followed;
     // (not refused for a follower's blocked calls: a reset releases them too, database by database)
     this.applyClock(followed?.currentClock ?? globalClock);
     this.ownClock = null;
     this.ownVersion = null;
     this.applyVersion(followed?.currentVersion ?? DEFAULT_REDIS_VERSION);
+  }
+
+  /** Whether calls are blocked here or in a database that uses this one's clock. */
+  private hasBlockedOnClock(): boolean {
+    return this.blocking.size > 0 || this.followers.some((f) => f.ownClock === null && f.blocking.size > 0);
   }
 
   /** Empty the keyspace: release blocked calls, drop every key. The clock is left as is. */

@@ -129,11 +129,12 @@ function reapplyOutsideConfiguration(): void {
   for (const o of outsideTests) {
     const ks = o.ks.deref();
     if (ks === undefined) continue;
+    if (o.version !== undefined) ks.setRedisVersion(o.version);
     try {
       if (o.clock !== undefined) ks.setClock(o.clock);
-      if (o.version !== undefined) ks.setRedisVersion(o.version);
     } catch {
-      // a clock that no longer accepts timers: the keyspace stays on the defaults
+      // a clock that no longer accepts timers, or calls blocked on the clock a test set: the
+      // keyspace keeps the clock it has
     }
   }
 }
@@ -150,12 +151,17 @@ function reapplyLastingConfiguration(): void {
   lasting = lasting.filter((l) => {
     const client = l.client.deref() as { status?: string } | undefined;
     if (client === undefined || client.status === 'end') return false;
+    let ks: ReturnType<typeof streamsKeyspace>;
     try {
-      const ks = streamsKeyspace(client as never);
-      if (l.clock !== undefined) ks.setClock(l.clock as never);
+      ks = streamsKeyspace(client as never);
       if (l.redisVersion !== undefined) ks.setRedisVersion(l.redisVersion as string);
     } catch {
       return false; // not a client of this copy of the package, or closed meanwhile
+    }
+    try {
+      if (l.clock !== undefined) ks.setClock(l.clock as never);
+    } catch {
+      // calls blocked on a clock the test set: the keyspace keeps it (kept for the next reset)
     }
     return true;
   });
