@@ -21,6 +21,18 @@ sed -i \
   -e 's|^#define LUAI_TRY(L,c,a)\tif (setjmp((c)->b) == 0) { a }|#define LUAI_TRY(L,c,a)\tlua_wasm_try(f, L, ud)|' \
   -e 's|^#define luai_jmpbuf\tjmp_buf|#define luai_jmpbuf\tint|' \
   "$work/lua/luaconf.h"
+# Redis runs on 64-bit hosts, where long, size_t and ptrdiff_t (Lua 5.1's lua_Integer) are 64 bits;
+# on wasm32 they are 32: string.format's %d/%x (LUA_INTFRM_T long), struct's l/L/T sizes and its
+# integers (STRUCT_INT long), and lua_Integer conversions (string.sub/rep/byte indices) would cut
+# values past 2^31 (string.format('%d', 1704067200000) gave -2147483648). 64-bit types throughout.
+sed -i -e 's|^#define LUA_INTEGER\tptrdiff_t|#define LUA_INTEGER\tlong long|' "$work/lua/luaconf.h"
+grep -q '^#define LUA_INTEGER	long long' "$work/lua/luaconf.h" || { echo "luaconf.h: LUA_INTEGER not replaced" >&2; exit 1; }
+sed -i -e "s|case 'L': case 'l': return sizeof(long);|case 'L': case 'l': return 8;|" -e "s|case 'T': return sizeof(size_t);|case 'T': return 8;|" "$work/lua/lua_struct.c"
+grep -q "case 'T': return 8;" "$work/lua/lua_struct.c" || { echo "lua_struct.c: sizes not replaced" >&2; exit 1; }
+# string positions: lua_Integer kept whole, compared as 64-bit size_t is on those hosts
+sed -i -e 's|ptrdiff_t|long long|g' -e 's|(size_t)pose > l|(unsigned long long)pose > l|' \
+  -e 's|(size_t)(init) > l1|(unsigned long long)(init) > l1|' "$work/lua/lstrlib.c"
+grep -q '(unsigned long long)(init) > l1' "$work/lua/lstrlib.c" || { echo "lstrlib.c: positions not replaced" >&2; exit 1; }
 # lua_cjson.c includes a header of Redis's src/ for Solaris only
 sed -i 's|^#include "../../../src/solarisfixes.h"||' "$work/lua/lua_cjson.c"
 grep -q 'lua_wasm_try' "$work/lua/luaconf.h" || { echo "luaconf.h: LUAI_TRY not replaced" >&2; exit 1; }
@@ -37,6 +49,7 @@ files="lapi lcode ldebug ldo ldump lfunc lgc llex lmem lobject lopcodes lparser 
 objs=""
 for f in $files; do
   clang-14 --target=wasm32-wasi -O2 -D_WASI_EMULATED_PROCESS_CLOCKS -DENABLE_CJSON_GLOBAL=0 \
+    -DLUA_USELONGLONG '-DSTRUCT_INT=long long' \
     -Wno-everything -I"$work/inc" -I"$work/lua" -c "$work/lua/$f.c" -o "$work/$f.o"
   objs="$objs $work/$f.o"
 done
