@@ -1100,7 +1100,24 @@ function installXpcall(vm: LuaVm, L: LuaState): void {
   });
 }
 
-function createEngine(version: RedisVersion): Engine {
+/**
+ * `__redis__err__handler(err)`, as scripts see it on Redis: `err` as a table (`{err = "ERR " ..
+ * err}` unless it is one) with the `source` and `line` of the code that called it (past a C
+ * function between).
+ */
+const ERR_HANDLER_SOURCE = `local getinfo = debug.getinfo
+__redis__err__handler = function(err)
+  local at = getinfo(2, 'nSl')
+  if at and at.what == 'C' then at = getinfo(3, 'nSl') end
+  if type(err) ~= 'table' then err = { err = 'ERR ' .. tostring(err) } end
+  if at then
+    err['source'] = at.source
+    err['line'] = at.currentline
+  end
+  return err
+end`;
+
+function createEngine(version: RedisVersion, forFunctions = false): Engine {
   const vm = theVm();
   const withOs = versionIndex(version) >= versionIndex('7.4');
   const L = vm.newState(withOs);
@@ -1113,8 +1130,10 @@ function createEngine(version: RedisVersion): Engine {
     vm.pushNumber(L, n);
     vm.setField(L, -2, name);
   };
-  // globals Redis does not keep (its allow list drops them as the libraries register them)
-  for (const g of ['print', 'dofile', 'loadfile']) {
+  // globals Redis does not keep (its allow list drops them as the libraries register them);
+  // 7.0.15 has no setfenv/getfenv/newproxy either (the post-7.4 build has them; 7.2 taken as it)
+  const dropped = versionIndex(version) < versionIndex('7.2') ? ['print', 'dofile', 'loadfile', 'setfenv', 'getfenv', 'newproxy'] : ['print', 'dofile', 'loadfile'];
+  for (const g of dropped) {
     vm.pushNil(L);
     vm.setGlobal(L, g);
   }
@@ -1203,6 +1222,9 @@ function createEngine(version: RedisVersion): Engine {
   });
   set('debug', () => 0);
   vm.setGlobal(L, 'redis');
+  // the error handler Redis keeps as a global of EVAL's scripts (7.0.15 and the post-7.4 build;
+  // not of functions): it holds `debug.getinfo` from before `debug` goes
+  if (!forFunctions && (vm.load(L, ERR_HANDLER_SOURCE, '=err_handler') !== 0 || vm.pcall(L, 0, 0, 0) !== 0)) throw new Error(`err_handler: ${vm.toString(L, -1)}`);
   vm.pushNil(L);
   vm.setGlobal(L, 'debug');
 
@@ -1754,7 +1776,7 @@ function registerFunction(vm: LuaVm): JsFunction {
  */
 function createFunctionEngine(version: RedisVersion): Engine {
   const vm = theVm();
-  const engine = createEngine(version);
+  const engine = createEngine(version, true);
   const L = engine.L;
   vm.createTable(L, 0, 1); // the load API
   vm.createTable(L, 0, 8); // its `redis`
