@@ -9,7 +9,8 @@
  *
  * Arguments: an ASCII byte string is passed as a string; another one as a Buffer of its bytes,
  * or now and then as a JS string (ioredis sends it UTF-8 encoded: both clients must). Seeds
- * alternate `call` and `callBuffer`. What Redis leaves to chance is normalised as the wire fuzzer
+ * alternate `call` and `callBuffer`, and by twos the client's default protocol (ioredis 6: RESP3)
+ * and `protocol: 2`. What Redis leaves to chance is normalised as the wire fuzzer
  * does (unordered replies sorted, random picks by shape and size, positive TTLs as "positive").
  */
 import Redis from 'ioredis-mock-streams';
@@ -245,11 +246,15 @@ async function runSeed(fake: Client, real: Client, options: ClientFuzzOptions, s
  * `options.url`; each seed stops at its first divergence.
  */
 export async function fuzzThroughIoredis(RealRedis: new (...args: any[]) => Client, options: ClientFuzzOptions): Promise<ClientFuzzResult> {
-  const fake = new Redis({ port: options.port, db: IOREDIS_FUZZ_DB, streams: { redisVersion: options.redisVersion } } as never) as unknown as Client;
-  const real = new RealRedis(options.url, { db: IOREDIS_FUZZ_DB, maxRetriesPerRequest: 1 });
+  // the client's default protocol (ioredis 6: RESP3) and `protocol: 2`, seeds alternating by twos
+  const pairs = [{}, { protocol: 2 }].map((own) => ({
+    fake: new Redis({ port: options.port, db: IOREDIS_FUZZ_DB, streams: { redisVersion: options.redisVersion }, ...own } as never) as unknown as Client,
+    real: new RealRedis(options.url, { db: IOREDIS_FUZZ_DB, maxRetriesPerRequest: 1, ...own }) as Client,
+  }));
   const result: ClientFuzzResult = { commands: 0, skipped: 0, knownEnded: 0, divergences: [] };
   try {
     for (const seed of options.seeds) {
+      const { fake, real } = pairs[(seed >> 1) % 2];
       for (let attempt = 0; ; attempt++) {
         const o = await runSeed(fake, real, options, seed, result, attempt >= 5);
         if (o === 'busy') {
@@ -261,9 +266,11 @@ export async function fuzzThroughIoredis(RealRedis: new (...args: any[]) => Clie
       }
     }
   } finally {
-    await real.flushdb().catch(() => undefined);
-    fake.disconnect();
-    real.disconnect();
+    await pairs[0].real.flushdb().catch(() => undefined);
+    for (const { fake, real } of pairs) {
+      fake.disconnect();
+      real.disconnect();
+    }
   }
   return result;
 }
