@@ -184,12 +184,20 @@ export function commandTable(): CommandTable {
  */
 export function useCommandTable(table: CommandTable | undefined): void {
   current = table;
+  ioredisMajorKnown = 0;
 }
+
+/**
+ * `installedIoredisMajor()` once it has been asked (0 before, and after `useCommandTable`): read
+ * as a variable on the per-command path, no call.
+ */
+export let ioredisMajorKnown: 5 | 6 | 0 = 0;
 
 /** Major version of the installed ioredis (6 for 6.x and later, else 5). */
 export function installedIoredisMajor(): 5 | 6 {
   const table = commandTable();
   if (majorOf?.table !== table) majorOf = { table, major: Number(table.ioredisVersion.split('.')[0]) >= 6 ? 6 : 5 };
+  if (table === current) ioredisMajorKnown = majorOf.major;
   return majorOf.major;
 }
 let majorOf: { table: CommandTable; major: 5 | 6 } | undefined;

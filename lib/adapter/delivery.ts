@@ -23,6 +23,8 @@ import { realSetImmediate } from '../clock/real-timers';
 export type ReplyTiming = 'microtask' | 'macrotask';
 
 let defaultTiming: ReplyTiming = 'microtask';
+/** `defaultTiming === 'macrotask'`, read as a variable on the per-command path (no call). */
+export let macrotaskTiming = false;
 
 /**
  * Sets the reply timing of every ioredis client of the package (not of `serve`, whose clients
@@ -37,6 +39,7 @@ export function setReplyTiming(timing: ReplyTiming): void {
     throw new StreamsMockError(`setReplyTiming(timing): timing must be 'microtask' or 'macrotask', got ${String(timing)}`);
   }
   defaultTiming = timing;
+  macrotaskTiming = timing === 'macrotask';
 }
 
 let queue: (() => void)[] = [];

@@ -26,15 +26,15 @@ import { runBuiltin } from '../engine/emulated/builtins';
 import { callWithinLimit } from '../engine/emulated/large-args';
 import { type SpinVerdict, spinCheck } from './spin-guard';
 import { decodeBytes, numberArg, toByteString } from './encoding';
-import { utf8Of } from '../bytes';
+import { isAscii, utf8Of } from '../bytes';
 import { decodeReplyFor, encodeReplyFor, transformerContext } from './ioredis-reply';
 import { userArgumentTransformer, userReplyTransformer } from './user-transformers';
 import { mendBuiltinReply } from './builtin-replies';
-import { installedIoredisMajor, privateIoredisModule } from './command-table';
+import { installedIoredisMajor, ioredisMajorKnown, privateIoredisModule } from './command-table';
 import { applyKeyPrefix } from './keys';
 import { errorCommandArgs } from './redact';
 import { CONN, autoConnect, closeInstance, closingByClient, deferUntilReady, notSetUpError, rejectedWhenClosed, selectAsIoredis61, selectNoted } from './lifecycle';
-import { delivered, macrotaskReplies } from './delivery';
+import { delivered, macrotaskTiming } from './delivery';
 import { withClientTimeouts } from './command-timeouts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -420,10 +420,10 @@ function runOnLane(redis: Instance, conn: Connection, lane: StreamLane, seen: un
     return Promise.reject(toClientError(err, argv));
   }
   let reply: Promise<unknown>;
-  if (typeof out === 'string' && !buffers && (conn.protocol !== 3 || installedIoredisMajor() === 6) && userReplyTransformer(lane.name) === undefined) {
+  if (typeof out === 'string' && !buffers && (conn.protocol !== 3 || (ioredisMajorKnown || installedIoredisMajor()) === 6) && userReplyTransformer(lane.name) === undefined) {
     // encodeFor of a bulk string for a string method (GET's value, XADD's ID), in every protocol
     // but RESP3 on ioredis 5 (encodeFor fails that one): its UTF-8 text
-    reply = Promise.resolve(utf8Of(out));
+    reply = Promise.resolve(isAscii(out) ? out : utf8Of(out));
   } else if (out instanceof Promise) reply = blockedReply(redis, conn, argv, buffers, out);
   else {
     try {
@@ -825,7 +825,7 @@ export function streamMethod(emulators: EmulatorTable, name: string, buffers: bo
       !conn.closed &&
       !this.subscriberMode &&
       (options === undefined || options === null || (!options.keyPrefix && options.commandTimeout === undefined && options.blockingTimeout === undefined)) &&
-      !macrotaskReplies()
+      !macrotaskTiming
     ) {
       const verdict = spinCheck(this);
       if (verdict === 'run') return runOnLane(this, conn, lane, seen, call, flat, buffers);

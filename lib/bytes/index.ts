@@ -6,7 +6,7 @@
  * as UTF-8 (`bytesOf`) and decodes replies as UTF-8 (`utf8Of`); RESP and Upstash carry bytes.
  */
 
-import { lastFormattedIdText } from '../model/stream-id';
+import { lastFormattedText } from '../model/stream-id';
 
 const NON_ASCII = /[^\x00-\x7f]/;
 
@@ -21,7 +21,7 @@ const SHORT = 4;
 /** True when every char of `s` is ASCII (its UTF-8 bytes and its byte string are `s` itself). */
 export function isAscii(s: string): boolean {
   // the ID just formatted is ASCII (and, a fresh rope, costly to read: model/stream-id.ts)
-  if (s === lastFormattedIdText()) return true;
+  if (s === lastFormattedText) return true;
   const n = s.length;
   if (n > SHORT) return !NON_ASCII.test(s);
   for (let i = 0; i < n; i++) if (s.charCodeAt(i) > 0x7f) return false;

@@ -123,7 +123,8 @@ export function numericParts(id: StreamId): boolean {
 
 /** The last ID formatted and its text (IDs are immutable: XADD's reply and the XREADGROUP right after it format the same object). */
 let lastFormatted: StreamId | undefined;
-let lastFormattedText = '';
+/** The text of the last ID formatted (read as a variable on the per-command path: no call). */
+export let lastFormattedText = '';
 /** The last `ms` part formatted and its digits (consecutive IDs mostly share it). */
 let lastMs = -1n;
 let lastMsText = '';
