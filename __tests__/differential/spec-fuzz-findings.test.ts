@@ -49,6 +49,11 @@ const NOSCRIPT = { err: 'NOSCRIPT No matching script. Please use EVAL.' };
 
 const FINDINGS: Finding[] = [
   {
+    title: 'EXEC with arguments outside MULTI answers EXECABORT (rejectCommand of EXEC is execCommandAbort) and unwatches (a second fuzzer, session 13)',
+    steps: [['WATCH', 'k'], ['SET', 'k', '1'], ['EXEC', 'junk'], ['MULTI'], ['EXEC'], ['EXEC']],
+    expected: { both: [OK, OK, { err: "EXECABORT Transaction discarded because of: wrong number of arguments for 'exec' command" }, OK, { ok: [] }, { err: 'ERR EXEC without MULTI' }] },
+  },
+  {
     title: 'HSCAN/ZSCAN/SSCAN read their cursor as SCAN does (7.0 strtoul: "" and -1 accepted; 7.2+ string2ull: leading blanks, huge negatives wrap)',
     steps: [['SET', 's', 'x'], ['HSCAN', 'nokey', ''], ['HSCAN', 'nokey', '-1'], ['ZSCAN', 'nokey', '-1'], ['ZSCAN', 'nokey', ''], ['ZSCAN', 's', ' 2'], ['HSCAN', 's', '-9223372036854775809'], ['SSCAN', 'nokey', '-9223372036854775809']],
     expected: {

@@ -91,9 +91,13 @@ export function checkBeforeRunning(conn: Connection, name: string, argv: string[
   if (server.monitors !== null && conn.monitoring && refusedOnMonitor(conn, name, argv)) reject(conn, name, ERR_REPLICA_KEYSPACE);
 }
 
-/** A command refused before running (processCommand's rejectCommand): flags MULTI. */
+/**
+ * A command refused before running (processCommand's rejectCommand): flags MULTI. A refused EXEC
+ * answers execCommandAbort's EXECABORT, inside MULTI or not (`EXEC junk` outside MULTI too, its
+ * WATCHed keys unwatched: both real servers).
+ */
 export function reject(conn: Connection, name: string, message: string): never {
-  if (name === 'exec' && conn.multiQueue !== null) {
+  if (name === 'exec') {
     discardTransaction(conn);
     throw new CommandError(`EXECABORT Transaction discarded because of: ${message.replace(/^ERR /, '')}`);
   }
