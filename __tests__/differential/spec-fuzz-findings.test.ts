@@ -49,6 +49,21 @@ const NOSCRIPT = { err: 'NOSCRIPT No matching script. Please use EVAL.' };
 
 const FINDINGS: Finding[] = [
   {
+    title: 'option words end at a NUL byte, as strcasecmp reads them (a second fuzzer, session 13)',
+    steps: [
+      ['SET', 'k', 'v'], ['SET', 'k', 'v2', 'XX\0'], ['SET', 'k', 'v3', 'GET\0junk'], ['ZADD', 'z', 'NX\0', '1', 'a'], ['RPUSH', 'l', 'a'],
+      ['LINSERT', 'l', 'BEFORE\0', 'a', 'b'], ['LRANGE', 'l', '0', '-1'], ['EXPIRE', 'k', '100', 'NX\0'], ['ZRANGE', 'z', '0', '-1', 'WITHSCORES\0'],
+      ['BITCOUNT', 'k', '0', '-1', 'BIT\0'], ['SCAN', '0', 'COUNT\0', '10', 'MATCH', 'nothing'], ['LPOS', 'l', 'a', 'RANK\0x', '1'], ['OBJECT', 'ENCODING\0', 'k'],
+      ['SET', 'k', 'v', 'XXX\0'],
+    ],
+    expected: {
+      both: [
+        OK, OK, { ok: 'v2' }, { ok: 1 }, { ok: 1 }, { ok: 2 }, { ok: ['b', 'a'] }, { ok: 1 }, { ok: ['a', '1'] }, { ok: 9 }, EMPTY_SCAN, { ok: 1 },
+        { err: "ERR unknown subcommand 'ENCODING'. Try OBJECT HELP." }, { err: 'ERR syntax error' },
+      ],
+    },
+  },
+  {
     title: 'EXEC with arguments outside MULTI answers EXECABORT (rejectCommand of EXEC is execCommandAbort) and unwatches (a second fuzzer, session 13)',
     steps: [['WATCH', 'k'], ['SET', 'k', '1'], ['EXEC', 'junk'], ['MULTI'], ['EXEC'], ['EXEC']],
     expected: { both: [OK, OK, { err: "EXECABORT Transaction discarded because of: wrong number of arguments for 'exec' command" }, OK, { ok: [] }, { err: 'ERR EXEC without MULTI' }] },

@@ -66,9 +66,12 @@ export function int64OrFail(s: string, message = ERR_NOT_INTEGER): bigint {
 /**
  * Case-insensitive token comparison (Redis `strcasecmp`) with an upper-case ASCII `word`: only
  * `a`–`z` match their capitals, byte by byte (no allocation: this runs for every option word).
+ * As strcasecmp reads C strings, a token ends at its first NUL byte: `XX\0junk` is `XX` (both
+ * real servers: `SET k v "XX\0"` is SET … XX).
  */
 export function is(token: string | undefined, word: string): boolean {
-  if (token === undefined || token.length !== word.length) return false;
+  if (token === undefined) return false;
+  if (token.length !== word.length && !(token.length > word.length && token.charCodeAt(word.length) === 0)) return false;
   for (let i = 0; i < word.length; i++) {
     const c = token.charCodeAt(i);
     const w = word.charCodeAt(i);
