@@ -49,6 +49,22 @@ const NOSCRIPT = { err: 'NOSCRIPT No matching script. Please use EVAL.' };
 
 const FINDINGS: Finding[] = [
   {
+    title: 'Lua status and error texts end at a NUL byte, as Redis writes them with C string functions (a second fuzzer, session 13)',
+    steps: [
+      ['EVAL', 'return redis.status_reply(ARGV[1])', '0', 'a\0b'], ['EVAL', 'return {ok = ARGV[1]}', '0', 'a\0b'],
+      ['EVAL', 'return redis.error_reply(ARGV[1])', '0', 'abc\0def ghi'], ['EVAL', 'local t = redis.error_reply(ARGV[1]) return t.err', '0', 'abc\0def ghi'],
+      ['EVAL', 'return {err = ARGV[1]}', '0', 'MY x\0y'], ['EVAL', "return #(redis.status_reply(ARGV[1])['ok'])", '0', 'a\0b'],
+      ['EVAL', 'error(ARGV[1])', '0', 'a\0b'], ['EVAL', "error({err = 'x\\0y'})", '0'],
+    ],
+    expected: {
+      both: [
+        { ok: 'a' }, { ok: 'a' }, { err: 'ERR abc' }, { ok: 'ERR abc' }, { err: 'MY x' }, { ok: 3 },
+        { err: 'ERR user_script:1: a script: 913fe641966fcaeb713b90856ef1c03b8b877ba5, on @user_script:1.' },
+        { err: 'x script: 7e1db27fc7a95cddb19ab44fc05a8e898d0f679b, on @user_script:1.' },
+      ],
+    },
+  },
+  {
     title: 'option words end at a NUL byte, as strcasecmp reads them (a second fuzzer, session 13)',
     steps: [
       ['SET', 'k', 'v'], ['SET', 'k', 'v2', 'XX\0'], ['SET', 'k', 'v3', 'GET\0junk'], ['ZADD', 'z', 'NX\0', '1', 'a'], ['RPUSH', 'l', 'a'],

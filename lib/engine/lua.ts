@@ -187,6 +187,12 @@ function longLongOf(x: number): number | bigint {
 }
 
 /** script_lua.c luaPushErrorBuff: "-CODE msg" / "msg" (→ ERR) as the `err` text. */
+/** A Lua string as Redis reads it with a C string function (`sdsnew`, `%s`): up to its first NUL byte. */
+function cString(s: string): string {
+  const nul = s.indexOf('\0');
+  return nul < 0 ? s : s.slice(0, nul);
+}
+
 function userErrorText(s: string): string {
   const e = s.startsWith('-') ? s : `-${s}`;
   const space = e.indexOf(' ');
@@ -546,11 +552,12 @@ function popValue(vm: LuaVm, L: LuaState, resp: 2 | 3, version: RedisVersion): R
       break;
     case LUA_TTABLE: {
       if (rawField(vm, L, 'err', LUA_TSTRING)) {
-        const text = oneLine(vm.toString(L, -1) as string);
+        // the texts of a returned error or status table are written as C strings (up to a NUL)
+        const text = oneLine(cString(vm.toString(L, -1) as string));
         vm.pop(L, 1);
         out = statsCounted(vm, L) ? new CountedErrorReply(text) : new ErrorReply(text);
       } else if (rawField(vm, L, 'ok', LUA_TSTRING)) {
-        out = new SimpleString(oneLine(vm.toString(L, -1) as string));
+        out = new SimpleString(oneLine(cString(vm.toString(L, -1) as string)));
         vm.pop(L, 1);
       } else if (rawField(vm, L, 'double', LUA_TNUMBER)) {
         // addReplyDouble: the version's text (7.0 `%.17g`, 7.2+ the shortest round trip); a NaN
@@ -1147,7 +1154,8 @@ function createEngine(version: RedisVersion, forFunctions = false): Engine {
       pushField(vm, L1, 'err', 'ERR wrong number or type of arguments');
       return 1;
     }
-    pushField(vm, L1, 'err', userErrorText(vm.toString(L1, -1) as string));
+    // script_lua.c luaRedisErrorReplyCommand formats it with %s: up to a NUL
+    pushField(vm, L1, 'err', userErrorText(cString(vm.toString(L1, -1) as string)));
     return 1;
   });
   set('status_reply', (L1) => {
@@ -1570,10 +1578,10 @@ function scriptErrorText(vm: LuaVm, co: LuaState, sha: string): string {
   if (at === 'C') at = frames[1] ?? null;
   let err: string;
   if (vm.type(co, -1) !== LUA_TTABLE) {
-    err = `ERR ${vm.type(co, -1) === LUA_TSTRING || vm.type(co, -1) === LUA_TNUMBER ? vm.toString(co, -1) : vm.type(co, -1) === LUA_TNIL ? 'nil' : vm.type(co, -1) === LUA_TBOOLEAN ? String(vm.toBoolean(co, -1)) : 'error object'}`;
+    err = `ERR ${vm.type(co, -1) === LUA_TSTRING || vm.type(co, -1) === LUA_TNUMBER ? cString(vm.toString(co, -1) as string) : vm.type(co, -1) === LUA_TNIL ? 'nil' : vm.type(co, -1) === LUA_TBOOLEAN ? String(vm.toBoolean(co, -1)) : 'error object'}`;
   } else {
     vm.getField(co, -1, 'err');
-    err = vm.isString(co, -1) ? (vm.toString(co, -1) as string) : 'ERR unknown error';
+    err = vm.isString(co, -1) ? cString(vm.toString(co, -1) as string) : 'ERR unknown error';
     vm.pop(co, 1);
   }
   return at !== null && at !== 'C' ? `${err} script: ${sha}, on ${at.source}:${at.line}.` : err;
