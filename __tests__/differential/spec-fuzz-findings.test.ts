@@ -49,6 +49,22 @@ const NOSCRIPT = { err: 'NOSCRIPT No matching script. Please use EVAL.' };
 
 const FINDINGS: Finding[] = [
   {
+    title: 'a RESP3 map reply in Lua (setresp(3)) iterates in the order of the table Redis builds (a second fuzzer, session 13)',
+    steps: [
+      ['HSET', 'h', '1', 'x', 'a', 'bar', '', 'e'], ['EVAL', "redis.setresp(3); return redis.call('HGETALL', KEYS[1])", '1', 'h'],
+      ['HSET', 'h2', 'f1', 'v1', 'f2', 'v2', 'f3', 'v3', 'f4', 'v4', 'f5', 'v5', 'f6', 'v6', 'f7', 'v7', 'f8', 'v8', 'f9', 'v9'], ['EVAL', "redis.setresp(3); return redis.call('HGETALL', KEYS[1])", '1', 'h2'],
+      // an intset (a set of strings is a hashtable on 7.0: its order is the server's hash seed's)
+      ['SADD', 's', '30', '7', '12', '5', '1', '2', '100', '-4'], ['EVAL', "redis.setresp(3); return redis.call('SMEMBERS', KEYS[1])", '1', 's'],
+    ],
+    expected: {
+      both: [
+        { ok: 3 }, { ok: ['a', 'bar', '', 'e', '1', 'x'] },
+        { ok: 9 }, { ok: ['f1', 'v1', 'f2', 'v2', 'f3', 'v3', 'f5', 'v5', 'f4', 'v4', 'f7', 'v7', 'f6', 'v6', 'f8', 'v8', 'f9', 'v9'] },
+        { ok: 8 }, { ok: ['1', '100', '30', '2', '-4', '12', '7', '5'] },
+      ],
+    },
+  },
+  {
     title: 'Lua status and error texts end at a NUL byte, as Redis writes them with C string functions (a second fuzzer, session 13)',
     steps: [
       ['EVAL', 'return redis.status_reply(ARGV[1])', '0', 'a\0b'], ['EVAL', 'return {ok = ARGV[1]}', '0', 'a\0b'],

@@ -395,8 +395,10 @@ function pushReply(vm: LuaVm, L: LuaState, reply: Reply, resp: 2 | 3): void {
     if (reply instanceof MapReply || reply instanceof PairsReply) {
       const pairs = reply instanceof MapReply ? mapPairs(reply) : null;
       if (pairs) {
+        // lua_newtable, not presized, as script_lua.c builds it: the table grows (and rehashes)
+        // as Redis's does, so a script iterating it (pairs, next) sees Redis's order
         vm.createTable(L, 0, 1);
-        vm.createTable(L, 0, pairs.length);
+        vm.createTable(L, 0, 0);
         for (const [k, v] of pairs) {
           pushReply(vm, L, k, resp);
           pushReply(vm, L, v, resp);
@@ -416,7 +418,7 @@ function pushReply(vm: LuaVm, L: LuaState, reply: Reply, resp: 2 | 3): void {
     }
     if (reply instanceof SetReply) {
       vm.createTable(L, 0, 1);
-      vm.createTable(L, 0, reply.items.length);
+      vm.createTable(L, 0, 0); // lua_newtable, as for a map
       for (const m of reply.items) {
         pushReply(vm, L, m, resp);
         vm.pushBoolean(L, true);
