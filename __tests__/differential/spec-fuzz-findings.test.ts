@@ -85,13 +85,16 @@ const FINDINGS: Finding[] = [
     steps: [
       ['SET', 'k', 'v'], ['SET', 'k', 'v2', 'XX\0'], ['SET', 'k', 'v3', 'GET\0junk'], ['ZADD', 'z', 'NX\0', '1', 'a'], ['RPUSH', 'l', 'a'],
       ['LINSERT', 'l', 'BEFORE\0', 'a', 'b'], ['LRANGE', 'l', '0', '-1'], ['EXPIRE', 'k', '100', 'NX\0'], ['ZRANGE', 'z', '0', '-1', 'WITHSCORES\0'],
-      ['BITCOUNT', 'k', '0', '-1', 'BIT\0'], ['SCAN', '0', 'COUNT\0', '10', 'MATCH', 'nothing'], ['LPOS', 'l', 'a', 'RANK\0x', '1'], ['OBJECT', 'ENCODING\0', 'k'],
+      ['BITCOUNT', 'k', '0', '-1', 'BIT\0'], ['SCAN', '0', 'COUNT\0', '10', 'MATCH', 'nothing'], ['LPOS', 'l', 'a', 'RANK\0x', '1'],
+      // (not `OBJECT "ENCODING\0" k`: a subcommand is looked up in a dict hashed with the whole
+      // string, a per-process random seed, and compared with strcasecmp: found in one bucket of
+      // eight, so a real server answers it or not depending on its seed)
       ['SET', 'k', 'v', 'XXX\0'],
     ],
     expected: {
       both: [
         OK, OK, { ok: 'v2' }, { ok: 1 }, { ok: 1 }, { ok: 2 }, { ok: ['b', 'a'] }, { ok: 1 }, { ok: ['a', '1'] }, { ok: 9 }, EMPTY_SCAN, { ok: 1 },
-        { err: "ERR unknown subcommand 'ENCODING'. Try OBJECT HELP." }, { err: 'ERR syntax error' },
+        { err: 'ERR syntax error' },
       ],
     },
   },
