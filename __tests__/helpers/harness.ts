@@ -55,6 +55,8 @@ export class Harness {
   readonly notifications: [string, string, string][] = [];
   /** Absolute TTLs (ms) by key. */
   readonly ttls = new Map<string, number>();
+  /** Expire times past 2^53 ms as set (`ttls` holds their nearest double), as the keyspace keeps them. */
+  readonly exactTtls = new Map<string, bigint>();
   private ownNow = 1_700_000_000_000;
   private ownVersion: RedisVersion = DEFAULT_REDIS_VERSION;
   get now(): number {
@@ -113,7 +115,17 @@ export class Harness {
       return this.keys.delete(key);
     },
     ttlAt: (key) => (this.keys.has(key) ? this.ttls.get(key) : undefined),
-    setTtlAt: (key, at) => void this.ttls.set(key, at),
+    setTtlAt: (key, at, exact) => {
+      this.ttls.set(key, at);
+      if (exact !== undefined) this.exactTtls.set(key, exact);
+      else this.exactTtls.delete(key);
+    },
+    ttlAtExact: (key) => {
+      const at = this.keys.has(key) ? this.ttls.get(key) : undefined;
+      if (at === undefined) return undefined;
+      const exact = this.exactTtls.get(key);
+      return exact !== undefined && Number(exact) === at ? exact : BigInt(at);
+    },
     persist: (key) => this.ttls.delete(key),
     notifyEvent: (type, event, key) => void this.notifications.push([type, event, key]),
     keyNames: () => [...this.keys.keys()].filter((k) => this.db.lookup(k, true) !== undefined),

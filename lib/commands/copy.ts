@@ -85,6 +85,8 @@ function copy(ctx: CommandContext, argv: string[]): Reply {
     target.deleteKey(args.destination);
   }
   target.setValue(args.destination, duplicate(value), expireAt);
+  // a time past 2^53 ms goes over exactly (setValue takes the number)
+  if (expireAt !== undefined && !Number.isSafeInteger(expireAt)) target.setTtlAt(args.destination, expireAt, db.ttlAtExact?.(args.source));
   // dupStringObject keeps the encoding (raw stays raw) in an object of its own (no shared integer)
   if (value.type === 'string') target.setStringMark?.(args.destination, db.stringMark?.(args.source) ?? 'unshared');
   target.notifyEvent('n', 'new', args.destination); // dbAdd (after the REPLACE's delete too)

@@ -71,12 +71,11 @@ const expireGeneric =
       const current = db.ttlAt(key);
       if (flags & NX && current !== undefined) return 0;
       if (flags & XX && current === undefined) return 0;
-      // the keyspace keeps expiry times as doubles (exact up to 2^53 ms, the year 287396): compare
-      // the new time as it would be stored, so that the same far time twice is equal as in Redis
-      // (`EXPIREAT k 9223372036854775` twice, the second with GT: 0; found by the core fuzzer)
-      const stored = Number(when);
-      if (flags & GT && (current === undefined || stored <= current)) return 0;
-      if (flags & LT && current !== undefined && stored >= current) return 0;
+      // compared exactly, as Redis's long long times (past 2^53 ms the keyspace keeps the exact
+      // time beside its double: `PEXPIREAT k 9007199254740992 LT` after …993 is 1)
+      const exact = current === undefined ? undefined : Number.isSafeInteger(current) ? BigInt(current) : (db.ttlAtExact?.(key) ?? BigInt(current));
+      if (flags & GT && (exact === undefined || when <= exact)) return 0;
+      if (flags & LT && exact !== undefined && when >= exact) return 0;
     }
     if (when <= BigInt(ctx.now)) {
       db.remove(key);
@@ -85,7 +84,7 @@ const expireGeneric =
       propagationOf(ctx.db)?.rewrite([deletionName(ctx, 'lazyfree-lazy-expire'), key]);
       return 1;
     }
-    db.setTtlAt(key, Number(when));
+    db.setTtlAt(key, Number(when), when);
     db.touch(key);
     db.notifyEvent('g', 'expire', key);
     db.dirty?.(1);
@@ -109,11 +108,17 @@ const ttlGeneric =
     }
     const at = db.ttlAt(argv[1]);
     if (at === undefined) return -1;
+    if (!Number.isSafeInteger(at)) {
+      // past 2^53 ms: the exact time (Redis's long long arithmetic)
+      const exact = db.ttlAtExact?.(argv[1]) ?? (at >= INT64_LIMIT ? INT64_MAX : BigInt(at));
+      let big = absolute ? exact : exact - BigInt(ctx.now);
+      if (big < 0n) big = 0n;
+      const out = ms ? big : (big + 500n) / 1000n;
+      const n = Number(out);
+      return BigInt(n) === out ? n : out; // a number where it is exact (the reply's digits are the same)
+    }
     let ttl = absolute ? at : at - ctx.now;
     if (ttl < 0) ttl = 0;
-    // expire times are kept as doubles: exact up to 2^53 ms; PXAT 9223372036854775807 is held
-    // as 2^63, whose digits would be an integer above INT64_MAX on the wire: Redis's largest
-    if (ms && ttl >= INT64_LIMIT) return INT64_MAX;
     return ms ? ttl : Math.floor((ttl + 500) / 1000);
   };
 

@@ -122,12 +122,13 @@ const rename =
     if (value === undefined) fail(ERR_NO_SUCH_KEY);
     if (src === dst) return nx ? 0 : OK;
     const ttl = db.ttlAt(src);
+    const exact = ttl === undefined || Number.isSafeInteger(ttl) ? undefined : db.ttlAtExact?.(src);
     if (db.lookup(dst) !== undefined) {
       if (nx) return 0;
       db.remove(dst);
     }
     db.store(dst, value, false, db.stringMark?.(src)); // the same object: its encoding too
-    if (ttl !== undefined) db.setTtlAt(dst, ttl);
+    if (ttl !== undefined) db.setTtlAt(dst, ttl, exact);
     db.notifyEvent('n', 'new', dst);
     db.remove(src);
     db.notifyEvent('g', 'rename_from', src);
@@ -147,9 +148,10 @@ function move(ctx: CommandContext, argv: string[]): Reply {
   const value = db.lookup(key);
   if (value === undefined) return 0;
   const ttl = db.ttlAt(key);
+  const exact = ttl === undefined || Number.isSafeInteger(ttl) ? undefined : db.ttlAtExact?.(key);
   if (target.lookup(key) !== undefined) return 0;
   target.store(key, value, false, db.stringMark?.(key)); // the same object: its encoding too
-  if (ttl !== undefined) target.setTtlAt(key, ttl);
+  if (ttl !== undefined) target.setTtlAt(key, ttl, exact);
   target.notifyEvent('n', 'new', key);
   db.remove(key);
   db.notifyEvent('g', 'move_from', key);

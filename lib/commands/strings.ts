@@ -103,6 +103,13 @@ function expireAtMs(arg: string, flags: number, now: number, name: string): numb
   return Number(ms);
 }
 
+/** `expireAtMs` as a bigint, exact past 2^53 ms (the argument is valid: expireAtMs checked it). */
+function exactExpireAtMs(arg: string, flags: number, now: number): bigint {
+  const v = parseInt64(arg) as bigint;
+  const ms = (flags & (EX | EXAT)) !== 0 ? v * 1000n : v;
+  return (flags & (EX | PX)) !== 0 ? ms + BigInt(now) : ms;
+}
+
 function get(ctx: CommandContext, argv: string[]): Reply {
   const v = ctx.db.lookup(argv[1]);
   if (typeof v === 'string') return v;
@@ -143,10 +150,11 @@ function setGeneric(
   db.dirty?.(1);
   db.notifyEvent('$', 'set', key);
   if (at !== undefined) {
-    db.setTtlAt(key, at);
+    const exact = Number.isSafeInteger(at) ? undefined : exactExpireAtMs(expire!, flags, ctx.now);
+    db.setTtlAt(key, at, exact);
     db.notifyEvent('g', 'expire', key);
     // propagated as SET key value PXAT ms (7.0: a PXAT option too; later ones keep it as sent)
-    if (!(flags & PXAT) || !supports(ctx.version, 'setPxatAsSent')) propagationOf(ctx.db)?.rewrite(['SET', key, value, 'PXAT', String(at)]);
+    if (!(flags & PXAT) || !supports(ctx.version, 'setPxatAsSent')) propagationOf(ctx.db)?.rewrite(['SET', key, value, 'PXAT', String(exact ?? at)]);
   }
   return flags & GET ? (old ?? null) : okReply;
 }
@@ -202,11 +210,12 @@ function getex(ctx: CommandContext, argv: string[]): Reply {
     db.dirty?.(1);
     propagationOf(ctx.db)?.rewrite([deletionName(ctx, 'lazyfree-lazy-expire'), key]);
   } else if (at !== undefined) {
-    db.setTtlAt(key, at);
+    const exact = Number.isSafeInteger(at) ? undefined : exactExpireAtMs(expire!, flags, ctx.now);
+    db.setTtlAt(key, at, exact);
     db.touch(key);
     db.notifyEvent('g', 'expire', key);
     db.dirty?.(1);
-    propagationOf(ctx.db)?.rewrite(['PEXPIREAT', key, String(at)]);
+    propagationOf(ctx.db)?.rewrite(['PEXPIREAT', key, String(exact ?? at)]);
   } else if (flags & PERSIST && db.persist(key)) {
     db.touch(key);
     db.notifyEvent('g', 'persist', key);

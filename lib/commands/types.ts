@@ -60,8 +60,13 @@ export interface Db {
   remove(key: string): boolean;
   /** Absolute expiry of `key` in ms since the epoch, or undefined (no TTL or no key). */
   ttlAt(key: string): number | undefined;
-  /** Set the absolute expiry of an existing `key` (ms since the epoch). */
-  setTtlAt(key: string, at: number): void;
+  /**
+   * Set the absolute expiry of an existing `key` (ms since the epoch); `exact`: the time as given
+   * when it is past 2^53 ms (the number is then its nearest double).
+   */
+  setTtlAt(key: string, at: number, exact?: bigint): void;
+  /** `ttlAt` exactly (Redis's long long): past 2^53 ms the time as it was set. */
+  ttlAtExact?(key: string): bigint | undefined;
   /** Remove the TTL of `key`; true if it had one. */
   persist(key: string): boolean;
   /**

@@ -118,7 +118,8 @@ export function makeDb(conn: Connection, ks: Keyspace): Db {
     queuedArgvString: (key) => conn.execArgvStrings?.get(ks)?.get(key),
     setStringMark: (key, mark) => ks.store.markString(key, mark),
     ttlAt: (key) => (ks.store.hasKey(key) ? ks.store.expiryOf(key) : undefined),
-    setTtlAt: (key, at) => ks.store.setExpiry(key, at),
+    setTtlAt: (key, at, exact) => ks.store.setExpiry(key, at, exact),
+    ttlAtExact: (key) => (ks.store.hasKey(key) ? ks.store.exactExpiryOf(key) : undefined),
     persist: (key) => ks.store.removeExpiry(key),
     notifyEvent: (type, event, key) => {
       if (type === 't') ks.emitEvent(event, key);

@@ -208,6 +208,8 @@ export class KeyStore {
    */
   private readonly raw = new ChurnMap<unknown>();
   private readonly expiry = new ChurnMap<number>();
+  /** Expiry times past 2^53 ms as they were set (`expiry` holds their nearest double): see exactExpiryOf. */
+  private readonly exactExpiry = new Map<string, bigint>();
   /**
    * Last access of each key (ms on the keyspace clock): OBJECT IDLETIME; while the policy is an
    * LFU one (`access.lfu`), its LFU word instead: minute << 8 | counter (Redis's `lru` field).
@@ -507,6 +509,7 @@ export class KeyStore {
     const streams = new Set(this.streamKeys());
     this.raw.clear();
     this.expiry.clear();
+    this.exactExpiry.clear();
     this.accessed.clear();
     this.marks.clear();
     this.fieldHeap = [];
@@ -534,10 +537,15 @@ export class KeyStore {
     return this.raw.size;
   }
 
-  /** Set the absolute expiry of `key` (ms since the epoch). */
-  setExpiry(key: string, at: number): void {
+  /**
+   * Set the absolute expiry of `key` (ms since the epoch). `exact`: the time as given when it is
+   * past 2^53 ms (the number is then the nearest double; TTL replies and GT/LT use the exact one).
+   */
+  setExpiry(key: string, at: number, exact?: bigint): void {
     at = +at;
     this.expiry.set(key, at);
+    if (exact !== undefined && !Number.isSafeInteger(at)) this.exactExpiry.set(key, exact);
+    else if (this.exactExpiry.size !== 0) this.exactExpiry.delete(key);
     if (this.hooks.nextExpiry) this.pushExpiry(at, key);
     this.hooks.expiryChanged(key);
   }
@@ -545,6 +553,7 @@ export class KeyStore {
   /** Remove the TTL of `key`; true if it had one. */
   removeExpiry(key: string): boolean {
     if (!this.expiry.delete(key)) return false;
+    if (this.exactExpiry.size !== 0) this.exactExpiry.delete(key);
     this.hooks.expiryChanged(key);
     return true;
   }
@@ -568,6 +577,7 @@ export class KeyStore {
   readonly expires: SharedExpires = Object.freeze({
     clear: () => {
       this.expiry.clear();
+    this.exactExpiry.clear();
       this.heap = [];
       this.reportNextExpiry();
     },
@@ -604,6 +614,11 @@ export class KeyStore {
         if (expiry.has(key)) store.hooks.expiryChanged(key);
       }
     };
+    const myExact = new Map(this.exactExpiry);
+    this.exactExpiry.clear();
+    for (const [k, v] of other.exactExpiry) this.exactExpiry.set(k, v);
+    other.exactExpiry.clear();
+    for (const [k, v] of myExact) other.exactExpiry.set(k, v);
     const myMarks = new Map(this.marks);
     this.marks.clear();
     for (const [k, v] of other.marks) this.marks.set(k, v);
@@ -644,6 +659,18 @@ export class KeyStore {
   /** Absolute expiry time of a full key in ms, if it has a TTL. */
   expiryOf(key: string): number | undefined {
     return this.expiry.get(key);
+  }
+
+  /**
+   * `expiryOf` exactly, as Redis's long long holds it: past 2^53 ms the time as it was set (when
+   * it was given exactly), else the stored number.
+   */
+  exactExpiryOf(key: string): bigint | undefined {
+    const at = this.expiry.get(key);
+    if (at === undefined) return undefined;
+    if (Number.isSafeInteger(at)) return BigInt(at);
+    const exact = this.exactExpiry.get(key);
+    return exact !== undefined && Number(exact) === at ? exact : BigInt(at);
   }
 
   // -------------------------------------------------------------------------------------------
