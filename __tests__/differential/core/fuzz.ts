@@ -247,15 +247,8 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzResult> {
   const result: FuzzResult = { commands: 0, skipped: 0, knownEnded: 0, divergences: [] };
   try {
     for (const seed of options.seeds) {
-      for (let attempt = 0; ; attempt++) {
-        const outcome = await runSeed(fake, real, options, seed, result, attempt >= 5);
-        if (outcome === 'busy') {
-          await sleep(500);
-          continue;
-        }
-        if (outcome !== undefined) result.divergences.push(outcome);
-        break;
-      }
+      const outcome = await withBusyRetries((retried) => runSeed(fake, real, options, seed, result, retried));
+      if (outcome !== undefined) result.divergences.push(outcome);
     }
   } finally {
     await callWhileBusy(real, ['FLUSHDB']).catch(() => undefined);
@@ -264,6 +257,18 @@ export async function fuzz(options: FuzzOptions): Promise<FuzzResult> {
     await server.close();
   }
   return result;
+}
+
+/**
+ * A seed's run, again while it ends 'busy' (another client kept the shared server BUSY or changed
+ * its encoding limits), half a second apart; the sixth run is `retried` and reports what it finds.
+ */
+export async function withBusyRetries<T>(run: (retried: boolean) => Promise<T | 'busy'>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    const outcome = await run(attempt >= 5);
+    if (outcome !== 'busy') return outcome;
+    await sleep(500);
+  }
 }
 
 /** Byte strings shown with \xNN escapes, one command per line. */

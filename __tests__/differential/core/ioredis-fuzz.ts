@@ -14,6 +14,7 @@
  * does (unordered replies sorted, random picks by shape and size, positive TTLs as "positive").
  */
 import Redis from 'ioredis-mock-streams';
+import { showArgv, withBusyRetries } from './fuzz';
 import { DIST_KEY, type Family, Generator, Rng, isLexRange } from './generator';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -255,15 +256,8 @@ export async function fuzzThroughIoredis(RealRedis: new (...args: any[]) => Clie
   try {
     for (const seed of options.seeds) {
       const { fake, real } = pairs[(seed >> 1) % 2];
-      for (let attempt = 0; ; attempt++) {
-        const o = await runSeed(fake, real, options, seed, result, attempt >= 5);
-        if (o === 'busy') {
-          await sleep(500);
-          continue;
-        }
-        if (o !== undefined) result.divergences.push(o);
-        break;
-      }
+      const o = await withBusyRetries((retried) => runSeed(fake, real, options, seed, result, retried));
+      if (o !== undefined) result.divergences.push(o);
     }
   } finally {
     await pairs[0].real.flushdb().catch(() => undefined);
@@ -273,11 +267,6 @@ export async function fuzzThroughIoredis(RealRedis: new (...args: any[]) => Clie
     }
   }
   return result;
-}
-
-/** Byte strings shown with \xNN escapes, one command a line. */
-function showArgv(argv: readonly string[]): string {
-  return argv.map((a) => (/^[\x21-\x7e]+$/.test(a) ? a : JSON.stringify(a).replace(/[\u007f-\u00ff]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`))).join(' ');
 }
 
 /** A divergence report: the command, both outcomes, and the seed's commands before it. */
