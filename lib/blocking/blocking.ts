@@ -267,15 +267,6 @@ export class BlockingQueue {
     return out;
   }
 
-  /**
-   * Drop every blocked call of `client` without settling it: its promise never settles (the test
-   * lifecycle stops the blocked reads of a test's clients so: a worker loop awaiting one stays
-   * there, as against a server that never answers, instead of getting a rejection nobody catches).
-   */
-  parkClient(client: object): void {
-    for (const w of this.allWaiters()) if (w.client === client) this.finish(w, () => undefined);
-  }
-
   /** Settle every blocked call of `client` (disconnect/quit) by rejecting with `error`. */
   releaseClient(client: object, error: Error): void {
     for (const w of this.allWaiters()) if (w.client === client) this.finish(w, (x) => x.reject(error));

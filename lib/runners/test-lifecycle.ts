@@ -7,10 +7,8 @@
  *   clients created outside tests (module scope, beforeAll: a BullMQ Worker, a QueueEvents) stay
  *   blocked, a blocked XREADGROUP failing as after FLUSHALL (trial 7: the reset used to reject
  *   them all with "Connection is closed.", and a worker made in beforeAll lost its BZPOPMIN); the
- *   blocked calls of the clients the test created (they are closed next) are stopped: they never
- *   settle (until session 13 they rejected with "Connection is closed.", which a worker loop
- *   without a catch turned into an unhandled rejection that ended jest), and a warning names the
- *   test and their commands. Clocks and versions go back to
+ *   blocked calls of the clients the test created (they are closed next) reject with "Connection
+ *   is closed." and a warning names the test and their commands. Clocks and versions go back to
  *   the defaults — except that a
  *   client created outside tests (module scope, beforeAll) with `streams: { clock, redisVersion }`
  *   and still open keeps that configuration: its keyspace gets them again (issue 23: such a client
@@ -271,9 +269,7 @@ function testEnds(): void {
     for (const client of ks.blocking.blockedClients()) {
       if (!own.has(client)) continue;
       leaked.push(blockedCommandOf(client));
-      // stopped, not rejected: a loop that awaits it without a catch would end the runner with
-      // an unhandled rejection (jest in-band exits, its workers crash)
-      ks.blocking.parkClient(client);
+      ks.blocking.releaseClient(client, new Error('Connection is closed.'));
     }
   }
   let scripts = 0;
@@ -289,7 +285,7 @@ function testEnds(): void {
     console.warn(
       `${PREFIX} test "${test.name ?? '(unknown)'}" ended with ${n} blocked call${n === 1 ? '' : 's'} ` +
         `(BLPOP, BZPOPMIN, XREAD … BLOCK and the like) of clients it created: ${[...new Set(leaked)].join(', ')}. ` +
-        'The test\'s clients are closed once it ends, so the reset stopped them: they never answer (a loop awaiting one stays there), as against a server that stopped answering. ' +
+        'The test\'s clients are closed once it ends, so the reset rejected them with "Connection is closed.". ' +
         'Await or stop blocking reads inside the test, or create the clients that several tests share ' +
         '(a worker, a QueueEvents) at module scope or in beforeAll: their blocked reads stay blocked across tests.',
     );

@@ -24,7 +24,6 @@ describe('worker', () => {
   let inTest;
   let usedInAfterEach;
   let leakyName;
-  let blockedRead;
   before(() => {
     inBefore = new Redis();
   });
@@ -32,7 +31,7 @@ describe('worker', () => {
     inBeforeEach ??= new Redis();
   });
   afterEach(async () => {
-    usedInAfterEach ??= await inBeforeEach.ping(); // the test's own afterEach hooks still have its clients
+    usedInAfterEach ??= await inTest.ping(); // the test's own afterEach hooks still have its clients
   });
 
   it('leaks a running worker loop and a blocked read', async (t) => {
@@ -40,16 +39,13 @@ describe('worker', () => {
     inTest = new Redis();
     const redis = new Redis();
     await redis.xgroup('CREATE', 'jobs', 'g', '$', 'MKSTREAM');
-    // a polling loop (its reads answer at once): it spins once its client is closed
     void (async () => {
       for (;;) {
         try {
-          await redis.xreadgroup('GROUP', 'g', 'c', 'COUNT', 1, 'STREAMS', 'jobs', '>');
+          await redis.xreadgroup('GROUP', 'g', 'c', 'BLOCK', 1000, 'STREAMS', 'jobs', '>');
         } catch {}
       }
     })();
-    // a read left blocked: the reset stops it (it never settles)
-    blockedRead = inTest.blpop('queue', 0).then(() => 'settled', () => 'settled');
     await macrotasks(1);
     assert.equal(inBeforeEach.status, 'ready');
   });
@@ -64,13 +60,11 @@ describe('worker', () => {
     assert.equal(await inBefore.exists('jobs'), 0); // and the keyspace was reset
   });
 
-  it('names the test that ended with a blocked read, which never settles', async () => {
+  it('names the test that ended with a blocked read', () => {
     assert.ok(
       warnings.some((w) => w.includes(`test "${leakyName}" ended with 1 blocked call (BLPOP, BZPOPMIN, XREAD … BLOCK and the like)`)),
       warnings.join('\n'),
     );
-    await macrotasks(2);
-    assert.equal(await Promise.race([blockedRead, 'pending']), 'pending');
   });
 
   it('stops the loop that outlived its test, and names that test', async () => {
