@@ -58,6 +58,28 @@ export async function connectSocket(port: number, host = '127.0.0.1'): Promise<n
   return socket;
 }
 
+/**
+ * Send each write (its commands in one socket write), waiting up to 500 ms for reply bytes after
+ * it, then `tailMs`; everything the server wrote, as a byte string.
+ */
+export async function transcript(port: number, host: string, writes: readonly (readonly string[])[][], tailMs = 50): Promise<string> {
+  const socket = await connectSocket(port, host);
+  let out = '';
+  socket.on('data', (chunk: Buffer) => (out += chunk.toString('latin1')));
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  try {
+    for (const commands of writes) {
+      const before = out.length;
+      socket.write(commands.map(requestBytes).join(''), 'latin1');
+      for (let i = 0; i < 100 && out.length === before; i++) await sleep(5);
+    }
+    await sleep(tailMs);
+    return out;
+  } finally {
+    socket.destroy();
+  }
+}
+
 /** argv of byte strings (one char per byte) as a RESP multibulk request, to write as latin1. */
 export function requestBytes(argv: readonly string[]): string {
   return `*${argv.length}\r\n${argv.map((a) => `$${Buffer.byteLength(a, 'latin1')}\r\n${a}\r\n`).join('')}`;

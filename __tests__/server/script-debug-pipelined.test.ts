@@ -5,27 +5,7 @@
  * servers (serve of each one's version).
  */
 import { describeServeOnRealServers } from './serve-on-real-servers';
-import { connectSocket, requestBytes } from './raw-client';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Each write (commands joined in one write), awaiting reply bytes between writes; all the server wrote. */
-async function transcript(port: number, host: string, writes: string[][][]): Promise<string> {
-  const socket = await connectSocket(port, host);
-  let out = '';
-  socket.on('data', (chunk: Buffer) => (out += chunk.toString('latin1')));
-  try {
-    for (const commands of writes) {
-      const before = out.length;
-      socket.write(commands.map(requestBytes).join(''), 'latin1');
-      for (let i = 0; i < 100 && out.length === before; i++) await sleep(5);
-      await sleep(20);
-    }
-    return out;
-  } finally {
-    socket.destroy();
-  }
-}
+import { transcript } from './raw-client';
 
 describeServeOnRealServers(
   'SCRIPT DEBUG in a pipelined read',

@@ -10,27 +10,10 @@
  */
 import { serve } from 'ioredis-mock-streams/server';
 import { describeServeOnRealServers } from './serve-on-real-servers';
-import { connectSocket, requestBytes } from './raw-client';
+import { transcript as transcriptOfWrites } from './raw-client';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Send each command (awaiting some reply bytes between them), then everything the server wrote. */
-async function transcript(port: number, host: string, commands: string[][]): Promise<string> {
-  const socket = await connectSocket(port, host);
-  let out = '';
-  socket.on('data', (chunk: Buffer) => (out += chunk.toString('latin1')));
-  try {
-    for (const argv of commands) {
-      const before = out.length;
-      socket.write(requestBytes(argv), 'latin1');
-      for (let i = 0; i < 100 && out.length === before; i++) await sleep(5);
-    }
-    await sleep(50);
-    return out;
-  } finally {
-    socket.destroy();
-  }
-}
+/** Each command in a write of its own; everything the server wrote. */
+const transcript = (port: number, host: string, commands: string[][]) => transcriptOfWrites(port, host, commands.map((c) => [c]));
 
 const SCRIPT = 'redis.call("ping","abc"); redis.call("publish",KEYS[1],"bar"); redis.call("publish",KEYS[1],"vaz"); redis.call("ping","def"); return "bla"';
 
