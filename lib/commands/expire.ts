@@ -73,7 +73,7 @@ const expireGeneric =
       if (flags & XX && current === undefined) return 0;
       // compared exactly, as Redis's long long times (past 2^53 ms the keyspace keeps the exact
       // time beside its double: `PEXPIREAT k 9007199254740992 LT` after …993 is 1)
-      const exact = current === undefined ? undefined : Number.isSafeInteger(current) ? BigInt(current) : (db.ttlAtExact?.(key) ?? BigInt(current));
+      const exact = current === undefined ? undefined : (db.ttlAtExact?.(key) ?? BigInt(current));
       if (flags & GT && (exact === undefined || when <= exact)) return 0;
       if (flags & LT && exact !== undefined && when >= exact) return 0;
     }
