@@ -39,7 +39,7 @@ import {
   VerbatimReply,
   formatDouble,
 } from '../reply/reply';
-import { installedIoredisAtLeast, installedIoredisMajor } from './command-table';
+import { installedIoredisAtLeast, installedIoredisMajor, ioredisMajorKnown } from './command-table';
 import { decodeBytes, doubleAsRead, integerAsRead } from './encoding';
 
 /** How the client that receives the reply is set up. */
@@ -462,7 +462,8 @@ type BaseContext = Omit<IoredisReplyContext, 'buffers' | 'commandName'>;
 const baseContexts = new WeakMap<object, BaseContext>();
 
 function baseContextOf(options: object | undefined): BaseContext {
-  const major = installedIoredisMajor();
+  // read as a variable once known (every reply of every method comes here)
+  const major = ioredisMajorKnown || installedIoredisMajor();
   if (!options) return replyContextOf(major, undefined);
   let base = baseContexts.get(options);
   if (base === undefined || base.ioredis !== major) {

@@ -101,7 +101,7 @@ export function encoderOf(redis: Instance, conn: Connection | undefined, buffers
  */
 export function encodeFor(redis: Instance, conn: Connection | undefined, buffers: boolean, name: string, reply: Reply): unknown {
   const wire = conn?.protocol;
-  if (wire === 3 && installedIoredisMajor() === 5) {
+  if (wire === 3 && (ioredisMajorKnown || installedIoredisMajor()) === 5) {
     // ioredis 5 cannot read RESP3: its parser fails on the reply, and the reconnect it then
     // makes speaks RESP2 again
     conn!.setProtocol(2);

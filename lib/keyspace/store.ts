@@ -261,7 +261,9 @@ export class KeyStore {
     private readonly nodeLimits?: Readonly<NodeLimits>,
     /** LRU or LFU bookkeeping (CONFIG maxmemory-policy); without it, LRU. */
     private readonly access: Readonly<AccessPolicy> = { lfu: false, logFactor: 10, decayTime: 1 },
-  ) {}
+  ) {
+    this.accessNow = hooks.accessTime ? hooks.accessTime.bind(hooks) : hooks.now.bind(hooks);
+  }
 
   /**
    * Set by a connection with CLIENT NO-TOUCH on while its command runs (not TOUCH): reads do not
@@ -411,9 +413,11 @@ export class KeyStore {
     if (old instanceof Stream) this.hooks.streamRemoved(key);
   }
 
-  private accessNow(): number {
-    return this.hooks.accessTime ? this.hooks.accessTime() : this.hooks.now();
-  }
+  /**
+   * The time a key access is recorded with (ms): `hooks.accessTime`, else `hooks.now`, bound once
+   * (every read of every key calls it: one call, not two).
+   */
+  private readonly accessNow: () => number;
 
   /** The stored value without expiring it (for observers inside a write). */
   peekRaw(key: string): unknown {

@@ -12,13 +12,12 @@
  */
 export class ChurnMap<V> {
   private map = new Map<string, V | undefined>();
-  private live = 0;
+  /**
+   * Live keys. A field, not a getter (every read of every key checks the keyspace's TTL table's
+   * size: a call each in the interpreter); only this class writes it.
+   */
+  size = 0;
   private dead = 0;
-
-  /** Live keys. */
-  get size(): number {
-    return this.live;
-  }
 
   get(key: string): V | undefined {
     return this.map.get(key);
@@ -34,11 +33,11 @@ export class ChurnMap<V> {
       // a keyspace's access times and of overwrites)
       const before = this.map.size;
       this.map.set(key, value);
-      if (this.map.size !== before) this.live++;
+      if (this.map.size !== before) this.size++;
       return this;
     }
     if (this.map.get(key) === undefined) {
-      this.live++;
+      this.size++;
       if (this.dead > 0 && this.map.has(key)) this.dead--; // a tombstone comes back to life
     }
     this.map.set(key, value);
@@ -47,10 +46,10 @@ export class ChurnMap<V> {
 
   delete(key: string): boolean {
     if (this.map.get(key) === undefined) return false;
-    this.live--;
-    if (this.live === 0) {
+    this.size--;
+    if (this.size === 0) {
       this.clear();
-    } else if (this.dead >= 64 && this.dead >= this.live) {
+    } else if (this.dead >= 64 && this.dead >= this.size) {
       this.map.delete(key);
       const fresh = new Map<string, V | undefined>();
       for (const [k, v] of this.map) if (v !== undefined) fresh.set(k, v);
@@ -65,7 +64,7 @@ export class ChurnMap<V> {
 
   clear(): void {
     this.map.clear();
-    this.live = 0;
+    this.size = 0;
     this.dead = 0;
   }
 
@@ -90,7 +89,7 @@ export class ChurnMap<V> {
 
   /** The live keys as an array (one pass, no generator: KEYS, SCAN's index on a large keyspace). */
   keyList(): string[] {
-    const out: string[] = new Array(this.live);
+    const out: string[] = new Array(this.size);
     let i = 0;
     for (const [k, v] of this.map) if (v !== undefined) out[i++] = k;
     return out;
