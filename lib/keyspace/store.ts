@@ -20,6 +20,7 @@ import type { StringMark } from '../model/string-encoding';
 import type { AccessPolicy } from '../config/server-config';
 import { ChurnMap } from '../model/churn-map';
 import { isPast } from '../model/expiry-time';
+import { seedValue } from './mock-seed';
 
 /** The LFU counter of a new key (server.h LFU_INIT_VAL). */
 export const LFU_INIT_VAL = 5;
@@ -574,7 +575,13 @@ export class KeyStore {
       for (const key of this.keyNames()) if (!bytePrefix || key.startsWith(bytePrefix)) out.push(utf8Of(key));
       return out;
     },
-    set: (key: string, val: unknown) => this.setRaw(bytesOf(key), copyValue(val)),
+    set: (key: string, val: unknown) => {
+      // ioredis-mock's shapes as a server holds them: its stream arrays become streams, empty
+      // containers and its XREAD bookkeeping keys are not stored (./mock-seed.ts)
+      const seeded = seedValue(typeof key === 'string' ? key : String(key), val);
+      if (seeded.kind === 'none') this.remove(bytesOf(key));
+      else this.setRaw(bytesOf(key), seeded.kind === 'stream' ? seeded.value : copyValue(seeded.value));
+    },
   });
 
   /** ioredis-mock-compatible shared expires object, on the keyspace clock (keys as the emulators hold them). */

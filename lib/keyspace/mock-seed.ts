@@ -1,0 +1,73 @@
+/**
+ * Values given in ioredis-mock's shapes (its `data` constructor option, `redis.data.set`) as a
+ * real server could hold them. ioredis-mock keeps a stream as an array of `[id, [field, value,
+ * …]]` entries next to bookkeeping keys `stream:<key>:<id>` = `{ polled: false }`, and stores
+ * an empty array, Set, Map or object as a key; Redis has no empty list, set, sorted set or hash
+ * (the last element removed deletes the key) and no such bookkeeping.
+ */
+import { bytesOf } from '../bytes/index';
+import { StreamsMockError } from '../clock/clock';
+import { Stream } from '../model/stream';
+import { compareIds, formatId, isZeroId, parseStrictId } from '../model/stream-id';
+
+/** What `seedValue` makes of a value: store it, store this stream instead, or store nothing. */
+export type Seeded = { kind: 'value'; value: unknown } | { kind: 'stream'; value: Stream } | { kind: 'none' };
+
+const isIdText = (v: unknown): v is string | Buffer => typeof v === 'string' || Buffer.isBuffer(v);
+
+/** An array of `[id, [field, value, …]]` entries: ioredis-mock's stream (a list holds no arrays). */
+function isStreamSeed(val: unknown): val is [string | Buffer, unknown[]][] {
+  if (!Array.isArray(val) || val.length === 0) return false;
+  for (const e of val) {
+    if (!Array.isArray(e) || e.length !== 2 || !isIdText(e[0]) || !Array.isArray(e[1])) return false;
+  }
+  return true;
+}
+
+/** True for ioredis-mock's XREAD bookkeeping: `stream:<key>:<ms>-<seq>` = `{ polled: <boolean> }`. */
+function isPolledMark(key: string, val: unknown): boolean {
+  if (!/^stream:.+:\d+-\d+$/.test(key) || typeof val !== 'object' || val === null || Array.isArray(val)) return false;
+  const names = Object.keys(val);
+  return names.length === 1 && names[0] === 'polled' && typeof (val as { polled: unknown }).polled === 'boolean';
+}
+
+function isEmptyContainer(val: unknown): boolean {
+  if (Array.isArray(val)) return val.length === 0;
+  if (val instanceof Set || val instanceof Map) return val.size === 0;
+  return typeof val === 'object' && val !== null && !Buffer.isBuffer(val) && !(val instanceof Uint8Array) && !('redisType' in val) && Object.keys(val).length === 0;
+}
+
+/**
+ * The stream of ioredis-mock's entries: IDs `ms-seq` (or `ms`), strictly increasing and above
+ * 0-0, each with field/value pairs; fields and values as the client sends them (strings as
+ * UTF-8, Buffers as their bytes).
+ * @throws StreamsMockError naming the key and the first entry that is not a valid next entry
+ */
+function streamOfSeed(key: string, entries: [string | Buffer, unknown[]][]): Stream {
+  const s = new Stream();
+  for (const [rawId, fields] of entries) {
+    const text = bytesOf(rawId);
+    const id = parseStrictId(text);
+    const where = `data for key ${JSON.stringify(key)}: stream entry ${JSON.stringify(text)}`;
+    if (id === null) throw new StreamsMockError(`${where}: not a stream ID; give each entry as ['<ms>-<seq>', [field, value, …]]`);
+    if (isZeroId(id) || (s.length > 0 && compareIds(id, s.lastId) <= 0)) {
+      throw new StreamsMockError(`${where}: IDs must be above 0-0 and increasing (the entry before is ${formatId(s.lastId)}); order the entries by ID`);
+    }
+    if (fields.length === 0 || fields.length % 2 !== 0) {
+      throw new StreamsMockError(`${where}: give its fields as a flat [field, value, …] list with at least one pair`);
+    }
+    s.append(id, fields.map((f) => bytesOf(f)));
+  }
+  return s;
+}
+
+/**
+ * What to store for `val` at `key` (a key as given, for messages) when a value comes in one of
+ * ioredis-mock's shapes.
+ * @throws StreamsMockError for a stream seed whose entries are not valid (see `streamOfSeed`)
+ */
+export function seedValue(key: string, val: unknown): Seeded {
+  if (isEmptyContainer(val) || isPolledMark(key, val)) return { kind: 'none' };
+  if (isStreamSeed(val)) return { kind: 'stream', value: streamOfSeed(key, val) };
+  return { kind: 'value', value: val };
+}
