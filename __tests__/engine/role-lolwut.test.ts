@@ -62,8 +62,27 @@ describe('LOLWUT', () => {
     }
   });
 
-  it('8.x answers its own piece (not the 7.x line)', async () => {
-    expect(text(await engine.conn().execute(['LOLWUT']))).toMatch(/Use: LOLWUT IT for the original Italian output\.$/);
+  it('8.x answers its own piece (lolwut8.c), ending with the note and, from 8.2, the server version (redis#14195)', async () => {
+    const poem = text(await engine.conn().execute(['LOLWUT']));
+    expect(poem.split('\n').slice(0, 2)).toEqual([' TRYING   TO GRASP ', ' THE BLINDING   GLOBE   OF FIRE ']);
+    expect(poem.split('\n')[10]).toBe('');
+    expect(poem.endsWith('Use: LOLWUT IT for the original Italian output. Redis ver. 8.10.0\n\n')).toBe(true);
+    const v80 = text(await engine.conn({ streams: { redisVersion: '8.0' } }).execute(['LOLWUT']));
+    expect(v80.endsWith('Use: LOLWUT IT for the original Italian output.\n\n')).toBe(true);
+  });
+
+  it('LOLWUT IT (any casing, also after VERSION 8) answers the stanza in the original Italian', async () => {
+    for (const argv of [['LOLWUT', 'it'], ['LOLWUT', 'VERSION', '8', 'IT']]) {
+      const poem = text(await engine.conn().execute(argv));
+      expect(poem.split('\n').slice(0, 2)).toEqual([' CERCANDO   DI AFFERRARE  ', ' L ACCECANTE      GLOBO     DI FUOCO  ']);
+      expect(poem.endsWith(' Redis ver. 8.10.0\n\n')).toBe(true);
+    }
+  });
+
+  it('a VERSION other than 5, 6 or 8 (or 4.9/5.9/7.9 forms) answers the server version line, on 8.x too', async () => {
+    for (const v of ['7', '9', '0', '80']) expect(text(await engine.conn().execute(['LOLWUT', 'VERSION', v]))).toBe('Redis ver. 8.10.0\n');
+    // 7.0 has no piece 8 (lolwut8.c came with 8.0)
+    expect(text(await engine.conn(v70).execute(['LOLWUT', 'VERSION', '8']))).toBe('Redis ver. 7.0.15\n');
   });
 
   it('VERSION 5 draws schotter with lolwut5.c geometry, ending with the server version', async () => {

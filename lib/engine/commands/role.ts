@@ -25,7 +25,7 @@ import { openConnections } from '../connection';
 import { VerbatimReply, type Reply } from '../../reply/reply';
 import { CommandError, ERR_NOT_INTEGER } from '../../errors';
 import { parseInt64 } from '../../commands/args';
-import { SERVER_VERSION, versionIndex } from '../../version';
+import { SERVER_VERSION, versionIndex, type RedisVersion } from '../../version';
 
 function role(conn: Connection): Reply {
   const server = conn.server;
@@ -227,25 +227,50 @@ function skyline(argv: readonly string[], version: string): string {
   return `${text}\nDedicated to the 8 bit game developers of past and present.\nOriginal 8 bit image from Plaguemon by hikikomori. Redis ver. ${version}\n`;
 }
 
-/** The 8.x piece (lolwut8.c, Nanni Balestrini's TAPE MARK I): one fixed stanza here. */
-const BALESTRINI = bytes(` TRYING   TO GRASP 
- THE BLINDING   GLOBE   OF FIRE 
- THEY ALL RETURN   TO   THEIR ROOTS 
- WHEN IT REACHES   THE STRATOSPHERE 
- THE HAIR   BETWEEN THE LIPS 
- IT EXPANDS   RAPIDLY 
- THEY LAY   MOTIONLESS   WITHOUT SPEAKING 
- ASSUMES   THE WELL-KNOWN SHAPE   OF A MUSHROOM 
- TILL HE MOVED   HIS FINGERS   SLOWLY 
- THE SUMMIT   OF THE CLOUD 
+/**
+ * The 8.x piece (lolwut8.c, Nanni Balestrini's TAPE MARK I). Redis shuffles 15 verses with
+ * rand() and chains compatible ones into a stanza; the fake answers one stanza that algorithm
+ * can produce, always the same (a test can compare it), in English, or with `LOLWUT IT` in the
+ * original Italian: each verse as `[english, italian]`, printed upper case with its `/` as spaces.
+ */
+const STANZA: readonly (readonly [string, string])[] = [
+  [' Trying / to grasp ', ' cercando / di afferrare  '],
+  [' The blinding / globe / of fire ', ' l accecante   /  globo  /  di fuoco  '],
+  [' They all return / to / their roots ', ' esse tornano  / tutte    / alla loro radice   '],
+  [' When it reaches / the stratosphere ', ' quando  raggiunge / la stratosfera  '],
+  [' The hair / between the lips ', ' i  capelli   /  tra le labbra '],
+  [' It expands / rapidly ', ' si espande   /  rapidamente  '],
+  [' They lay / motionless / without speaking ', ' giacquero  /   immobili / senza parlare '],
+  [' Assumes / the well-known shape / of a mushroom ', ' assume   / la ben nota forma  / di fungo '],
+  [' Till he moved / his fingers / slowly ', ' finche non mosse  /  le dita  / lentamente    '],
+  [' The summit / of the cloud ', ' la  sommita  /  della nuvola '],
+];
 
-In 1961, Nanni Balestrini created one of the first computer-generated poems, TAPE MARK I, using an IBM 7090 mainframe. Each execution combined verses from three literary sources following algorithmic rules based on metrical compatibility and group constraints. This LOLWUT command reproduces Balestrini's original algorithm, generating new stanzas through the same computational poetry process described in Almanacco Letterario Bompiani, 1962.
+const BALESTRINI_NOTE =
+  "\nIn 1961, Nanni Balestrini created one of the first computer-generated poems, TAPE MARK I, using an IBM 7090 mainframe. Each execution combined verses from three literary sources following algorithmic rules based on metrical compatibility and group constraints. This LOLWUT command reproduces Balestrini's original algorithm, generating new stanzas through the same computational poetry process described in Almanacco Letterario Bompiani, 1962.\n\n" +
+  'https://en.wikipedia.org/wiki/Digital_poetry\n' +
+  'https://www.youtube.com/watch?v=8i7uFCK7G0o (English subs)\n\n' +
+  'Use: LOLWUT IT for the original Italian output.';
 
-https://en.wikipedia.org/wiki/Digital_poetry
-https://www.youtube.com/watch?v=8i7uFCK7G0o (English subs)
+/**
+ * lolwut8Command: the stanza (`IT`, any casing, as its first argument: Italian), the note, and
+ * from 8.2 the server version after it (redis#14195; 8.0's piece ends with the note).
+ */
+function balestrini(args: readonly string[], redisVersion: RedisVersion, server: string): string {
+  const italian = args.length > 1 && args[1].toLowerCase() === 'it';
+  let out = '';
+  for (const [en, it] of STANZA) out += `${(italian ? it : en).toUpperCase().replaceAll('/', ' ')}\n`;
+  out += BALESTRINI_NOTE;
+  out += versionIndex(redisVersion) >= versionIndex('8.2') ? ` Redis ver. ${server}\n\n` : '\n\n';
+  return bytes(out);
+}
 
-Use: LOLWUT IT for the original Italian output.`);
-
+/**
+ * LOLWUT [VERSION v] [args] (lolwut.c lolwutCommand): the piece of version `v` (default: the
+ * server's): 5 (also 4.9) schotter, 6 (also 5.9) skyline, 8 (also 7.9) the poem on servers
+ * that have it (8.0 and later), anything else `Redis ver. <server>\n`.
+ * @throws CommandError ERR_NOT_INTEGER for a VERSION that is not an integer
+ */
 function lolwut(conn: Connection, argv: string[]): Reply {
   const redisVersion = conn.keyspace.redisVersion;
   const server = SERVER_VERSION[redisVersion];
@@ -258,8 +283,9 @@ function lolwut(conn: Connection, argv: string[]): Reply {
   let text: string;
   if ((v[0] === '5' && v[1] === '.' && v[2] !== '9') || (v[0] === '4' && v[1] === '.' && v[2] === '9')) text = schotter(args, server);
   else if ((v[0] === '6' && v[1] === '.' && v[2] !== '9') || (v[0] === '5' && v[1] === '.' && v[2] === '9')) text = skyline(args, server);
-  else if (versionIndex(redisVersion) >= versionIndex('8.0')) text = BALESTRINI;
-  else text = `Redis ver. ${server}\n`;
+  else if (versionIndex(redisVersion) >= versionIndex('8.0') && ((v[0] === '8' && v[1] === '.' && v[2] !== '9') || (v[0] === '7' && v[1] === '.' && v[2] === '9'))) {
+    text = balestrini(args, redisVersion, server);
+  } else text = `Redis ver. ${server}\n`;
   return new VerbatimReply(text);
 }
 
