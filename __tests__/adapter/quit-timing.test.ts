@@ -21,3 +21,13 @@ it.each(['microtask', 'macrotask'] as const)('emits end after the QUIT reply has
   expect(events).toEqual(['close']);
   expect(redis.status).toBe('end');
 });
+
+// ioredis answers a QUIT sent before the connection is ready, with nothing queued, itself
+// (Redis#sendCommand: `command.resolve(Buffer.from("OK"))`): text for quit(), the Buffer for
+// quitBuffer() (found by ioredis-mock's own quit test; real ioredis 6.1 on both servers)
+it('a QUIT sent as the first command answers OK: text for quit(), a Buffer for quitBuffer()', async () => {
+  expect(await new Redis({ port: 22_003 }).quit()).toBe('OK');
+  const buffer = await new Redis({ port: 22_004 }).quitBuffer();
+  expect(Buffer.isBuffer(buffer)).toBe(true);
+  expect(buffer.toString()).toBe('OK');
+});

@@ -641,16 +641,19 @@ function reconnect(redis: Instance): void {
  * command another, ready client sends meanwhile reaches the server first. Returns null when
  * the command can run now; otherwise a promise of `run()` once ready. With
  * `enableOfflineQueue: false` it rejects with ioredis's "Stream isn't writeable …" error; a
- * QUIT with nothing held closes the client and answers `OK` at once, as ioredis does.
+ * QUIT with nothing held closes the client and answers `OK` at once (a Buffer for `buffers`:
+ * quitBuffer), as ioredis does.
  */
-export function deferUntilReady<T>(redis: Instance, name: string, run: () => Promise<T>): Promise<T> | null {
+export function deferUntilReady<T>(redis: Instance, name: string, run: () => Promise<T>, buffers = false): Promise<T> | null {
   const status = redis?.status;
   if (status !== 'connecting' && status !== 'connect' && status !== 'reconnecting') return null;
   if (redis.options?.enableOfflineQueue === false) return Promise.reject(new Error(OFFLINE_QUEUE_DISABLED));
   const held: Held[] = (redis[OFFLINE] ??= []);
   if (held.length === 0 && name.toLowerCase() === 'quit') {
     closeInstance(redis);
-    return Promise.resolve('OK' as T);
+    // ioredis resolves Buffer.from('OK'), which its Command turns into text unless the method is
+    // a …Buffer one (quitBuffer)
+    return Promise.resolve((buffers ? Buffer.from('OK') : 'OK') as T);
   }
   return new Promise<T>((resolve, reject) => {
     held.push({ run: () => run().then(resolve, reject), fail: reject, select: redis[CONDITION]?.select, isSelect: name === 'select' });

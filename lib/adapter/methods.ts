@@ -342,9 +342,9 @@ function deferred(verdict: Exclude<SpinVerdict, 'run'>, run: () => Promise<unkno
  * (a `wait` client connects first) runs once it is, or is refused (deferUntilReady). Returns
  * null when the command can run now.
  */
-function heldUntilReady(redis: Instance, emulators: EmulatorTable, name: string, again: () => Promise<unknown>): Promise<unknown> | null {
+function heldUntilReady(redis: Instance, emulators: EmulatorTable, name: string, again: () => Promise<unknown>, buffers = false): Promise<unknown> | null {
   if (redis?.status === 'wait' && redis[CONN] !== undefined) autoConnect(redis, emulators);
-  const held = deferUntilReady(redis, name, again);
+  const held = deferUntilReady(redis, name, again, buffers);
   if (held !== null) held.catch(noop);
   return held;
 }
@@ -544,7 +544,7 @@ function isIntAsIoredis(value: unknown): boolean {
  */
 export function runEngineCommand(redis: Instance, emulators: EmulatorTable, name: string, args: unknown[], buffers: boolean, asSent?: string): Promise<unknown> {
   if (redis?.status !== 'ready') {
-    const held = heldUntilReady(redis, emulators, asSent ?? name, () => runEngineCommand(redis, emulators, name, args, buffers, asSent));
+    const held = heldUntilReady(redis, emulators, asSent ?? name, () => runEngineCommand(redis, emulators, name, args, buffers, asSent), buffers);
     if (held !== null) {
       // queued for `ready` (not refused): ioredis records a SELECT it queues, and again when it sends it
       if (name.length === 6 && redis.options?.enableOfflineQueue !== false && name.toLowerCase() === 'select') selectSent(redis, asSent ?? name, args);
