@@ -14,7 +14,12 @@
  *   (a command the REST API refuses, or a queue-time error such as an unknown command or a
  *   wrong number of arguments: Redis's `EXECABORT …` text);
  * - `GET|POST|PUT /cmd/arg1/arg2…` — a command in the path (URL-decoded segments), a POST
- *   body appended as the last argument, query parameters (`?EX=100`) after it.
+ *   body appended as the last argument, query parameters (`?EX=100`) after it;
+ * - `POST /subscribe/ch1/ch2…`, `POST /psubscribe/pattern…` — a server-sent event stream
+ *   (`text/event-stream`) of a connection of its own subscribed to them, as @upstash/redis's
+ *   `redis.subscribe()` / `psubscribe()` (Subscriber) reads it: one `data: <kind>,<a>,<b>[,<c>]`
+ *   line per push (`subscribe,ch,1`, `message,ch,<text>`, `pmessage,pattern,ch,<text>`), UTF-8
+ *   text; the subscription ends when the client aborts the request or the handler is closed.
  * Headers: `Authorization: Bearer <token>` (or `?_token=`), checked when the handler has a
  * `token`: 401 `{"error":"WRONGPASS invalid or missing auth token"}` otherwise;
  * `Upstash-Encoding: base64` (base64 strings in results); every response carries an
@@ -32,7 +37,8 @@ import { StreamsMockError } from '../clock/clock';
 import { parseStreamsOptions } from '../adapter/options';
 import { streamsKeyspace, type StreamsKeyspace } from '../index';
 import type { KeyspaceOptions } from '../keyspace/keyspace';
-import { ErrorReply, type Reply } from '../reply/reply';
+import { ErrorReply, PushReply, type Reply } from '../reply/reply';
+import { utf8Of } from '../bytes/index';
 import { errorBody, resultBody } from './encode';
 import {
   ERR_BODY_EMPTY_COMMAND,
@@ -171,6 +177,8 @@ interface RestRequest {
   readonly method: string;
   header(name: string): string | null;
   body(): Promise<Buffer>;
+  /** The request's abort signal (a subscription stream ends with it). */
+  readonly signal?: AbortSignal | null;
 }
 
 function fromRequest(request: Request): RestRequest {
@@ -179,6 +187,7 @@ function fromRequest(request: Request): RestRequest {
     method: request.method.toUpperCase(),
     header: (name) => request.headers.get(name),
     body: async () => Buffer.from(await request.arrayBuffer()),
+    signal: request.signal,
   };
 }
 
@@ -201,6 +210,7 @@ function toRestRequest(input: Request | string | URL, init?: RequestInit): RestR
     method: (init?.method ?? 'GET').toUpperCase(),
     header: (name) => headers.get(name) ?? null,
     body: async () => bytes,
+    signal: init?.signal,
   };
 }
 
@@ -240,6 +250,8 @@ export function createUpstashHandler(options: UpstashHandlerOptions): UpstashHan
   const baseUrl = base.origin + basePath;
 
   let conn: Connection;
+  /** Where `conn` connects: subscription streams get connections of their own there. */
+  let target: { host?: string; port?: number; db?: number };
   if (options.redis !== undefined) {
     try {
       streamsKeyspace(options.redis); // throws for anything but a fake client of this package
@@ -247,11 +259,15 @@ export function createUpstashHandler(options: UpstashHandlerOptions): UpstashHan
       throw new StreamsMockError('createUpstashHandler: `redis` must be a fake client of ioredis-mock-streams (its `Redis` class, or ioredis mocked by it)');
     }
     const o = (options.redis as unknown as { options: { host?: string; port?: number; db?: number } }).options ?? {};
-    conn = createConnection({ host: o.host, port: o.port, db: o.db });
+    target = { host: o.host, port: o.port, db: o.db };
+    conn = createConnection(target);
   } else {
     const streams = parseStreamsOptions(options.streams);
-    conn = createConnection({ host: OWN_HOST, port: nextOwnPort++, db: 0, streams });
+    target = { host: OWN_HOST, port: nextOwnPort++, db: 0 };
+    conn = createConnection({ ...target, streams });
   }
+  /** The open subscription streams (closed with the handler). */
+  const subscriptions = new Set<() => void>();
   const keyspace = keyspaceView(conn.keyspace);
   const token = options.token;
   const fallback = options.fallback;
@@ -301,6 +317,16 @@ export function createUpstashHandler(options: UpstashHandlerOptions): UpstashHan
       if (!Array.isArray(commands)) return reply(400, errorBody(commands.error));
       return rest === '/pipeline' ? runPipeline(commands, base64, reply) : runTransaction(commands, base64, reply);
     }
+    const stream = /^\/(p?subscribe)\/(.+)$/i.exec(rest);
+    if (stream !== null) {
+      let names: string[];
+      try {
+        names = stream[2].split('/').map((seg) => utf8Bytes(decodeURIComponent(seg)));
+      } catch {
+        return reply(400, errorBody(ERR_PATH_ENCODING));
+      }
+      return subscriptionStream(stream[1].toUpperCase(), names, request.signal ?? undefined, headers);
+    }
     // A command in the path: /xlen/s, /set/k?EX=100, POST /set/k with the value as the body.
     let argv: string[];
     let query: string[];
@@ -320,6 +346,52 @@ export function createUpstashHandler(options: UpstashHandlerOptions): UpstashHan
   }
 
   type Respond = (status: number, body: string | null) => Response;
+
+  /**
+   * `/subscribe/…` and `/psubscribe/…`: a connection of its own runs SUBSCRIBE / PSUBSCRIBE and
+   * each push it gets becomes one server-sent event. Ends (UNSUBSCRIBE, connection closed) when
+   * the client aborts the request, cancels the body, or the handler is closed.
+   */
+  function subscriptionStream(command: string, names: string[], signal: AbortSignal | undefined, headers: Record<string, string>): Response {
+    const sub = createConnection(target);
+    const encoder = new TextEncoder();
+    let end = (): void => undefined;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        let open = true;
+        const off = sub.onPush((msg) => {
+          if (!open || !(msg instanceof PushReply)) return;
+          const fields = msg.items.map((item) => (typeof item === 'string' ? utf8Of(item) : String(item)));
+          controller.enqueue(encoder.encode(`data: ${fields.join(',')}\n\n`));
+        });
+        end = () => {
+          if (!open) return;
+          open = false;
+          off();
+          sub.close();
+          subscriptions.delete(end);
+          signal?.removeEventListener('abort', end);
+          try {
+            controller.close();
+          } catch {
+            // already closed or errored by the reader
+          }
+        };
+        subscriptions.add(end);
+        if (signal?.aborted) return end();
+        signal?.addEventListener('abort', end, { once: true });
+        sub.execute([command, ...names]).catch((e: unknown) => {
+          if (!open) return;
+          controller.enqueue(encoder.encode(`data: error,${errorMessage(e)}\n\n`));
+          end();
+        });
+      },
+      cancel() {
+        end();
+      },
+    });
+    return new Response(body, { status: 200, headers: { ...headers, 'content-type': 'text/event-stream', 'cache-control': 'no-cache' } });
+  }
 
   async function runSingle(argv: string[], base64: boolean, reply: Respond): Promise<Response> {
     const refusal = restRefusal(argv);
@@ -393,7 +465,12 @@ export function createUpstashHandler(options: UpstashHandlerOptions): UpstashHan
     url: { value: baseUrl, enumerable: true },
     keyspace: { value: keyspace, enumerable: true },
     handles: { value: handles },
-    close: { value: () => conn.close() },
+    close: {
+      value: () => {
+        for (const end of [...subscriptions]) end();
+        conn.close();
+      },
+    },
   });
   return handler;
 }

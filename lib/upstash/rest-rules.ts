@@ -43,8 +43,8 @@ export function errBlockNotAvailable(name: string): string {
 
 /**
  * Commands the REST API refuses (lower-case): connection state other than PING/ECHO,
- * transaction commands outside `/multi-exec`, subscriptions (Upstash serves them as
- * server-sent events on `/subscribe`, which this fake does not emulate) and every blocking
+ * transaction commands outside `/multi-exec`, subscriptions (served as server-sent events on
+ * `/subscribe/…` and `/psubscribe/…` instead: ./handler.ts) and every blocking
  * list/sorted-set command.
  */
 export const NOT_OVER_REST: ReadonlySet<string> = new Set([
