@@ -5,6 +5,8 @@
  * the fake answered 400 before (found by running the SDK's own subscribe tests). Messages come
  * from PUBLISH over REST and from fake ioredis clients of the same keyspace.
  */
+import * as v8 from 'node:v8';
+import * as vm from 'node:vm';
 import { Redis as UpstashRedis } from '@upstash/redis';
 import { setupServer } from 'msw/node';
 import Redis from 'ioredis-mock-streams';
@@ -76,15 +78,36 @@ describe('@upstash/redis subscribe() through the Upstash handler', () => {
   });
 
   it('counts each subscription in PUBSUB NUMSUB while it lasts, and closing the handler ends it', async () => {
-    const { handler, redis } = client();
+    const io = new Redis({ port: 52_002 });
+    const { handler, redis } = client(createUpstashHandler({ url: URL_, token: TOKEN, redis: io }));
     const subscriber = redis.subscribe(['a']);
     let subscribed = false;
     subscriber.on('subscribe', () => (subscribed = true));
     await until(() => subscribed);
     expect(await redis.exec(['PUBSUB', 'NUMSUB', 'a'])).toEqual(['a', 1]);
+    expect(await io.publish('a', '"x"')).toBe(1);
     handler.close();
-    const fresh = client();
-    expect(await fresh.redis.publish('a', 'x')).toBe(0);
+    // the same keyspace, through the ioredis client: nobody subscribed any more
+    expect(await io.publish('a', '"x"')).toBe(0);
+    await subscriber.unsubscribe();
+    io.disconnect();
+  });
+
+  it('ends the subscription on unsubscribe() also after a garbage collection (msw copies the request; its signal follows the SDK\'s only while that copy lives)', async () => {
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc') as () => void;
+    const { redis } = client();
+    const subscriber = redis.subscribe(['c1', 'c2']);
+    let subscribed = 0;
+    subscriber.on('subscribe', () => subscribed++);
+    await until(() => subscribed === 2);
+    gc();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    gc();
+    await subscriber.unsubscribe(['c1']);
+    await until(() => false, 30).catch(() => undefined);
+    expect(await redis.publish('c1', 'after')).toBe(0);
+    expect(await redis.publish('c2', 'still')).toBe(1);
     await subscriber.unsubscribe();
   });
 

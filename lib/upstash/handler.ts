@@ -179,6 +179,12 @@ interface RestRequest {
   body(): Promise<Buffer>;
   /** The request's abort signal (a subscription stream ends with it). */
   readonly signal?: AbortSignal | null;
+  /**
+   * The Request the signal belongs to, held while a subscription stream lasts: a Request made
+   * with `new Request(input, init)` (as msw makes it) follows the caller's signal only while it
+   * is alive (undici keeps a weak reference), so a collected copy would never see the abort.
+   */
+  readonly owner?: Request;
 }
 
 function fromRequest(request: Request): RestRequest {
@@ -188,6 +194,7 @@ function fromRequest(request: Request): RestRequest {
     header: (name) => request.headers.get(name),
     body: async () => Buffer.from(await request.arrayBuffer()),
     signal: request.signal,
+    owner: request,
   };
 }
 
@@ -325,7 +332,7 @@ export function createUpstashHandler(options: UpstashHandlerOptions): UpstashHan
       } catch {
         return reply(400, errorBody(ERR_PATH_ENCODING));
       }
-      return subscriptionStream(stream[1].toUpperCase(), names, request.signal ?? undefined, headers);
+      return subscriptionStream(stream[1].toUpperCase(), names, request, headers);
     }
     // A command in the path: /xlen/s, /set/k?EX=100, POST /set/k with the value as the body.
     let argv: string[];
@@ -352,7 +359,8 @@ export function createUpstashHandler(options: UpstashHandlerOptions): UpstashHan
    * each push it gets becomes one server-sent event. Ends (UNSUBSCRIBE, connection closed) when
    * the client aborts the request, cancels the body, or the handler is closed.
    */
-  function subscriptionStream(command: string, names: string[], signal: AbortSignal | undefined, headers: Record<string, string>): Response {
+  function subscriptionStream(command: string, names: string[], request: RestRequest, headers: Record<string, string>): Response {
+    const signal = request.signal ?? undefined;
     const sub = createConnection(target);
     const encoder = new TextEncoder();
     let end = (): void => undefined;
@@ -364,9 +372,11 @@ export function createUpstashHandler(options: UpstashHandlerOptions): UpstashHan
           const fields = msg.items.map((item) => (typeof item === 'string' ? utf8Of(item) : String(item)));
           controller.enqueue(encoder.encode(`data: ${fields.join(',')}\n\n`));
         });
+        // `request` stays referenced (through `end`, in `subscriptions`) until the stream ends
         end = () => {
           if (!open) return;
           open = false;
+          void request.owner;
           off();
           sub.close();
           subscriptions.delete(end);
