@@ -96,13 +96,19 @@ class Reader {
 export class RespClient {
   private readonly reader = new Reader();
   private readonly waiting: ((w: Wire) => void)[] = [];
+  /** Called with every push (`>`: keyspace events on a RESP3 subscriber) in arrival order. */
+  onPush?: (w: Wire) => void;
   private constructor(private readonly socket: net.Socket) {
     socket.on('data', (chunk: Buffer) => {
       this.reader.push(chunk);
       for (;;) {
         const w = this.reader.next();
         if (w === undefined) break;
-        if (w.t === '>') continue; // pushes (keyspace events) are not replies
+        if (w.t === '>') {
+          // pushes (keyspace events) are not replies
+          this.onPush?.(w);
+          continue;
+        }
         this.waiting.shift()?.(w);
       }
     });
@@ -123,6 +129,13 @@ export class RespClient {
       this.waiting.push(resolve);
       this.socket.write(Buffer.from(out, 'latin1'));
     });
+  }
+
+  /** Send argv without waiting for a reply (PSUBSCRIBE on RESP3: its confirmation is a push). */
+  send(argv: readonly string[]): void {
+    let out = `*${argv.length}\r\n`;
+    for (const a of argv) out += `$${a.length}\r\n${a}\r\n`;
+    this.socket.write(Buffer.from(out, 'latin1'));
   }
 
   close(): void {
