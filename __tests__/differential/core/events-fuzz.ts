@@ -18,13 +18,89 @@
  *   key that expires produces exactly one such event on either path (the command that would have
  *   met it lazily meets no key after the active cycle: same events otherwise).
  * - The generator's TTLs are long (≥ 100 s) or already passed, so nothing else expires by wall time.
+ * - A key left with a time already passed (`SET k v EXAT 1`, PXAT …) is reclaimed on both sides
+ *   (SCAN) right after the command that set it: the fake expires it before the next command
+ *   (lib/keyspace: its active expiry is exact), the real server within ~100 ms (hz 10) or on
+ *   lookup, and a command that deletes the target without looking it up (BITOP, SUNIONSTORE …
+ *   with an empty result: dbDelete) publishes `del` in that window where the fake publishes
+ *   `expired` before it (seed 118 of all families, BITOP OR right after SET a -0 EXAT 1).
  * - Lex ranges over a skiplist of mixed scores are skipped as in fuzz.ts (their probe, OBJECT
  *   ENCODING, is mirrored on the fake: it lazily expires the key on both sides alike).
  */
 import { serve, type RedisServer } from '../../../lib/server/index';
 import { callWhileBusy, configChanged, knownDifference, lexRangeUndefined, normalise, showArgv, withBusyRetries } from './fuzz';
-import { type Family, Generator, Rng, isLexRange } from './generator';
+import { type Family, Generator, KEYS, Rng, isLexRange } from './generator';
 import { RespClient, type Wire, showWire } from './resp';
+
+/**
+ * The core generator plus, now and then (EXTRA_SHARE of the commands, when `extra` is on), commands
+ * the core fuzzer does not send, with events of their own: streams (explicit, growing IDs: `*`
+ * would take each side's clock), consumer groups, hash field expiry (long TTLs or times already
+ * passed only; HTTL would answer the milliseconds between commands and is not sent), SORT … STORE,
+ * GETDEL, LMOVE/BLMOVE/BLMPOP/BRPOPLPUSH/BZPOPMIN/BZMPOP with short timeouts. Drawn from their own
+ * Rng (the core generator's Rng is its own): the core draws stay the same.
+ */
+export class EventsGenerator extends Generator {
+  private readonly x: Rng;
+  private nextId = 1;
+  constructor(seed: number, families: readonly Family[], private readonly extra: boolean) {
+    super(new Rng(seed), families);
+    this.x = new Rng(seed + 1_000_003);
+  }
+
+  override command(): string[] {
+    if (this.extra && this.x.chance(EXTRA_SHARE)) return this.extraCommand();
+    return super.command();
+  }
+
+  private extraCommand(): string[] {
+    const r = this.x;
+    const k = r.pick(KEYS);
+    const k2 = () => r.pick(KEYS);
+    const id = () => `${this.nextId++}-${r.int(0, 1)}`;
+    const old = () => `${r.int(0, this.nextId)}-${r.int(0, 1)}`;
+    const group = () => r.pick(['g', 'h']);
+    const consumer = () => r.pick(['c1', 'c2']);
+    const field = () => r.pick(['f', 'g', 'h', '']);
+    const fields = () => {
+      const n = r.int(1, 3);
+      return ['FIELDS', String(r.chance(0.95) ? n : n + 1), ...r.some(n, field)];
+    };
+    switch (r.int(0, 30)) {
+      case 0: case 1: case 2: return ['XADD', k, ...(r.chance(0.2) ? ['NOMKSTREAM'] : []), ...(r.chance(0.2) ? ['MAXLEN', r.pick(['0', '1', '2', '=', '~']), ...(r.chance(0.3) ? ['1'] : [])] : []), id(), 'f', r.pick(['v', '1', ''])];
+      case 3: return ['XTRIM', k, r.pick(['MAXLEN', 'MINID']), r.pick(['0', '1', '2', '3-0', '~', '=', 'x'])];
+      case 4: return ['XDEL', k, old(), ...(r.chance(0.3) ? [old()] : [])];
+      case 5: return ['XGROUP', 'CREATE', k, group(), r.pick(['$', '0', old()]), ...(r.chance(0.4) ? ['MKSTREAM'] : [])];
+      case 6: return ['XGROUP', r.pick(['CREATECONSUMER', 'DELCONSUMER']), k, group(), consumer()];
+      case 7: return ['XGROUP', 'DESTROY', k, group()];
+      case 8: return ['XGROUP', 'SETID', k, group(), r.pick(['$', '0', old()])];
+      case 9: case 10: return ['XREADGROUP', 'GROUP', group(), consumer(), 'COUNT', r.pick(['1', '2', '10']), ...(r.chance(0.2) ? ['NOACK'] : []), 'STREAMS', k, r.pick(['>', '>', '0'])];
+      case 11: return ['XACK', k, group(), old(), ...(r.chance(0.3) ? [old()] : [])];
+      case 12: return ['XCLAIM', k, group(), consumer(), '0', old(), ...(r.chance(0.3) ? ['JUSTID'] : [])];
+      case 13: return ['XAUTOCLAIM', k, group(), consumer(), '0', '0', ...(r.chance(0.3) ? ['COUNT', '1'] : [])];
+      case 14: return ['XSETID', k, r.pick([`${this.nextId + 5}-0`, '0-1', 'x'])];
+      case 15: return ['XRANGE', k, '-', '+'];
+      case 16: return [r.pick(['HEXPIRE', 'HPEXPIRE']), k, r.pick(['100000', '200000', '0', '-1']), ...(r.chance(0.3) ? [r.pick(['NX', 'XX', 'GT', 'LT'])] : []), ...fields()];
+      case 17: return [r.pick(['HEXPIREAT', 'HPEXPIREAT']), k, r.pick(['1', '4102444800', '7258118400', '0']), ...(r.chance(0.3) ? [r.pick(['NX', 'XX', 'GT', 'LT'])] : []), ...fields()];
+      case 18: return ['HPERSIST', k, ...fields()];
+      case 19: return ['HSET', k, field(), r.pick(['v', '1'])];
+      case 20: return ['SORT', k, ...(r.chance(0.6) ? ['ALPHA'] : []), ...(r.chance(0.3) ? ['LIMIT', '0', '2'] : []), 'STORE', k2()];
+      case 21: return ['GETDEL', k];
+      case 22: return ['LMOVE', k, k2(), r.pick(['LEFT', 'RIGHT']), r.pick(['LEFT', 'RIGHT'])];
+      case 23: return ['BLMOVE', k, k2(), r.pick(['LEFT', 'RIGHT']), r.pick(['LEFT', 'RIGHT']), '0.01'];
+      case 24: return ['BLMPOP', '0.01', '2', k, k2(), r.pick(['LEFT', 'RIGHT']), ...(r.chance(0.5) ? ['COUNT', r.pick(['1', '3'])] : [])];
+      case 25: return ['BRPOPLPUSH', k, k2(), '0.01'];
+      case 26: return [r.pick(['BZPOPMIN', 'BZPOPMAX']), k, k2(), '0.01'];
+      case 27: return ['BZMPOP', '0.01', '1', k, r.pick(['MIN', 'MAX']), ...(r.chance(0.5) ? ['COUNT', '2'] : [])];
+      case 28: return [r.pick(['RPUSH', 'ZADD']), k, ...(r.chance(0.5) ? ['1', 'b'] : ['2', 'a'])];
+      case 29: return ['RENAME', k, k2()];
+      default: return ['XLEN', k];
+    }
+  }
+}
+
+/** Share of extra commands (EventsGenerator) when they are on. */
+export const EXTRA_SHARE = 0.25;
 
 /** The database the events fuzzer uses on each side (FLUSHDB before every seed). */
 export const EVENTS_DB = process.env.EVENTS_FUZZ_DB ?? '10';
@@ -66,6 +142,8 @@ export interface EventsFuzzOptions {
   resp3?: boolean;
   /** One flag set for every seed instead of FLAG_SETS. */
   flags?: string;
+  /** EventsGenerator's extra commands (streams, hash field expiry, SORT STORE, blocking pops …). */
+  extra?: boolean;
 }
 
 interface Side {
@@ -124,7 +202,7 @@ async function runSeed(fake: Side, real: Side, options: EventsFuzzOptions, seed:
   if (showWire(set[0]) !== showWire(set[1]) || shown[0] !== shown[1]) return diverge(0, ['CONFIG', 'SET', 'notify-keyspace-events', flags], 'config', `${showWire(set[0])} ${shown[0]}`, `${showWire(set[1])} ${shown[1]}`);
   await Promise.all([drain(fake), drain(real)]);
 
-  const gen = new Generator(new Rng(seed), options.families);
+  const gen = new EventsGenerator(seed, options.families, options.extra ?? true);
   const expired: [string[], string[]] = [[], []];
   let step = 0;
   let busy = false;
@@ -180,6 +258,16 @@ async function runSeed(fake: Side, real: Side, options: EventsFuzzOptions, seed:
       const fk = fe.filter((e) => !isExpired(e));
       const rk = re.filter((e) => !isExpired(e));
       if (fk.join('\n') !== rk.join('\n')) return settle(diverge(step, argv, 'events', `[${fk.join(', ')}]`, `[${rk.join(', ')}]`));
+    }
+    if (block.some((argv) => argv.some((a) => /^(EXAT|PXAT)$/i.test(a)))) {
+      // a time already passed: reclaimed now on both sides (see the module doc)
+      await Promise.all([fake.cmd.call(['SCAN', '0', 'COUNT', '1000']), callWhileBusy(real.cmd, ['SCAN', '0', 'COUNT', '1000'])]);
+      const [fe2, re2] = await Promise.all([drain(fake), drain(real)]);
+      result.events += re2.length;
+      expired[0].push(...fe2.filter(isExpired));
+      expired[1].push(...re2.filter(isExpired));
+      const rest = [fe2.filter((e) => !isExpired(e)), re2.filter((e) => !isExpired(e))];
+      if (rest[0].join() !== rest[1].join()) return settle(diverge(step, ['SCAN', '0', 'COUNT', '1000'], 'events', rest[0].join(', '), rest[1].join(', ')));
     }
   }
   // every key whose time has passed is looked up (and expired) on both sides
