@@ -15,8 +15,8 @@
 import { describeEvents, eventsFuzz, FLAG_SETS } from './core/events-fuzz';
 import { FAMILIES } from './core/generator';
 
-const SEEDS = Number(process.env.EVENTS_FUZZ_SEEDS ?? FLAG_SETS.length);
-const STEPS = Number(process.env.EVENTS_FUZZ_STEPS ?? 200);
+const SEEDS = Number(process.env.EVENTS_FUZZ_SEEDS ?? 2 * FLAG_SETS.length);
+const STEPS = Number(process.env.EVENTS_FUZZ_STEPS ?? 250);
 
 const servers: [string, string | undefined, string][] = [
   ['redis-server 7.0.15 (REDIS_URL)', process.env.REDIS_URL, '7.0'],

@@ -43,7 +43,7 @@ import { RespClient, type Wire, showWire } from './resp';
 export class EventsGenerator extends Generator {
   private readonly x: Rng;
   private nextId = 1;
-  constructor(seed: number, families: readonly Family[], private readonly extra: boolean) {
+  constructor(seed: number, families: readonly Family[], private readonly extra: boolean, private readonly otherDb = false) {
     super(new Rng(seed), families);
     this.x = new Rng(seed + 1_000_003);
   }
@@ -66,7 +66,7 @@ export class EventsGenerator extends Generator {
       const n = r.int(1, 3);
       return ['FIELDS', String(r.chance(0.95) ? n : n + 1), ...r.some(n, field)];
     };
-    switch (r.int(0, 30)) {
+    switch (r.int(0, 35)) {
       case 0: case 1: case 2: return ['XADD', k, ...(r.chance(0.2) ? ['NOMKSTREAM'] : []), ...(r.chance(0.2) ? ['MAXLEN', r.pick(['0', '1', '2', '=', '~']), ...(r.chance(0.3) ? ['1'] : [])] : []), id(), 'f', r.pick(['v', '1', ''])];
       case 3: return ['XTRIM', k, r.pick(['MAXLEN', 'MINID']), r.pick(['0', '1', '2', '3-0', '~', '=', 'x'])];
       case 4: return ['XDEL', k, old(), ...(r.chance(0.3) ? [old()] : [])];
@@ -94,16 +94,36 @@ export class EventsGenerator extends Generator {
       case 27: return ['BZMPOP', '0.01', '1', k, r.pick(['MIN', 'MAX']), ...(r.chance(0.5) ? ['COUNT', '2'] : [])];
       case 28: return [r.pick(['RPUSH', 'ZADD']), k, ...(r.chance(0.5) ? ['1', 'b'] : ['2', 'a'])];
       case 29: return ['RENAME', k, k2()];
+      case 31: return ['EVAL', r.pick(SCRIPTS), '2', k, k2(), r.pick(['v', '1', '3'])];
+      case 32: return ['RESTORE', k, r.pick(['0', '0', '100000000']), r.pick(DUMPS), ...(r.chance(0.5) ? ['REPLACE'] : []), ...(r.chance(0.2) ? ['ABSTTL'] : [])];
+      case 33: return this.otherDb ? ['MOVE', k, OTHER_DB] : ['EXISTS', k];
+      case 34: return this.otherDb ? ['COPY', k, k2(), 'DB', OTHER_DB, ...(r.chance(0.5) ? ['REPLACE'] : [])] : ['EXISTS', k];
       default: return ['XLEN', k];
     }
   }
 }
 
-/** Share of extra commands (EventsGenerator) when they are on. */
-export const EXTRA_SHARE = 0.25;
+/** Scripts (EVAL … 2 key1 key2 value): writes inside a script publish as the commands do. */
+const SCRIPTS = [
+  "redis.call('SET', KEYS[1], ARGV[1]) return redis.call('INCR', KEYS[1])",
+  "redis.call('DEL', KEYS[1]) return redis.call('RPUSH', KEYS[2], ARGV[1])",
+  "return redis.pcall('HSET', KEYS[1], 'f', ARGV[1])",
+  "redis.call('EXPIRE', KEYS[1], 100000) return redis.pcall('LPOP', KEYS[2])",
+  "return redis.pcall('SADD', KEYS[2], ARGV[1], 'x')",
+];
+
+/** DUMP payloads of 7.0.15 (RDB 10, accepted by both builds): the string "hello", the list [a, b] (listpack). */
+const DUMPS = ['\x00\x05hello\n\x00cr\xdfve4 \n', '\x12\x01\x02\r\r\x00\x00\x00\x02\x00\x81a\x02\x81b\x02\xff\n\x00h\xeb\n\x89\x13A\xbb\xb1'];
+
+/** Share of extra commands (EventsGenerator) when they are on (EVENTS_FUZZ_EXTRA_SHARE: another, for runs focused on them). */
+export const EXTRA_SHARE = Number(process.env.EVENTS_FUZZ_EXTRA_SHARE ?? 0.25);
 
 /** The database the events fuzzer uses on each side (FLUSHDB before every seed). */
 export const EVENTS_DB = process.env.EVENTS_FUZZ_DB ?? '10';
+/** EVENTS_FUZZ_TRACE=1: every command and the real server's events after it, on stdout. */
+const TRACE = process.env.EVENTS_FUZZ_TRACE === '1';
+/** The database MOVE and COPY … DB write to (EventsFuzzOptions.otherDb: private servers only). */
+export const OTHER_DB = String((Number(EVENTS_DB) + 1) % 16);
 
 /**
  * The `notify-keyspace-events` values tried, one per seed (seed modulo their count). Both 7.0.15
@@ -144,17 +164,26 @@ export interface EventsFuzzOptions {
   flags?: string;
   /** EventsGenerator's extra commands (streams, hash field expiry, SORT STORE, blocking pops …). */
   extra?: boolean;
+  /**
+   * MOVE and COPY … DB to OTHER_DB too, with the subscribers on every database (`__key*@*__:*`):
+   * for private servers only (a shared server's other databases publish other tests' events).
+   */
+  otherDb?: boolean;
 }
 
 interface Side {
   cmd: RespClient;
+  /** RESP3 subscriber (events as `>` pushes). */
   sub: RespClient;
   pushes: Wire[];
+  /** RESP2 subscriber (events as `*` arrays): must see the same events. */
+  sub2: RespClient;
+  pushes2: Wire[];
 }
 
 /** A pmessage push as `pattern channel payload`; other pushes (the psubscribe confirmation) as undefined. */
 function eventText(w: Wire): string | undefined {
-  if (w.t !== '>' || w.v.length !== 4 || w.v[0].t !== '$' || w.v[0].v !== 'pmessage') return undefined;
+  if ((w.t !== '>' && w.t !== '*') || !w.v || w.v.length !== 4 || w.v[0].t !== '$' || w.v[0].v !== 'pmessage') return undefined;
   return w.v.slice(1).map(showWire).join(' ');
 }
 
@@ -162,19 +191,27 @@ const isExpired = (e: string) => / "__keyevent@\d+__:expired" | "expired"$/.test
 
 /** The events that reached `side`'s subscriber so far (a PING round-trip first). */
 async function drain(side: Side): Promise<string[]> {
-  await side.sub.call(['PING']);
+  await Promise.all([side.sub.call(['PING']), side.sub2.call(['PING'])]);
   const out = side.pushes.splice(0).map(eventText).filter((e): e is string => e !== undefined);
+  const out2 = side.pushes2.splice(0).map(eventText).filter((e): e is string => e !== undefined);
+  // the RESP2 subscriber's events differ: shown as one event the comparison cannot match
+  if (out.join('\n') !== out2.join('\n')) out.push(`RESP2 subscriber saw [${out2.join(', ')}]`);
   return out;
 }
 
-async function openSide(port: number, host: string): Promise<Side> {
+async function openSide(port: number, host: string, allDbs: boolean): Promise<Side> {
   const cmd = await RespClient.connect(port, host);
   const sub = await RespClient.connect(port, host);
-  const side: Side = { cmd, sub, pushes: [] };
+  const sub2 = await RespClient.connect(port, host);
+  const side: Side = { cmd, sub, pushes: [], sub2, pushes2: [] };
   sub.onPush = (w) => side.pushes.push(w);
+  sub2.onPush = (w) => side.pushes2.push(w);
+  sub2.resp2Pushes = true;
   await cmd.call(['SELECT', EVENTS_DB]);
   await sub.call(['HELLO', '3']);
-  sub.send(['PSUBSCRIBE', `__key*@${EVENTS_DB}__:*`]);
+  const pattern = allDbs ? '__key*@*__:*' : `__key*@${EVENTS_DB}__:*`;
+  sub.send(['PSUBSCRIBE', pattern]);
+  sub2.send(['PSUBSCRIBE', pattern]);
   await drain(side);
   return side;
 }
@@ -194,6 +231,11 @@ async function runSeed(fake: Side, real: Side, options: EventsFuzzOptions, seed:
   const diverge = (step: number, argv: string[], what: EventsDivergence['what'], f: string, r: string): EventsDivergence => ({ seed, step, flags, argv, what, fake: f, real: r, history: [...history] });
   for (const s of [fake, real]) {
     await callWhileBusy(s.cmd, ['HELLO', resp]);
+    if (options.otherDb) {
+      await callWhileBusy(s.cmd, ['SELECT', OTHER_DB]);
+      await callWhileBusy(s.cmd, ['FLUSHDB']);
+      await callWhileBusy(s.cmd, ['SELECT', EVENTS_DB]);
+    }
     await callWhileBusy(s.cmd, ['FLUSHDB']);
   }
   // the config reply and the flags as shown are compared first
@@ -202,7 +244,7 @@ async function runSeed(fake: Side, real: Side, options: EventsFuzzOptions, seed:
   if (showWire(set[0]) !== showWire(set[1]) || shown[0] !== shown[1]) return diverge(0, ['CONFIG', 'SET', 'notify-keyspace-events', flags], 'config', `${showWire(set[0])} ${shown[0]}`, `${showWire(set[1])} ${shown[1]}`);
   await Promise.all([drain(fake), drain(real)]);
 
-  const gen = new EventsGenerator(seed, options.families, options.extra ?? true);
+  const gen = new EventsGenerator(seed, options.families, options.extra ?? true, options.otherDb ?? false);
   const expired: [string[], string[]] = [[], []];
   let step = 0;
   let busy = false;
@@ -253,6 +295,7 @@ async function runSeed(fake: Side, real: Side, options: EventsFuzzOptions, seed:
       }
       const [fe, re] = await Promise.all([drain(fake), drain(real)]);
       result.events += re.length;
+      if (TRACE) console.log(`${showArgv(argv)}\n    ${re.join('\n    ')}`);
       expired[0].push(...fe.filter(isExpired));
       expired[1].push(...re.filter(isExpired));
       const fk = fe.filter((e) => !isExpired(e));
@@ -290,8 +333,8 @@ async function runSeed(fake: Side, real: Side, options: EventsFuzzOptions, seed:
 export async function eventsFuzz(options: EventsFuzzOptions): Promise<EventsFuzzResult> {
   const server: RedisServer = await serve({ port: 0, redisVersion: options.redisVersion, clockCommand: false });
   const u = new URL(options.url);
-  const fake = await openSide(server.port, '127.0.0.1');
-  const real = await openSide(Number(u.port || 6379), u.hostname);
+  const fake = await openSide(server.port, '127.0.0.1', options.otherDb ?? false);
+  const real = await openSide(Number(u.port || 6379), u.hostname, options.otherDb ?? false);
   const previous = await configValue(real.cmd);
   const result: EventsFuzzResult = { commands: 0, events: 0, skipped: 0, knownEnded: 0, divergences: [] };
   try {
@@ -305,6 +348,7 @@ export async function eventsFuzz(options: EventsFuzzOptions): Promise<EventsFuzz
     for (const s of [fake, real]) {
       s.cmd.close();
       s.sub.close();
+      s.sub2.close();
     }
     await server.close();
   }

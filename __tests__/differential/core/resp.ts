@@ -98,13 +98,15 @@ export class RespClient {
   private readonly waiting: ((w: Wire) => void)[] = [];
   /** Called with every push (`>`: keyspace events on a RESP3 subscriber) in arrival order. */
   onPush?: (w: Wire) => void;
+  /** A RESP2 subscriber: arrays led by message/pmessage/(p)subscribe are its pushes too. */
+  resp2Pushes = false;
   private constructor(private readonly socket: net.Socket) {
     socket.on('data', (chunk: Buffer) => {
       this.reader.push(chunk);
       for (;;) {
         const w = this.reader.next();
         if (w === undefined) break;
-        if (w.t === '>') {
+        if (w.t === '>' || (this.resp2Pushes && w.t === '*' && w.v && w.v[0]?.t === '$' && /^p?(message|subscribe)$/.test(w.v[0].v ?? ''))) {
           // pushes (keyspace events) are not replies
           this.onPush?.(w);
           continue;
