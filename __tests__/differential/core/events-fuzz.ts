@@ -170,6 +170,12 @@ export const OTHER_DB = String((Number(EVENTS_DB) + 1) % 16);
  * `o`, `c` … are refused by both). `n` (new) and `m` (keymiss) are not part of `A`.
  */
 export const FLAG_SETS = ['KEA', 'Kg$', 'Exe', 'KEAnm', 'KEAm', 'Kl$', 'Eshz', 'KEgxn', 'AK', 'Ezm', 'KEA$lshzxetgd', 'Kn'];
+/**
+ * More values for the CLI's runs (EVENTS_FUZZ_MORE_FLAGS=1): shown forms (`KEg$lshzxetmdn` shows
+ * as `AKEm`), classes that publish nothing here (`A` without K/E, `Kt`, `Ed`), and values both
+ * refuse (`KEAo`, ` KEA`, `kea`: the error, and the previous seed's flags stay on both sides).
+ */
+export const MORE_FLAG_SETS = [...FLAG_SETS, 'A', 'KEg$lshzxetmdn', 'Kt', 'Ed', 'KAK', 'KEAo', ' KEA', 'kea', 'KEAn', 'Kx', 'Eg'];
 
 export interface EventsDivergence {
   seed: number;
@@ -274,7 +280,8 @@ const sortedText = (items: string[]) => `[${[...items].sort().join(', ')}]`;
 
 async function runSeed(fake: Side, real: Side, options: EventsFuzzOptions, seed: number, result: EventsFuzzResult, retried: boolean): Promise<EventsDivergence | undefined | 'busy'> {
   const resp = options.resp3 && seed % 2 === 1 ? '3' : '2';
-  const flags = options.flags ?? FLAG_SETS[seed % FLAG_SETS.length];
+  const sets = process.env.EVENTS_FUZZ_MORE_FLAGS === '1' ? MORE_FLAG_SETS : FLAG_SETS;
+  const flags = options.flags ?? sets[seed % sets.length];
   const history: string[][] = [];
   const diverge = (step: number, argv: string[], what: EventsDivergence['what'], f: string, r: string): EventsDivergence => ({ seed, step, flags, argv, what, fake: f, real: r, history: [...history] });
   for (const s of [fake, real]) {
