@@ -110,7 +110,7 @@ const isBusy = (w: Wire) => w.t === '-' && /^(BUSY |EXECABORT .*: BUSY )/.test(w
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A command on the real server, waited out while another client's script keeps it BUSY. */
-async function callWhileBusy(c: RespClient, argv: string[]): Promise<Wire> {
+export async function callWhileBusy(c: RespClient, argv: string[]): Promise<Wire> {
   for (let tries = 0; ; tries++) {
     const w = await c.call(argv);
     if (!isBusy(w) || tries >= 600) return w;
@@ -119,7 +119,7 @@ async function callWhileBusy(c: RespClient, argv: string[]): Promise<Wire> {
 }
 
 /** The strings at the leaves of a reply, in order. */
-function leaves(w: Wire): string[] {
+export function leaves(w: Wire): string[] {
   if (w.t === '*' || w.t === '%' || w.t === '~' || w.t === '>') return (w.v ?? []).flatMap(leaves);
   return 'v' in w && typeof w.v === 'string' ? [w.v] : [];
 }
@@ -132,7 +132,7 @@ function leaves(w: Wire): string[] {
  * to another (a listpack is walked linearly: defined, and emulated). Then the command is sent to
  * neither side (see Generator.next for transactions).
  */
-async function lexRangeUndefined(real: RespClient, argv: readonly string[]): Promise<boolean> {
+export async function lexRangeUndefined(real: RespClient, argv: readonly string[]): Promise<boolean> {
   const key = argv[0].toUpperCase() === 'ZRANGESTORE' ? argv[2] : argv[1];
   if (key === undefined) return false;
   const encoding = await callWhileBusy(real, ['OBJECT', 'ENCODING', key]);
@@ -158,7 +158,7 @@ function configMap(w: Wire): Map<string, string> {
  * (__tests__/differential/zset-real-server.test.ts sets zset-max-listpack-entries to 0 and 1), and
  * the seed then runs again, as for BUSY.
  */
-async function configChanged(fake: RespClient, real: RespClient): Promise<boolean> {
+export async function configChanged(fake: RespClient, real: RespClient): Promise<boolean> {
   const [f, r] = await Promise.all([fake.call(['CONFIG', 'GET', '*max-*']), callWhileBusy(real, ['CONFIG', 'GET', '*max-*'])]);
   const rm = configMap(r);
   for (const [k, v] of configMap(f)) if (rm.has(k) && rm.get(k) !== v) return true;
@@ -173,7 +173,7 @@ async function configChanged(fake: RespClient, real: RespClient): Promise<boolea
  * and the fake answer INVALIDOBJ (lib/model/hyperloglog.ts). A damaged HLL string comes from
  * APPEND/SETRANGE on one (seed 224 of all families).
  */
-function knownDifference(version: string, fake: Wire, real: Wire): boolean {
+export function knownDifference(version: string, fake: Wire, real: Wire): boolean {
   return version === '8.0' && fake.t === '-' && fake.v.startsWith('INVALIDOBJ Corrupted HLL') && real.t !== '-';
 }
 

@@ -96,13 +96,21 @@ class Reader {
 export class RespClient {
   private readonly reader = new Reader();
   private readonly waiting: ((w: Wire) => void)[] = [];
+  /** Called with every push (`>`: keyspace events on a RESP3 subscriber) in arrival order. */
+  onPush?: (w: Wire) => void;
+  /** A RESP2 subscriber: arrays led by message/pmessage/(p)subscribe are its pushes too. */
+  resp2Pushes = false;
   private constructor(private readonly socket: net.Socket) {
     socket.on('data', (chunk: Buffer) => {
       this.reader.push(chunk);
       for (;;) {
         const w = this.reader.next();
         if (w === undefined) break;
-        if (w.t === '>') continue; // pushes (keyspace events) are not replies
+        if (w.t === '>' || (this.resp2Pushes && w.t === '*' && w.v && w.v[0]?.t === '$' && /^p?(message|subscribe)$/.test(w.v[0].v ?? ''))) {
+          // pushes (keyspace events) are not replies
+          this.onPush?.(w);
+          continue;
+        }
         this.waiting.shift()?.(w);
       }
     });
@@ -123,6 +131,13 @@ export class RespClient {
       this.waiting.push(resolve);
       this.socket.write(Buffer.from(out, 'latin1'));
     });
+  }
+
+  /** Send argv without waiting for a reply (PSUBSCRIBE on RESP3: its confirmation is a push). */
+  send(argv: readonly string[]): void {
+    let out = `*${argv.length}\r\n`;
+    for (const a of argv) out += `$${a.length}\r\n${a}\r\n`;
+    this.socket.write(Buffer.from(out, 'latin1'));
   }
 
   close(): void {

@@ -14,7 +14,6 @@ import { CommandError, errProtectedCommand, errUnknownCommand, errUnknownSubcomm
 import type { Keyspace } from '../../keyspace/keyspace';
 import type { Reply } from '../../reply/reply';
 import { StreamsMockError } from '../../clock/clock';
-import { bytesOf as toByteString } from '../../bytes/index';
 import { commandStatsName, RejectedCommandError } from '../../stats/command-stats';
 import { runBuiltin as runEmulated } from '../emulated/builtins';
 import { callWithinLimit } from '../emulated/large-args';
@@ -246,7 +245,9 @@ export function runStream(conn: Connection, argv: string[], refusals = false): R
 export function block(conn: Connection, ks: Keyspace, request: BlockRequest, argv: string[]): Promise<Reply> {
   conn.blockedCalls++;
   const p = ks.blocking.block(conn, request.keys.map(storeKeyOfBytes), request, (req, key) => {
-    const retry = () => req.retry(context(conn, true), key === undefined ? undefined : toByteString(key));
+    // the signalled store key is the key's bytes already (storeKeyOfBytes): re-encoding it as
+    // UTF-8 missed every key with a byte past 0x7f (`BLPOP k\xff` never served: events fuzzer)
+    const retry = () => req.retry(context(conn, true), key);
     const tracking = conn.server.tracking;
     const serve = tracking === null ? retry : () => tracking.served(conn, retry);
     const repl = conn.server.replication;
