@@ -90,8 +90,9 @@ describe("ioredis-mock's data option", () => {
 
   it('refuses stream entries out of order with a StreamsMockError that names the key and the entry', () => {
     expect(() => new Redis({ port: 51_106, data: { s: [['2-0', ['f', 'v']], ['1-0', ['f', 'v']]] } })).toThrow(
-      'data for key "s": stream entry "1-0": IDs must be above 0-0 and increasing (the entry before is 2-0); order the entries by ID',
+      'data for key "s": stream entry "1-0": IDs must be increasing (the entry before is 2-0); order the entries by ID',
     );
+    expect(() => new Redis({ port: 51_109, data: { s: [['0-0', ['f', 'v']]] } })).toThrow('data for key "s": stream entry "0-0": IDs must be above 0-0 (as XADD requires); start at 0-1 or 1-0');
     expect(() => new Redis({ port: 51_107, data: { s: [['x', ['f', 'v']]] } })).toThrow(/stream entry "x": not a stream ID/);
     expect(() => new Redis({ port: 51_108, data: { s: [['1-0', ['f']]] } })).toThrow(/flat \[field, value, …\] list/);
   });

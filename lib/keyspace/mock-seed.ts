@@ -50,8 +50,9 @@ function streamOfSeed(key: string, entries: [string | Buffer, unknown[]][]): Str
     const id = parseStrictId(text);
     const where = `data for key ${JSON.stringify(key)}: stream entry ${JSON.stringify(text)}`;
     if (id === null) throw new StreamsMockError(`${where}: not a stream ID; give each entry as ['<ms>-<seq>', [field, value, …]]`);
-    if (isZeroId(id) || (s.length > 0 && compareIds(id, s.lastId) <= 0)) {
-      throw new StreamsMockError(`${where}: IDs must be above 0-0 and increasing (the entry before is ${formatId(s.lastId)}); order the entries by ID`);
+    if (isZeroId(id)) throw new StreamsMockError(`${where}: IDs must be above 0-0 (as XADD requires); start at 0-1 or 1-0`);
+    if (s.length > 0 && compareIds(id, s.lastId) <= 0) {
+      throw new StreamsMockError(`${where}: IDs must be increasing (the entry before is ${formatId(s.lastId)}); order the entries by ID`);
     }
     if (fields.length === 0 || fields.length % 2 !== 0) {
       throw new StreamsMockError(`${where}: give its fields as a flat [field, value, …] list with at least one pair`);

@@ -33,3 +33,26 @@ it('reads a group, then claims the entry once it has been idle 30 s on the fake 
 it('answers a command error as Upstash does: HTTP 400 {error}, thrown by the client', async () => {
   await expect(redis.xreadgroup('nogroup', 'c', 'nostream', '>')).rejects.toThrow(/NOGROUP/);
 });
+
+it('delivers a published message to redis.subscribe(), and unsubscribe() ends the subscription', async () => {
+  const subscriber = redis.subscribe(['news']);
+  const got = [];
+  let subscribed = false;
+  subscriber.on('subscribe', () => (subscribed = true));
+  subscriber.on('message', (m) => got.push(m.message));
+  const until = async (check) => {
+    for (let i = 0; i < 400 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(check()).toBe(true);
+  };
+  await until(() => subscribed);
+  expect(await redis.publish('news', { n: 1 })).toBe(1);
+  await until(() => got.length === 1);
+  expect(got).toEqual([{ n: 1 }]);
+  await subscriber.unsubscribe();
+  let receivers = 1;
+  for (let i = 0; i < 50 && receivers !== 0; i++) {
+    receivers = await redis.publish('news', 'after');
+    if (receivers !== 0) await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  expect(receivers).toBe(0);
+});
