@@ -28,7 +28,7 @@
  *   ENCODING, is mirrored on the fake: it lazily expires the key on both sides alike).
  */
 import { serve, type RedisServer } from '../../../lib/server/index';
-import { callWhileBusy, configChanged, knownDifference, lexRangeUndefined, normalise, showArgv, withBusyRetries } from './fuzz';
+import { callWhileBusy, configChanged, knownDifference, lexRangeUndefined, normalisePair, showArgv, withBusyRetries } from './fuzz';
 import { type Family, Generator, KEYS, Rng, isLexRange } from './generator';
 import { RespClient, type Wire, showWire } from './resp';
 
@@ -356,15 +356,7 @@ async function runSeed(fake: Side, real: Side, options: EventsFuzzOptions, seed:
       result.commands++;
       busy ||= r.t === '-' && /^(BUSY |EXECABORT .*: BUSY )/.test(r.v);
       const upper = argv[0].toUpperCase();
-      let fn: Wire;
-      let rn: Wire;
-      if (upper === 'EXEC' && f.t === '*' && r.t === '*' && f.v && r.v && f.v.length === queued.length && r.v.length === queued.length) {
-        fn = { t: '*', v: f.v.map((x, i) => normalise(queued[i], x)) };
-        rn = { t: '*', v: r.v.map((x, i) => normalise(queued[i], x)) };
-      } else {
-        fn = normalise(argv, f);
-        rn = normalise(argv, r);
-      }
+      const [fn, rn] = normalisePair(argv, queued, f, r);
       if (upper !== 'MULTI' && upper !== 'EXEC') queued.push(argv);
       if (showWire(fn) !== showWire(rn)) {
         if (knownDifference(options.redisVersion, f, r)) {

@@ -65,6 +65,17 @@ function roundDistances(w: Wire): Wire {
 }
 
 /** The reply with what Redis leaves to chance taken out (see the module doc). */
+/**
+ * Both sides' replies to `argv` normalised: an EXEC's array element by element, each with the
+ * command `queued` in the transaction (when both sides answered one reply per queued command).
+ */
+export function normalisePair(argv: readonly string[], queued: readonly string[][], f: Wire, r: Wire): [Wire, Wire] {
+  if (argv[0].toUpperCase() === 'EXEC' && f.t === '*' && r.t === '*' && f.v && r.v && f.v.length === queued.length && r.v.length === queued.length) {
+    return [{ t: '*', v: f.v.map((x, i) => normalise(queued[i], x)) }, { t: '*', v: r.v.map((x, i) => normalise(queued[i], x)) }];
+  }
+  return [normalise(argv, f), normalise(argv, r)];
+}
+
 export function normalise(argv: readonly string[], w: Wire): Wire {
   const name = argv[0].toUpperCase();
   if (w.t === '-' || w.t === '$' && w.v === null) return w;
@@ -212,15 +223,7 @@ async function runSeed(fake: RespClient, real: RespClient, options: FuzzOptions,
       result.commands++;
       busy ||= isBusy(r);
       const upper = argv[0].toUpperCase();
-      let fn: Wire;
-      let rn: Wire;
-      if (upper === 'EXEC' && f.t === '*' && r.t === '*' && f.v && r.v && f.v.length === queued.length && r.v.length === queued.length) {
-        fn = { t: '*', v: f.v.map((x, i) => normalise(queued[i], x)) };
-        rn = { t: '*', v: r.v.map((x, i) => normalise(queued[i], x)) };
-      } else {
-        fn = normalise(argv, f);
-        rn = normalise(argv, r);
-      }
+      const [fn, rn] = normalisePair(argv, queued, f, r);
       if (upper !== 'MULTI' && upper !== 'EXEC') queued.push(argv);
       if (text(fn) !== text(rn)) {
         // leave a MULTI open on neither side
