@@ -79,6 +79,15 @@ describe("ioredis-mock's data option", () => {
     redis.disconnect();
   });
 
+  it('seeds a sorted set from a Map of member → { score, value }, and names the fix for a Map of member → score', async () => {
+    const redis = new Redis({ port: 51_110, data: { z: new Map([['m2', { score: 2, value: 'm2' }], ['m1', { score: 1, value: 'm1' }]]) } }) as any;
+    expect(await redis.zrange('z', 0, -1, 'WITHSCORES')).toEqual(['m1', '1', 'm2', '2']);
+    redis.disconnect();
+    expect(() => new Redis({ port: 51_111, data: { z: new Map([['m1', 1]]) } })).toThrow(
+      'data for key "z": a sorted set is a Map of member → { score, value } (ioredis-mock\'s shape), e.g. new Map([[\'m1\', { score: 1, value: \'m1\' }]]); member "m1" has 1',
+    );
+  });
+
   it('redis.data.set takes the same shapes as the option', async () => {
     const redis = new Redis({ port: 51_105 }) as any;
     redis.data.set('s', [['1-1', ['f', 'v']]]);

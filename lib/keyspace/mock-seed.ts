@@ -63,12 +63,31 @@ function streamOfSeed(key: string, entries: [string | Buffer, unknown[]][]): Str
 }
 
 /**
+ * A sorted set in ioredis-mock's shape: a Map of member → `{ score, value }` (`value` the member).
+ * @throws StreamsMockError for another Map (e.g. member → score), which would store members
+ *   named "undefined" with NaN scores
+ */
+function checkZsetSeed(key: string, val: Map<unknown, unknown>): void {
+  for (const [member, entry] of val) {
+    const e = entry as { score?: unknown; value?: unknown } | null;
+    if (typeof e !== 'object' || e === null || e.score === undefined || e.value === undefined || Number.isNaN(Number(e.score))) {
+      throw new StreamsMockError(
+        `data for key ${JSON.stringify(key)}: a sorted set is a Map of member → { score, value } (ioredis-mock's shape), ` +
+          `e.g. new Map([['m1', { score: 1, value: 'm1' }]]); member ${JSON.stringify(String(member))} has ${JSON.stringify(entry) ?? String(entry)}`,
+      );
+    }
+  }
+}
+
+/**
  * What to store for `val` at `key` (a key as given, for messages) when a value comes in one of
  * ioredis-mock's shapes.
- * @throws StreamsMockError for a stream seed whose entries are not valid (see `streamOfSeed`)
+ * @throws StreamsMockError for a stream seed whose entries are not valid (see `streamOfSeed`), or a
+ *   Map that is not member → `{ score, value }`
  */
 export function seedValue(key: string, val: unknown): Seeded {
   if (isEmptyContainer(val) || isPolledMark(key, val)) return { kind: 'none' };
+  if (val instanceof Map) checkZsetSeed(key, val);
   if (isStreamSeed(val)) return { kind: 'stream', value: streamOfSeed(key, val) };
   return { kind: 'value', value: val };
 }
