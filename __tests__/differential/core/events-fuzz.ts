@@ -28,7 +28,7 @@
  *   ENCODING, is mirrored on the fake: it lazily expires the key on both sides alike).
  */
 import { serve, type RedisServer } from '../../../lib/server/index';
-import { callWhileBusy, configChanged, knownDifference, lexRangeUndefined, normalisePair, showArgv, withBusyRetries } from './fuzz';
+import { type FuzzOptions, callWhileBusy, configChanged, knownDifference, lexRangeUndefined, normalisePair, showArgv, withBusyRetries } from './fuzz';
 import { type Family, Generator, KEYS, Rng, isLexRange } from './generator';
 import { RespClient, type Wire, showWire } from './resp';
 
@@ -198,13 +198,8 @@ export interface EventsFuzzResult {
   divergences: EventsDivergence[];
 }
 
-export interface EventsFuzzOptions {
-  url: string;
-  redisVersion: string;
-  families: readonly Family[];
-  seeds: readonly number[];
-  steps: number;
-  resp3?: boolean;
+/** The core fuzzer's options (url, redisVersion, families, seeds, steps, resp3) and the events fuzzer's own. */
+export interface EventsFuzzOptions extends FuzzOptions {
   /** One flag set for every seed instead of FLAG_SETS. */
   flags?: string;
   /** EventsGenerator's extra commands (streams, hash field expiry, SORT STORE, blocking pops …). */
