@@ -36,7 +36,8 @@ describe('used_memory counts value sizes', () => {
     const after = await usedMemory(c);
     near(after - before, 278840, 1.5);
     near(Number(await c.execute(['MEMORY', 'USAGE', 'big'])), 229424, 1.5);
-    expect(after - before).toBe(await c.execute(['MEMORY', 'USAGE', 'big']));
+    // MEMORY USAGE is object.c's figure (lib/stats/object-size.ts: jemalloc in 7.0, exact there),
+    // used_memory the cheaper estimate of memory-model.ts: as on Redis, they differ
     await c.execute(['DEL', 'big']);
     expect(await usedMemory(c)).toBe(before);
   });

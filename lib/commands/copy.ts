@@ -88,7 +88,11 @@ function copy(ctx: CommandContext, argv: string[]): Reply {
   // a time past 2^53 ms goes over exactly (setValue takes the number)
   if (expireAt !== undefined && !Number.isSafeInteger(expireAt)) target.setTtlAt(args.destination, expireAt, db.ttlAtExact?.(args.source));
   // dupStringObject keeps the encoding (raw stays raw) in an object of its own (no shared integer)
-  if (value.type === 'string') target.setStringMark?.(args.destination, db.stringMark?.(args.source) ?? 'unshared');
+  // (a grown raw sds is copied to one of its length: createRawStringObject)
+  if (value.type === 'string') {
+    const mark = db.stringMark?.(args.source) ?? 'unshared';
+    target.setStringMark?.(args.destination, typeof mark === 'object' ? 'raw' : mark);
+  }
   target.notifyEvent('n', 'new', args.destination); // dbAdd (after the REPLACE's delete too)
   target.notifyEvent('g', 'copy_to', args.destination);
   db.dirty?.(1); // server.dirty++ (db.c copyCommand)

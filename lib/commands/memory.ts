@@ -1,15 +1,15 @@
 /**
- * MEMORY USAGE key [SAMPLES count] (object.c memoryCommand), minimal: the fake has no allocator,
- * so the answer is an APPROXIMATE byte count (lib/stats/memory-model.ts keyBytes: the key's and
- * the value's bytes plus overheads per key and per element, an aggregate sized from `count`
- * sampled elements, all of them for 0), in the order of magnitude Redis reports, never its exact
- * figure; the same figure INFO's used_memory and maxmemory count. A missing key answers nil. Errors as Redis: SAMPLES without a value or another word
+ * MEMORY USAGE key [SAMPLES count] (object.c memoryCommand): object.c's sum of the key's and the
+ * value's allocations at the emulated allocator's sizes (lib/stats/object-size.ts: exact for
+ * strings, listpacks, intsets and one-node quicklists; hash tables, skiplists, grown strings and
+ * streams estimated), an aggregate sized from `count` sampled elements, all of them for 0. INFO's
+ * used_memory and maxmemory keep their cheaper estimate (lib/stats/memory-model.ts). A missing key answers nil. Errors as Redis: SAMPLES without a value or another word
  * ("syntax error"), a count not an integer, a negative count ("syntax error").
  * DOCTOR, STATS, MALLOC-STATS, PURGE: lib/commands/memory-report.ts. MEMORY HELP: Redis's list
  * ("Prints" → "Print" in 7.2).
  */
 import { ERR_SYNTAX, fail } from '../errors';
-import { keyBytes } from '../stats/memory-model';
+import { memoryUsage } from '../stats/object-size';
 import { int64OrFail, is } from './args';
 import { OK, statusLines, type Reply, VerbatimReply } from '../reply/reply';
 import { predates, supports } from '../version';
@@ -29,7 +29,7 @@ function usage(ctx: CommandContext, argv: string[]): Reply {
   const key = argv[2];
   const value = ctx.db.lookup(key);
   if (value === undefined) return null;
-  return keyBytes(key, value, samples);
+  return memoryUsage(key, value, samples, { version: ctx.version, mark: ctx.db.stringMark?.(key) });
 }
 
 /**

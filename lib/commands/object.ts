@@ -37,7 +37,7 @@
 import type { ServerConfig } from '../config/server-config';
 import { fail } from '../errors';
 import { Stream } from '../model/stream';
-import { type StringMark, stringEncoding } from '../model/string-encoding';
+import { isRawMark, type StringMark, stringEncoding } from '../model/string-encoding';
 import { supports, type RedisVersion } from '../version';
 import { helpReply } from './xgroup';
 import type { CommandContext, CommandHandler, CommandSpec, Db, Reply } from './types';
@@ -77,7 +77,7 @@ function stringBytes(value: unknown): string | undefined {
 
 /** OBJECT ENCODING of a stored value (see the module doc). */
 export function encodingOf(value: unknown, config: ServerConfig | undefined, version: RedisVersion, mark?: StringMark): string {
-  if (mark === 'raw' && Buffer.isBuffer(value)) return 'raw'; // a bitmap (string-value.ts): no need to read it
+  if (isRawMark(mark) && Buffer.isBuffer(value)) return 'raw'; // a bitmap (string-value.ts): no need to read it
   const s = stringBytes(value);
   if (s !== undefined) return stringEncoding(s, mark);
   if (value instanceof Stream) return 'stream';

@@ -18,6 +18,7 @@
 import { StreamsMockError } from '../clock/clock';
 import { ERR_NOT_INTEGER, ERR_SYNTAX, ERR_WRONGTYPE, errWrongArity, fail } from '../errors';
 import { MapReply, OK, type Reply } from '../reply/reply';
+import { appendedSds } from '../stats/object-size';
 import { supports } from '../version';
 import { INT64_MAX, int64OrFail, is, parseInt64, parseSmallInt } from './args';
 import { MAX_JS_STRING, bitsAt, bytesOfStored, protoMaxBulkLen, storeString, stringForRead, stringForWrite, writableBitmap } from './string-value';
@@ -300,7 +301,8 @@ function append(ctx: CommandContext, argv: string[]): Reply {
   } else {
     checkStringLength(db, old.length, argv[2].length);
     const next = old + argv[2];
-    db.store(key, next, true, 'raw'); // changed in place: raw (lib/model/string-encoding.ts)
+    // changed in place: raw (lib/model/string-encoding.ts), its sds grown greedily (MEMORY USAGE)
+    db.store(key, next, true, appendedSds(old, db.stringMark?.(key), argv[2].length, ctx.version));
     total = next.length;
   }
   db.notifyEvent('$', 'append', key);

@@ -484,6 +484,8 @@ export class KeyStore {
 
   /** Mark the value at `key`, if any, as `mark` decided its encoding (no write: WATCH untouched). */
   markString(key: string, mark: StringMark): void {
+    // unshared again (dbUnshareStringValue of a raw string): its grown allocation stays
+    if (mark === 'raw' && typeof this.marks.get(key) === 'object') return;
     if (this.raw.has(key)) this.marks.set(key, mark);
   }
 

@@ -330,6 +330,28 @@ export class RedisHash {
     }
   }
 
+  /**
+   * Up to `k` entries spread evenly over HGETALL order (MEMORY USAGE's sample: Redis takes the
+   * first entries of its hash-seeded order, in effect a random sample); every entry when `k` is
+   * at least the size. O(k) but for removed entries not yet compacted.
+   */
+  sample(k: number): HashEntry[] {
+    const order = this.order;
+    const out: HashEntry[] = [];
+    if (k >= this.size) {
+      for (const e of order) if (!e.removed) out.push(e);
+      return out;
+    }
+    let j = 0;
+    for (let i = 0; i < k; i++) {
+      j = Math.max(j, Math.floor((i * order.length) / k));
+      while (j < order.length && order[j].removed) j++;
+      if (j >= order.length) break;
+      out.push(order[j++]);
+    }
+    return out;
+  }
+
   /** The entries in HGETALL order. */
   *entries(): IterableIterator<HashEntry> {
     for (const e of this.order) if (!e.removed) yield e;

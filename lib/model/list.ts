@@ -181,6 +181,14 @@ export class RedisList {
     return this.quicklist ? this.nodes.length : 1;
   }
 
+  /**
+   * Bytes of quicklist node `n` (0 = head): its listpack's, or a plain node's element; while a
+   * listpack, the listpack's (MEMORY USAGE: object.c sizes each node's `entry`).
+   */
+  nodeBytes(n: number): number {
+    return this.quicklist ? (this.nodes[n]?.sz ?? 0) : this.bytes;
+  }
+
   /** True when held as a quicklist (Redis 7.2+ encoding state). */
   get isQuicklist(): boolean {
     return this.quicklist;

@@ -17,17 +17,36 @@
  *   else `raw`, never `int`.
  * - `unshared`: COPY's duplicate of a string (dupStringObject): its encoding by content, but an
  *   `int` is an object of its own, never one of the shared integers (OBJECT REFCOUNT 1).
+ * - an `SdsBlock`: `raw`, and APPEND grew its sds in place (sds.c sdsMakeRoomFor's greedy room):
+ *   the allocation MEMORY USAGE counts (lib/stats/object-size.ts).
  * RENAME and MOVE keep the mark (the same object), COPY keeps `raw`/`float` (dupStringObject
- * keeps the encoding); RESTORE decides by content (rdbLoadObject's tryObjectEncoding), as SET does.
+ * keeps the encoding; its copy of a grown sds fits its length); RESTORE decides by content
+ * (rdbLoadObject's tryObjectEncoding), as SET does.
  */
 
+/**
+ * A raw string's sds as allocated: its header's size, the block `zmalloc_size` reports and the
+ * bytes it may hold (`sdsalloc`: the block less the header and terminator, or its length once
+ * sdsRemoveFreeSpace trimmed it).
+ */
+export interface SdsBlock {
+  readonly hdr: number;
+  readonly block: number;
+  readonly alloc: number;
+}
+
 /** How a string's encoding was decided when not by its content alone (see above). */
-export type StringMark = 'raw' | 'float' | 'unshared';
+export type StringMark = 'raw' | 'float' | 'unshared' | SdsBlock;
+
+/** True for the marks of a raw string (`raw`, or a raw string with its allocation). */
+export function isRawMark(mark: StringMark | undefined): boolean {
+  return mark === 'raw' || typeof mark === 'object';
+}
 
 /** The encoding of the byte string `value`: tryObjectEncoding's, or as `mark` decided it (see above). */
 export function stringEncoding(value: string, mark?: StringMark): 'int' | 'embstr' | 'raw' {
   const n = value.length;
-  if (mark === 'raw') return 'raw';
+  if (isRawMark(mark)) return 'raw';
   if ((mark === undefined || mark === 'unshared') && n <= 20 && isLongLong(value)) return 'int';
   return n <= 44 ? 'embstr' : 'raw';
 }

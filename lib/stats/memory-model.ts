@@ -1,6 +1,7 @@
 /**
- * The fake's model of `used_memory` (INFO memory), of MEMORY USAGE and of what `maxmemory`
- * compares with: a fixed baseline (an empty server) plus the bytes of every key and its value,
+ * The fake's model of `used_memory` (INFO memory) and of what `maxmemory` compares with (MEMORY
+ * USAGE: lib/stats/object-size.ts, object.c's figure, which falls back on this for values it does
+ * not size and borrows its stream sizing): a fixed baseline (an empty server) plus the bytes of every key and its value,
  * figured as Redis roughly allocates them (measured with MEMORY USAGE and INFO's used_memory on
  * 7.0.15 and the post-7.4 build): a string of n bytes about n + 56; a listpack (small hash, set,
  * sorted set, every list) about its elements' bytes plus 2 each (a sorted set's score another 9);
@@ -51,10 +52,10 @@ const STREAM_CONSUMER = 40;
  * smaller), full nodes shrunk to their bytes; the first `take` nodes sampled, their average for
  * all but the last — and each consumer group's PEL and each consumer's (a PEL's rax has about two
  * nodes per entry: 100 pending entries of one consumer cost ~104 KB on both servers).
- * The allocator's size classes are left out (7.0.15's jemalloc rounds a 100 KB listpack to
- * 112 KB): within a few percent of both servers here for streams of 1 to 1000 entries.
+ * `usable`: the allocator's size for a request (MEMORY USAGE: lib/stats/object-size.ts); left out
+ * for used_memory (within a few percent of both servers here for streams of 1 to 1000 entries).
  */
-function streamBytes(stream: Stream, take: number): number {
+export function streamBytes(stream: Stream, take: number, usable: (n: number) => number = (n) => n): number {
   const entries = stream.entries;
   const nodes = entries.nodeCount;
   let bytes = STREAM_STRUCT + RAX_ELEMENT * nodes + RAX_NODE * entries.radixTreeNodes;
@@ -63,7 +64,7 @@ function streamBytes(stream: Stream, take: number): number {
     const prealloc = maxBytes > 0 && maxBytes < STREAM_LISTPACK_PREALLOC ? maxBytes : STREAM_LISTPACK_PREALLOC;
     const allocated = (n: number) => {
       const b = entries.nodeBytes(n) ?? 0;
-      return n === nodes - 1 ? Math.max(b, prealloc) : b;
+      return usable(n === nodes - 1 ? Math.max(b, prealloc) : b);
     };
     const sampled = Math.min(nodes, take);
     let sum = 0;
