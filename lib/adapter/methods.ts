@@ -264,11 +264,13 @@ export function executeArgv(redis: Instance, conn: Connection, argv: string[], b
 /**
  * A command the server's close of the connection interrupted (a blocked read, or one waiting
  * behind it): ioredis keeps it (prevCommandQueue) and sends it again once reconnected
- * (`autoResendUnfulfilledCommands`, default true), in the db it was sent in. Other errors, or a
- * client that is not reconnecting (disconnect(), quit(), no retryStrategy), reject as they are.
+ * (`autoResendUnfulfilledCommands`, default true), in the db it was sent in. Other errors, a
+ * client that is not reconnecting (disconnect(), quit(), no retryStrategy), or a connection its
+ * server's SHUTDOWN closed (README: its callers reject with `Connection is closed.`) reject as they are.
  */
 function resentAfterLoss(redis: Instance, conn: Connection, argv: string[], buffers: boolean, err: unknown): Promise<unknown> {
-  const lost = err instanceof Error && err.message === 'Connection is closed.' && conn.closed && !(err instanceof CommandError);
+  // (not after SHUTDOWN: the server that would answer them is gone, whatever answers the port next)
+  const lost = err instanceof Error && err.message === 'Connection is closed.' && conn.closed && !conn.closedByShutdown && !(err instanceof CommandError);
   const status = redis?.status;
   if (!lost || redis.options?.autoResendUnfulfilledCommands === false || (status !== 'reconnecting' && status !== 'connecting' && status !== 'connect')) {
     return Promise.reject(toClientError(err, argv));

@@ -151,6 +151,11 @@ export class Connection {
   user: AclUser;
   /** @internal (`closed`) */
   isClosed = false;
+  /**
+   * @internal Closed because its server shut down (SHUTDOWN): the server is gone, so a front end
+   * does not send the commands it interrupted again on a new connection (ioredis's resend).
+   */
+  closedByShutdown = false;
   /** @internal A blocked command (or a pipeline waiting on one) holds the connection. */
   occupied = false;
   /** @internal Commands submitted behind it, in order. */

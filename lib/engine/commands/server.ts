@@ -317,6 +317,7 @@ function shutdown(conn: Connection, argv: string[]): Reply {
 
 /** The server ends (SHUTDOWN): see the module doc. */
 export function shutdownServer(server: ServerState): void {
+  for (const c of openConnections()) if (c.server === server) c.closedByShutdown = true;
   server.busyScript?.abort?.(connectionClosedError());
   if (server.shutdownHook !== null) {
     server.shutdownHook(); // serve: the server closes
