@@ -172,7 +172,19 @@ describe('scenario format', () => {
     expect(problems({ ...base, steps: [{ cmd: ['X'], reply: 1, extra: true }] })).toEqual(['steps[0]: unknown key "extra"']);
     expect(problems({ ...base, steps: [{ wait: 1 }] })).toEqual(['steps[0]: a step needs "cmd", "await" or "advance"']);
     expect(problems({ ...base, redisVersion: '7', steps: [{ advance: 1 }] })).toEqual(['redisVersion: use "<major>.<minor>", e.g. "7.0"']);
-    expect(problems({ ...base, steps: [{ advance: -1 }] })).toEqual(['steps[0].advance: must be a whole number >= 0']);
+    const advanceRange = 'must be a whole number of ms from 0 to 2147483647 (a replay on a server sleeps it; keep it at 300 or less)';
+    expect(problems({ ...base, steps: [{ advance: -1 }] })).toEqual([`steps[0].advance: ${advanceRange}`]);
+  });
+
+  it('bounds advances: setTimeout’s limit (a server replay sleeps them), and the fake clock’s range over the scenario', () => {
+    const advanceRange = 'must be a whole number of ms from 0 to 2147483647 (a replay on a server sleeps it; keep it at 300 or less)';
+    // 1e300 passed before and stopped a whole directory's replay at run time; 2^31 slept 1 ms on a server
+    expect(problems({ ...base, steps: [{ advance: 1e300 }] })).toEqual([`steps[0].advance: ${advanceRange}`]);
+    expect(problems({ ...base, steps: [{ advance: 2 ** 31 }] })).toEqual([`steps[0].advance: ${advanceRange}`]);
+    expect(problems({ ...base, steps: [{ advance: 2 ** 31 - 1 }] })).toEqual([]);
+    expect(problems({ ...base, clock: Number.MAX_SAFE_INTEGER - 10, steps: [{ advance: 6 }, { advance: 5 }] })).toEqual([
+      `"clock" plus the advances reach ${Number.MAX_SAFE_INTEGER + 1} ms, past 2^53 - 1 (the fake clock's range)`,
+    ]);
   });
 
   it('reports rule violations the schema cannot express', () => {

@@ -118,7 +118,14 @@ const commandStep = object({
   comment: optional(string),
 });
 const awaitStep = object({ await: required(nonEmpty), reply: optional(json), error: optional(string), comment: optional(string) });
-const advanceStep = object({ advance: required(wholeMs), comment: optional(string) });
+/**
+ * An advance is slept on a real server (setTimeout: at most 2^31 - 1 ms, Node makes a longer
+ * delay 1 ms) and ticked on the fake clock: a whole number of ms up to setTimeout's limit.
+ */
+const MAX_ADVANCE = 2 ** 31 - 1;
+const advanceMs: Check = (v, where, p) =>
+  (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= MAX_ADVANCE) || say(p, where, `must be a whole number of ms from 0 to ${MAX_ADVANCE} (a replay on a server sleeps it; keep it at 300 or less)`);
+const advanceStep = object({ advance: required(advanceMs), comment: optional(string) });
 
 /** Picks the step's shape from its distinguishing key, for readable errors. */
 const step: Check = (v, where, p) => {
@@ -205,6 +212,10 @@ function semanticProblems(s: Scenario, opts: ValidateOptions): string[] {
   }
   const clients = clientsOf(s);
   if (new Set(clients).size !== clients.length) problems.push('"clients" has duplicate names');
+  // the fake clock starts at `clock` and moves by every advance: it must stay a safe integer of ms
+  let end = s.clock ?? DEFAULT_CLOCK;
+  for (const step of s.steps) if (isAdvanceStep(step)) end += step.advance;
+  if (end > Number.MAX_SAFE_INTEGER) problems.push(`"clock" plus the advances reach ${end} ms, past 2^53 - 1 (the fake clock's range)`);
 
   const captured = new Set<string>();
   const pending = new Map<string, number>(); // async name -> step index
