@@ -84,7 +84,7 @@ async function replay(paths: string[], opts: ReplayCliOptions): Promise<number> 
   if (opts.url && opts.upstash) throw new Error('give --url or --upstash, not both');
   if (opts.allowWholeServer && !opts.url) throw new Error('--allow-whole-server needs --url');
   if (opts.url) {
-    const real = new RealTarget({ url: opts.url, flush: opts.flush, allowWholeServer: opts.allowWholeServer });
+    const real = new RealTarget({ url: opts.url, flush: opts.flush, allowWholeServer: opts.allowWholeServer, cleanUpOnSignals: true });
     target = real;
     try {
       await real.prepare();
@@ -113,7 +113,7 @@ async function replay(paths: string[], opts: ReplayCliOptions): Promise<number> 
 async function record(paths: string[], opts: { url: string; redisVersion?: string; server?: string; flush?: boolean; allowWholeServer?: boolean }): Promise<number> {
   // "8.0.1" → "8.0"; throws on a mode the fake lacks.
   const redisVersion = opts.redisVersion === undefined ? undefined : parseRedisVersion(opts.redisVersion);
-  const results = await recordFiles(paths.length > 0 ? paths : DEFAULT_PATHS, opts.url, { redisVersion, server: opts.server, flush: opts.flush, allowWholeServer: opts.allowWholeServer });
+  const results = await recordFiles(paths.length > 0 ? paths : DEFAULT_PATHS, opts.url, { redisVersion, server: opts.server, flush: opts.flush, allowWholeServer: opts.allowWholeServer, cleanUpOnSignals: true });
   for (const r of results) {
     const label = r.status.toUpperCase().padEnd(9);
     console.log(`${label} ${r.name}`);

@@ -72,6 +72,8 @@ export interface RecordOptions {
   flush?: boolean;
   /** Record scenarios that reach the whole server, on an empty server with no other client (RealTargetOptions.allowWholeServer). */
   allowWholeServer?: boolean;
+  /** SIGINT/SIGTERM clean up before the process ends (RealTargetOptions.cleanUpOnSignals; the CLI). */
+  cleanUpOnSignals?: boolean;
 }
 
 /** Records one file. Never throws for scenario problems; they come back as 'failed'. */
@@ -216,7 +218,7 @@ export async function recordFile(file: string, target: RealTarget, opts: RecordO
  * @throws NotEmptyDatabaseError before recording anything, or a connection error
  */
 export async function recordFiles(paths: readonly string[], url: string, opts: RecordOptions = {}): Promise<RecordResult[]> {
-  const target = new RealTarget({ url, recordedOnly: false, flush: opts.flush, allowWholeServer: opts.allowWholeServer });
+  const target = new RealTarget({ url, recordedOnly: false, flush: opts.flush, allowWholeServer: opts.allowWholeServer, cleanUpOnSignals: opts.cleanUpOnSignals });
   try {
     await target.prepare();
     const results: RecordResult[] = [];

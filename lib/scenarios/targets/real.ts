@@ -60,6 +60,14 @@ export interface RealTargetOptions {
    * @default false
    */
   allowWholeServer?: boolean;
+  /**
+   * While a scenario runs, SIGINT and SIGTERM first clean up as after any failure (the keys it
+   * created are deleted, a whole-server run's CONFIG is set back), then end the process with
+   * 130 / 143, as the signal would. For a process of its own (the CLI); a library caller keeps its
+   * own signal handling.
+   * @default false
+   */
+  cleanUpOnSignals?: boolean;
 }
 
 /** The URL's database holds keys the target did not create (and `flush` was not given). */
@@ -179,6 +187,7 @@ export class RealTarget implements Target {
   private readonly blockWaitMs: number;
   private readonly flush: boolean;
   private readonly allowWholeServer: boolean;
+  private readonly cleanUpOnSignals: boolean;
   private admin: IORedis | undefined;
   private adminId: number | undefined;
   private version: string | undefined;
@@ -196,6 +205,7 @@ export class RealTarget implements Target {
     this.blockWaitMs = opts.blockWaitMs ?? 2000;
     this.flush = opts.flush ?? false;
     this.allowWholeServer = opts.allowWholeServer ?? false;
+    this.cleanUpOnSignals = opts.cleanUpOnSignals ?? false;
   }
 
   /**
@@ -402,7 +412,22 @@ export class RealTarget implements Target {
     };
     process.on('uncaughtException', onUncaught);
     let closed = false;
-    return {
+    // Ctrl-C or a SIGTERM in the middle of a scenario (a long advance, a blocked call): the keys it
+    // created go however it ends (README), then the process ends as the signal would have ended it
+    const onSignal = (signal: NodeJS.Signals) => {
+      onUncaught(new Error(`interrupted by ${signal}`));
+      const code = signal === 'SIGINT' ? 130 : 143;
+      void session
+        .close()
+        .catch(() => undefined)
+        .then(() => this.dispose())
+        .finally(() => process.exit(code));
+    };
+    if (this.cleanUpOnSignals) {
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
+    }
+    const session: TargetSession = {
       call: async (client, argv) => {
         const { conn } = get(client);
         if (broken) throw broken;
@@ -454,9 +479,12 @@ export class RealTarget implements Target {
           return undefined;
         } finally {
           process.off('uncaughtException', onUncaught);
+          process.off('SIGINT', onSignal);
+          process.off('SIGTERM', onSignal);
         }
       },
     };
+    return session;
   }
 
   async dispose(): Promise<void> {
