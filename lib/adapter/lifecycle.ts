@@ -64,6 +64,8 @@ const CLOSING = Symbol.for('ioredis-mock-streams.closing');
 /** Ends a client that CLOSING is closing at once (its status `end` now). */
 export const CLOSE_NOW = Symbol.for('ioredis-mock-streams.closeNow');
 const CLOSED = Symbol.for('ioredis-mock-streams.closed');
+/** A QUIT the client sent whose `OK` has not reached it yet (the engine connection is closed already). */
+const QUITTING = Symbol.for('ioredis-mock-streams.quitting');
 
 /**
  * `err` as a rejection of a command of `redis`: at once, or, while a disconnect()/quit() is
@@ -72,7 +74,21 @@ const CLOSED = Symbol.for('ioredis-mock-streams.closed');
  */
 export function rejectedWhenClosed(redis: Instance, err: unknown): Promise<never> {
   const closed: Promise<void> | undefined = redis?.[CLOSED];
-  return closed === undefined ? Promise.reject(err) : closed.then(() => Promise.reject(err));
+  if (closed !== undefined) return closed.then(() => Promise.reject(err));
+  // sent right after quit(), before its OK: ioredis wrote it behind the QUIT, the server closed
+  // without answering it, so it rejects once quit() resolved and `close`, `end` were emitted
+  const quitting: Promise<unknown> | undefined = redis?.[QUITTING];
+  if (quitting !== undefined) return quitting.then(() => rejectedWhenClosed(redis, err));
+  return Promise.reject(err);
+}
+
+/** The QUIT `redis` sent (settles once its reply is handed over and the client started closing). */
+export function quitSent(redis: Instance, answered: Promise<unknown>): void {
+  const settled = answered.then(noop, noop);
+  redis[QUITTING] = settled;
+  void settled.then(() => {
+    if (redis[QUITTING] === settled) redis[QUITTING] = undefined;
+  });
 }
 
 /** Whether a disconnect()/quit() is closing `redis` (its close not yet seen). */

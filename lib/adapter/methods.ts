@@ -33,7 +33,7 @@ import { mendBuiltinReply } from './builtin-replies';
 import { installedIoredisMajor, ioredisMajorKnown, privateIoredisModule } from './command-table';
 import { applyKeyPrefix } from './keys';
 import { errorCommandArgs } from './redact';
-import { CONN, autoConnect, closeInstance, closingByClient, deferUntilReady, notSetUpError, rejectedWhenClosed, selectAsIoredis61, selectNoted } from './lifecycle';
+import { CONN, autoConnect, closeInstance, closingByClient, deferUntilReady, notSetUpError, quitSent, rejectedWhenClosed, selectAsIoredis61, selectNoted } from './lifecycle';
 import { delivered, macrotaskTiming } from './delivery';
 import { withClientTimeouts } from './command-timeouts';
 
@@ -599,10 +599,12 @@ function runEngineNow(redis: Instance, emulators: EmulatorTable, name: string, a
   const p = executeArgv(redis, conn, argv, buffers);
   if (lower !== 'quit') return p;
   // QUIT answered: the connection is closed (lifecycle `close` → `end`)
-  return p.then((r) => {
+  const answered = p.then((r) => {
     if (conn.closed && redis[CONN] === conn) closeInstance(redis);
     return r;
   });
+  quitSent(redis, answered);
+  return answered;
 }
 
 // ---------------------------------------------------------------------------------------------
