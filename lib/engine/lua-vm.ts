@@ -16,6 +16,10 @@
 import { readFileSync } from 'fs';
 import { performance } from 'perf_hooks';
 import { join } from 'path';
+import { StreamsMockError } from '../clock/clock';
+
+/** V8's longest string (2^29 - 24 chars): a longer byte string cannot be a JS string. */
+const MAX_JS_STRING = 0x1fffffe8;
 
 // The WebAssembly global of Node (this project's TypeScript libs do not declare it).
 interface WasmModule {
@@ -309,6 +313,10 @@ export class LuaVm {
     return s;
   }
   private bytesAt(p: number, len: number): string {
+    if (len > MAX_JS_STRING) {
+      // e.g. a script returning string.rep('x', 6e8): Redis answers it (up to its 4 GB replies)
+      throw new StreamsMockError(`a Lua string of ${len} bytes is longer than JavaScript strings can be (${MAX_JS_STRING}); Redis would store it`);
+    }
     const m = this.mem();
     if (len < 64) {
       let s = '';
