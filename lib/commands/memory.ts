@@ -9,7 +9,7 @@
  * ("Prints" → "Print" in 7.2).
  */
 import { ERR_SYNTAX, fail } from '../errors';
-import { memoryUsage } from '../stats/object-size';
+import { DEFAULT_SAMPLES, memoryUsage } from '../stats/object-size';
 import { int64OrFail, is } from './args';
 import { OK, statusLines, type Reply, VerbatimReply } from '../reply/reply';
 import { predates, supports } from '../version';
@@ -19,7 +19,7 @@ const report = (): typeof memoryReport => memoryReport;
 import type { CommandContext, CommandSpec } from './types';
 
 function usage(ctx: CommandContext, argv: string[]): Reply {
-  let samples = 5;
+  let samples = DEFAULT_SAMPLES;
   for (let j = 3; j < argv.length; j += 2) {
     if (!(is(argv[j], 'SAMPLES') && j + 1 < argv.length)) fail(ERR_SYNTAX);
     const n = int64OrFail(argv[j + 1]);

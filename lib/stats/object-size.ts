@@ -101,7 +101,7 @@ function sdsHeader(len: number): number {
 
 /** sdsZmallocSize of a fresh sds of `len` bytes (sdsnewlen: header, bytes, terminator). */
 function sdsSize(len: number, usable: Usable): number {
-  return usable(sdsHeader(len) + len + 1);
+  return sdsFresh(len, usable).block;
 }
 
 /** sds.c SDS_MAX_PREALLOC: greedy growth doubles the length below it, adds it above. */
