@@ -5,7 +5,7 @@
  * INFO's `mem_allocator` in the fake (lib/commands/server/info.ts): jemalloc 5.3 before 7.2, as
  * Debian's 7.0.15 is linked, and glibc malloc from 7.2, as the post-7.4 build here is.
  *
- * Exact (checked against 7.0.15; on glibc within one malloc chunk, see below) for strings as the
+ * Exact (checked against 7.0.15; on glibc within a few malloc chunks, see below) for strings as the
  * SET family stores them (int, embstr, raw) and as APPEND grows them (`appendedSds`: sds.c's
  * greedy room, followed in the key's string mark), every listpack (hashes, sets, sorted sets,
  * 7.2+ lists), intsets, quicklists (node by node, as lib/model/list.ts shapes them) and streams
