@@ -316,7 +316,11 @@ describeOnRealServers('the deadline ms of a key and of a hash field', (server) =
     try {
       const realSeen = await poll(real, setup, ttl, get);
       const fakeSeen = await fakeAt(setup, ttl, get);
-      expect([...realSeen].sort()).toEqual([...fakeSeen].sort());
+      // Every pair the server showed is one the fake gives at some ms; a loaded machine can
+      // miss the "+ v" pairs (the first poll already past the 5 ms), so the sets need not be equal.
+      for (const pair of realSeen) expect([...fakeSeen]).toContain(pair);
+      expect([...realSeen].some((x) => /^(0|-2) v$/.test(x))).toBe(true);
+      expect([...fakeSeen].filter((x) => /^(0|-2) v$/.test(x))).toEqual([...realSeen].filter((x) => /^(0|-2) v$/.test(x)));
     } finally {
       await real.call('DEL', `${tag}:k`, `${tag}:h`);
       real.disconnect();
