@@ -156,6 +156,13 @@ export class Connection {
    * does not send the commands it interrupted again on a new connection (ioredis's resend).
    */
   closedByShutdown = false;
+  /**
+   * @internal Closed by processCommand's guard against cross-protocol scripting (a command named
+   * `POST` or `Host:`, securityWarningCommand): nothing more is written to it, not even the
+   * replies of commands before it still due (Redis frees it CLIENT_CLOSE_ASAP, whose pending
+   * replies are never written).
+   */
+  closedBySecurityWarning = false;
   /** @internal A blocked command (or a pipeline waiting on one) holds the connection. */
   occupied = false;
   /** @internal Commands submitted behind it, in order. */
@@ -471,9 +478,24 @@ export class Connection {
    */
   run(argv: string[]): Reply | Promise<Reply> {
     if (this.isClosed) throw connectionClosedError();
+    const first = argv[0]; // (a malformed argv is refused by runCommand)
+    if (typeof first === 'string' && (first.length === 4 || first.length === 5) && isCrossProtocolProbe(first)) return this.abortOnProbe();
     this.expireDueFirst();
     if (this.noTouch) return this.runNoTouch(argv);
     return counted(this, argv, runCommand);
+  }
+
+  /**
+   * processCommand's first check (7.0.15 and later): a command named `POST` or `Host:` (an HTTP
+   * request sent to Redis's port, a cross-protocol scripting attempt) closes the connection at
+   * once, with no reply and nothing counted (securityWarningCommand); front ends write nothing
+   * more to it.
+   * @throws Error `Connection is closed.`, as any command of a closed connection
+   */
+  private abortOnProbe(): never {
+    this.closedBySecurityWarning = true;
+    this.close();
+    throw connectionClosedError();
   }
 
   /** `run` with CLIENT NO-TOUCH on: reads leave keys' LRU/LFU as they were, except TOUCH's (db.c lookupKey). */
@@ -853,6 +875,12 @@ export class Connection {
     if (timeout && !done) this.timeoutUnblocked = false;
     return done;
   }
+}
+
+/** True for `post` and `host:` in any case (server.c processCommand's strcasecmp). */
+function isCrossProtocolProbe(name: string): boolean {
+  const lower = name.toLowerCase();
+  return lower === 'post' || lower === 'host:';
 }
 
 export interface Connection {

@@ -37,6 +37,8 @@ export interface SessionConnection {
   readonly isAuthenticated: boolean;
   /** Called when the connection closes (QUIT, CLIENT KILL). */
   onClose(listener: () => void): () => void;
+  /** Closed by a `POST` or `Host:` command: no reply still due is written (Connection.closedBySecurityWarning). */
+  readonly closedBySecurityWarning?: boolean;
   /**
    * True when pushes the connection's own command produces go where they are produced (7.0):
    * inside EXEC's array ahead of the element of the command that sent them (`execIndex`), ahead
@@ -122,6 +124,8 @@ export class Session {
     this.unsubscribePush = conn.onPush((msg) => this.push(msg));
     // Closed by the server side (CLIENT KILL; QUIT after its +OK): write what is due, then close.
     this.unsubscribeClose = conn.onClose(() => {
+      // a `POST`/`Host:` command: the socket goes at once, replies still due unwritten (Redis)
+      if (conn.closedBySecurityWarning) return this.destroy();
       this.closing = true;
       this.flush();
     });
