@@ -140,6 +140,10 @@ async function ioredisScenario(t: Target): Promise<Record<string, unknown>> {
     const nodesText = String(await plain.call('CLUSTER', 'NODES'));
     out.nodes = nodesText.trim().split('\n').map((l) => l.split(' ').slice(2, 3).concat(l.split(' ').slice(7)).join(' ')).sort();
     out.myidIsMyself = nodesText.split('\n').find((l) => l.includes('myself'))?.startsWith(String(await plain.call('CLUSTER', 'MYID')));
+    out.help = await o(plain.call('CLUSTER', 'HELP'));
+    // 7.2: a 40-hex shard id (7.0: an unknown subcommand)
+    out.myshardid = await o(plain.call('CLUSTER', 'MYSHARDID').then((id) => /^[0-9a-f]{40}$/.test(String(id))));
+    out.myshardidArity = await o(plain.call('CLUSTER', 'MYSHARDID', 'x'));
     await flushAll(cluster);
   } finally {
     plain.disconnect();

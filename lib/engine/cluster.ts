@@ -33,6 +33,8 @@ import { keyHashSlot } from '../bytes/crc16';
 export interface ClusterNode {
   /** 40 hex characters (CLUSTER MYID). */
   readonly id: string;
+  /** 40 hex characters (CLUSTER MYSHARDID, 7.2): the shard the master leads. */
+  readonly shardId: string;
   readonly host: string;
   /** RESP port clients connect to (0 when there is no network front end). */
   port: number;
@@ -72,6 +74,7 @@ export class ClusterState {
     if (!Number.isInteger(masters) || masters < 1 || masters > 1000) throw new RangeError(`cluster: masters must be an integer 1-1000, got ${String(masters)}`);
     this.nodes = slotRanges(masters).map(([start, end], i) => ({
       id: createHash('sha1').update(`cluster node ${seed}${host}:${ports[i] ?? i}`).digest('hex'),
+      shardId: createHash('sha1').update(`cluster shard ${seed}${host}:${ports[i] ?? i}`).digest('hex'),
       host,
       port: ports[i] ?? 0,
       start,

@@ -302,7 +302,7 @@ const unblock: ConnectionHandler = (_conn, argv) => {
     const how = argv[3].toLowerCase();
     if (how === 'error') error = true;
     else if (how !== 'timeout') throw new CommandError('ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR');
-  } else if (argv.length > 4) throw new CommandError(ERR_SYNTAX);
+  } else if (argv.length > 4) throw new CommandError(errSubcommandSyntax(argv[1], 'client')); // networking.c: argc 3 or 4 only
   const n = parseInt64(argv[2]);
   if (n === null) throw new CommandError('ERR value is not an integer or out of range');
   const target = [...openConnections()].find((c) => c.id === Number(n));

@@ -3,6 +3,8 @@
  * 7.0.15 on loopback). On a server without cluster mode every one of them answers
  * "ERR This instance has cluster support disabled" (after the subcommand and arity checks).
  *
+ * CLUSTER HELP — the text of the emulated version (7.0, 7.2, 7.4 and later differ).
+ * CLUSTER MYSHARDID (7.2) — the node's shard id.
  * CLUSTER INFO — `cluster_state:ok`, the slot counts, known nodes, size, epochs (verbatim text).
  * CLUSTER MYID — the node id. CLUSTER NODES — one line per master (`myself,master` for the
  *   connection's node). CLUSTER SLOTS — `[start, end, [ip, port, id, {}]]` per master.
@@ -22,7 +24,7 @@ import { MapReply, OK, type Reply, SimpleString, VerbatimReply } from '../../rep
 import { CLUSTER_SLOTS, type ClusterState, ERR_CLUSTER_DISABLED, keyHashSlot } from '../cluster';
 import type { ConnectionCommandSpec, ConnectionHandler, ConnectionSubcommand } from '../command-types';
 import type { Connection } from '../connection';
-import { versionIndex } from '../../version';
+import { type RedisVersion, predates, supports, versionIndex } from '../../version';
 
 const ERR_NOT_INTEGER = 'ERR value is not an integer or out of range';
 
@@ -119,29 +121,95 @@ function shards(conn: Connection): Reply {
   );
 }
 
-const HELP = [
-  'CLUSTER <subcommand> [<arg> [value] [opt] ...]. Subcommands are:',
+/** CLUSTER HELP lines as 7.0.15 answers them (cluster.c clusterCommand's help, in its order). */
+const HELP_70 = [
+  'ADDSLOTS <slot> [<slot> ...]',
+  '    Assign slots to current node.',
+  'ADDSLOTSRANGE <start slot> <end slot> [<start slot> <end slot> ...]',
+  '    Assign slots which are between <start-slot> and <end-slot> to current node.',
+  'BUMPEPOCH',
+  '    Advance the cluster config epoch.',
+  'COUNT-FAILURE-REPORTS <node-id>',
+  '    Return number of failure reports for <node-id>.',
   'COUNTKEYSINSLOT <slot>',
   '    Return the number of keys in <slot>.',
+  'DELSLOTS <slot> [<slot> ...]',
+  '    Delete slots information from current node.',
+  'DELSLOTSRANGE <start slot> <end slot> [<start slot> <end slot> ...]',
+  '    Delete slots information which are between <start-slot> and <end-slot> from current node.',
+  'FAILOVER [FORCE|TAKEOVER]',
+  '    Promote current replica node to being a master.',
+  'FORGET <node-id>',
+  '    Remove a node from the cluster.',
   'GETKEYSINSLOT <slot> <count>',
   '    Return key names stored by current node in a slot.',
+  'FLUSHSLOTS',
+  '    Delete current node own slots information.',
   'INFO',
   '    Return information about the cluster.',
   'KEYSLOT <key>',
   '    Return the hash slot for <key>.',
+  'MEET <ip> <port> [<bus-port>]',
+  '    Connect nodes into a working cluster.',
   'MYID',
   '    Return the node id.',
   'NODES',
   '    Return cluster configuration seen by node. Output format:',
   '    <id> <ip:port> <flags> <master> <pings> <pongs> <epoch> <link> <slot> ...',
-  'SHARDS',
-  '    Return information about slot range mappings and the nodes associated with them.',
+  'REPLICATE <node-id>',
+  '    Configure current node as replica to <node-id>.',
+  'RESET [HARD|SOFT]',
+  '    Reset current node (default: soft).',
+  'SET-CONFIG-EPOCH <epoch>',
+  '    Set config epoch of current node.',
+  'SETSLOT <slot> (IMPORTING <node-id>|MIGRATING <node-id>|STABLE|NODE <node-id>)',
+  '    Set slot state.',
+  'REPLICAS <node-id>',
+  '    Return <node-id> replicas.',
+  'SAVECONFIG',
+  '    Force saving cluster configuration on disk.',
   'SLOTS',
   '    Return information about slots range mappings. Each range is made of:',
   '    start, end, master and replicas IP addresses, ports and ids',
-  'HELP',
-  '    Prints this help.',
+  'SHARDS',
+  '    Return information about slot range mappings and the nodes associated with them.',
+  'LINKS',
+  '    Return information about all network links between this node and its peers.',
+  '    Output format is an array where each array element is a map containing attributes of a link',
 ];
+
+/** 7.2 (7.2.0's cluster.c): 7.0's lines with MYSHARDID after MYID and NODES' new format line. */
+const HELP_72 = HELP_70.flatMap((line) =>
+  line === '    Return the node id.'
+    ? [line, 'MYSHARDID', "    Return the node's shard id."]
+    : line.startsWith('    <id> <ip:port>')
+      ? ['    <id> <ip:port@bus-port[,hostname]> <flags> <master> <pings> <pongs> <epoch> <link> <slot> ...']
+      : [line],
+);
+
+/**
+ * 7.4 and later (cluster.c clusterCommandHelp, then cluster_legacy.c clusterCommandExtendedHelp;
+ * checked on a cluster of the post-7.4 build): the commands every cluster has, then the rest.
+ */
+const HELP_74 = [
+  ...['COUNTKEYSINSLOT', 'GETKEYSINSLOT', 'INFO', 'KEYSLOT', 'MYID', 'MYSHARDID', 'NODES', 'REPLICAS', 'SLOTS', 'SHARDS'].flatMap(helpOf),
+  ...['ADDSLOTS', 'ADDSLOTSRANGE', 'BUMPEPOCH', 'COUNT-FAILURE-REPORTS', 'DELSLOTS', 'DELSLOTSRANGE', 'FAILOVER', 'FORGET', 'FLUSHSLOTS', 'MEET', 'REPLICATE', 'RESET', 'SET-CONFIG-EPOCH', 'SETSLOT', 'SAVECONFIG', 'LINKS'].flatMap(helpOf),
+];
+
+/** A subcommand's lines of HELP_72 (its name line and the indented lines after it). */
+function helpOf(name: string): string[] {
+  const at = HELP_72.findIndex((line) => line === name || line.startsWith(`${name} `));
+  let end = at + 1;
+  while (end < HELP_72.length && HELP_72[end].startsWith(' ')) end++;
+  return HELP_72.slice(at, end);
+}
+
+/** CLUSTER HELP in `version`, with addReplyHelp's header and footer. */
+function help(version: RedisVersion): SimpleString[] {
+  const body = predates(version, '7.2') ? HELP_70 : predates(version, '7.4') ? HELP_72 : HELP_74;
+  const footer = supports(version, 'helpPrintFooter') ? '    Print this help.' : '    Prints this help.';
+  return ['CLUSTER <subcommand> [<arg> [value] [opt] ...]. Subcommands are:', ...body, 'HELP', footer].map((l) => new SimpleString(l));
+}
 
 const sub = (arity: number, run: ConnectionHandler): ConnectionSubcommand => ({ arity, run });
 
@@ -159,6 +227,8 @@ const NOT_EMULATED: [string, number][] = [
 const SUBCOMMANDS: Record<string, ConnectionSubcommand> = {
   info: sub(2, info),
   myid: sub(2, (conn) => clusterOf(conn).nodes[myself(conn)].id),
+  // 7.2: the node's shard id (a master's own; the fake's masters have no replicas to share it)
+  myshardid: { ...sub(2, (conn) => clusterOf(conn).nodes[myself(conn)].shardId), since: '7.2' },
   nodes: sub(2, nodes),
   slots: sub(2, slots),
   shards: sub(2, shards),
@@ -180,7 +250,7 @@ const SUBCOMMANDS: Record<string, ConnectionSubcommand> = {
     if (slot < 0 || count < 0n) throw new CommandError('ERR Invalid slot or number of keys');
     return keysInSlot(conn, slot).slice(0, Number(count > 1000000000n ? 1000000000n : count));
   }),
-  help: sub(2, (conn) => clusterOf(conn) && HELP.map((l) => new SimpleString(l))),
+  help: sub(2, (conn) => clusterOf(conn) && help(conn.keyspace.redisVersion)),
   ...Object.fromEntries(NOT_EMULATED.map(([name, arity]) => [name, sub(arity, notEmulated(name))])),
 };
 SUBCOMMANDS.reset = { ...SUBCOMMANDS.reset, noScript: true }; // cluster-reset.json: NOSCRIPT

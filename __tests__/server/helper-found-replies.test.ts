@@ -1,0 +1,96 @@
+/**
+ * Replies fakeredis-py's suite and a command sweep found different from both real servers
+ * (session 16), byte for byte against each real server (serve of its version):
+ * - a command named `POST` or `Host:` (an HTTP request sent to Redis's port) closes the
+ *   connection with no reply — not even the replies of the commands before it in the same read —
+ *   and counts nothing (server.c processCommand, securityWarningCommand);
+ * - CLUSTER MYSHARDID (7.2) on a server without cluster mode: "cluster support disabled", after
+ *   the arity check (7.0: an unknown subcommand);
+ * - CLIENT UNBLOCK with more than one reason: the subcommand syntax error, not "syntax error".
+ */
+import { describeServeOnRealServers } from './serve-on-real-servers';
+import { RawClient, transcript } from './raw-client';
+
+/** Everything the server wrote after `payload`, and whether it closed the connection within 1 s. */
+async function afterPayload(port: number, host: string, payload: string): Promise<{ text: string; closed: boolean }> {
+  const client = await RawClient.connect(port, host);
+  try {
+    client.write(payload);
+    const closed = await Promise.race([client.whenClosed().then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 1000))]);
+    return { text: client.pending, closed };
+  } finally {
+    client.close();
+  }
+}
+
+describeServeOnRealServers(
+  'helper-found replies',
+  ({ url, version, fake }) => {
+    const real = new URL(url);
+    const realPort = Number(real.port || 6379);
+
+    it.each([
+      ['an inline HTTP request line', 'POST / HTTP/1.1\r\nHost: localhost\r\n\r\n'],
+      ['a PING before it in the same read (its +PONG is never written)', 'PING\r\nPOST /\r\nPING\r\n'],
+      ['a multibulk host: in any case', '*1\r\n$4\r\nPING\r\n*2\r\n$5\r\nHoSt:\r\n$1\r\nx\r\n'],
+      ['inside MULTI', 'MULTI\r\nECHO queued\r\npost\r\n'],
+    ])('POST/Host: closes the connection with no reply: %s', async (_name, payload) => {
+      const onReal = await afterPayload(realPort, real.hostname, payload);
+      const onFake = await afterPayload(fake().port, '127.0.0.1', payload);
+      expect(onReal).toEqual({ text: '', closed: true });
+      expect(onFake).toEqual(onReal);
+    });
+
+    it('POST runs no command after it (the commands before it ran) and counts nothing', async () => {
+      const key = `helper-found-post:${process.pid}`;
+      const run = async (port: number, host: string) => {
+        const c = await RawClient.connect(port, host);
+        try {
+          await c.call('DEL', key);
+          await afterPayload(port, host, `SET ${key} 1\r\nPOST /\r\nSET ${key} 2\r\n`);
+          const got = await c.call('GET', key);
+          await c.call('DEL', key);
+          return got;
+        } finally {
+          c.close();
+        }
+      };
+      const onReal = await run(realPort, real.hostname);
+      expect(onReal).toBe('$1\r\n1\r\n');
+      // the fake's own server: nothing but this test's commands in its statistics
+      const admin = await RawClient.connect(fake().port);
+      try {
+        await admin.call('CONFIG', 'RESETSTAT');
+        expect(await run(fake().port, '127.0.0.1')).toBe(onReal);
+        const info = await admin.call('INFO', 'commandstats');
+        const calls = [...info.matchAll(/cmdstat_([\w|-]+):calls=(\d+)/g)].map((m) => `${m[1]}=${m[2]}`).sort();
+        expect(calls).toEqual(['config|resetstat=1', 'del=2', 'get=1', 'set=1']);
+      } finally {
+        admin.close();
+      }
+    });
+
+    it('CLUSTER MYSHARDID without cluster mode, and CLIENT UNBLOCK with too many arguments', async () => {
+      const writes = [
+        [['CLUSTER', 'MYSHARDID']],
+        [['CLUSTER', 'MYSHARDID', 'x']],
+        [['cluster', 'myshardid']],
+        [['CLIENT', 'UNBLOCK', '1', '2', '3']],
+        [['client', 'Unblock', '1', 'TIMEOUT', 'x']],
+        [['CLIENT', 'UNBLOCK', '1', 'x']],
+      ];
+      const expected = await transcript(realPort, real.hostname, writes);
+      expect(await transcript(fake().port, '127.0.0.1', writes)).toBe(expected);
+      const myshardid =
+        version === '7.0'
+          ? "-ERR unknown subcommand 'MYSHARDID'. Try CLUSTER HELP.\r\n-ERR unknown subcommand 'MYSHARDID'. Try CLUSTER HELP.\r\n-ERR unknown subcommand 'myshardid'. Try CLUSTER HELP.\r\n"
+          : "-ERR This instance has cluster support disabled\r\n-ERR wrong number of arguments for 'cluster|myshardid' command\r\n-ERR This instance has cluster support disabled\r\n";
+      expect(expected).toBe(
+        `${myshardid}-ERR unknown subcommand or wrong number of arguments for 'UNBLOCK'. Try CLIENT HELP.\r\n` +
+          "-ERR unknown subcommand or wrong number of arguments for 'Unblock'. Try CLIENT HELP.\r\n" +
+          '-ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR\r\n',
+      );
+    });
+  },
+  'answer as Redis does',
+);
