@@ -61,6 +61,21 @@ describe('COMMAND INFO / DOCS (recorded from the real servers), offline', () => 
     expect(reply).toContain('$4\r\nname\r\n$9\r\ncondition\r\n$4\r\ntype\r\n$5\r\noneof\r\n$5\r\nflags\r\n*1\r\n+optional\r\n');
   });
 
+  it('COMMAND, COMMAND INFO and DOCS leave out the fake\'s own MOCKCLOCK (COMMAND has COMMAND COUNT entries, as on Redis)', async () => {
+    for (const v of ['7.0', '8.10'] as const) {
+      const [all, count, info, docs, mockclock] = await onFake(v, async (c) => [
+        await c.call('COMMAND'),
+        await c.call('COMMAND', 'COUNT'),
+        await c.call('COMMAND', 'INFO', 'mockclock'),
+        await c.call('COMMAND', 'DOCS', 'mockclock'),
+        await c.call('MOCKCLOCK', 'GET'),
+      ]);
+      expect([v, all.startsWith(`*${count.slice(1, -2)}\r\n`), all.includes('$9\r\nmockclock\r\n')]).toEqual([v, true, false]);
+      expect([info, docs]).toEqual(['*1\r\n$-1\r\n', '*0\r\n']);
+      expect(mockclock).toMatch(/^:\d+\r\n$/); // still answered
+    }
+  });
+
   it('COMMAND INFO and DOCS leave out commands newer than the emulated version', async () => {
     const reply = await onFake('7.0', async (c) => [await c.call('COMMAND', 'INFO', 'hexpire', 'xackdel'), await c.call('COMMAND', 'DOCS', 'hexpire', 'xackdel')]);
     expect(reply).toEqual(['*2\r\n$-1\r\n$-1\r\n', '*0\r\n']);

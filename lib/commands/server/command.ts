@@ -136,10 +136,14 @@ function infoEntry(name: string, version: RedisVersion, categoriesOf?: CommandTa
   ];
 }
 
-/** Every command name the source answers (stream commands of its version included), sorted. */
+/**
+ * Every Redis command name the source answers (stream commands of its version included), sorted:
+ * not the fake's own MOCKCLOCK, which COMMAND, COMMAND INFO/DOCS/COUNT/LIST never show (a
+ * server's COMMAND replies stay those of a real server).
+ */
 export function commandNames(source: CommandTableSource): string[] {
   const v = versionIndex(source.version);
-  const names = new Set(source.names.filter((n) => entryOf(n) !== undefined));
+  const names = new Set(source.names.filter((n) => n !== 'mockclock' && entryOf(n) !== undefined));
   for (const name of COMMANDS.keys()) {
     const since = COMMAND_SINCE[name];
     if (!since || v >= versionIndex(since)) names.add(name);
@@ -178,7 +182,7 @@ const HELP = [
 function serverCommandNames(source: CommandTableSource, names: readonly string[], topLevel: boolean): string[] {
   const table = recordedList(source.version).filter((n) => !topLevel || !n.includes('|'));
   const known = new Set(table);
-  return [...table, ...names.filter((n) => !known.has(n) && n !== 'mockclock')].sort();
+  return [...table, ...names.filter((n) => !known.has(n))].sort();
 }
 
 /**
