@@ -13,7 +13,7 @@
  * depends on the hash seed, a coin or an allocation history not followed: hash tables (Redis
  * counts the buckets of both tables while rehashing and samples the first elements in hash
  * order; here the table an insert-only dict reaches and elements spread over insertion order),
- * skiplist nodes (a random level: counted at its expected size), strings grown by SETRANGE,
+ * skiplist nodes (a random level: drawn from a hash of the member), strings grown by SETRANGE,
  * SETBIT, BITFIELD or PFADD (counted as an exact-fit copy), and hashes with field TTLs
  * (listpackex). glibc's figures also depend on which free chunk malloc reuses (a 36-byte key sds
  * may get a 56-byte chunk, a realloc may keep a bigger one). 8.2 and later embed the key in the
@@ -70,16 +70,24 @@ const ZSET = 16;
 const ZSKIPLIST = 32;
 
 /**
- * The expected allocation of a skiplist node: ele, score and backward pointers and 16 bytes per
- * level, the level random (t_zset.c zslRandomLevel: each further level with ZSKIPLIST_P 0.25, at
- * most 32). Redis samples real nodes; their levels are a coin's, so the expectation is the
- * figure its MEMORY USAGE averages around.
+ * The allocation of the skiplist node of `member`: ele, score and backward pointers and 16 bytes
+ * per level (t_zset.c zslCreateNode). Redis draws the level at random (zslRandomLevel: each further
+ * level with ZSKIPLIST_P 0.25, at most 32); here the coin is a hash of the member's bytes, so the
+ * figure is one a server could answer (a sum of whole node sizes) and the same on every run.
  */
-function skiplistNodeSize(usable: Usable): number {
-  let expected = 0;
-  let p = 0.75;
-  for (let level = 1; level <= 32; level++, p *= 0.25) expected += (level === 32 ? p / 0.75 : p) * usable(24 + 16 * level);
-  return expected;
+function skiplistNodeSize(member: string, usable: Usable): number {
+  // FNV-1a of the member, then xorshift32 draws of 16 bits, as zslRandomLevel's random()&0xFFFF
+  let x = 0x811c9dc5;
+  for (let i = 0; i < member.length; i++) x = Math.imul(x ^ member.charCodeAt(i), 0x01000193);
+  let level = 1;
+  for (;;) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    if (level >= 32 || (x & 0xffff) >= 0.25 * 0xffff) break;
+    level++;
+  }
+  return usable(24 + 16 * level);
 }
 /** The skiplist header node: ZSKIPLIST_MAXLEVEL 32 levels. */
 const ZSKIPLIST_HEADER = 24 + 32 * 16;
@@ -243,7 +251,7 @@ function valueSize(value: unknown, samples: number, ctx: UsageContext, usable: U
     let n = 0;
     for (let i = 0; i < size && n < samples; i++, n++) {
       const member = value.at(i)?.[0] ?? '';
-      sampled += sdsSize(member.length, usable) + DICT_ENTRY + skiplistNodeSize(usable);
+      sampled += sdsSize(member.length, usable) + DICT_ENTRY + skiplistNodeSize(member, usable);
     }
     return ROBJ + ZSET + ZSKIPLIST + DICT + 8 * dictBuckets(size) + usable(ZSKIPLIST_HEADER) + extrapolate(sampled, n, size);
   }
