@@ -327,3 +327,8 @@ export const RDB_FORMAT: Record<
   '8.8': { rdbVersion: 14, streamType: 27, collections: COLLECTIONS_74 },
   '8.10': { rdbVersion: 15, streamType: 27, collections: COLLECTIONS_74 },
 };
+
+/** addReplyHelp's last line in `version`: `    Print this help.` from 7.2 (redis #10965), `    Prints this help.` before. */
+export function helpFooter(version: RedisVersion): string {
+  return supports(version, 'helpPrintFooter') ? '    Print this help.' : '    Prints this help.';
+}

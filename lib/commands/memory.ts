@@ -12,7 +12,7 @@ import { ERR_SYNTAX, fail } from '../errors';
 import { DEFAULT_SAMPLES, memoryUsage } from '../stats/object-size';
 import { int64OrFail, is } from './args';
 import { OK, statusLines, type Reply, VerbatimReply } from '../reply/reply';
-import { predates, supports } from '../version';
+import { helpFooter, predates } from '../version';
 import * as memoryReport from './memory-report';
 
 const report = (): typeof memoryReport => memoryReport;
@@ -63,7 +63,7 @@ export const specs: CommandSpec[] = [
     write: false,
     subcommands: {
       usage: { arity: -3, run: usage },
-      help: { arity: 2, run: (ctx) => statusLines([...HELP, supports(ctx.version, 'helpPrintFooter') ? '    Print this help.' : '    Prints this help.']) },
+      help: { arity: 2, run: (ctx) => statusLines([...HELP, helpFooter(ctx.version)]) },
       doctor: { arity: 2, run: (ctx) => report().memoryDoctor(ctx) },
       stats: { arity: 2, run: (ctx) => report().memoryStats(ctx) },
       'malloc-stats': { arity: 2, run: (ctx) => (predates(ctx.version, '7.2') ? new VerbatimReply(JEMALLOC_STATS) : report().MALLOC_STATS) },

@@ -41,7 +41,7 @@ import {
 import { ConsumerGroup } from '../model/consumer-group';
 import { ENTRIES_READ_UNKNOWN, Stream } from '../model/stream';
 import { MIN_ID, StreamId } from '../model/stream-id';
-import { RedisVersion, supports } from '../version';
+import { helpFooter, RedisVersion, supports } from '../version';
 import { int64OrFail, is, nonStrictIdOrFail, strictIdOrFail } from './args';
 import type { CommandContext, CommandHandler, CommandSpec, Reply } from './types';
 import { OK, SimpleString, statusLines } from '../reply/reply';
@@ -52,7 +52,7 @@ export function helpReply(container: 'XGROUP' | 'XINFO' | 'CONFIG' | 'OBJECT', l
     `${container} <subcommand> [<arg> [value] [opt] ...]. Subcommands are:`,
     ...lines,
     'HELP',
-    supports(version, 'helpPrintFooter') ? '    Print this help.' : '    Prints this help.',
+    helpFooter(version),
   ]);
 }
 

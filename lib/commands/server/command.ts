@@ -31,7 +31,7 @@
 import { ERR_SYNTAX, errUnknownSubcommand, fail } from '../../errors';
 import { globMatch } from '../../bytes/glob';
 import { MapReply, type Reply, SetReply, SimpleString, statusLines } from '../../reply/reply';
-import { COMMAND_SINCE, predates, type RedisVersion, supports, versionIndex } from '../../version';
+import { COMMAND_SINCE, helpFooter, predates, type RedisVersion, versionIndex } from '../../version';
 import { getKeysReply } from './key-specs';
 import { recordedDocs, recordedInfo, recordedList } from './command-table';
 import { extraDocs } from './command-docs-extra';
@@ -251,7 +251,7 @@ export function commandReply(argv: readonly string[], source: CommandTableSource
     }
     case 'help':
       // server.c commandHelpCommand + addReplyHelp's footer (`Prints this help.` before 7.2)
-      if (argv.length === 2) return statusLines([...HELP, supports(source.version, 'helpPrintFooter') ? '    Print this help.' : '    Prints this help.']);
+      if (argv.length === 2) return statusLines([...HELP, helpFooter(source.version)]);
       return fail(`ERR wrong number of arguments for 'command|help' command`); // arity 2
     case 'getkeys':
     case 'getkeysandflags':

@@ -19,7 +19,7 @@ import { randomBytes } from 'crypto';
 import { parseInt64 } from '../../commands/args';
 import { CommandError, ERR_NOT_INTEGER, errSubcommandSyntax } from '../../errors';
 import { DoubleReply, MapReply, OK, type Reply, SetReply, SimpleString } from '../../reply/reply';
-import { type RedisVersion, predates, supports } from '../../version';
+import { helpFooter, predates, type RedisVersion } from '../../version';
 import {
   ACL_DENIED_AUTH,
   ACL_DENIED_CHANNEL,
@@ -251,7 +251,7 @@ export const specs: readonly ConnectionCommandSpec[] = [
       dryrun: { arity: -4, since: '7.0', run: dryrun },
       genpass: { arity: -2, run: genpass },
       getuser: { arity: 3, run: getuser },
-      help: { arity: 2, run: (conn) => [...HELP, 'HELP', supports(conn.keyspace.redisVersion, 'helpPrintFooter') ? '    Print this help.' : '    Prints this help.'].map((l) => new SimpleString(l)) },
+      help: { arity: 2, run: (conn) => [...HELP, 'HELP', helpFooter(conn.keyspace.redisVersion)].map((l) => new SimpleString(l)) },
       list: { arity: 2, run: (conn) => aclStateOf(conn.server).sortedUsers().map((u) => `user ${u.name} ${u.describe(conn.keyspace.redisVersion)}`) },
       load: { arity: 2, run: () => { throw new CommandError(ERR_NO_ACLFILE); } },
       log: { arity: -2, run: log },

@@ -29,7 +29,7 @@
 import { parseInt64 } from '../../commands/args';
 import { CommandError, ERR_SYNTAX, errSubcommandSyntax, errorArg } from '../../errors';
 import { OK, PushReply, SimpleString, VerbatimReply } from '../../reply/reply';
-import { type RedisVersion, supports, versionIndex } from '../../version';
+import { helpFooter, type RedisVersion, supports, versionIndex } from '../../version';
 import type { ConnectionCommandSpec, ConnectionHandler } from '../command-types';
 import { type Connection, openConnections } from '../connection';
 import { setClientName, validClientName } from './connection';
@@ -106,7 +106,7 @@ function helpLines(version: RedisVersion): SimpleString[] {
     if (typeof l === 'string') lines.push(l);
     else if (versionIndex(version) >= versionIndex(l[0])) lines.push(l[1]);
   }
-  lines.push('HELP', supports(version, 'helpPrintFooter') ? '    Print this help.' : '    Prints this help.');
+  lines.push('HELP', helpFooter(version));
   return lines.map((l) => new SimpleString(l));
 }
 

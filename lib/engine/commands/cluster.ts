@@ -24,7 +24,7 @@ import { MapReply, OK, type Reply, SimpleString, VerbatimReply } from '../../rep
 import { CLUSTER_SLOTS, type ClusterState, ERR_CLUSTER_DISABLED, keyHashSlot } from '../cluster';
 import type { ConnectionCommandSpec, ConnectionHandler, ConnectionSubcommand } from '../command-types';
 import type { Connection } from '../connection';
-import { type RedisVersion, predates, supports, versionIndex } from '../../version';
+import { helpFooter, predates, type RedisVersion, versionIndex } from '../../version';
 
 const ERR_NOT_INTEGER = 'ERR value is not an integer or out of range';
 
@@ -207,7 +207,7 @@ function helpOf(name: string): string[] {
 /** CLUSTER HELP in `version`, with addReplyHelp's header and footer. */
 function help(version: RedisVersion): SimpleString[] {
   const body = predates(version, '7.2') ? HELP_70 : predates(version, '7.4') ? HELP_72 : HELP_74;
-  const footer = supports(version, 'helpPrintFooter') ? '    Print this help.' : '    Prints this help.';
+  const footer = helpFooter(version);
   return ['CLUSTER <subcommand> [<arg> [value] [opt] ...]. Subcommands are:', ...body, 'HELP', footer].map((l) => new SimpleString(l));
 }
 

@@ -14,12 +14,12 @@
  */
 import { CommandError, errSubcommandSyntax } from '../../errors';
 import { MapReply, OK, type Reply, SimpleString, VerbatimReply } from '../../reply/reply';
-import { supports } from '../../version';
+import { helpFooter } from '../../version';
 import type { ConnectionCommandSpec } from '../command-types';
 import type { Connection } from '../connection';
 
 function help(conn: Connection, lines: string[]): SimpleString[] {
-  const footer = supports(conn.keyspace.redisVersion, 'helpPrintFooter') ? '    Print this help.' : '    Prints this help.';
+  const footer = helpFooter(conn.keyspace.redisVersion);
   return [...lines, 'HELP', footer].map((l) => new SimpleString(l));
 }
 

@@ -13,7 +13,7 @@
 import { CommandError, errSubcommandSyntax, errorTail } from '../../errors';
 import { globMatch } from '../../bytes/glob';
 import { MapReply, OK, type Reply, SetReply, SimpleString } from '../../reply/reply';
-import { RDB_FORMAT, predates, supports } from '../../version';
+import { helpFooter, predates, RDB_FORMAT } from '../../version';
 import type { ConnectionCommandSpec } from '../command-types';
 import type { Connection } from '../connection';
 import { dumpLibraries, librariesOf, readDumpedLibraries } from '../function-libraries';
@@ -176,7 +176,7 @@ export const specs: readonly ConnectionCommandSpec[] = [
         arity: 2,
         run(conn) {
           const version = conn.keyspace.redisVersion;
-          const footer = supports(version, 'helpPrintFooter') ? '    Print this help.' : '    Prints this help.';
+          const footer = helpFooter(version);
           // 7.0.15 still names a "Library description", the post-7.4 build does not (7.2 not checked)
           const lines = predates(version, '7.2') ? [...FUNCTION_HELP.slice(0, 9), '    * Library description', ...FUNCTION_HELP.slice(9)] : FUNCTION_HELP;
           return [...lines, 'HELP', footer].map((l) => new SimpleString(l));

@@ -16,7 +16,7 @@
  */
 import { CommandError } from '../../errors';
 import { type Reply, SimpleString } from '../../reply/reply';
-import { supports } from '../../version';
+import { helpFooter } from '../../version';
 import type { ConnectionCommandSpec } from '../command-types';
 
 const HELP = [
@@ -44,7 +44,7 @@ export const specs: readonly ConnectionCommandSpec[] = [
     subcommands: {
       help: {
         arity: 2,
-        run: (conn) => [...HELP, supports(conn.keyspace.redisVersion, 'helpPrintFooter') ? '    Print this help.' : '    Prints this help.'].map((l) => new SimpleString(l)),
+        run: (conn) => [...HELP, helpFooter(conn.keyspace.redisVersion)].map((l) => new SimpleString(l)),
       },
       list: { arity: 2, noScript: true, run: () => [] },
       load: { arity: -3, noScript: true, protectedBy: 'enable-module-command', run: load },

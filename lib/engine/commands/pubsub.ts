@@ -18,7 +18,7 @@ import { realNextTick } from '../../clock/real-timers';
 import { PushReply, SimpleString, type Reply } from '../../reply/reply';
 import { CommandError, errSubcommandSyntax } from '../../errors';
 import { globMatch } from '../../bytes/glob';
-import { supports } from '../../version';
+import { helpFooter } from '../../version';
 import type { ConnectionCommandSpec, ConnectionHandler } from '../command-types';
 import type { Connection } from '../connection';
 import type { ServerState } from '../registry';
@@ -169,7 +169,7 @@ function pubsubHelp(conn: Connection): SimpleString[] {
     'SHARDNUMSUB [<shardchannel> ...]',
     '    Return the number of subscribers for the specified shard level channel(s)',
     'HELP',
-    supports(conn.keyspace.redisVersion, 'helpPrintFooter') ? '    Print this help.' : '    Prints this help.',
+    helpFooter(conn.keyspace.redisVersion),
   ];
   return lines.map((l) => new SimpleString(l));
 }

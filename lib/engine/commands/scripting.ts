@@ -15,7 +15,7 @@
  */
 import { CommandError } from '../../errors';
 import { OK, type Reply, SimpleString } from '../../reply/reply';
-import { supports } from '../../version';
+import { helpFooter } from '../../version';
 import { StreamsMockError } from '../../clock/clock';
 import type { ConnectionCommandSpec } from '../command-types';
 import type { Connection } from '../connection';
@@ -47,7 +47,7 @@ const SCRIPT_HELP = [
 ];
 
 function helpLines(conn: Connection): Reply {
-  const footer = supports(conn.keyspace.redisVersion, 'helpPrintFooter') ? '    Print this help.' : '    Prints this help.';
+  const footer = helpFooter(conn.keyspace.redisVersion);
   return [...SCRIPT_HELP, 'HELP', footer].map((l) => new SimpleString(l));
 }
 
