@@ -8,6 +8,7 @@
  *   the arity check (7.0: an unknown subcommand);
  * - CLIENT UNBLOCK with more than one reason: the subcommand syntax error, not "syntax error".
  */
+import { type RedisServer, serve } from 'ioredis-mock-streams/server';
 import { describeServeOnRealServers } from './serve-on-real-servers';
 import { RawClient, transcript } from './raw-client';
 
@@ -23,11 +24,24 @@ async function afterPayload(port: number, host: string, payload: string): Promis
   }
 }
 
+describe('a command named POST on serve (no real server needed)', () => {
+  let server: RedisServer;
+  beforeAll(async () => {
+    server = await serve();
+  });
+  afterAll(() => server.close());
+
+  it('closes the connection without a reply, the +PONG of the same read unwritten; other clients are served', async () => {
+    expect(await afterPayload(server.port, '127.0.0.1', 'PING\r\nPOST / HTTP/1.1\r\n')).toEqual({ text: '', closed: true });
+    expect(await transcript(server.port, '127.0.0.1', [[['PING']]])).toBe('+PONG\r\n');
+  });
+});
+
 describeServeOnRealServers(
   'helper-found replies',
   ({ url, version, fake }) => {
-    const real = new URL(url);
-    const realPort = Number(real.port || 6379);
+    // parsed in the tests: without the server's URL the describe is skipped but still read
+    const realAt = () => new URL(url);
 
     it.each([
       ['an inline HTTP request line', 'POST / HTTP/1.1\r\nHost: localhost\r\n\r\n'],
@@ -35,7 +49,8 @@ describeServeOnRealServers(
       ['a multibulk host: in any case', '*1\r\n$4\r\nPING\r\n*2\r\n$5\r\nHoSt:\r\n$1\r\nx\r\n'],
       ['inside MULTI', 'MULTI\r\nECHO queued\r\npost\r\n'],
     ])('POST/Host: closes the connection with no reply: %s', async (_name, payload) => {
-      const onReal = await afterPayload(realPort, real.hostname, payload);
+      const real = realAt();
+      const onReal = await afterPayload(Number(real.port || 6379), real.hostname, payload);
       const onFake = await afterPayload(fake().port, '127.0.0.1', payload);
       expect(onReal).toEqual({ text: '', closed: true });
       expect(onFake).toEqual(onReal);
@@ -55,7 +70,8 @@ describeServeOnRealServers(
           c.close();
         }
       };
-      const onReal = await run(realPort, real.hostname);
+      const real = realAt();
+      const onReal = await run(Number(real.port || 6379), real.hostname);
       expect(onReal).toBe('$1\r\n1\r\n');
       // the fake's own server: nothing but this test's commands in its statistics
       const admin = await RawClient.connect(fake().port);
@@ -79,7 +95,8 @@ describeServeOnRealServers(
         [['client', 'Unblock', '1', 'TIMEOUT', 'x']],
         [['CLIENT', 'UNBLOCK', '1', 'x']],
       ];
-      const expected = await transcript(realPort, real.hostname, writes);
+      const real = realAt();
+      const expected = await transcript(Number(real.port || 6379), real.hostname, writes);
       expect(await transcript(fake().port, '127.0.0.1', writes)).toBe(expected);
       const myshardid =
         version === '7.0'

@@ -70,6 +70,12 @@ describe('POST / (one command)', () => {
     expect(r.body).toEqual({ error: "ERR unknown command 'NOPE', with args beginning with: 'a' 'b' " });
   });
 
+  it('answers a command named POST or Host: as unknown and keeps serving (the RESP port closes its connection; REST has none to close)', async () => {
+    expect((await send(h, '', ['POST', '/'])).body).toEqual({ error: "ERR unknown command 'POST', with args beginning with: '/' " });
+    expect((await send(h, '', ['host:', 'x'])).body).toEqual({ error: "ERR unknown command 'host:', with args beginning with: 'x' " });
+    expect((await send(h, '', ['PING'])).body).toEqual({ result: 'PONG' });
+  });
+
   it('reaches the built-in commands next to the stream commands', async () => {
     expect((await send(h, '', ['SET', 'k', 'v'])).body).toEqual({ result: 'OK' });
     expect((await send(h, '', ['GET', 'k'])).body).toEqual({ result: 'v' });

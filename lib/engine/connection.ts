@@ -92,6 +92,12 @@ export interface ConnectionOptions {
   /** Cluster mode: the index of the node (master) this connection is connected to; keys of
    *  other nodes' slots answer MOVED. Undefined: every slot is local (CROSSSLOT still applies). */
   clusterNode?: number;
+  /**
+   * The connection serves an HTTP front end (the Upstash handler), not a RESP socket: a command
+   * named `POST` or `Host:` is an unknown command there, not the RESP port's guard against
+   * cross-protocol scripting that closes the connection. @default false
+   */
+  httpFront?: boolean;
 }
 
 /**
@@ -163,6 +169,8 @@ export class Connection {
    * replies are never written).
    */
   closedBySecurityWarning = false;
+  /** @internal False for an HTTP front end's connection (ConnectionOptions.httpFront). */
+  private readonly guardsCrossProtocol: boolean;
   /** @internal A blocked command (or a pipeline waiting on one) holds the connection. */
   occupied = false;
   /** @internal Commands submitted behind it, in order. */
@@ -247,6 +255,7 @@ export class Connection {
     if (this.server.startedAt === null) serverStarts(this.server);
     this.id = nextClientId();
     this.name = options.name ?? null;
+    this.guardsCrossProtocol = options.httpFront !== true;
     this.resp = options.protocol === 3 ? 3 : 2;
     const acl = aclStateOf(this.server);
     if (options.password != null) acl.setRequirePass(options.password);
@@ -479,7 +488,7 @@ export class Connection {
   run(argv: string[]): Reply | Promise<Reply> {
     if (this.isClosed) throw connectionClosedError();
     const first = argv[0]; // (a malformed argv is refused by runCommand)
-    if (typeof first === 'string' && (first.length === 4 || first.length === 5) && isCrossProtocolProbe(first)) return this.abortOnProbe();
+    if (this.guardsCrossProtocol && typeof first === 'string' && (first.length === 4 || first.length === 5) && isCrossProtocolProbe(first)) return this.abortOnProbe();
     this.expireDueFirst();
     if (this.noTouch) return this.runNoTouch(argv);
     return counted(this, argv, runCommand);

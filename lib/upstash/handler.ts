@@ -267,11 +267,11 @@ export function createUpstashHandler(options: UpstashHandlerOptions): UpstashHan
     }
     const o = (options.redis as unknown as { options: { host?: string; port?: number; db?: number } }).options ?? {};
     target = { host: o.host, port: o.port, db: o.db };
-    conn = createConnection(target);
+    conn = createConnection({ ...target, httpFront: true });
   } else {
     const streams = parseStreamsOptions(options.streams);
     target = { host: OWN_HOST, port: nextOwnPort++, db: 0 };
-    conn = createConnection({ ...target, streams });
+    conn = createConnection({ ...target, streams, httpFront: true });
   }
   /** The open subscription streams (closed with the handler). */
   const subscriptions = new Set<() => void>();
@@ -361,7 +361,7 @@ export function createUpstashHandler(options: UpstashHandlerOptions): UpstashHan
    */
   function subscriptionStream(command: string, names: string[], request: RestRequest, headers: Record<string, string>): Response {
     const signal = request.signal ?? undefined;
-    const sub = createConnection(target);
+    const sub = createConnection({ ...target, httpFront: true });
     const encoder = new TextEncoder();
     let end = (): void => undefined;
     const body = new ReadableStream<Uint8Array>({
