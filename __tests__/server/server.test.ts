@@ -318,6 +318,11 @@ describe('RESP server options', () => {
     const server = await serve({ clockCommand: false });
     const c = await RawClient.connect(server.port);
     expect(await c.call('MOCKCLOCK', 'GET')).toBe("-ERR unknown command 'MOCKCLOCK', with args beginning with: 'GET' \r\n");
+    // unknown before the arity check, and refused at queue time inside MULTI, as any unknown command
+    expect(await c.call('MOCKCLOCK')).toBe("-ERR unknown command 'MOCKCLOCK', with args beginning with: \r\n");
+    expect(await c.call('MULTI')).toBe('+OK\r\n');
+    expect(await c.call('mockclock', 'tick', '1')).toBe("-ERR unknown command 'mockclock', with args beginning with: 'tick' '1' \r\n");
+    expect(await c.call('EXEC')).toBe('-EXECABORT Transaction discarded because of previous errors.\r\n');
     c.close();
     await server.close();
   });

@@ -43,6 +43,8 @@ export interface ConnectionCommandSpec {
   readonly noScript?: boolean;
   /** First version that has the command. */
   readonly since?: RedisVersion;
+  /** False where the server does not have the command (an unknown command before any other check): MOCKCLOCK without `clockCommand`. */
+  readonly available?: (conn: Connection) => boolean;
   /** Redis's `protected` flag (DEBUG): refused before running while this setting is `no`. */
   readonly protectedBy?: ProtectingSetting;
   readonly run?: ConnectionHandler;

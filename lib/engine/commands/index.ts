@@ -17,7 +17,10 @@ export interface ConnectionCommandModule {
   readonly specs: readonly ConnectionCommandSpec[];
 }
 
-type Flags = Pick<ConnectionCommandSpec, 'noAuth' | 'immediate' | 'noScript' | 'since' | 'protectedBy'>;
+type Flags = Pick<ConnectionCommandSpec, 'noAuth' | 'immediate' | 'noScript' | 'since' | 'protectedBy' | 'available'>;
+
+/** MOCKCLOCK (the fake's own) exists on a server given a clock control (`serve`'s `clockCommand`). */
+const CLOCK_COMMAND: Flags = { noScript: true, available: (conn) => conn.server.clockControl !== null };
 
 /* eslint-disable @typescript-eslint/no-require-imports -- lazy loading: each module on first use */
 const transaction = (): ConnectionCommandModule => require('./transaction');
@@ -70,7 +73,7 @@ const TABLE: [name: string, arity: number, flags: Flags, load: () => ConnectionC
   ['sunsubscribe', -1, NOSCRIPT, pubsub],
   ['info', -1, NONE, server],
   ['command', -1, NOSCRIPT, server],
-  ['mockclock', -2, NOSCRIPT, server],
+  ['mockclock', -2, CLOCK_COMMAND, server],
   ['time', 1, NONE, server],
   ['flushall', -1, NONE, server],
   ['flushdb', -1, NONE, server],

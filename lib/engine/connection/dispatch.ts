@@ -120,7 +120,7 @@ export function commandCheckError(conn: Connection, name: string, argv: string[]
     }
   }
   if (spec) {
-    if (predates(version, spec.since)) return errUnknownCommand(argv[0], argv.slice(1));
+    if (predates(version, spec.since) || spec.available?.(conn) === false) return errUnknownCommand(argv[0], argv.slice(1));
     if (!arityOk(spec.arity, argv.length)) return errWrongArity(name);
     if (name === 'command' && argv.length > 1) {
       // COMMAND runs alone too, but COMMAND <sub> is looked up as a subcommand (unknown, arity)
@@ -160,7 +160,7 @@ export function lookedUpName(conn: Connection, name: string, argv: string[], spe
   const version = conn.keyspace.redisVersion;
   let subcommands: Record<string, { since?: RedisVersion } | { arity: number }> | undefined;
   if (spec) {
-    if (predates(version, spec.since)) return 'NULL';
+    if (predates(version, spec.since) || spec.available?.(conn) === false) return 'NULL';
     subcommands = spec.subcommands;
   } else if (stream) {
     if (predates(version, commandSince(name))) return 'NULL';
@@ -179,7 +179,7 @@ export function lookedUpName(conn: Connection, name: string, argv: string[], spe
 export function absentHere(conn: Connection, name: string): boolean {
   const version = conn.keyspace.redisVersion;
   const spec = CONNECTION_COMMANDS.get(name);
-  return predates(version, spec ? spec.since : commandSince(name));
+  return spec ? predates(version, spec.since) || spec.available?.(conn) === false : predates(version, commandSince(name));
 }
 
 /** The full name (`name` or `container|sub`) processCommand looks argv up as, or null when unknown here. */
