@@ -323,6 +323,7 @@ describe('RESP server options', () => {
     expect(await c.call('MULTI')).toBe('+OK\r\n');
     expect(await c.call('mockclock', 'tick', '1')).toBe("-ERR unknown command 'mockclock', with args beginning with: 'tick' '1' \r\n");
     expect(await c.call('EXEC')).toBe('-EXECABORT Transaction discarded because of previous errors.\r\n');
+    expect(await c.call('EVAL', "return redis.pcall('mockclock', 'get')", '0')).toBe('-ERR Unknown Redis command called from script\r\n'); // as an unknown name answers on both real servers
     c.close();
     await server.close();
   });

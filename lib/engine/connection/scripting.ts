@@ -107,7 +107,7 @@ function scriptCallPlain(conn: Connection, argv: string[]): Reply {
   // Redis checks, in order: unknown command, arity, then the no-script flag (script.c scriptCall).
   const connSpec = CONNECTION_COMMANDS.get(name);
   if (connSpec) {
-    if (predates(ks.redisVersion, connSpec.since)) throw new CommandError(ERR_UNKNOWN_FROM_SCRIPT);
+    if (predates(ks.redisVersion, connSpec.since) || connSpec.available?.(conn) === false) throw new CommandError(ERR_UNKNOWN_FROM_SCRIPT);
     if (!arityOk(connSpec.arity, argv.length)) throw new RejectedCommandError(ERR_ARITY_FROM_SCRIPT);
     let run = connSpec.run;
     let noScript = connSpec.noScript;
