@@ -47,7 +47,7 @@ import type { CommandContext, CommandHandler, CommandSpec, Reply } from './types
 import { OK, SimpleString, statusLines } from '../reply/reply';
 
 /** Redis `addReplyHelp`: header, the command's lines, then the HELP lines (wording per version). */
-export function helpReply(container: 'XGROUP' | 'XINFO' | 'CONFIG' | 'OBJECT', lines: readonly string[], version: RedisVersion): SimpleString[] {
+export function helpReply(container: string, lines: readonly string[], version: RedisVersion): SimpleString[] {
   return statusLines([
     `${container} <subcommand> [<arg> [value] [opt] ...]. Subcommands are:`,
     ...lines,

@@ -24,7 +24,8 @@ import { MapReply, OK, type Reply, SimpleString, VerbatimReply } from '../../rep
 import { CLUSTER_SLOTS, type ClusterState, ERR_CLUSTER_DISABLED, keyHashSlot } from '../cluster';
 import type { ConnectionCommandSpec, ConnectionHandler, ConnectionSubcommand } from '../command-types';
 import type { Connection } from '../connection';
-import { helpFooter, predates, type RedisVersion, versionIndex } from '../../version';
+import { helpReply } from '../../commands/xgroup';
+import { predates, type RedisVersion, versionIndex } from '../../version';
 
 const ERR_NOT_INTEGER = 'ERR value is not an integer or out of range';
 
@@ -206,9 +207,7 @@ function helpOf(name: string): string[] {
 
 /** CLUSTER HELP in `version`, with addReplyHelp's header and footer. */
 function help(version: RedisVersion): SimpleString[] {
-  const body = predates(version, '7.2') ? HELP_70 : predates(version, '7.4') ? HELP_72 : HELP_74;
-  const footer = helpFooter(version);
-  return ['CLUSTER <subcommand> [<arg> [value] [opt] ...]. Subcommands are:', ...body, 'HELP', footer].map((l) => new SimpleString(l));
+  return helpReply('CLUSTER', predates(version, '7.2') ? HELP_70 : predates(version, '7.4') ? HELP_72 : HELP_74, version);
 }
 
 const sub = (arity: number, run: ConnectionHandler): ConnectionSubcommand => ({ arity, run });

@@ -23,7 +23,7 @@
  *   `enable-debug-command no` answers.
  * FUNCTION and FCALL: ./functions.ts.
  */
-import { CommandError, ERR_SYNTAX, errProtectedCommand, errUnknownCommand } from '../../errors';
+import { CommandError, ERR_SYNTAX, errProtectedCommand } from '../../errors';
 import { predates } from '../../version';
 import { COMMANDS } from '../../commands/index';
 import type { InfoSource } from '../../commands/server/info';
@@ -115,7 +115,7 @@ export function infoSource(conn: Connection): InfoSource {
 /** Every command name a connection of `server` answers. */
 function commandNames(conn: Connection): string[] {
   const names = new Set<string>();
-  for (const name of CONNECTION_COMMANDS.keys()) if (name !== 'mockclock' || conn.server.clockControl) names.add(name);
+  for (const name of CONNECTION_COMMANDS.keys()) names.add(name); // (COMMAND leaves out MOCKCLOCK itself)
   for (const name of Object.keys(conn.emulators)) {
     if (/^[a-z]+$/.test(name) && builtinArity(name) !== undefined && !COMMANDS.has(name)) names.add(name);
   }
@@ -193,11 +193,8 @@ export const specs: readonly ConnectionCommandSpec[] = [
     name: 'mockclock',
     arity: -2,
     noScript: true,
-    run(conn, argv): Reply {
-      const control = conn.server.clockControl;
-      if (!control) throw new CommandError(errUnknownCommand(argv[0], argv.slice(1)));
-      return mockclock().mockclockReply(argv, control);
-    },
+    // runs only where `available` (lib/engine/commands/index.ts): the server has a clock control
+    run: (conn, argv): Reply => mockclock().mockclockReply(argv, conn.server.clockControl!),
   },
   {
     name: 'time',

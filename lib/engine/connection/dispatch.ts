@@ -120,7 +120,7 @@ export function commandCheckError(conn: Connection, name: string, argv: string[]
     }
   }
   if (spec) {
-    if (predates(version, spec.since) || spec.available?.(conn) === false) return errUnknownCommand(argv[0], argv.slice(1));
+    if (specAbsent(conn, spec)) return errUnknownCommand(argv[0], argv.slice(1));
     if (!arityOk(spec.arity, argv.length)) return errWrongArity(name);
     if (name === 'command' && argv.length > 1) {
       // COMMAND runs alone too, but COMMAND <sub> is looked up as a subcommand (unknown, arity)
@@ -160,7 +160,7 @@ export function lookedUpName(conn: Connection, name: string, argv: string[], spe
   const version = conn.keyspace.redisVersion;
   let subcommands: Record<string, { since?: RedisVersion } | { arity: number }> | undefined;
   if (spec) {
-    if (predates(version, spec.since) || spec.available?.(conn) === false) return 'NULL';
+    if (specAbsent(conn, spec)) return 'NULL';
     subcommands = spec.subcommands;
   } else if (stream) {
     if (predates(version, commandSince(name))) return 'NULL';
@@ -179,7 +179,12 @@ export function lookedUpName(conn: Connection, name: string, argv: string[], spe
 export function absentHere(conn: Connection, name: string): boolean {
   const version = conn.keyspace.redisVersion;
   const spec = CONNECTION_COMMANDS.get(name);
-  return spec ? predates(version, spec.since) || spec.available?.(conn) === false : predates(version, commandSince(name));
+  return spec ? specAbsent(conn, spec) : predates(version, commandSince(name));
+}
+
+/** An engine command the connection's server does not have: newer than its version, or not `available` there (MOCKCLOCK). */
+export function specAbsent(conn: Connection, spec: ConnectionCommandSpec): boolean {
+  return predates(conn.keyspace.redisVersion, spec.since) || spec.available?.(conn) === false;
 }
 
 /** The full name (`name` or `container|sub`) processCommand looks argv up as, or null when unknown here. */

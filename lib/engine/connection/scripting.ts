@@ -17,7 +17,7 @@ import { DENIED_IN_SCRIPTS, ERR_ARITY_FROM_SCRIPT, ERR_NOT_ALLOWED_FROM_SCRIPT, 
 import type { Connection } from '../connection';
 import { checkScriptAcl } from './acl-checks';
 import { builtinArity } from './builtin-host';
-import { arityOk, hasBuiltin, runBuiltin } from './dispatch';
+import { arityOk, hasBuiltin, runBuiltin, specAbsent } from './dispatch';
 import { feedFromScript } from './monitor';
 import { propagating } from './propagation';
 import { recordCommand } from './stats';
@@ -107,7 +107,7 @@ function scriptCallPlain(conn: Connection, argv: string[]): Reply {
   // Redis checks, in order: unknown command, arity, then the no-script flag (script.c scriptCall).
   const connSpec = CONNECTION_COMMANDS.get(name);
   if (connSpec) {
-    if (predates(ks.redisVersion, connSpec.since) || connSpec.available?.(conn) === false) throw new CommandError(ERR_UNKNOWN_FROM_SCRIPT);
+    if (specAbsent(conn, connSpec)) throw new CommandError(ERR_UNKNOWN_FROM_SCRIPT);
     if (!arityOk(connSpec.arity, argv.length)) throw new RejectedCommandError(ERR_ARITY_FROM_SCRIPT);
     let run = connSpec.run;
     let noScript = connSpec.noScript;
