@@ -27,7 +27,7 @@ describe('replies typed as Redis types them', () => {
     expect(await c.execute(['SET', 'k', 'w', 'GET'])).toBe('v'); // the old value: a bulk string
     expect(await c.execute(['GET', 'missing'])).toBeNull();
     expect(await c.execute(['HSET', 'h', 'a', '1', 'b', '2'])).toBe(2);
-    expect(await c.execute(['HGETALL', 'h'])).toEqual(new MapReply(['a', '1', 'b', '2']));
+    expect(await c.execute(['HGETALL', 'h'])).toEqual(new MapReply(['a', '1', 'b', '2'], false, true)); // known all ASCII
     await c.execute(['SADD', 'st', 'x']);
     expect(await c.execute(['SMEMBERS', 'st'])).toEqual(new SetReply(['x']));
     await c.execute(['ZADD', 'z', '1.5', 'm']);

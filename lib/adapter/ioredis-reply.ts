@@ -306,10 +306,32 @@ function pairsToObject(v: unknown): unknown {
 function asciiPairsObject(items: readonly Reply[]): Record<string, unknown> | undefined {
   for (let i = 0; i < items.length; i++) if (typeof items[i] !== 'string') return undefined;
   if (NON_ASCII.test(items.join(''))) return undefined;
+  return pairsObjectOf(items as readonly string[]);
+}
+
+/**
+ * The object of each pairs array a reply marked ASCII carried (HGETALL: the hash's snapshot,
+ * handed out again until the hash is written), copied for each reply: a copy is one step of
+ * V8's (object spread), where building it walks the fields in the interpreter.
+ */
+const pairsObjects = new WeakMap<readonly Reply[], Record<string, unknown>>();
+
+/** `pairsObjectOf(items)` as a new object, from the one made for `items` before if any. */
+function keptPairsObject(items: readonly string[]): Record<string, unknown> {
+  let made = pairsObjects.get(items);
+  if (made === undefined) {
+    made = pairsObjectOf(items);
+    pairsObjects.set(items, made);
+  }
+  return { ...made };
+}
+
+/** ioredis's hgetall transformer on flat ASCII strings (each decodes to itself). */
+function pairsObjectOf(items: readonly string[]): Record<string, unknown> {
   const obj: Record<string, unknown> = {};
   for (let i = 0; i < items.length; i += 2) {
     // setKey in place (a hash's fields are distinct: only an inherited name is `in` the object)
-    const key = items[i] as string;
+    const key = items[i];
     if (key in obj) Object.defineProperty(obj, key, { value: items[i + 1], configurable: true, enumerable: true, writable: true });
     else obj[key] = items[i + 1];
   }
@@ -413,6 +435,7 @@ export function encodeReplyFor(
   if (commandName === 'hgetall' && !buffers && mode !== 'resp3' && reply instanceof MapReply) {
     // ioredis's hgetall transformer on the flat fields and values, all ASCII (each decodes to
     // itself): the object at once, without the flat array between
+    if (reply.ascii) return keptPairsObject(reply.items as readonly string[]);
     const obj = asciiPairsObject(reply.items);
     if (obj !== undefined) return obj;
   }

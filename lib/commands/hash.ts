@@ -68,9 +68,9 @@ function hmget(ctx: CommandContext, argv: string[]): Reply {
 /** HGETALL key → map field → value (RESP2: flat array), in listpack order. */
 function hgetall(ctx: CommandContext, argv: string[]): Reply {
   const h = readHash(ctx, argv[1]);
-  const items: Reply[] = [];
-  if (h) h.appendPairs(items);
-  return new MapReply(items);
+  if (h === undefined) return new MapReply([]);
+  const items = h.pairs();
+  return new MapReply(items, false, h.pairsAscii);
 }
 
 /** HKEYS key → the fields. */

@@ -448,7 +448,7 @@ function pushReply(vm: LuaVm, L: LuaState, reply: Reply, resp: 2 | 3): void {
   }
   if (Array.isArray(reply) || reply instanceof MapReply || reply instanceof SetReply || reply instanceof PushReply || reply instanceof PairsReply) {
     // RESP2 shapes: maps flattened (XREAD's as [key, entries] pairs), sets as arrays, pairs flat
-    const items: Reply[] = Array.isArray(reply)
+    const items: readonly Reply[] = Array.isArray(reply)
       ? reply
       : reply instanceof PairsReply
         ? flatPairs(reply)

@@ -34,6 +34,11 @@ export interface HashEntry {
   removed: boolean;
 }
 
+/** The most fields a hash keeps its HGETALL list for between writes (RedisHash.pairs). */
+const PAIRS_KEPT = 128;
+/** A byte of 0x80 or more in a byte string (a character above U+007F). */
+const HIGH_BYTE = /[^\x00-\x7f]/;
+
 /** The encoding thresholds a write reads (CONFIG hash-max-listpack-entries / -value). */
 export interface HashLimits {
   readonly hashMaxListpackEntries: number;
@@ -125,6 +130,10 @@ export class RedisHash {
   /** Fields that have a TTL now. */
   private volatile = 0;
   private readonly expiries = new ExpiryHeap();
+  /** `pairs()` of the hash as it is now (no write since), or null; see PAIRS_KEPT. */
+  private keptPairs: readonly string[] | null = null;
+  /** Every byte of `keptPairs` is ASCII. */
+  private keptAscii = false;
 
   get redisType(): 'hash' {
     return 'hash';
@@ -207,6 +216,7 @@ export class RedisHash {
    * TTLs, the field moves to the end as Redis re-inserts it).
    */
   set(field: string, value: string, keepTtl = false): boolean {
+    this.keptPairs = null;
     const e = this.map.get(field);
     if (e !== undefined) {
       e.value = value;
@@ -223,6 +233,7 @@ export class RedisHash {
   delete(field: string): boolean {
     const e = this.map.get(field);
     if (e === undefined) return false;
+    this.keptPairs = null;
     this.map.delete(field);
     if (e.expireAt !== 0 && --this.volatile === 0) RedisHash.volatileHashes--;
     e.removed = true;
@@ -318,16 +329,33 @@ export class RedisHash {
   }
 
   /**
-   * Every field and its value in HGETALL order, appended to `out` (field, value, field, …):
-   * `entries()` without the generator, which made HGETALL's optimized code several times
-   * costlier to compile (the first thousand calls of a test file pay for that compile).
+   * Every field and its value in HGETALL order (field, value, field, …): a snapshot the caller
+   * must not change. A hash of at most PAIRS_KEPT fields keeps it between writes and hands out
+   * the same array until the next write (a write drops it, never changes it: a reply holding it
+   * stays as it was), so that HGETALL of a hash read more often than written walks no entries.
    */
-  appendPairs(out: unknown[]): void {
+  pairs(): readonly string[] {
+    const kept = this.keptPairs;
+    if (kept !== null) return kept;
     const order = this.order;
+    const out: string[] = [];
     for (let i = 0; i < order.length; i++) {
       const e = order[i];
       if (!e.removed) out.push(e.field, e.value);
     }
+    if (out.length <= 2 * PAIRS_KEPT) {
+      this.keptPairs = out;
+      this.keptAscii = !HIGH_BYTE.test(out.join(''));
+    }
+    return out;
+  }
+
+  /**
+   * True when the hash's fields and values are all ASCII bytes, as far as the last `pairs()`
+   * found while nothing was written since (false when it does not know).
+   */
+  get pairsAscii(): boolean {
+    return this.keptPairs !== null && this.keptAscii;
   }
 
   /**
@@ -421,6 +449,7 @@ export class RedisHash {
 
   /** Make `entries` the order, with fresh increasing ids. */
   private rebuildOrder(entries: HashEntry[]): void {
+    this.keptPairs = null;
     for (const x of entries) x.id = this.nextId++;
     this.order = entries;
     this.holes = 0;

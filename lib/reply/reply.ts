@@ -31,8 +31,13 @@ export class SimpleString {
  */
 export class MapReply {
   constructor(
-    readonly items: Reply[],
+    readonly items: readonly Reply[],
     readonly resp2Pairs = false,
+    /**
+     * The producer knows every item is a byte string of ASCII bytes only (each decodes to
+     * itself as UTF-8): a front end may skip checking them. False: not known.
+     */
+    readonly ascii = false,
   ) {}
 }
 
