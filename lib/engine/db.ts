@@ -12,7 +12,6 @@ import { bytesOf as toByteString, utf8Of as decodeBytes } from '../bytes/index';
 import { publishMessage, publishToSelf } from './commands/pubsub';
 import { type Connection, openConnections } from './connection';
 import type { ServerState } from './registry';
-import { storeKeyOfBytes } from './emulated/keys';
 import { prngOf } from '../keyspace/prng';
 import { touchAllWatchedKeysInDbs } from './watch';
 import { hasUnrestrictedKeyAccess } from './acl';
@@ -71,37 +70,29 @@ export function serverEventSink(server: ServerState): (db: number, type: string,
   };
 }
 
-/** Key access of the stream commands on `ks` for `conn`. */
+/**
+ * Key access of the commands on `ks` for `conn`. A key argument is the store's key as it is
+ * (keys are byte strings end to end: lib/bytes).
+ */
 export function makeDb(conn: Connection, ks: Keyspace): Db {
-  // a command names its key several times (XADD: look up, notify, touch, signal): the last
-  // conversion is kept
-  let lastKey: string | undefined;
-  let lastFull = '';
-  const full = (key: string): string => {
-    if (key !== lastKey) {
-      lastFull = storeKeyOfBytes(key);
-      lastKey = key;
-    }
-    return lastFull;
-  };
   return {
     getStream(key) {
-      const v = ks.store.getRaw(full(key));
+      const v = ks.store.getRaw(key);
       if (v === undefined) return undefined;
       if (v instanceof Stream) return v;
       throw new CommandError(ERR_WRONGTYPE);
     },
-    exists: (key) => ks.store.hasKey(full(key)),
+    exists: (key) => ks.store.hasKey(key),
     createStream(key) {
       const s = new Stream();
-      ks.store.setRaw(full(key), s);
+      ks.store.setRaw(key, s);
       return s;
     },
-    signalReady: (key) => ks.blocking.signal(full(key)),
-    touch: (key) => ks.store.markModified(full(key)),
+    signalReady: (key) => ks.blocking.signal(key),
+    touch: (key) => ks.store.markModified(key),
     notify: (event, key) => {
-      ks.emitEvent(event, full(key));
-      publishKeyspaceEvent(conn, ks, 't', event, full(key));
+      ks.emitEvent(event, key);
+      publishKeyspaceEvent(conn, ks, 't', event, key);
     },
     // the store's own method (bound: no function of ours between a command and the store)
     lookup: ks.store.getRaw.bind(ks.store),
@@ -148,7 +139,7 @@ export function makeDb(conn: Connection, ks: Keyspace): Db {
       return repl !== null && repl.active ? repl : null;
     },
     // DUMP, RESTORE, COPY (… DB n) and CONFIG: whole values and the server's other databases
-    ...wholeKeyAccess(ks, full, ks.dbIndex, (index) => makeDb(conn, conn.server.keyspace(index))),
+    ...wholeKeyAccess(ks, ks.dbIndex, (index) => makeDb(conn, conn.server.keyspace(index))),
   };
 }
 

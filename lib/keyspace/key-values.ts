@@ -115,31 +115,28 @@ export function fromKeyValue(v: KeyValue, config?: ServerConfig, version: RedisV
 }
 
 /**
- * The whole-key members of a `Db` over `ks`, where `full` maps a key argument to its store key
- * and `selectDb` reaches another database of the server.
+ * The whole-key members of a `Db` over `ks` (keys are the store's keys: their bytes), where
+ * `selectDb` reaches another database of the server.
  */
 export function wholeKeyAccess(
   ks: Keyspace,
-  full: (key: string) => string,
   dbIndex: number,
   selectDb: (index: number) => Db | undefined,
 ): Pick<Db, 'getValue' | 'setValue' | 'deleteKey' | 'expireAt' | 'selectDb' | 'dbIndex' | 'config'> {
   return {
     dbIndex,
-    getValue: (key) => toKeyValue(ks.store.getRaw(full(key))),
+    getValue: (key) => toKeyValue(ks.store.getRaw(key)),
     setValue: (key, value, expireAt) => {
-      const k = full(key);
-      ks.store.setRaw(k, fromKeyValue(value, ks.config, ks.redisVersion));
-      if (expireAt === undefined) ks.store.removeExpiry(k);
-      else ks.store.setExpiry(k, expireAt);
+      ks.store.setRaw(key, fromKeyValue(value, ks.config, ks.redisVersion));
+      if (expireAt === undefined) ks.store.removeExpiry(key);
+      else ks.store.setExpiry(key, expireAt);
     },
     deleteKey: (key) => {
-      const k = full(key);
-      if (!ks.store.hasKey(k)) return false;
-      ks.store.deleteKey(k);
+      if (!ks.store.hasKey(key)) return false;
+      ks.store.deleteKey(key);
       return true;
     },
-    expireAt: (key) => (ks.store.hasKey(full(key)) ? ks.store.expiryOf(full(key)) : undefined),
+    expireAt: (key) => (ks.store.hasKey(key) ? ks.store.expiryOf(key) : undefined),
     selectDb,
     config: ks.config,
   };

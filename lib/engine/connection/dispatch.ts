@@ -17,7 +17,6 @@ import { StreamsMockError } from '../../clock/clock';
 import { commandStatsName, RejectedCommandError } from '../../stats/command-stats';
 import { runBuiltin as runEmulated } from '../emulated/builtins';
 import { callWithinLimit } from '../emulated/large-args';
-import { storeKeyOfBytes } from '../emulated/keys';
 import { builtinError, typedBuiltinReply } from '../builtin-replies';
 import type { ConnectionCommandSpec } from '../command-types';
 import { CONNECTION_COMMANDS } from '../commands/index';
@@ -249,8 +248,8 @@ export function runStream(conn: Connection, argv: string[], refusals = false): R
 /** Block argv's call on its keys: served (retried) when a key is written, or timed out. */
 export function block(conn: Connection, ks: Keyspace, request: BlockRequest, argv: string[]): Promise<Reply> {
   conn.blockedCalls++;
-  const p = ks.blocking.block(conn, request.keys.map(storeKeyOfBytes), request, (req, key) => {
-    // the signalled store key is the key's bytes already (storeKeyOfBytes): re-encoding it as
+  const p = ks.blocking.block(conn, request.keys, request, (req, key) => {
+    // the signalled store key is the key's bytes as the command named it: re-encoding it as
     // UTF-8 missed every key with a byte past 0x7f (`BLPOP k\xff` never served: events fuzzer)
     const retry = () => req.retry(context(conn, true), key);
     const tracking = conn.server.tracking;

@@ -8,7 +8,6 @@
 import { lookupCommand } from '../../commands/dispatch';
 import { CommandError } from '../../errors';
 import { ErrorReply, NIL_ARRAY, QUEUED, type Reply } from '../../reply/reply';
-import { storeKeyOfBytes } from '../emulated/keys';
 import { CONNECTION_COMMANDS } from '../commands/index';
 import { WatchState } from '../watch';
 import type { Connection } from '../connection';
@@ -178,7 +177,7 @@ export function transaction<T>(conn: Connection, body: () => T): T | null {
 
 /** WATCH full keys (byte strings) of the current keyspace. */
 export function watchKeys(conn: Connection, keys: string[]): void {
-  (conn.watchState ??= new WatchState()).watch(conn.keyspace, keys.map(storeKeyOfBytes));
+  (conn.watchState ??= new WatchState()).watch(conn.keyspace, keys);
 }
 
 /** UNWATCH every key. */
