@@ -26,7 +26,7 @@ describe('ChurnMap (string keys added and removed over and over)', () => {
     expect(m.size).toBe(50);
     expect([...m.entries()].map(([k]) => k)).toEqual(Array.from({ length: 50 }, (_, i) => `k${2 * i + 1}`));
     // the inner Map holds at most twice the live keys (tombstones ≤ live, or 64)
-    const inner = (m as unknown as { map: Map<string, unknown> }).map;
+    const inner = (m as unknown as { table: Map<string, unknown> }).table;
     expect(inner.size).toBeLessThanOrEqual(50 + Math.max(64, 50));
   });
 
@@ -34,7 +34,7 @@ describe('ChurnMap (string keys added and removed over and over)', () => {
     const m = new ChurnMap<string>();
     m.set('x', 'v');
     m.delete('x');
-    expect([m.size, [...m.entries()], (m as unknown as { map: Map<string, unknown> }).map.size]).toEqual([0, [], 0]);
+    expect([m.size, [...m.entries()], (m as unknown as { table: Map<string, unknown> }).table.size]).toEqual([0, [], 0]);
   });
 
   it('lists live keys, values and entries alike (keys, values, keyList, iteration) with tombstones skipped', () => {
@@ -52,7 +52,7 @@ describe('ChurnMap (string keys added and removed over and over)', () => {
   it('keeps each lookup short when one key is added and removed next to 200,000 others', () => {
     const m = new ChurnMap<number>();
     for (let i = 0; i < 200_000; i++) m.set(`k${i}`, i);
-    const inner = (m as unknown as { map: Map<string, unknown> }).map;
+    const inner = (m as unknown as { table: Map<string, unknown> }).table;
     for (let i = 0; i < 100_000; i++) {
       m.set('lock', i);
       m.delete('lock');

@@ -81,7 +81,8 @@ export class Keyspace {
       streamRemoved: (key) => this.blocking.signal(key),
       streamArrived: (key) => this.blocking.signal(key),
       expiryChanged: (key) => this.blocking.armExpiry(key),
-      accessTime: () => this.lastNow ?? this.now(),
+      accessTime: () => this.lastNow.ms ?? this.now(),
+      commandTime: this.lastNow,
       expired: (key) => this.onExpired?.(key),
       fieldsExpired: (key, fields, deleted) => this.onFieldsExpired?.(key, fields, deleted),
       nextExpiry: (at) => this.armActiveExpiry(at),
@@ -92,8 +93,11 @@ export class Keyspace {
     });
   }
 
-  /** The last time read (a command's time): key accesses are recorded with it (OBJECT IDLETIME). */
-  private lastNow: number | undefined;
+  /**
+   * The last time read (a command's time): key accesses are recorded with it (OBJECT IDLETIME).
+   * A cell the store reads too (StoreHooks.commandTime).
+   */
+  private readonly lastNow: { ms: number | undefined } = { ms: undefined };
   /** The active-expiry timer on the keyspace clock, and the TTL it is armed for. */
   private expiryTimer: ClockTimer | null = null;
   private expiryTimerAt: number | undefined;
@@ -305,18 +309,18 @@ export class Keyspace {
   /** Current command time in ms. Throws StreamsMockError when the clock answers no valid time. */
   now(): number {
     const frozen = this.frozenNow;
-    if (frozen !== null) return (this.lastNow = frozen);
+    if (frozen !== null) return (this.lastNow.ms = frozen);
     // readNow(this.currentClock) written out: every command reads the clock here, and V8 compiles
     // a function as small as readNow with TurboFan within a test file's first commands
     const value: unknown = this.currentClock.now();
     if (typeof value !== 'number' || !(value >= 0 && value <= Number.MAX_SAFE_INTEGER)) invalidNow(value);
-    return (this.lastNow = Math.floor(value));
+    return (this.lastNow.ms = Math.floor(value));
   }
 
   /** Run `fn` as one atomic unit: one time snapshot, blocked readers served after it. */
   atomically<T>(fn: () => T): T {
     const outer = this.frozenNow === null;
-    if (outer) this.frozenNow = this.lastNow = readNow(this.currentClock);
+    if (outer) this.frozenNow = this.lastNow.ms = readNow(this.currentClock);
     this.blocking.hold();
     try {
       return fn();

@@ -66,6 +66,12 @@ export interface StoreHooks {
    * without it every access is recorded at `now()`.
    */
   accessTime?(): number;
+  /**
+   * `accessTime()` as a value: the cell's `ms` is the time of the command running (the
+   * keyspace writes it at each clock reading), undefined when none was read yet (then
+   * `accessTime()` is asked). Optional; a key read records its access without a call.
+   */
+  readonly commandTime?: { readonly ms: number | undefined };
   /** `key` expired (lazily, on access, or actively, by `expireDue`) and was deleted. */
   expired?(key: string): void;
   /**
@@ -264,6 +270,7 @@ export class KeyStore {
     private readonly access: Readonly<AccessPolicy> = { lfu: false, logFactor: 10, decayTime: 1 },
   ) {
     this.accessNow = hooks.accessTime ? hooks.accessTime.bind(hooks) : hooks.now.bind(hooks);
+    this.commandTime = hooks.commandTime ?? { ms: undefined };
   }
 
   /**
@@ -419,6 +426,8 @@ export class KeyStore {
    * (every read of every key calls it: one call, not two).
    */
   private readonly accessNow: () => number;
+  /** `hooks.commandTime`, or a cell that stays empty (every access then calls `accessNow`). */
+  private readonly commandTime: { readonly ms: number | undefined };
 
   /** The stored value without expiring it (for observers inside a write). */
   peekRaw(key: string): unknown {
@@ -434,10 +443,10 @@ export class KeyStore {
     // command comes here, and V8 compiles functions as small as those with TurboFan within a
     // test file's first commands
     if (this.expiry.size !== 0 && this.expireIfDue(key)) return undefined;
-    const v = this.raw.get(key);
+    const v = this.raw.table.get(key);
     if (v !== undefined && noTouch !== true) {
       // db.c lookupKey: the LRU time (recordAccessSlow: LFU, NO-TOUCH)
-      if (!this.access.lfu && !this.accessLfu && !this.noTouch) this.accessed.set(key, this.accessNow());
+      if (!this.access.lfu && !this.accessLfu && !this.noTouch) this.accessed.set(key, this.commandTime.ms ?? this.accessNow());
       else this.recordAccessSlow(key);
     }
     return v;

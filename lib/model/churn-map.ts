@@ -11,7 +11,12 @@
  * the entries. Values must not be `undefined`.
  */
 export class ChurnMap<V> {
-  private map = new Map<string, V | undefined>();
+  /**
+   * The Map itself, a removed key's entry holding `undefined` (replaced when rebuilt: read it
+   * anew each time; only this class writes it). `table.get(key)` answers as `get(key)`: a hot
+   * read (every key lookup of every command) reads it without a call of ours between.
+   */
+  table = new Map<string, V | undefined>();
   /**
    * Live keys. A field, not a getter (every read of every key checks the keyspace's TTL table's
    * size: a call each in the interpreter); only this class writes it.
@@ -20,57 +25,57 @@ export class ChurnMap<V> {
   private dead = 0;
 
   get(key: string): V | undefined {
-    return this.map.get(key);
+    return this.table.get(key);
   }
 
   has(key: string): boolean {
-    return this.map.get(key) !== undefined;
+    return this.table.get(key) !== undefined;
   }
 
   set(key: string, value: V): this {
     if (this.dead === 0) {
       // no tombstone: a key already in the Map is live (one lookup, as Map#set: the hot path of
       // a keyspace's access times and of overwrites)
-      const before = this.map.size;
-      this.map.set(key, value);
-      if (this.map.size !== before) this.size++;
+      const before = this.table.size;
+      this.table.set(key, value);
+      if (this.table.size !== before) this.size++;
       return this;
     }
-    if (this.map.get(key) === undefined) {
+    if (this.table.get(key) === undefined) {
       this.size++;
-      if (this.dead > 0 && this.map.has(key)) this.dead--; // a tombstone comes back to life
+      if (this.dead > 0 && this.table.has(key)) this.dead--; // a tombstone comes back to life
     }
-    this.map.set(key, value);
+    this.table.set(key, value);
     return this;
   }
 
   delete(key: string): boolean {
-    if (this.map.get(key) === undefined) return false;
+    if (this.table.get(key) === undefined) return false;
     this.size--;
     if (this.size === 0) {
       this.clear();
     } else if (this.dead >= 64 && this.dead >= this.size) {
-      this.map.delete(key);
+      this.table.delete(key);
       const fresh = new Map<string, V | undefined>();
-      for (const [k, v] of this.map) if (v !== undefined) fresh.set(k, v);
-      this.map = fresh;
+      for (const [k, v] of this.table) if (v !== undefined) fresh.set(k, v);
+      this.table = fresh;
       this.dead = 0;
     } else {
-      this.map.set(key, undefined);
+      this.table.set(key, undefined);
       this.dead++;
     }
     return true;
   }
 
   clear(): void {
-    this.map.clear();
+    this.table.clear();
     this.size = 0;
     this.dead = 0;
   }
 
   /** Live entries in insertion order (a key removed and added again while its tombstone lasts keeps its first place). */
   *entries(): Generator<[string, V]> {
-    for (const [k, v] of this.map) if (v !== undefined) yield [k, v];
+    for (const [k, v] of this.table) if (v !== undefined) yield [k, v];
   }
 
   [Symbol.iterator](): Generator<[string, V]> {
@@ -79,19 +84,19 @@ export class ChurnMap<V> {
 
   /** Live keys, in the order of `entries`. */
   *keys(): Generator<string> {
-    for (const [k, v] of this.map) if (v !== undefined) yield k;
+    for (const [k, v] of this.table) if (v !== undefined) yield k;
   }
 
   /** Live values, in the order of `entries`. */
   *values(): Generator<V> {
-    for (const v of this.map.values()) if (v !== undefined) yield v;
+    for (const v of this.table.values()) if (v !== undefined) yield v;
   }
 
   /** The live keys as an array (one pass, no generator: KEYS, SCAN's index on a large keyspace). */
   keyList(): string[] {
     const out: string[] = new Array(this.size);
     let i = 0;
-    for (const [k, v] of this.map) if (v !== undefined) out[i++] = k;
+    for (const [k, v] of this.table) if (v !== undefined) out[i++] = k;
     return out;
   }
 }
