@@ -27,7 +27,8 @@ function usage(ctx: CommandContext, argv: string[]): Reply {
     samples = n > 1000000n ? 1000000 : Number(n);
   }
   const key = argv[2];
-  const value = ctx.db.lookup(key);
+  // object.c objectCommandLookup: LOOKUP_NOTOUCH, the key's idle time stays (checked on 7.0.15 and a post-7.4 build)
+  const value = ctx.db.lookup(key, true);
   if (value === undefined) return null;
   return memoryUsage(key, value, samples, { version: ctx.version, mark: ctx.db.stringMark?.(key) });
 }
