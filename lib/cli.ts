@@ -211,7 +211,35 @@ function watchProcess(watched: number, stop: () => void): ReturnType<typeof setI
 }
 
 /** `serve`: start the RESP server and wait for SIGINT/SIGTERM. Resolves with the exit code. */
-async function serveCommand(opts: ServeCliOptions): Promise<number> {
+/**
+ * redis-server's command-line configuration (`--name value [value …]`, every word up to the next
+ * `--name` one value, space-separated: `--save 900 1`) among serve's arguments, as CONFIG
+ * parameters; `--bind A [B …]` is the host (its first address, `-` prefix dropped) unless `--host`
+ * was given (`hostGiven`).
+ * @throws Error for an argument that is not part of a `--name value` pair
+ */
+export function serverArguments(args: readonly string[], hostGiven: boolean): { config: Record<string, string>; host?: string } {
+  const config: Record<string, string> = {};
+  let host: string | undefined;
+  for (let i = 0; i < args.length; ) {
+    const flag = args[i];
+    if (!flag.startsWith('--') || flag.length === 2) throw new Error(`unexpected argument ${JSON.stringify(flag)}: serve takes --<config-name> <value> pairs besides its options`);
+    const values: string[] = [];
+    for (i++; i < args.length && !(args[i].startsWith('--') && args[i].length > 2); i++) values.push(args[i]);
+    const name = flag.slice(2).toLowerCase();
+    if (name === 'bind') {
+      if (values.length === 0) throw new Error('--bind needs an address');
+      if (!hostGiven) host = values[0].replace(/^-/, '');
+      continue;
+    }
+    // redis-server: a parameter named without a value is the wrong number of arguments
+    if (values.length === 0) throw new Error(`--${name}: Bad directive or wrong number of arguments`);
+    config[name] = values.join(' ');
+  }
+  return host === undefined ? { config } : { config, host };
+}
+
+async function serveCommand(opts: ServeCliOptions, extra: { config: Record<string, string>; host?: string } = { config: {} }): Promise<number> {
   // Loaded on demand: the server code stays off every other path.
   const { serve } = await import('./server/index');
   const { createFakeClock } = await import('./clock/fake-clock');
@@ -236,7 +264,8 @@ async function serveCommand(opts: ServeCliOptions): Promise<number> {
   const npm = npmProcess();
   const server = await serve({
     port,
-    host: opts.host,
+    host: extra.host ?? opts.host,
+    config: extra.config,
     redisVersion: opts.redisVersion,
     password: opts.password,
     clock,
@@ -304,8 +333,11 @@ export async function main(argv: readonly string[] = process.argv): Promise<numb
     .option('--time <ms>', 'start time in ms since the epoch (adjustable and manual clocks)')
     .option('--no-clock-command', 'answer MOCKCLOCK as an unknown command')
     .option('--cluster <masters>', 'serve a Redis Cluster of this many masters over one keyspace, one port each (--port P: P, P+1, ...), slots as redis-cli --cluster create assigns them')
-    .action(async (opts: ServeCliOptions) => {
-      code = await serveCommand(opts);
+    .addHelpText('after', "\nAny other --<name> <value...> sets a CONFIG parameter at start-up, as redis-server's arguments do\n(e.g. --notify-keyspace-events KEA --enable-debug-command yes --save '' --appendonly no; --bind A: --host A).")
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .action(async (opts: ServeCliOptions, cmd: Command) => {
+      code = await serveCommand(opts, serverArguments(cmd.args, cmd.getOptionValueSource('host') !== 'default'));
     });
   program
     .command('format')

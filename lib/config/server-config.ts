@@ -382,9 +382,11 @@ export class ServerConfig {
   /**
    * CONFIG SET name value [name value ...], atomically: every name is looked up, then every
    * value parsed and validated, and only then are all stored. Errors as Redis words them.
+   * `startup`: the server's start-up configuration (redis-server's config file and `--name value`
+   * arguments), where immutable and protected parameters are set too.
    * @throws ConfigSetError
    */
-  set(pairs: readonly [string, string][], version: RedisVersion): void {
+  set(pairs: readonly [string, string][], version: RedisVersion, startup = false): void {
     let unknown: string | undefined;
     let invalid = false;
     let error: ConfigSetError | undefined;
@@ -399,7 +401,7 @@ export class ServerConfig {
         continue;
       }
       if (invalid) continue;
-      if (n.def.immutable || n.def.protected) {
+      if ((n.def.immutable || n.def.protected) && !startup) {
         error = configSetFailed(name, n.def.immutable ? "can't set immutable config" : "can't set protected config");
         invalid = true;
         continue;

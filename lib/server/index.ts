@@ -30,6 +30,7 @@ import type { ClockControl } from '../commands/server/mockclock';
 import { createConnection, serverFor } from '../engine/index';
 import { Session } from './session';
 import { ClusterState } from '../engine/cluster';
+import { ConfigSetError, ServerConfig } from '../config/server-config';
 
 export interface ServeOptions {
   /**
@@ -85,6 +86,56 @@ export interface ServeOptions {
    * @default false
    */
   warnUndeclaredKeys?: boolean;
+  /**
+   * CONFIG parameters at start-up, as redis-server takes them from its config file or its
+   * `--name value` arguments (`{ 'notify-keyspace-events': 'KEA', 'enable-debug-command':
+   * 'yes', save: '' }`; several words in one value, space-separated: `save: '900 1'`). Immutable
+   * parameters are set too; CONFIG GET answers them and CONFIG SET changes the mutable ones later.
+   * Not here: `port`, `bind` and `cluster-enabled` (the `port`, `host` and `cluster` options),
+   * `daemonize yes`, `unixsocket`, and `databases` other than 16 (the fake does not do them).
+   * @throws StreamsMockError for an unknown parameter or a value Redis refuses (its reason)
+   * @default none
+   */
+  config?: Readonly<Record<string, string>>;
+}
+
+/** Parameters `ServeOptions.config` refuses: what the fake does through other options or not at all. */
+function unsupportedStartupConfig(name: string, value: string): string | null {
+  const n = name.toLowerCase();
+  if (n === 'port') return 'give the port option (serve --port)';
+  if (n === 'bind') return 'give the host option (serve --host)';
+  if (n === 'cluster-enabled' && value.toLowerCase() === 'yes') return 'give the cluster option (serve --cluster N)';
+  if (n === 'daemonize' && value.toLowerCase() === 'yes') return 'the fake does not daemonize: run it in the background';
+  if (n === 'unixsocket' && value !== '') return 'the fake listens on TCP only';
+  if (n === 'databases' && value !== String(DATABASES)) return `the fake has ${DATABASES} databases`;
+  return null;
+}
+
+/**
+ * `ServeOptions.config` as CONFIG's pairs, checked on a configuration of its own (nothing is set
+ * anywhere when one is refused).
+ * @throws StreamsMockError naming the parameter and Redis's reason
+ */
+function startupConfig(config: Readonly<Record<string, string>> | undefined, version: RedisVersion): [string, string][] {
+  if (config === undefined || config === null) return [];
+  if (typeof config !== 'object') throw new StreamsMockError(`serve: config must be an object of CONFIG parameters and values, got ${typeof config}`);
+  const pairs = Object.entries(config).map(([name, value]): [string, string] => {
+    if (typeof value !== 'string') throw new StreamsMockError(`serve: config ${name} must be a string (its words space-separated), got ${typeof value}`);
+    const refused = unsupportedStartupConfig(name, value);
+    if (refused !== null) throw new StreamsMockError(`serve: config ${name}: ${refused}`);
+    return [name, value];
+  });
+  for (const pair of pairs) {
+    try {
+      new ServerConfig().set([pair], version, true);
+    } catch (err) {
+      if (!(err instanceof ConfigSetError)) throw err;
+      // redis-server's words: "Bad directive or wrong number of arguments", or the value's reason
+      const reason = err.message.startsWith('ERR Unknown option') ? 'Bad directive or wrong number of arguments' : (/\) - (.*)$/.exec(err.message)?.[1] ?? err.message);
+      throw new StreamsMockError(`serve: config ${pair[0]} ${JSON.stringify(pair[1])}: ${reason}`);
+    }
+  }
+  return pairs;
 }
 
 /** One node of a cluster server. */
@@ -193,6 +244,7 @@ export async function serve(options: ServeOptions = {}): Promise<RedisServer> {
     throw new StreamsMockError(`serve: port must be an integer 0-65535, got ${String(options.port)}`);
   }
   const redisVersion = parseRedisVersion(options.redisVersion ?? '8.10');
+  const configPairs = startupConfig(options.config, redisVersion);
   const clock: Clock = options.clock ?? new AdjustableClock();
   if (!clock || typeof clock.now !== 'function' || typeof clock.schedule !== 'function') {
     throw new StreamsMockError('serve: clock must implement now() and schedule(fn, ms); use createFakeClock()');
@@ -244,6 +296,7 @@ export async function serve(options: ServeOptions = {}): Promise<RedisServer> {
   const state = serverFor(keyspaceHost, port);
   // A fresh server, even on a port an earlier one used: default CONFIG, zeroed statistics.
   state.config.reset();
+  if (configPairs.length > 0) state.config.set(configPairs, redisVersion, true);
   state.stats.resetStats();
   state.tcpPort = port;
   state.startedAt = clock.now();

@@ -20,10 +20,12 @@
  *   functions are gone (nothing is saved). Over `serve` the server closes (the CLI exits);
  *   in-process the next connection to that host:port finds an empty server.
  * DEBUG … — "ERR DEBUG command not allowed …", what a server with the default
- *   `enable-debug-command no` answers.
+ *   `enable-debug-command no` answers. With the setting on (`serve --enable-debug-command yes`),
+ *   an error that says the fake runs no DEBUG subcommand (not the refusal, which would tell the
+ *   user to turn on what is on).
  * FUNCTION and FCALL: ./functions.ts.
  */
-import { CommandError, ERR_SYNTAX, errProtectedCommand } from '../../errors';
+import { CommandError, ERR_SYNTAX } from '../../errors';
 import { predates } from '../../version';
 import { COMMANDS } from '../../commands/index';
 import type { InfoSource } from '../../commands/server/info';
@@ -273,10 +275,9 @@ export const specs: readonly ConnectionCommandSpec[] = [
     name: 'debug',
     arity: -2,
     noScript: true,
-    run(): Reply {
-      // refused before running while enable-debug-command is `no` (the dispatcher: `protectedBy`);
-      // with it on, the fake still has no DEBUG subcommand and answers the same refusal
-      throw new CommandError(errProtectedCommand('enable-debug-command'));
+    run(_conn, argv): Reply {
+      // refused before running while enable-debug-command is `no` (the dispatcher: `protectedBy`)
+      throw new CommandError(`ERR DEBUG ${argv[1]} is not emulated: ioredis-mock-streams runs no DEBUG subcommand (enable-debug-command is on)`);
     },
   },
   {
