@@ -112,9 +112,20 @@ function perCommandCases() {
   };
 }
 
-/** The stream commands' cold path (package only; ioredis-mock has no groups). */
+/**
+ * The stream commands' cold path (package only; ioredis-mock has no groups), and the cycle's
+ * shape on ioredis-mock alone for reference: three GETs awaited in one async function.
+ */
 function coldStreamCases() {
   return {
+    'GET GET GET': {
+      setup: (r) => r.set('k', 'value'),
+      run: async (r) => {
+        await r.get('k');
+        await r.get('k');
+        await r.get('k');
+      },
+    },
     XADD: { setup: async () => {}, run: (r) => r.xadd('a', '*', 'f', 'v') },
     'XADD+XREADGROUP+XACK': {
       setup: (r) => r.xgroup('CREATE', 'c', 'g', '$', 'MKSTREAM'),
