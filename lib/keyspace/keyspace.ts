@@ -81,7 +81,6 @@ export class Keyspace {
       streamRemoved: (key) => this.blocking.signal(key),
       streamArrived: (key) => this.blocking.signal(key),
       expiryChanged: (key) => this.blocking.armExpiry(key),
-      accessTime: () => this.lastNow.ms ?? this.now(),
       commandTime: this.lastNow,
       expired: (key) => this.onExpired?.(key),
       fieldsExpired: (key, fields, deleted) => this.onFieldsExpired?.(key, fields, deleted),

@@ -61,15 +61,10 @@ export interface StoreHooks {
   /** A TTL was set or removed on `key`. */
   expiryChanged(key: string): void;
   /**
-   * The time of the command running now (ms, the keyspace clock's last reading): a key's last
-   * access (OBJECT IDLETIME) is recorded with it, without reading the clock again. Optional:
-   * without it every access is recorded at `now()`.
-   */
-  accessTime?(): number;
-  /**
-   * `accessTime()` as a value: the cell's `ms` is the time of the command running (the
-   * keyspace writes it at each clock reading), undefined when none was read yet (then
-   * `accessTime()` is asked). Optional; a key read records its access without a call.
+   * The time of the command running now: the cell's `ms` is the keyspace clock's last reading
+   * (ms; the keyspace writes it at each reading), undefined before the first. A key's last access
+   * (OBJECT IDLETIME) is recorded with it, read without a call and without reading the clock
+   * again. Optional: without it every access is recorded at `now()`.
    */
   readonly commandTime?: { readonly ms: number | undefined };
   /** `key` expired (lazily, on access, or actively, by `expireDue`) and was deleted. */
@@ -269,8 +264,8 @@ export class KeyStore {
     /** LRU or LFU bookkeeping (CONFIG maxmemory-policy); without it, LRU. */
     private readonly access: Readonly<AccessPolicy> = { lfu: false, logFactor: 10, decayTime: 1 },
   ) {
-    this.accessNow = hooks.accessTime ? hooks.accessTime.bind(hooks) : hooks.now.bind(hooks);
-    this.commandTime = hooks.commandTime ?? { ms: undefined };
+    const time = (this.commandTime = hooks.commandTime ?? { ms: undefined });
+    this.accessNow = () => time.ms ?? hooks.now();
   }
 
   /**
@@ -421,12 +416,9 @@ export class KeyStore {
     if (old instanceof Stream) this.hooks.streamRemoved(key);
   }
 
-  /**
-   * The time a key access is recorded with (ms): `hooks.accessTime`, else `hooks.now`, bound once
-   * (every read of every key calls it: one call, not two).
-   */
+  /** The time a key access is recorded with (ms): the command's time, else `hooks.now()`. */
   private readonly accessNow: () => number;
-  /** `hooks.commandTime`, or a cell that stays empty (every access then calls `accessNow`). */
+  /** `hooks.commandTime`, or a cell that stays empty (every access then reads `hooks.now()`). */
   private readonly commandTime: { readonly ms: number | undefined };
 
   /** The stored value without expiring it (for observers inside a write). */
