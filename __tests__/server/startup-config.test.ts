@@ -34,6 +34,22 @@ describe('serve({ config }): CONFIG parameters at start-up', () => {
     }
   });
 
+  it('takes the last of one parameter named twice (another case, an alias), as redis-server does', async () => {
+    // redis-server 7.0.15 --maxmemory-policy allkeys-lru --MAXMEMORY-POLICY volatile-lru
+    // --hash-max-listpack-entries 5 --hash-max-ziplist-entries 6: volatile-lru and 6
+    const server = await serve({
+      config: { 'maxmemory-policy': 'allkeys-lru', 'MAXMEMORY-POLICY': 'volatile-lru', 'hash-max-listpack-entries': '5', 'hash-max-ziplist-entries': '6' },
+    });
+    const c = await RawClient.connect(server.port);
+    try {
+      expect(await c.call('CONFIG', 'GET', 'maxmemory-policy')).toBe('*2\r\n$16\r\nmaxmemory-policy\r\n$12\r\nvolatile-lru\r\n');
+      expect(await c.call('CONFIG', 'GET', 'hash-max-listpack-entries')).toBe('*2\r\n$25\r\nhash-max-listpack-entries\r\n$1\r\n6\r\n');
+    } finally {
+      c.close();
+      await server.close();
+    }
+  });
+
   it('without the setting, DEBUG is refused as a default redis-server refuses it', async () => {
     const server = await serve({});
     const c = await RawClient.connect(server.port);

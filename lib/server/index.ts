@@ -31,6 +31,7 @@ import { createConnection, serverFor } from '../engine/index';
 import { Session } from './session';
 import { ClusterState } from '../engine/cluster';
 import { ConfigSetError, ServerConfig } from '../config/server-config';
+import { lookupParam } from '../config/params';
 
 export interface ServeOptions {
   /**
@@ -125,7 +126,11 @@ function startupConfig(config: Readonly<Record<string, string>> | undefined, ver
     if (refused !== null) throw new StreamsMockError(`serve: config ${name}: ${refused}`);
     return [name, value];
   });
-  for (const pair of pairs) {
+  // one parameter named twice (another case, an alias): the last wins, as the last line of a
+  // redis-server configuration does (checked on 7.0.15); CONFIG SET would refuse the pair
+  const byParam = new Map<string, [string, string]>();
+  for (const pair of pairs) byParam.set(lookupParam(pair[0])?.def.name ?? pair[0], pair);
+  for (const pair of byParam.values()) {
     try {
       new ServerConfig().set([pair], version, true);
     } catch (err) {
@@ -135,7 +140,7 @@ function startupConfig(config: Readonly<Record<string, string>> | undefined, ver
       throw new StreamsMockError(`serve: config ${pair[0]} ${JSON.stringify(pair[1])}: ${reason}`);
     }
   }
-  return pairs;
+  return [...byParam.values()];
 }
 
 /** One node of a cluster server. */
