@@ -59,6 +59,23 @@ describe('GEO commands', () => {
     expect(h.error('GEOADD', 's', '1', '1', 'a')).toMatch(/^WRONGTYPE/);
   });
 
+  it("GEOADD's out-of-range error prints each coordinate as C's %f: every digit of a huge double, ties rounded to even", () => {
+    // texts printed by redis-server 7.0.15 and the post-7.4 build
+    const h = new Harness();
+    expect(h.error('GEOADD', 'g', '1e21', '1', 'x')).toBe('ERR invalid longitude,latitude pair 1000000000000000000000.000000,1.000000');
+    expect(h.error('GEOADD', 'g', '1e25', '100', 'x')).toBe('ERR invalid longitude,latitude pair 10000000000000000905969664.000000,100.000000');
+    expect(h.error('GEOADD', 'g', '-1.5e300', '1', 'x')).toBe(
+      'ERR invalid longitude,latitude pair -1500000000000000078757140382806630373056702871662238732373781173267703686983362293679557062620671796065556665749325817265413784853040645863467188277180060474272580801389863705606745350692182135089053429852456199917621678558451461320111979114170213741868888183230085264257173504208294580298189100810240.000000,1.000000',
+    );
+    expect(h.error('GEOADD', 'g', '0.0078125', '100', 'x')).toBe('ERR invalid longitude,latitude pair 0.007812,100.000000');
+    expect(h.error('GEOADD', 'g', '-0.0078125', '100', 'x')).toBe('ERR invalid longitude,latitude pair -0.007812,100.000000');
+    expect(h.error('GEOADD', 'g', '0.0234375', '100', 'x')).toBe('ERR invalid longitude,latitude pair 0.023438,100.000000');
+    expect(h.error('GEOADD', 'g', '-0', '100', 'x')).toBe('ERR invalid longitude,latitude pair -0.000000,100.000000');
+    expect(h.error('GEOSEARCH', 'g', 'FROMLONLAT', '5.8625', '1e308', 'BYRADIUS', '1', 'M')).toBe(
+      'ERR invalid longitude,latitude pair 5.862500,100000000000000001097906362944045541740492309677311846336810682903157585404911491537163328978494688899061249669721172515611590283743140088328307009198146046031271664502933027185697489699588559043338384466165001178426897626212945177628091195786707458122783970171784415105291802893207873272974885715430223118336.000000',
+    );
+  });
+
   it('GEOPOS prints coordinates as the version does; nil arrays for missing members', () => {
     const h = new Harness();
     h.run('GEOADD', 'g', '13.361389', '38.115556', 'Palermo');

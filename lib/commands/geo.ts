@@ -54,12 +54,25 @@ import type { CommandContext, CommandSpec } from './types';
 
 export const ERR_UNIT = 'ERR unsupported unit provided. please use M, KM, FT, MI';
 
-/** C printf `%f` (six decimals). */
-function cFixed6(v: number): string {
+/**
+ * C printf `%f` (six decimals) of a double, as glibc prints it: the exact decimal value of the
+ * double, every integer digit however large (`1e308` is 309 digits, where toFixed answers
+ * `1e+308` from 1e21 up), rounded half to even at the sixth decimal (`0.0078125` → `0.007812`,
+ * where toFixed rounds half up). Checked on redis-server 7.0.15 and the post-7.4 build (GEOADD's
+ * "invalid longitude,latitude pair" error).
+ */
+export function cFixed6(v: number): string {
   if (v === Infinity) return 'inf';
   if (v === -Infinity) return '-inf';
-  if (Object.is(v, -0)) return '-0.000000'; // C's %f keeps the sign of -0 (JavaScript's toFixed drops it)
-  return v.toFixed(6);
+  if (Number.isNaN(v)) return v < 0 ? '-nan' : 'nan';
+  const sign = v < 0 || Object.is(v, -0) ? '-' : ''; // C's %f keeps the sign of -0 (toFixed drops it)
+  const a = Math.abs(v);
+  if (a >= 1e21) return `${sign}${BigInt(a)}.000000`; // an integer: its exact digits
+  const exact = a.toFixed(100); // a double's decimal expansion ends within 100 decimals only if short: enough to see a tie
+  const dot = exact.indexOf('.');
+  // a tie at the 7th decimal (exactly ...5 followed by zeros): C rounds to the even sixth decimal
+  if (exact[dot + 7] === '5' && /^0*$/.test(exact.slice(dot + 8)) && Number(exact[dot + 6]) % 2 === 0) return sign + exact.slice(0, dot + 7);
+  return sign + a.toFixed(6);
 }
 
 /** geo.c extractLongLatOrReply: [longitude, latitude] of argv[i], argv[i+1]. */
