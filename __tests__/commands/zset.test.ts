@@ -225,6 +225,20 @@ describe('sorted-set commands (engine-owned)', () => {
     });
   });
 
+  it("answers a skiplist's lex range empty when its last member is below min, as zslIsInLexRange does first (ZREMRANGEBYLEX does not ask)", () => {
+    // recorded on redis-server 7.0.15 and the post-7.4 build: a 70-byte member makes the skiplist
+    const long = 'L'.repeat(70);
+    h.run('ZADD', 'k', '1', 'd', '2', 'a', '3', long);
+    expect(h.run('OBJECT', 'ENCODING', 'k')).toBe('skiplist');
+    expect(h.run('ZRANGEBYLEX', 'k', '(c', '+')).toEqual([]);
+    expect(h.run('ZREVRANGEBYLEX', 'k', '+', '(c')).toEqual([]);
+    expect(h.run('ZRANGE', 'k', '(c', '+', 'BYLEX')).toEqual([]);
+    expect(h.run('ZLEXCOUNT', 'k', '(c', '+')).toBe(0);
+    expect(h.run('ZRANGESTORE', 'd', 'k', '(c', '+', 'BYLEX')).toBe(0);
+    expect(h.run('ZRANGEBYLEX', 'k', '[L', '+')).toEqual(['d', 'a', long]); // the last member ≥ min: the range is walked
+    expect(h.run('ZREMRANGEBYLEX', 'k', '(c', '+')).toBe(3);
+  });
+
   it('walks a listpack lex range linearly over members of mixed scores, as zzlFirstInLexRange / zzlLastInLexRange do', () => {
     // answers of redis-server 7.0.15 and the post-7.4 build
     h.run('ZADD', 'z', '0', '', '0', 'e', '1', 'b', '2', 'a', '2', 'c');

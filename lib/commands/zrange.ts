@@ -26,7 +26,7 @@ import { ERR_SYNTAX, fail } from '../errors';
 import type { ZsetEntry } from '../model/zset';
 import type { Reply } from '../reply/reply';
 import { int64OrFail, is } from './args';
-import { clampLong, createZset, entriesReply, ERR_MIN_MAX_NOT_FLOAT, ERR_MIN_MAX_NOT_LEX, getZset, lexRangeRanks, limitsOf, listpackLexWalk, parseLexBound, parseScoreBound, readZset, scoreRangeRanks, type LexBound, type ScoreBound, zsetSet } from './zset-common';
+import { clampLong, createZset, entriesReply, ERR_MIN_MAX_NOT_FLOAT, ERR_MIN_MAX_NOT_LEX, getZset, lexRangeRanks, lexRangeReachable, limitsOf, listpackLexWalk, parseLexBound, parseScoreBound, readZset, scoreRangeRanks, type LexBound, type ScoreBound, zsetSet } from './zset-common';
 import type { CommandContext, CommandSpec } from './types';
 import type { RedisZset } from '../model/zset';
 import { predates, type RedisVersion } from '../version';
@@ -130,6 +130,7 @@ function zrangeGeneric(ctx: CommandContext, argv: string[], argStart: number, ds
     const max = lexBoundOrFail(argv[maxIdx]);
     select = (z) => {
       if (z.listpack) return listpackLexWalk(z, min, max, reverse, offset, limit).map((r) => z.at(r)!);
+      if (!lexRangeReachable(z, min, max)) return []; // zslNthInLexRange's zslIsInLexRange
       const [s, e] = lexRangeRanks(z, min, max);
       return limited(z, s, e, offset, limit, reverse, !predates(ctx.version, '8.0'));
     };
@@ -217,6 +218,7 @@ function zlexcount(ctx: CommandContext, argv: string[]): Reply {
   const z = readZset(ctx.db, argv[1]);
   if (z === undefined) return 0;
   if (z.listpack) return listpackLexWalk(z, min, max, false).length;
+  if (!lexRangeReachable(z, min, max)) return 0; // zslFirstInLexRange's zslIsInLexRange
   const [s, e] = lexRangeRanks(z, min, max);
   return e > s ? e - s : 0;
 }

@@ -142,10 +142,13 @@ function lexBoundCmp(a: LexBound, b: LexBound): number {
 }
 
 /**
- * zzlIsInLexRange: the range is not empty (`-` and `+` count as exclusive), the last member is
- * ≥ min and the first ≤ max.
+ * zzlIsInLexRange and zslIsInLexRange (the same test on a listpack and a skiplist): the range is
+ * not empty (`-` and `+` count as exclusive), the last member (highest score) is ≥ min and the
+ * first ≤ max. Over members of mixed scores this answers "empty" for a range that holds members
+ * in between, as Redis does: ZRANGE BYLEX, ZRANGEBYLEX, ZREVRANGEBYLEX, ZRANGESTORE BYLEX and
+ * ZLEXCOUNT ask it first on either encoding (ZREMRANGEBYLEX does not).
  */
-function lexRangeReachable(z: RedisZset, min: LexBound, max: LexBound): boolean {
+export function lexRangeReachable(z: RedisZset, min: LexBound, max: LexBound): boolean {
   const cmp = lexBoundCmp(min, max);
   const exclusive = (b: LexBound) => b.kind !== 'member' || b.exclusive;
   if (cmp > 0 || (cmp === 0 && (exclusive(min) || exclusive(max)))) return false;
