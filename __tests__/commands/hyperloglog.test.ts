@@ -6,6 +6,7 @@
  * __tests__/differential/hyperloglog-real-server.test.ts.
  */
 import { Harness } from '../helpers/harness';
+import { createConnection } from '../../lib/engine';
 import { ServerConfig } from '../../lib/config/server-config';
 import { HllBuffer, createHll, hllAdd, lastPatIndex, patLen } from '../../lib/model/hyperloglog';
 
@@ -93,6 +94,29 @@ describe('the HyperLogLog bytes', () => {
     for (let i = 0; i < 500; i++) hllAdd(b, `e${i}`, 3000);
     const s = b.toByteString();
     expect(HllBuffer.of(s).toByteString()).toBe(s);
+  });
+});
+
+describe('PFDEBUG', () => {
+  it('leaves an embstr HLL raw whatever the subcommand, an unknown one included (dbUnshareStringValue comes first)', async () => {
+    // recorded on redis-server 7.0.15 and the post-7.4 build: SET of a small HLL's bytes is embstr
+    const conn = createConnection({ port: 47_911 });
+    try {
+      for (const sub of ['ENCODING', 'DECODE', 'GETREG', 'NOSUCH']) {
+        await conn.execute(['DEL', 'src', 'h']);
+        await conn.execute(['PFADD', 'src', 'a']);
+        await conn.execute(['SET', 'h', (await conn.execute(['GET', 'src'])) as string]);
+        expect(await conn.execute(['OBJECT', 'ENCODING', 'h'])).toBe('embstr');
+        if (sub === 'NOSUCH') await expect(conn.execute(['PFDEBUG', sub, 'h'])).rejects.toThrow("ERR Unknown PFDEBUG subcommand 'NOSUCH'");
+        else await conn.execute(['PFDEBUG', sub, 'h']);
+        expect(await conn.execute(['OBJECT', 'ENCODING', 'h'])).toBe('raw');
+      }
+      await conn.execute(['SET', 's', 'not an hll']);
+      await expect(conn.execute(['PFDEBUG', 'ENCODING', 's'])).rejects.toThrow(/^WRONGTYPE Key is not a valid HyperLogLog string value/);
+      expect(await conn.execute(['OBJECT', 'ENCODING', 's'])).toBe('embstr'); // refused before the unshare
+    } finally {
+      conn.close();
+    }
   });
 });
 

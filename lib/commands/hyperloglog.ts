@@ -192,6 +192,9 @@ function pfdebug(ctx: CommandContext, argv: string[]): Reply {
   const key = argv[2];
   const s = lookupHll(db, key, false);
   if (s === undefined) fail('ERR The specified key does not exist');
+  // dbUnshareStringValue before the subcommand is read: any PFDEBUG of a valid HLL, ENCODING,
+  // DECODE and an unknown subcommand too, leaves an embstr value raw (7.0.15, the post-7.4 build)
+  db.setStringMark?.(key, 'raw');
   const h = HllBuffer.of(s, 0, preFixOverflow(ctx));
   const getreg = is(cmd, 'GETREG');
   if (getreg || is(cmd, 'TODENSE')) {
