@@ -14,6 +14,19 @@ const SCORE_ERR = "ERR One or more scores can't be converted into double";
 
 // keymiss (class m) is checked in __tests__/differential/keyspace-events-keymiss-key-commands-real-server.test.ts
 describe('SORT', () => {
+  it("sorts BY a pattern with a LIMIT short of the whole with Redis's pqsort: equal or missing weights end where that quicksort leaves them", () => {
+    // replies recorded on redis-server 7.0.15 and the post-7.4 build
+    const h = new Harness();
+    h.run('RPUSH', 'l', ...Array.from({ length: 12 }, (_, i) => String(i)));
+    h.run('SET', 'k1', 'x');
+    expect(h.run('SORT', 'l', 'BY', 'k*', 'LIMIT', '7', '3', 'ALPHA')).toEqual(['7', '8', '9']);
+    expect(h.run('SORT', 'l', 'BY', 'k*', 'LIMIT', '0', '5', 'ALPHA', 'DESC')).toEqual(['1', '2', '3', '4', '5']);
+    expect(h.run('SORT', 'l', 'BY', 'k*', 'LIMIT', '2', '100', 'ALPHA')).toEqual(['2', '3', '4', '5', '6', '7', '8', '9', '10', '1']);
+    // the whole vector: qsort (glibc's merge sort, stable)
+    expect(h.run('SORT', 'l', 'BY', 'k*', 'ALPHA')).toEqual(['0', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '1']);
+    expect(h.run('SORT', 'l', 'BY', 'nosuch*', 'LIMIT', '1', '4')).toEqual(['1', '10', '11', '2']); // equal scores: compared as strings
+  });
+
   it('sorts a list numerically, ties by bytes, DESC reverses, the empty text is 0', () => {
     const h = new Harness();
     h.run('RPUSH', 'l', '3', '1', '2', '10', '-5', '1.5', '', '01');

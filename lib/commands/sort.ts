@@ -37,6 +37,7 @@ import { keyHashSlot, patternHashSlot } from '../bytes/crc16';
 import { bytesOfStored } from './string-value';
 import { ERR_SYNTAX, ERR_WRONGTYPE, fail } from '../errors';
 import { RedisList } from '../model/list';
+import { pqsort } from '../model/pqsort';
 import { redisTypeOf } from '../model/value-type';
 import { predates } from '../version';
 import { int64OrFail, is } from './args';
@@ -241,7 +242,11 @@ function sortGeneric(ctx: CommandContext, argv: string[], readonly: boolean): Re
       } else c = cmpBytes(text(x.obj), text(y.obj));
       return desc ? -c : c;
     };
-    items.sort(compare);
+    // sort.c: with BY and a LIMIT short of the whole vector, pqsort over the range (not stable:
+    // equal or missing weights end where that quicksort leaves them); else glibc's qsort (a merge
+    // sort for vectors this size: stable, as Array.prototype.sort)
+    if (by !== null && (start !== 0 || end !== items.length - 1)) pqsort(items, compare, start, end);
+    else items.sort(compare);
   }
 
   const getop = a.gets.length;
