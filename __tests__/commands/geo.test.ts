@@ -139,6 +139,21 @@ describe('geo search arithmetic (geohash_helper.c, pqsort.c, glibc libm)', () =>
     expect(asin(0.6279880356173907)).toBe(0.6789651747680417);
   });
 
+  it("answers asin below 2^-3 with glibc's fused Taylor polynomial, not the correctly rounded value", () => {
+    // glibc 2.36 (x86-64, FMA build) values: its 0.513-ulp polynomial; 0.10413264323240991 is the
+    // asin of a GEORADIUS distance of 1329.64 km whose STOREDIST score showed the last bit
+    expect(asin(0.10413264323240991)).toBe(0.10432176311062967); // correctly rounded: …68
+    expect(asin(0.060863017423945953)).toBe(0.060900656081540022);
+    expect(asin(-0.10849717654450665)).toBe(-0.10871117700718347);
+    expect(asin(0.0012783173594057176)).toBe(0.001278317707554699);
+    expect(asin(5.9259119424623955e-7)).toBe(5.9259119424627428e-7);
+    expect(asin(1e-9)).toBe(1e-9); // below 2^-26: x itself
+    const h = new Harness();
+    h.run('GEOADD', 'g', '0.4563', '3.4227', 'p87');
+    expect(h.run('GEORADIUS', 'g', '-1.6678', '-8.3425', '1000000', 'km', 'STOREDIST', 'd')).toBe(1);
+    expect(h.run('ZSCORE', 'd', 'p87')).toBe('1329.6429549912364'); // 7.0.15 and the post-7.4 build
+  });
+
   it('prints distances with four decimals: 7.0 printf, later llrint of d × 10000', () => {
     expect(distanceText(0.03125, '7.0')).toBe('0.0312'); // printf: an exact tie goes to even
     expect(distanceText(0.03125, '8.0')).toBe('0.0312');
