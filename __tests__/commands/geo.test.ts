@@ -139,7 +139,7 @@ describe('geo search arithmetic (geohash_helper.c, pqsort.c, glibc libm)', () =>
     expect(asin(0.6279880356173907)).toBe(0.6789651747680417);
   });
 
-  it("answers asin below 2^-3 with glibc's fused Taylor polynomial, not the correctly rounded value", () => {
+  it("answers asin below 2^-3 and sin below 0.126 with glibc's fused Taylor polynomials, not the correctly rounded values", () => {
     // glibc 2.36 (x86-64, FMA build) values: its 0.513-ulp polynomial; 0.10413264323240991 is the
     // asin of a GEORADIUS distance of 1329.64 km whose STOREDIST score showed the last bit
     expect(asin(0.10413264323240991)).toBe(0.10432176311062967); // correctly rounded: …68
@@ -148,6 +148,11 @@ describe('geo search arithmetic (geohash_helper.c, pqsort.c, glibc libm)', () =>
     expect(asin(0.0012783173594057176)).toBe(0.001278317707554699);
     expect(asin(5.9259119424623955e-7)).toBe(5.9259119424627428e-7);
     expect(asin(1e-9)).toBe(1e-9); // below 2^-26: x itself
+    // sin below 0.126 likewise (TAYLOR_SIN, glibc 2.36): not the correctly rounded value either
+    expect(sin(-0.044454662615645062)).toBe(-0.044440022052158634);
+    expect(sin(0.12033564984814063)).toBe(0.12004543660708161);
+    expect(sin(0.014475103195046569)).toBe(0.014474597708960896);
+    expect(sin(1e-9)).toBe(1e-9);
     const h = new Harness();
     h.run('GEOADD', 'g', '0.4563', '3.4227', 'p87');
     expect(h.run('GEORADIUS', 'g', '-1.6678', '-8.3425', '1000000', 'km', 'STOREDIST', 'd')).toBe(1);

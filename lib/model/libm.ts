@@ -2,9 +2,9 @@
  * sin, cos and asin as glibc computes them (its IBM routines: within ~0.55 ulp, mostly the
  * correctly rounded double), where V8's fdlibm ports differ in the last bit for a few percent of
  * the arguments — and one bit of a GEODIST / GEOSEARCH distance can change its printed digits.
- * asin below 2^-3 is glibc's own polynomial (exact to the bit); otherwise each is computed in
- * double-double arithmetic (~106 bits) and rounded once: measured against Debian's glibc 2.36,
- * sin differs on ~0.2% of arguments within ±π/2, cos on ~0.07%, asin above 2^-3 on ~0.1% (glibc's
+ * asin below 2^-3 and sin below 0.126 are glibc's own polynomials (exact to the bit); otherwise
+ * each is computed in double-double arithmetic (~106 bits) and rounded once: measured against
+ * Debian's glibc 2.36, sin then differs on ~0.2% of arguments within ±π/2, cos on ~0.07%, asin above 2^-3 on ~0.1% (glibc's
  * table-driven branches are not always correctly rounded; porting them means their tables).
  * Arguments past ±1e5 radians (only reachable with absurd radii) fall back to V8's functions.
  */
@@ -100,10 +100,26 @@ function sinCosDD(x: number, wantSin: boolean): DD {
 
 const LIMIT = 1e5;
 
-/** glibc sin. */
+/** glibc's Taylor coefficients of sin (sysdeps/ieee754/dbl-64/usncs.h s1…s5). */
+const SIN_S1 = -0.16666666666666666;
+const SIN_S2 = 0.0083333333333323288;
+const SIN_S3 = -0.00019841269834414642;
+const SIN_S4 = 2.755729806860771e-6;
+const SIN_S5 = -2.5022014848318398e-8;
+
+/**
+ * glibc sin. Below 2^-26 x itself; on |x| < 0.126 its TAYLOR_SIN polynomial as the FMA build
+ * evaluates it (matched Debian's glibc 2.36 on 4M random arguments); else double-double.
+ */
 export function sin(x: number): number {
-  if (!(Math.abs(x) <= LIMIT)) return Math.sin(x);
-  if (x === 0) return x;
+  const ax = Math.abs(x);
+  if (ax < 2 ** -26) return x;
+  if (ax < 0.126) {
+    const xx = x * x;
+    const p = fma(fma(fma(fma(SIN_S5, xx, SIN_S4), xx, SIN_S3), xx, SIN_S2), xx, SIN_S1);
+    return x + p * x * xx;
+  }
+  if (!(ax <= LIMIT)) return Math.sin(x);
   const v = sinCosDD(x, true);
   return v[0] + v[1];
 }
