@@ -139,7 +139,7 @@ describe('geo search arithmetic (geohash_helper.c, pqsort.c, glibc libm)', () =>
     expect(asin(0.6279880356173907)).toBe(0.6789651747680417);
   });
 
-  it("answers asin below 2^-3 and sin below 0.126 with glibc's fused Taylor polynomials, not the correctly rounded values", () => {
+  it("answers asin below 2^-3, sin and cos within ±2.426 as glibc's FMA build computes them, not the correctly rounded values", () => {
     // glibc 2.36 (x86-64, FMA build) values: its 0.513-ulp polynomial; 0.10413264323240991 is the
     // asin of a GEORADIUS distance of 1329.64 km whose STOREDIST score showed the last bit
     expect(asin(0.10413264323240991)).toBe(0.10432176311062967); // correctly rounded: …68
@@ -153,6 +153,13 @@ describe('geo search arithmetic (geohash_helper.c, pqsort.c, glibc libm)', () =>
     expect(sin(0.12033564984814063)).toBe(0.12004543660708161);
     expect(sin(0.014475103195046569)).toBe(0.014474597708960896);
     expect(sin(1e-9)).toBe(1e-9);
+    // sin and cos through glibc's table of i/128 (do_sin, do_cos), up to ±2.426
+    expect(sin(0.15298668702737742)).toBe(0.15239061131867587);
+    expect(sin(-0.18401048443466916)).toBe(-0.1829738129122444);
+    expect(sin(-0.1292875220669841)).toBe(-0.12892764380822175);
+    expect(cos(-1.2529007904058791)).toBe(0.31256823412425605);
+    expect(cos(-0.83634424154942133)).toBe(0.67018059498441529);
+    expect(cos(-1.3219326071804636)).toBe(0.24630284359560939);
     const h = new Harness();
     h.run('GEOADD', 'g', '0.4563', '3.4227', 'p87');
     expect(h.run('GEORADIUS', 'g', '-1.6678', '-8.3425', '1000000', 'km', 'STOREDIST', 'd')).toBe(1);

@@ -1,12 +1,13 @@
 /**
- * sin, cos and asin as glibc computes them (its IBM routines: within ~0.55 ulp, mostly the
- * correctly rounded double), where V8's fdlibm ports differ in the last bit for a few percent of
- * the arguments — and one bit of a GEODIST / GEOSEARCH distance can change its printed digits.
- * asin below 2^-3 and sin below 0.126 are glibc's own polynomials (exact to the bit); otherwise
- * each is computed in double-double arithmetic (~106 bits) and rounded once: measured against
- * Debian's glibc 2.36, sin then differs on ~0.2% of arguments within ±π/2, cos on ~0.07%, asin above 2^-3 on ~0.1% (glibc's
- * table-driven branches are not always correctly rounded; porting them means their tables).
- * Arguments past ±1e5 radians (only reachable with absurd radii) fall back to V8's functions.
+ * sin, cos and asin as glibc computes them (2.28+ IBM routines without their slow paths, in the
+ * FMA build x86-64 glibc selects on any CPU with FMA; aarch64 contracts alike): V8's fdlibm ports
+ * differ in the last bit for a few percent of arguments, the correctly rounded double for ~0.1%,
+ * and one bit of a GEODIST / GEOSEARCH distance can change its printed digits.
+ * Exact to the bit against Debian's glibc 2.36 (checked on millions of random arguments): sin and
+ * cos within ±2.426 (Taylor polynomials, the table of sin/cos at i/128 with its corrections: s_sin.c
+ * do_sin/do_cos), asin below 2^-3 (e_asin.c's polynomial). Elsewhere the value is computed in
+ * double-double (~106 bits) and rounded once: asin above 2^-3 then differs from glibc's
+ * table-driven branches on ~0.13% of arguments. Arguments past ±1e5 radians fall back to V8.
  */
 
 type DD = [hi: number, lo: number];
@@ -106,27 +107,120 @@ const SIN_S2 = 0.0083333333333323288;
 const SIN_S3 = -0.00019841269834414642;
 const SIN_S4 = 2.755729806860771e-6;
 const SIN_S5 = -2.5022014848318398e-8;
+/** glibc's polynomials around the table points (s_sin.c sn3, sn5, cs2, cs4, cs6). */
+const SN3 = -1.66666666666664880952546298448555e-1;
+const SN5 = 8.33333214285722277379541354343671e-3;
+const CS2 = 4.99999999999999999999950396842453e-1;
+const CS4 = -4.16666666666664434524222570944589e-2;
+const CS6 = 1.38888874007937613028114285595617e-3;
+/** 1.5·2^45: big + |x| rounds |x| to a multiple of 1/128 (usncs.h big). */
+const BIG = 52776558133248;
+/** π/2 as two doubles (usncs.h hp0, hp1). */
+const HP0 = 1.5707963267948966;
+const HP1 = 6.123233995736766e-17;
+
+/** The smallest double whose high 32 bits are `hi` (glibc's branch limits are tests of the high word). */
+function highWordLimit(hi: number): number {
+  const v = new DataView(new ArrayBuffer(8));
+  v.setUint32(0, hi);
+  v.setUint32(4, 0);
+  return v.getFloat64(0);
+}
+/** 0x3feb6000: 0.85546875. */
+const TABLE_LIMIT = highWordLimit(0x3feb6000);
+/** 0x400368fd: ~2.4262648 (past it glibc reduces by multiples of π/2; here: double-double). */
+const QUADRANT_LIMIT = highWordLimit(0x400368fd);
 
 /**
- * glibc sin. Below 2^-26 x itself; on |x| < 0.126 its TAYLOR_SIN polynomial as the FMA build
- * evaluates it (matched Debian's glibc 2.36 on 4M random arguments); else double-double.
+ * glibc's __sincostab: sin and cos of i/128 for i = 0…109, each as a double and the double of
+ * its remainder [sn, ssn, cs, ccs], here computed in double-double (the same values as the
+ * table: checked through sin and cos against glibc 2.36). Made on first use.
+ */
+let sincosTable: Float64Array | null = null;
+function sincosTableOf(): Float64Array {
+  if (sincosTable !== null) return sincosTable;
+  const t = new Float64Array(440);
+  for (let i = 0; i < 110; i++) {
+    const sn = sinCosDD(i / 128, true);
+    const cs = sinCosDD(i / 128, false);
+    const snHi = sn[0] + sn[1];
+    const csHi = cs[0] + cs[1];
+    t[4 * i] = snHi;
+    t[4 * i + 1] = sn[0] - snHi + sn[1];
+    t[4 * i + 2] = csHi;
+    t[4 * i + 3] = cs[0] - csHi + cs[1];
+  }
+  return (sincosTable = t);
+}
+
+/** s_sin.c TAYLOR_SIN(x·x, x, dx) with the FMA build's fused steps. */
+function taylorSin(x: number, dx: number): number {
+  const xx = x * x;
+  const p = fma(fma(fma(fma(SIN_S5, xx, SIN_S4), xx, SIN_S3), xx, SIN_S2), xx, SIN_S1);
+  return x + fma(fma(p, x, -0.5 * dx), xx, dx);
+}
+
+/** s_sin.c do_sin(x, dx): the Taylor polynomial below 0.126, else the table point's sin and cos corrected. */
+function doSin(x: number, dx: number): number {
+  const ax = Math.abs(x);
+  if (ax < 0.126) return taylorSin(x, dx);
+  const d = x <= 0 ? -dx : dx;
+  const u = BIG + ax;
+  const k = (u - BIG) * 128 * 4;
+  const r = ax - (u - BIG);
+  const xx = r * r;
+  const s = r + fma(r * xx, fma(xx, SN5, SN3), d);
+  const c = fma(r, d, xx * fma(xx, fma(xx, CS6, CS4), CS2));
+  const t = sincosTableOf();
+  const cor = fma(t[k + 2], s, fma(-t[k], c, fma(s, t[k + 3], t[k + 1])));
+  const v = t[k] + cor;
+  return x < 0 || Object.is(x, -0) ? -v : v;
+}
+
+/** s_sin.c do_cos(x, dx): the table point's cos and sin corrected. */
+function doCos(x: number, dx: number): number {
+  const d = x < 0 ? -dx : dx;
+  const ax = Math.abs(x);
+  const u = BIG + ax;
+  const k = (u - BIG) * 128 * 4;
+  const r = ax - (u - BIG) + d;
+  const xx = r * r;
+  const s = fma(r * xx, fma(xx, SN5, SN3), r);
+  const c = xx * fma(xx, fma(xx, CS6, CS4), CS2);
+  const t = sincosTableOf();
+  const cor = fma(-t[k], s, fma(-t[k + 2], c, fma(-s, t[k + 1], t[k + 3])));
+  return t[k + 2] + cor;
+}
+
+/**
+ * glibc sin (s_sin.c __sin of glibc 2.28+, FMA build): x itself below 2^-26, do_sin below
+ * 0.85546875, do_cos of π/2 − |x| below ~2.426; past that, double-double (GEO never gets there).
+ * Matched Debian's glibc 2.36 on 2M random arguments within ±π/2.
  */
 export function sin(x: number): number {
   const ax = Math.abs(x);
   if (ax < 2 ** -26) return x;
-  if (ax < 0.126) {
-    const xx = x * x;
-    const p = fma(fma(fma(fma(SIN_S5, xx, SIN_S4), xx, SIN_S3), xx, SIN_S2), xx, SIN_S1);
-    return x + p * x * xx;
+  if (ax < TABLE_LIMIT) return doSin(x, 0);
+  if (ax < QUADRANT_LIMIT) {
+    const v = doCos(HP0 - ax, HP1);
+    return x < 0 ? -v : v;
   }
   if (!(ax <= LIMIT)) return Math.sin(x);
   const v = sinCosDD(x, true);
   return v[0] + v[1];
 }
 
-/** glibc cos. */
+/** glibc cos (s_sin.c __cos, as sin above): 1 below 2^-27, do_cos, then do_sin of π/2 − |x|. */
 export function cos(x: number): number {
-  if (!(Math.abs(x) <= LIMIT)) return Math.cos(x);
+  const ax = Math.abs(x);
+  if (ax < 2 ** -27) return 1;
+  if (ax < TABLE_LIMIT) return doCos(x, 0);
+  if (ax < QUADRANT_LIMIT) {
+    const y = HP0 - ax;
+    const a = y + HP1;
+    return doSin(a, y - a + HP1);
+  }
+  if (!(ax <= LIMIT)) return Math.cos(x);
   const v = sinCosDD(x, false);
   return v[0] + v[1];
 }
