@@ -137,6 +137,20 @@ describe('byte strings', () => {
     expect(h.run('GETRANGE', 'nokey', '0', '-1')).toBe('');
   });
 
+  it('GETRANGE compares two negative indexes near -2^63 exactly (start > end: "", in 7.x as from 8.0)', () => {
+    // 7.0.15 and the post-7.4 build: "" for each; they are one apart, the same double
+    const h = harness();
+    h.run('SET', 'k', 'hello');
+    for (const version of ['7.0', '8.0'] as const) {
+      h.version = version;
+      expect(h.run('GETRANGE', 'k', '-9223372036854775807', '-9223372036854775808')).toBe('');
+      expect(h.run('SUBSTR', 'k', '-9223372036854775806', '-9223372036854775807')).toBe('');
+      expect(h.run('GETRANGE', 'k', '-9007199254740993', '-9007199254740994')).toBe('');
+    }
+    h.version = '7.0';
+    expect(h.run('GETRANGE', 'k', '-9223372036854775808', '-9223372036854775807')).toBe('h'); // start < end: clamped to 0, 0
+  });
+
   it('LCS answers the subsequence, its length or the match ranges', () => {
     const h = harness();
     h.run('MSET', 'a', 'ohmytext', 'b', 'mynewtext');

@@ -372,7 +372,8 @@ function getrange(ctx: CommandContext, argv: string[]): Reply {
     if (end >= len) end = len - 1;
     return typeof s === 'string' ? s.slice(start, end + 1) : s.toString('latin1', start, end + 1);
   }
-  if (start < 0 && end < 0 && start > end) return '';
+  // compared exactly: -9223372036854775807 > -9223372036854775808, one double apart from neither
+  if (start < 0 && end < 0 && (start > end || (start === end && BigInt(argv[2]) > BigInt(argv[3])))) return '';
   if (start < 0) start += len;
   if (end < 0) end += len;
   if (start < 0) start = 0;
