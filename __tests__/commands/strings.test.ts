@@ -137,7 +137,7 @@ describe('byte strings', () => {
     expect(h.run('GETRANGE', 'nokey', '0', '-1')).toBe('');
   });
 
-  it('GETRANGE compares two negative indexes near -2^63 exactly (start > end: "", in 7.x as from 8.0)', () => {
+  it('GETRANGE and BITCOUNT compare two negative indexes near -2^63 exactly (start > end: empty, 0)', () => {
     // 7.0.15 and the post-7.4 build: "" for each; they are one apart, the same double
     const h = harness();
     h.run('SET', 'k', 'hello');
@@ -149,6 +149,13 @@ describe('byte strings', () => {
     }
     h.version = '7.0';
     expect(h.run('GETRANGE', 'k', '-9223372036854775808', '-9223372036854775807')).toBe('h'); // start < end: clamped to 0, 0
+    // BITCOUNT's same test: 0 on 7.0.15 and the post-7.4 build (the fake counted the first byte)
+    for (const version of ['7.0', '8.0'] as const) {
+      h.version = version;
+      expect(h.run('BITCOUNT', 'k', '-9223372036854775807', '-9223372036854775808')).toBe(0);
+      expect(h.run('BITCOUNT', 'k', '-9223372036854775807', '-9223372036854775808', 'BIT')).toBe(0);
+      expect(h.run('BITCOUNT', 'k', '-9223372036854775808', '-9223372036854775807')).toBe(3); // 'h' = 0x68
+    }
   });
 
   it('LCS answers the subsequence, its length or the match ranges', () => {

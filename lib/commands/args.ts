@@ -64,6 +64,16 @@ export function int64OrFail(s: string, message = ERR_NOT_INTEGER): bigint {
 }
 
 /**
+ * Redis's `start < 0 && end < 0 && start > end` test of two int64 indexes (GETRANGE, BITCOUNT)
+ * given as numbers that may have lost precision: near -2^63 two different indexes are one double,
+ * so equal numbers are compared again exactly from their texts (`startArg`, `endArg`, valid int64s).
+ */
+export function negativeRangeInverted(start: number, end: number, startArg: string, endArg: string): boolean {
+  if (start >= 0 || end >= 0) return false;
+  return start > end || (start === end && start < -Number.MAX_SAFE_INTEGER && BigInt(startArg) > BigInt(endArg));
+}
+
+/**
  * Case-insensitive token comparison (Redis `strcasecmp`) with an upper-case ASCII `word`: only
  * `a`–`z` match their capitals, byte by byte (no allocation: this runs for every option word).
  * As strcasecmp reads C strings, a token ends at its first NUL byte: `XX\0junk` is `XX` (both

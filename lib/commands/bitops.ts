@@ -20,7 +20,7 @@ import { StreamsMockError } from '../clock/clock';
 import { ERR_NOT_INTEGER, ERR_SYNTAX, ERR_WRONGTYPE, fail } from '../errors';
 import type { Reply } from '../reply/reply';
 import { supports } from '../version';
-import { is, parseInt64, parseSmallInt } from './args';
+import { is, negativeRangeInverted, parseInt64, parseSmallInt } from './args';
 import { MAX_JS_STRING, bitsAt, byteAt, bytesOfStored, protoMaxBulkLen, storeString, writableBitmap } from './string-value';
 import type { CommandContext, CommandSpec, Db } from './types';
 
@@ -134,7 +134,7 @@ function bitcount(ctx: CommandContext, argv: string[]): Reply {
   if (argc === 4 || argc === 5) {
     start = longArg(argv[2]);
     end = longArg(argv[3]);
-    if (!argsFirst && start < 0 && end < 0 && start > end) return 0; // 7.0: before the unit's check
+    if (!argsFirst && negativeRangeInverted(start, end, argv[2], argv[3])) return 0; // 7.0: before the unit's check
     if (argc === 5) isbit = unitIsBit(argv[4]);
   } else if (argc !== 2) fail(ERR_SYNTAX);
   if (argsFirst) {
@@ -146,7 +146,7 @@ function bitcount(ctx: CommandContext, argv: string[]): Reply {
     start = 0;
     end = str.length - 1;
   } else {
-    if (start < 0 && end < 0 && start > end) return 0;
+    if (negativeRangeInverted(start, end, argv[2], argv[3])) return 0;
     const total = isbit ? str.length * 8 : str.length;
     if (start < 0) start += total;
     if (end < 0) end += total;

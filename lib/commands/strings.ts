@@ -20,7 +20,7 @@ import { ERR_NOT_INTEGER, ERR_SYNTAX, ERR_WRONGTYPE, errWrongArity, fail } from 
 import { MapReply, OK, type Reply } from '../reply/reply';
 import { appendedSds } from '../stats/object-size';
 import { supports } from '../version';
-import { INT64_MAX, int64OrFail, is, parseInt64, parseSmallInt } from './args';
+import { INT64_MAX, int64OrFail, is, negativeRangeInverted, parseInt64, parseSmallInt } from './args';
 import { MAX_JS_STRING, bitsAt, bytesOfStored, protoMaxBulkLen, storeString, stringForRead, stringForWrite, writableBitmap } from './string-value';
 import type { CommandContext, CommandSpec, Db } from './types';
 import { deletionName, propagationOf } from './propagate';
@@ -372,8 +372,7 @@ function getrange(ctx: CommandContext, argv: string[]): Reply {
     if (end >= len) end = len - 1;
     return typeof s === 'string' ? s.slice(start, end + 1) : s.toString('latin1', start, end + 1);
   }
-  // compared exactly: -9223372036854775807 > -9223372036854775808, one double apart from neither
-  if (start < 0 && end < 0 && (start > end || (start === end && BigInt(argv[2]) > BigInt(argv[3])))) return '';
+  if (negativeRangeInverted(start, end, argv[2], argv[3])) return '';
   if (start < 0) start += len;
   if (end < 0) end += len;
   if (start < 0) start = 0;
