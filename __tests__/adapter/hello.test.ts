@@ -56,6 +56,7 @@ describe.each(['hello 3', 'hello 2'])('%s on a fake client answers as real iored
     r.disconnect();
   });
 
+  // skip: under ioredis 5 (npm run test:ioredis5, CI matrix): ioredis 6 behaviour only; runs on ioredis 6
   it('a resp3 client after HELLO 2 gets RESP2 shapes', async () => {
     const r = make({ replyMapping: 'resp3' });
     await r.xadd('s', '1-1', 'f', 'v');
@@ -65,6 +66,7 @@ describe.each(['hello 3', 'hello 2'])('%s on a fake client answers as real iored
     r.disconnect();
   });
 
+  // skip: under ioredis 5 (npm run test:ioredis5, CI matrix): ioredis 6 behaviour only; runs on ioredis 6
   it('numbers the clients and keeps the id per connection', async () => {
     const a = make();
     const b = make();

@@ -14,12 +14,14 @@ const major = installedIoredisMajor();
 const onIoredis6 = major === 6 ? it : it.skip;
 
 describe('replyMapping and protocol in the constructor', () => {
+  // skip: under ioredis 5 (npm run test:ioredis5, CI matrix): ioredis 6 behaviour only; runs on ioredis 6
   onIoredis6('ioredis 6: replyMapping resp3 with protocol 2 throws as real ioredis 6 does', () => {
     expect(() => new Redis({ replyMapping: 'resp3', protocol: 2 } as never)).toThrow(
       new Error('The "resp3" replyMapping is only supported with protocol 3'),
     );
   });
 
+  // skip: under ioredis 5 (npm run test:ioredis5, CI matrix): ioredis 6 behaviour only; runs on ioredis 6
   onIoredis6('ioredis 6: replyMapping resp3 alone (protocol 3 by default) answers maps as objects', async () => {
     const r = new Redis({ replyMapping: 'resp3' } as never);
     await r.xadd('s', '1-1', 'f', 'v');
@@ -27,6 +29,7 @@ describe('replyMapping and protocol in the constructor', () => {
     r.disconnect();
   });
 
+  // skip: under ioredis 5 (npm run test:ioredis5, CI matrix): ioredis 6 behaviour only; runs on ioredis 6
   onIoredis6('ioredis 6: protocol 2 with the legacy mapping is accepted', async () => {
     const r = new Redis({ replyMapping: 'legacy', protocol: 2 } as never);
     expect(await r.ping()).toBe('PONG');
