@@ -61,7 +61,7 @@ export const ERR_UNIT = 'ERR unsupported unit provided. please use M, KM, FT, MI
  * where toFixed rounds half up). Checked on redis-server 7.0.15 and the post-7.4 build (GEOADD's
  * "invalid longitude,latitude pair" error).
  */
-export function cFixed6(v: number): string {
+function cFixed6(v: number): string {
   if (v === Infinity) return 'inf';
   if (v === -Infinity) return '-inf';
   if (Number.isNaN(v)) return v < 0 ? '-nan' : 'nan';

@@ -174,7 +174,7 @@ function doSin(x: number, dx: number): number {
   const t = sincosTableOf();
   const cor = fma(t[k + 2], s, fma(-t[k], c, fma(s, t[k + 3], t[k + 1])));
   const v = t[k] + cor;
-  return x < 0 || Object.is(x, -0) ? -v : v;
+  return x < 0 ? -v : v; // copysign(sn + cor, x): |x| >= 0.126 here, never -0
 }
 
 /** s_sin.c do_cos(x, dx): the table point's cos and sin corrected. */
