@@ -20,7 +20,9 @@
  * Normalised, not counted: client ids/addresses/buffer figures in CLIENT LIST/INFO (CLIENT LIST ID by shape), TTL-like and
  * memory integers (positive), OBJECT IDLETIME, unordered replies (sorted), random picks (shape),
  * DUMP of hash tables (dict order) and of hashes with field TTLs (absolute ms), SCAN pages after a
- * nonzero cursor, SORT BY (equal weights in qsort order, by count with LIMIT; SORT BY … STORE is not generated), DBSIZE. Known real-server limits: the
+ * nonzero cursor, SORT BY of a hashtable set or of a sorted set (dict order: equal weights compared
+ * as a set, by count with LIMIT; SORT BY … STORE of one is not generated; a list, a listpack or
+ * intset set and a sorted set BY a constant, read in the server's own order, compared exactly), DBSIZE. Known real-server limits: the
  * post-7.4 build crashes in FUNCTION FLUSH now and then (not generated), huge negative random
  * counts hang it (skipped).
  */
@@ -280,9 +282,12 @@ function cmdName(argv) {
 function posInts(w) { if (w.t === ':' && Number(w.v) > 0) return { t: ':', v: 'positive' }; if ((w.t === '*' || w.t === '~') && w.v) return { ...w, v: w.v.map(posInts) }; return w; }
 const CLIENT_VOLATILE = /^(txt:id|id|addr|laddr|fd|age|idle|qbuf|qbuf-free|argv-mem|multi-mem|obl|oll|omem|tot-mem|rbs|rbp|tot-net-in|tot-net-out|tot-cmds|io-thread|events|lib-name|lib-ver)$/;
 function normClientLine(s) { return s.split('\n').map((l) => l.split(' ').filter((kv) => !kv.startsWith('io-thread=')).map((kv) => { const i = kv.indexOf('='); return i > 0 && CLIENT_VOLATILE.test(kv.slice(0, i)) ? `${kv.slice(0, i)}=*` : kv; }).join(' ')).join('\n'); }
-function normalise(argv, w) {
+function normalise(argv, w, ordered = false) {
   const n = cmdName(argv);
   if (!w || w.t === '-' || (w.t === '$' && w.v === null)) return w;
+  // SORT of a list, a listpack/intset set or a listpack sorted set: the input order is the server's
+  // own (no dict order), qsort is glibc's stable merge sort and pqsort with LIMIT is emulated
+  if (ordered && (n === 'SORT' || n === 'SORT_RO')) return w;
   if (UNORDERED.has(n) && (w.t === '*' || w.t === '~') && w.v) return { ...w, v: sortItems(w.v) };
   if (PAIRS_UNORDERED.has(n) && (w.t === '*' || w.t === '%') && w.v) return { ...w, v: sortPairs(w.v) };
   if ((n === 'SORT' || n === 'SORT_RO') && argv.some((a) => /^nosort$/i.test(a)) && w.t === '*' && w.v) return { ...w, v: sortItems(w.v) };
@@ -359,6 +364,10 @@ async function runSeed(seed, specs, names, opt) {
     }
     await new Promise((res) => setTimeout(res, 50));
   }
+  // the real server's encoding of a SORT's key, asked on connections of their own (OBJECT ENCODING does not touch the key)
+  // (one on each side: CLIENT LIST and INFO count the same clients)
+  const probes = [await Client.connect(opt.fakePort), await Client.connect(opt.realPort)];
+  for (const p of probes) await p.call(['SELECT', opt.db]);
   const history = [];
   const pre = [];
   for (const k of KEYS) for (const c of r.pick(PRELUDES)(k)) pre.push(c);
@@ -371,6 +380,7 @@ async function runSeed(seed, specs, names, opt) {
   try {
     for (const argv of pre) { const [f, rr] = await exec(0, argv); history.push(argv); if (txt(f) !== txt(rr)) { result = { seed, argv, f, r: rr, history, pre: true }; return result; } }
     const queued = [[], []];
+    const inMulti = [false, false];
     for (let step = 0; step < opt.steps; step++) {
       let argv;
       const x = r.f();
@@ -385,7 +395,18 @@ async function runSeed(seed, specs, names, opt) {
       if (n0 === 'SPOP' && argv.length === 2) continue; // a random pop: the states would part
       // SORT … BY … STORE: elements of equal weight (ALPHA with missing weights, BY nosort of a set) are
       // stored in the real server's dict order (a per-process hash seed) and qsort's: the states would part
-      if (n0 === 'SORT' && argv.some((a) => /^store$/i.test(a)) && argv.some((a) => /^by$/i.test(a))) continue;
+      // (a key whose order is the server's own is fine: see `ordered` below)
+      let ordered = false;
+      if ((n0 === 'SORT' || n0 === 'SORT_RO') && !inMulti[conn] && argv.length > 1) {
+        const ask = (p) => Promise.all([p.call(['TYPE', argv[1]]), p.call(['OBJECT', 'ENCODING', argv[1]])]);
+        const [, [type, enc]] = await Promise.all(probes.map(ask));
+        // sort.c: a list in its order; a set's iterator (listpack and intset in order, a hashtable in
+        // dict order); a sorted set is made a skiplist and read from its dict unless BY names no `*`
+        const by = argv.findIndex((a, i) => i > 1 && /^by$/i.test(a));
+        const dontsort = by > 0 && argv[by + 1] !== undefined && !argv[by + 1].includes('*');
+        ordered = type.v === 'list' || (type.v === 'set' && (enc.v === 'listpack' || enc.v === 'intset')) || (type.v === 'zset' && dontsort);
+      }
+      if (n0 === 'SORT' && !ordered && argv.some((a) => /^store$/i.test(a)) && argv.some((a) => /^by$/i.test(a))) continue;
       if (n0 === 'SPOP' && argv.length >= 3 && /^[1-9]$/.test(argv[2])) argv[2] = '1000';
       history.push(conn ? ['(conn1)', ...argv] : argv);
       const [f, rr] = await exec(conn, argv);
@@ -397,8 +418,10 @@ async function runSeed(seed, specs, names, opt) {
       if (up === 'EXEC' && f.t === '*' && rr.t === '*' && f.v && rr.v && f.v.length === queued[conn].length && rr.v.length === queued[conn].length) {
         fn = { t: '*', v: f.v.map((y, i) => normalise(queued[conn][i], y)) };
         rn = { t: '*', v: rr.v.map((y, i) => normalise(queued[conn][i], y)) };
-      } else { fn = normalise(argv, f); rn = normalise(argv, rr); }
+      } else { fn = normalise(argv, f, ordered); rn = normalise(argv, rr, ordered); }
       if ((up === 'MULTI' && f.t === '+') || up === 'EXEC' || up === 'DISCARD') queued[conn] = [];
+      if (up === 'MULTI' && f.t === '+') inMulti[conn] = true;
+      else if (up === 'EXEC' || up === 'DISCARD' || f.t === 'CLOSED') inMulti[conn] = false;
       else if (f.t === '+' && f.v === 'QUEUED') queued[conn].push(argv);
       if (txt(fn) !== txt(rn)) { result = { seed, argv, conn, f, r: rr, history }; return result; }
       if (f.t === 'CLOSED' || rr.t === 'CLOSED') return undefined;
@@ -406,6 +429,7 @@ async function runSeed(seed, specs, names, opt) {
   } finally {
     for (const c of sides.flat()) c.close();
     for (const s of subs) s.close();
+    for (const p of probes) p.close();
   }
   return result;
 }
