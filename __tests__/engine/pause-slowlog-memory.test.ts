@@ -138,6 +138,20 @@ describe('MEMORY DOCTOR and STATS', () => {
   });
 });
 
+describe('LATENCY DOCTOR', () => {
+  it('says monitoring is disabled while latency-monitor-threshold is 0, and that no spike was observed once it is set', async () => {
+    const a = open();
+    expect(((await a.execute(['LATENCY', 'DOCTOR'])) as VerbatimReply).text).toMatch(/^I'm sorry, Dave, I can't do that\. Latency monitoring is disabled/);
+    await a.execute(['CONFIG', 'SET', 'latency-monitor-threshold', '100']);
+    // latency.c: the "disabled" text only with no events and a threshold of 0 (7.0.15 and the post-7.4 build alike)
+    expect(((await a.execute(['LATENCY', 'DOCTOR'])) as VerbatimReply).text).toBe(
+      'Dave, no latency spike was observed during the lifetime of this Redis instance, not in the slightest bit. I honestly think you ought to sit down calmly, take a stress pill, and think things over.\n',
+    );
+    await a.execute(['CONFIG', 'SET', 'latency-monitor-threshold', '0']);
+    expect(((await a.execute(['LATENCY', 'DOCTOR'])) as VerbatimReply).text).toMatch(/^I'm sorry, Dave/);
+  });
+});
+
 describe('CLIENT REPLY', () => {
   it('ON right after SKIP answers OK (ON clears the skip, as networking.c does; checked on 7.0.15)', async () => {
     const a = open();

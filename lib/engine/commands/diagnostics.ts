@@ -6,7 +6,8 @@
  *
  * LATENCY LATEST — `[]`. LATENCY HISTORY event — `[]`. LATENCY RESET [event …] — 0 (events
  * reset). LATENCY GRAPH event — "ERR No samples available for event '<event>'". LATENCY DOCTOR —
- * the "monitoring is disabled" report (verbatim string). LATENCY HISTOGRAM — see `histogram`.
+ * the "monitoring is disabled" report (verbatim string), or with a `latency-monitor-threshold`
+ * set (CONFIG SET) the "no latency spike was observed" one. LATENCY HISTOGRAM — see `histogram`.
  * SLOWLOG GET [count] — the entries (lib/engine/slowlog.ts; default 10, -1 all; "ERR count
  * should be greater than or equal to -1" for a count that is not an integer ≥ -1; more than one
  * argument: subcommand syntax error). SLOWLOG LEN, SLOWLOG RESET — `+OK`. HELP of both: their subcommand lists ("Prints" → "Print" in 7.2).
@@ -53,6 +54,18 @@ const SLOWLOG_HELP = [
   'RESET',
   '    Reset the slowlog.',
 ];
+
+/**
+ * latency.c createLatencyReport with no samples: the "disabled" report while
+ * `latency-monitor-threshold` is 0, else the "no spike" one (the advice a host with transparent
+ * huge pages in use adds — THPGetAnonHugePagesSize, a fact of the host — is left out).
+ */
+function doctor(conn: Connection): VerbatimReply {
+  return new VerbatimReply(conn.server.config.get('latency-monitor-threshold') === '0' ? DOCTOR_DISABLED : DOCTOR_NO_SPIKES);
+}
+
+const DOCTOR_NO_SPIKES =
+  'Dave, no latency spike was observed during the lifetime of this Redis instance, not in the slightest bit. I honestly think you ought to sit down calmly, take a stress pill, and think things over.\n';
 
 /** latency.c createLatencyReport with monitoring disabled and no samples. */
 const DOCTOR_DISABLED =
@@ -107,7 +120,7 @@ export const specs: readonly ConnectionCommandSpec[] = [
           throw new CommandError(`ERR No samples available for event '${argv[2]}'`);
         },
       },
-      doctor: { arity: 2, run: () => new VerbatimReply(DOCTOR_DISABLED) },
+      doctor: { arity: 2, run: doctor },
       histogram: { arity: -2, run: histogram },
       help: { arity: 2, run: (conn) => help(conn, LATENCY_HELP) },
     },
