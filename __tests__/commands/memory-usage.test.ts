@@ -161,6 +161,34 @@ describe('MEMORY USAGE answers object.c’s figure at the emulated allocator’s
     expect(got).toEqual(expected(table));
   });
 
+  it.each([
+    // the real servers' answers after each step (7.0.15; the 4f8cdc2a build)
+    ['7.0', [4728, 5012, 5282, 6095, 8103, 8373, 6365, 6365, 5551]],
+    ['8.0', [4752, 5036, 5314, 6135, 8143, 8421, 6413, 6413, 5591]],
+  ] as const)('a stream\'s PELs count the nodes of their radix trees and the consumer struct of %s (object.c)', async (version, want) => {
+    const c = engine.conn({ streams: { redisVersion: version } });
+    const steps = [
+      ['XADD', 'st', '1-1', 'f', 'v', 'XADD', 'st', '2-1', 'f', 'v2'],
+      ['XGROUP', 'CREATE', 'st', 'g', '0'],
+      ['XGROUP', 'CREATECONSUMER', 'st', 'g', 'c0'], // 24 bytes (7.0) or 32 and the name
+      ['XREADGROUP', 'GROUP', 'g', 'c', 'COUNT', '1', 'STREAMS', 'st', '>'], // a consumer, and an ID in two trees: 2 nodes each
+      ['XREADGROUP', 'GROUP', 'g', 'c', 'COUNT', '1', 'STREAMS', 'st', '>'], // 2-1 shares 7 bytes with 1-1: a branch, 4 nodes more each
+      ['XGROUP', 'CREATECONSUMER', 'st', 'g', 'c2'],
+      ['XACK', 'st', 'g', '1-1'], // the trees merge back
+      ['XCLAIM', 'st', 'g', 'c2', '0', '2-1'], // moved from c's tree to c2's
+      ['XGROUP', 'DELCONSUMER', 'st', 'g', 'c2'],
+    ];
+    const got: unknown[] = [];
+    for (const step of steps) {
+      if (step[0] === 'XADD') {
+        await c.execute(step.slice(0, 5));
+        await c.execute(step.slice(5));
+      } else await c.execute(step);
+      got.push(await c.execute(['MEMORY', 'USAGE', 'st']));
+    }
+    expect(got).toEqual(want);
+  });
+
   it('a 200 KB bitmap is one allocation of jemalloc’s 224 KiB class in 7.0 (7.0.15: 229424)', async () => {
     const c = engine.conn({ streams: { redisVersion: '7.0' } });
     await c.execute(['SETBIT', 'big', '1600000', '1']);

@@ -10,6 +10,7 @@ import type BTree from 'sorted-btree';
 import { Consumer } from './consumer';
 import type { IdMap } from './id-map';
 import { PendingEntry, newIdMap } from './pel';
+import { RaxNodeCounter } from './rax-size';
 import { StreamId, compareIds } from './stream-id';
 
 /** Key of the time-ordered PEL view: NACKed entries first in NACK order, then by delivery time, then ID. */
@@ -35,6 +36,11 @@ export class ConsumerGroup {
   consumerRemovals = 0;
   /** Pending entries in the NACK zone (nackSeq > 0). */
   private nacked = 0;
+  /**
+   * The node count of Redis's radix tree of the group PEL (MEMORY USAGE): null until first asked
+   * for (`pelRaxNodes`), then kept by every change of the PEL; consumers' likewise (`Consumer.pelRax`).
+   */
+  private pelRax: RaxNodeCounter | null = null;
 
   constructor(
     readonly name: string,
@@ -69,6 +75,7 @@ export class ConsumerGroup {
     const owned = consumer.pel.size;
     for (const pe of consumer.pel.valuesArray()) {
       this.pel.delete(pe.id);
+      this.pelRax?.remove(pe.id);
       this.byTime?.delete(pe);
       if (pe.nackSeq > 0) this.nacked--; // (an owned entry is never NACKed; kept for safety)
     }
@@ -81,25 +88,56 @@ export class ConsumerGroup {
   addPending(id: StreamId, consumer: Consumer | null, deliveryTime: number, deliveryCount: bigint): PendingEntry {
     const pe: PendingEntry = { id, deliveryTime, deliveryCount, consumer, nackSeq: 0 };
     this.pel.set(id, pe);
+    this.pelRax?.insert(id);
     this.byTime?.set(pe, pe);
-    consumer?.pel.set(id, pe);
+    if (consumer !== null) {
+      consumer.pel.set(id, pe);
+      consumer.pelRax?.insert(id);
+    }
     return pe;
   }
 
   /** Remove a pending entry from the group PEL and its owner's PEL. */
   removePending(pe: PendingEntry): void {
     this.pel.delete(pe.id);
+    this.pelRax?.remove(pe.id);
     this.byTime?.delete(pe);
     if (pe.nackSeq > 0) this.nacked--;
-    pe.consumer?.pel.delete(pe.id);
+    const owner = pe.consumer;
+    if (owner !== null) {
+      owner.pel.delete(pe.id);
+      owner.pelRax?.remove(pe.id);
+    }
   }
 
   /** Move a pending entry to another owner (same ID, same object). */
   setOwner(pe: PendingEntry, consumer: Consumer | null): void {
     if (pe.consumer === consumer) return;
-    pe.consumer?.pel.delete(pe.id);
+    const previous = pe.consumer;
+    if (previous !== null) {
+      previous.pel.delete(pe.id);
+      previous.pelRax?.remove(pe.id);
+    }
     pe.consumer = consumer;
-    consumer?.pel.set(pe.id, pe);
+    if (consumer !== null) {
+      consumer.pel.set(pe.id, pe);
+      consumer.pelRax?.insert(pe.id);
+    }
+  }
+
+  /**
+   * Redis's `cg->pel->numnodes`: the nodes of the radix tree holding the group PEL (object.c's
+   * MEMORY USAGE counts each). O(1) after the first call, which builds the counter (O(n)).
+   */
+  pelRaxNodes(): number {
+    if (this.pelRax === null) this.pelRax = raxOf(this.pel);
+    return this.pelRax.nodeCount;
+  }
+
+  /** `consumer->pel->numnodes` of a consumer of this group (as `pelRaxNodes`). */
+  consumerPelRaxNodes(consumer: Consumer): number {
+    if (consumer.pelRax === null) consumer.pelRax = raxOf(consumer.pel);
+    return consumer.pelRax.nodeCount;
   }
 
   /** Change delivery time (and leave the NACK zone); keeps the time-ordered view sorted. */
@@ -168,4 +206,11 @@ export class ConsumerGroup {
     }
     return g;
   }
+}
+
+/** A node counter of the radix tree Redis keeps the IDs of `pel` in. */
+function raxOf(pel: IdMap<PendingEntry>): RaxNodeCounter {
+  const rax = new RaxNodeCounter();
+  for (const id of pel.keysArray()) rax.insert(id);
+  return rax;
 }

@@ -1,10 +1,13 @@
 /** A consumer of a consumer group (Redis `streamConsumer`). */
 import type { IdMap } from './id-map';
 import { PendingEntry, newIdMap } from './pel';
+import type { RaxNodeCounter } from './rax-size';
 
 export class Consumer {
   /** Entries delivered to this consumer and not yet acknowledged (subset of the group PEL). */
   readonly pel: IdMap<PendingEntry> = newIdMap();
+  /** The node count of Redis's radix tree of this PEL; built by `ConsumerGroup.consumerPelRaxNodes`, null until then. */
+  pelRax: RaxNodeCounter | null = null;
 
   constructor(
     /** Consumer name (byte string, case-sensitive). */

@@ -20,6 +20,7 @@ import { RedisHash } from '../model/hash';
 import { RedisList } from '../model/list';
 import { RedisSet } from '../model/set';
 import { RedisZset } from '../model/zset';
+import { predates, type RedisVersion } from '../version';
 
 /** used_memory of an empty server. */
 export const BASE_MEMORY = 900000;
@@ -41,21 +42,24 @@ const STREAM_LISTPACK_PREALLOC = 4096;
 /** t_stream.c streamRadixTreeMemoryUsage: per element (a stream ID) and per node (raxNode + its fixed overhead). */
 const RAX_ELEMENT = 16;
 const RAX_NODE = 4 + 8 * 30;
-/** sizeof(streamCG), sizeof(streamNACK), sizeof(streamConsumer) (t_stream.h), roughly. */
+/** sizeof(streamCG), sizeof(streamNACK) (stream.h; the same from 7.0 on). */
 const STREAM_GROUP = 40;
 const STREAM_NACK = 24;
-const STREAM_CONSUMER = 40;
+/** sizeof(streamConsumer): seen-time, name, PEL; 7.2 added active-time. */
+const STREAM_CONSUMER_7_0 = 24;
+const STREAM_CONSUMER = 32;
 
 /**
  * object.c objectComputeSize for a stream: the structs, the rax of macro nodes, the listpacks —
  * as allocated: the open (last) node pre-allocated to 4096 bytes (or stream-node-max-bytes when
  * smaller), full nodes shrunk to their bytes; the first `take` nodes sampled, their average for
- * all but the last — and each consumer group's PEL and each consumer's (a PEL's rax has about two
- * nodes per entry: 100 pending entries of one consumer cost ~104 KB on both servers).
- * `usable`: the allocator's size for a request (MEMORY USAGE: lib/stats/object-size.ts); left out
- * for used_memory (within a few percent of both servers here for streams of 1 to 1000 entries).
+ * all but the last — and each consumer group's PEL and each consumer's. With `version` (MEMORY
+ * USAGE: lib/stats/object-size.ts, with the allocator's sizes as `usable`) a PEL counts the nodes
+ * of Redis's radix tree of its IDs, as object.c's streamRadixTreeMemoryUsage does, and the
+ * consumer struct is that version's; without (used_memory, which must stay O(1) per key: within a
+ * few percent of both servers here for streams of 1 to 1000 entries) about two nodes per entry.
  */
-export function streamBytes(stream: Stream, take: number, usable: (n: number) => number = (n) => n): number {
+export function streamBytes(stream: Stream, take: number, usable: (n: number) => number = (n) => n, version?: RedisVersion): number {
   const entries = stream.entries;
   const nodes = entries.nodeCount;
   let bytes = STREAM_STRUCT + RAX_ELEMENT * nodes + RAX_NODE * entries.radixTreeNodes;
@@ -71,12 +75,15 @@ export function streamBytes(stream: Stream, take: number, usable: (n: number) =>
     for (let n = 0; n < sampled; n++) sum += allocated(n);
     bytes += nodes <= sampled ? sum : Math.round((sum / sampled) * (nodes - 1)) + allocated(nodes - 1);
   }
+  const consumerStruct = version !== undefined && predates(version, '7.2') ? STREAM_CONSUMER_7_0 : STREAM_CONSUMER;
   for (const group of stream.groups.values()) {
     const pending = group.pel.size;
-    bytes += STREAM_GROUP + RAX_ELEMENT * pending + RAX_NODE * (2 * pending + 1) + STREAM_NACK * pending;
+    const groupNodes = version !== undefined ? group.pelRaxNodes() : 2 * pending + 1;
+    bytes += STREAM_GROUP + RAX_ELEMENT * pending + RAX_NODE * groupNodes + STREAM_NACK * pending;
     for (const consumer of group.consumers.values()) {
       const own = consumer.pel.size;
-      bytes += STREAM_CONSUMER + consumer.name.length + RAX_ELEMENT * own + RAX_NODE * (2 * own + 1);
+      const nodes = version !== undefined ? group.consumerPelRaxNodes(consumer) : 2 * own + 1;
+      bytes += consumerStruct + consumer.name.length + RAX_ELEMENT * own + RAX_NODE * nodes;
     }
   }
   return bytes;

@@ -278,7 +278,7 @@ function valueSize(value: unknown, samples: number, ctx: UsageContext, usable: U
 export function memoryUsage(key: string, value: unknown, samples: number, ctx: UsageContext): number {
   const usable = usableFor(ctx.version);
   const take = samples <= 0 ? Infinity : samples;
-  const size = value instanceof Stream ? streamBytes(value, take, usable) : valueSize(value, take, ctx, usable);
+  const size = value instanceof Stream ? streamBytes(value, take, usable, ctx.version) : valueSize(value, take, ctx, usable);
   if (size === undefined) return keyBytes(key, value, samples);
   return size + sdsSize(key.length, usable) + DICT_ENTRY;
 }
