@@ -17,6 +17,7 @@ import { clientCreated } from './client-registry';
 import { installedIoredisAtLeast, installedIoredisDir, installedIoredisMajor, projectIoredisVersion } from './command-table';
 import { isIP } from 'net';
 import { newReplyError } from './reply-error';
+import { errorCommandArgs } from './redact';
 import { CommandError } from '../errors';
 import { StreamsMockError } from '../clock/clock';
 // Node's own timers (a named import of 'timers' would be read at call time, when @sinonjs/fake-timers
@@ -367,6 +368,8 @@ export function dbOfClient(redis: Instance, conn: Connection): number {
 interface HandshakeCommand {
   kind: 'auth' | 'select' | 'other' | 'maint';
   argv: string[];
+  /** The arguments as ioredis's method got them, when not argv's strings (SELECT's db is a number). */
+  clientArgs?: unknown[];
 }
 
 /**
@@ -384,7 +387,7 @@ function handshakeCommands(redis: Instance, db: number, hello: boolean, credenti
     if (credentials !== null) argv.push('AUTH', ...(credentials.length === 2 ? credentials : ['default', credentials[0]]));
     commands.push({ kind: 'auth', argv });
   } else if (credentials !== null) commands.push({ kind: 'auth', argv: ['auth', ...credentials] });
-  if (db) commands.push({ kind: 'select', argv: ['select', String(db)] });
+  if (db) commands.push({ kind: 'select', argv: ['select', String(db)], clientArgs: [db] });
   if (options.connectionName) commands.push({ kind: 'other', argv: ['client', 'setname', String(options.connectionName)] });
   if (options.readOnly && installedIoredisMajor() === 6) commands.push({ kind: 'other', argv: ['readonly'] });
   const info = clientLibInfo(options);
@@ -431,11 +434,15 @@ function isPrivateAddress(address: string): boolean {
   return false;
 }
 
-/** Run argv on the engine connection as a client's command: its error, or null. */
-function sendHandshake(conn: Connection, argv: string[]): Promise<Error | null> {
+/**
+ * Run argv on the engine connection as a client's command: its error, or null. The error carries
+ * `command: { name, args }` as ioredis's DataHandler.returnError attaches it to every error reply
+ * (`args` as the client method was given them, `clientArgs`; redacted by ioredis 6.1).
+ */
+function sendHandshake(conn: Connection, argv: string[], clientArgs: unknown[] = argv.slice(1)): Promise<Error | null> {
   return conn.execute(argv.map((a) => Buffer.from(a).toString('latin1'))).then(
     () => null,
-    (err) => asReplyError(err),
+    (err) => Object.assign(asReplyError(err), { command: { name: argv[0], args: errorCommandArgs(argv[0], clientArgs) } }),
   );
 }
 
@@ -467,7 +474,7 @@ function handshake(redis: Instance, conn: Connection): Promise<void> {
   const run = (i: number): Promise<void> => {
     if (i >= commands.length) return Promise.resolve();
     const command = commands[i];
-    return sendHandshake(conn, command.argv).then((error) => {
+    return sendHandshake(conn, command.argv, command.clientArgs).then((error) => {
       if (command.kind === 'auth' && hello) conn.setProtocol(3);
       if (command.kind === 'select') redis[HANDSHAKE_DB] = undefined;
       if (error === null) return run(i + 1);
