@@ -238,8 +238,13 @@ export function connectionOptionsOf(redis: Instance, options: any, emulators: Em
     protocol: replyContextOf(installedIoredisMajor(), options).protocol,
     emulators,
     builtinHost: redis,
+    clientReplyRefusal: CLIENT_REPLY_REFUSAL,
   };
 }
+
+/** Why an ioredis client gets no CLIENT REPLY OFF/SKIP (ConnectionOptions.clientReplyRefusal). */
+const CLIENT_REPLY_REFUSAL =
+  'CLIENT REPLY OFF and SKIP through an ioredis client: ioredis pairs each reply with the oldest command still waiting for one, so against a real server every later command would get an earlier command\'s reply (and the last ones none). The fake refuses it instead of emulating that; test a client that silences replies against `serve` (ioredis-mock-streams serve) over RESP.';
 
 let ioredisVersion: string | undefined;
 /**

@@ -98,6 +98,13 @@ export interface ConnectionOptions {
    * cross-protocol scripting that closes the connection. @default false
    */
   httpFront?: boolean;
+  /**
+   * The front end pairs each reply with the oldest command still waiting for one (ioredis's
+   * command queue), so it cannot carry a command the server does not answer: CLIENT REPLY OFF and
+   * SKIP are then refused with a StreamsMockError of this text (after their argument is checked)
+   * instead of silencing replies. @default undefined (CLIENT REPLY OFF/SKIP silence replies)
+   */
+  clientReplyRefusal?: string;
 }
 
 /**
@@ -232,6 +239,8 @@ export class Connection {
    */
   replyOff = false;
   replySkipNext = false;
+  /** @internal ConnectionOptions.clientReplyRefusal (null: CLIENT REPLY OFF/SKIP silence replies). */
+  readonly clientReplyRefusal: string | null;
   /** Set once SYNC/PSYNC made this connection a replica: the replication stream it receives. */
   replicaFeed: ReplicaFeed | null = null;
   /** The running command's reply is skipped (CLIENT REPLY SKIP before it); CLIENT REPLY ON clears it. */
@@ -256,6 +265,7 @@ export class Connection {
     this.id = nextClientId();
     this.name = options.name ?? null;
     this.guardsCrossProtocol = options.httpFront !== true;
+    this.clientReplyRefusal = options.clientReplyRefusal ?? null;
     this.resp = options.protocol === 3 ? 3 : 2;
     const acl = aclStateOf(this.server);
     if (options.password != null) acl.setRequirePass(options.password);
