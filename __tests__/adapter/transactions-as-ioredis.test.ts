@@ -240,3 +240,26 @@ sameAsIoredis(
   pairsExpected('flat'),
   { protocol: 2 },
 );
+
+/** multi() inside a multi() (same script on the fake and, with REDIS_URL, the server). */
+async function nestedMultiScript(r: AnyClient, k: string): Promise<unknown[]> {
+  const out: unknown[] = [];
+  for (const build of [() => r.multi().multi(), () => r.multi().set(k, '1').multi()]) {
+    const m = build();
+    // ioredis's transaction exec queues EXEC for the inner multi(), then gets the pipeline where it
+    // expects a promise: it throws, synchronously
+    try {
+      out.push(['returned', typeof m.exec()]);
+    } catch (e) {
+      out.push(['threw', (e as Error).constructor.name, (e as Error).message]);
+    }
+  }
+  out.push(await r.exists(k));
+  return out;
+}
+
+sameAsIoredis('multi() inside a multi()', "exec() throws ioredis's TypeError synchronously and sends nothing", 50_807, 'nmul', nestedMultiScript, [
+  ['threw', 'TypeError', 'exec.call(...).then is not a function'],
+  ['threw', 'TypeError', 'exec.call(...).then is not a function'],
+  0,
+]);

@@ -436,7 +436,16 @@ export function installPipeline(
     if ((this.__streamsOpen ?? 0) > 0 && !this.__streamsExecuted) {
       this.__streamsOpen -= 1;
       const cb = typeof callback === 'function' ? callback : undefined;
-      return queue(this, { kind: 'engine', name: 'exec', base: 'exec', buffers: false, args: [], cb });
+      queue(this, { kind: 'engine', name: 'exec', base: 'exec', buffers: false, args: [], cb });
+      // multi() inside a multi(): ioredis's transaction exec (transaction.js) queues EXEC for
+      // the inner one, then calls the pipeline's exec for its own, which queues a second EXEC and
+      // returns the pipeline, not a promise: it throws this TypeError (ioredis 5 and 6)
+      if (this.__streamsMulti) {
+        this.__streamsOpen = Math.max(0, this.__streamsOpen - 1);
+        queue(this, { kind: 'engine', name: 'exec', base: 'exec', buffers: false, args: [], cb: undefined });
+        throw new TypeError('exec.call(...).then is not a function');
+      }
+      return this;
     }
     // exec() again: ioredis sends the batch again (`resend`) but answers from the first run; a
     // multi() pipeline then shows its raw replies — MULTI's, each command's (QUEUED or its
