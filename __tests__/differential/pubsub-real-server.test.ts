@@ -85,6 +85,23 @@ const SCENARIOS: [title: string, connections: number, steps: Step[]][] = [
     ],
   ],
   [
+    'PING of a RESP2 connection subscribed to shard channels only: the subscriber array (CLIENT_PUBSUB)',
+    2,
+    [
+      [0, 'SSUBSCRIBE', 's2'],
+      [0, 'PING'],
+      [0, 'PING', 'x'],
+      [1, 'SUBSCRIBE', 'c2'],
+      [1, 'SSUBSCRIBE', 's3'],
+      [1, 'UNSUBSCRIBE'],
+      [1, 'PING'],
+      [1, 'SUNSUBSCRIBE'],
+      [1, 'PING'],
+      [0, 'SUNSUBSCRIBE'],
+      [0, 'PING', 'y'],
+    ],
+  ],
+  [
     'CLIENT REPLY OFF/SKIP silence replies, not pushes; confirmations inside EXEC are its elements',
     2,
     [

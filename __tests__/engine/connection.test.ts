@@ -246,6 +246,18 @@ describe('SELECT, PING, ECHO, RESET', () => {
     expect(await errorOf(c.execute(['ECHO']))).toBe("ERR wrong number of arguments for 'echo' command");
   });
 
+  it('PING of a RESP2 connection subscribed to shard channels only answers the subscriber array (CLIENT_PUBSUB; 7.0.15 and the post-7.4 build)', async () => {
+    const c = conn();
+    await c.execute(['SSUBSCRIBE', 'sh']);
+    expect(await c.execute(['PING'])).toEqual(['pong', '']);
+    expect(await c.execute(['PING', 'x'])).toEqual(['pong', 'x']);
+    await c.execute(['SUBSCRIBE', 'ch']);
+    await c.execute(['UNSUBSCRIBE']);
+    expect(await c.execute(['PING'])).toEqual(['pong', '']); // the shard channel still subscribed
+    await c.execute(['SUNSUBSCRIBE']);
+    expect(await c.execute(['PING'])).toEqual(new SimpleString('PONG'));
+  });
+
   it('RESET leaves MULTI, selects db 0, goes back to RESP2 and drops the name', async () => {
     const c = conn();
     await c.execute(['HELLO', '3', 'SETNAME', 'worker']);

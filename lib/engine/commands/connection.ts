@@ -64,8 +64,9 @@ export const specs: readonly ConnectionCommandSpec[] = [
     arity: -1,
     run(conn, argv) {
       if (argv.length > 2) throw new CommandError("ERR wrong number of arguments for 'ping' command");
-      // a subscribed RESP2 connection answers an array (server.c pingCommand)
-      if (conn.protocol === 2 && conn.subscriptionCount > 0) return ['pong', argv.length === 1 ? '' : argv[1]];
+      // a subscribed RESP2 connection answers an array (server.c pingCommand tests CLIENT_PUBSUB,
+      // which shard channels set too)
+      if (conn.protocol === 2 && conn.inSubscriberMode) return ['pong', argv.length === 1 ? '' : argv[1]];
       return argv.length === 1 ? PONG : argv[1];
     },
   },
