@@ -171,4 +171,37 @@ describe('entries-added at the int64 limit', () => {
     const info = h.run('XINFO', 'STREAM', 'ov') as unknown[];
     expect(info[info.indexOf('entries-added') + 1]).toBe(-9223372036854775808n);
   });
+
+  /** [entries-read, lag] of each group of XINFO GROUPS. */
+  const readAndLag = (h: Harness, key: string) =>
+    (h.run('XINFO', 'GROUPS', key) as unknown[][]).map((g) => [g[g.indexOf('entries-read') + 1], g[g.indexOf('lag') + 1]]);
+
+  // replies of redis-server 7.0.15 and the post-7.4 build (found by a grammar fuzzer)
+  it.each(['7.0', '8.0'] as const)('%s: lag, entries-read and their estimate wrap as long long past the limit', (version) => {
+    const h = new Harness();
+    h.version = version;
+    // lag = entries-added (wrapped to -2^63) - entries-read 1: 2^63-1, not -2^63-1
+    h.run('XADD', 's', '2-1', 'a', '1');
+    h.run('XGROUP', 'CREATE', 's', 'g1', '0');
+    h.run('XREADGROUP', 'GROUP', 'g1', 'c1', 'COUNT', '2', 'STREAMS', 's', '>');
+    h.run('XSETID', 's', '11-1', 'ENTRIESADDED', '9223372036854775807');
+    h.run('XADD', 's', '12-0', 'f', 'v');
+    expect(readAndLag(h, 's')).toEqual([[1n, 9223372036854775807n]]);
+    // an unknown entries-read is estimated from a negative entries-added too: -2^63 - 3 + 1 wraps
+    h.run('XADD', 't', '2-1', 'a', '1');
+    h.run('XADD', 't', '3-1', 'a', '1');
+    h.run('XSETID', 't', '11-1', 'ENTRIESADDED', '9223372036854775807');
+    h.run('XADD', 't', '12-0', 'f', 'v');
+    h.run('XGROUP', 'CREATE', 't', 'g0', '0');
+    h.run('XREADGROUP', 'GROUP', 'g0', 'c', 'COUNT', '1', 'STREAMS', 't', '>');
+    expect(readAndLag(h, 't')).toEqual([[9223372036854775806n, 2n]]);
+    // entries-read 2^63-1 read once more: -2^63, and the lag after one more entry is 0
+    h.run('XADD', 'u', '1-0', 'a', '1');
+    h.run('XSETID', 'u', '1-0', 'ENTRIESADDED', '9223372036854775807');
+    h.run('XGROUP', 'CREATE', 'u', 'g', '0', 'ENTRIESREAD', '9223372036854775807');
+    h.run('XREADGROUP', 'GROUP', 'g', 'c', 'STREAMS', 'u', '>');
+    expect(readAndLag(h, 'u')).toEqual([[-9223372036854775808n, -1n]]);
+    h.run('XADD', 'u', '2-0', 'a', '1');
+    expect(readAndLag(h, 'u')).toEqual([[-9223372036854775808n, 0n]]);
+  });
 });

@@ -247,8 +247,8 @@ export class Stream {
     if (cmpLast > 0) return ENTRIES_READ_UNKNOWN;
     if (isZeroId(this.maxDeletedEntryId) || compareIds(this.maxDeletedEntryId, this.firstId) < 0) {
       const cmpFirst = compareIds(id, this.firstId);
-      if (cmpFirst < 0) return this.entriesAdded - BigInt(this.length);
-      if (cmpFirst === 0) return this.entriesAdded - BigInt(this.length) + 1n;
+      if (cmpFirst < 0) return BigInt.asIntN(64, this.entriesAdded - BigInt(this.length));
+      if (cmpFirst === 0) return BigInt.asIntN(64, this.entriesAdded - BigInt(this.length) + 1n);
     }
     return ENTRIES_READ_UNKNOWN;
   }
@@ -261,8 +261,11 @@ export class Stream {
   advanceGroup(group: ConsumerGroup, id: StreamId, tombstonesFrom: 'entry' | 'lastId' = 'entry'): void {
     if (compareIds(id, group.lastId) <= 0) return;
     const from = tombstonesFrom === 'lastId' ? group.lastId : id;
-    if (group.entriesRead !== ENTRIES_READ_UNKNOWN && !this.hasTombstonesFrom(from)) group.entriesRead++;
-    else if (this.entriesAdded > 0n) group.entriesRead = this.estimateEntriesRead(id);
+    // long long counters as Redis keeps them: past 2^63 - 1 (XSETID ENTRIESADDED) they wrap; any
+    // nonzero entries-added, a wrapped negative one too, lets the estimate run
+    if (group.entriesRead !== ENTRIES_READ_UNKNOWN && !this.hasTombstonesFrom(from))
+      group.entriesRead = BigInt.asIntN(64, group.entriesRead + 1n);
+    else if (this.entriesAdded !== 0n) group.entriesRead = this.estimateEntriesRead(id);
     group.lastId = id;
   }
 
@@ -282,9 +285,9 @@ export class Stream {
         return BigInt(this.length);
     }
     if (group.entriesRead !== ENTRIES_READ_UNKNOWN && !this.hasTombstonesFrom(group.lastId, rules.ignoreTombstonesBeforeFirst))
-      return this.entriesAdded - group.entriesRead;
+      return BigInt.asIntN(64, this.entriesAdded - group.entriesRead); // long long subtraction: wraps
     const estimate = this.estimateEntriesRead(group.lastId);
-    return estimate === ENTRIES_READ_UNKNOWN ? null : this.entriesAdded - estimate;
+    return estimate === ENTRIES_READ_UNKNOWN ? null : BigInt.asIntN(64, this.entriesAdded - estimate);
   }
 
   /** Groups in byte-wise name order. */
