@@ -101,8 +101,8 @@ export interface ConnectionOptions {
   /**
    * The front end pairs each reply with the oldest command still waiting for one (ioredis's
    * command queue), so it cannot carry a command the server does not answer: CLIENT REPLY OFF and
-   * SKIP are then refused with a StreamsMockError of this text (after their argument is checked)
-   * instead of silencing replies. @default undefined (CLIENT REPLY OFF/SKIP silence replies)
+   * SKIP are then refused with a StreamsMockError of this text before they run or are queued
+   * (dispatch.ts checkBeforeRunning) instead of silencing replies. @default undefined (CLIENT REPLY OFF/SKIP silence replies)
    */
   clientReplyRefusal?: string;
 }

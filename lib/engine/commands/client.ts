@@ -28,7 +28,6 @@
  */
 import { parseInt64 } from '../../commands/args';
 import { CommandError, ERR_SYNTAX, errSubcommandSyntax, errorArg } from '../../errors';
-import { StreamsMockError } from '../../clock/clock';
 import { OK, PushReply, SimpleString, VerbatimReply } from '../../reply/reply';
 import { helpFooter, type RedisVersion, supports, versionIndex } from '../../version';
 import type { ConnectionCommandSpec, ConnectionHandler } from '../command-types';
@@ -374,7 +373,6 @@ export const specs: readonly ConnectionCommandSpec[] = [
             conn.replySkip = false;
             return OK;
           }
-          if ((v === 'off' || v === 'skip') && conn.clientReplyRefusal !== null) throw new StreamsMockError(conn.clientReplyRefusal);
           // OFF and SKIP answer nothing themselves; SKIP while OFF changes nothing
           if (v === 'off') conn.replyOff = true;
           else if (v === 'skip') conn.replySkipNext ||= !conn.replyOff;

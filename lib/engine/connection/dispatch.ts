@@ -87,6 +87,13 @@ export function checkBeforeRunning(conn: Connection, name: string, argv: string[
   }
   if (server.master !== null && deniedWhileStale(conn, name)) reject(conn, name, ERR_MASTERDOWN);
   if (server.monitors !== null && conn.monitoring && refusedOnMonitor(conn, name, argv)) reject(conn, name, ERR_REPLICA_KEYSPACE);
+  // a front end that cannot carry an unanswered command (ConnectionOptions.clientReplyRefusal)
+  // refuses CLIENT REPLY OFF/SKIP before it runs or is queued (in MULTI as a queueing error: EXEC
+  // answers EXECABORT, rather than stopping halfway)
+  if (name === 'client' && conn.clientReplyRefusal !== null && argv.length === 3 && String(argv[1]).toLowerCase() === 'reply' && /^(off|skip)$/i.test(argv[2])) {
+    if (conn.multiQueue !== null) conn.multiErrored = true;
+    throw new StreamsMockError(conn.clientReplyRefusal);
+  }
 }
 
 /**

@@ -7,7 +7,6 @@
  */
 import { lookupCommand } from '../../commands/dispatch';
 import { CommandError } from '../../errors';
-import { StreamsMockError } from '../../clock/clock';
 import { ErrorReply, NIL_ARRAY, QUEUED, type Reply } from '../../reply/reply';
 import { CONNECTION_COMMANDS } from '../commands/index';
 import { WatchState } from '../watch';
@@ -37,13 +36,6 @@ export function discardTransaction(conn: Connection): void {
 
 /** A command inside MULTI, past processCommand's refusals (checkBeforeRunning): queued. */
 export function queueInMulti(conn: Connection, argv: string[]): Reply {
-  // a front end that cannot carry an unanswered command refuses CLIENT REPLY OFF/SKIP when it is
-  // queued, as a queueing error (EXEC then answers EXECABORT, the refusal among its previous
-  // errors), not at EXEC, which would stop the transaction halfway: ConnectionOptions.clientReplyRefusal
-  if (conn.clientReplyRefusal !== null && argv.length === 3 && argv[0].toLowerCase() === 'client' && argv[1].toLowerCase() === 'reply' && /^(off|skip)$/i.test(argv[2])) {
-    conn.multiErrored = true;
-    throw new StreamsMockError(conn.clientReplyRefusal);
-  }
   // multi.c queueMultiCommand: nothing is kept once EXEC is bound to fail (a touched WATCH or an
   // earlier queueing error): CLIENT LIST `multi=` stops counting (both real servers)
   if (!conn.multiErrored && !conn.watchState?.dirty) conn.multiQueue!.push(argv);
