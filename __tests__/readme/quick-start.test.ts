@@ -38,7 +38,12 @@ describe('README: Quick start', () => {
     const code = self.slice(self.indexOf('// README:begin\n') + '// README:begin\n'.length, self.indexOf('// README:end'));
     const blocks = [...quickStart.matchAll(/```(?:ts|js)\n([\s\S]*?)```/g)].map((m) => m[1]);
     expect(blocks).toContain(code);
-    expect(blocks).toContain("// jest.config.js\nsetupFilesAfterEnv: ['ioredis-mock-streams/jest'],\n");
+    const config = "// jest.config.js\nmodule.exports = {\n  setupFilesAfterEnv: ['ioredis-mock-streams/jest'],\n};\n";
+    expect(blocks).toContain(config);
+    // a whole jest.config.js, not a fragment (a trial user had to wrap it)
+    const mod = { exports: {} as Record<string, unknown> };
+    new Function('module', config)(mod);
+    expect(mod.exports).toEqual({ setupFilesAfterEnv: ['ioredis-mock-streams/jest'] });
   });
 
   it('shows usage code before any benchmark table', () => {
