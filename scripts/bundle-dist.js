@@ -55,7 +55,7 @@ const RARE = [
   'commands/server/command',
   'commands/server/command-table',
   'commands/server/command-docs-extra',
-  'engine/lua',
+  'scripting/index',
 ];
 /**
  * The recorded COMMAND INFO/DOCS data (scripts/record-command-table.js, ~300 KB each): in no

@@ -14,7 +14,7 @@
  * command whose emulator needs them):
  * - fengari and fengari-interop, ioredis-mock's Lua VM, loaded at its top level (25 ms of CPU
  *   at every import, more than half of it): EVAL, EVALSHA, FCALL and defineCommand run on the
- *   engine's Lua (lib/engine/lua.ts, wasm/redis-lua.wasm);
+ *   engine's Lua (lib/scripting, wasm/redis-lua.wasm);
  * - ioredis-mock's data/command-info.json, command-docs.json and info.json (300 KB), read by its
  *   COMMAND and INFO emulators: the engine answers COMMAND and INFO.
  * And ioredis 5's `debug` logger is one that is never enabled (DEBUG_SOURCE below).

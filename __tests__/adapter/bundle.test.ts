@@ -40,7 +40,7 @@ function run(script: string, nodeArgs: string[] = []): string {
     }
     expect(isStub('adapter/install.js')).toBe(true);
     expect(isStub('commands/xadd.js')).toBe(true);
-    expect(isStub('engine/lua.js')).toBe(true); // loaded lazily from bundled code: bundled too (the rare bundle)
+    expect(isStub('scripting/index.js')).toBe(true); // loaded lazily from bundled code: bundled too (the rare bundle)
   });
 
   it('writes the bundles in ASCII (Node reads an ASCII file without UTF-8 decoding)', () => {

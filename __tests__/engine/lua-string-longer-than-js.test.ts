@@ -6,7 +6,7 @@
  * guards every read of a Lua string is called here directly).
  */
 import { StreamsMockError } from '../../lib/clock/clock';
-import { LuaVm } from '../../lib/engine/lua-vm';
+import { LuaVm } from '../../lib/scripting/vm';
 
 it('reading a Lua string longer than a JS string can be throws a StreamsMockError naming the limit, before any byte is read', () => {
   const vm = new LuaVm() as unknown as { bytesAt(p: number, len: number): string };

@@ -12,7 +12,7 @@ import { dirname, join, relative } from 'path';
 const LIB = join(__dirname, '..', '..', 'lib');
 
 /** lib/ paths (folders or files, relative, without .ts) of each side. */
-const ENGINE = ['engine', 'commands', 'model', 'keyspace', 'clock', 'blocking', 'bytes', 'config', 'rdb', 'reply', 'stats', 'version', 'errors', 'json-file'];
+const ENGINE = ['engine', 'scripting', 'commands', 'model', 'keyspace', 'clock', 'blocking', 'bytes', 'config', 'rdb', 'reply', 'stats', 'version', 'errors', 'json-file'];
 const FRONT_ENDS = ['adapter', 'server', 'upstash', 'msw', 'scenarios', 'cluster', 'jest', 'runners', 'cli', 'index', 'cjs-entry', 'code-cache', 'ioredis-augment'];
 
 function tsFiles(dir: string): string[] {

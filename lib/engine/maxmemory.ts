@@ -149,7 +149,7 @@ function scriptFlagsOf(server: ServerState, argv: readonly string[]): readonly s
     flags = body === undefined ? null : shebangFlags(body);
   } else if (name === 'fcall' || name === 'fcall_ro') {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { librariesOf } = require('./function-libraries') as { librariesOf(server: object): FunctionTable };
+    const { librariesOf } = require('../scripting/libraries') as { librariesOf(server: object): FunctionTable };
     flags = argv.length > 1 ? (librariesOf(server).functions.get(String(argv[1]).toLowerCase())?.flags ?? null) : null;
   }
   return flags;

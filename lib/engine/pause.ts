@@ -15,7 +15,7 @@
 import { commandSpec } from '../commands/command-data';
 import { type ClockTimer, readNow, scheduleChecked } from '../clock/clock';
 import type { Connection } from './connection';
-import { librariesOf } from './function-libraries';
+import { librariesOf } from '../scripting/libraries';
 import type { ServerState } from './registry';
 
 /** A server's pause (Redis client_pause_per_purpose[PAUSE_BY_CLIENT_COMMAND]). */

@@ -102,7 +102,7 @@ export class ServerState {
   clockControl: ClockControl | null = null;
   /**
    * The Lua script that has outlived its first slice and keeps this server busy (set by
-   * lib/engine/lua.ts), or null: the other connections wait for it, and get BUSY after
+   * lib/scripting/lua.ts), or null: the other connections wait for it, and get BUSY after
    * `busy-reply-threshold` ms (Connection.execute / enqueue).
    */
   busyScript: BusyScript | null = null;

@@ -54,7 +54,7 @@ for f in $files; do
   objs="$objs $work/$f.o"
 done
 clang-14 --target=wasm32-wasi -O2 -D_WASI_EMULATED_PROCESS_CLOCKS -I"$work/lua" -c "$here/glue.c" -o "$work/glue.o"
-# the Lua C API lib/engine/lua-vm.ts calls
+# the Lua C API lib/scripting/vm.ts calls
 api="lua_gettop lua_settop lua_pushvalue lua_remove lua_insert lua_replace lua_checkstack lua_type
   lua_isnumber lua_isstring lua_tonumber lua_toboolean lua_objlen lua_pushnil lua_pushnumber
   lua_pushlstring lua_pushboolean lua_getfield lua_rawget lua_rawgeti lua_createtable lua_setfield

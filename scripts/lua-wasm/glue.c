@@ -1,6 +1,6 @@
 /*
  * Glue between Redis's Lua 5.1 (deps/lua of the Redis source tree, with its cjson, cmsgpack,
- * struct and bit libraries) compiled to WebAssembly and lib/engine/lua-vm.ts.
+ * struct and bit libraries) compiled to WebAssembly and lib/scripting/vm.ts.
  *
  * - Errors: luaconf.h's LUAI_THROW/LUAI_TRY are redirected (see build.sh) to the host: the host's
  *   `lua_try` calls `glue_call_protected(f, L, ud)` inside a JS try/catch and `lua_throw` throws a

@@ -3,8 +3,8 @@
  * [WITHCODE] / STATS / DUMP / RESTORE payload [FLUSH|APPEND|REPLACE] / KILL / HELP, and FCALL /
  * FCALL_RO function numkeys key… arg… (functions.c, checked on redis-server 7.0.15 and the
  * post-7.4 build: same texts on both). Libraries are the server's (every connection and db of
- * host:port shares them; FLUSHALL keeps them); the Lua side is lib/engine/lua.ts (loaded on the
- * first use), the registry and the DUMP payload lib/engine/function-libraries.ts.
+ * host:port shares them; FLUSHALL keeps them); the Lua side is lib/scripting/functions.ts (loaded on the
+ * first use), the registry and the DUMP payload lib/scripting/libraries.ts.
  *
  * Known differences: Redis lists libraries and a library's functions in its dict's order (a
  * hash order, random per process); here in load and registration order. LIBRARYNAME matches
@@ -16,7 +16,7 @@ import { MapReply, OK, type Reply, SetReply, SimpleString } from '../../reply/re
 import { helpFooter, predates, RDB_FORMAT } from '../../version';
 import type { ConnectionCommandSpec } from '../command-types';
 import type { Connection } from '../connection';
-import { dumpLibraries, librariesOf, readDumpedLibraries } from '../function-libraries';
+import { dumpLibraries, librariesOf, readDumpedLibraries } from '../../scripting/libraries';
 import { lua } from './scripting';
 
 const FUNCTION_HELP = [

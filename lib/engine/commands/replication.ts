@@ -17,7 +17,7 @@ import { OK, SimpleString, type Reply } from '../../reply/reply';
 import { CommandError, ERR_NOT_INTEGER, ERR_SYNTAX } from '../../errors';
 import { parseInt64 } from '../../commands/args';
 import { StreamsMockError } from '../../clock/clock';
-import { splitArgs } from '../function-libraries';
+import { splitArgs } from '../../scripting/libraries';
 
 /** The RDB file of every database of the connection's server (rdbSaveRio). */
 export function rdbSnapshot(conn: Connection): string {

@@ -1,6 +1,6 @@
 /**
  * EVAL script numkeys [key …] [arg …] / EVALSHA sha1 numkeys … — run a Lua script atomically
- * (lib/engine/lua.ts, loaded on first use). SCRIPT LOAD script — cache it, answer its SHA1;
+ * (lib/scripting, loaded on first use). SCRIPT LOAD script — cache it, answer its SHA1;
  * SCRIPT EXISTS sha1 … — 1/0 each; SCRIPT FLUSH [ASYNC|SYNC] — empty the cache; SCRIPT KILL —
  * "NOTBUSY No scripts in execution right now." (scripts here never run long). The cache is the
  * server's (every connection of host:port shares it), as in Redis.
@@ -20,12 +20,12 @@ import { StreamsMockError } from '../../clock/clock';
 import type { ConnectionCommandSpec } from '../command-types';
 import type { Connection } from '../connection';
 
-type LuaModule = typeof import('../lua');
+type LuaModule = typeof import('../../scripting/index');
 let luaModule: LuaModule | undefined;
 /** The Lua runner, loaded on the first script (its WebAssembly is compiled then, once per process). */
 export function lua(): LuaModule {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return (luaModule ??= require('../lua') as LuaModule);
+  return (luaModule ??= require('../../scripting/index') as LuaModule);
 }
 
 const SCRIPT_HELP = [

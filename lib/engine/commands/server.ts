@@ -31,7 +31,7 @@ import { COMMANDS } from '../../commands/index';
 import type { InfoSource } from '../../commands/server/info';
 import { OK, type Reply, SimpleString, VerbatimReply } from '../../reply/reply';
 import type { ConnectionCommandSpec } from '../command-types';
-import { librariesOf } from '../function-libraries';
+import { librariesOf } from '../../scripting/libraries';
 import { aclStateOf, categoriesOf, commandsInCategory } from '../acl';
 import { type Connection, builtinArity, connectionClosedError, openConnections } from '../connection';
 import type { ServerState } from '../registry';
@@ -325,7 +325,7 @@ export function shutdownServer(server: ServerState): void {
   for (const ks of server.keyspaces()) ks.reset();
   if (server.scripts.size > 0 || librariesOf(server).libraries.size > 0) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const lua = require('../lua') as typeof import('../lua');
+    const lua = require('../../scripting/index') as typeof import('../../scripting/index');
     server.scripts.clear();
     lua.resetScripting(server);
     lua.flushLibrariesOf(server);

@@ -2,7 +2,7 @@
  * One `redis.call`/`redis.pcall` of a Lua script running on a connection (script.c scriptCall):
  * the script's own checks and texts (unknown command, arity, no-script, ACL), stream commands
  * answering nil instead of blocking, a SELECT that lasts until the script ends. The Lua VM is
- * lib/engine/lua.ts.
+ * lib/scripting/lua.ts.
  */
 import { olderArity } from '../../commands/command-data';
 import { dispatch, lookupCommand } from '../../commands/dispatch';
@@ -13,7 +13,7 @@ import { NIL_ARRAY, type Reply } from '../../reply/reply';
 import { StreamsMockError } from '../../clock/clock';
 import { commandSince, predates } from '../../version';
 import { CONNECTION_COMMANDS } from '../commands/index';
-import { DENIED_IN_SCRIPTS, ERR_ARITY_FROM_SCRIPT, ERR_NOT_ALLOWED_FROM_SCRIPT, ERR_UNKNOWN_FROM_SCRIPT } from '../script-rules';
+import { DENIED_IN_SCRIPTS, ERR_ARITY_FROM_SCRIPT, ERR_NOT_ALLOWED_FROM_SCRIPT, ERR_UNKNOWN_FROM_SCRIPT } from '../../scripting/rules';
 import type { Connection } from '../connection';
 import { checkScriptAcl } from './acl-checks';
 import { builtinArity } from './builtin-host';

@@ -1,6 +1,6 @@
 /**
  * Lua scripting (EVAL, EVALSHA, EVAL_RO, EVALSHA_RO, SCRIPT, ioredis `defineCommand`) on Redis's
- * own Lua 5.1 compiled to WebAssembly (lib/engine/lua-vm.ts): the number formatting, error texts
+ * own Lua 5.1 compiled to WebAssembly (./vm.ts): the number formatting, error texts
  * and libraries (`cjson`, `cmsgpack`, `struct`, `bit`, Redis's `math.random`) are Redis's C code.
  * `redis.call`/`redis.pcall` run commands through the connection (`Connection.scriptCall`): the
  * stream commands, the connection commands scripts may use and ioredis-mock's built-ins, with
@@ -54,61 +54,34 @@
  */
 import { createHash } from 'crypto';
 import { nextTurn, realNow } from './real-turn';
-import { parseInt64 } from '../commands/args';
-import { fpconvDtoa } from '../rdb/fpconv';
-import { commandKeys, keyHashSlot, routeQuery } from './cluster';
-import { DENIED_IN_SCRIPTS } from './script-rules';
-import { CONNECTION_COMMANDS } from './commands/index';
-import {
-  BigNumberReply,
-  BooleanReply,
-  DoubleReply,
-  ErrorReply,
-  MapReply,
-  NilArray,
-  PairsReply,
-  PushReply,
-  type Reply,
-  SetReply,
-  SimpleString,
-  VerbatimReply,
-  flatPairs,
-  mapPairs,
-  toResp2Plain,
-} from '../reply/reply';
-import { CommandError, ERR_NOT_INTEGER } from '../errors';
+import { commandKeys, keyHashSlot, routeQuery } from '../engine/cluster';
+import { DENIED_IN_SCRIPTS } from './rules';
+import { CONNECTION_COMMANDS } from '../engine/commands/index';
+import { ErrorReply, MapReply, type Reply, SetReply, SimpleString } from '../reply/reply';
+import { CommandError } from '../errors';
 import { NoStatsCommandError } from '../stats/command-stats';
 import { StreamsMockError } from '../clock/clock';
 import { SERVER_VERSION, type RedisVersion, versionIndex } from '../version';
-import { scoreReply } from '../commands/zset-common';
-import type { Connection } from './connection';
-import type { ServerState } from './registry';
-import { NOREPLICAS_TEXT, OOM_SCRIPT_TEXT, OOM_TEXT, isDenyOom } from './maxmemory';
+import type { Connection } from '../engine/connection';
+import type { ServerState } from '../engine/registry';
+import { NOREPLICAS_TEXT, OOM_SCRIPT_TEXT, OOM_TEXT, isDenyOom } from '../engine/maxmemory';
 import { commandSpec } from '../commands/command-data';
-import {
-  ERR_BAD_NAME,
-  type FunctionInfo,
-  type Library,
-  SCRIPT_FLAGS,
-  librariesOf,
-  parseMetadata,
-  splitArgs,
-  validName,
-} from './function-libraries';
-import { LUA_GLOBALSINDEX, LUA_TBOOLEAN, LUA_TFUNCTION, LUA_TNIL, LUA_TNUMBER, LUA_TSTRING, LUA_TTABLE, LUA_TTHREAD, LUA_YIELD, LuaVm, RAND48_INITIAL, type JsFunction, type LuaState } from './lua-vm';
+import { type Library, SCRIPT_FLAGS, splitArgs } from './libraries';
+import { CountedErrorReply, cString, formatArgNumber, formatG17, oneLine, popResult, pushField, pushReply, statsCounted, userErrorText } from './values';
+import { LUA_GLOBALSINDEX, LUA_TBOOLEAN, LUA_TFUNCTION, LUA_TNIL, LUA_TNUMBER, LUA_TSTRING, LUA_TTABLE, LUA_TTHREAD, LUA_YIELD, LuaVm, RAND48_INITIAL, type JsFunction, type LuaState } from './vm';
 
 // ---------------------------------------------------------------------------------------------
 // Texts (script.c / script_lua.c / eval.c, checked on redis-server 7.0.15; same in 8.x sources)
 
 const ERR_NO_ARGS = 'ERR Please specify at least one argument for this redis lib call';
 const ERR_BAD_ARG_TYPE = 'ERR Lua redis lib command arguments must be strings or integers';
-const ERR_NOSCRIPT = 'NOSCRIPT No matching script. Please use EVAL.';
+export const ERR_NOSCRIPT = 'NOSCRIPT No matching script. Please use EVAL.';
 const ERR_KILLED = 'ERR Script killed by user with SCRIPT KILL...';
 const UNKILLABLE =
   'UNKILLABLE Sorry the script already executed write commands against the dataset. You can either wait the script termination or kill the server in a hard way using the SHUTDOWN NOSAVE command.';
 const NOTBUSY = 'NOTBUSY No scripts in execution right now.';
 const ERR_WRITE_IN_RO = 'ERR Write commands are not allowed from read-only scripts.';
-const ERR_RO_WITH_WRITE_FLAG = 'ERR Can not execute a script with write flag using *_ro command.';
+export const ERR_RO_WITH_WRITE_FLAG = 'ERR Can not execute a script with write flag using *_ro command.';
 /** server.c shared.slowevalerr / slowscripterr. */
 export const BUSY_EVAL_TEXT = 'BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.';
 export const BUSY_FUNCTION_TEXT = 'BUSY Redis is busy running a script. You can only call FUNCTION KILL or SHUTDOWN NOSAVE.';
@@ -130,87 +103,18 @@ function stuckAfterMs(conn: Connection): number {
   return threshold > 0 ? 2 * threshold : 10_000;
 }
 /** VM instructions between two looks at the clock (script_lua.c checks every 100000). */
-const HOOK_COUNT = 10000;
-
-// ---------------------------------------------------------------------------------------------
-// Bytes and numbers
-
-/** No CR/LF inside an error or status line (networking.c). */
-function oneLine(s: string): string {
-  return s.replace(/[\r\n]/g, ' ');
-}
-
-/**
- * C `%.17g`, as Redis up to 7.2 formats a Lua number argument (script_lua.c luaArgsToRedisArgv).
- * A NaN is `-nan`: on x86-64 the NaN of 0/0, inf-inf … has its sign bit set and glibc prints it
- * so (checked on redis-server 7.0.15).
- */
-function formatG17(x: number): string {
-  if (Number.isNaN(x)) return '-nan';
-  if (!Number.isFinite(x)) return x > 0 ? 'inf' : '-inf';
-  if (x === 0) return Object.is(x, -0) ? '-0' : '0';
-  const [mant, expText] = x.toExponential(16).split('e');
-  const exp = Number(expText);
-  const trim = (s: string) => (s.includes('.') ? s.replace(/0+$/, '').replace(/\.$/, '') : s);
-  if (exp < -4 || exp >= 17) {
-    return `${trim(mant)}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
-  }
-  return trim(x.toFixed(16 - exp));
-}
-
-const LL_HALF = 2 ** 62;
-/**
- * 7.4+ (script_lua.c luaArgsToRedisArgv): double2ll (an integral value within ±LLONG_MAX/2 as an
- * integer), else fpconv_dtoa's text (lib/rdb/fpconv.ts: `5e+18`, `1e-7`, `9223372036854776000`;
- * JavaScript's String() would print 5e18 as `5000000000000000000`).
- */
-function formatArgNumber(x: number): string {
-  if (Number.isInteger(x) && x >= -LL_HALF && x <= LL_HALF) return Object.is(x, -0) ? '0' : BigInt(x).toString();
-  if (Number.isNaN(x)) return '-nan'; // as 7.0 (checked on the post-7.4 build)
-  if (!Number.isFinite(x)) return x > 0 ? 'inf' : '-inf';
-  return fpconvDtoa(x);
-}
-
-const TWO_63 = 2 ** 63;
-const LLONG_MIN = -(2n ** 63n);
-
-/**
- * `(long long)x` as Redis computes a Lua number's integer reply (script_lua.c
- * luaReplyToRedisReply), on x86-64 (cvttsd2si): truncation toward zero (-0.5 is 0, never -0);
- * NaN, ±inf and anything outside [-2^63, 2^63) give LLONG_MIN. A bigint past 2^53.
- */
-function longLongOf(x: number): number | bigint {
-  if (!(x < TWO_63 && x >= -TWO_63)) return LLONG_MIN;
-  const t = Math.trunc(x);
-  if (t === 0) return 0;
-  return Number.isSafeInteger(t) ? t : BigInt(t);
-}
-
-/** script_lua.c luaPushErrorBuff: "-CODE msg" / "msg" (→ ERR) as the `err` text. */
-/** A Lua string as Redis reads it with a C string function (`sdsnew`, `%s`): up to its first NUL byte. */
-function cString(s: string): string {
-  const nul = s.indexOf('\0');
-  return nul < 0 ? s : s.slice(0, nul);
-}
-
-function userErrorText(s: string): string {
-  const e = s.startsWith('-') ? s : `-${s}`;
-  const space = e.indexOf(' ');
-  const code = space < 0 ? 'ERR' : e.slice(1, space);
-  const msg = (space < 0 ? e.slice(1) : e.slice(space + 1)).replace(/^[\r\n]+|[\r\n]+$/g, '');
-  return `${code} ${msg}`;
-}
+export const HOOK_COUNT = 10000;
 
 // ---------------------------------------------------------------------------------------------
 // The VM, its states and the script being run
 
 let vmInstance: LuaVm | undefined;
-function theVm(): LuaVm {
+export function theVm(): LuaVm {
   return (vmInstance ??= new LuaVm());
 }
 
 /** One Lua state of a server and version: Redis's scripting VM (EVAL) or its functions VM. */
-interface Engine {
+export interface Engine {
   readonly L: LuaState;
   readonly version: RedisVersion;
   /** SHA1 → registry reference of the compiled body. */
@@ -330,9 +234,9 @@ function scriptClusterError(run: ScriptRun, argv: string[]): string | null {
 let current: ScriptRun | null = null;
 
 const enginesByServer = new WeakMap<ServerState, Map<RedisVersion, Engine>>();
-const functionEnginesByServer = new WeakMap<ServerState, Map<RedisVersion, Engine>>();
+export const functionEnginesByServer = new WeakMap<ServerState, Map<RedisVersion, Engine>>();
 /** The suspended (busy) script of each server. */
-const busyByServer = new WeakMap<ServerState, ScriptRun>();
+export const busyByServer = new WeakMap<ServerState, ScriptRun>();
 
 /** Redis version text and number (REDIS_VERSION, REDIS_VERSION_NUM) of an emulated version. */
 function versionInfo(v: RedisVersion): { text: string; num: number } {
@@ -341,7 +245,7 @@ function versionInfo(v: RedisVersion): { text: string; num: number } {
   return { text, num: (a << 16) | (b << 8) | c };
 }
 
-function engineFor(conn: Connection): Engine {
+export function engineFor(conn: Connection): Engine {
   const server = conn.server;
   const version = conn.keyspace.redisVersion;
   let byVersion = enginesByServer.get(server);
@@ -362,246 +266,14 @@ export function resetScripting(server: ServerState): void {
   }
 }
 
-// ---------------------------------------------------------------------------------------------
-// Pushing replies onto the Lua stack
-
-function pushField(vm: LuaVm, L: LuaState, field: string, value: string): void {
-  vm.createTable(L, 0, 1);
-  vm.pushString(L, value);
-  vm.setField(L, -2, field);
+/** A FUNCTION LOAD in progress: what redis.register_function registers. */
+export interface LoadCtx {
+  readonly functions: Map<string, { name: string; description: string | null; flags: string[]; ref: number }>;
+  readonly startedAt: number;
+  timedOut: boolean;
 }
-
-/** Push a number as Lua sees a Redis integer (a double). */
-function pushInteger(vm: LuaVm, L: LuaState, n: number | bigint): void {
-  vm.pushNumber(L, Number(n));
-}
-
-/**
- * A typed reply as Redis hands it to Lua (script_lua.c redisProtocolToLuaType), in the
- * script's RESP (`resp`, redis.setresp).
- */
-function pushReply(vm: LuaVm, L: LuaState, reply: Reply, resp: 2 | 3): void {
-  vm.checkStack(L, 4);
-  if (typeof reply === 'string') return vm.pushString(L, reply);
-  if (typeof reply === 'number' || typeof reply === 'bigint') return pushInteger(vm, L, reply);
-  if (reply === null || reply instanceof NilArray) {
-    if (resp === 3) vm.pushNil(L);
-    else vm.pushBoolean(L, false);
-    return;
-  }
-  if (reply instanceof SimpleString) return pushField(vm, L, 'ok', reply.value);
-  if (reply instanceof ErrorReply) return pushField(vm, L, 'err', reply.message);
-  if (resp === 3) {
-    if (reply instanceof MapReply || reply instanceof PairsReply) {
-      const pairs = reply instanceof MapReply ? mapPairs(reply) : null;
-      if (pairs) {
-        // lua_newtable, not presized, as script_lua.c builds it: the table grows (and rehashes)
-        // as Redis's does, so a script iterating it (pairs, next) sees Redis's order
-        vm.createTable(L, 0, 1);
-        vm.createTable(L, 0, 0);
-        for (const [k, v] of pairs) {
-          pushReply(vm, L, k, resp);
-          pushReply(vm, L, v, resp);
-          vm.rawSet(L, -3);
-        }
-        vm.setField(L, -2, 'map');
-        return;
-      }
-      // pairs: RESP3 arrays of [element, value]
-      const items = (reply as PairsReply).items;
-      vm.createTable(L, items.length, 0);
-      items.forEach(([e, v], i) => {
-        pushReply(vm, L, [e, v], resp);
-        vm.rawSetI(L, -2, i + 1);
-      });
-      return;
-    }
-    if (reply instanceof SetReply) {
-      vm.createTable(L, 0, 1);
-      vm.createTable(L, 0, 0); // lua_newtable, as for a map
-      for (const m of reply.items) {
-        pushReply(vm, L, m, resp);
-        vm.pushBoolean(L, true);
-        vm.rawSet(L, -3);
-      }
-      vm.setField(L, -2, 'set');
-      return;
-    }
-    if (reply instanceof DoubleReply) {
-      vm.createTable(L, 0, 1);
-      vm.pushNumber(L, reply.value);
-      vm.setField(L, -2, 'double');
-      return;
-    }
-    if (reply instanceof BooleanReply) return vm.pushBoolean(L, reply.value);
-    if (reply instanceof BigNumberReply) return pushField(vm, L, 'big_number', reply.value.toString());
-    if (reply instanceof VerbatimReply) {
-      vm.createTable(L, 0, 1);
-      vm.createTable(L, 0, 2);
-      vm.pushString(L, reply.format);
-      vm.setField(L, -2, 'format');
-      vm.pushString(L, reply.text);
-      vm.setField(L, -2, 'string');
-      vm.setField(L, -2, 'verbatim_string');
-      return;
-    }
-  }
-  if (Array.isArray(reply) || reply instanceof MapReply || reply instanceof SetReply || reply instanceof PushReply || reply instanceof PairsReply) {
-    // RESP2 shapes: maps flattened (XREAD's as [key, entries] pairs), sets as arrays, pairs flat
-    const items: readonly Reply[] = Array.isArray(reply)
-      ? reply
-      : reply instanceof PairsReply
-        ? flatPairs(reply)
-        : reply instanceof MapReply && reply.resp2Pairs
-          ? mapPairs(reply)
-          : reply.items;
-    vm.createTable(L, items.length, 0);
-    for (let i = 0; i < items.length; i++) {
-      pushReply(vm, L, items[i], resp);
-      vm.rawSetI(L, -2, i + 1);
-    }
-    return;
-  }
-  const v = toResp2Plain(reply); // doubles/verbatim as strings, booleans 1/0, big numbers as strings
-  if (v === null) vm.pushBoolean(L, false);
-  else if (typeof v === 'string') vm.pushString(L, v);
-  else pushInteger(vm, L, v as number | bigint);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Reading the script's result
-
-/** `t[field]` (raw) if it is of `type`, pushed (returns true), else nothing pushed. */
-function rawField(vm: LuaVm, L: LuaState, field: string, type: number): boolean {
-  vm.pushString(L, field);
-  if (vm.rawGet(L, -2) === type) return true;
-  vm.pop(L, 1);
-  return false;
-}
-
-/**
- * Convert the value at the top of the stack (the script's result) to a reply and pop it
- * (script_lua.c luaReplyToRedisReply). `{err=…}` tables become ErrorReply values. Arrays nest
- * without JS recursion: a reply may nest thousands deep before "reached lua stack limit" (a table
- * that contains itself, as Redis answers it).
- */
-function popResult(vm: LuaVm, L: LuaState, resp: 2 | 3, version: RedisVersion): Reply {
-  const open: Reply[][] = []; // the arrays being read, innermost last (their tables on the stack)
-  for (;;) {
-    const value = popValue(vm, L, resp, version);
-    if (value === ARRAY_TABLE) open.push([]);
-    else if (open.length === 0) return value;
-    else open[open.length - 1].push(value);
-    // the next element of the innermost array, or close it
-    for (;;) {
-      const items = open[open.length - 1];
-      if (vm.rawGetI(L, -1, items.length + 1) !== LUA_TNIL) break; // pushed: read it
-      vm.pop(L, 2); // the nil and the table
-      open.pop();
-      if (open.length === 0) return items;
-      open[open.length - 1].push(items);
-    }
-  }
-}
-
-const ARRAY_TABLE = Symbol('array table');
-
-/**
- * `{verbatim_string={format=…, string=…}}` of the table at the top of the stack as a verbatim
- * reply (script_lua.c, after big_number; networking.c addReplyVerbatim: the format's first
- * three characters, blanks for the missing ones; a RESP2 client reads the string), or null when
- * the field is not such a table. The stack is left as it was.
- */
-function verbatimField(vm: LuaVm, L: LuaState): VerbatimReply | null {
-  if (!rawField(vm, L, 'verbatim_string', LUA_TTABLE)) return null;
-  let out: VerbatimReply | null = null;
-  if (rawField(vm, L, 'format', LUA_TSTRING)) {
-    const format = (vm.toString(L, -1) as string).split('\0')[0].slice(0, 3).padEnd(3, ' '); // a C string: up to a NUL
-    vm.pop(L, 1);
-    if (rawField(vm, L, 'string', LUA_TSTRING)) {
-      out = new VerbatimReply(vm.toString(L, -1) as string, format);
-      vm.pop(L, 1);
-    }
-  }
-  vm.pop(L, 1);
-  return out;
-}
-
-/**
- * One value of popResult: a reply (the value popped), or ARRAY_TABLE for a table read as an
- * array (left on the stack, for popResult to read its elements).
- */
-function popValue(vm: LuaVm, L: LuaState, resp: 2 | 3, version: RedisVersion): Reply | typeof ARRAY_TABLE {
-  let out: Reply;
-  let verbatim: VerbatimReply | null;
-  // script_lua.c checks room for 4 before converting any value (a string or number too), with
-  // the error handler below the result on its stack; 5 here gives the same depth: every value
-  // 7995 arrays deep is replaced by the error, the elements after it still follow (checked on
-  // 7.0.15 and the post-7.4 build: `{{…{1,2}…}}` ends `-ERR reached lua stack limit` twice)
-  if (!vm.checkStack(L, 5)) {
-    vm.pop(L, 1);
-    return new ErrorReply('ERR reached lua stack limit');
-  }
-  switch (vm.type(L, -1)) {
-    case LUA_TSTRING:
-      out = vm.toString(L, -1) as string;
-      break;
-    case LUA_TNUMBER:
-      out = longLongOf(vm.toNumber(L, -1));
-      break;
-    case LUA_TBOOLEAN:
-      out = resp === 3 ? new BooleanReply(vm.toBoolean(L, -1)) : vm.toBoolean(L, -1) ? 1 : null;
-      break;
-    case LUA_TTABLE: {
-      if (rawField(vm, L, 'err', LUA_TSTRING)) {
-        // the texts of a returned error or status table are written as C strings (up to a NUL)
-        const text = oneLine(cString(vm.toString(L, -1) as string));
-        vm.pop(L, 1);
-        out = statsCounted(vm, L) ? new CountedErrorReply(text) : new ErrorReply(text);
-      } else if (rawField(vm, L, 'ok', LUA_TSTRING)) {
-        out = new SimpleString(oneLine(cString(vm.toString(L, -1) as string)));
-        vm.pop(L, 1);
-      } else if (rawField(vm, L, 'double', LUA_TNUMBER)) {
-        // addReplyDouble: the version's text (7.0 `%.17g`, 7.2+ the shortest round trip); a NaN
-        // made by Lua arithmetic is x86's default NaN, sign bit set: glibc's `%.17g` prints "-nan"
-        const n = vm.toNumber(L, -1);
-        out = Number.isNaN(n) && versionIndex(version) < versionIndex('7.2') ? new DoubleReply(n, '-nan') : scoreReply(n, version);
-        vm.pop(L, 1);
-      } else if (rawField(vm, L, 'big_number', LUA_TSTRING)) {
-        const text = vm.toString(L, -1) as string;
-        vm.pop(L, 1);
-        out = /^-?\d+$/.test(text) ? new BigNumberReply(BigInt(text)) : text;
-      } else if ((verbatim = verbatimField(vm, L)) !== null) {
-        out = verbatim;
-      } else if (rawField(vm, L, 'map', LUA_TTABLE)) {
-        const items: Reply[] = [];
-        vm.pushNil(L);
-        while (vm.next(L, -2)) {
-          vm.pushValue(L, -2);
-          items.push(popResult(vm, L, resp, version)); // the key (a copy)
-          items.push(popResult(vm, L, resp, version)); // the value
-        }
-        vm.pop(L, 1);
-        out = new MapReply(items);
-      } else if (rawField(vm, L, 'set', LUA_TTABLE)) {
-        const items: Reply[] = [];
-        vm.pushNil(L);
-        while (vm.next(L, -2)) {
-          vm.pop(L, 1);
-          vm.pushValue(L, -1);
-          items.push(popResult(vm, L, resp, version));
-        }
-        vm.pop(L, 1);
-        out = new SetReply(items);
-      } else return ARRAY_TABLE;
-      break;
-    }
-    default:
-      out = null;
-  }
-  vm.pop(L, 1);
-  return out;
-}
+/** The FUNCTION LOAD in progress (the slice hook times its top level out), or null. */
+export const functionLoad: { ctx: LoadCtx | null } = { ctx: null };
 
 // ---------------------------------------------------------------------------------------------
 // The environment of a state (script_lua.c luaRegisterRedisAPI, eval.c scriptingInit)
@@ -629,7 +301,7 @@ function userFrames(vm: LuaVm, L: LuaState, n: number): ReturnType<LuaVm['where'
 }
 
 /** Raise `msg` as luaL_error does: "<source>:<line>: msg" of the calling Lua function. */
-function raiseText(vm: LuaVm, L: LuaState, msg: string): never {
+export function raiseText(vm: LuaVm, L: LuaState, msg: string): never {
   const at = userFrames(vm, L, 2)[1] ?? null;
   const where = at !== null && at !== 'C' && at.line > 0 ? `${at.source.startsWith('@') ? at.source.slice(1) : at.source}:${at.line}: ` : '';
   vm.pushString(L, where + msg);
@@ -637,7 +309,7 @@ function raiseText(vm: LuaVm, L: LuaState, msg: string): never {
 }
 
 /** Raise the error table `{err=text}` (script_lua.c luaPushError + luaError). */
-function raiseError(vm: LuaVm, L: LuaState, text: string): never {
+export function raiseError(vm: LuaVm, L: LuaState, text: string): never {
   pushField(vm, L, 'err', text);
   return vm.error(L);
 }
@@ -720,17 +392,6 @@ function redisCallFunction(vm: LuaVm, raise: boolean): JsFunction {
   };
 }
 
-/** The error table on top of L carries Redis's `ignore_error_stats_update` (luaExtractErrorInformation). */
-function statsCounted(vm: LuaVm, L: LuaState): boolean {
-  vm.getField(L, -1, 'ignore_error_stats_update');
-  const counted = vm.type(L, -1) === LUA_TBOOLEAN && vm.toBoolean(L, -1);
-  vm.pop(L, 1);
-  return counted;
-}
-
-/** An `{err=…}` result whose error was counted already (see NoStatsCommandError). */
-class CountedErrorReply extends ErrorReply {}
-
 /**
  * The error replies nested in a script's result, as script_lua.c luaReplyToRedisReply writes them
  * (networking.c afterErrorReply): each counted in errorstats and total_error_replies, which makes
@@ -785,7 +446,7 @@ function scriptOomError(run: ScriptRun, argv: string[]): string | undefined {
  * script.c scriptPrepareForRun: a script with flags but not no-writes needs enough good replicas
  * (NOREPLICAS); out of memory, it needs allow-oom or no-writes.
  */
-function checkScriptOom(conn: Connection, flags: readonly string[]): void {
+export function checkScriptOom(conn: Connection, flags: readonly string[]): void {
   if (!flags.includes('no-writes') && conn.server.config.replicasLacking) throw new CommandError(NOREPLICAS_TEXT);
   if (flags.includes('allow-oom') || flags.includes('no-writes')) return;
   if (conn.server.config.maxmemory !== 0 && conn.server.preCommandOom) throw new CommandError(OOM_SCRIPT_TEXT);
@@ -1126,7 +787,7 @@ __redis__err__handler = function(err)
   return err
 end`;
 
-function createEngine(version: RedisVersion, forFunctions = false): Engine {
+export function createEngine(version: RedisVersion, forFunctions = false): Engine {
   const vm = theVm();
   const withOs = versionIndex(version) >= versionIndex('7.4');
   const L = vm.newState(withOs);
@@ -1261,7 +922,7 @@ function createEngine(version: RedisVersion, forFunctions = false): Engine {
  * eval.c evalExtractShebangFlags: a `#!lua [flags=a,b]` first line (stripped, its newline kept so
  * line numbers stay); `compat` when there is none (no flag checks, as scripts before 7.0).
  */
-function parseShebang(body: string): { source: string; flags: string[]; compat: boolean } {
+export function parseShebang(body: string): { source: string; flags: string[]; compat: boolean } {
   if (!body.startsWith('#!')) return { source: body, flags: [], compat: true };
   const eol = body.indexOf('\n');
   if (eol < 0) throw new CommandError('ERR Invalid script shebang');
@@ -1283,7 +944,7 @@ function parseShebang(body: string): { source: string; flags: string[]; compat: 
 }
 
 /** The compiled body of `sha` in the engine (compiled now if new); throws the compile error. */
-function functionRef(engine: Engine, sha: string, source: string): number {
+export function functionRef(engine: Engine, sha: string, source: string): number {
   let ref = engine.functions.get(sha);
   if (ref !== undefined) return ref;
   const vm = theVm();
@@ -1332,7 +993,7 @@ export function runScript(conn: Connection, body: string, sha: string, keys: str
 }
 
 /** The cluster and undeclared-key state of a run (see ScriptRun.cluster / .declared). */
-function clusterState(conn: Connection, keys: string[], allowCrossSlot: boolean): Pick<ScriptRun, 'cluster' | 'declared'> {
+export function clusterState(conn: Connection, keys: string[], allowCrossSlot: boolean): Pick<ScriptRun, 'cluster' | 'declared'> {
   return {
     cluster: conn.server.cluster === null ? null : { allowCrossSlot, slot: keys.length > 0 ? keyHashSlot(keys[0]) : -1 },
     declared: warnUndeclaredKeysOn(conn) ? new Set(keys) : null,
@@ -1350,7 +1011,7 @@ interface RunOptions extends Pick<ScriptRun, 'cluster' | 'declared'> {
 }
 
 /** Run the compiled body `ref` of `engine` as a script of `conn` (EVAL or FCALL). */
-function startRun(conn: Connection, engine: Engine, ref: number, opts: RunOptions): Reply | Promise<Reply> {
+export function startRun(conn: Connection, engine: Engine, ref: number, opts: RunOptions): Reply | Promise<Reply> {
   const vm = theVm();
   const L = engine.L;
   // a thread whose last body returned is as good as new (lua_resume starts the function on top)
@@ -1547,7 +1208,8 @@ function lineOf(vm: LuaVm, co: LuaState): number | undefined {
 }
 
 /** The slice hook: 0 go on, 1 suspend (the slice is over), 2 kill. */
-function hook(L: LuaState): number {
+export function hook(L: LuaState): number {
+  const loading = functionLoad.ctx;
   if (loading !== null) {
     if (realNow() - loading.startedAt <= LOAD_TIMEOUT_MS) return 0;
     loading.timedOut = true;
@@ -1624,501 +1286,3 @@ export function killScript(conn: Connection, isEval = true): Reply {
 
 /** The kill error a killed script's caller gets (exported for tests' reference). */
 export const SCRIPT_KILLED_TEXT = ERR_KILLED;
-
-// ---------------------------------------------------------------------------------------------
-// EVAL / EVALSHA / SCRIPT
-
-/** Recent bodies' SHA1s: a repeated EVAL does not hash its body again. */
-const shaOfBody = new Map<string, string>();
-const SHA_CACHE_SIZE = 1000;
-
-/** SHA1 hex of a script body (a byte string), as SCRIPT LOAD answers it. */
-export function sha1hex(body: string): string {
-  let sha = shaOfBody.get(body);
-  if (sha === undefined) {
-    sha = createHash('sha1').update(Buffer.from(body, 'latin1')).digest('hex');
-    if (shaOfBody.size >= SHA_CACHE_SIZE) shaOfBody.clear();
-    shaOfBody.set(body, sha);
-  }
-  return sha;
-}
-
-/** `numkeys key… arg…` as EVAL parses them (eval.c evalGenericCommand). */
-export function splitKeys(numkeys: string, rest: string[]): { keys: string[]; args: string[] } {
-  const n = parseInt64(numkeys);
-  if (n === null) throw new CommandError(ERR_NOT_INTEGER);
-  if (n > BigInt(rest.length)) throw new CommandError("ERR Number of keys can't be greater than number of args");
-  if (n < 0n) throw new CommandError("ERR Number of keys can't be negative");
-  return { keys: rest.slice(0, Number(n)), args: rest.slice(Number(n)) };
-}
-
-/** SCRIPT LOAD: compile `body` (compile errors as EVAL gives them) and return its SHA1. */
-export function loadScript(conn: Connection, body: string): string {
-  const { source } = parseShebang(body);
-  const sha = sha1hex(body);
-  functionRef(engineFor(conn), sha, source);
-  return sha;
-}
-
-/** EVAL script numkeys key… arg…: caches the script (SCRIPT EXISTS sees it) and runs it. */
-export function evalCommand(conn: Connection, argv: string[], ro = false): Reply | Promise<Reply> {
-  const [, body, numkeys, ...rest] = argv;
-  const { keys, args } = splitKeys(numkeys, rest);
-  const sha = sha1hex(body);
-  conn.server.scripts.set(sha, body);
-  return runScript(conn, body, sha, keys, args, ro, argv);
-}
-
-/** EVALSHA sha numkeys key… arg…: NOSCRIPT unless EVAL or SCRIPT LOAD cached it. */
-export function evalshaCommand(conn: Connection, argv: string[], ro = false): Reply | Promise<Reply> {
-  const [, shaArg, numkeys, ...rest] = argv;
-  // eval.c evalShaCommand: a SHA not 40 bytes long is NOSCRIPT before numkeys is read
-  if (shaArg.length !== 40) throw new CommandError(ERR_NOSCRIPT);
-  const { keys, args } = splitKeys(numkeys, rest);
-  const sha = shaArg.toLowerCase();
-  const body = conn.server.scripts.get(sha);
-  if (body === undefined) throw new CommandError(ERR_NOSCRIPT);
-  return runScript(conn, body, sha, keys, args, ro, argv);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Functions (function_lua.c, functions.c): a Lua state of their own per server and version
-
-/** A FUNCTION LOAD in progress: what redis.register_function registers. */
-interface LoadCtx {
-  readonly functions: Map<string, { name: string; description: string | null; flags: string[]; ref: number }>;
-  readonly startedAt: number;
-  timedOut: boolean;
-}
-let loading: LoadCtx | null = null;
-
-/** A new metatable whose __index raises "Script attempted to access nonexistent global variable". */
-function pushErrorMetatable(vm: LuaVm, L: LuaState): void {
-  vm.createTable(L, 0, 1);
-  vm.pushJsFunction(L, (L1) => {
-    const name = vm.isString(L1, -1) ? (vm.toString(L1, -1) as string) : '?';
-    return raiseText(vm, L1, `Script attempted to access nonexistent global variable '${name}'`);
-  });
-  vm.setField(L, -2, '__index');
-}
-
-/** redis.register_function (function_lua.c luaRegisterFunction and its argument readers). */
-function registerFunction(vm: LuaVm): JsFunction {
-  return (L) => {
-    const ctx = loading;
-    if (ctx === null) raiseError(vm, L, 'ERR redis.register_function can only be called on FUNCTION LOAD command');
-    const argc = vm.getTop(L);
-    if (argc < 1 || argc > 2) raiseError(vm, L, 'ERR wrong number of arguments to redis.register_function');
-    let name: string | null = null;
-    let description: string | null = null;
-    let ref: number | null = null;
-    let mask = 0;
-    const fail = (text: string): never => {
-      if (ref !== null) vm.unref(L, ref);
-      return raiseError(vm, L, text);
-    };
-    const stringAt = (i: number): string | null => {
-      if (!vm.isString(L, i)) return null;
-      vm.pushValue(L, i); // a copy: lua_tostring turns a number into a string in place
-      const s = vm.toString(L, -1) as string;
-      vm.pop(L, 1);
-      return s;
-    };
-    if (argc === 1) {
-      if (!vm.isTable(L, 1)) {
-        fail('ERR calling redis.register_function with a single argument is only applicable to Lua table (representing named arguments).');
-      }
-      vm.pushNil(L);
-      while (vm.next(L, 1)) {
-        const key = stringAt(-2);
-        if (key === null) fail('ERR named argument key given to redis.register_function is not a string');
-        const k = (key as string).toLowerCase();
-        if (k === 'function_name') {
-          name = stringAt(-1);
-          if (name === null) fail('ERR function_name argument given to redis.register_function must be a string');
-        } else if (k === 'description') {
-          description = stringAt(-1);
-          if (description === null) fail('ERR description argument given to redis.register_function must be a string');
-        } else if (k === 'callback') {
-          if (vm.type(L, -1) !== LUA_TFUNCTION) fail('ERR callback argument given to redis.register_function must be a function');
-          if (ref !== null) vm.unref(L, ref);
-          ref = vm.ref(L);
-          continue; // the value is popped
-        } else if (k === 'flags') {
-          if (!vm.isTable(L, -1)) fail('ERR flags argument to redis.register_function must be a table representing function flags');
-          for (let j = 1; ; j++) {
-            if (vm.rawGetI(L, -1, j) === LUA_TNIL) {
-              vm.pop(L, 1);
-              break;
-            }
-            const flag = stringAt(-1);
-            vm.pop(L, 1);
-            const bit = flag === null ? -1 : SCRIPT_FLAGS.findIndex((f) => f === flag.toLowerCase());
-            if (bit < 0) fail('ERR unknown flag given');
-            mask |= 1 << bit;
-          }
-        } else fail('ERR unknown argument given to redis.register_function');
-        vm.pop(L, 1);
-      }
-      if (name === null) fail('ERR redis.register_function must get a function name argument');
-      if (ref === null) fail('ERR redis.register_function must get a callback argument');
-    } else {
-      name = stringAt(1);
-      if (name === null) fail('ERR first argument to redis.register_function must be a string');
-      if (vm.type(L, 2) !== LUA_TFUNCTION) fail('ERR second argument to redis.register_function must be a function');
-      vm.setTop(L, 2);
-      ref = vm.ref(L);
-    }
-    const fname = name as string;
-    if (!validName(fname)) fail(ERR_BAD_NAME);
-    if (ctx!.functions.has(fname)) fail('ERR Function already exists in the library');
-    const flags = SCRIPT_FLAGS.filter((_, i) => (mask & (1 << i)) !== 0);
-    ctx!.functions.set(fname, { name: fname, description, flags, ref: ref as number });
-    return 0;
-  };
-}
-
-/**
- * The functions VM (function_lua.c luaEngineInitEngine): Redis's libraries and `redis` API as for
- * EVAL, globals reached through an empty read-only table (a function cannot set a global), and
- * while a library loads only the load API (`redis.register_function`, `redis.log`,
- * `redis.REDIS_VERSION(_NUM)`; anything else is a nonexistent global).
- */
-function createFunctionEngine(version: RedisVersion): Engine {
-  const vm = theVm();
-  const engine = createEngine(version, true);
-  const L = engine.L;
-  vm.createTable(L, 0, 1); // the load API
-  vm.createTable(L, 0, 8); // its `redis`
-  vm.pushJsFunction(L, registerFunction(vm));
-  vm.setField(L, -2, 'register_function');
-  vm.getGlobal(L, 'redis');
-  for (const k of ['log', 'LOG_DEBUG', 'LOG_VERBOSE', 'LOG_NOTICE', 'LOG_WARNING', 'REDIS_VERSION', 'REDIS_VERSION_NUM']) {
-    vm.getField(L, -1, k);
-    vm.setField(L, -3, k);
-  }
-  vm.pop(L, 1);
-  pushErrorMetatable(vm, L);
-  vm.setMetatable(L, -2);
-  vm.setField(L, -2, 'redis');
-  pushErrorMetatable(vm, L);
-  vm.setMetatable(L, -2);
-  vm.protect(L);
-  engine.loadApiRef = vm.ref(L);
-  vm.pushValue(L, LUA_GLOBALSINDEX);
-  engine.globalsRef = vm.ref(L);
-  vm.createTable(L, 0, 0); // the globals functions see
-  vm.createTable(L, 0, 1); // their metatable: __index = the real globals (or the load API)
-  vm.pushValue(L, LUA_GLOBALSINDEX);
-  vm.setField(L, -2, '__index');
-  vm.setReadonly(L, -1, true);
-  vm.pushValue(L, -1);
-  engine.globalsMt = vm.ref(L);
-  vm.setMetatable(L, -2);
-  vm.setReadonly(L, -1, true);
-  vm.replace(L, LUA_GLOBALSINDEX);
-  vm.setTop(L, 0);
-  return engine;
-}
-
-function functionEngineFor(conn: Connection): Engine {
-  const server = conn.server;
-  const version = conn.keyspace.redisVersion;
-  let byVersion = functionEnginesByServer.get(server);
-  if (!byVersion) functionEnginesByServer.set(server, (byVersion = new Map()));
-  let engine = byVersion.get(version);
-  if (!engine) byVersion.set(version, (engine = createFunctionEngine(version)));
-  return engine;
-}
-
-function setLoadGlobals(engine: Engine, load: boolean): void {
-  const vm = theVm();
-  const L = engine.L;
-  vm.pushRef(L, engine.globalsMt);
-  vm.setReadonly(L, -1, false);
-  vm.pushRef(L, load ? engine.loadApiRef : engine.globalsRef);
-  vm.setField(L, -2, '__index');
-  vm.setReadonly(L, -1, true);
-  vm.pop(L, 1);
-}
-
-type Compiled = LoadCtx['functions'];
-
-/**
- * function_lua.c luaEngineCreate: compile a library's code (after its metadata line) and run it
- * with the load API; what it registered. Throws "ERR Error compiling function: …" or "ERR Error
- * registering functions: …" (a top level running past 500 ms: "FUNCTION LOAD timeout").
- */
-function compileLibrary(engine: Engine, body: string): Compiled {
-  const vm = theVm();
-  const L = engine.L;
-  setLoadGlobals(engine, true);
-  const ctx: LoadCtx = { functions: new Map(), startedAt: realNow(), timedOut: false };
-  let co = 0;
-  let coRef: number | null = null;
-  try {
-    if (vm.load(L, body, '@user_function') !== 0) {
-      const msg = vm.toString(L, -1) ?? '';
-      throw new CommandError(oneLine(`ERR Error compiling function: ${msg}`));
-    }
-    co = vm.newThread(L);
-    coRef = vm.ref(L);
-    vm.xmove(L, co, 1);
-    const outer = loading;
-    loading = ctx;
-    vm.onHook = hook;
-    vm.setHook(co, HOOK_COUNT);
-    let status: number;
-    try {
-      status = vm.resume(co, 0);
-    } finally {
-      loading = outer;
-    }
-    if (vm.hostError) {
-      const e = vm.hostError.error;
-      vm.hostError = null;
-      throw e;
-    }
-    if (status !== 0) {
-      let msg: string;
-      if (ctx.timedOut) msg = 'ERR FUNCTION LOAD timeout';
-      else if (status === LUA_YIELD) msg = 'ERR attempt to yield across metamethod/C-call boundary';
-      else if (vm.type(co, -1) === LUA_TSTRING || vm.type(co, -1) === LUA_TNUMBER) msg = `ERR ${vm.toString(co, -1)}`;
-      else if (vm.isTable(co, -1)) {
-        vm.getField(co, -1, 'err');
-        msg = vm.isString(co, -1) ? (vm.toString(co, -1) as string) : '(null)';
-      } else msg = '(null)';
-      throw new CommandError(oneLine(`ERR Error registering functions: ${msg}`));
-    }
-    return ctx.functions;
-  } catch (err) {
-    for (const f of ctx.functions.values()) vm.unref(L, f.ref);
-    throw err;
-  } finally {
-    if (coRef !== null) {
-      vm.setHook(co, 0);
-      vm.unref(L, coRef);
-    }
-    setLoadGlobals(engine, false);
-    vm.setTop(L, 0);
-  }
-}
-
-function forgetCompiled(engine: Engine, compiled: Compiled): void {
-  for (const f of compiled.values()) theVm().unref(engine.L, f.ref);
-}
-
-/** Drop what every functions VM of the server compiled for `lib`. */
-function dropLibraryRefs(server: ServerState, lib: Library): void {
-  for (const engine of functionEnginesByServer.get(server)?.values() ?? []) {
-    const refs = engine.libRefs.get(lib);
-    if (!refs) continue;
-    engine.libRefs.delete(lib);
-    if (!engine.closed) for (const ref of refs.values()) theVm().unref(engine.L, ref);
-  }
-}
-
-function makeLibrary(name: string, code: string, compiled: Compiled): Library {
-  const functions = new Map<string, FunctionInfo>();
-  const lib: Library = { name, engine: 'LUA', code, functions };
-  for (const [key, f] of compiled) functions.set(key, { name: f.name, description: f.description, flags: f.flags, library: lib });
-  return lib;
-}
-
-function refsOf(compiled: Compiled): Map<string, number> {
-  return new Map([...compiled].map(([k, f]) => [k, f.ref]));
-}
-
-/**
- * functions.c functionsCreateWithLibraryCtx for FUNCTION LOAD / RESTORE into `target` (the
- * server's libraries, or RESTORE's own set): metadata, name, engine, an existing library
- * (REPLACE), the code, then a name another library already has. Returns the new library.
- */
-function createLibrary(
-  engine: Engine,
-  code: string,
-  replace: boolean,
-  target: { libraries: Map<string, Library>; functions: Map<string, FunctionInfo> },
-  link: (lib: Library, old: Library | undefined) => void,
-): Library {
-  const meta = parseMetadata(code);
-  if (!validName(meta.name)) throw new CommandError(ERR_BAD_NAME);
-  if (meta.engine.toUpperCase() !== 'LUA') throw new CommandError(oneLine(`ERR Engine '${meta.engine}' not found`));
-  const old = target.libraries.get(meta.name);
-  if (old && !replace) throw new CommandError(oneLine(`ERR Library '${meta.name}' already exists`));
-  const compiled = compileLibrary(engine, meta.body);
-  try {
-    if (compiled.size === 0) throw new CommandError('ERR No functions registered');
-    for (const [key, f] of compiled) {
-      const other = target.functions.get(key.toLowerCase());
-      if (other && other.library !== old) throw new CommandError(oneLine(`ERR Function ${f.name} already exists`));
-    }
-  } catch (err) {
-    forgetCompiled(engine, compiled);
-    throw err;
-  }
-  const lib = makeLibrary(meta.name, code, compiled);
-  engine.libRefs.set(lib, refsOf(compiled));
-  link(lib, old);
-  return lib;
-}
-
-/** FUNCTION LOAD [REPLACE] code: the library's name. */
-export function loadLibrary(conn: Connection, code: string, replace: boolean): string {
-  const libs = librariesOf(conn.server);
-  const lib = createLibrary(functionEngineFor(conn), code, replace, libs, (lib, old) => {
-    if (old) {
-      libs.unlink(old);
-      dropLibraryRefs(conn.server, old);
-    }
-    libs.link(lib);
-  });
-  return lib.name;
-}
-
-/** FUNCTION DELETE name. */
-export function deleteLibrary(conn: Connection, name: string): void {
-  const libs = librariesOf(conn.server);
-  const lib = libs.libraries.get(name);
-  if (!lib) throw new CommandError('ERR Library not found');
-  libs.unlink(lib);
-  dropLibraryRefs(conn.server, lib);
-}
-
-/** FUNCTION FLUSH. */
-export function flushLibraries(conn: Connection): void {
-  flushLibrariesOf(conn.server);
-}
-
-/** Every function library of `server` gone (FUNCTION FLUSH, SHUTDOWN). */
-export function flushLibrariesOf(server: ServerState): void {
-  const libs = librariesOf(server);
-  for (const lib of libs.libraries.values()) dropLibraryRefs(server, lib);
-  libs.clear();
-}
-
-/**
- * FUNCTION RESTORE payload codes with a policy (functions.c functionRestoreCommand): the payload's
- * libraries are created apart first (an error leaves the server's libraries as they were), then
- * FLUSH swaps them in, APPEND/REPLACE join them (libraryJoin: "Library x already exists" without
- * quotes, then "Function f already exists").
- */
-export function restoreLibraries(conn: Connection, codes: string[], policy: 'flush' | 'append' | 'replace'): void {
-  const engine = functionEngineFor(conn);
-  const libs = librariesOf(conn.server);
-  const temp = { libraries: new Map<string, Library>(), functions: new Map<string, FunctionInfo>() };
-  const created: Library[] = [];
-  const discard = () => {
-    for (const lib of created) dropLibraryRefs(conn.server, lib);
-  };
-  try {
-    for (const code of codes) {
-      created.push(
-        createLibrary(engine, code, false, temp, (lib) => {
-          temp.libraries.set(lib.name, lib);
-          for (const [k, f] of lib.functions) if (!temp.functions.has(k.toLowerCase())) temp.functions.set(k.toLowerCase(), f);
-        }),
-      );
-    }
-  } catch (err) {
-    discard();
-    throw err;
-  }
-  if (policy === 'flush') {
-    flushLibraries(conn);
-    for (const lib of created) libs.link(lib);
-    return;
-  }
-  const replaced: Library[] = [];
-  for (const lib of created) {
-    const old = libs.libraries.get(lib.name);
-    if (!old) continue;
-    if (policy !== 'replace') {
-      discard();
-      throw new CommandError(oneLine(`ERR Library ${lib.name} already exists`));
-    }
-    replaced.push(old);
-  }
-  for (const lib of created) {
-    for (const [key, f] of lib.functions) {
-      const other = libs.functions.get(key.toLowerCase());
-      if (other && !replaced.includes(other.library)) {
-        discard();
-        throw new CommandError(oneLine(`ERR Function ${f.name} already exists`));
-      }
-    }
-  }
-  for (const old of replaced) {
-    libs.unlink(old);
-    dropLibraryRefs(conn.server, old);
-  }
-  for (const lib of created) libs.link(lib);
-}
-
-/** The compiled function `fn` in `engine` (its library compiled there now if it was not). */
-function compiledFunction(engine: Engine, fn: FunctionInfo): number {
-  let refs = engine.libRefs.get(fn.library);
-  if (!refs) {
-    refs = refsOf(compileLibrary(engine, parseMetadata(fn.library.code).body));
-    engine.libRefs.set(fn.library, refs);
-  }
-  return refs.get(fn.name) as number;
-}
-
-function pushArray(vm: LuaVm, L: LuaState, items: string[]): void {
-  vm.createTable(L, items.length, 0);
-  for (let i = 0; i < items.length; i++) {
-    vm.pushString(L, items[i]);
-    vm.rawSetI(L, -2, i + 1);
-  }
-}
-
-/** FCALL / FCALL_RO function numkeys key… arg… (functions.c fcallCommandGeneric). */
-export function fcallCommand(conn: Connection, argv: string[], ro: boolean): Reply | Promise<Reply> {
-  const fn = librariesOf(conn.server).functions.get(argv[1].toLowerCase());
-  if (!fn) throw new CommandError('ERR Function not found');
-  const n = parseInt64(argv[2]);
-  if (n === null) throw new CommandError('ERR Bad number of keys provided');
-  if (n > BigInt(argv.length - 3)) throw new CommandError("ERR Number of keys can't be greater than number of args");
-  if (n < 0n) throw new CommandError("ERR Number of keys can't be negative");
-  if (conn.server.cluster !== null && fn.flags.includes('no-cluster')) {
-    throw new CommandError("ERR Can not run script on cluster, 'no-cluster' flag is set.");
-  }
-  const noWrites = fn.flags.includes('no-writes');
-  if (!noWrites && ro) throw new CommandError(ERR_RO_WITH_WRITE_FLAG);
-  checkScriptOom(conn, fn.flags);
-  const engine = functionEngineFor(conn);
-  const ref = compiledFunction(engine, fn);
-  const keys = argv.slice(3, 3 + Number(n));
-  const args = argv.slice(3 + Number(n));
-  const vm = theVm();
-  return startRun(conn, engine, ref, {
-    name: fn.name,
-    isEval: false,
-    readOnly: ro || noWrites,
-    allowOom: fn.flags.includes('allow-oom'),
-    argv,
-    push: (co) => {
-      pushArray(vm, co, keys);
-      pushArray(vm, co, args);
-      return 2;
-    },
-    ...clusterState(conn, keys, fn.flags.includes('allow-cross-slot-keys')),
-  });
-}
-
-/** FUNCTION STATS (functions.c functionStatsCommand). */
-export function functionStats(conn: Connection): Reply {
-  const run = busyByServer.get(conn.server);
-  if (run && run.isEval) throw new CommandError(BUSY_EVAL_TEXT);
-  const running = run
-    ? new MapReply(['name', run.sha, 'command', run.argv, 'duration_ms', Math.floor(realNow() - run.startedAt)])
-    : null;
-  const libs = librariesOf(conn.server);
-  return new MapReply([
-    'running_script',
-    running,
-    'engines',
-    new MapReply(['LUA', new MapReply(['libraries_count', libs.libraries.size, 'functions_count', [...libs.libraries.values()].reduce((n, l) => n + l.functions.size, 0)])]),
-  ]);
-}

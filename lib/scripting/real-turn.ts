@@ -1,5 +1,5 @@
 /**
- * Real time and real event-loop turns for long scripts (lib/engine/lua.ts), out of reach of fake
+ * Real time and real event-loop turns for long scripts (lib/scripting/lua.ts), out of reach of fake
  * timers. Measured (Node 20, @sinonjs/fake-timers 15, jest 29):
  * - jest's fake timers (modern and legacy) replace the globals of the test environment
  *   (`setTimeout`, `setImmediate`, `performance`, `Date`, `process.hrtime`, …); @sinonjs/fake-timers

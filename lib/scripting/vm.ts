@@ -1,7 +1,7 @@
 /**
  * Redis's Lua 5.1 as WebAssembly (`wasm/redis-lua.wasm`, built by scripts/lua-wasm/build.sh from
  * deps/lua of the Redis source tree: the VM with Redis's readonly tables, `cjson`, `cmsgpack`,
- * `struct`, `bit`; glue in scripts/lua-wasm/glue.c), and the part of its C API lib/engine/lua.ts
+ * `struct`, `bit`; glue in scripts/lua-wasm/glue.c), and the part of its C API lib/scripting/lua.ts
  * calls, as JS functions over the instance's exports.
  *
  * Start-up: the file is read and compiled once per process (the `WebAssembly.Module` is kept on

@@ -1,7 +1,7 @@
 /**
  * The function libraries of a server (functions.c): what FUNCTION LOAD registered, kept per
  * host:port and never touched by FLUSHALL/FLUSHDB (FUNCTION FLUSH/DELETE/RESTORE change them).
- * Pure data and texts: compiling a library is lib/engine/lua.ts's, the commands are
+ * Pure data and texts: compiling a library is lib/scripting/functions.ts's, the commands are
  * lib/engine/commands/functions.ts's.
  *
  * - Library names are case-sensitive, function names case-insensitive (Redis's functions dict
