@@ -98,6 +98,9 @@ async function replay(paths: string[], opts: ReplayCliOptions): Promise<number> 
   } else {
     // Loaded on demand so that the real-server commands work without loading the fake.
     const { FakeTarget } = await import('./scenarios/targets/fake');
+    // the fake is an ioredis client: without ioredis in the project, one clear error (not one per scenario)
+    const { installedIoredisDir } = await import('./adapter/command-table');
+    installedIoredisDir();
     target = new FakeTarget();
   }
   try {

@@ -28,7 +28,8 @@
  * `advance` sleeps in real time. After an `async` step the target polls
  * `CLIENT LIST ID <id>` until that connection shows the blocked flag `b`.
  */
-import IORedis from 'ioredis';
+import type IORedis from 'ioredis';
+import { StreamsMockError } from '../../clock/clock';
 import { compareVersions, clientsOf, sameServerLine, type Scenario } from '../format';
 import { commandReach, scenarioReach, type Reach } from './reach';
 import { clientNamed, RaceAbortError, sleep, type PendingCall, type Target, type TargetSession } from './target';
@@ -132,8 +133,26 @@ interface WholeServerWatch {
   config: Map<string, string>;
 }
 
+/**
+ * The project's ioredis, required when a real server is first used: the CLI's other commands
+ * (`serve`, `replay` on the fake, `--help`) run without it (a project on node-redis, or one that
+ * installs no peer dependencies).
+ * @throws StreamsMockError when ioredis is not installed
+ */
+function ioredisClass(): typeof IORedis {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const mod = require('ioredis') as { default?: typeof IORedis } & typeof IORedis;
+    return mod.default ?? mod;
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'MODULE_NOT_FOUND') throw err;
+    throw new StreamsMockError('talking to a real Redis server (record, replay --url) needs the ioredis package: npm install --save-dev ioredis');
+  }
+}
+
 function connect(url: string, db: number, name: string): Promise<IORedis> {
-  const client = new IORedis(url, {
+  const IORedisClass = ioredisClass();
+  const client = new IORedisClass(url, {
     db,
     lazyConnect: true,
     connectionName: name,
