@@ -26,7 +26,7 @@ export function sha1hex(body: string): string {
 }
 
 /** `numkeys key… arg…` as EVAL parses them (eval.c evalGenericCommand). */
-export function splitKeys(numkeys: string, rest: string[]): { keys: string[]; args: string[] } {
+function splitKeys(numkeys: string, rest: string[]): { keys: string[]; args: string[] } {
   const n = parseInt64(numkeys);
   if (n === null) throw new CommandError(ERR_NOT_INTEGER);
   if (n > BigInt(rest.length)) throw new CommandError("ERR Number of keys can't be greater than number of args");

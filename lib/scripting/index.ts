@@ -5,6 +5,6 @@
  * running a script in slices with Redis's API and errors (./lua.ts), EVAL and its cache
  * (./eval.ts), Redis Functions (./functions.ts over the libraries of ./libraries.ts).
  */
-export { busyScriptFor, killScript, resetScripting, SCRIPT_KILLED_TEXT } from './lua';
-export { evalCommand, evalshaCommand, loadScript, sha1hex, splitKeys } from './eval';
+export { killScript, resetScripting } from './lua';
+export { evalCommand, evalshaCommand, loadScript, sha1hex } from './eval';
 export { deleteLibrary, fcallCommand, flushLibraries, flushLibrariesOf, functionStats, loadLibrary, restoreLibraries } from './functions';

@@ -76,7 +76,6 @@ import { LUA_GLOBALSINDEX, LUA_TBOOLEAN, LUA_TFUNCTION, LUA_TNIL, LUA_TNUMBER, L
 const ERR_NO_ARGS = 'ERR Please specify at least one argument for this redis lib call';
 const ERR_BAD_ARG_TYPE = 'ERR Lua redis lib command arguments must be strings or integers';
 export const ERR_NOSCRIPT = 'NOSCRIPT No matching script. Please use EVAL.';
-const ERR_KILLED = 'ERR Script killed by user with SCRIPT KILL...';
 const UNKILLABLE =
   'UNKILLABLE Sorry the script already executed write commands against the dataset. You can either wait the script termination or kill the server in a hard way using the SHUTDOWN NOSAVE command.';
 const NOTBUSY = 'NOTBUSY No scripts in execution right now.';
@@ -1252,14 +1251,7 @@ function scriptErrorText(vm: LuaVm, co: LuaState, sha: string): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Busy scripts: what other connections see
-
-/** The script of another connection that keeps `conn`'s server busy, or null. */
-export function busyScriptFor(conn: Connection): { sinceMs: number; done: Promise<void> } | null {
-  const run = busyByServer.get(conn.server);
-  if (!run || run.conn === conn || run.done === null) return null;
-  return { sinceMs: realNow() - run.startedAt, done: run.done };
-}
+// Killing a script (SCRIPT KILL, FUNCTION KILL)
 
 /**
  * A killed or stuck script: its threads raise the kill error at their next instruction (Redis:
@@ -1285,4 +1277,3 @@ export function killScript(conn: Connection, isEval = true): Reply {
 }
 
 /** The kill error a killed script's caller gets (exported for tests' reference). */
-export const SCRIPT_KILLED_TEXT = ERR_KILLED;
