@@ -74,10 +74,6 @@ export function afterReplies(): Promise<void> | undefined {
  * `p` itself on microtask timing; else `p`'s outcome, delivered in the turn of the
  * event loop after it settles.
  */
-/** Whether replies come in macrotasks (setReplyTiming('macrotask')): `delivered` is then no identity. */
-export function macrotaskReplies(): boolean {
-  return defaultTiming === 'macrotask';
-}
 
 export function delivered<T>(p: Promise<T>): Promise<T> {
   if (defaultTiming !== 'macrotask') return p;

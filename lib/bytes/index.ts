@@ -50,18 +50,6 @@ export function utf8Of(s: string): string {
   return isAscii(s) ? s : Buffer.from(s, 'latin1').toString('utf8');
 }
 
-/** True when the byte string `s` is valid UTF-8 (decoding and encoding it again gives it back). */
-export function isValidUtf8(s: string): boolean {
-  if (isAscii(s)) return true;
-  const buf = Buffer.from(s, 'latin1');
-  return Buffer.from(buf.toString('utf8'), 'utf8').equals(buf);
-}
-
-/** A byte string as a Buffer of its bytes. */
-export function bufferOf(s: string): Buffer {
-  return Buffer.from(s, 'latin1');
-}
-
 /**
  * Flatten arguments the way ioredis does (arrays are spread one level). Element by element:
  * `push(...a)` passes the array as call arguments, which overflows the stack above ~120 000

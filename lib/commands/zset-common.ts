@@ -321,13 +321,6 @@ export function fitEncoding(z: RedisZset, limits: CollectionLimits): void {
   z.listpack = z.size <= limits.zsetMaxListpackEntries && z.maxMemberLength() <= limits.zsetMaxListpackValue;
 }
 
-/** After removals: delete the key when its sorted set is empty (Redis keeps no empty one). Returns true if deleted. */
-export function dropIfEmpty(db: Db, key: string, z: RedisZset): boolean {
-  if (z.size > 0) return false;
-  db.remove(key);
-  return true;
-}
-
 /** Clamp a 64-bit argument (bigint) into a JS number range that keeps comparisons with sizes exact. */
 export function clampLong(v: bigint): number {
   const LIMIT = 1n << 53n;

@@ -34,13 +34,6 @@ interface TrieNode {
   children: Map<number, TrieNode> | null;
 }
 
-/** The rax key of a stream ID: ms then seq, each 64-bit big-endian (Redis `streamEncodeID`). */
-export function raxKey(id: StreamId): Uint8Array {
-  const key = new Uint8Array(KEY_BYTES);
-  key.set(encodeKey(id));
-  return key;
-}
-
 /** Scratch space of `encodeKey` (a typed array and its view cost ~1 µs to create). */
 const scratch = new Uint8Array(KEY_BYTES);
 const scratchView = new DataView(scratch.buffer);

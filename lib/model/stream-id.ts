@@ -16,10 +16,6 @@ export const UINT64_MAX = (1n << 64n) - 1n;
 export const MIN_ID: StreamId = Object.freeze({ ms: 0n, seq: 0n });
 export const MAX_ID: StreamId = Object.freeze({ ms: UINT64_MAX, seq: UINT64_MAX });
 
-export function makeId(ms: bigint, seq: bigint): StreamId {
-  return { ms, seq };
-}
-
 export function compareIds(a: StreamId, b: StreamId): number {
   if (a === b) return 0; // IDs are immutable; lookups often get the stored object itself
   if (a.ms !== b.ms) return a.ms < b.ms ? -1 : 1;

@@ -147,11 +147,6 @@ export function mapPairs(m: MapReply): [Reply, Reply][] {
   return out;
 }
 
-/** True for a nil of either kind. */
-export function isNil(r: Reply): r is null | NilArray {
-  return r === null || r === NIL_ARRAY;
-}
-
 /** `[element, value]` pairs flattened: element, value, element, value … (their RESP2 form). */
 export function flatPairs(p: PairsReply): Reply[] {
   const out: Reply[] = [];

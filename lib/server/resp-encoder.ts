@@ -187,7 +187,3 @@ export function encodeResp3(reply: Reply): Buffer {
   return Buffer.from(encodeToString(reply, 3), 'latin1');
 }
 
-/** The bytes of an error reply (`message` is the full text, e.g. `ERR syntax error`). */
-export function encodeError(message: string): Buffer {
-  return Buffer.from(errorLine(message), 'latin1');
-}

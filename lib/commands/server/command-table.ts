@@ -109,7 +109,3 @@ export function recordedList(version: RedisVersion): string[] {
   });
 }
 
-/** The server and build the data of `version` was recorded from (INFO server fields). */
-export function recordedFrom(version: RedisVersion): Readonly<Record<string, string>> {
-  return table(version).data.server;
-}
