@@ -4,7 +4,8 @@
  * shard channels after the last one, an SPUBLISH arrives as `smessage` (channel, message as
  * strings) and `smessageBuffer`, and after the server closed the connection (CLIENT KILL) the
  * client subscribes again once reconnected (autoResubscribe), with SUBSCRIBE's channels.
- * The script runs on real ioredis when REDIS_URL is set.
+ * Several sent before the first settles (Promise.all, a pipeline) each resolve with their own
+ * last count. The scripts run on real ioredis when REDIS_URL is set.
  */
 import Redis from 'ioredis-mock-streams';
 
@@ -37,6 +38,20 @@ function scripts(connect: (opts?: Record<string, unknown>) => Client) {
     await sleep(20);
     expect(got).toEqual(['smessage shard-ch2 two', 'smessageBuffer true two', 'message plain-ch three']);
     [r, a].forEach((c) => c.disconnect());
+  });
+
+  it('resolves each of several SSUBSCRIBE/SUNSUBSCRIBE sent at once, and in a pipeline, with its own last count', async () => {
+    // a helper running ioredis's own suite found [4, 4, 4] (each counted the later ones' confirmations) and [] in pipelines
+    const r = connect();
+    expect(await Promise.all([r.ssubscribe('ov-x', 'ov-y'), r.ssubscribe('ov-x', 'ov-z'), r.ssubscribe('ov-w')])).toEqual([2, 3, 4]);
+    expect(await Promise.all([r.sunsubscribe('ov-x'), r.sunsubscribe('ov-y', 'ov-none')])).toEqual([3, 2]);
+    const p = connect();
+    expect(await p.pipeline().ssubscribe('ov-x', 'ov-y').ssubscribe('ov-x', 'ov-z').sunsubscribe('ov-y').exec()).toEqual([
+      [null, 2],
+      [null, 3],
+      [null, 2],
+    ]);
+    [r, p].forEach((c) => c.disconnect());
   });
 }
 

@@ -487,32 +487,41 @@ export const SHARD_CHANNELS = Symbol.for('ioredis-mock-streams.shardChannels');
 
 /** SSUBSCRIBE / SUNSUBSCRIBE on the engine: the last confirmation's count, as ioredis resolves. */
 function shardSubscription(redis: Instance, conn: Connection, name: string, args: unknown[], lower: string): Promise<unknown> {
-  let count: unknown = null;
-  const off = conn.onPush((msg) => {
-    if (msg instanceof PushReply && msg.items[0] === lower) count = msg.items[2];
-  });
   let argv: string[];
   try {
     argv = buildArgv(name, args, redis.options?.keyPrefix, true);
   } catch (err) {
-    off();
     return Promise.reject(err);
   }
-  return conn.execute(argv).then(
-    () => {
-      off();
-      // kept on the client: the engine drops them when the server closes the connection, and
-      // ioredis restores them after a reconnection (lifecycle.ts connectionLost)
-      redis[SHARD_CHANNELS] = conn.shardSubscriptions();
-      // ioredis's subscriber condition covers SSUBSCRIBE too (a RESP2 client then refuses other commands)
-      afterSubscriptionChange(redis);
-      return count;
-    },
-    (err) => {
-      off();
-      return Promise.reject(toClientError(err, argv));
-    },
-  );
+  // run in connection order: the confirmations counted are this command's, not those of one
+  // sent after it before it settled (Promise.all of several SSUBSCRIBEs: 2, 3, 4 as on Redis)
+  return conn.enqueue(() => runShardSubscription(redis, conn, argv, lower));
+}
+
+/**
+ * SSUBSCRIBE / SUNSUBSCRIBE run now at the head of the connection (a method's turn, a pipeline's
+ * entry): what ioredis resolves it with, the count of its last confirmation push (DataHandler:
+ * the shard channels the connection is subscribed to then; null without one).
+ * @throws the client's error for an error reply
+ */
+export function runShardSubscription(redis: Instance, conn: Connection, argv: string[], lower: string): unknown {
+  let count: unknown = null;
+  const off = conn.onPush((msg) => {
+    if (msg instanceof PushReply && msg.items[0] === lower) count = msg.items[2];
+  });
+  try {
+    conn.run(argv); // never blocks: its confirmations are pushed while it runs
+  } catch (err) {
+    throw toClientError(err, argv);
+  } finally {
+    off();
+  }
+  // kept on the client: the engine drops them when the server closes the connection, and
+  // ioredis restores them after a reconnection (lifecycle.ts connectionLost)
+  redis[SHARD_CHANNELS] = conn.shardSubscriptions();
+  // ioredis's subscriber condition covers SSUBSCRIBE too (a RESP2 client then refuses other commands)
+  afterSubscriptionChange(redis);
+  return count;
 }
 
 /**

@@ -22,7 +22,7 @@ import { ErrorReply, type Reply } from '../reply/reply';
 import { asCalledByName } from './builtin-replies';
 import { decodeBytes } from './encoding';
 import { CONN, OFFLINE_QUEUE_DISABLED, autoConnect, closeInstance, closingByClient, deferUntilReady, isClosing, notSetUpError, settledWhenClosed } from './lifecycle';
-import { buildArgv, clientArgs, encoderOf, isNoScript, popCallback, processArguments, runBuiltinNow, selectSent, subscribedPing, subscriberModeRefusal, toClientError, withCallback } from './methods';
+import { buildArgv, clientArgs, encoderOf, isNoScript, popCallback, processArguments, runBuiltinNow, runShardSubscription, selectSent, subscribedPing, subscriberModeRefusal, toClientError, withCallback } from './methods';
 import { MethodLayer } from './method-layer';
 import { guarded } from './spin-guard';
 
@@ -116,6 +116,8 @@ function runEntry(redis: Instance, conn: Connection, e: Entry): unknown {
   const refused = subscriberModeRefusal(redis, conn, e.base.toLowerCase());
   if (refused !== null) throw refused;
   if (e.kind === 'script') return runScriptEntry(redis, conn, e);
+  const lower = e.base.toLowerCase();
+  if ((lower === 'ssubscribe' || lower === 'sunsubscribe') && !conn.inMulti) return runShardSubscription(redis, conn, argvOf(redis, e), lower);
   return runArgvNow(redis, conn, argvOf(redis, e), e.buffers);
 }
 
