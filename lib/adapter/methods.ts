@@ -119,7 +119,10 @@ export function toClientError(err: unknown, argv?: string[]): unknown {
   if (!(err instanceof CommandError)) return err;
   // Redis never emits CR/LF inside an error line (networking.c addReplyErrorLength).
   const reply = newReplyError(decodeBytes(err.message).replace(/[\r\n]/g, ' '));
-  if (argv) Object.assign(reply, { command: { name: argv[0], args: errorCommandArgs(argv[0], clientArgs(argv)) } });
+  if (argv) {
+    const name = decodeBytes(argv[0]);
+    Object.assign(reply, { command: { name, args: errorCommandArgs(name, clientArgs(argv)) } });
+  }
   return reply;
 }
 
@@ -225,7 +228,7 @@ const givenArgs = new WeakMap<readonly unknown[], readonly unknown[]>();
 /** argv of `name` and the (flattened, transformed, prefixed) arguments as byte strings. */
 function argvOf(name: string, args: readonly unknown[]): string[] {
   const argv = new Array<string>(args.length + 1);
-  argv[0] = name;
+  argv[0] = toByteString(name); // the name's bytes too: call('ű') is sent as UTF-8, as ioredis writes it
   let buffers = false;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
