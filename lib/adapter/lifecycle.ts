@@ -164,7 +164,12 @@ function newCondition(redis: Instance, options: any): SelectCondition {
 export function selectNoted(redis: Instance, db: number): void {
   const condition: SelectCondition | undefined = redis?.[CONDITION];
   if (condition === undefined) return;
-  condition.select = db;
+  if (condition.select !== db) {
+    condition.select = db;
+    // ioredis emits `select` with the new db when a SELECT changes it, as it sends the command
+    // (Redis#sendCommand, 5.11.1 and 6.x alike): not for the handshake's SELECT of options.db
+    redis.emit('select', db);
+  }
   if (redis.status === 'connecting' && typeof redis[HANDSHAKE_DB] === 'number') redis[HANDSHAKE_DB] = db;
 }
 
