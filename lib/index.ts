@@ -212,6 +212,11 @@ class Redis extends (RedisMockBase as unknown as new (options?: object) => objec
     super(normalizeClientArgs(args));
   }
 
+  /** `new Redis(...args)`, as ioredis's static (kept for node-redis compatibility). */
+  static createClient(...args: unknown[]): Redis {
+    return new Redis(...args);
+  }
+
   /** A new client with this one's options (its own connection to the same keyspace). */
   duplicate(override?: object): Redis {
     return new Redis({ ...(this as unknown as { options: object }).options, ...override });

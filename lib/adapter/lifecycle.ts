@@ -718,6 +718,11 @@ export function openInstance(redis: Instance, options: any, emulators: EmulatorT
   attachInvalidationSink(redis, conn);
   redis[CONN] = conn;
   clientCreated(redis); // the jest setup tags it with the running test
+  // ioredis's constructor defines the commands of `options.scripts` (Redis.js, 5.x and 6.x)
+  const scripts = options?.scripts;
+  if (scripts && typeof scripts === 'object' && typeof redis.defineCommand === 'function') {
+    for (const [name, definition] of Object.entries(scripts)) redis.defineCommand(name, definition);
+  }
   if (options?.lazyConnect) {
     setStatus(redis, 'wait').catch(noop); // ioredis emits `wait` too
     return;
