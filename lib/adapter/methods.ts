@@ -17,6 +17,7 @@
  * goes to the engine and answers `QUEUED`.
  */
 import { performance } from 'perf_hooks';
+import { dirname } from 'path';
 import { newReplyError } from './reply-error';
 import { CommandError } from '../errors';
 import { type Connection, type StreamLane, connectionClosedError, streamLane } from '../engine/connection';
@@ -57,6 +58,29 @@ export function withCallback<T>(p: Promise<T>, cb: Callback | undefined): Promis
     (e: unknown) => callBack(cb, [e ? e : Object.assign(new Error(`${e}`), { cause: e })]),
   );
   return p;
+}
+
+/** The package's files (dist/): frames ioredis's showFriendlyErrorStack leaves out, as it leaves out its own. */
+const PACKAGE_DIR = dirname(__dirname);
+
+/**
+ * ioredis's `showFriendlyErrorStack` (Commander: `errorStack: new Error()` when the method is
+ * called; Command: `optimizeErrorStack`): an error reply's stack becomes the caller's, from the
+ * first frame outside the package. Called synchronously inside the method; `reply` as it is
+ * without the option.
+ */
+export function withFriendlyStack<T>(redis: Instance, reply: Promise<T>): Promise<T> {
+  if (!redis?.options?.showFriendlyErrorStack) return reply;
+  const site = new Error().stack ?? '';
+  return reply.catch((err: unknown) => {
+    if (err instanceof Error && typeof err.stack === 'string') {
+      const frames = site.split('\n');
+      let i = 1;
+      while (i < frames.length && frames[i].includes(PACKAGE_DIR)) i++;
+      err.stack = err.stack.slice(0, Math.max(0, err.stack.indexOf('\n'))) + frames.slice(i).map((f) => `\n${f}`).join('');
+    }
+    return Promise.reject(err);
+  });
 }
 
 function callBack(cb: Callback, args: [unknown, unknown?]): void {
@@ -840,7 +864,7 @@ export function streamMethod(emulators: EmulatorTable, name: string, buffers: bo
       conn.ready &&
       !conn.closed &&
       !this.subscriberMode &&
-      (options === undefined || options === null || (!options.keyPrefix && options.commandTimeout === undefined && options.blockingTimeout === undefined)) &&
+      (options === undefined || options === null || (!options.keyPrefix && options.commandTimeout === undefined && options.blockingTimeout === undefined && !options.showFriendlyErrorStack)) &&
       !macrotaskTiming
     ) {
       const verdict = spinCheck(this);
@@ -848,7 +872,7 @@ export function streamMethod(emulators: EmulatorTable, name: string, buffers: bo
       if (verdict === 'park') return new Promise(() => undefined);
       return verdict.then(() => runStreamMethodAfterTurn(this, emulators, lane, seen, call, flat, buffers));
     }
-    const reply = delivered(withClientTimeouts(this, name, call, 1, runStreamMethod(this, emulators, lane, seen, call, flat, buffers)));
+    const reply = withFriendlyStack(this, delivered(withClientTimeouts(this, name, call, 1, runStreamMethod(this, emulators, lane, seen, call, flat, buffers))));
     return cb === undefined ? reply : withCallback(reply, cb);
   };
 }
@@ -856,7 +880,7 @@ export function streamMethod(emulators: EmulatorTable, name: string, buffers: bo
 export function engineMethod(emulators: EmulatorTable, name: string, buffers: boolean) {
   return function engineCommand(this: Instance, ...args: unknown[]): Promise<unknown> {
     const cb = popCallback(args);
-    return withCallback(delivered(withClientTimeouts(this, name, args, 0, runEngineCommand(this, emulators, name, args, buffers))), cb);
+    return withCallback(withFriendlyStack(this, delivered(withClientTimeouts(this, name, args, 0, runEngineCommand(this, emulators, name, args, buffers)))), cb);
   };
 }
 
@@ -864,6 +888,6 @@ export function builtinMethod(emulators: EmulatorTable, name: string, emulator: 
   const base = name.endsWith('Buffer') ? name.slice(0, -'Buffer'.length) : name;
   return function builtinCommand(this: Instance, ...args: unknown[]): Promise<unknown> {
     const cb = popCallback(args);
-    return withCallback(delivered(withClientTimeouts(this, name, args, 0, runBuiltinCommand(this, emulators, name, base, emulator, args))), cb);
+    return withCallback(withFriendlyStack(this, delivered(withClientTimeouts(this, name, args, 0, runBuiltinCommand(this, emulators, name, base, emulator, args)))), cb);
   };
 }

@@ -1,0 +1,39 @@
+/**
+ * ioredis's `showFriendlyErrorStack: true`: an error reply's stack is the caller's (captured when
+ * the method is called, the library's own frames left out), so its first frame is the line that
+ * sent the command — for methods, `call()`, the stream commands' short path and defined
+ * commands alike. Without the option the stack is the library's. A helper running ioredis's own
+ * suite against the class found the option ignored. Run on the fake and with real ioredis on
+ * both real servers.
+ */
+import { basename } from 'path';
+import { runOnFakeAndRealIoredis } from '../helpers/fake-and-real-ioredis';
+
+const HERE = basename(__filename);
+/** The file of the first frame of an error's stack. */
+async function firstFrameFile(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+    return 'resolved';
+  } catch (err) {
+    const frame = (err as Error).stack!.split('\n')[1] ?? '';
+    return frame.includes(HERE) ? 'the caller' : 'elsewhere';
+  }
+}
+
+runOnFakeAndRealIoredis(
+  [
+    [
+      'the first frame is the caller',
+      { showFriendlyErrorStack: true },
+      async (r, { key }) => {
+        await r.set(key, 'text');
+        r.defineCommand('incrViaScript', { lua: "return redis.call('INCR', KEYS[1])", numberOfKeys: 1 });
+        return [await firstFrameFile(r.xadd(key, '*', 'f', 'v')), await firstFrameFile(r.incr(key)), await firstFrameFile(r.call('nosuch')), await firstFrameFile(r.incrViaScript(key))];
+      },
+      ['the caller', 'the caller', 'the caller', 'the caller'],
+    ],
+    ['without the option, the library frames stay', {}, async (r, { key }) => [await r.set(key, 'text'), await firstFrameFile(r.incr(key))], ['OK', 'elsewhere']],
+  ],
+  { firstPort: 36_520, keyPrefix: 'friendly-stack', subject: 'real ioredis', verb: 'rewrites' },
+);
