@@ -317,6 +317,18 @@ export function installPipeline(
     return pipeline;
   };
 
+  // ioredis's Pipeline keeps its client's options (`this.options = redis.options`, 5.x and 6.x)
+  const OWN_OPTIONS = Symbol('ioredis-mock-streams.pipelineOptions');
+  Object.defineProperty(pproto, 'options', {
+    configurable: true,
+    get(this: any) {
+      return OWN_OPTIONS in this ? this[OWN_OPTIONS] : this.redis?.options;
+    },
+    set(this: any, value: unknown) {
+      this[OWN_OPTIONS] = value;
+    },
+  });
+
   const layer = new MethodLayer(pproto); // one step for ~1500 methods (method-layer.ts)
   const define = (name: string, fn: unknown) => layer.define(name, fn);
 
