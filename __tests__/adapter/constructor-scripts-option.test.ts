@@ -27,12 +27,12 @@ runOnFakeAndRealIoredis(
       (key: string) => [[key, 'a'], [true, true], 2, [[null, [key, 'c']], [null, 0]]],
     ],
   ],
-  { firstPort: 36_500, keyPrefix: 'scripts-option', subject: 'real ioredis', verb: 'defines' },
+  { firstPort: 56_120, keyPrefix: 'scripts-option', subject: 'real ioredis', verb: 'defines' },
 );
 
 describe('Redis.createClient', () => {
   it('is new Redis(...args): a client of the fake with those options', async () => {
-    const r = (Redis as unknown as { createClient(o: object): InstanceType<typeof Redis> }).createClient({ port: 36_510, db: 3 });
+    const r = (Redis as unknown as { createClient(o: object): InstanceType<typeof Redis> }).createClient({ port: 56_130, db: 3 });
     expect(r).toBeInstanceOf(Redis);
     expect(r.options.db).toBe(3);
     expect(await r.set('created', '1')).toBe('OK');

@@ -29,11 +29,18 @@ runOnFakeAndRealIoredis(
       async (r, { key }) => {
         await r.set(key, 'text');
         r.defineCommand('incrViaScript', { lua: "return redis.call('INCR', KEYS[1])", numberOfKeys: 1 });
-        return [await firstFrameFile(r.xadd(key, '*', 'f', 'v')), await firstFrameFile(r.incr(key)), await firstFrameFile(r.call('nosuch')), await firstFrameFile(r.incrViaScript(key))];
+        const files = [await firstFrameFile(r.xadd(key, '*', 'f', 'v')), await firstFrameFile(r.incr(key)), await firstFrameFile(r.call('nosuch')), await firstFrameFile(r.incrViaScript(key))];
+        await r.del(key);
+        return files;
       },
       ['the caller', 'the caller', 'the caller', 'the caller'],
     ],
-    ['without the option, the library frames stay', {}, async (r, { key }) => [await r.set(key, 'text'), await firstFrameFile(r.incr(key))], ['OK', 'elsewhere']],
+    [
+      'without the option, the library frames stay',
+      {},
+      async (r, { key }) => [await r.set(key, 'text'), await firstFrameFile(r.incr(key)), await r.del(key)],
+      ['OK', 'elsewhere', 1],
+    ],
   ],
-  { firstPort: 36_520, keyPrefix: 'friendly-stack', subject: 'real ioredis', verb: 'rewrites' },
+  { firstPort: 56_140, base: { db: 12 }, keyPrefix: 'friendly-stack', subject: 'real ioredis', verb: 'rewrites' },
 );

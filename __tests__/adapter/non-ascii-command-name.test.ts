@@ -35,5 +35,5 @@ runOnFakeAndRealIoredis(
       ["ERR unknown command 'ű', with args beginning with: 'a' ", { name: 'ű', args: ['a'] }],
     ],
   ],
-  { firstPort: 36_480, keyPrefix: 'non-ascii-name', subject: 'real ioredis', verb: 'rejects' },
+  { firstPort: 56_100, keyPrefix: 'non-ascii-name', subject: 'real ioredis', verb: 'rejects' },
 );

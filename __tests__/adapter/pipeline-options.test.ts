@@ -21,5 +21,5 @@ runOnFakeAndRealIoredis(
       [true, true, 'pipe-opts:'],
     ],
   ],
-  { firstPort: 36_530, keyPrefix: 'pipeline-options', subject: 'real ioredis', verb: 'keeps' },
+  { firstPort: 56_150, keyPrefix: 'pipeline-options', subject: 'real ioredis', verb: 'keeps' },
 );

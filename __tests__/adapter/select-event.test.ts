@@ -47,5 +47,5 @@ runOnFakeAndRealIoredis(
       ['PONG', [], 'OK', [7]],
     ],
   ],
-  { firstPort: 36_490, keyPrefix: 'select-event', subject: 'real ioredis', verb: 'emits' },
+  { firstPort: 56_110, keyPrefix: 'select-event', subject: 'real ioredis', verb: 'emits' },
 );
