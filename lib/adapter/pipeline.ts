@@ -16,7 +16,7 @@
 import { delivered } from './delivery';
 import { hasClientTimeouts, withClientTimeouts } from './command-timeouts';
 import { newAbortError, newReplyError } from './reply-error';
-import type { Connection } from '../engine/connection';
+import { type Connection, refuseWhileBusy } from '../engine/connection';
 import type { Emulator, EmulatorTable } from '../engine/emulators';
 import { ErrorReply, type Reply } from '../reply/reply';
 import { asCalledByName } from './builtin-replies';
@@ -256,6 +256,15 @@ async function runSequence(redis: Instance, conn: Connection, entries: Entry[], 
     } else {
       run = () => runEntry(redis, conn, e);
     }
+    if (conn.server.busyScript !== null && !aborted) {
+      // another connection's script keeps the server busy (past busy-reply-threshold: the
+      // sequence runs only then): each command refused with BUSY unless Redis runs it then
+      const inner = run;
+      run = () => {
+        refuseBusy(redis, conn, e);
+        return inner();
+      };
+    }
     // sent in one write: the replies of the entries before are not written yet (SCRIPT DEBUG)
     conn.repliesPending = i > 0;
     let pair: [unknown, unknown?] | Promise<[unknown, unknown?]>;
@@ -269,6 +278,17 @@ async function runSequence(redis: Instance, conn: Connection, entries: Entry[], 
     onAnswer?.(i, answered);
   }
   return out;
+}
+
+/** runSequence's check of an entry against a busy script (refuseWhileBusy), as the client's error. */
+function refuseBusy(redis: Instance, conn: Connection, e: Entry): void {
+  if (e.error !== undefined) return; // refused by the client before it is sent
+  const argv = e.kind === 'builtin' ? builtinArgvOf(redis, e) : argvOf(redis, e);
+  try {
+    refuseWhileBusy(conn, argv);
+  } catch (err) {
+    throw toClientError(err, argv);
+  }
 }
 
 /** An entry's command as ioredis keeps it on its errors (`{ name, args }`, keyPrefix applied). */
@@ -489,7 +509,7 @@ export function installPipeline(
     const plain = entries.map((e) => ({ ...e, cb: undefined }));
     if (!pipeline.__streamsMulti && plain.length === 0) return;
     const seq = pipeline.__streamsMulti ? [controlEntry('multi'), ...plain, controlEntry('exec')] : plain;
-    conn.enqueue(() => runSequence(redis, conn, seq)).catch(() => undefined);
+    conn.enqueue(() => runSequence(redis, conn, seq), true).catch(() => undefined);
   }
 
   function closesClient(pipeline: any): boolean {
@@ -541,7 +561,7 @@ export function installPipeline(
         'exec',
         [],
         0,
-        guarded(redis, () => whenReady(redis, 'exec', () => current().enqueue(run), () => Promise.reject(new Error(OFFLINE_QUEUE_DISABLED)), sent)),
+        guarded(redis, () => whenReady(redis, 'exec', () => current().enqueue(run, true), () => Promise.reject(new Error(OFFLINE_QUEUE_DISABLED)), sent)),
       );
     }
     // The entries run one after the other as the server reads them, without a turn in between
@@ -559,7 +579,7 @@ export function installPipeline(
     // one held for `ready` when the client disconnects: each command gets "Connection is closed."
     // (ioredis flushes its offline queue command by command: exec resolves with the errors)
     const all = guarded(redis, () =>
-      whenReady(redis, 'exec', () => current().enqueue(run), () => Promise.all(closedPairs(plain, new Error(OFFLINE_QUEUE_DISABLED))), sent).catch(
+      whenReady(redis, 'exec', () => current().enqueue(run, true), () => Promise.all(closedPairs(plain, new Error(OFFLINE_QUEUE_DISABLED))), sent).catch(
         (err: unknown) => Promise.all(closedPairs(plain, err instanceof Error ? err : new Error(String(err)))),
       ),
     );

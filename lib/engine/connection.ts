@@ -53,7 +53,7 @@ import { addBuiltinDirty, builtinTimingWeight, counted, recordBuiltin } from './
 import * as tx from './connection/transactions';
 
 export { builtinArg, builtinArity, parsedKeyspaceEvents } from './connection/builtin-host';
-export { connectionClosedError } from './connection/order';
+export { connectionClosedError, refuseWhileBusy } from './connection/order';
 export { BUSY_TEXT } from './connection/server-state';
 export { streamLane, type StreamLane } from './connection/lane';
 
@@ -467,10 +467,13 @@ export class Connection {
    * Run `start` in connection order (for front ends: pipelines, their own reply encodings).
    * `start` runs at once when nothing is ahead, else after everything submitted before it; a
    * Promise it returns holds the connection until it settles. Throws become rejections.
+   * `checksEachCommand`: `start` runs a sequence of commands (a pipeline) and checks each against
+   * a busy script itself (`refuseWhileBusy`), so past busy-reply-threshold it runs (SCRIPT KILL in
+   * it ends the script) instead of being refused whole.
    */
-  enqueue<T>(start: () => T | Promise<T>): Promise<T> {
+  enqueue<T>(start: () => T | Promise<T>, checksEachCommand = false): Promise<T> {
     const busy = this.server.busyScript;
-    if (busy !== null && busy.conn !== this) return afterBusy(this, busy, null, start);
+    if (busy !== null && busy.conn !== this) return afterBusy(this, busy, null, start, checksEachCommand);
     if (!this.occupied && this.waiting === null) return startNow(this, start);
     return new Promise<T>((resolve, reject) => {
       (this.waiting ??= []).push(() => {

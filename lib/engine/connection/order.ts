@@ -64,11 +64,13 @@ export function runReplying(conn: Connection, argv: string[]): Reply | Promise<R
  * (SCRIPT KILL, FUNCTION KILL/STATS, AUTH, HELLO, MULTI, …: CMD_ALLOW_BUSY), as server.c
  * processCommand does while scriptIsTimedout().
  */
-export function afterBusy<T>(conn: Connection, busy: BusyScript, argv: string[] | null, start: () => T | Promise<T>): Promise<T> {
+export function afterBusy<T>(conn: Connection, busy: BusyScript, argv: string[] | null, start: () => T | Promise<T>, checksEachCommand = false): Promise<T> {
   const threshold = Number(conn.server.config.get('busy-reply-threshold') ?? '5000');
   const elapsed = performance.now() - busy.startedAt;
   if (threshold > 0 && elapsed >= threshold) {
-    if (argv !== null && allowedWhileBusy(argv)) return startNow(conn, start);
+    // a front end's sequence that checks each of its commands as it runs them (refuseWhileBusy):
+    // SCRIPT KILL in a pipeline ends the script as on Redis
+    if (checksEachCommand || (argv !== null && allowedWhileBusy(argv))) return startNow(conn, start);
     // server.c rejectCommand: inside MULTI the refusal flags the transaction (EXEC aborts)
     if (argv !== null) {
       try {
@@ -84,11 +86,24 @@ export function afterBusy<T>(conn: Connection, busy: BusyScript, argv: string[] 
     const proceed = () => {
       if (settled) return;
       settled = true;
-      (argv !== null ? (conn.execute(argv) as Promise<unknown> as Promise<T>) : conn.enqueue(start)).then(resolve, rejectPromise);
+      (argv !== null ? (conn.execute(argv) as Promise<unknown> as Promise<T>) : conn.enqueue(start, checksEachCommand)).then(resolve, rejectPromise);
     };
     busy.thresholdPassed.then(proceed, proceed);
     busy.done.then(proceed, proceed);
   });
+}
+
+/**
+ * One command of a front end's sequence run inside `enqueue` (a pipeline's entry) while another
+ * connection's script keeps the server busy past busy-reply-threshold: throws the BUSY error
+ * (inside MULTI flagging the transaction, as server.c rejectCommand) unless Redis runs the command
+ * then (SCRIPT KILL, FUNCTION KILL, …: CMD_ALLOW_BUSY); returns when nothing is busy.
+ * @throws CommandError BUSY …
+ */
+export function refuseWhileBusy(conn: Connection, argv: string[]): void {
+  const busy = conn.server.busyScript;
+  if (busy === null || busy.conn === conn || allowedWhileBusy(argv)) return;
+  reject(conn, String(argv[0]).toLowerCase(), busy.busyText ?? BUSY_TEXT);
 }
 
 /** Run `start` now; a Promise it returns holds the connection until it settles. */
