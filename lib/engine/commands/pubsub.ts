@@ -295,6 +295,10 @@ export const specs: readonly ConnectionCommandSpec[] = [
     arity: -2,
     noScript: true,
     run(conn, argv): Reply {
+      // pubsub.c ssubscribeCommand: a client that must get one reply per command (CLIENT_DENY_BLOCKING:
+      // inside EXEC) cannot subscribe — unlike SUBSCRIBE, with no exception for MULTI (7.0.15 and
+      // the post-7.4 build: EXEC answers this error in its place and the client stays unsubscribed)
+      if (conn.keyspace.inTransaction) throw new CommandError("ERR SSUBSCRIBE isn't allowed for a DENY BLOCKING client");
       // SSUBSCRIBE/SUNSUBSCRIBE count the shard channels only (clientShardSubscriptionsCount)
       const out = new Confirmations(conn);
       for (const channel of argv.slice(1)) {
