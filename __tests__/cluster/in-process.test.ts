@@ -80,6 +80,17 @@ describe('Cluster (in-process fake nodes, ioredis Cluster class)', () => {
     await sub.quit();
   });
 
+  it('counts a subscriber on its own node only: PUBSUB NUMSUB and PUBLISH summed over the masters give 1 (as a library counting its listeners does)', async () => {
+    const sub = cluster.duplicate();
+    await sub.subscribe('news');
+    const masters = cluster.nodes('master');
+    const numsub = await Promise.all(masters.map((n) => n.pubsub('NUMSUB', 'news') as Promise<[string, number]>));
+    expect(numsub.map(([, n]) => n).sort()).toEqual([0, 0, 1]);
+    const published = await Promise.all(masters.map((n) => n.publish('news', 'x')));
+    expect(published.reduce((a, b) => a + b, 0)).toBe(1);
+    await sub.quit();
+  });
+
   it('delivers sharded pub/sub (SSUBSCRIBE/SPUBLISH) with ioredis shardedSubscribers', async () => {
     const c = new Cluster([{ host: '127.0.0.1', port: 7300 }], { shardedSubscribers: true } as never);
     const sub = c.duplicate();

@@ -27,6 +27,10 @@ async function list(c: Connection, ...args: string[]): Promise<string[]> {
   const text = r instanceof VerbatimReply ? r.text : String(r);
   return text.split('\n').filter((l) => l !== '');
 }
+async function info(c: Connection, section: string): Promise<string> {
+  const r = await c.execute(['INFO', section]);
+  return r instanceof VerbatimReply ? r.text : String(r);
+}
 const field = (line: string, name: string): string | undefined => new RegExp(`(?:^| )${name}=(\\S*)`).exec(line)?.[1];
 
 describe('CLIENT LIST and CLIENT KILL by type', () => {
@@ -63,5 +67,37 @@ describe('CLIENT LIST and CLIENT KILL by type', () => {
     expect(field(line, 'flags')).toBe('O');
     expect((await list(other, 'TYPE', 'normal')).map((l) => field(l, 'id')).sort()).toEqual([String(m.id), String(other.id)].sort());
     expect(await list(other, 'TYPE', 'replica')).toEqual([]);
+  });
+});
+
+describe('CLIENT LIST, CLIENT KILL, CLIENT UNBLOCK and INFO see the clients of their own server only', () => {
+  it('leaves out, cannot kill and cannot unblock a client of another port (another server), as each redis-server sees only its own', async () => {
+    const here = conn();
+    const alsoHere = conn();
+    const elsewhere = createConnection({ port: port + 1000 });
+    open.push(elsewhere);
+    expect((await list(here)).map((l) => Number(field(l, 'id')))).toEqual([here.id, alsoHere.id]);
+    expect(await list(here, 'ID', String(elsewhere.id))).toEqual([]);
+    expect(await here.execute(['CLIENT', 'KILL', 'ID', String(elsewhere.id)])).toBe(0);
+    const blocked = elsewhere.execute(['BLPOP', 'q', '0']);
+    expect(await here.execute(['CLIENT', 'UNBLOCK', String(elsewhere.id)])).toBe(0);
+    expect(elsewhere.closed).toBe(false);
+    const clients = await info(here, 'clients');
+    expect(clients).toContain('connected_clients:2\r\n');
+    expect(clients).toContain('blocked_clients:0\r\n');
+    await createConnection({ port: port + 1000 }).execute(['RPUSH', 'q', 'x']).then(() => undefined);
+    expect(await blocked).toEqual(['q', 'x']);
+  });
+
+  it('counts the shard channels in INFO pubsubshard_channels (it said 0), as redis-server 7.0.15 and the post-7.4 build do', async () => {
+    const sub = conn();
+    const other = conn();
+    const asker = conn();
+    await sub.execute(['SSUBSCRIBE', '{s}a', '{s}b']);
+    await other.execute(['SSUBSCRIBE', '{s}a']);
+    const stats = await info(asker, 'stats');
+    expect(stats).toContain('pubsub_channels:0\r\npubsub_patterns:0\r\npubsubshard_channels:2\r\n');
+    await sub.execute(['SUNSUBSCRIBE']);
+    expect(await info(asker, 'stats')).toContain('pubsubshard_channels:1\r\n');
   });
 });

@@ -219,3 +219,17 @@ describe('engine connections', () => {
     expect(await text(b, 'INFO', 'clients')).toContain('\r\ntracking_clients:0\r\n');
   });
 });
+
+describe('CLIENT TRACKING REDIRECT names a client of the same server', () => {
+  it('refuses the id of a client of another port (another server), as each redis-server knows only its own clients', async () => {
+    const a = createConnection({ port: 46_690 });
+    const elsewhere = createConnection({ port: 46_691 });
+    try {
+      await expect(a.execute(['CLIENT', 'TRACKING', 'on', 'REDIRECT', String(elsewhere.id)])).rejects.toThrow('ERR The client ID you want redirect to does not exist');
+      expect(await a.execute(['CLIENT', 'GETREDIR'])).toBe(-1);
+    } finally {
+      a.close();
+      elsewhere.close();
+    }
+  });
+});

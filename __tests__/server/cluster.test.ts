@@ -240,6 +240,30 @@ describe('serve({ cluster: 3 }): a Redis Cluster of 3 masters over one keyspace'
     expect(out.del).toBe(2);
   });
 
+  it('counts pub/sub per node as each node of a 7.0.15 cluster does, and keeps keyspace notifications on the key\'s node', async () => {
+    const out = await pubsubScenario(fake);
+    expect(out.publish).toEqual([0, 1, 2]);
+    expect(out.spublish).toBe(1);
+    expect(out.numsub).toEqual([['chan', 0, 'other', 0], ['chan', 1, 'other', 0], ['chan', 1, 'other', 0]]);
+    expect(out.channels).toEqual([[], ['chan'], ['chan']]);
+    expect(out.numpat).toEqual([1, 1, 1]);
+    expect(out.shardnumsub).toEqual([['foo', 0], ['foo', 0], ['foo', 1]]);
+    expect(out.shardchannels).toEqual([[], [], ['foo']]);
+    expect(out.info).toEqual([
+      ['pubsub_channels:0', 'pubsub_patterns:1', 'pubsubshard_channels:0'],
+      ['pubsub_channels:1', 'pubsub_patterns:1', 'pubsubshard_channels:0'],
+      ['pubsub_channels:1', 'pubsub_patterns:1', 'pubsubshard_channels:1'],
+    ]);
+    expect(out.pubsubClients).toEqual([1, 1, 1]);
+    expect(out.killElsewhere).toBe(0); // no client of that id on this node
+    const ev = (key: string, event: string) => [`pmessage __key*__:* __keyevent@0__:${event} ${key}`, `pmessage __key*__:* __keyspace@0__:${key} ${event}`];
+    expect(out.received).toEqual([
+      [...ev('b', 'expire'), ...ev('b', 'expired'), ...ev('b', 'set')].sort(),
+      ['message chan a', 'message chan b', 'message chan c'],
+      ['message chan a', 'message chan b', 'message chan c', 'pmessage ch* chan a', 'pmessage ch* chan b', 'pmessage ch* chan c', 'smessage foo s'],
+    ]);
+  });
+
   // skip: no REDIS_CLUSTER_URL (a real 3-master cluster): skipped with the warning printed at the top; CI starts one (.ci/start-cluster.sh)
   (REAL ? describe : describe.skip)('the same scenarios on the real cluster at REDIS_CLUSTER_URL', () => {
     let real: Target;
@@ -256,12 +280,70 @@ describe('serve({ cluster: 3 }): a Redis Cluster of 3 masters over one keyspace'
       const [onFake, onReal] = [await nodeRedisScenario(fake), await nodeRedisScenario(real)];
       expect(onFake).toEqual(onReal);
     });
+
+    it('pub/sub counts, deliveries and keyspace notifications per node: every reply equal', async () => {
+      const [onFake, onReal] = [await pubsubScenario(fake), await pubsubScenario(real)];
+      expect(onFake).toEqual(onReal);
+    });
   });
 });
 
 // A cluster of the post-7.4 build is started with
 // REDIS_SERVER=<its redis-server> REDIS_CLI=<its redis-cli> .ci/start-cluster.sh (CI starts one).
 // skip: no REDIS_UNSTABLE_CLUSTER_URL: no such cluster to compare with
+/**
+ * Pub/sub on a 3-master cluster, one plain client and one subscriber per node: what each node
+ * counts (PUBLISH's receivers, PUBSUB NUMSUB/CHANNELS/NUMPAT/SHARDNUMSUB/SHARDCHANNELS, INFO's
+ * pubsub fields, CLIENT LIST TYPE pubsub), what each subscriber receives (PUBLISH crosses the
+ * cluster bus; keyspace notifications stay on the key's node, the expired one included), and
+ * CLIENT KILL of another node's client. notify-keyspace-events is set to KEA and restored.
+ */
+async function pubsubScenario(t: Target): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = {};
+  const nodes = t.nodes.map((n) => new Redis({ ...n, lazyConnect: true }));
+  const subs = t.nodes.map((n) => new Redis({ ...n, lazyConnect: true }));
+  await Promise.all([...nodes, ...subs].map((c) => c.connect()));
+  const saved = (await Promise.all(nodes.map((c) => c.config('GET', 'notify-keyspace-events')))) as string[][];
+  const got: string[][] = subs.map(() => []);
+  subs.forEach((sub, i) => {
+    sub.on('message', (ch: string, m: string) => got[i].push(`message ${ch} ${m}`));
+    sub.on('pmessage', (p: string, ch: string, m: string) => got[i].push(`pmessage ${p} ${ch} ${m}`));
+    sub.on('smessage', (ch: string, m: string) => got[i].push(`smessage ${ch} ${m}`));
+  });
+  const perNode = (f: (c: Redis) => Promise<unknown>) => Promise.all(nodes.map(f));
+  try {
+    await perNode((c) => c.flushall());
+    await perNode((c) => c.config('SET', 'notify-keyspace-events', 'KEA'));
+    await subs[1].subscribe('chan');
+    await subs[2].subscribe('chan');
+    await subs[2].psubscribe('ch*');
+    await subs[0].psubscribe('__key*__:*');
+    await subs[1].psubscribe('__key*__:*');
+    out.ssubscribe = await subs[2].ssubscribe('foo'); // slot 12182: the third master's
+    out.publish = [await nodes[0].publish('chan', 'a'), await nodes[1].publish('chan', 'b'), await nodes[2].publish('chan', 'c')];
+    out.spublish = await nodes[2].spublish('foo', 's');
+    out.numsub = await perNode((c) => c.pubsub('NUMSUB', 'chan', 'other'));
+    out.channels = await perNode((c) => c.pubsub('CHANNELS'));
+    out.numpat = await perNode((c) => c.pubsub('NUMPAT'));
+    out.shardnumsub = await perNode((c) => c.pubsub('SHARDNUMSUB', 'foo'));
+    out.shardchannels = await perNode((c) => c.pubsub('SHARDCHANNELS'));
+    out.info = await perNode(async (c) => ((await c.info('stats')) as string).split('\r\n').filter((l) => /^pubsub(shard)?_(channels|patterns)/.test(l)));
+    out.pubsubClients = await perNode(async (c) => ((await c.call('CLIENT', 'LIST', 'TYPE', 'pubsub')) as string).trim().split('\n').length);
+    out.killElsewhere = await outcome(t, nodes[0].client('KILL', 'ID', String(await subs[2].client('ID'))));
+    await nodes[0].set('b', '1', 'PX', 20); // slot 3300: the first master's
+    await nodes[2].set('foo', '1');
+    // every delivery in (the last one: b's expiry on the first master, within Redis's 100 ms cycles)
+    for (let waited = 0; waited < 3000 && !got[0].some((m) => m.endsWith(':b expired')); waited += 20) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 50));
+    out.received = got.map((msgs) => [...msgs].sort());
+  } finally {
+    await Promise.all(nodes.map((c, i) => c.config('SET', 'notify-keyspace-events', saved[i][1] ?? '').catch(() => undefined)));
+    await perNode((c) => c.flushall());
+    await Promise.all([...nodes, ...subs].map((c) => c.quit().catch(() => undefined)));
+  }
+  return out;
+}
+
 (REAL_UNSTABLE ? describe : describe.skip)('serve({ cluster: 3, redisVersion: 8.10 }) and a cluster of the post-7.4 build', () => {
   let server: RedisServer;
   beforeAll(async () => {
@@ -273,5 +355,11 @@ describe('serve({ cluster: 3 }): a Redis Cluster of 3 masters over one keyspace'
     const fake = { nodes: server.nodes.map((n) => ({ host: n.host, port: n.port })) };
     const real = await discover(REAL_UNSTABLE as string);
     expect(await ioredisScenario(fake)).toEqual(await ioredisScenario(real));
+  });
+
+  it('pub/sub counts, deliveries and keyspace notifications per node: every reply equal', async () => {
+    const fake = { nodes: server.nodes.map((n) => ({ host: n.host, port: n.port })) };
+    const real = await discover(REAL_UNSTABLE as string);
+    expect(await pubsubScenario(fake)).toEqual(await pubsubScenario(real));
   });
 });

@@ -930,7 +930,18 @@ export function createConnection(options: ConnectionOptions = {}): Connection {
 
 setConnectionLookup((id) => registeredById(id) as Connection | null, () => openConnections());
 
-/** Every open connection (CLIENT LIST, INFO clients), in id order. */
+/** Every open connection of every server in the process, in id order. */
 export function openConnections(): Iterable<Connection> {
   return openRegistered() as IterableIterator<Connection>;
+}
+
+/**
+ * The open connections of the Redis process `conn` talks to, in id order: the same server
+ * (host:port keyspace) and, in cluster mode, the same node — what CLIENT LIST, CLIENT KILL,
+ * CLIENT UNBLOCK and INFO clients see on Redis, where each node is a process of its own.
+ */
+export function* nodeConnections(conn: Connection): IterableIterator<Connection> {
+  const server = conn.server;
+  const node = conn.clusterNode;
+  for (const c of openConnections()) if (c.server === server && c.clusterNode === node) yield c;
 }

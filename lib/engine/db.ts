@@ -13,6 +13,7 @@ import { publishMessage, publishToSelf } from './commands/pubsub';
 import { type Connection, openConnections } from './connection';
 import type { ServerState } from './registry';
 import { prngOf } from '../keyspace/prng';
+import { keyHashSlot } from '../bytes/crc16';
 import { touchAllWatchedKeysInDbs } from './watch';
 import { hasUnrestrictedKeyAccess } from './acl';
 
@@ -32,15 +33,17 @@ export function publishKeyspaceEvent(conn: Connection, ks: Keyspace, type: strin
   // array, ahead of the command's reply), as a PUBLISH to itself; a key whose bytes are not UTF-8
   // is left to the server's delivery
   const self = conn.pushesInline && conn.subscriptionCount > 0 && toByteString(decodeBytes(fullKey)) === fullKey;
+  // in a cluster the node the command ran on (the key's) publishes, to its own subscribers only
+  const node = conn.clusterNode;
   if (flags.includes('K')) {
     const channel = `__keyspace@${ks.dbIndex}__:${fullKey}`;
     if (self) publishToSelf(conn, channel, event);
-    publishMessage(server, channel, event);
+    publishMessage(server, channel, event, node, 'node');
   }
   if (flags.includes('E')) {
     const channel = `__keyevent@${ks.dbIndex}__:${event}`;
     if (self) publishToSelf(conn, channel, fullKey);
-    publishMessage(server, channel, fullKey);
+    publishMessage(server, channel, fullKey, node, 'node');
   }
 }
 
@@ -65,8 +68,11 @@ export function serverEventSink(server: ServerState): (db: number, type: string,
   return (db, type, event, fullKey) => {
     const flags = serverNotifyFlags(server);
     if (!flags || !(flags.includes(type) || (flags.includes('A') && 'g$lshzxetd'.includes(type)))) return;
-    if (flags.includes('K')) publishMessage(server, `__keyspace@${db}__:${fullKey}`, event);
-    if (flags.includes('E')) publishMessage(server, `__keyevent@${db}__:${event}`, fullKey);
+    // in a cluster the node that owns the key's slot publishes (to its own subscribers only)
+    const cluster = server.cluster;
+    const node = cluster === null ? null : cluster.nodeOfSlot(keyHashSlot(fullKey));
+    if (flags.includes('K')) publishMessage(server, `__keyspace@${db}__:${fullKey}`, event, node, 'node');
+    if (flags.includes('E')) publishMessage(server, `__keyevent@${db}__:${event}`, fullKey, node, 'node');
   };
 }
 

@@ -61,6 +61,8 @@ export interface BusyScript {
 export interface ShardSubscriber {
   /** Deliver `[smessage, channel, message]` (byte strings). */
   deliverShardMessage(channel: string, message: string): void;
+  /** Cluster mode: the node the subscriber is connected to (null: a single server). */
+  readonly clusterNode: number | null;
 }
 
 /** A server's CONFIG and ACL users at one moment (ServerState.settingsSnapshot). */

@@ -279,7 +279,7 @@ export class TrackingState {
     let target = c;
     let redirected = false;
     if (ct.redirect !== 0) {
-      const r = connectionById(ct.redirect);
+      const r = connectionNear(ct.redirect, c);
       if (r === null) {
         ct.brokenRedirect = true;
         if (c.protocol === 3) c.push(new PushReply(['tracking-redir-broken', ct.redirect]));
@@ -372,6 +372,12 @@ function connectionById(id: number): Connection | null {
   return lookup?.(id) ?? null;
 }
 
+/** The open connection of id `id` on the Redis process `near` talks to (same server, same cluster node), or null. */
+function connectionNear(id: number, near: Connection): Connection | null {
+  const c = connectionById(id);
+  return c !== null && c.server === near.server && c.clusterNode === near.clusterNode ? c : null;
+}
+
 function* trackingConnections(server: ServerState): IterableIterator<Connection> {
   for (const c of everyOpen?.() ?? []) if (c.server === server && c.tracking !== null) yield c;
 }
@@ -411,7 +417,7 @@ export function clientTracking(conn: Connection, argv: string[], parseId: (s: st
       if (redirect !== 0) throw new CommandError('ERR A client can only redirect to a single other client');
       const id = parseId(argv[j]);
       if (id === null) throw new CommandError('ERR value is not an integer or out of range');
-      if (connectionById(Number(id)) === null) throw new CommandError('ERR The client ID you want redirect to does not exist');
+      if (connectionNear(Number(id), conn) === null) throw new CommandError('ERR The client ID you want redirect to does not exist');
       redirect = Number(id);
     } else if (a === 'bcast') opts.bcast = true;
     else if (a === 'optin') opts.optin = true;

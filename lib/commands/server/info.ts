@@ -51,8 +51,8 @@ export interface InfoSource {
   readonly stats: ServerStats;
   /** ACL denials (INFO acl_access_denied_*). */
   readonly aclDenied?: { readonly auth: number; readonly cmd: number; readonly key: number; readonly channel: number };
-  readonly pubsubChannels: number;
-  readonly pubsubPatterns: number;
+  /** pubsub_channels, pubsub_patterns, pubsubshard_channels (the node's own in a cluster). */
+  readonly pubsub: { readonly channels: number; readonly patterns: number; readonly shardChannels: number };
   /** Non-empty databases in index order; avgTtl in ms. */
   readonly keyspace: readonly { db: number; keys: number; expires: number; avgTtl: number; subexpiry?: number }[];
   /** used_memory (lib/engine/maxmemory.ts usedMemory); without it, KEY_OVERHEAD per key. */
@@ -279,9 +279,9 @@ const SECTIONS: Record<string, Field[]> = {
     ['current_eviction_exceeded_time', '0'],
     ['keyspace_hits', (s) => s.stats.keyspaceHits],
     ['keyspace_misses', (s) => s.stats.keyspaceMisses],
-    ['pubsub_channels', (s) => s.pubsubChannels],
-    ['pubsub_patterns', (s) => s.pubsubPatterns],
-    ['pubsubshard_channels', '0'],
+    ['pubsub_channels', (s) => s.pubsub.channels],
+    ['pubsub_patterns', (s) => s.pubsub.patterns],
+    ['pubsubshard_channels', (s) => s.pubsub.shardChannels],
     ['latest_fork_usec', '0'],
     ['total_forks', '0'],
     ['migrate_cached_sockets', '0'],

@@ -31,7 +31,7 @@ import { CommandError, ERR_SYNTAX, errSubcommandSyntax, errorArg } from '../../e
 import { OK, PushReply, SimpleString, VerbatimReply } from '../../reply/reply';
 import { helpFooter, type RedisVersion, supports, versionIndex } from '../../version';
 import type { ConnectionCommandSpec, ConnectionHandler } from '../command-types';
-import { type Connection, openConnections } from '../connection';
+import { type Connection, nodeConnections } from '../connection';
 import { setClientName, validClientName } from './connection';
 import * as trackingModule from '../tracking';
 import * as pauseImpl from '../pause';
@@ -221,13 +221,13 @@ const list: ConnectionHandler = (conn, argv) => {
       if (n === null) throw new CommandError('ERR Invalid client ID');
       return Number(n);
     });
-    const byId = new Map([...openConnections()].map((c) => [c.id, c]));
+    const byId = new Map([...nodeConnections(conn)].map((c) => [c.id, c]));
     const lines = ids.map((id) => byId.get(id)).filter((c): c is Connection => c !== undefined);
     return new VerbatimReply(lines.map((c) => `${clientInfoLine(c, conn)}\n`).join(''));
   } else if (argv.length !== 2) {
     throw new CommandError(ERR_SYNTAX);
   }
-  const lines = [...openConnections()].filter(keep).map((c) => `${clientInfoLine(c, conn)}\n`);
+  const lines = [...nodeConnections(conn)].filter(keep).map((c) => `${clientInfoLine(c, conn)}\n`);
   return new VerbatimReply(lines.join(''));
 };
 
@@ -275,7 +275,7 @@ const kill: ConnectionHandler = (conn, argv) => {
   const now = conn.keyspace.clock.now();
   let killed = 0;
   let closeSelf = false;
-  for (const c of [...openConnections()]) {
+  for (const c of [...nodeConnections(conn)]) {
     if (addr !== null && c.addr !== addr) continue;
     if (laddr !== null && c.laddr !== laddr) continue;
     if (!isType(c)) continue;
@@ -296,7 +296,7 @@ const kill: ConnectionHandler = (conn, argv) => {
   return killed;
 };
 
-const unblock: ConnectionHandler = (_conn, argv) => {
+const unblock: ConnectionHandler = (conn, argv) => {
   let error = false;
   if (argv.length === 4) {
     const how = argv[3].toLowerCase();
@@ -305,7 +305,7 @@ const unblock: ConnectionHandler = (_conn, argv) => {
   } else if (argv.length > 4) throw new CommandError(errSubcommandSyntax(argv[1], 'client')); // networking.c: argc 3 or 4 only
   const n = parseInt64(argv[2]);
   if (n === null) throw new CommandError('ERR value is not an integer or out of range');
-  const target = [...openConnections()].find((c) => c.id === Number(n));
+  const target = [...nodeConnections(conn)].find((c) => c.id === Number(n));
   if (!target) return 0;
   return target.unblock(error ? new CommandError('UNBLOCKED client unblocked via CLIENT UNBLOCK') : undefined) ? 1 : 0;
 };

@@ -21,7 +21,8 @@ import { globMatch } from '../../bytes/glob';
 import { helpFooter } from '../../version';
 import type { ConnectionCommandSpec, ConnectionHandler } from '../command-types';
 import type { Connection } from '../connection';
-import type { ServerState } from '../registry';
+import { EngineBuiltinHost } from '../connection/builtin-host';
+import type { ServerState, ShardSubscriber } from '../registry';
 
 /** What a SUBSCRIBE-family command resolves with: its confirmations were pushed. */
 export const NO_REPLY: PushReply = new PushReply([]);
@@ -58,15 +59,21 @@ class Confirmations {
  * deliver through `process.nextTick`: collected on the server and delivered on Node's own nextTick
  * (fake timers that fake nextTick never hold them back) or before the next command of any client,
  * whichever comes first.
+ *
+ * Cluster mode (`node`: the cluster node publishing; null outside a cluster): each node is a
+ * Redis process of its own, so the count is that node's subscribers only. `reach` 'cluster' (the
+ * PUBLISH command: the cluster bus carries the message to every node, cluster.c
+ * clusterPropagatePublish) delivers to the subscribers of every node; 'node' (keyspace
+ * notifications: notify.c publishes on the node that owns the key, nowhere else) to the node's own.
  */
-export function publishMessage(server: ServerState, channel: string, message: string): number {
+export function publishMessage(server: ServerState, channel: string, message: string, node: number | null = null, reach: 'cluster' | 'node' = 'cluster'): number {
   const proc = process;
   const current = proc.nextTick;
   const outer = collectingFor;
   collectingFor = server;
   proc.nextTick = collectDelivery as typeof proc.nextTick;
   try {
-    return publishNow(server, channel, message);
+    return node === null ? publishNow(server, channel, message) : publishOnNode(server, channel, message, node, reach === 'node');
   } finally {
     proc.nextTick = current;
     collectingFor = outer;
@@ -127,30 +134,109 @@ export function publishToSelf(conn: Connection, channel: string, message: string
   }
 }
 
-/** The channels (or patterns: byte strings) with a subscriber on an emitter (ioredis-mock's `instanceListeners`). */
-function subscribedNames(emitter: ServerState['channels']): string[] {
+/** ioredis-mock's emitter: EventEmitter + its `instanceListeners` (channel → subscriber instance → listener). */
+type ChannelEmitter = ServerState['channels'];
+type Listeners = Map<unknown, (message: string, channel?: string) => void>;
+
+function listenersOf(emitter: ChannelEmitter): Map<unknown, Listeners> | undefined {
+  return (emitter as { instanceListeners?: Map<unknown, Listeners> }).instanceListeners;
+}
+
+/**
+ * The cluster node a subscriber (an emitter's instance: a connection's EngineBuiltinHost, or an
+ * ioredis-mock instance) is connected to; null when it has none (outside a cluster).
+ */
+function nodeOfSubscriber(instance: unknown): number | null {
+  return instance instanceof EngineBuiltinHost ? instance.conn.clusterNode : null;
+}
+
+/** A subscriber counted on `node` (null: on every node). */
+function onNode(instance: unknown, node: number | null): boolean {
+  if (node === null) return true;
+  const own = nodeOfSubscriber(instance);
+  return own === null || own === node;
+}
+
+/** How many subscribers of `name` (channel or pattern) an emitter has on `node` (null: in all). */
+function subscribersOn(emitter: ChannelEmitter, name: string, node: number | null): number {
+  if (node === null) return emitter.listenerCount(name);
+  let n = 0;
+  for (const instance of listenersOf(emitter)?.get(name)?.keys() ?? []) if (onNode(instance, node)) n++;
+  return n;
+}
+
+/**
+ * The channels (or patterns: byte strings) with a subscriber on an emitter (ioredis-mock's
+ * `instanceListeners`), on cluster node `node` (null: on any).
+ */
+function subscribedNames(emitter: ChannelEmitter, node: number | null = null): string[] {
   const out: string[] = [];
-  const byName = (emitter as { instanceListeners?: Map<unknown, Map<unknown, unknown>> }).instanceListeners;
-  for (const [k, listeners] of byName ?? []) {
+  for (const [k, listeners] of listenersOf(emitter) ?? []) {
     if (listeners.size === 0 || typeof k !== 'string' || emitter.listenerCount(k) === 0) continue;
+    if (node !== null && subscribersOn(emitter, k, node) === 0) continue;
     out.push(k);
   }
   return out;
 }
 
-/** SPUBLISH shardchannel message: the shard channel's SSUBSCRIBE subscribers only (7.0). */
-export function publishShardMessage(server: ServerState, channel: string, message: string): number {
+/**
+ * `publishNow` in a cluster: the receivers counted are those of `node`; the message goes to
+ * every node's subscribers, or only to `node`'s when `nodeOnly` (keyspace notifications).
+ * Listeners run in the emitters' order (subscription order), as `emit` calls them.
+ */
+function publishOnNode(server: ServerState, channel: string, message: string, node: number, nodeOnly: boolean): number {
+  let receivers = 0;
+  // a channel's listener takes the message; a pattern's the message and the channel
+  const deliver = (emitter: ChannelEmitter, name: string, channelOfPattern?: string): void => {
+    for (const [instance, listener] of [...(listenersOf(emitter)?.get(name) ?? [])]) {
+      const here = onNode(instance, node);
+      if (here) receivers++;
+      if (here || !nodeOnly) listener(message, channelOfPattern);
+    }
+  };
+  deliver(server.channels, channel);
+  const patterns = server.patternChannels;
+  for (const pattern of subscribedNames(patterns)) if (globMatch(pattern, channel)) deliver(patterns, pattern, channel);
+  return receivers;
+}
+
+/**
+ * SPUBLISH shardchannel message: the shard channel's SSUBSCRIBE subscribers only (7.0). In a
+ * cluster they are all on the node that owns the channel's slot (SSUBSCRIBE elsewhere is MOVED),
+ * the node that runs the SPUBLISH; the count is `node`'s (null: every subscriber).
+ */
+export function publishShardMessage(server: ServerState, channel: string, message: string, node: number | null = null): number {
   const subs = server.shardChannels.get(channel);
   if (!subs) return 0;
   for (const s of [...subs]) s.deliverShardMessage(channel, message);
-  return subs.size;
+  return shardSubscribersOn(subs, node);
 }
 
-/** Active channels (with a subscriber) of the emitters, as byte strings, matching `pattern`. */
-function activeChannels(server: ServerState, pattern: string | undefined): string[] {
+/** Shard-channel subscribers (connections) on cluster node `node` (null: all). */
+function shardSubscribersOn(subs: ReadonlySet<ShardSubscriber>, node: number | null): number {
+  if (node === null) return subs.size;
+  let n = 0;
+  for (const c of subs) if (c.clusterNode === null || c.clusterNode === node) n++;
+  return n;
+}
+
+/** Active channels (with a subscriber on `node`, null: anywhere) of the emitters, byte strings, matching `pattern`. */
+function activeChannels(server: ServerState, pattern: string | undefined, node: number | null): string[] {
   const out: string[] = [];
-  for (const bytes of subscribedNames(server.channels)) if (pattern === undefined || globMatch(pattern, bytes)) out.push(bytes);
+  for (const bytes of subscribedNames(server.channels, node)) if (pattern === undefined || globMatch(pattern, bytes)) out.push(bytes);
   return out;
+}
+
+/**
+ * INFO's pub/sub figures for `conn`'s node (each cluster node counts its own subscribers):
+ * pubsub_channels, pubsub_patterns (distinct names with a subscriber), pubsubshard_channels.
+ */
+export function pubsubCounts(conn: Connection): { channels: number; patterns: number; shardChannels: number } {
+  const node = conn.clusterNode;
+  const server = conn.server;
+  let shardChannels = 0;
+  for (const subs of server.shardChannels.values()) if (shardSubscribersOn(subs, node) > 0) shardChannels++;
+  return { channels: subscribedNames(server.channels, node).length, patterns: subscribedNames(server.patternChannels, node).length, shardChannels };
 }
 
 /** PUBSUB HELP lines (pubsub.c pubsubCommand; "Prints" became "Print" in 7.2). */
@@ -180,25 +266,31 @@ function atMostPattern(argv: string[]): string | undefined {
   return argv[2];
 }
 
-const channelsRun: ConnectionHandler = (conn, argv) => activeChannels(conn.server, atMostPattern(argv));
+// In a cluster each node answers for its own subscribers (conn.clusterNode; null: a single server)
+const channelsRun: ConnectionHandler = (conn, argv) => activeChannels(conn.server, atMostPattern(argv), conn.clusterNode);
 const numsubRun: ConnectionHandler = (conn, argv) => {
   const out: (string | number)[] = [];
-  for (const ch of argv.slice(2)) out.push(ch, conn.server.channels.listenerCount(ch));
+  for (const ch of argv.slice(2)) out.push(ch, subscribersOn(conn.server.channels, ch, conn.clusterNode));
   return out;
 };
 const numpatRun: ConnectionHandler = (conn) => {
   // dictSize(server.pubsub_patterns): distinct patterns with a subscriber
-  return subscribedNames(conn.server.patternChannels).length;
+  return subscribedNames(conn.server.patternChannels, conn.clusterNode).length;
 };
 const shardChannelsRun: ConnectionHandler = (conn, argv) => {
   const pattern = atMostPattern(argv);
   const out: string[] = [];
-  for (const ch of conn.server.shardChannels.keys()) if (pattern === undefined || globMatch(pattern, ch)) out.push(ch);
+  for (const [ch, subs] of conn.server.shardChannels) {
+    if (shardSubscribersOn(subs, conn.clusterNode) > 0 && (pattern === undefined || globMatch(pattern, ch))) out.push(ch);
+  }
   return out;
 };
 const shardNumsubRun: ConnectionHandler = (conn, argv) => {
   const out: (string | number)[] = [];
-  for (const ch of argv.slice(2)) out.push(ch, conn.server.shardChannels.get(ch)?.size ?? 0);
+  for (const ch of argv.slice(2)) {
+    const subs = conn.server.shardChannels.get(ch);
+    out.push(ch, subs === undefined ? 0 : shardSubscribersOn(subs, conn.clusterNode));
+  }
   return out;
 };
 
@@ -264,7 +356,7 @@ export const specs: readonly ConnectionCommandSpec[] = [
     arity: 3,
     run(conn, argv) {
       if (conn.pushesInline && conn.subscriptionCount > 0) publishToSelf(conn, argv[1], argv[2]);
-      const receivers = publishMessage(conn.server, argv[1], argv[2]);
+      const receivers = publishMessage(conn.server, argv[1], argv[2], conn.clusterNode);
       if (conn.server.cluster === null) conn.forcePropagation(); // PUBLISH is replicated (not in a cluster)
       return receivers;
     },
@@ -285,7 +377,7 @@ export const specs: readonly ConnectionCommandSpec[] = [
     name: 'spublish',
     arity: 3,
     run(conn, argv) {
-      const receivers = publishShardMessage(conn.server, argv[1], argv[2]);
+      const receivers = publishShardMessage(conn.server, argv[1], argv[2], conn.clusterNode);
       if (conn.server.cluster === null) conn.forcePropagation();
       return receivers;
     },

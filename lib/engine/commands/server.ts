@@ -33,11 +33,12 @@ import { OK, type Reply, SimpleString, VerbatimReply } from '../../reply/reply';
 import type { ConnectionCommandSpec } from '../command-types';
 import { librariesOf } from '../../scripting/libraries';
 import { aclStateOf, categoriesOf, commandsInCategory } from '../acl';
-import { type Connection, builtinArity, connectionClosedError, openConnections } from '../connection';
+import { type Connection, builtinArity, connectionClosedError, nodeConnections, openConnections } from '../connection';
 import type { ServerState } from '../registry';
 import { RedisHash } from '../../model/hash';
 import { supports } from '../../version';
 import { CONNECTION_COMMANDS } from './index';
+import { pubsubCounts } from './pubsub';
 import { monitorCommand } from '../connection/monitor';
 import { usedMemory } from '../maxmemory';
 import { touchAllWatchedKeysInDbs } from '../watch';
@@ -52,7 +53,7 @@ const mockclock = (): typeof import('../../commands/server/mockclock') => requir
 /** INFO's view of `server` now (`conn` asks). */
 export function infoSource(conn: Connection): InfoSource {
   const server = conn.server;
-  const conns = [...openConnections()].filter((c) => c.server === server);
+  const conns = [...nodeConnections(conn)]; // in a cluster: the node's own clients
   const blockingKeys = new Map<string, boolean>();
   const keyspace: { db: number; keys: number; expires: number; avgTtl: number; subexpiry: number }[] = [];
   for (const ks of [...server.keyspaces()].sort((a, b) => a.dbIndex - b.dbIndex)) {
@@ -100,8 +101,7 @@ export function infoSource(conn: Connection): InfoSource {
       maxclients: Number(server.config.get('maxclients') ?? 10000),
     },
     stats: server.stats,
-    pubsubChannels: server.channels.eventNames().length,
-    pubsubPatterns: server.patternChannels.eventNames().length,
+    pubsub: pubsubCounts(conn),
     keyspace,
     usedMemory: usedMemory(server),
     scripts: server.scripts.size,

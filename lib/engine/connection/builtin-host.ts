@@ -48,7 +48,7 @@ export class EngineBuiltinHost {
   readonly watching = new Set<string>();
   readonly customCommands = {};
   readonly shaScripts = {};
-  constructor(private readonly conn: Connection) {}
+  constructor(readonly conn: Connection) {}
   get data(): unknown {
     return this.conn.keyViews().data;
   }
