@@ -53,7 +53,7 @@ import {
   runStreamCommand,
   streamMethod,
   withCallback,
-  withFriendlyStack,
+  answered,
 } from './methods';
 import { installPipeline } from './pipeline';
 import { MethodLayer } from './method-layer';
@@ -313,7 +313,7 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
     defineMethod(proto, method, function call(this: Instance, ...args: unknown[]) {
       const cb = popCallback(args);
       const [name, ...rest] = args;
-      return withCallback(withFriendlyStack(this, delivered(withClientTimeouts(this, name, rest, 0, callCommand(this, name, rest, buffers)))), cb);
+      return answered(this, name, rest, 0, callCommand(this, name, rest, buffers), cb);
     });
   }
 
@@ -427,7 +427,7 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
   // execBuffer: EXEC's replies as they are (ioredis does not wrap them), values as Buffers
   defineMethod(proto, 'execBuffer', function execBuffer(this: Instance, callback?: unknown) {
     const cb = typeof callback === 'function' ? (callback as never) : undefined;
-    return withCallback(withFriendlyStack(this, delivered(withClientTimeouts(this, 'exec', [], 0, runEngineCommand(this, emulators, 'exec', [], true)))), cb);
+    return answered(this, 'exec', [], 0, runEngineCommand(this, emulators, 'exec', [], true), cb);
   });
 
   // --- scripts: ioredis `defineCommand(name, { numberOfKeys?, lua })` (per instance, as ioredis)
@@ -478,7 +478,7 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
           forget(this);
           return attempt();
         });
-        return withCallback(withFriendlyStack(this, delivered(withClientTimeouts(this, 'evalsha', raw, 0, reply))), cb);
+        return answered(this, 'evalsha', raw, 0, reply, cb);
       };
     this[name] = method(false);
     this[`${name}Buffer`] = method(true);

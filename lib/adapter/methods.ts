@@ -69,7 +69,7 @@ const PACKAGE_DIR = dirname(__dirname);
  * first frame outside the package. Called synchronously inside the method; `reply` as it is
  * without the option.
  */
-export function withFriendlyStack<T>(redis: Instance, reply: Promise<T>): Promise<T> {
+function withFriendlyStack<T>(redis: Instance, reply: Promise<T>): Promise<T> {
   if (!redis?.options?.showFriendlyErrorStack) return reply;
   const site = new Error().stack ?? '';
   return reply.catch((err: unknown) => {
@@ -81,6 +81,16 @@ export function withFriendlyStack<T>(redis: Instance, reply: Promise<T>): Promis
     }
     return Promise.reject(err);
   });
+}
+
+/**
+ * A method's reply as ioredis hands it back: its client timeouts (commandTimeout,
+ * blockingTimeout: `withClientTimeouts`, `args` from index `from`), the delivery timing,
+ * showFriendlyErrorStack, then the node-style callback when one was given. Called synchronously
+ * inside the method (the friendly stack is the caller's).
+ */
+export function answered(redis: Instance, name: unknown, args: readonly unknown[], from: number, reply: Promise<unknown>, cb: Callback | undefined): Promise<unknown> {
+  return withCallback(withFriendlyStack(redis, delivered(withClientTimeouts(redis, name, args, from, reply))), cb);
 }
 
 function callBack(cb: Callback, args: [unknown, unknown?]): void {
@@ -872,15 +882,14 @@ export function streamMethod(emulators: EmulatorTable, name: string, buffers: bo
       if (verdict === 'park') return new Promise(() => undefined);
       return verdict.then(() => runStreamMethodAfterTurn(this, emulators, lane, seen, call, flat, buffers));
     }
-    const reply = withFriendlyStack(this, delivered(withClientTimeouts(this, name, call, 1, runStreamMethod(this, emulators, lane, seen, call, flat, buffers))));
-    return cb === undefined ? reply : withCallback(reply, cb);
+    return answered(this, name, call, 1, runStreamMethod(this, emulators, lane, seen, call, flat, buffers), cb);
   };
 }
 
 export function engineMethod(emulators: EmulatorTable, name: string, buffers: boolean) {
   return function engineCommand(this: Instance, ...args: unknown[]): Promise<unknown> {
     const cb = popCallback(args);
-    return withCallback(withFriendlyStack(this, delivered(withClientTimeouts(this, name, args, 0, runEngineCommand(this, emulators, name, args, buffers)))), cb);
+    return answered(this, name, args, 0, runEngineCommand(this, emulators, name, args, buffers), cb);
   };
 }
 
@@ -888,6 +897,6 @@ export function builtinMethod(emulators: EmulatorTable, name: string, emulator: 
   const base = name.endsWith('Buffer') ? name.slice(0, -'Buffer'.length) : name;
   return function builtinCommand(this: Instance, ...args: unknown[]): Promise<unknown> {
     const cb = popCallback(args);
-    return withCallback(withFriendlyStack(this, delivered(withClientTimeouts(this, name, args, 0, runBuiltinCommand(this, emulators, name, base, emulator, args)))), cb);
+    return answered(this, name, args, 0, runBuiltinCommand(this, emulators, name, base, emulator, args), cb);
   };
 }

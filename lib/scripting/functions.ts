@@ -25,6 +25,7 @@ import {
   checkScriptOom,
   clusterState,
   createEngine,
+  engineIn,
   functionEnginesByServer,
   functionLoad,
   hook,
@@ -163,14 +164,9 @@ function createFunctionEngine(version: RedisVersion): Engine {
   return engine;
 }
 
+/** The Lua engine for Redis Functions of `conn`'s server and emulated version (made on first use). */
 function functionEngineFor(conn: Connection): Engine {
-  const server = conn.server;
-  const version = conn.keyspace.redisVersion;
-  let byVersion = functionEnginesByServer.get(server);
-  if (!byVersion) functionEnginesByServer.set(server, (byVersion = new Map()));
-  let engine = byVersion.get(version);
-  if (!engine) byVersion.set(version, (engine = createFunctionEngine(version)));
-  return engine;
+  return engineIn(functionEnginesByServer, conn, createFunctionEngine);
 }
 
 function setLoadGlobals(engine: Engine, load: boolean): void {

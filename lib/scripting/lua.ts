@@ -244,13 +244,18 @@ function versionInfo(v: RedisVersion): { text: string; num: number } {
   return { text, num: (a << 16) | (b << 8) | c };
 }
 
+/** The Lua engine for EVAL scripts of `conn`'s server and emulated version (made on first use). */
 export function engineFor(conn: Connection): Engine {
-  const server = conn.server;
+  return engineIn(enginesByServer, conn, createEngine);
+}
+
+/** The engine of `table` for `conn`'s server and emulated version, made by `create` on first use. */
+export function engineIn(table: WeakMap<ServerState, Map<RedisVersion, Engine>>, conn: Connection, create: (version: RedisVersion) => Engine): Engine {
   const version = conn.keyspace.redisVersion;
-  let byVersion = enginesByServer.get(server);
-  if (!byVersion) enginesByServer.set(server, (byVersion = new Map()));
+  let byVersion = table.get(conn.server);
+  if (!byVersion) table.set(conn.server, (byVersion = new Map()));
   let engine = byVersion.get(version);
-  if (!engine) byVersion.set(version, (engine = createEngine(version)));
+  if (!engine) byVersion.set(version, (engine = create(version)));
   return engine;
 }
 
