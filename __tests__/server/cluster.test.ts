@@ -240,7 +240,7 @@ describe('serve({ cluster: 3 }): a Redis Cluster of 3 masters over one keyspace'
     expect(out.del).toBe(2);
   });
 
-  it('counts pub/sub per node as each node of a 7.0.15 cluster does, and keeps keyspace notifications on the key\'s node', async () => {
+  it('counts pub/sub and clients per node as each node of a 7.0.15 cluster does, keeps keyspace notifications, MONITOR and BCAST tracking on the key\'s node, and says mode cluster', async () => {
     const out = await pubsubScenario(fake);
     expect(out.publish).toEqual([0, 1, 2]);
     expect(out.spublish).toBe(1);
@@ -255,13 +255,16 @@ describe('serve({ cluster: 3 }): a Redis Cluster of 3 masters over one keyspace'
       ['pubsub_channels:1', 'pubsub_patterns:1', 'pubsubshard_channels:1'],
     ]);
     expect(out.pubsubClients).toEqual([1, 1, 1]);
-    expect(out.killElsewhere).toBe(0); // no client of that id on this node
     const ev = (key: string, event: string) => [`pmessage __key*__:* __keyevent@0__:${event} ${key}`, `pmessage __key*__:* __keyspace@0__:${key} ${event}`];
     expect(out.received).toEqual([
       [...ev('b', 'expire'), ...ev('b', 'expired'), ...ev('b', 'set')].sort(),
       ['message chan a', 'message chan b', 'message chan c'],
       ['message chan a', 'message chan b', 'message chan c', 'pmessage ch* chan a', 'pmessage ch* chan b', 'pmessage ch* chan c', 'smessage foo s'],
     ]);
+    expect(out.mode).toEqual([0, 1, 2].map(() => ['redis_mode:cluster', 'cluster_connections:4']));
+    // each node's MONITOR sees its own commands; a BCAST tracker hears of its own node's keys only
+    expect((out.monitored as string[][]).map((lines) => lines.filter((l) => /^(set|echo) /.test(l)))).toEqual([['set b 2'], ['set c 2', 'set z 2', 'echo done'], ['set foo 2']]);
+    expect(out.invalidated).toEqual(['c', 'z']);
   });
 
   // skip: no REDIS_CLUSTER_URL (a real 3-master cluster): skipped with the warning printed at the top; CI starts one (.ci/start-cluster.sh)
@@ -281,7 +284,7 @@ describe('serve({ cluster: 3 }): a Redis Cluster of 3 masters over one keyspace'
       expect(onFake).toEqual(onReal);
     });
 
-    it('pub/sub counts, deliveries and keyspace notifications per node: every reply equal', async () => {
+    it('pub/sub, clients, MONITOR, tracking and keyspace notifications per node: every reply equal', async () => {
       const [onFake, onReal] = [await pubsubScenario(fake), await pubsubScenario(real)];
       expect(onFake).toEqual(onReal);
     });
@@ -290,13 +293,13 @@ describe('serve({ cluster: 3 }): a Redis Cluster of 3 masters over one keyspace'
 
 // A cluster of the post-7.4 build is started with
 // REDIS_SERVER=<its redis-server> REDIS_CLI=<its redis-cli> .ci/start-cluster.sh (CI starts one).
-// skip: no REDIS_UNSTABLE_CLUSTER_URL: no such cluster to compare with
 /**
  * Pub/sub on a 3-master cluster, one plain client and one subscriber per node: what each node
  * counts (PUBLISH's receivers, PUBSUB NUMSUB/CHANNELS/NUMPAT/SHARDNUMSUB/SHARDCHANNELS, INFO's
  * pubsub fields, CLIENT LIST TYPE pubsub), what each subscriber receives (PUBLISH crosses the
- * cluster bus; keyspace notifications stay on the key's node, the expired one included), and
- * CLIENT KILL of another node's client. notify-keyspace-events is set to KEA and restored.
+ * cluster bus; keyspace notifications stay on the key's node, the expired one included), each
+ * node's mode, MONITOR feed and BCAST tracking. notify-keyspace-events is set to KEA and restored.
+ * (Client ids are numbered per node on Redis: another node's id may name one of this node's.)
  */
 async function pubsubScenario(t: Target): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
@@ -310,7 +313,8 @@ async function pubsubScenario(t: Target): Promise<Record<string, unknown>> {
     sub.on('pmessage', (p: string, ch: string, m: string) => got[i].push(`pmessage ${p} ${ch} ${m}`));
     sub.on('smessage', (ch: string, m: string) => got[i].push(`smessage ${ch} ${m}`));
   });
-  const perNode = (f: (c: Redis) => Promise<unknown>) => Promise.all(nodes.map(f));
+  const perNode = <T>(f: (c: Redis) => Promise<T>) => Promise.all(nodes.map(f));
+  const extra: Redis[] = []; // MONITOR connections and a RESP2 subscriber, disconnected at the end
   try {
     await perNode((c) => c.flushall());
     await perNode((c) => c.config('SET', 'notify-keyspace-events', 'KEA'));
@@ -329,14 +333,44 @@ async function pubsubScenario(t: Target): Promise<Record<string, unknown>> {
     out.shardchannels = await perNode((c) => c.pubsub('SHARDCHANNELS'));
     out.info = await perNode(async (c) => ((await c.info('stats')) as string).split('\r\n').filter((l) => /^pubsub(shard)?_(channels|patterns)/.test(l)));
     out.pubsubClients = await perNode(async (c) => ((await c.call('CLIENT', 'LIST', 'TYPE', 'pubsub')) as string).trim().split('\n').length);
-    out.killElsewhere = await outcome(t, nodes[0].client('KILL', 'ID', String(await subs[2].client('ID'))));
     await nodes[0].set('b', '1', 'PX', 20); // slot 3300: the first master's
     await nodes[2].set('foo', '1');
     // every delivery in (the last one: b's expiry on the first master, within Redis's 100 ms cycles)
     for (let waited = 0; waited < 3000 && !got[0].some((m) => m.endsWith(':b expired')); waited += 20) await new Promise((r) => setTimeout(r, 20));
     await new Promise((r) => setTimeout(r, 50));
     out.received = got.map((msgs) => [...msgs].sort());
+    // each node is a process of its own: its mode, its links to the other nodes, its MONITOR
+    // feed and its BCAST tracking (a RESP2 redirection to a subscriber of __redis__:invalidate)
+    out.mode = await perNode(async (c) => [
+      ((await c.info('server')) as string).split('\r\n').find((l) => l.startsWith('redis_mode:')),
+      ((await c.info('clients')) as string).split('\r\n').find((l) => l.startsWith('cluster_connections:')),
+    ]);
+    const monitors = await perNode((c) => c.monitor());
+    extra.push(...monitors);
+    const monitored: string[][] = monitors.map(() => []);
+    monitors.forEach((m, i) => m.on('monitor', (_time: string, args: string[]) => monitored[i].push(args.join(' '))));
+    const invalidated: string[] = [];
+    // RESP2 (ioredis 6 speaks RESP3 by default, where invalidations are pushes it does not emit)
+    const sink = new Redis({ ...t.nodes[1], lazyConnect: true, protocol: 2 } as never);
+    extra.push(sink);
+    await sink.connect();
+    sink.on('message', (ch: string, m: unknown) => {
+      if (ch === '__redis__:invalidate') invalidated.push(String(m));
+    });
+    const sinkId = String(await sink.client('ID'));
+    await sink.subscribe('__redis__:invalidate');
+    await nodes[1].call('CLIENT', 'TRACKING', 'on', 'BCAST', 'REDIRECT', sinkId);
+    await nodes[0].set('b', '2'); // slot 3300: the first master's
+    await nodes[1].set('c', '2'); // 7365: the second's
+    await nodes[2].set('foo', '2'); // 12182: the third's
+    await nodes[1].set('z', '2'); // 8157: the second's
+    out.monitoredDone = await nodes[1].echo('done');
+    for (let waited = 0; waited < 2000 && !monitored[1].includes('echo done'); waited += 20) await new Promise((r) => setTimeout(r, 20));
+    out.monitored = monitored.map((lines) => lines.map((l) => l.replace(`REDIRECT ${sinkId}`, 'REDIRECT <id>')));
+    for (let waited = 0; waited < 2000 && invalidated.length < 2; waited += 20) await new Promise((r) => setTimeout(r, 20));
+    out.invalidated = invalidated;
   } finally {
+    for (const c of extra) c.disconnect();
     await Promise.all(nodes.map((c, i) => c.config('SET', 'notify-keyspace-events', saved[i][1] ?? '').catch(() => undefined)));
     await perNode((c) => c.flushall());
     await Promise.all([...nodes, ...subs].map((c) => c.quit().catch(() => undefined)));
@@ -344,6 +378,7 @@ async function pubsubScenario(t: Target): Promise<Record<string, unknown>> {
   return out;
 }
 
+// skip: no REDIS_UNSTABLE_CLUSTER_URL: no such cluster to compare with
 (REAL_UNSTABLE ? describe : describe.skip)('serve({ cluster: 3, redisVersion: 8.10 }) and a cluster of the post-7.4 build', () => {
   let server: RedisServer;
   beforeAll(async () => {
@@ -357,7 +392,7 @@ async function pubsubScenario(t: Target): Promise<Record<string, unknown>> {
     expect(await ioredisScenario(fake)).toEqual(await ioredisScenario(real));
   });
 
-  it('pub/sub counts, deliveries and keyspace notifications per node: every reply equal', async () => {
+  it('pub/sub, clients, MONITOR, tracking and keyspace notifications per node: every reply equal', async () => {
     const fake = { nodes: server.nodes.map((n) => ({ host: n.host, port: n.port })) };
     const real = await discover(REAL_UNSTABLE as string);
     expect(await pubsubScenario(fake)).toEqual(await pubsubScenario(real));

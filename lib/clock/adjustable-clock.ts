@@ -3,10 +3,10 @@
  * `FastForward`. It runs on its own (BLOCK timeouts fire in real time, so other processes see
  * a normal server), and `tick(ms)` / `setTime(ms)` shift it: timers that the new time has
  * reached fire at once, in deadline order, the rest are re-armed for their remaining time.
- * Real time comes from `perf_hooks` and timers are Node's own (./real-timers.ts), which no fake
- * timers replace.
+ * Real time is the platform's `Date.now` (./real-clock.ts wallNow) and timers are Node's own
+ * (./real-timers.ts), which no fake timers replace.
  */
-import { performance } from 'perf_hooks';
+import { wallNow } from './real-clock';
 import { Clock, ClockTimer, StreamsMockError, scheduleLong } from './clock';
 import { realClearTimeout, realSetTimeout } from './real-timers';
 
@@ -30,7 +30,7 @@ export class AdjustableClock implements Clock {
   }
 
   private static wall(): number {
-    return performance.timeOrigin + performance.now();
+    return wallNow();
   }
 
   private setOffsetFor(ms: number): void {

@@ -212,8 +212,8 @@ export class ServerState {
   declare tracking: TrackingState | null; // a short-path accessor (shortPathAccessors below)
   private trackingState: TrackingState | null = null;
   /** Connections in MONITOR mode (lib/engine/connection/monitor.ts), or null when none. */
-  declare monitors: Set<{ push(msg: Reply): void }> | null; // a short-path accessor (shortPathAccessors below)
-  private monitorSet: Set<{ push(msg: Reply): void }> | null = null;
+  declare monitors: Set<{ push(msg: Reply): void; readonly clusterNode: number | null }> | null; // a short-path accessor (shortPathAccessors below)
+  private monitorSet: Set<{ push(msg: Reply): void; readonly clusterNode: number | null }> | null = null;
 
   /**
    * True while no server-wide state asks for the general path's checks, the one flag the short

@@ -28,7 +28,7 @@ import { realSetImmediate } from '../clock/real-timers';
 import { commandSpec } from '../commands/command-data';
 import { CommandError, ERR_SYNTAX } from '../errors';
 import { MapReply, PushReply, type Reply, SetReply } from '../reply/reply';
-import { commandKeys } from './cluster';
+import { commandKeys, keyHashSlot } from './cluster';
 import type { Connection } from './connection';
 import type { ServerState } from './registry';
 import { ChurnMap } from '../model/churn-map';
@@ -243,13 +243,13 @@ export class TrackingState {
       if (state.keys.size === 0) continue;
       const written = [...state.keys].sort((a, b) => byteOrder(a[0], b[0]));
       state.keys = new Map();
-      const all = written.map(([k]) => k);
+      const cluster = this.server.cluster;
       for (const c of state.clients) {
         if (c.closed) continue;
-        if (c.tracking?.noloop) {
-          const keys = written.filter(([, by]) => by !== c).map(([k]) => k);
-          if (keys.length > 0) this.send(c, keys);
-        } else this.send(c, all);
+        // in a cluster each node broadcasts the keys written on it: those of its own slots
+        const here = cluster === null || c.clusterNode === null ? written : written.filter(([k]) => cluster.nodeOfSlot(keyHashSlot(k)) === c.clusterNode);
+        const keys = (c.tracking?.noloop ? here.filter(([, by]) => by !== c) : here).map(([k]) => k);
+        if (keys.length > 0) this.send(c, keys);
       }
     }
   }

@@ -67,6 +67,8 @@ export interface InfoSource {
   readonly config: { get(name: string): string | undefined };
   /** Cluster mode (INFO cluster_enabled). */
   readonly clusterEnabled?: boolean;
+  /** Cluster mode: how many nodes the cluster has (cluster_connections). */
+  readonly clusterNodes?: number;
   /** Replicas attached with SYNC/PSYNC (INFO connected_slaves). */
   readonly connectedReplicas?: number;
   /** Client-side caching: tracking_clients, tracking_total_keys/items/prefixes (absent: all 0). */
@@ -125,7 +127,7 @@ const SECTIONS: Record<string, Field[]> = {
     ['redis_git_sha1', '00000000'],
     ['redis_git_dirty', '0'],
     ['redis_build_id', '0000000000000000'],
-    ['redis_mode', 'standalone'],
+    ['redis_mode', (s) => (s.clusterEnabled ? 'cluster' : 'standalone')],
     ['os', () => `${os.type()} ${os.release()} ${os.arch() === 'x64' ? 'x86_64' : os.arch()}`],
     ['arch_bits', '64'],
     ['monotonic_clock', 'POSIX clock_gettime'],
@@ -149,7 +151,8 @@ const SECTIONS: Record<string, Field[]> = {
   ],
   clients: [
     ['connected_clients', (s) => s.clients.connected],
-    ['cluster_connections', '0'],
+    // getClusterConnectionsCount: a link to and from each other node
+    ['cluster_connections', (s) => 2 * Math.max(0, (s.clusterNodes ?? 1) - 1)],
     ['maxclients', (s) => s.clients.maxclients],
     ['client_recent_max_input_buffer', '0'],
     ['client_recent_max_output_buffer', '0'],

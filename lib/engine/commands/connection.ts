@@ -14,7 +14,7 @@
  *   form is an error and any password of `default` is accepted (it is `nopass`).
  * HELLO [protover [AUTH username password] [SETNAME clientname]] — switches RESP2/RESP3 and
  *   answers the server map: server, version (per emulated version, lib/version.ts
- *   SERVER_VERSION), proto, id, mode (standalone), role (master), modules (none).
+ *   SERVER_VERSION), proto, id, mode (standalone, or cluster in cluster mode), role (master), modules (none).
  */
 import { ERR_SELECT_IN_CLUSTER } from '../cluster';
 import { parseInt64 } from '../../commands/args';
@@ -52,7 +52,7 @@ export function helloReply(conn: Connection): Reply {
     'version', SERVER_VERSION[conn.keyspace.redisVersion],
     'proto', conn.protocol,
     'id', conn.id,
-    'mode', 'standalone',
+    'mode', conn.server.cluster === null ? 'standalone' : 'cluster',
     'role', 'master',
     'modules', [],
   ]);

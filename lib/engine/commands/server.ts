@@ -109,6 +109,7 @@ export function infoSource(conn: Connection): InfoSource {
     functionLibraries: librariesOf(server),
     config: server.config,
     clusterEnabled: server.cluster !== null,
+    clusterNodes: server.cluster?.nodes.length,
     connectedReplicas: server.replication?.replicaCount ?? 0,
     tracking: server.tracking === null ? undefined : { clients: server.tracking.clients, keys: server.tracking.totalKeys, items: server.tracking.totalItems, prefixes: server.tracking.totalPrefixes },
   };

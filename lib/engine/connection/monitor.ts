@@ -89,7 +89,9 @@ export function feedMonitors(conn: Connection, argv: string[], fromScript: boole
   let line = `${seconds}.${usec} [${conn.keyspace.dbIndex} ${fromScript ? 'lua' : conn.addr}]`;
   for (const arg of redactedArgv(argv, version)) line += ` ${repr(arg)}`;
   const msg = new SimpleString(line);
-  for (const m of [...monitors]) m.push(msg);
+  // in a cluster a node's monitors see that node's commands only
+  const node = conn.clusterNode;
+  for (const m of [...monitors]) if (m.clusterNode === node) m.push(msg);
 }
 
 /** sdscatrepr: a quoted C string, \\ \" \n \r \t \a \b escaped, other unprintable bytes \xHH. */
