@@ -91,6 +91,35 @@ describe('Cluster (in-process fake nodes, ioredis Cluster class)', () => {
     await sub.quit();
   });
 
+  it('answers a node connection after write() returns, as over TCP (ioredis 5.3 queues a command after writing it: a reply inside write() was lost and the command never settled)', async () => {
+    type Stream = NodeJS.EventEmitter & { write: (...a: unknown[]) => boolean };
+    const node = cluster.nodes('master')[0] as unknown as { stream: Stream; ping(): Promise<string> };
+    expect(await node.ping()).toBe('PONG'); // connected
+    const stream = node.stream;
+    const write = stream.write;
+    let writing = false;
+    let repliedInsideWrite = false;
+    const onData = () => {
+      if (writing) repliedInsideWrite = true;
+    };
+    stream.write = (...a: unknown[]) => {
+      writing = true;
+      try {
+        return write.apply(stream, a);
+      } finally {
+        writing = false;
+      }
+    };
+    stream.on('data', onData);
+    try {
+      expect(await node.ping()).toBe('PONG');
+      expect(repliedInsideWrite).toBe(false);
+    } finally {
+      stream.write = write;
+      stream.removeListener('data', onData);
+    }
+  });
+
   it('delivers sharded pub/sub (SSUBSCRIBE/SPUBLISH) with ioredis shardedSubscribers', async () => {
     const c = new Cluster([{ host: '127.0.0.1', port: 7300 }], { shardedSubscribers: true } as never);
     const sub = c.duplicate();

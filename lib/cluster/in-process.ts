@@ -15,6 +15,7 @@
  */
 import { Duplex } from 'stream';
 import { StreamsMockError } from '../clock/clock';
+import { realNextTick } from '../clock/real-timers';
 import { ClusterState } from '../engine/cluster';
 import { createConnection, serverFor, type ServerState } from '../engine/index';
 import { Session } from '../server/session';
@@ -61,20 +62,27 @@ class MemorySocket extends Duplex {
   remotePort = 0;
   localAddress = '127.0.0.1';
   localPort = 0;
+  /** Chunks written and not yet delivered to the peer (null: the end), in order. */
+  private outgoing: (Buffer | null)[] = [];
   constructor() {
     super({ allowHalfOpen: true });
   }
   override _read(): void {}
+  /**
+   * What is written reaches the peer on a later tick, never inside write(), as over TCP: ioredis
+   * 5.3 writes a command and only then queues it for its reply, so a reply delivered inside
+   * write() found no command waiting and was lost (the command never settled).
+   */
   override _write(chunk: Buffer, _enc: BufferEncoding, cb: (err?: Error | null) => void): void {
-    const peer = this.peer;
-    if (peer && !peer.destroyed) peer.push(Buffer.isBuffer(chunk) ? Buffer.from(chunk) : chunk);
+    this.send(Buffer.isBuffer(chunk) ? Buffer.from(chunk) : chunk);
     cb();
   }
   override _final(cb: (err?: Error | null) => void): void {
-    if (this.peer && !this.peer.destroyed) this.peer.push(null);
+    this.send(null);
     cb();
   }
   override _destroy(err: Error | null, cb: (err?: Error | null) => void): void {
+    this.deliver(); // what was written before the destroy still arrives
     const peer = this.peer;
     this.peer = null;
     if (peer && !peer.destroyed) {
@@ -82,6 +90,16 @@ class MemorySocket extends Duplex {
       peer.destroy();
     }
     cb(err);
+  }
+  private send(chunk: Buffer | null): void {
+    if (this.outgoing.push(chunk) === 1) realNextTick(() => this.deliver());
+  }
+  private deliver(): void {
+    const chunks = this.outgoing;
+    if (chunks.length === 0) return;
+    this.outgoing = [];
+    const peer = this.peer;
+    for (const chunk of chunks) if (peer && !peer.destroyed) peer.push(chunk);
   }
   setNoDelay(): this {
     return this;
