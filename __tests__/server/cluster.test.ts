@@ -240,7 +240,7 @@ describe('serve({ cluster: 3 }): a Redis Cluster of 3 masters over one keyspace'
     expect(out.del).toBe(2);
   });
 
-  it('counts pub/sub and clients per node as each node of a 7.0.15 cluster does, keeps keyspace notifications, MONITOR and BCAST tracking on the key\'s node, and says mode cluster', async () => {
+  it('counts pub/sub and clients per node as each node of a 7.0.15 cluster does, keeps keyspace notifications, MONITOR and BCAST tracking on the key\'s node, and answers its own mode, port and run id', async () => {
     const out = await pubsubScenario(fake);
     expect(out.publish).toEqual([0, 1, 2]);
     expect(out.spublish).toBe(1);
@@ -262,6 +262,8 @@ describe('serve({ cluster: 3 }): a Redis Cluster of 3 masters over one keyspace'
       ['message chan a', 'message chan b', 'message chan c', 'pmessage ch* chan a', 'pmessage ch* chan b', 'pmessage ch* chan c', 'smessage foo s'],
     ]);
     expect(out.mode).toEqual([0, 1, 2].map(() => ['redis_mode:cluster', 'cluster_connections:4']));
+    expect(out.ownPort).toEqual([0, 1, 2].map(() => [true, true]));
+    expect(out.runIds).toBe(3);
     // each node's MONITOR sees its own commands; a BCAST tracker hears of its own node's keys only
     expect((out.monitored as string[][]).map((lines) => lines.filter((l) => /^(set|echo) /.test(l)))).toEqual([['set b 2'], ['set c 2', 'set z 2', 'echo done'], ['set foo 2']]);
     expect(out.invalidated).toEqual(['c', 'z']);
@@ -345,6 +347,12 @@ async function pubsubScenario(t: Target): Promise<Record<string, unknown>> {
       ((await c.info('server')) as string).split('\r\n').find((l) => l.startsWith('redis_mode:')),
       ((await c.info('clients')) as string).split('\r\n').find((l) => l.startsWith('cluster_connections:')),
     ]);
+    // its own port (INFO, CONFIG GET) and run id
+    const server = await perNode(async (c) => ((await c.info('server')) as string).split('\r\n'));
+    out.ownPort = await Promise.all(
+      nodes.map(async (c, i) => [server[i].includes(`tcp_port:${t.nodes[i].port}`), ((await c.config('GET', 'port')) as string[])[1] === String(t.nodes[i].port)]),
+    );
+    out.runIds = new Set(server.map((lines) => lines.find((l) => l.startsWith('run_id:')))).size;
     const monitors = await perNode((c) => c.monitor());
     extra.push(...monitors);
     const monitored: string[][] = monitors.map(() => []);

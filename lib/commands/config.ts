@@ -42,7 +42,13 @@ function configOf(ctx: CommandContext): ServerConfig {
   return config;
 }
 
-const get: CommandHandler = (ctx, argv) => new MapReply(configOf(ctx).getMatching(argv.slice(2), ctx.version).flat());
+const get: CommandHandler = (ctx, argv) => {
+  const pairs = configOf(ctx).getMatching(argv.slice(2), ctx.version);
+  const nodePort = ctx.db.nodePort;
+  // each cluster node answers its own port (the masters share the rest of the configuration)
+  if (nodePort !== undefined) for (const pair of pairs) if (pair[0].toLowerCase() === 'port') pair[1] = String(nodePort);
+  return new MapReply(pairs.flat());
+};
 
 const set: CommandHandler = (ctx, argv): Reply => {
   if (argv.length % 2 === 1) fail(ERR_SYNTAX);

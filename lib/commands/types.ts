@@ -140,6 +140,8 @@ export interface Db {
   readonly dbIndex?: number;
   /** The configuration (CONFIG GET/SET) of the server this keyspace belongs to. */
   readonly config?: ServerConfig;
+  /** Cluster mode: the port of the node the connection talks to (CONFIG GET port); absent outside a cluster. */
+  readonly nodePort?: number;
 
   /**
    * The command changed the dataset `n` times (Redis `server.dirty += n`; INFO persistence

@@ -144,6 +144,8 @@ export function makeDb(conn: Connection, ks: Keyspace): Db {
       const repl = conn.server.replication;
       return repl !== null && repl.active ? repl : null;
     },
+    // a cluster node's own port (CONFIG GET port): the masters share one configuration
+    nodePort: conn.clusterNode === null ? undefined : conn.server.cluster?.nodes[conn.clusterNode]?.port,
     // DUMP, RESTORE, COPY (… DB n) and CONFIG: whole values and the server's other databases
     ...wholeKeyAccess(ks, ks.dbIndex, (index) => makeDb(conn, conn.server.keyspace(index))),
   };

@@ -25,6 +25,7 @@
  *   user to turn on what is on).
  * FUNCTION and FCALL: ./functions.ts.
  */
+import { createHash } from 'crypto';
 import { CommandError, ERR_SYNTAX } from '../../errors';
 import { predates } from '../../version';
 import { COMMANDS } from '../../commands/index';
@@ -54,6 +55,7 @@ const mockclock = (): typeof import('../../commands/server/mockclock') => requir
 export function infoSource(conn: Connection): InfoSource {
   const server = conn.server;
   const conns = [...nodeConnections(conn)]; // in a cluster: the node's own clients
+  const node = conn.clusterNode;
   const blockingKeys = new Map<string, boolean>();
   const keyspace: { db: number; keys: number; expires: number; avgTtl: number; subexpiry: number }[] = [];
   for (const ks of [...server.keyspaces()].sort((a, b) => a.dbIndex - b.dbIndex)) {
@@ -85,8 +87,9 @@ export function infoSource(conn: Connection): InfoSource {
     nowMs,
     aclDenied: aclStateOf(server).denied,
     startMs: server.startedAt ?? nowMs,
-    tcpPort: server.tcpPort,
-    runId: server.runId,
+    // a cluster node: its own port and run id (one Redis process each)
+    tcpPort: node === null ? server.tcpPort : (server.cluster?.nodes[node]?.port ?? server.tcpPort),
+    runId: node === null ? server.runId : createHash('sha1').update(`${server.runId} node ${node}`).digest('hex'),
     replId: server.replId,
     processId: process.pid,
     executable: process.execPath,
