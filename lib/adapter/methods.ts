@@ -286,7 +286,7 @@ export function executeArgv(redis: Instance, conn: Connection, argv: string[], b
     } catch (err) {
       return Promise.reject(toClientError(err, argv));
     }
-    const reply = answer(redis, conn, argv, buffers, decodeBytes(argv[0]), out);
+    const reply = inOrder(conn, answer(redis, conn, argv, buffers, decodeBytes(argv[0]), out));
     return conn.ks.blocking.served === served ? reply : afterWoken(conn, reply);
   }
   const encode = encoderOf(redis, conn, buffers, decodeBytes(argv[0]));
@@ -295,7 +295,7 @@ export function executeArgv(redis: Instance, conn: Connection, argv: string[], b
     (err) => resentAfterLoss(redis, conn, argv, buffers, err),
   );
   later.catch(noop);
-  return later;
+  return inOrder(conn, later);
 }
 
 /**
@@ -362,7 +362,48 @@ function afterWoken(conn: Connection, reply: Promise<unknown>): Promise<unknown>
     if (served !== undefined && served !== reply) (waits ??= []).push(served);
   }
   if (waits === undefined) return reply;
-  return Promise.allSettled(waits).then(() => reply);
+  const held = Promise.allSettled(waits).then(() => reply);
+  hold(conn, held);
+  return held;
+}
+
+/**
+ * Each connection's latest reply that settles later than its command ran (`afterWoken`, or one
+ * waiting behind such a reply), until it settles; `heldCount` of them in all.
+ */
+const heldReplies = new WeakMap<Connection, Promise<unknown>>();
+let heldCount = 0;
+
+function hold(conn: Connection, held: Promise<unknown>): void {
+  heldCount++;
+  heldReplies.set(conn, held);
+  const release = () => {
+    heldCount--;
+    if (heldReplies.get(conn) === held) heldReplies.delete(conn);
+  };
+  held.then(release, release);
+}
+
+/** The connection's reply still held back (`hold`), if any: what a reply of a later command waits for. */
+export function heldReplyOf(conn: Connection): Promise<unknown> | undefined {
+  return heldCount === 0 ? undefined : heldReplies.get(conn);
+}
+
+/**
+ * `reply` of a command that ran now on `conn`, settled no earlier than the replies of the
+ * connection's earlier commands, as Redis answers a connection's commands in order: a command
+ * that woke a blocked client has its reply held back (`afterWoken`), and a PING sent after it must
+ * not resolve first.
+ */
+function inOrder(conn: Connection, reply: Promise<unknown>): Promise<unknown> {
+  const held = heldReplyOf(conn);
+  if (held === undefined || held === reply) return reply;
+  const next = held.then(
+    () => reply,
+    () => reply,
+  );
+  hold(conn, next);
+  return next;
 }
 
 /**
@@ -471,6 +512,7 @@ function runOnLane(redis: Instance, conn: Connection, lane: StreamLane, seen: un
       reply = Promise.reject(err);
     }
   }
+  if (heldCount !== 0) reply = inOrder(conn, reply);
   return blocking.served === served ? reply : afterWoken(conn, reply);
 }
 

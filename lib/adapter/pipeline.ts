@@ -22,7 +22,7 @@ import { ErrorReply, type Reply } from '../reply/reply';
 import { asCalledByName } from './builtin-replies';
 import { decodeBytes } from './encoding';
 import { CONN, OFFLINE_QUEUE_DISABLED, autoConnect, closeInstance, closingByClient, deferUntilReady, isClosing, notSetUpError, settledWhenClosed } from './lifecycle';
-import { buildArgv, clientArgs, encoderOf, isNoScript, popCallback, processArguments, runBuiltinNow, runShardSubscription, selectSent, subscribedPing, subscriberModeRefusal, toClientError, withCallback } from './methods';
+import { buildArgv, clientArgs, encoderOf, heldReplyOf, isNoScript, popCallback, processArguments, runBuiltinNow, runShardSubscription, selectSent, subscribedPing, subscriberModeRefusal, toClientError, withCallback } from './methods';
 import { MethodLayer } from './method-layer';
 import { guarded } from './spin-guard';
 
@@ -234,6 +234,8 @@ function runExecEntry(redis: Instance, conn: Connection, entries: Entry[], at: n
  */
 async function runSequence(redis: Instance, conn: Connection, entries: Entry[], onAnswer?: (i: number, pair: [unknown, unknown?]) => void): Promise<[unknown, unknown?][]> {
   const out: [unknown, unknown?][] = [];
+  // an earlier command's reply still held back (it woke a blocked client): answered before these
+  const before = heldReplyOf(conn);
   let aborted = false;
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i];
@@ -276,6 +278,12 @@ async function runSequence(redis: Instance, conn: Connection, entries: Entry[], 
     const answered = pair instanceof Promise ? await pair : pair;
     out.push(answered);
     onAnswer?.(i, answered);
+  }
+  if (before !== undefined) {
+    await before.then(
+      () => undefined,
+      () => undefined,
+    );
   }
   return out;
 }
