@@ -75,12 +75,28 @@ const QUITTING = Symbol.for('ioredis-mock-streams.quitting');
  */
 export function rejectedWhenClosed(redis: Instance, err: unknown): Promise<never> {
   const closed: Promise<void> | undefined = redis?.[CLOSED];
-  if (closed !== undefined) return closed.then(() => Promise.reject(err));
+  if (closed !== undefined) {
+    redis[QUEUED_WHILE_CLOSING] = (redis[QUEUED_WHILE_CLOSING] ?? 0) + 1;
+    return closed.then(() => Promise.reject(err));
+  }
   // sent right after quit(), before its OK: ioredis wrote it behind the QUIT, the server closed
   // without answering it, so it rejects once quit() resolved and `close`, `end` were emitted
   const quitting: Promise<unknown> | undefined = redis?.[QUITTING];
   if (quitting !== undefined) return quitting.then(() => rejectedWhenClosed(redis, err));
   return Promise.reject(err);
+}
+
+/** How many commands were sent while a disconnect() closes the client (ioredis's offline queue then). */
+const QUEUED_WHILE_CLOSING = Symbol.for('ioredis-mock-streams.queuedWhileClosing');
+
+/**
+ * A QUIT sent while disconnect() closes the client, before its close: ioredis finds the socket
+ * ended (not writable) and, with nothing in its offline queue, answers `OK` at once instead of
+ * queueing it (Redis#sendCommand, 5.x and 6.x); a command sent before it in that state queues, and
+ * then the QUIT queues behind it and rejects with it. Not after a QUIT of its own (still writable).
+ */
+export function quitAnsweredWhileClosing(redis: Instance): boolean {
+  return redis?.[CLOSED] !== undefined && redis[QUITTING] === undefined && !(redis[QUEUED_WHILE_CLOSING] > 0);
 }
 
 /** The QUIT `redis` sent (settles once its reply is handed over and the client started closing). */
@@ -882,6 +898,7 @@ export function closeInstance(redis: Instance, reconnectAfter = false): void {
     // what the close handler's flushQueue rejects (commands sent meanwhile, a pipeline a QUIT
     // aborted) rejects once the close was seen: after `close` and `end`, status `end`
     redis[CLOSED] = new Promise<void>((resolve) => (closed = resolve));
+    redis[QUEUED_WHILE_CLOSING] = 0;
     redis[CLOSE_NOW] = () => {
       // also the jest setup file's close of a test's clients: ended before the next test starts
       if (redis[CLOSING] !== conn) return;

@@ -34,7 +34,7 @@ import { mendBuiltinReply } from './builtin-replies';
 import { installedIoredisMajor, ioredisMajorKnown, privateIoredisModule } from './command-table';
 import { applyKeyPrefix } from './keys';
 import { errorCommandArgs } from './redact';
-import { CONN, autoConnect, closeInstance, closingByClient, deferUntilReady, notSetUpError, quitSent, rejectedWhenClosed, selectAsIoredis61, selectNoted } from './lifecycle';
+import { CONN, autoConnect, closeInstance, closingByClient, deferUntilReady, notSetUpError, quitAnsweredWhileClosing, quitSent, rejectedWhenClosed, selectAsIoredis61, selectNoted } from './lifecycle';
 import { delivered, macrotaskTiming } from './delivery';
 import { withClientTimeouts } from './command-timeouts';
 
@@ -663,8 +663,12 @@ export function subscribedPing(redis: Instance, conn: Connection, args: unknown[
 
 function runEngineNow(redis: Instance, emulators: EmulatorTable, name: string, args: unknown[], buffers: boolean, asSent?: string): Promise<unknown> {
   const conn = usableConnection(redis, emulators);
-  if (conn instanceof Error) return rejectedWhenClosed(redis, conn);
   const lower = name.toLowerCase();
+  if (conn instanceof Error) {
+    // disconnect() then quit(): ioredis answers the QUIT itself (its socket is ended)
+    if (lower === 'quit' && quitAnsweredWhileClosing(redis)) return Promise.resolve(buffers ? Buffer.from('OK') : 'OK');
+    return rejectedWhenClosed(redis, conn);
+  }
   const refused = subscriberModeRefusal(redis, conn, lower);
   if (refused !== null) return Promise.reject(refused);
   if (lower === 'select') selectSent(redis, asSent ?? name, args);
