@@ -234,8 +234,6 @@ function runExecEntry(redis: Instance, conn: Connection, entries: Entry[], at: n
  */
 async function runSequence(redis: Instance, conn: Connection, entries: Entry[], onAnswer?: (i: number, pair: [unknown, unknown?]) => void): Promise<[unknown, unknown?][]> {
   const out: [unknown, unknown?][] = [];
-  // an earlier command's reply still held back (it woke a blocked client): answered before these
-  const before = heldReplyOf(conn);
   let aborted = false;
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i];
@@ -279,13 +277,23 @@ async function runSequence(redis: Instance, conn: Connection, entries: Entry[], 
     out.push(answered);
     onAnswer?.(i, answered);
   }
-  if (before !== undefined) {
-    await before.then(
-      () => undefined,
-      () => undefined,
-    );
-  }
   return out;
+}
+
+/**
+ * `result` of an exec() settled no earlier than the reply its client holds back at the call (a
+ * command sent before that woke a blocked client: `heldReplyOf`), as a connection answers in
+ * order. Taken when exec() is called, and waited for outside the connection's queue: a command
+ * queued after the pipeline is never waited for by it.
+ */
+function afterEarlierReplies<T>(redis: Instance, result: Promise<T>): Promise<T> {
+  const conn: Connection | undefined = redis?.[CONN];
+  const before = conn === undefined ? undefined : heldReplyOf(conn);
+  if (before === undefined) return result;
+  return before.then(
+    () => result,
+    () => result,
+  );
 }
 
 /** runSequence's check of an entry against a busy script (refuseWhileBusy), as the client's error. */
@@ -569,7 +577,10 @@ export function installPipeline(
         'exec',
         [],
         0,
-        guarded(redis, () => whenReady(redis, 'exec', () => current().enqueue(run, true), () => Promise.reject(new Error(OFFLINE_QUEUE_DISABLED)), sent)),
+        afterEarlierReplies(
+          redis,
+          guarded(redis, () => whenReady(redis, 'exec', () => current().enqueue(run, true), () => Promise.reject(new Error(OFFLINE_QUEUE_DISABLED)), sent)),
+        ),
       );
     }
     // The entries run one after the other as the server reads them, without a turn in between
@@ -586,9 +597,12 @@ export function installPipeline(
     // too); a pipeline sent before `ready` with enableOfflineQueue false: each command gets the error;
     // one held for `ready` when the client disconnects: each command gets "Connection is closed."
     // (ioredis flushes its offline queue command by command: exec resolves with the errors)
-    const all = guarded(redis, () =>
-      whenReady(redis, 'exec', () => current().enqueue(run, true), () => Promise.all(closedPairs(plain, new Error(OFFLINE_QUEUE_DISABLED))), sent).catch(
-        (err: unknown) => Promise.all(closedPairs(plain, err instanceof Error ? err : new Error(String(err)))),
+    const all = afterEarlierReplies(
+      redis,
+      guarded(redis, () =>
+        whenReady(redis, 'exec', () => current().enqueue(run, true), () => Promise.all(closedPairs(plain, new Error(OFFLINE_QUEUE_DISABLED))), sent).catch(
+          (err: unknown) => Promise.all(closedPairs(plain, err instanceof Error ? err : new Error(String(err)))),
+        ),
       ),
     );
     if (timed === null) return all;
