@@ -29,20 +29,16 @@ export class AdjustableClock implements Clock {
     if (startMs !== undefined) this.setOffsetFor(startMs);
   }
 
-  private static wall(): number {
-    return wallNow();
-  }
-
   private setOffsetFor(ms: number): void {
     if (typeof ms !== 'number' || !Number.isFinite(ms)) {
       throw new StreamsMockError(`clock time must be a finite number of ms since the epoch, got ${String(ms)}`);
     }
-    this.offset = ms - AdjustableClock.wall();
+    this.offset = ms - wallNow();
   }
 
   /** Current time in ms since the epoch (an integer, like Redis's mstime()). */
   now(): number {
-    return Math.floor(AdjustableClock.wall() + this.offset);
+    return Math.floor(wallNow() + this.offset);
   }
 
   schedule(fn: () => void, ms: number): ClockTimer {

@@ -90,6 +90,11 @@ export class ClusterState {
     return -1;
   }
 
+  /** Index of the node that owns `key` (a byte string): the node of its hash slot. */
+  nodeOfKey(key: string): number {
+    return this.nodeOfSlot(keyHashSlot(key));
+  }
+
   /** `host:port` as MOVED names a node. */
   address(i: number): string {
     const n = this.nodes[i];

@@ -13,7 +13,6 @@ import { publishMessage, publishToSelf } from './commands/pubsub';
 import { type Connection, openConnections } from './connection';
 import type { ServerState } from './registry';
 import { prngOf } from '../keyspace/prng';
-import { keyHashSlot } from '../bytes/crc16';
 import { touchAllWatchedKeysInDbs } from './watch';
 import { hasUnrestrictedKeyAccess } from './acl';
 
@@ -70,7 +69,7 @@ export function serverEventSink(server: ServerState): (db: number, type: string,
     if (!flags || !(flags.includes(type) || (flags.includes('A') && 'g$lshzxetd'.includes(type)))) return;
     // in a cluster the node that owns the key's slot publishes (to its own subscribers only)
     const cluster = server.cluster;
-    const node = cluster === null ? null : cluster.nodeOfSlot(keyHashSlot(fullKey));
+    const node = cluster === null ? null : cluster.nodeOfKey(fullKey);
     if (flags.includes('K')) publishMessage(server, `__keyspace@${db}__:${fullKey}`, event, node, 'node');
     if (flags.includes('E')) publishMessage(server, `__keyevent@${db}__:${event}`, fullKey, node, 'node');
   };

@@ -28,7 +28,7 @@ import { realSetImmediate } from '../clock/real-timers';
 import { commandSpec } from '../commands/command-data';
 import { CommandError, ERR_SYNTAX } from '../errors';
 import { MapReply, PushReply, type Reply, SetReply } from '../reply/reply';
-import { commandKeys, keyHashSlot } from './cluster';
+import { commandKeys } from './cluster';
 import type { Connection } from './connection';
 import type { ServerState } from './registry';
 import { ChurnMap } from '../model/churn-map';
@@ -247,7 +247,7 @@ export class TrackingState {
       for (const c of state.clients) {
         if (c.closed) continue;
         // in a cluster each node broadcasts the keys written on it: those of its own slots
-        const here = cluster === null || c.clusterNode === null ? written : written.filter(([k]) => cluster.nodeOfSlot(keyHashSlot(k)) === c.clusterNode);
+        const here = cluster === null || c.clusterNode === null ? written : written.filter(([k]) => cluster.nodeOfKey(k) === c.clusterNode);
         const keys = (c.tracking?.noloop ? here.filter(([, by]) => by !== c) : here).map(([k]) => k);
         if (keys.length > 0) this.send(c, keys);
       }
