@@ -46,6 +46,47 @@ runOnFakeAndRealIoredis(
       },
       ['PONG', [], 'OK', [7]],
     ],
+    [
+      'a pipeline sent before ready: its SELECTs when queued and again when the offline queue is flushed',
+      {},
+      async (_r, { key, other }) => {
+        const c = other({ db: 3 });
+        const got = selects(c);
+        const replies = (await c.pipeline().select(2).set(key, 'v').select(5).get(key).exec()).map(([, v]: [unknown, unknown]) => v);
+        const events = [...got];
+        await c.select(2);
+        await c.del(key);
+        return [replies, events];
+      },
+      [['OK', 'OK', 'OK', null], [2, 5, 2, 5]],
+    ],
+    [
+      'before ready, a batch that does not open with SELECT is sent in the db it was queued in (a SELECT of that db first)',
+      {},
+      async (_r, { other }) => {
+        const c = other({ db: 3 });
+        const got = selects(c);
+        const p = c.pipeline().ping().select(2).exec();
+        const s = c.select(4);
+        const replies = [(await p).map(([, v]: [unknown, unknown]) => v), await s];
+        return [replies, got];
+      },
+      [[['PONG', 'OK'], 'OK'], [2, 4, 3, 2, 4]],
+    ],
+    [
+      'a transaction queued before ready: the db it was queued in selected before its MULTI',
+      {},
+      async (_r, { key, other }) => {
+        const c = other({ db: 3 });
+        const got = selects(c);
+        const replies = await c.multi().select(2).set(key, 'v').exec();
+        const events = [...got];
+        const value = await c.get(key);
+        await c.del(key);
+        return [replies, events, value];
+      },
+      [[[null, 'OK'], [null, 'OK']], [2, 3, 2], 'v'],
+    ],
   ],
   { firstPort: 56_110, keyPrefix: 'select-event', subject: 'real ioredis', verb: 'emits' },
 );

@@ -693,7 +693,7 @@ function reconnect(redis: Instance): void {
  * QUIT with nothing held closes the client and answers `OK` at once (a Buffer for `buffers`:
  * quitBuffer), as ioredis does.
  */
-export function deferUntilReady<T>(redis: Instance, name: string, run: () => Promise<T>, buffers = false): Promise<T> | null {
+export function deferUntilReady<T>(redis: Instance, name: string, run: () => Promise<T>, buffers = false, opensWithSelect = name === 'select'): Promise<T> | null {
   const status = redis?.status;
   if (status !== 'connecting' && status !== 'connect' && status !== 'reconnecting') return null;
   if (redis.options?.enableOfflineQueue === false) return Promise.reject(new Error(OFFLINE_QUEUE_DISABLED));
@@ -705,7 +705,7 @@ export function deferUntilReady<T>(redis: Instance, name: string, run: () => Pro
     return Promise.resolve((buffers ? Buffer.from('OK') : 'OK') as T);
   }
   return new Promise<T>((resolve, reject) => {
-    held.push({ run: () => run().then(resolve, reject), fail: reject, select: redis[CONDITION]?.select, isSelect: name === 'select' });
+    held.push({ run: () => run().then(resolve, reject), fail: reject, select: redis[CONDITION]?.select, isSelect: opensWithSelect });
   });
 }
 

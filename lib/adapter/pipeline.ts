@@ -446,14 +446,20 @@ export function installPipeline(
    * Run now, or once the client is ready (ioredis's offline queue); `refused` without one.
    * `sent`: what ioredis records as it writes or queues the batch's commands (SELECT).
    */
-  const whenReady = <T>(redis: any, name: string, run: () => Promise<T>, refused: () => Promise<T>, sent?: (held: boolean) => void): Promise<T> => {
+  const whenReady = <T>(redis: any, name: string, run: () => Promise<T>, refused: () => Promise<T>, sent?: (held: boolean) => void, opensWithSelect = false): Promise<T> => {
     if (redis?.status === 'wait') autoConnect(redis, emulators);
     const status = redis?.status;
     if ((status === 'connecting' || status === 'connect' || status === 'reconnecting') && redis.options?.enableOfflineQueue === false) return refused();
-    const held = deferUntilReady(redis, name, run);
+    // held: ioredis's flush of its offline queue sends each command again (Redis#sendCommand
+    // records each SELECT once more); it selects the db the batch was queued in first, unless
+    // the batch's first command is itself a SELECT
+    const held = deferUntilReady(redis, name, sent === undefined ? run : () => (sent(true), run()), false, opensWithSelect);
     sent?.(held !== null);
     return held ?? run();
   };
+
+  /** The batch's first command is a SELECT ioredis records (see selectsSent). */
+  const opensWithSelect = (entries: Entry[]): boolean => entries.length > 0 && entries[0].base === 'select' && entries[0].kind === 'engine' && entries[0].error === undefined;
 
   /**
    * The batch's SELECTs as ioredis records them when exec() writes or queues each command
@@ -600,7 +606,7 @@ export function installPipeline(
     const all = afterEarlierReplies(
       redis,
       guarded(redis, () =>
-        whenReady(redis, 'exec', () => current().enqueue(run, true), () => Promise.all(closedPairs(plain, new Error(OFFLINE_QUEUE_DISABLED))), sent).catch(
+        whenReady(redis, 'exec', () => current().enqueue(run, true), () => Promise.all(closedPairs(plain, new Error(OFFLINE_QUEUE_DISABLED))), sent, opensWithSelect(entries)).catch(
           (err: unknown) => Promise.all(closedPairs(plain, err instanceof Error ? err : new Error(String(err)))),
         ),
       ),
