@@ -20,9 +20,29 @@ function defaults(target: Options, source: Options): void {
   for (const key of Object.keys(source)) if (target[key] === undefined) target[key] = source[key];
 }
 
-/** ioredis's option parsing of `new Redis(...args)`; undefined when there are no arguments. */
-export function normalizeClientArgs(args: unknown[]): Options | undefined {
-  if (args.length === 0) return undefined;
+let defaultOptions: Options | null | undefined;
+/**
+ * The installed ioredis's `Redis.defaultOptions` (redis/RedisOptions DEFAULT_REDIS_OPTIONS: 5.x
+ * and 6.x differ, e.g. `protocol: 3` on 6); null when no ioredis is installed.
+ */
+export function ioredisDefaultOptions(): Options | null {
+  if (defaultOptions === undefined) {
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      defaultOptions = (require('ioredis/built/redis/RedisOptions') as { DEFAULT_REDIS_OPTIONS?: Options }).DEFAULT_REDIS_OPTIONS ?? null;
+    } catch {
+      defaultOptions = null;
+    }
+  }
+  return defaultOptions;
+}
+
+/**
+ * ioredis's option parsing of `new Redis(...args)`, its default options filled in as ioredis
+ * fills them (`client.options.maxRetriesPerRequest` is 20, `protocol` 3 on ioredis 6, …, as
+ * libraries that read a client's options find them on a real client).
+ */
+export function normalizeClientArgs(args: unknown[]): Options {
   const options: Options = {};
   let tls = false;
   for (const arg of args) {
@@ -35,6 +55,8 @@ export function normalizeClientArgs(args: unknown[]): Options | undefined {
     else throw new Error(`Invalid argument ${String(arg)}`);
   }
   if (tls) defaults(options, { tls: true });
+  const fallback = ioredisDefaultOptions();
+  if (fallback !== null) defaults(options, fallback);
   if (typeof options.port === 'string') options.port = parseInt(options.port, 10);
   if (typeof options.db === 'string') options.db = parseInt(options.db, 10);
   return options;

@@ -365,6 +365,11 @@ export function installPipeline(
     },
   });
 
+  // ioredis's Pipeline marks itself (`isPipeline: true`; `isCluster`: its client's, false here)
+  for (const [name, value] of [['isPipeline', true], ['isCluster', false]] as const) {
+    if (!(name in pproto)) Object.defineProperty(pproto, name, { configurable: true, writable: true, value });
+  }
+
   const layer = new MethodLayer(pproto); // one step for ~1500 methods (method-layer.ts)
   const define = (name: string, fn: unknown) => layer.define(name, fn);
 
