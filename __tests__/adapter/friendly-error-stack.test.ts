@@ -36,6 +36,25 @@ runOnFakeAndRealIoredis(
       ['the caller', 'the caller', 'the caller', 'the caller'],
     ],
     [
+      "a pipeline's error replies have the line that queued the command (a transaction's do not)",
+      { showFriendlyErrorStack: true },
+      async (r, { key }) => {
+        await r.set(key, 'text');
+        const p = r.pipeline();
+        p.incr(key);
+        p.xadd(key, '*', 'f', 'v');
+        p.get(key);
+        const pairs = await p.exec();
+        const inPipeline = await Promise.all(pairs.slice(0, 2).map(([err]: [unknown]) => firstFrameFile(Promise.reject(err))));
+        const m = r.multi();
+        m.incr(key);
+        const [[inTransaction]] = await m.exec();
+        await r.del(key);
+        return [inPipeline, pairs[2][1], await firstFrameFile(Promise.reject(inTransaction))];
+      },
+      [['the caller', 'the caller'], 'text', 'elsewhere'],
+    ],
+    [
       'without the option, the library frames stay',
       {},
       async (r, { key }) => [await r.set(key, 'text'), await firstFrameFile(r.incr(key)), await r.del(key)],

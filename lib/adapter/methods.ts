@@ -72,15 +72,21 @@ const PACKAGE_DIR = dirname(__dirname);
 function withFriendlyStack<T>(redis: Instance, reply: Promise<T>): Promise<T> {
   if (!redis?.options?.showFriendlyErrorStack) return reply;
   const site = new Error().stack ?? '';
-  return reply.catch((err: unknown) => {
-    if (err instanceof Error && typeof err.stack === 'string') {
-      const frames = site.split('\n');
-      let i = 1;
-      while (i < frames.length && frames[i].includes(PACKAGE_DIR)) i++;
-      err.stack = err.stack.slice(0, Math.max(0, err.stack.indexOf('\n'))) + frames.slice(i).map((f) => `\n${f}`).join('');
-    }
-    return Promise.reject(err);
-  });
+  return reply.catch((err: unknown) => Promise.reject(friendlyStack(err, site)));
+}
+
+/**
+ * ioredis's optimizeErrorStack: `err` (an Error) gets the frames of `site` (a stack taken where
+ * the command was called) from the first one outside the package; returns `err`.
+ */
+export function friendlyStack(err: unknown, site: string): unknown {
+  if (err instanceof Error && typeof err.stack === 'string') {
+    const frames = site.split('\n');
+    let i = 1;
+    while (i < frames.length && frames[i].includes(PACKAGE_DIR)) i++;
+    err.stack = err.stack.slice(0, Math.max(0, err.stack.indexOf('\n'))) + frames.slice(i).map((f) => `\n${f}`).join('');
+  }
+  return err;
 }
 
 /**

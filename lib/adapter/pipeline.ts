@@ -22,7 +22,7 @@ import { ErrorReply, type Reply } from '../reply/reply';
 import { asCalledByName } from './builtin-replies';
 import { decodeBytes } from './encoding';
 import { CONN, OFFLINE_QUEUE_DISABLED, autoConnect, closeInstance, closingByClient, deferUntilReady, isClosing, notSetUpError, settledWhenClosed } from './lifecycle';
-import { buildArgv, clientArgs, encoderOf, heldReplyOf, isNoScript, popCallback, processArguments, runBuiltinNow, runShardSubscription, selectSent, subscribedPing, subscriberModeRefusal, toClientError, withCallback } from './methods';
+import { buildArgv, clientArgs, encoderOf, friendlyStack, heldReplyOf, isNoScript, popCallback, processArguments, runBuiltinNow, runShardSubscription, selectSent, subscribedPing, subscriberModeRefusal, toClientError, withCallback } from './methods';
 import { MethodLayer } from './method-layer';
 import { guarded } from './spin-guard';
 
@@ -60,6 +60,11 @@ interface Entry {
    */
   calledAs?: string;
   cb?: Callback;
+  /**
+   * showFriendlyErrorStack: the stack where the command was queued (ioredis's Commander gives a
+   * pipeline's commands `errorStack` as it gives a client's); its error reply gets those frames.
+   */
+  site?: string;
 }
 
 function encode(redis: Instance, conn: Connection, reply: Reply, buffers: boolean, name: string): unknown {
@@ -155,6 +160,10 @@ function settle(e: Entry, run: () => unknown): Promise<[unknown, unknown?]> {
   } catch (err) {
     p = Promise.reject(err);
   }
+  if (e.site !== undefined) {
+    const site = e.site;
+    p = p.catch((err: unknown) => Promise.reject(friendlyStack(err, site)));
+  }
   if (e.cb) withCallback(p, e.cb).catch(() => undefined);
   return p.then(
     (r) => [null, r],
@@ -169,7 +178,7 @@ function settleNow(e: Entry, run: () => unknown): [unknown, unknown?] | Promise<
     const value = run();
     return value instanceof Promise ? settle(e, () => value) : [null, value];
   } catch (err) {
-    return [err];
+    return [e.site === undefined ? err : friendlyStack(err, e.site)];
   }
 }
 
@@ -348,6 +357,7 @@ export function installPipeline(
   const pproto = Pipeline.prototype;
 
   const queue = (pipeline: any, e: Entry) => {
+    if (pipeline.redis?.options?.showFriendlyErrorStack && !pipeline.__streamsMulti) e.site = new Error().stack ?? '';
     (pipeline.batch ??= []).push(e);
     pipeline._transactions = (pipeline._transactions ?? 0) + 1;
     return pipeline;
@@ -561,6 +571,9 @@ export function installPipeline(
     // held for `ready`: the connection of that time (a reconnection makes a new one)
     const current = (): Connection => (conn = redis[CONN] as Connection);
     if (this.__streamsMulti) {
+      // a transaction's error replies come from EXEC's reply (ioredis: the decoder's stack), also
+      // for commands multi(commands) queued before the batch was known to be one
+      for (const e of entries) e.site = undefined;
       const run = () => {
         const conn = current();
         if (conn.closed) {
