@@ -36,7 +36,7 @@ runOnFakeAndRealIoredis(
       ['the caller', 'the caller', 'the caller', 'the caller'],
     ],
     [
-      "a pipeline's error replies have the line that queued the command (a transaction's do not)",
+      "a pipeline's error replies have the line that queued the command (those in a transaction's EXEC reply do not)",
       { showFriendlyErrorStack: true },
       async (r, { key }) => {
         await r.set(key, 'text');
@@ -53,6 +53,23 @@ runOnFakeAndRealIoredis(
         return [inPipeline, pairs[2][1], await firstFrameFile(Promise.reject(inTransaction))];
       },
       [['the caller', 'the caller'], 'text', 'elsewhere'],
+    ],
+    [
+      "a transaction's EXECABORT has exec()'s caller, and its previousErrors the lines that queued them",
+      { showFriendlyErrorStack: true },
+      async (r, { key }) => {
+        const m = r.multi();
+        m.set(key);
+        let aborted: unknown;
+        try {
+          await m.exec();
+        } catch (err) {
+          aborted = err;
+        }
+        const previous = (aborted as { previousErrors: unknown[] }).previousErrors;
+        return [(aborted as Error).message, await firstFrameFile(Promise.reject(aborted)), previous.length, await firstFrameFile(Promise.reject(previous[0]))];
+      },
+      ['EXECABORT Transaction discarded because of previous errors.', 'the caller', 1, 'the caller'],
     ],
     [
       'without the option, the library frames stay',

@@ -357,7 +357,7 @@ export function installPipeline(
   const pproto = Pipeline.prototype;
 
   const queue = (pipeline: any, e: Entry) => {
-    if (pipeline.redis?.options?.showFriendlyErrorStack && !pipeline.__streamsMulti) e.site = new Error().stack ?? '';
+    if (pipeline.redis?.options?.showFriendlyErrorStack) e.site = new Error().stack ?? '';
     (pipeline.batch ??= []).push(e);
     pipeline._transactions = (pipeline._transactions ?? 0) + 1;
     return pipeline;
@@ -571,9 +571,10 @@ export function installPipeline(
     // held for `ready`: the connection of that time (a reconnection makes a new one)
     const current = (): Connection => (conn = redis[CONN] as Connection);
     if (this.__streamsMulti) {
-      // a transaction's error replies come from EXEC's reply (ioredis: the decoder's stack), also
-      // for commands multi(commands) queued before the batch was known to be one
-      for (const e of entries) e.site = undefined;
+      // EXEC's own error (EXECABORT) gets the stack of exec()'s caller, as ioredis's EXEC command
+      // made there; the errors inside EXEC's reply keep the library's (ioredis: its decoder's)
+      const execEntry = controlEntry('exec');
+      if (redis?.options?.showFriendlyErrorStack) execEntry.site = new Error().stack ?? '';
       const run = () => {
         const conn = current();
         if (conn.closed) {
@@ -588,7 +589,7 @@ export function installPipeline(
         if (refused !== null) throw refused;
         // sent as ioredis sends it: MULTI, the commands, EXEC, each answered as the server answers
         // (queued, refused at queue time, or run at once: MULTI, EXEC, DISCARD, WATCH, RESET, QUIT)
-        return runSequence(redis, conn, [controlEntry('multi'), ...entries, controlEntry('exec')]).then((pairs) => {
+        return runSequence(redis, conn, [controlEntry('multi'), ...entries, execEntry]).then((pairs) => {
           this.__streamsRaw = pairs;
           return unwrapTransaction(pairs);
         });
