@@ -86,6 +86,16 @@ export function rejectedWhenClosed(redis: Instance, err: unknown): Promise<never
   return Promise.reject(err);
 }
 
+/**
+ * `err` as the rejection of a command the client had sent before a disconnect()/quit() began
+ * closing it (a blocked call): once it is closed, as ioredis's close handler sets `end` and then
+ * rejects its command queue (flushQueue), so a `catch` sees `status === 'end'`; at once otherwise.
+ */
+export function rejectedOnceClosed(redis: Instance, err: unknown): Promise<never> {
+  const closed: Promise<void> | undefined = redis?.[CLOSED];
+  return closed === undefined ? Promise.reject(err) : closed.then(() => Promise.reject(err));
+}
+
 /** How many commands were sent while a disconnect() closes the client (ioredis's offline queue then). */
 const QUEUED_WHILE_CLOSING = Symbol.for('ioredis-mock-streams.queuedWhileClosing');
 

@@ -34,7 +34,7 @@ import { mendBuiltinReply } from './builtin-replies';
 import { installedIoredisMajor, ioredisMajorKnown, privateIoredisModule } from './command-table';
 import { applyKeyPrefix } from './keys';
 import { errorCommandArgs } from './redact';
-import { CONN, autoConnect, closeInstance, closingByClient, deferUntilReady, notSetUpError, quitAnsweredWhileClosing, quitSent, rejectedWhenClosed, selectAsIoredis61, selectNoted } from './lifecycle';
+import { CONN, autoConnect, closeInstance, closingByClient, deferUntilReady, notSetUpError, quitAnsweredWhileClosing, quitSent, rejectedOnceClosed, rejectedWhenClosed, selectAsIoredis61, selectNoted } from './lifecycle';
 import { delivered, macrotaskTiming } from './delivery';
 import { withClientTimeouts } from './command-timeouts';
 
@@ -316,7 +316,7 @@ function resentAfterLoss(redis: Instance, conn: Connection, argv: string[], buff
   const lost = err instanceof Error && err.message === 'Connection is closed.' && conn.closed && !conn.closedByShutdown && !(err instanceof CommandError);
   const status = redis?.status;
   if (!lost || redis.options?.autoResendUnfulfilledCommands === false || (status !== 'reconnecting' && status !== 'connecting' && status !== 'connect')) {
-    return Promise.reject(toClientError(err, argv));
+    return lost ? rejectedOnceClosed(redis, toClientError(err, argv)) : Promise.reject(toClientError(err, argv));
   }
   const held = deferUntilReady(redis, decodeBytes(argv[0]), () => {
     const live: Connection = redis[CONN];

@@ -21,6 +21,7 @@ import type { Emulator, EmulatorTable } from '../engine/emulators';
 import { ErrorReply, type Reply } from '../reply/reply';
 import { asCalledByName } from './builtin-replies';
 import { decodeBytes } from './encoding';
+import { installedIoredisAtLeast } from './command-table';
 import { CONN, OFFLINE_QUEUE_DISABLED, autoConnect, closeInstance, closingByClient, deferUntilReady, isClosing, notSetUpError, settledWhenClosed } from './lifecycle';
 import { buildArgv, clientArgs, encoderOf, friendlyStack, heldReplyOf, isNoScript, popCallback, processArguments, runBuiltinNow, runShardSubscription, selectSent, subscribedPing, subscriberModeRefusal, toClientError, withCallback } from './methods';
 import { MethodLayer } from './method-layer';
@@ -495,6 +496,18 @@ export function installPipeline(
 
   const closedPairs = (entries: Entry[], err: Error) => entries.map((e) => settle(e, () => Promise.reject(err)));
 
+  /**
+   * A transaction sent before `ready` with `enableOfflineQueue: false`: ioredis refuses MULTI,
+   * each command (their callbacks get their error) and EXEC, each with an error of its own; the
+   * exec() rejects with EXEC's, its previousErrors the others (5.11.1, 6.0.0).
+   */
+  const refusedTransaction = (entries: Entry[]): Promise<never> => {
+    const refusal = () => new Error(OFFLINE_QUEUE_DISABLED);
+    const errors = [refusal(), ...entries.map(refusal)];
+    void Promise.all(entries.map((e, i) => settle(e, () => Promise.reject(errors[i + 1]))));
+    return Promise.reject(Object.assign(refusal(), { previousErrors: errors }));
+  };
+
   // ioredis's Pipeline#multi: MULTI queued in the batch; the next exec() queues EXEC (and
   // returns the pipeline) instead of sending the batch
   define('multi', function multi(this: any, ...args: unknown[]) {
@@ -578,11 +591,13 @@ export function installPipeline(
       const run = () => {
         const conn = current();
         if (conn.closed) {
-          // ioredis rejects MULTI, each command (their callbacks get the error) and EXEC, whose
-          // error is the exec()'s: it rejects, where a plain pipeline resolves with the errors
+          // ioredis rejects MULTI, each command (their callbacks get the error) and EXEC with one
+          // error, the exec()'s, its previousErrors that error once per command before EXEC
+          // (5.11.1, 6.0.0; 6.1 leaves out the errors that are EXEC's own: none): it rejects,
+          // where a plain pipeline resolves with the errors
           const err = new Error('Connection is closed.');
           void Promise.all(closedPairs(entries, err));
-          return Promise.reject(err);
+          return Promise.reject(Object.assign(err, { previousErrors: installedIoredisAtLeast(6, 1) ? [] : [err, ...entries.map(() => err)] }));
         }
         // RESP2 subscriber mode: ioredis refuses the MULTI itself, so the whole exec rejects
         const refused = subscriberModeRefusal(redis, conn, 'multi');
@@ -604,7 +619,7 @@ export function installPipeline(
         0,
         afterEarlierReplies(
           redis,
-          guarded(redis, () => whenReady(redis, 'exec', () => current().enqueue(run, true), () => Promise.reject(new Error(OFFLINE_QUEUE_DISABLED)), sent)),
+          guarded(redis, () => whenReady(redis, 'exec', () => current().enqueue(run, true), () => refusedTransaction(entries), sent)),
         ),
       );
     }

@@ -1,0 +1,96 @@
+/**
+ * What a client that is closing or closed rejects, as ioredis rejects it (found by a fresh-user
+ * trial writing a worker suite for both):
+ * - a blocked call released by disconnect() rejects after the client has ended: ioredis's close
+ *   handler sets `end` before it rejects its command queue, so a worker loop's `catch` that
+ *   checks `status === 'end'` stops (the fake rejected it while still `ready`);
+ * - a transaction sent after quit()/disconnect() rejects with one error that is also each of its
+ *   `previousErrors` (MULTI's and every command's; none on ioredis 6.1, which leaves out EXEC's
+ *   own) and what the commands' callbacks get; one
+ *   refused before `ready` with `enableOfflineQueue: false` has an error per command and EXEC's
+ *   own (the fake gave no `previousErrors`, nor the callbacks' errors there).
+ * Run on the fake and with real ioredis on both real servers.
+ */
+import { runOnFakeAndRealIoredis, type Client } from '../helpers/fake-and-real-ioredis';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const [major, minor] = (require('ioredis/package.json') as { version: string }).version.split('.').map(Number);
+/** ioredis 6.1 leaves out of previousErrors the errors that are EXEC's own (transaction.js). */
+const closedPrevious = major > 6 || (major === 6 && minor >= 1) ? [0, [], [-1, -1]] : [3, [true, true, true], [0, 0]];
+
+async function releasedByDisconnect(r: Client, call: () => Promise<unknown>): Promise<unknown> {
+  const outcome = call().then(
+    () => ['resolved', r.status],
+    (err: Error) => [err.message, r.status],
+  );
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  r.disconnect();
+  return outcome;
+}
+
+/** exec()'s rejection: its message, how many previousErrors, which of them is the error itself, and the callbacks' errors by index in previousErrors. */
+async function transactionRejection(r: Client, key: string): Promise<unknown> {
+  const got: unknown[] = [];
+  const m = r.multi();
+  m.set(key, '1', (err: unknown) => got.push(err));
+  m.get(key, (err: unknown) => got.push(err));
+  try {
+    await m.exec();
+    return 'resolved';
+  } catch (err) {
+    const previous: unknown[] = (err as { previousErrors?: unknown[] }).previousErrors ?? [];
+    return [(err as Error).message, previous.length, previous.map((e) => e === err), got.map((e) => previous.indexOf(e))];
+  }
+}
+
+runOnFakeAndRealIoredis(
+  [
+    [
+      'a BLPOP released by disconnect() rejects once the client has ended',
+      {},
+      async (r, { key }) => releasedByDisconnect(r, () => r.blpop(key, 0)),
+      ['Connection is closed.', 'end'],
+    ],
+    [
+      'an XREADGROUP BLOCK released by disconnect() rejects once the client has ended',
+      {},
+      async (r, { key }) => {
+        await r.xgroup('CREATE', key, 'g', '$', 'MKSTREAM');
+        const c = r.duplicate();
+        try {
+          await c.ping();
+          return await releasedByDisconnect(c, () => c.xreadgroup('GROUP', 'g', 'c', 'BLOCK', 0, 'STREAMS', key, '>'));
+        } finally {
+          c.disconnect();
+          await r.del(key);
+        }
+      },
+      ['Connection is closed.', 'end'],
+    ],
+    [
+      'a transaction after quit() rejects with one error, each previousError and callback error the same',
+      {},
+      async (r, { key }) => {
+        await r.quit();
+        return transactionRejection(r, key);
+      },
+      ['Connection is closed.', ...closedPrevious],
+    ],
+    [
+      'a transaction after disconnect() the same',
+      {},
+      async (r, { key }) => {
+        r.disconnect();
+        return transactionRejection(r, key);
+      },
+      ['Connection is closed.', ...closedPrevious],
+    ],
+    [
+      'a transaction refused by enableOfflineQueue: false has an error per command and EXEC its own',
+      {},
+      async (_r, { key, other }) => transactionRejection(other({ enableOfflineQueue: false }), key),
+      ["Stream isn't writeable and enableOfflineQueue options is false", 3, [false, false, false], [1, 2]],
+    ],
+  ],
+  { firstPort: 56_170, base: { db: 13 }, keyPrefix: 'closing-rejections', subject: 'real ioredis', verb: 'rejects' },
+);
