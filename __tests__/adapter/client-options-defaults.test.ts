@@ -4,7 +4,9 @@
  * subscriber client whose `enableReadyCheck` or `maxRetriesPerRequest` is set; BullMQ checks
  * `maxRetriesPerRequest`) sees what it sees on a real client. Pipelines and transactions say
  * `isPipeline`. The fake gave the given options alone (maxRetriesPerRequest undefined, where
- * ioredis has 20). Run on the fake and with real ioredis on both real servers.
+ * ioredis has 20). Its command methods are those ioredis defines: the fake had methods for every
+ * command it emulates (a plain-JS worker calling `redis.xackdel()` passed on it and failed on
+ * ioredis 5). Run on the fake and with real ioredis on both real servers.
  */
 import { runOnFakeAndRealIoredis } from '../helpers/fake-and-real-ioredis';
 
@@ -68,6 +70,12 @@ runOnFakeAndRealIoredis(
         return out;
       },
       [true, false, true, 20],
+    ],
+    [
+      "its command methods are the installed ioredis's: none for a command it does not list (XACKDEL, WAITAOF on ioredis 5), call() for those",
+      {},
+      async (r) => [typeof r.xackdel, typeof r.waitaofBuffer, typeof r.pipeline().xackdel, typeof r.xadd, typeof r.hgetex, typeof r.sentinel, typeof r.mockclock],
+      major >= 6 ? ['function', 'function', 'function', 'function', 'function', 'function', 'undefined'] : ['undefined', 'undefined', 'undefined', 'function', 'function', 'function', 'undefined'],
     ],
   ],
   { firstPort: 56_160, keyPrefix: 'client-options-defaults', subject: 'real ioredis', verb: 'fills options' },

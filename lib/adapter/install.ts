@@ -262,19 +262,27 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
     defineCommandMethod(name, builtinMethod(emulators, name, emulators[name]));
     if (!name.endsWith('Buffer')) routes.set(name, { kind: 'builtin', emulator: emulators[name] });
   }
+  // a method for each command of the installed ioredis's list, as ioredis defines them (a command
+  // it does not list, XACKDEL on ioredis 5, is `call('xackdel', …)` on the fake as on a real client),
+  // and `sentinel`, which ioredis's Commander adds
+  const ioredisNames = new Set([...ioredisCommandNames(), 'sentinel']);
   const engineNames = [...CONNECTION_COMMANDS.keys()].filter((n) => !SPECIAL.has(n));
   for (const name of engineNames) {
-    defineCommandMethod(name, engineMethod(emulators, name, false));
-    defineCommandMethod(`${name}Buffer`, engineMethod(emulators, name, true));
+    if (ioredisNames.has(name)) {
+      defineCommandMethod(name, engineMethod(emulators, name, false));
+      defineCommandMethod(`${name}Buffer`, engineMethod(emulators, name, true));
+    }
     routes.set(name, { kind: 'engine' });
   }
   for (const spec of COMMANDS.values()) {
-    defineCommandMethod(spec.name, streamMethod(emulators, spec.name, false));
-    defineCommandMethod(`${spec.name}Buffer`, streamMethod(emulators, spec.name, true));
+    if (ioredisNames.has(spec.name)) {
+      defineCommandMethod(spec.name, streamMethod(emulators, spec.name, false));
+      defineCommandMethod(`${spec.name}Buffer`, streamMethod(emulators, spec.name, true));
+    }
     routes.set(spec.name, { kind: 'stream' });
   }
   // every other Redis command: the engine says what it is (StreamsMockError: not emulated)
-  for (const name of ioredisCommandNames()) {
+  for (const name of ioredisNames) {
     if (routes.has(name) || SPECIAL.has(name)) continue;
     defineCommandMethod(name, engineMethod(emulators, name, false));
     defineCommandMethod(`${name}Buffer`, engineMethod(emulators, name, true));
