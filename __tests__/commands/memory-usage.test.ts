@@ -189,6 +189,16 @@ describe('MEMORY USAGE answers object.c’s figure at the emulated allocator’s
     expect(got).toEqual(want);
   });
 
+  it('a stream of nodes of different sizes: the sampled nodes averaged in whole bytes, as object.c divides (7.0.15 per SAMPLES)', async () => {
+    const c = engine.conn({ streams: { redisVersion: '7.0' } });
+    await c.execute(['CONFIG', 'SET', 'stream-node-max-bytes', '100']);
+    for (let i = 1; i <= 15; i++) await c.execute(['XADD', 'small', `${i}-0`, 'field', 'v'.repeat(3 * i)]);
+    const got: Record<string, unknown> = {};
+    for (const samples of ['5', '0', '1', '2', '3', '4', '6', '7']) got[samples] = await c.execute(['MEMORY', 'USAGE', 'small', 'SAMPLES', samples]);
+    // 9 nodes; SAMPLES 3 was 5989 and 5 (the default) 6006 with the average's fraction kept
+    expect(got).toEqual({ '5': 6000, '0': 5968, '1': 6032, '2': 5968, '3': 5984, '4': 6032, '6': 5984, '7': 5976 });
+  });
+
   it('a 200 KB bitmap is one allocation of jemalloc’s 224 KiB class in 7.0 (7.0.15: 229424)', async () => {
     const c = engine.conn({ streams: { redisVersion: '7.0' } });
     await c.execute(['SETBIT', 'big', '1600000', '1']);

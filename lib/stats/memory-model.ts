@@ -73,7 +73,7 @@ export function streamBytes(stream: Stream, take: number, usable: (n: number) =>
     const sampled = Math.min(nodes, take);
     let sum = 0;
     for (let n = 0; n < sampled; n++) sum += allocated(n);
-    bytes += nodes <= sampled ? sum : Math.round((sum / sampled) * (nodes - 1)) + allocated(nodes - 1);
+    bytes += nodes <= sampled ? sum : Math.floor(sum / sampled) * (nodes - 1) + allocated(nodes - 1);
   }
   const consumerStruct = version !== undefined && predates(version, '7.2') ? STREAM_CONSUMER_7_0 : STREAM_CONSUMER;
   for (const group of stream.groups.values()) {
