@@ -872,19 +872,28 @@ export class Connection {
     stopMonitoring(this);
     this.pushListeners = undefined;
     if (this.blockedCalls > 0) this.ks.blocking.releaseClient(this, connectionClosedError());
-    const waiting = this.waiting;
-    this.waiting = null;
-    if (waiting) {
-      this.closing = true;
-      try {
-        for (const start of waiting) start();
-      } finally {
-        this.closing = false;
-      }
-    }
+    this.dropWaiting();
     const listeners = this.closeListeners;
     this.closeListeners = undefined;
     if (listeners) for (const l of listeners) l();
+  }
+
+  /**
+   * Reject every command waiting behind a blocked call (or a pipeline waiting on one) with
+   * "Connection is closed.", as a closing client's queue is: on close(), and when the test
+   * lifecycle ends a test whose client was blocked (what it queued behind the blocked call must
+   * not run into the next test's keyspace).
+   */
+  dropWaiting(): void {
+    const waiting = this.waiting;
+    this.waiting = null;
+    if (!waiting) return;
+    this.closing = true;
+    try {
+      for (const start of waiting) start();
+    } finally {
+      this.closing = false;
+    }
   }
 
   /** Unblock a blocked call of this connection (CLIENT UNBLOCK): nil reply, or `error`. */
