@@ -4,9 +4,9 @@
  * - a blocked call released by disconnect() rejects after the client has ended: ioredis's close
  *   handler sets `end` before it rejects its command queue, so a worker loop's `catch` that
  *   checks `status === 'end'` stops (the fake rejected it while still `ready`);
- * - a transaction sent after quit()/disconnect() rejects with one error that is also each of its
+ * - a transaction sent right after quit()/disconnect() (the client closing) rejects with one error that is also each of its
  *   `previousErrors` (MULTI's and every command's; none on ioredis 6.1, which leaves out EXEC's
- *   own) and what the commands' callbacks get; one
+ *   own) and what the commands' callbacks get; one sent once the client has ended, and one
  *   refused before `ready` with `enableOfflineQueue: false` has an error per command and EXEC's
  *   own (the fake gave no `previousErrors`, nor the callbacks' errors there).
  * Run on the fake and with real ioredis on both real servers.
@@ -84,6 +84,16 @@ runOnFakeAndRealIoredis(
         return transactionRejection(r, key);
       },
       ['Connection is closed.', ...closedPrevious],
+    ],
+    [
+      'a transaction once the client has ended: an error per command and EXEC its own',
+      {},
+      async (r, { key }) => {
+        await r.quit();
+        for (let i = 0; i < 5 && r.status !== 'end'; i++) await new Promise((resolve) => setImmediate(resolve));
+        return [r.status, await transactionRejection(r, key)];
+      },
+      ['end', ['Connection is closed.', 3, [false, false, false], [1, 2]]],
     ],
     [
       'a transaction refused by enableOfflineQueue: false has an error per command and EXEC its own',

@@ -328,6 +328,8 @@ function sentCommandOf(redis: Instance, e: Entry): { name: string; args: unknown
 }
 
 /** A control entry of a batch (MULTI / EXEC sent around a `multi()`'s commands). */
+const CLOSED_MESSAGE = 'Connection is closed.';
+
 function controlEntry(name: string): Entry {
   return { kind: 'engine', name, base: name, buffers: false, args: [] };
 }
@@ -497,12 +499,13 @@ export function installPipeline(
   const closedPairs = (entries: Entry[], err: Error) => entries.map((e) => settle(e, () => Promise.reject(err)));
 
   /**
-   * A transaction sent before `ready` with `enableOfflineQueue: false`: ioredis refuses MULTI,
-   * each command (their callbacks get their error) and EXEC, each with an error of its own; the
-   * exec() rejects with EXEC's, its previousErrors the others (5.11.1, 6.0.0).
+   * A transaction ioredis refuses command by command (sent before `ready` with
+   * `enableOfflineQueue: false`, or once the client has ended): MULTI, each command (their
+   * callbacks get their error) and EXEC each with an error of its own; the exec() rejects with
+   * EXEC's, its previousErrors the others (5.11.1, 6.0.0, 6.1.0).
    */
-  const refusedTransaction = (entries: Entry[]): Promise<never> => {
-    const refusal = () => new Error(OFFLINE_QUEUE_DISABLED);
+  const refusedTransaction = (entries: Entry[], message = OFFLINE_QUEUE_DISABLED): Promise<never> => {
+    const refusal = () => new Error(message);
     const errors = [refusal(), ...entries.map(refusal)];
     void Promise.all(entries.map((e, i) => settle(e, () => Promise.reject(errors[i + 1]))));
     return Promise.reject(Object.assign(refusal(), { previousErrors: errors }));
@@ -591,11 +594,14 @@ export function installPipeline(
       const run = () => {
         const conn = current();
         if (conn.closed) {
-          // ioredis rejects MULTI, each command (their callbacks get the error) and EXEC with one
-          // error, the exec()'s, its previousErrors that error once per command before EXEC
-          // (5.11.1, 6.0.0; 6.1 leaves out the errors that are EXEC's own: none): it rejects,
-          // where a plain pipeline resolves with the errors
-          const err = new Error('Connection is closed.');
+          // it rejects, where a plain pipeline resolves with the errors. Sent while the client
+          // closes (right after quit()/disconnect()), ioredis's flushQueue rejects MULTI, each
+          // command (their callbacks get the error) and EXEC with one error, the exec()'s, its
+          // previousErrors that error once per command before EXEC (5.11.1, 6.0.0; 6.1 leaves out
+          // the errors that are EXEC's own: none); once it has ended, each is refused with an
+          // error of its own
+          if (redis?.status === 'end') return refusedTransaction(entries, CLOSED_MESSAGE);
+          const err = new Error(CLOSED_MESSAGE);
           void Promise.all(closedPairs(entries, err));
           return Promise.reject(Object.assign(err, { previousErrors: installedIoredisAtLeast(6, 1) ? [] : [err, ...entries.map(() => err)] }));
         }
