@@ -312,17 +312,30 @@ export function executeArgv(redis: Instance, conn: Connection, argv: string[], b
  * server's SHUTDOWN closed (README: its callers reject with `Connection is closed.`) reject as they are.
  */
 function resentAfterLoss(redis: Instance, conn: Connection, argv: string[], buffers: boolean, err: unknown): Promise<unknown> {
+  const again = resentWhenReady(redis, conn, decodeBytes(argv[0]), err, (live) => executeArgv(redis, live, argv, buffers));
+  if (again !== null) return again;
+  return lostConnection(conn, err) ? rejectedOnceClosed(redis, toClientError(err, argv)) : Promise.reject(toClientError(err, argv));
+}
+
+/** `err` is the close of `conn` by its server or the client (not an error reply, not SHUTDOWN's close). */
+function lostConnection(conn: Connection, err: unknown): boolean {
   // (not after SHUTDOWN: the server that would answer them is gone, whatever answers the port next)
-  const lost = err instanceof Error && err.message === 'Connection is closed.' && conn.closed && !conn.closedByShutdown && !(err instanceof CommandError);
+  return err instanceof Error && err.message === 'Connection is closed.' && conn.closed && !conn.closedByShutdown && !(err instanceof CommandError);
+}
+
+/**
+ * What the loss of `conn` interrupted (`err`), sent again with `send` on the client's next
+ * connection once it is ready, when ioredis would resend it (reconnecting, and
+ * `autoResendUnfulfilledCommands` not false): a command, or a pipeline or transaction that was
+ * waiting behind a blocked call. Null when it is not resent.
+ */
+export function resentWhenReady<T>(redis: Instance, conn: Connection, name: string, err: unknown, send: (live: Connection) => Promise<T>): Promise<T> | null {
   const status = redis?.status;
-  if (!lost || redis.options?.autoResendUnfulfilledCommands === false || (status !== 'reconnecting' && status !== 'connecting' && status !== 'connect')) {
-    return lost ? rejectedOnceClosed(redis, toClientError(err, argv)) : Promise.reject(toClientError(err, argv));
-  }
-  const held = deferUntilReady(redis, decodeBytes(argv[0]), () => {
+  if (!lostConnection(conn, err) || redis.options?.autoResendUnfulfilledCommands === false || (status !== 'reconnecting' && status !== 'connecting' && status !== 'connect')) return null;
+  return deferUntilReady(redis, name, () => {
     const live: Connection = redis[CONN];
-    return live.closed ? Promise.reject(connectionClosedError()) : executeArgv(redis, live, argv, buffers);
+    return live.closed ? Promise.reject(connectionClosedError()) : send(live);
   });
-  return held ?? Promise.reject(toClientError(err, argv));
 }
 
 /**

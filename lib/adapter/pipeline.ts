@@ -23,7 +23,7 @@ import { asCalledByName } from './builtin-replies';
 import { decodeBytes } from './encoding';
 import { installedIoredisAtLeast } from './command-table';
 import { CONN, OFFLINE_QUEUE_DISABLED, autoConnect, closeInstance, closingByClient, deferUntilReady, isClosing, notSetUpError, settledWhenClosed } from './lifecycle';
-import { buildArgv, clientArgs, encoderOf, friendlyStack, heldReplyOf, isNoScript, popCallback, processArguments, runBuiltinNow, runShardSubscription, selectSent, subscribedPing, subscriberModeRefusal, toClientError, withCallback } from './methods';
+import { buildArgv, clientArgs, encoderOf, friendlyStack, heldReplyOf, isNoScript, popCallback, processArguments, resentWhenReady, runBuiltinNow, runShardSubscription, selectSent, subscribedPing, subscriberModeRefusal, toClientError, withCallback } from './methods';
 import { MethodLayer } from './method-layer';
 import { guarded } from './spin-guard';
 
@@ -586,6 +586,12 @@ export function installPipeline(
     if (!conn) return Promise.reject(notSetUpError());
     // held for `ready`: the connection of that time (a reconnection makes a new one)
     const current = (): Connection => (conn = redis[CONN] as Connection);
+    // the batch in the connection's order; one still waiting behind a blocked call when the
+    // connection is lost is sent again once reconnected, as ioredis resends its unfulfilled commands
+    const send = <T>(run: () => Promise<T>) => (): Promise<T> => {
+      const on = current();
+      return on.enqueue(run, true).catch((err: unknown) => resentWhenReady(redis, on, 'exec', err, (live) => live.enqueue(run, true)) ?? Promise.reject(err));
+    };
     if (this.__streamsMulti) {
       // EXEC's own error (EXECABORT) gets the stack of exec()'s caller, as ioredis's EXEC command
       // made there; the errors inside EXEC's reply keep the library's (ioredis: its decoder's)
@@ -625,7 +631,7 @@ export function installPipeline(
         0,
         afterEarlierReplies(
           redis,
-          guarded(redis, () => whenReady(redis, 'exec', () => current().enqueue(run, true), () => refusedTransaction(entries), sent)),
+          guarded(redis, () => whenReady(redis, 'exec', send(run), () => refusedTransaction(entries), sent)),
         ),
       );
     }
@@ -646,7 +652,7 @@ export function installPipeline(
     const all = afterEarlierReplies(
       redis,
       guarded(redis, () =>
-        whenReady(redis, 'exec', () => current().enqueue(run, true), () => Promise.all(closedPairs(plain, new Error(OFFLINE_QUEUE_DISABLED))), sent, opensWithSelect(entries)).catch(
+        whenReady(redis, 'exec', send(run), () => Promise.all(closedPairs(plain, new Error(OFFLINE_QUEUE_DISABLED))), sent, opensWithSelect(entries)).catch(
           (err: unknown) => Promise.all(closedPairs(plain, err instanceof Error ? err : new Error(String(err)))),
         ),
       ),

@@ -1,0 +1,56 @@
+/**
+ * A pipeline or transaction waiting behind a blocked call when the connection is lost
+ * (disconnect(true), CLIENT KILL) is sent again once the client has reconnected, as ioredis
+ * resends its unfulfilled commands (autoResendUnfulfilledCommands): the fake resent a plain
+ * command but rejected the batches with "Connection is closed.", and their writes were lost
+ * (found by a break-test). Run on the fake and with real ioredis on both real servers.
+ */
+import { runOnFakeAndRealIoredis } from '../helpers/fake-and-real-ioredis';
+
+
+const settled = (p: Promise<unknown>) =>
+  p.then(
+    (v) => v,
+    (e: Error) => `rejected: ${e.message}`,
+  );
+
+runOnFakeAndRealIoredis(
+  [
+    [
+      'a transaction, a pipeline and a command behind a blocked BLPOP are sent again after disconnect(true)',
+      {},
+      async (r, { key, other }) => {
+        const [queue, a, b] = [`${key}:q`, `${key}:a`, `${key}:b`];
+        const popped = settled(r.blpop(queue, 0));
+        const transaction = settled(r.multi().set(a, '1').incr(a).exec());
+        const pipeline = settled(r.pipeline().set(b, '1').incr(b).exec());
+        const got = settled(r.get(b));
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        const reconnected = new Promise((resolve) => r.once('ready', resolve));
+        r.disconnect(true);
+        await reconnected;
+        const status = r.status;
+        const w = other({ db: 13 });
+        await w.rpush(queue, 'job');
+        const out = [status, await popped, await transaction, await pipeline, await got, await w.mget(a, b)];
+        await w.del(queue, a, b);
+        return out;
+      },
+      (key: string) => [
+        'ready',
+        [`${key}:q`, 'job'],
+        [
+          [null, 'OK'],
+          [null, 2],
+        ],
+        [
+          [null, 'OK'],
+          [null, 2],
+        ],
+        '2',
+        ['2', '2'],
+      ],
+    ],
+  ],
+  { firstPort: 56_180, base: { db: 13 }, keyPrefix: 'batches-resent', subject: 'real ioredis', verb: 'resends' },
+);
