@@ -68,6 +68,30 @@ runOnFakeAndRealIoredis(
       ['Connection is closed.', 'end'],
     ],
     [
+      'a transaction, a pipeline and a command waiting behind a blocked call settle once disconnect() has ended the client',
+      {},
+      async (r, { key }) => {
+        const outcome = (p: Promise<unknown>) =>
+          p.then(
+            (v) => ['resolved', (v as [Error | null][]).map(([err]) => err && err.message), r.status],
+            (e: Error & { previousErrors?: unknown[] }) => [e.message, r.status, e.previousErrors?.length],
+          );
+        const popped = outcome(r.blpop(key, 0));
+        const transaction = outcome(r.multi().set(`${key}:a`, '1').exec());
+        const pipeline = outcome(r.pipeline().set(`${key}:b`, '1').get(`${key}:b`).exec());
+        const got = outcome(r.get(`${key}:b`));
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        r.disconnect();
+        return [await popped, await transaction, await pipeline, await got];
+      },
+      [
+        ['Connection is closed.', 'end', undefined],
+        ['Connection is closed.', 'end', closedPrevious[0] === 0 ? 0 : 2],
+        ['resolved', ['Connection is closed.', 'Connection is closed.'], 'end'],
+        ['Connection is closed.', 'end', undefined],
+      ],
+    ],
+    [
       'a transaction after quit() rejects with one error, each previousError and callback error the same',
       {},
       async (r, { key }) => {

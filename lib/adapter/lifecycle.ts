@@ -96,6 +96,11 @@ export function rejectedOnceClosed(redis: Instance, err: unknown): Promise<never
   return closed === undefined ? Promise.reject(err) : closed.then(() => Promise.reject(err));
 }
 
+/** Settles once a disconnect()/quit() closing `redis` has closed it (status `end`); at once when none is. */
+export function whenClosed(redis: Instance): Promise<void> {
+  return (redis?.[CLOSED] as Promise<void> | undefined) ?? Promise.resolve();
+}
+
 /** How many commands were sent while a disconnect() closes the client (ioredis's offline queue then). */
 const QUEUED_WHILE_CLOSING = Symbol.for('ioredis-mock-streams.queuedWhileClosing');
 

@@ -318,7 +318,7 @@ function resentAfterLoss(redis: Instance, conn: Connection, argv: string[], buff
 }
 
 /** `err` is the close of `conn` by its server or the client (not an error reply, not SHUTDOWN's close). */
-function lostConnection(conn: Connection, err: unknown): boolean {
+export function lostConnection(conn: Connection, err: unknown): boolean {
   // (not after SHUTDOWN: the server that would answer them is gone, whatever answers the port next)
   return err instanceof Error && err.message === 'Connection is closed.' && conn.closed && !conn.closedByShutdown && !(err instanceof CommandError);
 }

@@ -22,8 +22,8 @@ import { ErrorReply, type Reply } from '../reply/reply';
 import { asCalledByName } from './builtin-replies';
 import { decodeBytes } from './encoding';
 import { installedIoredisAtLeast } from './command-table';
-import { CONN, OFFLINE_QUEUE_DISABLED, autoConnect, closeInstance, closingByClient, deferUntilReady, isClosing, notSetUpError, settledWhenClosed } from './lifecycle';
-import { buildArgv, clientArgs, encoderOf, friendlyStack, heldReplyOf, isNoScript, popCallback, processArguments, resentWhenReady, runBuiltinNow, runShardSubscription, selectSent, subscribedPing, subscriberModeRefusal, toClientError, withCallback } from './methods';
+import { CONN, OFFLINE_QUEUE_DISABLED, autoConnect, closeInstance, closingByClient, deferUntilReady, isClosing, notSetUpError, settledWhenClosed, whenClosed } from './lifecycle';
+import { buildArgv, clientArgs, encoderOf, friendlyStack, heldReplyOf, isNoScript, popCallback, lostConnection, processArguments, resentWhenReady, runBuiltinNow, runShardSubscription, selectSent, subscribedPing, subscriberModeRefusal, toClientError, withCallback } from './methods';
 import { MethodLayer } from './method-layer';
 import { guarded } from './spin-guard';
 
@@ -499,6 +499,17 @@ export function installPipeline(
   const closedPairs = (entries: Entry[], err: Error) => entries.map((e) => settle(e, () => Promise.reject(err)));
 
   /**
+   * A transaction in the queue ioredis flushes when the client closes: MULTI, each command (their
+   * callbacks get it) and EXEC rejected with one error `err`, the exec()'s; its previousErrors
+   * that error once per command before EXEC (5.11.1, 6.0.0; 6.1 leaves out the errors that are
+   * EXEC's own: none).
+   */
+  const closedTransaction = (entries: Entry[], err: Error): Promise<never> => {
+    void Promise.all(closedPairs(entries, err));
+    return Promise.reject(Object.assign(err, { previousErrors: installedIoredisAtLeast(6, 1) ? [] : [err, ...entries.map(() => err)] }));
+  };
+
+  /**
    * A transaction ioredis refuses command by command (sent before `ready` with
    * `enableOfflineQueue: false`, or once the client has ended): MULTI, each command (their
    * callbacks get their error) and EXEC each with an error of its own; the exec() rejects with
@@ -588,10 +599,22 @@ export function installPipeline(
     const current = (): Connection => (conn = redis[CONN] as Connection);
     // the batch in the connection's order; one still waiting behind a blocked call when the
     // connection is lost is sent again once reconnected, as ioredis resends its unfulfilled commands
-    const send = <T>(run: () => Promise<T>) => (): Promise<T> => {
-      const on = current();
-      return on.enqueue(run, true).catch((err: unknown) => resentWhenReady(redis, on, 'exec', err, (live) => live.enqueue(run, true)) ?? Promise.reject(err));
-    };
+    // (a batch not resent rejects once the client has closed, with status `end`, as ioredis's
+    // close handler flushes its queue: `lost` makes that rejection)
+    const send =
+      <T>(run: () => Promise<T>, lost: (err: unknown) => Promise<T> = (err) => Promise.reject(err)) =>
+      (): Promise<T> => {
+        const on = current();
+        let started = false;
+        const start = () => {
+          started = true;
+          return run();
+        };
+        return on.enqueue(start, true).catch((err: unknown) => {
+          if (started) return Promise.reject(err);
+          return resentWhenReady(redis, on, 'exec', err, (live) => live.enqueue(run, true)) ?? (lostConnection(on, err) ? whenClosed(redis).then(() => lost(err)) : Promise.reject(err));
+        });
+      };
     if (this.__streamsMulti) {
       // EXEC's own error (EXECABORT) gets the stack of exec()'s caller, as ioredis's EXEC command
       // made there; the errors inside EXEC's reply keep the library's (ioredis: its decoder's)
@@ -607,9 +630,7 @@ export function installPipeline(
           // the errors that are EXEC's own: none); once it has ended, each is refused with an
           // error of its own
           if (redis?.status === 'end') return refusedTransaction(entries, CLOSED_MESSAGE);
-          const err = new Error(CLOSED_MESSAGE);
-          void Promise.all(closedPairs(entries, err));
-          return Promise.reject(Object.assign(err, { previousErrors: installedIoredisAtLeast(6, 1) ? [] : [err, ...entries.map(() => err)] }));
+          return closedTransaction(entries, new Error(CLOSED_MESSAGE));
         }
         // RESP2 subscriber mode: ioredis refuses the MULTI itself, so the whole exec rejects
         const refused = subscriberModeRefusal(redis, conn, 'multi');
@@ -631,7 +652,7 @@ export function installPipeline(
         0,
         afterEarlierReplies(
           redis,
-          guarded(redis, () => whenReady(redis, 'exec', send(run), () => refusedTransaction(entries), sent)),
+          guarded(redis, () => whenReady(redis, 'exec', send(run, (err) => closedTransaction(entries, err instanceof Error ? err : new Error(CLOSED_MESSAGE))), () => refusedTransaction(entries), sent)),
         ),
       );
     }
