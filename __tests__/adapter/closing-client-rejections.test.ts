@@ -92,6 +92,33 @@ runOnFakeAndRealIoredis(
       ],
     ],
     [
+      'disconnect() before the connection opened: still connecting, then what was queued rejects once ended, no close event',
+      {},
+      async (_r, { key, other }) => {
+        const c = other({ db: 13 });
+        const events: string[] = [];
+        for (const ev of ['connecting', 'connect', 'ready', 'close', 'end']) c.on(ev, () => events.push(ev));
+        const got = c.get(key).then(
+          () => 'resolved',
+          (e: Error) => [e.message, c.status],
+        );
+        const transaction = c
+          .multi()
+          .set(key, '1')
+          .exec()
+          .then(
+            () => 'resolved',
+            (e: Error & { previousErrors?: unknown[] }) => [e.message, c.status, e.previousErrors?.length],
+          );
+        c.disconnect();
+        const statusThen = c.status;
+        const out = [statusThen, await got, await transaction];
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return [...out, events];
+      },
+      ['connecting', ['Connection is closed.', 'end'], ['Connection is closed.', 'end', closedPrevious[0] === 0 ? 0 : 2], ['connecting', 'end']],
+    ],
+    [
       'a transaction after quit() rejects with one error, each previousError and callback error the same',
       {},
       async (r, { key }) => {

@@ -708,7 +708,7 @@ function reconnect(redis: Instance): void {
  * QUIT with nothing held closes the client and answers `OK` at once (a Buffer for `buffers`:
  * quitBuffer), as ioredis does.
  */
-export function deferUntilReady<T>(redis: Instance, name: string, run: () => Promise<T>, buffers = false, opensWithSelect = name === 'select'): Promise<T> | null {
+export function deferUntilReady<T>(redis: Instance, name: string, run: () => Promise<T>, buffers = false, opensWithSelect = name === 'select', failed?: (err: unknown) => Promise<T>): Promise<T> | null {
   const status = redis?.status;
   if (status !== 'connecting' && status !== 'connect' && status !== 'reconnecting') return null;
   if (redis.options?.enableOfflineQueue === false) return Promise.reject(new Error(OFFLINE_QUEUE_DISABLED));
@@ -720,7 +720,7 @@ export function deferUntilReady<T>(redis: Instance, name: string, run: () => Pro
     return Promise.resolve((buffers ? Buffer.from('OK') : 'OK') as T);
   }
   return new Promise<T>((resolve, reject) => {
-    held.push({ run: () => run().then(resolve, reject), fail: reject, select: redis[CONDITION]?.select, isSelect: opensWithSelect });
+    held.push({ run: () => run().then(resolve, reject), fail: failed === undefined ? reject : (err) => failed(err).then(resolve, reject), select: redis[CONDITION]?.select, isSelect: opensWithSelect });
   });
 }
 
@@ -892,6 +892,22 @@ export function closeInstance(redis: Instance, reconnectAfter = false): void {
   if (conn) redis[MANUAL] = conn;
   conn?.close();
   redis[CONNECTED] = false;
+  if (redis.status === 'connecting') {
+    // ioredis: no socket yet; the connector's pending connect fails on its next tick with
+    // "Connection is closed.": flushQueue rejects what was queued with that one error, then the
+    // status turns `end` (an `end` event, no `close`: nothing was open), `connecting` until then
+    // (after the `connecting` event already on its way; the `end` event after the rejections'
+    // callbacks, as ioredis's setStatus emits it on a nextTick)
+    void Promise.resolve().then(() =>
+      realNextTick(() => {
+        failHeld(redis, new Error('Connection is closed.'));
+        if (redis.status !== 'connecting') return;
+        redis.status = 'end';
+        realNextTick(() => emitOwn(redis, 'end'));
+      }),
+    );
+    return;
+  }
   failHeld(redis);
   if (redis.status === 'end' || redis.status === 'close') return;
   if (redis.status === 'reconnecting') {

@@ -22,6 +22,7 @@ import { ErrorReply, type Reply } from '../reply/reply';
 import { asCalledByName } from './builtin-replies';
 import { decodeBytes } from './encoding';
 import { installedIoredisAtLeast } from './command-table';
+import { CommandError } from '../errors';
 import { CONN, OFFLINE_QUEUE_DISABLED, autoConnect, closeInstance, closingByClient, deferUntilReady, isClosing, notSetUpError, settledWhenClosed, whenClosed } from './lifecycle';
 import { buildArgv, clientArgs, encoderOf, friendlyStack, heldReplyOf, isNoScript, popCallback, lostConnection, processArguments, resentWhenReady, runBuiltinNow, runShardSubscription, selectSent, subscribedPing, subscriberModeRefusal, toClientError, withCallback } from './methods';
 import { MethodLayer } from './method-layer';
@@ -464,14 +465,14 @@ export function installPipeline(
    * Run now, or once the client is ready (ioredis's offline queue); `refused` without one.
    * `sent`: what ioredis records as it writes or queues the batch's commands (SELECT).
    */
-  const whenReady = <T>(redis: any, name: string, run: () => Promise<T>, refused: () => Promise<T>, sent?: (held: boolean) => void, opensWithSelect = false): Promise<T> => {
+  const whenReady = <T>(redis: any, name: string, run: () => Promise<T>, refused: () => Promise<T>, sent?: (held: boolean) => void, opensWithSelect = false, heldFailed?: (err: unknown) => Promise<T>): Promise<T> => {
     if (redis?.status === 'wait') autoConnect(redis, emulators);
     const status = redis?.status;
     if ((status === 'connecting' || status === 'connect' || status === 'reconnecting') && redis.options?.enableOfflineQueue === false) return refused();
     // held: ioredis's flush of its offline queue sends each command again (Redis#sendCommand
     // records each SELECT once more); it selects the db the batch was queued in first, unless
     // the batch's first command is itself a SELECT
-    const held = deferUntilReady(redis, name, sent === undefined ? run : () => (sent(true), run()), false, opensWithSelect);
+    const held = deferUntilReady(redis, name, sent === undefined ? run : () => (sent(true), run()), false, opensWithSelect, heldFailed);
     sent?.(held !== null);
     return held ?? run();
   };
@@ -600,9 +601,9 @@ export function installPipeline(
     // the batch in the connection's order; one still waiting behind a blocked call when the
     // connection is lost is sent again once reconnected, as ioredis resends its unfulfilled commands
     // (a batch not resent rejects once the client has closed, with status `end`, as ioredis's
-    // close handler flushes its queue: `lost` makes that rejection)
+    // close handler flushes its queue: `flushed` makes that rejection)
     const send =
-      <T>(run: () => Promise<T>, lost: (err: unknown) => Promise<T> = (err) => Promise.reject(err)) =>
+      <T>(run: () => Promise<T>, flushed: (err: unknown) => Promise<T> = (err) => Promise.reject(err)) =>
       (): Promise<T> => {
         const on = current();
         let started = false;
@@ -612,9 +613,11 @@ export function installPipeline(
         };
         return on.enqueue(start, true).catch((err: unknown) => {
           if (started) return Promise.reject(err);
-          return resentWhenReady(redis, on, 'exec', err, (live) => live.enqueue(run, true)) ?? (lostConnection(on, err) ? whenClosed(redis).then(() => lost(err)) : Promise.reject(err));
+          return resentWhenReady(redis, on, 'exec', err, (live) => live.enqueue(run, true)) ?? (lostConnection(on, err) ? whenClosed(redis).then(() => flushed(err)) : Promise.reject(err));
         });
       };
+    const flushedTransaction = (err: unknown): Promise<never> =>
+      err instanceof Error && err.message === CLOSED_MESSAGE && !('previousErrors' in err) && !(err instanceof CommandError) ? closedTransaction(entries, err) : Promise.reject(err);
     if (this.__streamsMulti) {
       // EXEC's own error (EXECABORT) gets the stack of exec()'s caller, as ioredis's EXEC command
       // made there; the errors inside EXEC's reply keep the library's (ioredis: its decoder's)
@@ -652,7 +655,8 @@ export function installPipeline(
         0,
         afterEarlierReplies(
           redis,
-          guarded(redis, () => whenReady(redis, 'exec', send(run, (err) => closedTransaction(entries, err instanceof Error ? err : new Error(CLOSED_MESSAGE))), () => refusedTransaction(entries), sent)),
+          // flushed with the client's queue (held for `ready`, or behind a blocked call): ioredis's transaction error
+          guarded(redis, () => whenReady(redis, 'exec', send(run, flushedTransaction), () => refusedTransaction(entries), sent, false, flushedTransaction)),
         ),
       );
     }
