@@ -51,6 +51,58 @@ runOnFakeAndRealIoredis(
         ['2', '2'],
       ],
     ],
+    [
+      'and again when the connection is lost a second time before they ran',
+      {},
+      async (r, { key, other }) => {
+        const [queue, a, b] = [`${key}:q`, `${key}:a`, `${key}:b`];
+        const popped = settled(r.blpop(queue, 0));
+        const transaction = settled(r.multi().set(a, '1').incr(a).exec());
+        const pipeline = settled(r.pipeline().set(b, '1').incr(b).exec());
+        for (let loss = 0; loss < 2; loss++) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          const reconnected = new Promise((resolve) => r.once('ready', resolve));
+          r.disconnect(true);
+          await reconnected;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        const w = other({ db: 13 });
+        await w.rpush(queue, 'job');
+        const out = [await popped, await transaction, await pipeline, await w.mget(a, b)];
+        await w.del(queue, a, b);
+        return out;
+      },
+      (key: string) => [
+        [`${key}:q`, 'job'],
+        [
+          [null, 'OK'],
+          [null, 2],
+        ],
+        [
+          [null, 'OK'],
+          [null, 2],
+        ],
+        ['2', '2'],
+      ],
+    ],
+    [
+      'disconnect(true) while reconnecting goes on reconnecting, and what was queued is sent once ready',
+      {},
+      async (r, { key }) => {
+        const reconnecting = new Promise((resolve) => r.once('reconnecting', resolve));
+        const reconnected = new Promise((resolve) => r.once('ready', resolve));
+        r.disconnect(true);
+        await reconnecting;
+        r.disconnect(true);
+        const status = r.status;
+        const written = settled(r.set(key, 'v'));
+        await reconnected;
+        const out = [status, await written, await r.get(key), r.status];
+        await r.del(key);
+        return out;
+      },
+      ['reconnecting', 'OK', 'v', 'ready'],
+    ],
   ],
   { firstPort: 56_180, base: { db: 13 }, keyPrefix: 'batches-resent', subject: 'real ioredis', verb: 'resends' },
 );

@@ -877,6 +877,9 @@ export function closeInstance(redis: Instance, reconnectAfter = false): void {
     conn.close();
     return;
   }
+  // disconnect(true) while already reconnecting: ioredis goes on reconnecting (what is queued is
+  // sent once ready), where disconnect() would end the client
+  if (reconnectAfter && redis.status === 'reconnecting') return;
   if (redis[RECONNECT_TIMER] !== undefined) {
     realClearTimeout(redis[RECONNECT_TIMER]);
     redis[RECONNECT_TIMER] = undefined;

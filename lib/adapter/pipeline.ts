@@ -246,6 +246,9 @@ function runExecEntry(redis: Instance, conn: Connection, entries: Entry[], at: n
 async function runSequence(redis: Instance, conn: Connection, entries: Entry[], onAnswer?: (i: number, pair: [unknown, unknown?]) => void): Promise<[unknown, unknown?][]> {
   const out: [unknown, unknown?][] = [];
   let aborted = false;
+  // the connection's queue dropped meanwhile (a test ended while a command of the batch was
+  // blocked): the rest of the batch is rejected as the client's close rejects it
+  const drops = conn.queueDrops;
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i];
     const lower = e.base.toLowerCase();
@@ -253,6 +256,10 @@ async function runSequence(redis: Instance, conn: Connection, entries: Entry[], 
     if (aborted) {
       run = () => {
         throw newAbortError(sentCommandOf(redis, e));
+      };
+    } else if (conn.queueDrops !== drops) {
+      run = () => {
+        throw new Error(CLOSED_MESSAGE);
       };
     } else if (lower === 'exec' && e.error === undefined && e.kind !== 'builtin' && !conn.closed) {
       run = () => runExecEntry(redis, conn, entries, i);
@@ -613,7 +620,8 @@ export function installPipeline(
         };
         return on.enqueue(start, true).catch((err: unknown) => {
           if (started) return Promise.reject(err);
-          return resentWhenReady(redis, on, 'exec', err, (live) => live.enqueue(run, true)) ?? (lostConnection(on, err) ? whenClosed(redis).then(() => flushed(err)) : Promise.reject(err));
+          // resent as often as the connection is lost before the batch runs
+          return resentWhenReady(redis, on, 'exec', err, () => send(run, flushed)()) ?? (lostConnection(on, err) ? whenClosed(redis).then(() => flushed(err)) : Promise.reject(err));
         });
       };
     const flushedTransaction = (err: unknown): Promise<never> =>

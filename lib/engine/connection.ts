@@ -182,6 +182,12 @@ export class Connection {
   occupied = false;
   /** @internal Commands submitted behind it, in order. */
   waiting: (() => void)[] | null = null;
+  /**
+   * @internal How many times `dropWaiting` emptied the queue: a front end's sequence (a pipeline)
+   * that sees it change stops running its commands (the rest of a pipeline held by a blocked
+   * call of a test that ended).
+   */
+  queueDrops = 0;
   /** @internal Set while `close()` settles the waiting commands. */
   closing = false;
   /** @internal Blocked calls of this connection. */
@@ -885,6 +891,7 @@ export class Connection {
    * not run into the next test's keyspace).
    */
   dropWaiting(): void {
+    this.queueDrops++;
     const waiting = this.waiting;
     this.waiting = null;
     if (!waiting) return;
