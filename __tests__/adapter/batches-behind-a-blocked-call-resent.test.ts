@@ -86,6 +86,35 @@ runOnFakeAndRealIoredis(
       ],
     ],
     [
+      'with enableOfflineQueue: false too (what was sent before the loss is not the offline queue)',
+      {},
+      async (_r, { key, other }) => {
+        const r = other({ db: 13, enableOfflineQueue: false });
+        await new Promise((resolve) => r.once('ready', resolve));
+        const [queue, a] = [`${key}:q`, `${key}:a`];
+        const popped = settled(r.blpop(queue, 0));
+        const transaction = settled(r.multi().set(a, '1').incr(a).exec());
+        const got = settled(r.get(a));
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        const reconnected = new Promise((resolve) => r.once('ready', resolve));
+        r.disconnect(true);
+        await reconnected;
+        const w = other({ db: 13 });
+        await w.rpush(queue, 'job');
+        const out = [await popped, await transaction, await got];
+        await w.del(queue, a);
+        return out;
+      },
+      (key: string) => [
+        [`${key}:q`, 'job'],
+        [
+          [null, 'OK'],
+          [null, 2],
+        ],
+        '2',
+      ],
+    ],
+    [
       'disconnect(true) while reconnecting goes on reconnecting, and what was queued is sent once ready',
       {},
       async (r, { key }) => {

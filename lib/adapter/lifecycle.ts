@@ -708,10 +708,20 @@ function reconnect(redis: Instance): void {
  * QUIT with nothing held closes the client and answers `OK` at once (a Buffer for `buffers`:
  * quitBuffer), as ioredis does.
  */
-export function deferUntilReady<T>(redis: Instance, name: string, run: () => Promise<T>, buffers = false, opensWithSelect = name === 'select', failed?: (err: unknown) => Promise<T>): Promise<T> | null {
+export function deferUntilReady<T>(
+  redis: Instance,
+  name: string,
+  run: () => Promise<T>,
+  buffers = false,
+  opensWithSelect = name === 'select',
+  failed?: (err: unknown) => Promise<T>,
+  resent = false,
+): Promise<T> | null {
   const status = redis?.status;
   if (status !== 'connecting' && status !== 'connect' && status !== 'reconnecting') return null;
-  if (redis.options?.enableOfflineQueue === false) return Promise.reject(new Error(OFFLINE_QUEUE_DISABLED));
+  // (a command sent before the connection was lost is resent whatever enableOfflineQueue says:
+  // ioredis keeps those apart from its offline queue, prevCommandQueue)
+  if (redis.options?.enableOfflineQueue === false && !resent) return Promise.reject(new Error(OFFLINE_QUEUE_DISABLED));
   const held: Held[] = (redis[OFFLINE] ??= []);
   if (held.length === 0 && name.toLowerCase() === 'quit') {
     closeInstance(redis);

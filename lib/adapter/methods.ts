@@ -332,10 +332,18 @@ export function lostConnection(conn: Connection, err: unknown): boolean {
 export function resentWhenReady<T>(redis: Instance, conn: Connection, name: string, err: unknown, send: (live: Connection) => Promise<T>): Promise<T> | null {
   const status = redis?.status;
   if (!lostConnection(conn, err) || redis.options?.autoResendUnfulfilledCommands === false || (status !== 'reconnecting' && status !== 'connecting' && status !== 'connect')) return null;
-  return deferUntilReady(redis, name, () => {
-    const live: Connection = redis[CONN];
-    return live.closed ? Promise.reject(connectionClosedError()) : send(live);
-  });
+  return deferUntilReady(
+    redis,
+    name,
+    () => {
+      const live: Connection = redis[CONN];
+      return live.closed ? Promise.reject(connectionClosedError()) : send(live);
+    },
+    false,
+    name === 'select',
+    undefined,
+    true,
+  );
 }
 
 /**
