@@ -628,7 +628,10 @@ describe('stream methods answer and count as call() does', () => {
     // line), CLIENT LIST cmd=NULL
     expect(o.commandstats.filter((l) => /xackdel|xdelex/.test(l))).toEqual([]);
     expect(o.views.map((v) => v.cmd)).toEqual(['xadd', 'NULL', 'NULL', 'NULL', 'xlen']);
-    expect(o.lane).toEqual({ short: 2, fellBack: 3 });
+    // ioredis 5 lists no XACKDEL: sent with call(), it takes no lane
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const xackdelMethod = Number((require('ioredis/package.json') as { version: string }).version.split('.')[0]) >= 6;
+    expect(o.lane).toEqual({ short: 2, fellBack: xackdelMethod ? 3 : 2 });
   });
 
   it('runs XDELEX through the method on a version that has it (8.2), then refuses it on 7.0 again', async () => {
