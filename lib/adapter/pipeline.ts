@@ -335,9 +335,10 @@ function sentCommandOf(redis: Instance, e: Entry): { name: string; args: unknown
   }
 }
 
-/** A control entry of a batch (MULTI / EXEC sent around a `multi()`'s commands). */
+/** ioredis's rejection of the commands of a closed client. */
 const CLOSED_MESSAGE = 'Connection is closed.';
 
+/** A control entry of a batch (MULTI / EXEC sent around a `multi()`'s commands). */
 function controlEntry(name: string): Entry {
   return { kind: 'engine', name, base: name, buffers: false, args: [] };
 }
