@@ -115,6 +115,28 @@ runOnFakeAndRealIoredis(
       ],
     ],
     [
+      'each is resent in the db the client had selected when it sent it (a SELECT queued behind the blocked call)',
+      {},
+      async (r, { key, other }) => {
+        const [queue, order] = [`${key}:q`, `${key}:order`];
+        const popped = settled(r.blpop(queue, 0)); // sent in db 13
+        const selected = settled(r.select(12));
+        const pushed = settled(r.rpush(order, 'c')); // sent in db 12
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        const reconnected = new Promise((resolve) => r.once('ready', resolve));
+        r.disconnect(true);
+        await reconnected;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        const [w13, w12] = [other({ db: 13 }), other({ db: 12 })];
+        await w13.rpush(queue, 'v');
+        const out = [await popped, await selected, await pushed, await r.ping(), await w12.lrange(order, 0, -1), await w13.exists(order)];
+        await w13.del(queue);
+        await w12.del(order);
+        return out;
+      },
+      (key: string) => [[`${key}:q`, 'v'], 'OK', 1, 'PONG', ['c'], 0],
+    ],
+    [
       'disconnect(true) while reconnecting goes on reconnecting, and what was queued is sent once ready',
       {},
       async (r, { key }) => {

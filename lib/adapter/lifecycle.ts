@@ -708,20 +708,13 @@ function reconnect(redis: Instance): void {
  * QUIT with nothing held closes the client and answers `OK` at once (a Buffer for `buffers`:
  * quitBuffer), as ioredis does.
  */
-export function deferUntilReady<T>(
-  redis: Instance,
-  name: string,
-  run: () => Promise<T>,
-  buffers = false,
-  opensWithSelect = name === 'select',
-  failed?: (err: unknown) => Promise<T>,
-  resent = false,
-): Promise<T> | null {
+export function deferUntilReady<T>(redis: Instance, name: string, run: () => Promise<T>, buffers = false, hold: HoldOptions<T> = {}): Promise<T> | null {
   const status = redis?.status;
   if (status !== 'connecting' && status !== 'connect' && status !== 'reconnecting') return null;
   // (a command sent before the connection was lost is resent whatever enableOfflineQueue says:
   // ioredis keeps those apart from its offline queue, prevCommandQueue)
-  if (redis.options?.enableOfflineQueue === false && !resent) return Promise.reject(new Error(OFFLINE_QUEUE_DISABLED));
+  if (redis.options?.enableOfflineQueue === false && hold.sentInDb === undefined) return Promise.reject(new Error(OFFLINE_QUEUE_DISABLED));
+  const { failed, opensWithSelect = name === 'select' } = hold;
   const held: Held[] = (redis[OFFLINE] ??= []);
   if (held.length === 0 && name.toLowerCase() === 'quit') {
     closeInstance(redis);
@@ -730,8 +723,31 @@ export function deferUntilReady<T>(
     return Promise.resolve((buffers ? Buffer.from('OK') : 'OK') as T);
   }
   return new Promise<T>((resolve, reject) => {
-    held.push({ run: () => run().then(resolve, reject), fail: failed === undefined ? reject : (err) => failed(err).then(resolve, reject), select: redis[CONDITION]?.select, isSelect: opensWithSelect });
+    held.push({
+      run: () => run().then(resolve, reject),
+      fail: failed === undefined ? reject : (err) => failed(err).then(resolve, reject),
+      select: hold.sentInDb ?? redis[CONDITION]?.select,
+      isSelect: opensWithSelect,
+    });
   });
+}
+
+/** How `deferUntilReady` holds a command or batch. */
+export interface HoldOptions<T> {
+  /** The batch opens with a SELECT ioredis records: no SELECT of its db before it (default: `name` is `select`). */
+  opensWithSelect?: boolean;
+  /** What a flush of the held commands (the client closed first) answers instead of rejecting with its error. */
+  failed?: (err: unknown) => Promise<T>;
+  /**
+   * Resent after a lost connection: the db the client had recorded when it first sent it (ioredis's
+   * prevCommandQueue `item.select`); enableOfflineQueue does not apply.
+   */
+  sentInDb?: number;
+}
+
+/** The db the client records as selected now (ioredis's `condition.select`), stamped on what it sends. */
+export function recordedDb(redis: Instance): number | undefined {
+  return redis?.[CONDITION]?.select;
 }
 
 /** Reject the commands held for `ready` (the connection closed first). */

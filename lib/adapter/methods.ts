@@ -34,7 +34,7 @@ import { mendBuiltinReply } from './builtin-replies';
 import { installedIoredisMajor, ioredisMajorKnown, privateIoredisModule } from './command-table';
 import { applyKeyPrefix } from './keys';
 import { errorCommandArgs } from './redact';
-import { CONN, autoConnect, closeInstance, closingByClient, deferUntilReady, notSetUpError, quitAnsweredWhileClosing, quitSent, rejectedOnceClosed, rejectedWhenClosed, selectAsIoredis61, selectNoted } from './lifecycle';
+import { CONN, autoConnect, closeInstance, closingByClient, deferUntilReady, notSetUpError, quitAnsweredWhileClosing, quitSent, recordedDb, rejectedOnceClosed, rejectedWhenClosed, selectAsIoredis61, selectNoted } from './lifecycle';
 import { delivered, macrotaskTiming } from './delivery';
 import { withClientTimeouts } from './command-timeouts';
 
@@ -296,9 +296,10 @@ export function executeArgv(redis: Instance, conn: Connection, argv: string[], b
     return conn.ks.blocking.served === served ? reply : afterWoken(conn, reply);
   }
   const encode = encoderOf(redis, conn, buffers, decodeBytes(argv[0]));
+  const sentInDb = recordedDb(redis);
   const later = conn.execute(argv).then(
     (r) => encode(r),
-    (err) => resentAfterLoss(redis, conn, argv, buffers, err),
+    (err) => resentAfterLoss(redis, conn, argv, buffers, err, sentInDb),
   );
   later.catch(noop);
   return inOrder(conn, later);
@@ -311,8 +312,8 @@ export function executeArgv(redis: Instance, conn: Connection, argv: string[], b
  * client that is not reconnecting (disconnect(), quit(), no retryStrategy), or a connection its
  * server's SHUTDOWN closed (README: its callers reject with `Connection is closed.`) reject as they are.
  */
-function resentAfterLoss(redis: Instance, conn: Connection, argv: string[], buffers: boolean, err: unknown): Promise<unknown> {
-  const again = resentWhenReady(redis, conn, decodeBytes(argv[0]), err, (live) => executeArgv(redis, live, argv, buffers));
+function resentAfterLoss(redis: Instance, conn: Connection, argv: string[], buffers: boolean, err: unknown, sentInDb: number | undefined): Promise<unknown> {
+  const again = resentWhenReady(redis, conn, decodeBytes(argv[0]), err, sentInDb, (live) => executeArgv(redis, live, argv, buffers));
   if (again !== null) return again;
   return lostConnection(conn, err) ? rejectedOnceClosed(redis, toClientError(err, argv)) : Promise.reject(toClientError(err, argv));
 }
@@ -329,21 +330,15 @@ export function lostConnection(conn: Connection, err: unknown): boolean {
  * `autoResendUnfulfilledCommands` not false): a command, or a pipeline or transaction that was
  * waiting behind a blocked call. Null when it is not resent.
  */
-export function resentWhenReady<T>(redis: Instance, conn: Connection, name: string, err: unknown, send: (live: Connection) => Promise<T>): Promise<T> | null {
+export function resentWhenReady<T>(redis: Instance, conn: Connection, name: string, err: unknown, sentInDb: number | undefined, send: (live: Connection) => Promise<T>): Promise<T> | null {
   const status = redis?.status;
   if (!lostConnection(conn, err) || redis.options?.autoResendUnfulfilledCommands === false || (status !== 'reconnecting' && status !== 'connecting' && status !== 'connect')) return null;
-  return deferUntilReady(
-    redis,
-    name,
-    () => {
-      const live: Connection = redis[CONN];
-      return live.closed ? Promise.reject(connectionClosedError()) : send(live);
-    },
-    false,
-    name === 'select',
-    undefined,
-    true,
-  );
+  const again = () => {
+    const live: Connection = redis[CONN];
+    return live.closed ? Promise.reject(connectionClosedError()) : send(live);
+  };
+  // in the db the client had selected when it sent it (ioredis selects it first when it differs)
+  return deferUntilReady(redis, name, again, false, { sentInDb: sentInDb ?? recordedDb(redis) ?? 0 });
 }
 
 /**
@@ -362,9 +357,10 @@ function answer(redis: Instance, conn: Connection, argv: string[], buffers: bool
 /** The reply of a blocked command, encoded for ioredis when it is served. */
 function blockedReply(redis: Instance, conn: Connection, argv: string[], buffers: boolean, out: Promise<Reply>): Promise<unknown> {
   const encode = encoderOf(redis, conn, buffers, decodeBytes(argv[0]));
+  const sentInDb = recordedDb(redis);
   const blocked = out.then(
     (r) => encode(r),
-    (err) => resentAfterLoss(redis, conn, argv, buffers, err),
+    (err) => resentAfterLoss(redis, conn, argv, buffers, err, sentInDb),
   );
   // A blocked call released by disconnect()/reset must not become an unhandled rejection
   // when the test never awaited it; callers that await it still see the rejection.

@@ -23,7 +23,7 @@ import { asCalledByName } from './builtin-replies';
 import { decodeBytes } from './encoding';
 import { installedIoredisAtLeast } from './command-table';
 import { CommandError } from '../errors';
-import { CONN, OFFLINE_QUEUE_DISABLED, autoConnect, closeInstance, closingByClient, deferUntilReady, isClosing, notSetUpError, settledWhenClosed, whenClosed } from './lifecycle';
+import { CONN, OFFLINE_QUEUE_DISABLED, autoConnect, closeInstance, closingByClient, deferUntilReady, isClosing, notSetUpError, recordedDb, settledWhenClosed, whenClosed } from './lifecycle';
 import { buildArgv, clientArgs, encoderOf, friendlyStack, heldReplyOf, isNoScript, popCallback, lostConnection, processArguments, resentWhenReady, runBuiltinNow, runShardSubscription, selectSent, subscribedPing, subscriberModeRefusal, toClientError, withCallback } from './methods';
 import { MethodLayer } from './method-layer';
 import { guarded } from './spin-guard';
@@ -480,7 +480,7 @@ export function installPipeline(
     // held: ioredis's flush of its offline queue sends each command again (Redis#sendCommand
     // records each SELECT once more); it selects the db the batch was queued in first, unless
     // the batch's first command is itself a SELECT
-    const held = deferUntilReady(redis, name, sent === undefined ? run : () => (sent(true), run()), false, opensWithSelect, heldFailed);
+    const held = deferUntilReady(redis, name, sent === undefined ? run : () => (sent(true), run()), false, { opensWithSelect, failed: heldFailed });
     sent?.(held !== null);
     return held ?? run();
   };
@@ -601,6 +601,8 @@ export function installPipeline(
     const entries: Entry[] = this.batch ?? [];
     this.batch = [];
     this.__streamsEntries = entries;
+    // the db the client records as the batch is sent (before its own SELECTs): a resend selects it
+    const sentInDb = recordedDb(redis);
     const sent = this.__streamsSelects === true ? selectsSent(redis, entries) : undefined;
     if (redis?.batch === this) redis.batch = undefined;
     if (!conn) return Promise.reject(notSetUpError());
@@ -622,7 +624,7 @@ export function installPipeline(
         return on.enqueue(start, true).catch((err: unknown) => {
           if (started) return Promise.reject(err);
           // resent as often as the connection is lost before the batch runs
-          return resentWhenReady(redis, on, 'exec', err, () => send(run, flushed)()) ?? (lostConnection(on, err) ? whenClosed(redis).then(() => flushed(err)) : Promise.reject(err));
+          return resentWhenReady(redis, on, 'exec', err, sentInDb, () => send(run, flushed)()) ?? (lostConnection(on, err) ? whenClosed(redis).then(() => flushed(err)) : Promise.reject(err));
         });
       };
     const flushedTransaction = (err: unknown): Promise<never> =>
