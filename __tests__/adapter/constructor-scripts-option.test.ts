@@ -13,6 +13,8 @@ const scripts = {
   countKeys: { lua: 'return #KEYS' },
 };
 
+// skip: the real-ioredis half of each case skips (with the helper's message) without REDIS_URL /
+// REDIS_UNSTABLE_URL: nothing to compare with; CI sets both
 runOnFakeAndRealIoredis(
   [
     [

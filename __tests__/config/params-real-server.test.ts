@@ -137,6 +137,8 @@ const RESTORE: string[] = [
   'cluster-link-sendbuf-limit', '0',
 ];
 
+// skip: skips (with the helper's message) without REDIS_URL / REDIS_UNSTABLE_URL: nothing to
+// compare with; CI sets both
 describeOnRealServers('CONFIG GET * and CONFIG SET of the parameter table', ({ url, version }) => {
   let real: AnyClient;
   beforeAll(async () => {

@@ -149,6 +149,8 @@ describe(`the BullMQ ${bullmq} fixture`, () => {
   });
 });
 
+// skip: skips (with the helper's message) without REDIS_URL / REDIS_UNSTABLE_URL: nothing to
+// compare with; CI sets both
 describeOnRealServers(
   `BullMQ ${bullmq}'s Lua scripts (${Object.keys(scripts).length} scripts, ${replayed.length} commands)`,
   ({ url, version }) => {

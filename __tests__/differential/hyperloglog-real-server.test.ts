@@ -95,6 +95,8 @@ function short(argv: readonly string[]): string {
   return argv.map((a) => (a.length > 12 ? `${a.slice(0, 8)}…(${a.length})` : a)).join(' ');
 }
 
+// skip: skips (with the helper's message) without REDIS_URL / REDIS_UNSTABLE_URL: nothing to
+// compare with; CI sets both
 describeOnRealServers('HyperLogLog commands', ({ url, version }) => {
   let port = 48_900 + (version === '7.0' ? 0 : 100);
   it.each(sequenceRows(COMMON, short))('sequence %i: %s', async (_i, _text, seq) => {

@@ -41,6 +41,8 @@ const SEQUENCES: string[][][] = [
     ['OBJECT', 'ENCODING'], ['OBJECT', 'HELP', 'x'], ['OBJECT', 'FOO', 'bar'], ['OBJECT', 'HELP']],
 ];
 
+// skip: skips (with the helper's message) without REDIS_URL / REDIS_UNSTABLE_URL: nothing to
+// compare with; CI sets both
 describeOnRealServers('generic key commands', ({ url, version }) => {
   let port = 48_900 + (version === '7.0' ? 0 : 100);
   it.each(sequenceRows(SEQUENCES))('sequence %i: %s', async (_i, _text, seq) => {

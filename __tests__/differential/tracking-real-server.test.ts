@@ -287,6 +287,8 @@ async function onFake(version: '7.0' | '8.0', port: number, n: number, steps: St
   return out.map((segments) => normalized(segments.map((x) => x.text).join('')));
 }
 
+// skip: skips (with the helper's message) without REDIS_URL / REDIS_UNSTABLE_URL: nothing to
+// compare with; CI sets both
 describeOnRealServers(
   'client-side caching',
   ({ url, version }) => {

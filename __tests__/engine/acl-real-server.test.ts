@@ -93,6 +93,8 @@ function shaped(argv: string[], outcome: unknown, version: string): unknown {
   return outcome;
 }
 
+// skip: skips (with the helper's message) without REDIS_URL / REDIS_UNSTABLE_URL: nothing to
+// compare with; CI sets both
 describeOnRealServers('ACL', ({ url, version }) => {
   let port = 48_900 + (version === '7.0' ? 0 : 50);
   it.each(SEQUENCES.map((seq, i) => [i, seq.map((s) => s.slice(1, 3).join(' ')).join(' | ').slice(0, 100), seq] as const))('sequence %i: %s', async (_i, _text, seq) => {

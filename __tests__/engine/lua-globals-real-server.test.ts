@@ -18,6 +18,8 @@ const SCRIPTS = [
 
 const outcome = (p: Promise<unknown>) => p.then((v) => ['ok', v], (e: Error) => ['err', e.message.replace(/ script: \w+, on @user_script:\d+\./, '')]);
 
+// skip: skips (with the helper's message) without REDIS_URL / REDIS_UNSTABLE_URL: nothing to
+// compare with; CI sets both
 describeOnRealServers('the globals of a script', ({ url, version }) => {
   it.each(SCRIPTS)('%s', async (script) => {
     const real = await connectReal(url, 12, {}, false);
@@ -32,6 +34,8 @@ describeOnRealServers('the globals of a script', ({ url, version }) => {
   });
 }, 'are');
 
+// skip: skips (with the helper's message) without REDIS_URL / REDIS_UNSTABLE_URL: nothing to
+// compare with; CI sets both
 describeOnRealServers('the globals of a function', ({ url, version }) => {
   it('a library function sees the globals of its version, without the EVAL error handler', async () => {
     const lib = "#!lua name=globalsprobe\nredis.register_function('globalsprobe', function() local ks = {} for k in pairs(_G) do table.insert(ks, k) end table.sort(ks) return table.concat(ks, ',') end)";

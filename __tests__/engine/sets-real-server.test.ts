@@ -66,6 +66,8 @@ function shaped(step: Step, value: unknown): unknown {
   return value;
 }
 
+// skip: skips (with the helper's message) without REDIS_URL / REDIS_UNSTABLE_URL: nothing to
+// compare with; CI sets both
 describeOnRealServers('set commands', ({ url, version }) => {
   let port = 48_100 + (version === '7.0' ? 0 : 500);
   it.each(sequenceRows(SEQUENCES, (st) => st.argv.slice(0, 3).join(' ')))('sequence %i: %s', async (_i, _text, seq) => {
