@@ -627,9 +627,10 @@ export function installPipeline(
           return resentWhenReady(redis, on, 'exec', err, sentInDb, () => send(run, flushed)()) ?? (lostConnection(on, err) ? whenClosed(redis).then(() => flushed(err)) : Promise.reject(err));
         });
       };
-    const flushedTransaction = (err: unknown): Promise<never> =>
-      err instanceof Error && err.message === CLOSED_MESSAGE && !('previousErrors' in err) && !(err instanceof CommandError) ? closedTransaction(entries, err) : Promise.reject(err);
     if (this.__streamsMulti) {
+      // flushed with the client's queue (held for `ready`, or behind a blocked call): ioredis's transaction error
+      const flushedTransaction = (err: unknown): Promise<never> =>
+        err instanceof Error && err.message === CLOSED_MESSAGE && !('previousErrors' in err) && !(err instanceof CommandError) ? closedTransaction(entries, err) : Promise.reject(err);
       // EXEC's own error (EXECABORT) gets the stack of exec()'s caller, as ioredis's EXEC command
       // made there; the errors inside EXEC's reply keep the library's (ioredis: its decoder's)
       const execEntry = controlEntry('exec');
@@ -666,7 +667,6 @@ export function installPipeline(
         0,
         afterEarlierReplies(
           redis,
-          // flushed with the client's queue (held for `ready`, or behind a blocked call): ioredis's transaction error
           guarded(redis, () => whenReady(redis, 'exec', send(run, flushedTransaction), () => refusedTransaction(entries), sent, false, flushedTransaction)),
         ),
       );
