@@ -55,7 +55,7 @@ import {
   withCallback,
   answered,
 } from './methods';
-import { installPipeline } from './pipeline';
+import { installPipeline, newPipeline } from './pipeline';
 import { MethodLayer } from './method-layer';
 import { parseStreamsOptions } from './options';
 
@@ -394,20 +394,18 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
     pipelineInstalled = true;
     installPipeline(RedisMock, emulators, routes, commandMethods);
   };
-  const basePipeline = proto.pipeline;
-  // ioredis-mock also parks the new pipeline on the client (`this.batch`), where a later
-  // `exec()` on the client would run it; a real ioredis client keeps no such pipeline
+  // made by newPipeline, not ioredis-mock's pipeline()/multi(): those park the new pipeline on the
+  // client (`this.batch`), where a later `exec()` on the client would run it (a real ioredis
+  // client keeps no such pipeline), and give it a `length` of their own
   defineMethod(proto, 'pipeline', function pipeline(this: Instance, ...args: unknown[]) {
     ensurePipeline();
     // ioredis's `pipeline(commands)`: each `[name, …args]` queued through the pipeline's own method
     // (`['multi']` … `['exec']` make a transaction inside it); anything else than an array: none
-    const batch = basePipeline.apply(this, []);
-    this.batch = undefined;
+    const batch = newPipeline(RedisMock, this, false);
     const commands = args[0];
     if (Array.isArray(commands)) for (const [name, ...rest] of commands as unknown[][]) batch[name as string](...rest);
     return batch;
   });
-  const baseMulti = proto.multi;
   defineMethod(proto, 'multi', function multi(this: Instance, ...args: unknown[]) {
     // ioredis's `multi({ pipeline: false })` (also `multi(commands, { pipeline: false })`, which
     // ignores the commands): MULTI is sent at once; the client's next commands answer QUEUED and
@@ -417,9 +415,10 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
       return runEngineCommand(this, emulators, 'multi', [], false);
     }
     ensurePipeline();
-    const batch = baseMulti.apply(this, args);
-    this.batch = undefined;
-    batch.__streamsMulti = true;
+    // ioredis's `multi(commands)`: the commands queued after MULTI, as `pipeline(commands)` queues them
+    const batch = newPipeline(RedisMock, this, true);
+    const commands = args[0];
+    if (Array.isArray(commands)) for (const [name, ...rest] of commands as unknown[][]) batch[name as string](...rest);
     return batch;
   });
   defineMethod(proto, 'exec', function exec(this: Instance, callback?: unknown) {

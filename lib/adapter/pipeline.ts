@@ -358,6 +358,22 @@ function unwrapTransaction(pairs: [unknown, unknown?][]): unknown {
   return value.map((v) => (v instanceof Error ? [v] : [null, v]));
 }
 
+/**
+ * A new `pipeline()` (`transaction` false) or `multi()` of client `redis`: an instance of
+ * ioredis-mock's Pipeline class (`instanceof` holds), made without its constructor, which
+ * parks the pipeline on the client and defines its own `length` (installPipeline defines
+ * ioredis's).
+ */
+export function newPipeline(RedisMock: any, redis: Instance, transaction: boolean): any {
+  const pipeline = Object.create(RedisMock.Pipeline.prototype);
+  pipeline.batch = [];
+  pipeline.redis = redis;
+  pipeline._transactions = 0;
+  if (transaction) pipeline.__streamsMulti = true;
+  pipeline.copyCommands(); // the client's defineCommand scripts, as the constructor copies them
+  return pipeline;
+}
+
 export function installPipeline(
   RedisMock: any,
   emulators: EmulatorTable,
@@ -374,6 +390,17 @@ export function installPipeline(
     pipeline._transactions = (pipeline._transactions ?? 0) + 1;
     return pipeline;
   };
+
+  // ioredis's Pipeline#length, the length of its command queue (5.x and 6.x): a multi()'s MULTI
+  // counts, and its EXEC once exec() has queued it; the commands stay counted after exec()
+  Object.defineProperty(pproto, 'length', {
+    configurable: true,
+    get(this: any) {
+      const multi = this.__streamsMulti === true ? 1 : 0;
+      const sent: Entry[] | undefined = this.__streamsEntries;
+      return multi + (sent?.length ?? 0) + (this.batch?.length ?? 0) + (sent !== undefined ? multi : 0);
+    },
+  });
 
   // ioredis's Pipeline keeps its client's options (`this.options = redis.options`, 5.x and 6.x)
   const OWN_OPTIONS = Symbol('ioredis-mock-streams.pipelineOptions');

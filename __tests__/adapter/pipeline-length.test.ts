@@ -1,0 +1,71 @@
+/**
+ * A pipeline's `length` is ioredis's Pipeline#length, the length of its command queue (5.x and
+ * 6.x): a `multi()` counts its MULTI from the start and its EXEC once `exec()` has queued it, and
+ * the commands stay counted after `exec()`. The fake gave ioredis-mock's (the commands not yet
+ * sent: one lower for a multi(), 0 after exec()). Run on the fake and with real ioredis on both
+ * real servers.
+ */
+import { runOnFakeAndRealIoredis } from '../helpers/fake-and-real-ioredis';
+
+// skip: the real-ioredis half of each case skips (with the helper's message) without REDIS_URL /
+// REDIS_UNSTABLE_URL: nothing to compare with; CI sets both
+runOnFakeAndRealIoredis(
+  [
+    [
+      "a pipeline counts its commands, and still does after exec()",
+      {},
+      async (r, { key }) => {
+        const p = r.pipeline();
+        const empty = p.length;
+        p.set(key, 1).get(key);
+        const queued = p.length;
+        await p.exec();
+        const after = p.length;
+        await p.exec();
+        return [empty, queued, after, p.length, r.pipeline([['set', key, 1], ['get', key]]).length];
+      },
+      [0, 2, 2, 2, 2],
+    ],
+    [
+      "a multi() counts its MULTI, and its EXEC once exec() queued it",
+      {},
+      async (r, { key }) => {
+        const m = r.multi();
+        const empty = m.length;
+        m.set(key, 1).get(key);
+        const queued = m.length;
+        await m.exec();
+        const after = m.length;
+        await m.exec();
+        const fromArray = r.multi([['set', key, 1], ['get', key]]).length;
+        const e = r.multi();
+        await e.exec();
+        return [empty, queued, after, m.length, fromArray, e.length];
+      },
+      [1, 3, 4, 4, 3, 2],
+    ],
+    [
+      'a transaction refused with EXECABORT counts as one that ran',
+      {},
+      async (r, { key }) => {
+        const m = r.multi().set(key);
+        const queued = m.length;
+        const err = await m.exec().catch((e: Error) => e.message);
+        return [queued, err, m.length];
+      },
+      [2, 'EXECABORT Transaction discarded because of previous errors.', 3],
+    ],
+    [
+      "a transaction inside a pipeline counts as the pipeline's commands",
+      {},
+      async (r, { key }) => {
+        const p = r.pipeline().set(key, 1).multi().set(key, 2).exec();
+        const queued = p.length;
+        await p.exec();
+        return [queued, p.length];
+      },
+      [4, 4],
+    ],
+  ],
+  { firstPort: 56_190, keyPrefix: 'pipeline-length', subject: 'real ioredis', verb: 'counts' },
+);
