@@ -25,6 +25,7 @@ async function script(make: (options?: object) => Client, withPubsubClients: boo
   try {
     const name = `sub${process.pid}${Math.floor(Math.random() * 1e6)}`;
     await sub.client('SETNAME', name);
+    const subId = String(await sub.client('ID'));
     await viewer.ping();
     const pubsubClients = async () => ((await viewer.info('clients')) as string).match(/pubsub_clients:(\d+)/)?.[1];
     out.push(await listed(viewer, name));
@@ -32,8 +33,10 @@ async function script(make: (options?: object) => Client, withPubsubClients: boo
     out.push(await sub.psubscribe(`${name}:p*`));
     out.push(await listed(viewer, name));
     if (withPubsubClients) out.push(await pubsubClients());
-    out.push(await viewer.client('KILL', 'TYPE', 'normal', 'SKIPME', 'yes')); // only the viewer is normal, and it is skipped
-    out.push(await viewer.client('KILL', 'TYPE', 'pubsub'));
+    // each KILL filtered to the subscriber's ID too (filters are ANDed): a real server shared with
+    // other test files has their clients on it, which must not be closed
+    out.push(await viewer.client('KILL', 'TYPE', 'normal', 'ID', subId)); // a subscriber is not `normal`
+    out.push(await viewer.client('KILL', 'TYPE', 'pubsub', 'ID', subId));
     await new Promise((resolve) => setTimeout(resolve, 50));
     out.push(await listed(viewer, name));
     out.push(await viewer.pubsub('NUMSUB', `${name}:a`));
