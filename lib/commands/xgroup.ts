@@ -13,7 +13,7 @@
  * with its PEL and consumers and wakes blocked XREADGROUP readers of the key → 1/0;
  * CREATECONSUMER → 1 if created (seen-time now, active-time -1), 0 if it existed; DELCONSUMER
  * drops a consumer and its pending entries (Redis 8.8: released, unowned entries stay) → the
- * number it owned. Newer releases (emulated from 8.0, release unconfirmed) clamp ENTRIESREAD to
+ * number it owned. Newer releases (redis #14257; emulated from 8.4, release unconfirmed) clamp ENTRIESREAD to
  * entries-added.
  * Errors, in Redis's order (the common preamble of every subcommand but HELP, checked on
  * redis-server 7.0.15): options from argv[5] (`MKSTREAM` for CREATE, `ENTRIESREAD n` for CREATE
