@@ -3,7 +3,9 @@
  * (disconnect(true), CLIENT KILL) is sent again once the client has reconnected, as ioredis
  * resends its unfulfilled commands (autoResendUnfulfilledCommands): the fake resent a plain
  * command but rejected the batches with "Connection is closed.", and their writes were lost
- * (found by a break-test). Run on the fake and with real ioredis on both real servers.
+ * (found by a break-test). Unless the loss reaches `maxRetriesPerRequest` (0): ioredis's close
+ * handler then rejects them all with MaxRetriesPerRequestError (the fake resent them). Run on the
+ * fake and with real ioredis on both real servers.
  */
 import { runOnFakeAndRealIoredis } from '../helpers/fake-and-real-ioredis';
 
@@ -137,6 +139,40 @@ runOnFakeAndRealIoredis(
         return out;
       },
       (key: string) => [[`${key}:q`, 'v'], 'OK', 1, 'PONG', ['c'], 0],
+    ],
+    [
+      'with maxRetriesPerRequest 0 nothing is resent: the loss rejects each with MaxRetriesPerRequestError',
+      { maxRetriesPerRequest: 0 },
+      async (r, { key, other }) => {
+        const [queue, a, b] = [`${key}:q`, `${key}:a`, `${key}:b`];
+        const named = (p: Promise<unknown>) =>
+          p.then(
+            (v) => v,
+            (e: Error) => `${e.name}: ${e.message}`,
+          );
+        const popped = named(r.blpop(queue, 0));
+        const transaction = named(r.multi().set(a, '1').incr(a).exec());
+        const pipeline = r.pipeline().set(b, '1').incr(b).exec().then((pairs: [Error | null, unknown][]) => pairs.map(([e]) => e?.name));
+        const got = named(r.get(b));
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        const reconnected = new Promise((resolve) => r.once('ready', resolve));
+        r.disconnect(true);
+        await reconnected;
+        const w = other({ db: 13 });
+        await w.rpush(queue, 'job');
+        const out = [await popped, await transaction, await pipeline, await got, await w.mget(a, b), await w.llen(queue), await r.ping()];
+        await w.del(queue, a, b);
+        return out;
+      },
+      [
+        'MaxRetriesPerRequestError: Reached the max retries per request limit (which is 0). Refer to "maxRetriesPerRequest" option for details.',
+        'MaxRetriesPerRequestError: Reached the max retries per request limit (which is 0). Refer to "maxRetriesPerRequest" option for details.',
+        ['MaxRetriesPerRequestError', 'MaxRetriesPerRequestError'],
+        'MaxRetriesPerRequestError: Reached the max retries per request limit (which is 0). Refer to "maxRetriesPerRequest" option for details.',
+        [null, null],
+        1,
+        'PONG',
+      ],
     ],
     [
       'disconnect(true) while reconnecting goes on reconnecting, and what was queued is sent once ready',

@@ -677,7 +677,25 @@ function connectionLost(redis: Instance): void {
   }, delay);
   redis[RECONNECT_TIMER] = timer;
   const max = options.maxRetriesPerRequest === undefined ? 20 : options.maxRetriesPerRequest;
-  if (typeof max === 'number' && max >= 0 && redis[RETRIES] % (max + 1) === 0) failHeld(redis, maxRetriesError(max));
+  if (typeof max === 'number' && max >= 0 && redis[RETRIES] % (max + 1) === 0) {
+    const err = maxRetriesError(max);
+    // ioredis's flushQueue rejects its command queue too, which is then the lost connection's
+    // (prevCommandQueue, the same queue): what that connection had sent is not resent
+    if (wasReady && redis[CONN] !== undefined) flushedOnLoss.set(redis[CONN], err);
+    failHeld(redis, err);
+  }
+}
+
+/** Lost connections whose loss flushed ioredis's command queue (maxRetriesPerRequest), with the error. */
+const flushedOnLoss = new WeakMap<Connection, Error>();
+
+/**
+ * The MaxRetriesPerRequestError that the client's close handler rejected the commands sent on
+ * `conn` with when `conn` was lost (its first reconnection attempt reached maxRetriesPerRequest:
+ * `maxRetriesPerRequest: 0`), instead of resending them; undefined when they are resent.
+ */
+export function flushedByLoss(conn: Connection): Error | undefined {
+  return flushedOnLoss.get(conn);
 }
 
 /** A new connection after a lost one (ioredis connect() from its reconnect timer). */

@@ -34,7 +34,7 @@ import { mendBuiltinReply } from './builtin-replies';
 import { installedIoredisMajor, ioredisMajorKnown, privateIoredisModule } from './command-table';
 import { applyKeyPrefix } from './keys';
 import { errorCommandArgs } from './redact';
-import { CONN, autoConnect, closeInstance, closingByClient, deferUntilReady, notSetUpError, quitAnsweredWhileClosing, quitSent, recordedDb, rejectedOnceClosed, rejectedWhenClosed, selectAsIoredis61, selectNoted } from './lifecycle';
+import { CONN, autoConnect, closeInstance, closingByClient, deferUntilReady, flushedByLoss, notSetUpError, quitAnsweredWhileClosing, quitSent, recordedDb, rejectedOnceClosed, rejectedWhenClosed, selectAsIoredis61, selectNoted } from './lifecycle';
 import { delivered, macrotaskTiming } from './delivery';
 import { withClientTimeouts } from './command-timeouts';
 
@@ -328,11 +328,15 @@ export function lostConnection(conn: Connection, err: unknown): boolean {
  * What the loss of `conn` interrupted (`err`), sent again with `send` on the client's next
  * connection once it is ready, when ioredis would resend it (reconnecting, and
  * `autoResendUnfulfilledCommands` not false): a command, or a pipeline or transaction that was
- * waiting behind a blocked call. Null when it is not resent.
+ * waiting behind a blocked call. Null when it is not resent; rejected with ioredis's
+ * MaxRetriesPerRequestError when the loss flushed the client's command queue (flushedByLoss).
  */
 export function resentWhenReady<T>(redis: Instance, conn: Connection, name: string, err: unknown, sentInDb: number | undefined, send: (live: Connection) => Promise<T>): Promise<T> | null {
   const status = redis?.status;
-  if (!lostConnection(conn, err) || redis.options?.autoResendUnfulfilledCommands === false || (status !== 'reconnecting' && status !== 'connecting' && status !== 'connect')) return null;
+  if (!lostConnection(conn, err)) return null;
+  const flushed = flushedByLoss(conn);
+  if (flushed !== undefined) return Promise.reject(flushed);
+  if (redis.options?.autoResendUnfulfilledCommands === false || (status !== 'reconnecting' && status !== 'connecting' && status !== 'connect')) return null;
   const again = () => {
     const live: Connection = redis[CONN];
     return live.closed ? Promise.reject(connectionClosedError()) : send(live);
