@@ -4,6 +4,9 @@
  * - a blocked call released by disconnect() rejects after the client has ended: ioredis's close
  *   handler sets `end` before it rejects its command queue, so a worker loop's `catch` that
  *   checks `status === 'end'` stops (the fake rejected it while still `ready`);
+ * - a QUIT sent behind a blocked call whose connection the server closes first (CLIENT KILL) ends
+ *   the client (ioredis's manuallyClosing): `close`, `end`, both reject then (the fake stayed
+ *   `ready`, without events);
  * - a transaction sent right after quit()/disconnect() (the client closing) rejects with one error that is also each of its
  *   `previousErrors` (MULTI's and every command's; none on ioredis 6.1, which leaves out EXEC's
  *   own) and what the commands' callbacks get; one sent once the client has ended, and one
@@ -52,6 +55,28 @@ runOnFakeAndRealIoredis(
       {},
       async (r, { key }) => releasedByDisconnect(r, () => r.blpop(key, 0)),
       ['Connection is closed.', 'end'],
+    ],
+    [
+      'a QUIT waiting behind a blocked call when the server closes the connection: no reconnection, close and end, each rejects once ended',
+      {},
+      async (r, { key, other }) => {
+        const events: string[] = [];
+        for (const ev of ['close', 'end', 'reconnecting']) r.on(ev, () => events.push(`${ev}:${r.status}`));
+        const outcome = (p: Promise<unknown>) =>
+          p.then(
+            () => ['resolved', r.status],
+            (err: Error) => [err.message, r.status],
+          );
+        const id = await r.client('ID');
+        const popped = outcome(r.blpop(key, 0));
+        const quitted = outcome(r.quit());
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        await other().client('KILL', 'ID', id);
+        const out = [await popped, await quitted, r.status];
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        return [...out, events, r.status];
+      },
+      [['Connection is closed.', 'end'], ['Connection is closed.', 'end'], 'end', ['close:end', 'end:end'], 'end'],
     ],
     [
       'an XREADGROUP BLOCK released by disconnect() rejects once the client has ended',

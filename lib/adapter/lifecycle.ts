@@ -322,7 +322,12 @@ function runConnectSequence(redis: Instance, conn: Connection): Promise<void> {
   const live = () => redis[CONN] === conn && !conn.closed;
   conn.onClose(() => {
     if (redis[CONN] !== conn) return;
-    if (redis[MANUAL] === conn) return;
+    if (redis[MANUAL] === conn) {
+      // a QUIT was sent on it (ioredis's manuallyClosing) but the server closed the connection
+      // before running it (the QUIT waited behind a blocked call): closed, not lost
+      if (redis[QUIT_ON] === conn && !conn.closedByQuit) closedBeforeQuitRan(redis);
+      return;
+    }
     connectionLost(redis);
   });
   return setStatus(redis, 'connecting')
@@ -597,7 +602,11 @@ function maxRetriesError(n: number): Error {
 /** QUIT sent: the connection the client closes itself (no reconnection when it ends). */
 export function closingByClient(redis: Instance, conn: Connection): void {
   redis[MANUAL] = conn;
+  redis[QUIT_ON] = conn;
 }
+
+/** The connection a QUIT was sent on (closingByClient), until disconnect() closes it itself. */
+const QUIT_ON = Symbol.for('ioredis-mock-streams.quitOn');
 
 /** The channels and patterns the instance listens to through ioredis-mock's pub/sub. */
 function listenedChannels(redis: Instance, store: any): unknown[] {
@@ -696,6 +705,31 @@ const flushedOnLoss = new WeakMap<Connection, Error>();
  */
 export function flushedByLoss(conn: Connection): Error | undefined {
   return flushedOnLoss.get(conn);
+}
+
+/**
+ * ioredis's close handler when `manuallyClosing` (a QUIT was sent) and the server closed the
+ * connection first (CLIENT KILL while the QUIT waited behind a blocked call): no reconnection,
+ * `close` and `end` (both see status `end`), then what the connection had sent (the blocked
+ * call, the QUIT) and what is held rejects with "Connection is closed." (close(): flushQueue).
+ */
+function closedBeforeQuitRan(redis: Instance): void {
+  if (redis.status === 'ready') {
+    keepPrevCondition(redis);
+    redis[PREV] ??= subscriptionsOf(redis);
+  }
+  dropSubscriptions(redis);
+  redis[SHARD_CHANNELS] = undefined;
+  redis[CONNECTED] = false;
+  let closed!: () => void;
+  const done = new Promise<void>((resolve) => (closed = resolve));
+  redis[CLOSED] = done;
+  void setStatus(redis, 'close');
+  void setStatus(redis, 'end').then(() => {
+    if (redis[CLOSED] === done) redis[CLOSED] = undefined;
+    closed();
+    failHeld(redis);
+  });
 }
 
 /** A new connection after a lost one (ioredis connect() from its reconnect timer). */
@@ -937,6 +971,7 @@ export function closeInstance(redis: Instance, reconnectAfter = false): void {
   }
   redis[SHARD_CHANNELS] = undefined;
   if (conn) redis[MANUAL] = conn;
+  redis[QUIT_ON] = undefined;
   conn?.close();
   redis[CONNECTED] = false;
   if (redis.status === 'connecting') {

@@ -169,6 +169,8 @@ export class Connection {
    * does not send the commands it interrupted again on a new connection (ioredis's resend).
    */
   closedByShutdown = false;
+  /** @internal Closed by its own QUIT (not by its server: CLIENT KILL, SHUTDOWN …). */
+  closedByQuit = false;
   /**
    * @internal Closed by processCommand's guard against cross-protocol scripting (a command named
    * `POST` or `Host:`, securityWarningCommand): nothing more is written to it, not even the

@@ -96,6 +96,7 @@ export const specs: readonly ConnectionCommandSpec[] = [
     immediate: true,
     noScript: true,
     run(conn) {
+      conn.closedByQuit = true;
       conn.close();
       return OK;
     },
