@@ -6,7 +6,10 @@
  *   and counts nothing (server.c processCommand, securityWarningCommand);
  * - CLUSTER MYSHARDID (7.2) on a server without cluster mode: "cluster support disabled", after
  *   the arity check (7.0: an unknown subcommand);
- * - CLIENT UNBLOCK with more than one reason: the subcommand syntax error, not "syntax error".
+ * - CLIENT UNBLOCK with more than one reason: the subcommand syntax error, not "syntax error";
+ * - HELLO inside MULTI (session 23, an independent fuzzer): EXEC's elements after it are in the
+ *   protocol it switched to, and the connection keeps that protocol (the fake wrote the whole EXEC
+ *   and every later reply in the old one, while CLIENT INFO said resp=3).
  */
 import { type RedisServer, serve } from 'ioredis-mock-streams/server';
 import { describeServeOnRealServers } from './serve-on-real-servers';
@@ -112,6 +115,27 @@ describeServeOnRealServers(
           "-ERR unknown subcommand or wrong number of arguments for 'Unblock'. Try CLIENT HELP.\r\n" +
           '-ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR\r\n',
       );
+    });
+
+    // skip: runs only against a real server (REDIS_URL / REDIS_UNSTABLE_URL; CI sets both)
+    it('HELLO inside MULTI: EXEC writes the elements before it in the old protocol, its map and the rest in the new one, which the connection keeps', async () => {
+      const key = `helper-found-hello:${process.pid}:none`;
+      const writes = (to: string, back: string) => [[['HELLO', back]], [['MULTI']], [['GET', key]], [['HELLO', to]], [['GET', key]], [['EXEC']], [['GET', key]]];
+      // HELLO's own fields (server version, client id) differ by server: its map is compared by shape
+      const shape = (raw: string) => raw.replace(/(%7|\*14)\r\n\$6\r\nserver\r\n[\s\S]*?\$7\r\nmodules\r\n\*0\r\n/g, '$1<hello>');
+      const real = realAt();
+      for (const [to, back] of [
+        ['3', '2'],
+        ['2', '3'],
+      ]) {
+        const expected = shape(await transcript(Number(real.port || 6379), real.hostname, writes(to, back)));
+        expect(shape(await transcript(fake().port, '127.0.0.1', writes(to, back)))).toBe(expected);
+        expect(expected).toBe(
+          to === '3'
+            ? '*14<hello>+OK\r\n+QUEUED\r\n+QUEUED\r\n+QUEUED\r\n*3\r\n$-1\r\n%7<hello>_\r\n_\r\n'
+            : '%7<hello>+OK\r\n+QUEUED\r\n+QUEUED\r\n+QUEUED\r\n*3\r\n_\r\n*14<hello>$-1\r\n$-1\r\n',
+        );
+      }
     });
   },
   'answer as Redis does',

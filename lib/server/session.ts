@@ -384,9 +384,11 @@ export class Session {
     if ('error' in r) return errorLine(r.error);
     let reply = r.reply;
     if (slot.name === 'hello' && reply instanceof MapReply) {
-      for (const [k, v] of mapPairs(reply)) if (k === 'proto' && (v === 2 || v === 3)) this.proto = v as Protocol;
+      this.switchedBy(reply);
     } else if (slot.name === 'reset') {
       this.proto = 2;
+    } else if (slot.name === 'exec' && slot.inline === undefined && Array.isArray(reply) && reply.some(isHelloReply)) {
+      return this.encodeExecWithHello(reply);
     }
     // SUBSCRIBE & co.: the confirmations were pushed; the command itself answers nothing more
     // (the engine's NO_REPLY, an empty push).
@@ -401,6 +403,25 @@ export class Session {
       if (err instanceof RangeError) return encodeToParts(reply, this.proto);
       throw err;
     }
+  }
+
+  /** A HELLO's reply: the protocol it reports is the connection's from it on. */
+  private switchedBy(reply: MapReply): void {
+    for (const [k, v] of mapPairs(reply)) if (k === 'proto' && (v === 2 || v === 3)) this.proto = v as Protocol;
+  }
+
+  /**
+   * EXEC of a transaction with a HELLO: Redis writes each element as its command ran, so the
+   * array's header and the elements before the HELLO in the protocol of the EXEC, the HELLO's
+   * map and what follows in the protocol it switched to (which the connection keeps).
+   */
+  private encodeExecWithHello(reply: Reply[]): string[] {
+    const out = [`*${reply.length}\r\n`];
+    for (const item of reply) {
+      if (isHelloReply(item)) this.switchedBy(item);
+      appendParts(item === undefined ? null : item, this.proto, out);
+    }
+    return out;
   }
 
   /**
@@ -470,4 +491,17 @@ export class Session {
     this.teardown();
     this.socket.destroy();
   }
+}
+
+/** HELLO's reply (hello.ts: the map that opens with `server` and reports `proto`). */
+function isHelloReply(item: unknown): item is MapReply {
+  if (!(item instanceof MapReply)) return false;
+  let first = true;
+  let server = false;
+  for (const [k] of mapPairs(item)) {
+    if (first) server = k === 'server';
+    first = false;
+    if (server && k === 'proto') return true;
+  }
+  return false;
 }
