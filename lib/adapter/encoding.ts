@@ -145,7 +145,7 @@ export function encodeReply(reply: Reply, enc: ReplyEncoding): unknown {
   if (reply instanceof DoubleReply) return encodeReply(reply.text ?? formatDouble(reply.value), enc);
   if (reply instanceof VerbatimReply) return encodeReply(reply.text, enc);
   if (reply instanceof BooleanReply) return reply.value ? 1 : 0;
-  if (reply instanceof BigNumberReply) return encodeReply(reply.value.toString(), enc);
+  if (reply instanceof BigNumberReply) return encodeReply(reply.text, enc);
   if (reply instanceof ErrorReply) return newReplyError(decodeBytes(reply.message));
   return reply;
 }

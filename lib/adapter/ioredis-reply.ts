@@ -117,7 +117,7 @@ function decode(r: Reply, mode: Mode, stringNumbers: boolean, text: (s: string) 
     if (mode === 'resp3') return r.value;
     return mode === 'resp2' && stringNumbers ? (r.value ? '1' : '0') : r.value ? 1 : 0;
   }
-  if (r instanceof BigNumberReply) return mode === 'resp2' ? text(r.value.toString()) : r.value.toString();
+  if (r instanceof BigNumberReply) return mode === 'resp2' ? text(r.text) : r.text;
   return r;
 }
 

@@ -73,7 +73,18 @@ export class BooleanReply {
 
 /** A big number (RESP3 `(…`; RESP2 bulk string). */
 export class BigNumberReply {
-  constructor(readonly value: bigint) {}
+  /** Its digits as written (`(<text>` in RESP3, a bulk string in RESP2). */
+  readonly text: string;
+  /**
+   * `text`: what a script's `{big_number=…}` gave, written as it is (Redis does not check that
+   * it is a number: `(abc`), CR/LF already mapped to spaces; else the digits of `value`.
+   */
+  constructor(
+    readonly value: bigint,
+    text?: string,
+  ) {
+    this.text = text ?? value.toString();
+  }
 }
 
 /** An out-of-band push message (RESP3 `>`; RESP2 array), e.g. pub/sub `message`. */
@@ -169,7 +180,7 @@ export function toResp2Plain(r: Reply): unknown {
   if (r instanceof DoubleReply) return r.text ?? formatDouble(r.value);
   if (r instanceof VerbatimReply) return r.text;
   if (r instanceof BooleanReply) return r.value ? 1 : 0;
-  if (r instanceof BigNumberReply) return r.value.toString();
+  if (r instanceof BigNumberReply) return r.text;
   if (r === NIL_ARRAY) return null;
   return r; // ErrorReply
 }

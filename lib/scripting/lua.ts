@@ -915,6 +915,11 @@ export function createEngine(version: RedisVersion, forFunctions = false): Engin
   vm.setMetatable(L, -2);
   vm.protect(L);
   vm.pop(L, 1);
+  // the strings' metatable too: `getmetatable('').__index = nil` would change every later
+  // script's strings (refused on Debian's 7.0.15 and the releases of October 2025 on: 7.2.11,
+  // 7.4.6, 8.0.4, 8.2.2; the post-7.4 build of 2024 here predates it and allows it)
+  vm.pushString(L, '');
+  if (vm.getMetatable(L, -1)) vm.protect(L);
   vm.setTop(L, 0);
   return engine;
 }

@@ -168,7 +168,7 @@ export function pushReply(vm: LuaVm, L: LuaState, reply: Reply, resp: 2 | 3): vo
       return;
     }
     if (reply instanceof BooleanReply) return vm.pushBoolean(L, reply.value);
-    if (reply instanceof BigNumberReply) return pushField(vm, L, 'big_number', reply.value.toString());
+    if (reply instanceof BigNumberReply) return pushField(vm, L, 'big_number', reply.text);
     if (reply instanceof VerbatimReply) {
       vm.createTable(L, 0, 1);
       vm.createTable(L, 0, 2);
@@ -288,8 +288,10 @@ function popValue(vm: LuaVm, L: LuaState, resp: 2 | 3, version: RedisVersion): R
       break;
     case LUA_TTABLE: {
       if (rawField(vm, L, 'err', LUA_TSTRING)) {
-        // the texts of a returned error or status table are written as C strings (up to a NUL)
-        const text = oneLine(cString(vm.toString(L, -1) as string));
+        // the texts of a returned error or status table are written as C strings (up to a NUL);
+        // an error's trailing CR/LF dropped first (addReplyErrorFormatEx's sdstrim of "-%s": the
+        // '-' keeps the leading ones, which become spaces)
+        const text = oneLine(cString(vm.toString(L, -1) as string).replace(/[\r\n]+$/, ''));
         vm.pop(L, 1);
         out = statsCounted(vm, L) ? new CountedErrorReply(text) : new ErrorReply(text);
       } else if (rawField(vm, L, 'ok', LUA_TSTRING)) {
@@ -304,7 +306,9 @@ function popValue(vm: LuaVm, L: LuaState, resp: 2 | 3, version: RedisVersion): R
       } else if (rawField(vm, L, 'big_number', LUA_TSTRING)) {
         const text = vm.toString(L, -1) as string;
         vm.pop(L, 1);
-        out = /^-?\d+$/.test(text) ? new BigNumberReply(BigInt(text)) : text;
+        // written as given, CR/LF as spaces (script_lua.c: sdsmapchars, addReplyBigNum), not checked to be a number
+        const mapped = text.replace(/[\r\n]/g, ' ');
+        out = new BigNumberReply(/^-?\d+$/.test(mapped) ? BigInt(mapped) : 0n, mapped);
       } else if ((verbatim = verbatimField(vm, L)) !== null) {
         out = verbatim;
       } else if (rawField(vm, L, 'map', LUA_TTABLE)) {

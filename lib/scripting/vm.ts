@@ -380,6 +380,10 @@ export class LuaVm {
   setMetatable(L: LuaState, i: number): void {
     this.x.lua_setmetatable(L, i);
   }
+  /** Push the metatable of the value at `i`; false (nothing pushed) when it has none. */
+  getMetatable(L: LuaState, i: number): boolean {
+    return this.x.lua_getmetatable(L, i) !== 0;
+  }
   next(L: LuaState, i: number): boolean {
     return this.x.lua_next(L, i) !== 0;
   }

@@ -145,7 +145,7 @@ function encode(root: Reply, proto: Protocol, out: string[]): void {
         out.push(bulk(r.text));
       }
     } else if (r instanceof BigNumberReply) {
-      out.push(proto === 3 ? `(${r.value}\r\n` : bulk(r.value.toString()));
+      out.push(proto === 3 ? `(${r.text}\r\n` : bulk(r.text));
     } else {
       throw new TypeError(`[ioredis-mock-streams] cannot encode reply ${String(r)}`);
     }
