@@ -10,7 +10,9 @@
  *   (the post-7.4 build of 2024 predates them: not run there, the change would stay on it);
  * - an error table's text loses its trailing CR/LF (the fake wrote them as spaces);
  * - `{big_number=…}` is written as given in RESP3 (`(abc`), CR/LF as spaces (the fake wrote a bulk
- *   string unless the text was an integer).
+ *   string unless the text was an integer);
+ * - a container's subcommand runs in a script by its own `noscript` flag (COMMAND INFO, CLIENT
+ *   HELP … run; LATENCY LATEST does not): the fake went by the container.
  */
 import Redis from 'ioredis-mock-streams';
 import { connectReal, describeOnRealServers } from '../helpers/real-server';
@@ -35,6 +37,18 @@ const EVERYWHERE = [
   'redis.setresp(3); return {big_number="1\\r\\n2"}',
   'return {big_number="1\\r\\n2"}',
 ];
+
+/** A script running container subcommands: each one's result type, or the refusal. */
+const SUBCOMMANDS = [
+  ['COMMAND', 'COUNT'], ['COMMAND', 'INFO', 'get'], ['COMMAND', 'DOCS', 'get'], ['COMMAND', 'HELP'], ['COMMAND', 'GETKEYS', 'get', 'a'], ['COMMAND'],
+  ['CONFIG', 'HELP'], ['CONFIG', 'GET', 'maxmemory'], ['CLIENT', 'HELP'], ['CLIENT', 'ID'], ['ACL', 'HELP'], ['ACL', 'WHOAMI'], ['SCRIPT', 'HELP'],
+  ['SCRIPT', 'EXISTS', 'x'], ['FUNCTION', 'HELP'], ['FUNCTION', 'LIST'], ['LATENCY', 'LATEST'], ['LATENCY', 'HELP'], ['SLOWLOG', 'LEN'],
+  ['MEMORY', 'HELP'], ['OBJECT', 'HELP'], ['PUBSUB', 'HELP'], ['MODULE', 'HELP'], ['MODULE', 'LIST'], ['ROLE'], ['DEBUG', 'HELP'],
+];
+EVERYWHERE.push(
+  `local out = {} for _, c in ipairs({${SUBCOMMANDS.map((c) => `{${c.map((a) => `'${a}'`).join(',')}}`).join(',')}}) do ` +
+    "local ok, r = pcall(redis.call, unpack(c)) table.insert(out, table.concat(c, ' ') .. ': ' .. (ok and type(r) or tostring(r))) end return out",
+);
 
 /** Run on 7.0.15 only (see above). */
 const ON_7_0 = [

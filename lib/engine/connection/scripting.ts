@@ -13,7 +13,7 @@ import { NIL_ARRAY, type Reply } from '../../reply/reply';
 import { StreamsMockError } from '../../clock/clock';
 import { commandSince, predates } from '../../version';
 import { CONNECTION_COMMANDS } from '../commands/index';
-import { DENIED_IN_SCRIPTS, ERR_ARITY_FROM_SCRIPT, ERR_NOT_ALLOWED_FROM_SCRIPT, ERR_UNKNOWN_FROM_SCRIPT } from '../../scripting/rules';
+import { DENIED_IN_SCRIPTS, ERR_ARITY_FROM_SCRIPT, ERR_NOT_ALLOWED_FROM_SCRIPT, ERR_UNKNOWN_FROM_SCRIPT, containerDeniedInScripts } from '../../scripting/rules';
 import type { Connection } from '../connection';
 import { checkScriptAcl } from './acl-checks';
 import { builtinArity } from './builtin-host';
@@ -97,7 +97,7 @@ function scriptCallPlain(conn: Connection, argv: string[]): Reply {
       arity = sub.arity;
     }
     if (!arityOk(arity, argv.length)) throw new RejectedCommandError(ERR_ARITY_FROM_SCRIPT);
-    if (DENIED_IN_SCRIPTS.has(name)) throw new RejectedCommandError(ERR_NOT_ALLOWED_FROM_SCRIPT); // CONFIG
+    if (containerDeniedInScripts(ks.redisVersion, name, argv) ?? DENIED_IN_SCRIPTS.has(name)) throw new RejectedCommandError(ERR_NOT_ALLOWED_FROM_SCRIPT); // CONFIG SET
     if (NOSCRIPT_BEFORE_7_2.has(name) && predates(ks.redisVersion, '7.2')) throw new RejectedCommandError(ERR_NOT_ALLOWED_FROM_SCRIPT);
     const ctx: CommandContext = { now: ks.now(), version: ks.redisVersion, db: conn.streamDb, canBlock: false, isRetry: false, inScript: true, clusterEnabled: conn.server.cluster !== null };
     called = true;
@@ -119,7 +119,7 @@ function scriptCallPlain(conn: Connection, argv: string[]): Reply {
       run = sub.run;
       noScript ||= sub.noScript;
     }
-    if (noScript) throw new RejectedCommandError(ERR_NOT_ALLOWED_FROM_SCRIPT);
+    if (containerDeniedInScripts(ks.redisVersion, name, argv) ?? noScript) throw new RejectedCommandError(ERR_NOT_ALLOWED_FROM_SCRIPT);
     // the script's own database from here on; the caller's comes back when the script ends
     if (name === 'select') conn.dbBeforeScriptSelect ??= conn.keyspace.dbIndex;
     called = true;
@@ -129,9 +129,10 @@ function scriptCallPlain(conn: Connection, argv: string[]): Reply {
   }
   const arity = builtinArity(name);
   const arityWrong = arity !== undefined && !arityOk(arity, argv.length);
-  if (DENIED_IN_SCRIPTS.has(name)) throw new RejectedCommandError(arityWrong ? ERR_ARITY_FROM_SCRIPT : ERR_NOT_ALLOWED_FROM_SCRIPT);
+  if (DENIED_IN_SCRIPTS.has(name) && containerDeniedInScripts(ks.redisVersion, name, argv) !== false) throw new RejectedCommandError(arityWrong ? ERR_ARITY_FROM_SCRIPT : ERR_NOT_ALLOWED_FROM_SCRIPT);
   if (!hasBuiltin(conn, name)) throw new CommandError(ERR_UNKNOWN_FROM_SCRIPT);
   if (arityWrong) throw new RejectedCommandError(ERR_ARITY_FROM_SCRIPT);
+  if (containerDeniedInScripts(ks.redisVersion, name, argv) === true) throw new RejectedCommandError(ERR_NOT_ALLOWED_FROM_SCRIPT);
   called = true;
   const out = runBuiltin(conn, name, argv);
   if (out instanceof Promise) throw new StreamsMockError(`${name} cannot run inside a script`);
