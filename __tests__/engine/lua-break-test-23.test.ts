@@ -11,6 +11,8 @@
  * - an error table's text loses its trailing CR/LF (the fake wrote them as spaces);
  * - `{big_number=…}` is written as given in RESP3 (`(abc`), CR/LF as spaces (the fake wrote a bulk
  *   string unless the text was an integer);
+ * - double → integer conversions as on x86-64 (string.format's %x/%u/%o of -1 or NaN, struct.pack
+ *   of NaN: the WebAssembly build gave 0), struct.unpack's offset as a 64-bit size_t;
  * - a container's subcommand runs in a script by its own `noscript` flag (COMMAND INFO, CLIENT
  *   HELP … run; LATENCY LATEST does not): the fake went by the container.
  */
@@ -36,6 +38,10 @@ const EVERYWHERE = [
   'redis.setresp(3); return {big_number="007"}',
   'redis.setresp(3); return {big_number="1\\r\\n2"}',
   'return {big_number="1\\r\\n2"}',
+  "return string.format('%x %X %u %o %d %x', -1, 0/0, 2^64, -2^63, 1e300, 1e19)",
+  "return {struct.pack('<i8', 0/0):byte(1, -1)}",
+  "return {struct.pack('<I8', -1):byte(1, -1)}",
+  "return {pcall(struct.unpack, 'i4', 'abcd', 2^32)}",
 ];
 
 /** A script running container subcommands: each one's result type, or the refusal. */

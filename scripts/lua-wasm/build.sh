@@ -33,12 +33,30 @@ grep -q "case 'T': return 8;" "$work/lua/lua_struct.c" || { echo "lua_struct.c: 
 sed -i -e 's|ptrdiff_t|long long|g' -e 's|(size_t)pose > l|(unsigned long long)pose > l|' \
   -e 's|(size_t)(init) > l1|(unsigned long long)(init) > l1|' "$work/lua/lstrlib.c"
 grep -q '(unsigned long long)(init) > l1' "$work/lua/lstrlib.c" || { echo "lstrlib.c: positions not replaced" >&2; exit 1; }
+# double → integer conversions as x86-64 makes them (cvttsd2si: NaN and out-of-range values give
+# INT64_MIN; to unsigned through the signed one, 2^63 and up shifted), where wasm gives 0:
+# string.format('%x', -1) is ffffffffffffffff on Redis, struct.pack('<i8', 0/0) ends in 0x80
+sed -i -e 's|(unsigned LUA_INTFRM_T)luaL_checknumber(L, arg)|lua_wasm_d2u(luaL_checknumber(L, arg))|' \
+  -e 's|(LUA_INTFRM_T)luaL_checknumber(L, arg)|lua_wasm_d2ll(luaL_checknumber(L, arg))|' "$work/lua/lstrlib.c"
+grep -q 'lua_wasm_d2u(luaL_checknumber' "$work/lua/lstrlib.c" || { echo "lstrlib.c: conversions not replaced" >&2; exit 1; }
+# struct: the same conversions, and unpack's offset a 64-bit size_t as on those hosts (2^32 was 0)
+sed -i -e 's|value = (Uinttype)(Inttype)n;|value = (Uinttype)lua_wasm_d2ll(n);|' -e 's|value = (Uinttype)n;|value = lua_wasm_d2u(n);|' \
+  -e 's|size_t pos = luaL_optinteger(L, 3, 1);|unsigned long long pos = luaL_optinteger(L, 3, 1);|' "$work/lua/lua_struct.c"
+grep -q 'unsigned long long pos = luaL_optinteger' "$work/lua/lua_struct.c" && grep -q 'value = lua_wasm_d2u(n);' "$work/lua/lua_struct.c" || { echo "lua_struct.c: conversions not replaced" >&2; exit 1; }
 # lua_cjson.c includes a header of Redis's src/ for Solaris only
 sed -i 's|^#include "../../../src/solarisfixes.h"||' "$work/lua/lua_cjson.c"
 grep -q 'lua_wasm_try' "$work/lua/luaconf.h" || { echo "luaconf.h: LUAI_TRY not replaced" >&2; exit 1; }
 cat >> "$work/lua/luaconf.h" <<'H'
 __attribute__((import_module("env"), import_name("lua_throw"))) void lua_wasm_throw(void);
 __attribute__((import_module("env"), import_name("lua_try"))) void lua_wasm_try(void *f, void *L, void *ud);
+static inline long long lua_wasm_d2ll(double d) {
+  if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0)) return (long long)0x8000000000000000ULL;
+  return (long long)d;
+}
+static inline unsigned long long lua_wasm_d2u(double d) {
+  if (d >= 9223372036854775808.0) return (unsigned long long)lua_wasm_d2ll(d - 9223372036854775808.0) ^ 0x8000000000000000ULL;
+  return (unsigned long long)lua_wasm_d2ll(d);
+}
 H
 # loslib.c is left out: Redis registers only os.clock (its sandbox_syslib), which glue.c defines.
 # ldo.c includes <setjmp.h>, which wasm32-wasi lacks and nothing here uses any more
