@@ -22,7 +22,9 @@ runOnFakeAndRealIoredis(
         await p.exec();
         const after = p.length;
         await p.exec();
-        return [empty, queued, after, p.length, r.pipeline([['set', key, 1], ['get', key]]).length];
+        const out = [empty, queued, after, p.length, r.pipeline([['set', key, 1], ['get', key]]).length];
+        await r.del(key);
+        return out;
       },
       [0, 2, 2, 2, 2],
     ],
@@ -40,6 +42,7 @@ runOnFakeAndRealIoredis(
         const fromArray = r.multi([['set', key, 1], ['get', key]]).length;
         const e = r.multi();
         await e.exec();
+        await r.del(key);
         return [empty, queued, after, m.length, fromArray, e.length];
       },
       [1, 3, 4, 4, 3, 2],
@@ -62,10 +65,11 @@ runOnFakeAndRealIoredis(
         const p = r.pipeline().set(key, 1).multi().set(key, 2).exec();
         const queued = p.length;
         await p.exec();
+        await r.del(key);
         return [queued, p.length];
       },
       [4, 4],
     ],
   ],
-  { firstPort: 56_190, keyPrefix: 'pipeline-length', subject: 'real ioredis', verb: 'counts' },
+  { firstPort: 56_190, base: { db: 13 }, keyPrefix: 'pipeline-length', subject: 'real ioredis', verb: 'counts' },
 );
