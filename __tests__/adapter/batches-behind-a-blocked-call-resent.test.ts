@@ -7,8 +7,16 @@
  * handler then rejects them all with MaxRetriesPerRequestError (the fake resent them). Run on the
  * fake and with real ioredis on both real servers.
  */
-import { runOnFakeAndRealIoredis } from '../helpers/fake-and-real-ioredis';
+import { runOnFakeAndRealIoredis, type Client } from '../helpers/fake-and-real-ioredis';
 
+
+/** After the commands above were sent: the connection lost (disconnect(true)), the client ready again. */
+async function lostAndReconnected(r: Client): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  const reconnected = new Promise((resolve) => r.once('ready', resolve));
+  r.disconnect(true);
+  await reconnected;
+}
 
 const settled = (p: Promise<unknown>) =>
   p.then(
@@ -29,10 +37,7 @@ runOnFakeAndRealIoredis(
         const transaction = settled(r.multi().set(a, '1').incr(a).exec());
         const pipeline = settled(r.pipeline().set(b, '1').incr(b).exec());
         const got = settled(r.get(b));
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        const reconnected = new Promise((resolve) => r.once('ready', resolve));
-        r.disconnect(true);
-        await reconnected;
+        await lostAndReconnected(r);
         const status = r.status;
         const w = other({ db: 13 });
         await w.rpush(queue, 'job');
@@ -99,10 +104,7 @@ runOnFakeAndRealIoredis(
         const popped = settled(r.blpop(queue, 0));
         const transaction = settled(r.multi().set(a, '1').incr(a).exec());
         const got = settled(r.get(a));
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        const reconnected = new Promise((resolve) => r.once('ready', resolve));
-        r.disconnect(true);
-        await reconnected;
+        await lostAndReconnected(r);
         const w = other({ db: 13 });
         await w.rpush(queue, 'job');
         const out = [await popped, await transaction, await got];
@@ -126,10 +128,7 @@ runOnFakeAndRealIoredis(
         const popped = settled(r.blpop(queue, 0)); // sent in db 13
         const selected = settled(r.select(12));
         const pushed = settled(r.rpush(order, 'c')); // sent in db 12
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        const reconnected = new Promise((resolve) => r.once('ready', resolve));
-        r.disconnect(true);
-        await reconnected;
+        await lostAndReconnected(r);
         await new Promise((resolve) => setTimeout(resolve, 20));
         const [w13, w12] = [other({ db: 13 }), other({ db: 12 })];
         await w13.rpush(queue, 'v');
@@ -154,10 +153,7 @@ runOnFakeAndRealIoredis(
         const transaction = named(r.multi().set(a, '1').incr(a).exec());
         const pipeline = r.pipeline().set(b, '1').incr(b).exec().then((pairs: [Error | null, unknown][]) => pairs.map(([e]) => e?.name));
         const got = named(r.get(b));
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        const reconnected = new Promise((resolve) => r.once('ready', resolve));
-        r.disconnect(true);
-        await reconnected;
+        await lostAndReconnected(r);
         const w = other({ db: 13 });
         await w.rpush(queue, 'job');
         const out = [await popped, await transaction, await pipeline, await got, await w.mget(a, b), await w.llen(queue), await r.ping()];
