@@ -79,6 +79,36 @@ runOnFakeAndRealIoredis(
       [['Connection is closed.', 'end'], ['Connection is closed.', 'end'], 'end', ['close:end', 'end:end'], 'end'],
     ],
     [
+      "the same with QUIT sent by call('quit'), in a pipeline or in a multi()",
+      {},
+      async (r, { key, other }) => {
+        const out: unknown[] = [];
+        for (const quit of [(c: Client) => c.call('quit'), (c: Client) => c.pipeline().quit().exec(), (c: Client) => c.multi().quit().exec()]) {
+          const c = other({ db: 13 });
+          const events: string[] = [];
+          for (const ev of ['close', 'end', 'reconnecting']) c.on(ev, () => events.push(`${ev}:${c.status}`));
+          const outcome = (p: Promise<unknown>) =>
+            p.then(
+              (v) => [Array.isArray(v) ? v.map((pair: unknown[]) => (pair[0] as Error | null)?.message ?? pair[1]) : v, c.status],
+              (err: Error) => [err.message, c.status],
+            );
+          const id = await c.client('ID');
+          const popped = outcome(c.blpop(key, 0));
+          const quitted = outcome(quit(c));
+          const written = outcome(c.set(`${key}:w`, 'v'));
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          await r.client('KILL', 'ID', id);
+          out.push([await popped, await quitted, await written, events, c.status]);
+        }
+        return out;
+      },
+      [
+        [['Connection is closed.', 'end'], ['Connection is closed.', 'end'], ['Connection is closed.', 'end'], ['close:end', 'end:end'], 'end'],
+        [['Connection is closed.', 'end'], [['Connection is closed.'], 'end'], ['Connection is closed.', 'end'], ['close:end', 'end:end'], 'end'],
+        [['Connection is closed.', 'end'], ['Connection is closed.', 'end'], ['Connection is closed.', 'end'], ['close:end', 'end:end'], 'end'],
+      ],
+    ],
+    [
       'an XREADGROUP BLOCK released by disconnect() rejects once the client has ended',
       {},
       async (r, { key }) => {

@@ -306,6 +306,8 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
     }
     const sent = typeof name === 'string' ? name : name.toString();
     const lower = sent.toLowerCase();
+    // QUIT as quit() sends it: the client marks itself closing as it writes it (ioredis's manuallyClosing)
+    if (lower === 'quit') return runEngineCommand(redis, emulators, sent, args, buffers, asSent);
     const route = routes.get(lower);
     if (route?.kind === 'stream' || (!route && lookupCommand(lower))) return runStreamCommand(redis, emulators, sent, args, buffers);
     if (route?.kind === 'builtin') {

@@ -633,6 +633,9 @@ export function installPipeline(
     const sent = this.__streamsSelects === true ? selectsSent(redis, entries) : undefined;
     if (redis?.batch === this) redis.batch = undefined;
     if (!conn) return Promise.reject(notSetUpError());
+    // a QUIT in the batch marks the client as closing itself as the batch is written (ioredis's
+    // manuallyClosing): a connection the server closes before the QUIT ran ends the client
+    if (redis.status === 'ready' && !conn.closed && entries.some((e) => e.base.length === 4 && e.base.toLowerCase() === 'quit')) closingByClient(redis, conn);
     // held for `ready`: the connection of that time (a reconnection makes a new one)
     const current = (): Connection => (conn = redis[CONN] as Connection);
     // the batch in the connection's order; one still waiting behind a blocked call when the

@@ -66,7 +66,12 @@ interface Slot {
   result?: { reply: Reply } | { error: string } | { drop: true } | { raw: string };
   /** 7.0: pushes the request's own execution produced, with the EXEC element they precede (see SessionConnection.pushesInline). */
   inline?: [number, Reply][];
+  /** EXEC: the indexes of its elements that are a queued HELLO's reply (see `queuedHellos`). */
+  hellos?: number[];
 }
+
+/** Commands MULTI does not queue (they run at once, or are refused without being queued). */
+const NOT_QUEUED = new Set(['multi', 'exec', 'discard', 'watch', 'quit', 'reset']);
 
 const PAUSE_AFTER = new Set(['auth', 'hello', 'reset']);
 
@@ -219,14 +224,34 @@ export class Session {
     }
   }
 
+  /**
+   * Since a MULTI: how many requests were queued, and which of them were HELLO (by position).
+   * An EXEC whose reply is an array answers exactly those requests in order (a refusal at queue
+   * time makes it EXECABORT), so the HELLOs are known by name, not by the shape of a reply.
+   */
+  private queuedHellos: { count: number; at: number[] } | null = null;
+
   private submit(argv: string[]): void {
     const name = argv[0].toLowerCase();
     const slot: Slot = { name, settled: false };
     this.slots.push(slot);
+    const multiOpens = name === 'multi' && this.queuedHellos === null;
+    if (multiOpens) this.queuedHellos = { count: 0, at: [] };
+    else if (name === 'exec' || name === 'discard' || name === 'reset') {
+      if (name === 'exec' && this.queuedHellos !== null && this.queuedHellos.at.length > 0) slot.hellos = this.queuedHellos.at;
+      this.queuedHellos = null;
+    } else if (this.queuedHellos !== null && !NOT_QUEUED.has(name)) {
+      if (name === 'hello') this.queuedHellos.at.push(this.queuedHellos.count);
+      this.queuedHellos.count++;
+    }
     if (name === 'quit') this.closing = true;
     const pause = PAUSE_AFTER.has(name);
     if (pause) this.paused = true;
-    else if (!this.closing && this.conn.executeNow !== undefined && this.answerNow(slot, argv)) return;
+    else if (!this.closing && this.conn.executeNow !== undefined && this.answerNow(slot, argv)) {
+      // a MULTI refused (nested is not this case: it keeps the one open) opens no transaction
+      if (multiOpens && slot.result !== undefined && 'error' in slot.result) this.queuedHellos = null;
+      return;
+    }
     this.conn.execute(argv).then(
       (reply) => {
         slot.result = { reply };
@@ -387,13 +412,13 @@ export class Session {
       this.switchedBy(reply);
     } else if (slot.name === 'reset') {
       this.proto = 2;
-    } else if (slot.name === 'exec' && slot.inline === undefined && Array.isArray(reply) && reply.some(isHelloReply)) {
-      return this.encodeExecWithHello(reply);
+    } else if (slot.name === 'exec' && slot.inline === undefined && slot.hellos !== undefined && Array.isArray(reply)) {
+      return this.encodeExecWithHello(reply, slot.hellos);
     }
     // SUBSCRIBE & co.: the confirmations were pushed; the command itself answers nothing more
     // (the engine's NO_REPLY, an empty push).
     // CLIENT REPLY OFF/SKIP: a silenced reply is the same empty push, whatever the command.
-    if (slot.inline !== undefined) return this.encodeInline(slot.name, slot.inline, reply);
+    if (slot.inline !== undefined) return this.encodeInline(slot.name, slot.inline, reply, slot.hellos);
     if (reply instanceof PushReply && reply.items.length === 0) return '';
     if (reply === undefined) reply = null;
     try {
@@ -415,10 +440,11 @@ export class Session {
    * array's header and the elements before the HELLO in the protocol of the EXEC, the HELLO's
    * map and what follows in the protocol it switched to (which the connection keeps).
    */
-  private encodeExecWithHello(reply: Reply[]): string[] {
+  private encodeExecWithHello(reply: Reply[], hellos: readonly number[]): string[] {
     const out = [`*${reply.length}\r\n`];
-    for (const item of reply) {
-      if (isHelloReply(item)) this.switchedBy(item);
+    for (let i = 0; i < reply.length; i++) {
+      const item = reply[i];
+      if (item instanceof MapReply && hellos.includes(i)) this.switchedBy(item);
       appendParts(item === undefined ? null : item, this.proto, out);
     }
     return out;
@@ -429,10 +455,10 @@ export class Session {
    * array with each push ahead of the element of the command that sent it (not counted in the
    * array's length), any other reply after them (see SessionConnection.pushesInline).
    */
-  private encodeInline(name: string, inline: [number, Reply][], reply: Reply | undefined): string[] {
+  private encodeInline(name: string, inline: [number, Reply][], reply: Reply | undefined, hellos?: readonly number[]): string[] {
     // as parts, not one string: EXEC's elements may add up to more than a JS string holds
     const out: string[] = [];
-    const proto = this.proto;
+    let proto = this.proto;
     if (name === 'exec' && Array.isArray(reply)) {
       out.push(`*${reply.length}\r\n`);
       let at = 0;
@@ -441,6 +467,11 @@ export class Session {
         // a SUBSCRIBE-family element is its first confirmation: the others follow it
         const confirmation = item instanceof PushReply && item.items.length > 0;
         while (at < inline.length && inline[at][0] < i) appendParts(inline[at++][1], proto, out);
+        // a queued HELLO: what follows it is written in the protocol it switched to
+        if (hellos?.includes(i) && item instanceof MapReply) {
+          this.switchedBy(item);
+          proto = this.proto;
+        }
         if (!confirmation) while (at < inline.length && inline[at][0] === i) appendParts(inline[at++][1], proto, out);
         appendParts(item, proto, out);
       }
@@ -493,15 +524,3 @@ export class Session {
   }
 }
 
-/** HELLO's reply (hello.ts: the map that opens with `server` and reports `proto`). */
-function isHelloReply(item: unknown): item is MapReply {
-  if (!(item instanceof MapReply)) return false;
-  let first = true;
-  let server = false;
-  for (const [k] of mapPairs(item)) {
-    if (first) server = k === 'server';
-    first = false;
-    if (server && k === 'proto') return true;
-  }
-  return false;
-}
