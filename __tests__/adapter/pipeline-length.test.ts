@@ -5,7 +5,18 @@
  * sent: one lower for a multi(), 0 after exec()). Run on the fake and with real ioredis on both
  * real servers.
  */
-import { runOnFakeAndRealIoredis } from '../helpers/fake-and-real-ioredis';
+import { runOnFakeAndRealIoredis, type Client } from '../helpers/fake-and-real-ioredis';
+
+/** A batch's length empty, with SET and GET of `key` queued, after exec() and after a second exec(). */
+async function lengthsThroughExec(batch: Client, key: string): Promise<number[]> {
+  const empty = batch.length;
+  batch.set(key, 1).get(key);
+  const queued = batch.length;
+  await batch.exec();
+  const after = batch.length;
+  await batch.exec();
+  return [empty, queued, after, batch.length];
+}
 
 // skip: the real-ioredis half of each case skips (with the helper's message) without REDIS_URL /
 // REDIS_UNSTABLE_URL: nothing to compare with; CI sets both
@@ -15,14 +26,7 @@ runOnFakeAndRealIoredis(
       "a pipeline counts its commands, and still does after exec()",
       {},
       async (r, { key }) => {
-        const p = r.pipeline();
-        const empty = p.length;
-        p.set(key, 1).get(key);
-        const queued = p.length;
-        await p.exec();
-        const after = p.length;
-        await p.exec();
-        const out = [empty, queued, after, p.length, r.pipeline([['set', key, 1], ['get', key]]).length];
+        const out = [...(await lengthsThroughExec(r.pipeline(), key)), r.pipeline([['set', key, 1], ['get', key]]).length];
         await r.del(key);
         return out;
       },
@@ -32,18 +36,12 @@ runOnFakeAndRealIoredis(
       "a multi() counts its MULTI, and its EXEC once exec() queued it",
       {},
       async (r, { key }) => {
-        const m = r.multi();
-        const empty = m.length;
-        m.set(key, 1).get(key);
-        const queued = m.length;
-        await m.exec();
-        const after = m.length;
-        await m.exec();
+        const lengths = await lengthsThroughExec(r.multi(), key);
         const fromArray = r.multi([['set', key, 1], ['get', key]]).length;
         const e = r.multi();
         await e.exec();
         await r.del(key);
-        return [empty, queued, after, m.length, fromArray, e.length];
+        return [...lengths, fromArray, e.length];
       },
       [1, 3, 4, 4, 3, 2],
     ],

@@ -613,8 +613,11 @@ export function installPipeline(
   }
 
   function closesClient(pipeline: any): boolean {
-    if (isClosing(pipeline.redis)) return true;
-    const entries: Entry[] = pipeline.batch ?? [];
+    return isClosing(pipeline.redis) || hasQuit(pipeline.batch ?? []);
+  }
+
+  /** A QUIT among the entries (any casing). */
+  function hasQuit(entries: Entry[]): boolean {
     for (let i = 0; i < entries.length; i++) {
       const base = entries[i].base;
       if (base.length === 4 && base.toLowerCase() === 'quit') return true;
@@ -635,7 +638,7 @@ export function installPipeline(
     if (!conn) return Promise.reject(notSetUpError());
     // a QUIT in the batch marks the client as closing itself as the batch is written (ioredis's
     // manuallyClosing): a connection the server closes before the QUIT ran ends the client
-    if (redis.status === 'ready' && !conn.closed && entries.some((e) => e.base.length === 4 && e.base.toLowerCase() === 'quit')) closingByClient(redis, conn);
+    if (redis.status === 'ready' && !conn.closed && hasQuit(entries)) closingByClient(redis, conn);
     // held for `ready`: the connection of that time (a reconnection makes a new one)
     const current = (): Connection => (conn = redis[CONN] as Connection);
     // the batch in the connection's order; one still waiting behind a blocked call when the

@@ -412,13 +412,13 @@ export class Session {
       this.switchedBy(reply);
     } else if (slot.name === 'reset') {
       this.proto = 2;
-    } else if (slot.name === 'exec' && slot.inline === undefined && slot.hellos !== undefined && Array.isArray(reply)) {
-      return this.encodeExecWithHello(reply, slot.hellos);
     }
+    // pushes written where produced (7.0), or an EXEC with a queued HELLO (the elements after it
+    // in the protocol it switched to)
+    if (slot.inline !== undefined || slot.hellos !== undefined) return this.encodeInline(slot.name, slot.inline ?? [], reply, slot.hellos);
     // SUBSCRIBE & co.: the confirmations were pushed; the command itself answers nothing more
     // (the engine's NO_REPLY, an empty push).
     // CLIENT REPLY OFF/SKIP: a silenced reply is the same empty push, whatever the command.
-    if (slot.inline !== undefined) return this.encodeInline(slot.name, slot.inline, reply, slot.hellos);
     if (reply instanceof PushReply && reply.items.length === 0) return '';
     if (reply === undefined) reply = null;
     try {
@@ -436,24 +436,12 @@ export class Session {
   }
 
   /**
-   * EXEC of a transaction with a HELLO: Redis writes each element as its command ran, so the
-   * array's header and the elements before the HELLO in the protocol of the EXEC, the HELLO's
-   * map and what follows in the protocol it switched to (which the connection keeps).
-   */
-  private encodeExecWithHello(reply: Reply[], hellos: readonly number[]): string[] {
-    const out = [`*${reply.length}\r\n`];
-    for (let i = 0; i < reply.length; i++) {
-      const item = reply[i];
-      if (item instanceof MapReply && hellos.includes(i)) this.switchedBy(item);
-      appendParts(item === undefined ? null : item, this.proto, out);
-    }
-    return out;
-  }
-
-  /**
    * 7.0: a reply with the pushes its own command produced where they were written — EXEC's
    * array with each push ahead of the element of the command that sent it (not counted in the
-   * array's length), any other reply after them (see SessionConnection.pushesInline).
+   * array's length), any other reply after them (see SessionConnection.pushesInline). An EXEC
+   * with queued HELLOs (`hellos`, any version): Redis writes each element as its command ran, so
+   * the header and the elements before a HELLO in the EXEC's protocol, the HELLO's map and what
+   * follows in the protocol it switched to (which the connection keeps).
    */
   private encodeInline(name: string, inline: [number, Reply][], reply: Reply | undefined, hellos?: readonly number[]): string[] {
     // as parts, not one string: EXEC's elements may add up to more than a JS string holds

@@ -129,10 +129,11 @@ function scriptCallPlain(conn: Connection, argv: string[]): Reply {
   }
   const arity = builtinArity(name);
   const arityWrong = arity !== undefined && !arityOk(arity, argv.length);
-  if (DENIED_IN_SCRIPTS.has(name) && containerDeniedInScripts(ks.redisVersion, name, argv) !== false) throw new RejectedCommandError(arityWrong ? ERR_ARITY_FROM_SCRIPT : ERR_NOT_ALLOWED_FROM_SCRIPT);
+  const denied = containerDeniedInScripts(ks.redisVersion, name, argv);
+  if (DENIED_IN_SCRIPTS.has(name) && denied !== false) throw new RejectedCommandError(arityWrong ? ERR_ARITY_FROM_SCRIPT : ERR_NOT_ALLOWED_FROM_SCRIPT);
   if (!hasBuiltin(conn, name)) throw new CommandError(ERR_UNKNOWN_FROM_SCRIPT);
   if (arityWrong) throw new RejectedCommandError(ERR_ARITY_FROM_SCRIPT);
-  if (containerDeniedInScripts(ks.redisVersion, name, argv) === true) throw new RejectedCommandError(ERR_NOT_ALLOWED_FROM_SCRIPT);
+  if (denied === true) throw new RejectedCommandError(ERR_NOT_ALLOWED_FROM_SCRIPT);
   called = true;
   const out = runBuiltin(conn, name, argv);
   if (out instanceof Promise) throw new StreamsMockError(`${name} cannot run inside a script`);
