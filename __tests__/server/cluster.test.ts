@@ -386,7 +386,7 @@ async function pubsubScenario(t: Target): Promise<Record<string, unknown>> {
   return out;
 }
 
-// skip: no REDIS_UNSTABLE_CLUSTER_URL: no such cluster to compare with
+// skip: no REDIS_UNSTABLE_CLUSTER_URL (a 3-master cluster of the post-7.4 build): nothing to compare with; CI starts one (.ci/run, .ci/start-cluster.sh)
 (REAL_UNSTABLE ? describe : describe.skip)('serve({ cluster: 3, redisVersion: 8.10 }) and a cluster of the post-7.4 build', () => {
   let server: RedisServer;
   beforeAll(async () => {
