@@ -176,6 +176,26 @@ runOnFakeAndRealIoredis(
       ['connecting', ['Connection is closed.', 'end'], ['Connection is closed.', 'end', closedPrevious[0] === 0 ? 0 : 2], ['connecting', 'end']],
     ],
     [
+      'disconnect(true) before the connection opened: an error event, what was queued rejects, then end (no reconnection)',
+      {},
+      async (_r, { key, other }) => {
+        const c = other({ db: 13 });
+        const events: string[] = [];
+        for (const ev of ['connecting', 'connect', 'ready', 'close', 'reconnecting', 'end']) c.on(ev, () => events.push(`${ev} (${c.status})`));
+        c.on('error', (e: Error) => events.push(`error ${e.message} (${c.status})`));
+        const got = c.get(key).then(
+          () => 'resolved',
+          (e: Error) => events.push(`get rejected: ${e.message} (${c.status})`),
+        );
+        c.disconnect(true);
+        const statusThen = c.status;
+        await got;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        return [statusThen, events, c.status];
+      },
+      ['connecting', ['connecting (connecting)', 'error Connection is closed. (connecting)', 'get rejected: Connection is closed. (end)', 'end (end)'], 'end'],
+    ],
+    [
       'a transaction after quit() rejects with one error, each previousError and callback error the same',
       {},
       async (r, { key }) => {

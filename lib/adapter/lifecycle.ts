@@ -950,7 +950,7 @@ function dropSubscriptions(redis: Instance): void {
  */
 export function closeInstance(redis: Instance, reconnectAfter = false): void {
   const conn: Connection | undefined = redis[CONN];
-  if (reconnectAfter && conn && !conn.closed && redis.status !== 'end' && redis.status !== 'close') {
+  if (reconnectAfter && conn && !conn.closed && redis.status !== 'end' && redis.status !== 'close' && redis.status !== 'connecting') {
     // ioredis disconnect(true): the connection ends and the client reconnects (retryStrategy)
     conn.close();
     return;
@@ -980,12 +980,21 @@ export function closeInstance(redis: Instance, reconnectAfter = false): void {
     // status turns `end` (an `end` event, no `close`: nothing was open), `connecting` until then
     // (after the `connecting` event already on its way; the `end` event after the rejections'
     // callbacks, as ioredis's setStatus emits it on a nextTick)
+    // disconnect(true) too (the connector's connect fails the same way), but, not a manual close,
+    // ioredis's silentEmit does not drop that error: an `error` event after the rejections (5.11.1,
+    // 6.0.0, 6.1.0; printed "[ioredis] Unhandled error event" without a listener)
+    // (the connect's callback runs in a microtask: the `end` event's nextTick after every
+    // microtask the rejections start)
     void Promise.resolve().then(() =>
       realNextTick(() => {
-        failHeld(redis, new Error('Connection is closed.'));
-        if (redis.status !== 'connecting') return;
-        redis.status = 'end';
-        realNextTick(() => emitOwn(redis, 'end'));
+        void Promise.resolve().then(() => {
+          const err = new Error('Connection is closed.');
+          failHeld(redis, err);
+          if (redis.status !== 'connecting') return;
+          if (reconnectAfter) silentEmit(redis, 'error', err);
+          redis.status = 'end';
+          realNextTick(() => emitOwn(redis, 'end'));
+        });
       }),
     );
     return;
