@@ -47,6 +47,25 @@ describeServeOnRealServers(
   'are placed',
 );
 
+describeServeOnRealServers(
+  'pushes to the connection that produced them, its commands pipelined in one write,',
+  ({ url, fake }) => {
+    const ch = `selfpush-pipelined-${process.pid}-${Math.floor(Math.random() * 1e9)}`;
+    // 7.0.15: each message ahead of PUBLISH's reply; 7.2+: right after it, before the next reply
+    // (the fake wrote it after the reply of the command that followed in the same read)
+    const writes = [[['HELLO', '3']], [['SUBSCRIBE', ch]], [['PUBLISH', ch, 'm1'], ['PING'], ['PUBLISH', ch, 'm2'], ['ECHO', 'x'], ['MULTI'], ['PUBLISH', ch, 'm3'], ['EXEC'], ['PING', 'after']]];
+    it('are written where the server writes them', async () => {
+      const real = new URL(url);
+      const expected = await transcriptOfWrites(Number(real.port || 6379), real.hostname, writes);
+      const actual = await transcriptOfWrites(fake().port, '127.0.0.1', writes);
+      const from = (out: string) => out.slice(out.indexOf('subscribe'));
+      expect(from(actual)).toBe(from(expected));
+      expect(from(expected)).toContain('m1');
+    });
+  },
+  'are placed',
+);
+
 // Keyspace notifications need CONFIG SET notify-keyspace-events, not run on the shared real
 // servers: the transcripts below were recorded on redis-server 7.0.15 and the post-7.4 build
 // (own instances, RESP3, db 15).

@@ -553,6 +553,15 @@ export class Connection {
   }
 
   /**
+   * The pub/sub messages published so far that wait for their nextTick (ServerState.pendingDeliveries),
+   * delivered now: a front end calls it before it takes the next request (lib/server/session.ts).
+   */
+  deliverPendingMessages(): void {
+    const server = this.server;
+    if (server.pendingDeliveries !== null) server.deliverPending();
+  }
+
+  /**
    * The error processCommand would give argv before running or queueing it (unknown command,
    * wrong arity, unknown subcommand), or null: what MULTI checks at queue time.
    */

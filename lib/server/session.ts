@@ -54,6 +54,13 @@ export interface SessionConnection {
    * clients it woke go out first (Redis writes them first: lib/blocking/blocking.ts `woken`).
    */
   readonly servedBlocked?: number;
+  /**
+   * Deliver the pub/sub messages published so far that still wait for their nextTick
+   * (Connection.deliverPendingMessages): a request's reply is written after them, as Redis
+   * writes a client's pending pushes (7.2+: its own PUBLISH's message, after that reply) before
+   * it reads the next request.
+   */
+  deliverPendingMessages?(): void;
   /** Set once SYNC/PSYNC made the connection a replica (lib/engine/replication.ts). */
   readonly replicaFeed?: { connect(writer: (data: string) => void): string } | null;
 }
@@ -234,6 +241,7 @@ export class Session {
   private submit(argv: string[]): void {
     const name = argv[0].toLowerCase();
     const slot: Slot = { name, settled: false };
+    this.conn.deliverPendingMessages?.();
     this.slots.push(slot);
     const multiOpens = name === 'multi' && this.queuedHellos === null;
     if (multiOpens) this.queuedHellos = { count: 0, at: [] };
