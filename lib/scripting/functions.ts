@@ -25,6 +25,7 @@ import {
   checkScriptOom,
   clusterState,
   createEngine,
+  engineAlive,
   engineIn,
   functionEnginesByServer,
   functionLoad,
@@ -33,6 +34,7 @@ import {
   raiseText,
   startRun,
   theVm,
+  vmFailed,
 } from './lua';
 
 /** A new metatable whose __index raises "Script attempted to access nonexistent global variable". */
@@ -195,7 +197,13 @@ function compileLibrary(engine: Engine, body: string): Compiled {
   let co = 0;
   let coRef: number | null = null;
   try {
-    if (vm.load(L, body, '@user_function') !== 0) {
+    let loaded: number;
+    try {
+      loaded = vm.load(L, body, '@user_function');
+    } catch (err) {
+      throw vmFailed(err);
+    }
+    if (loaded !== 0) {
       const msg = vm.toString(L, -1) ?? '';
       throw new CommandError(oneLine(`ERR Error compiling function: ${msg}`));
     }
@@ -209,6 +217,8 @@ function compileLibrary(engine: Engine, body: string): Compiled {
     let status: number;
     try {
       status = vm.resume(co, 0);
+    } catch (err) {
+      throw vmFailed(err);
     } finally {
       functionLoad.ctx = outer;
     }
@@ -230,15 +240,18 @@ function compileLibrary(engine: Engine, body: string): Compiled {
     }
     return ctx.functions;
   } catch (err) {
-    for (const f of ctx.functions.values()) vm.unref(L, f.ref);
+    if (engineAlive(engine)) for (const f of ctx.functions.values()) vm.unref(L, f.ref);
     throw err;
   } finally {
-    if (coRef !== null) {
-      vm.setHook(co, 0);
-      vm.unref(L, coRef);
+    // (nothing to release in a VM that failed: vmFailed dropped it)
+    if (engineAlive(engine)) {
+      if (coRef !== null) {
+        vm.setHook(co, 0);
+        vm.unref(L, coRef);
+      }
+      setLoadGlobals(engine, false);
+      vm.setTop(L, 0);
     }
-    setLoadGlobals(engine, false);
-    vm.setTop(L, 0);
   }
 }
 
@@ -252,7 +265,7 @@ function dropLibraryRefs(server: ServerState, lib: Library): void {
     const refs = engine.libRefs.get(lib);
     if (!refs) continue;
     engine.libRefs.delete(lib);
-    if (!engine.closed) for (const ref of refs.values()) theVm().unref(engine.L, ref);
+    if (!engine.closed && engineAlive(engine)) for (const ref of refs.values()) theVm().unref(engine.L, ref);
   }
 }
 

@@ -112,8 +112,28 @@ export function theVm(): LuaVm {
   return (vmInstance ??= new LuaVm());
 }
 
+/**
+ * An exception out of the VM's own code (a WebAssembly trap such as "memory access out of
+ * bounds" or "unreachable", a stack overflow inside it) leaves its memory in no known state: the
+ * VM is dropped and the next use makes a new one, every engine made on the old one is made again
+ * at its next use (engineIn), and scripts and libraries compile again from the server's caches.
+ * The command that ran into it gets this error (Redis itself would have crashed).
+ */
+export function vmFailed(err: unknown): CommandError {
+  vmInstance = undefined;
+  const what = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+  return new CommandError(`ERR [ioredis-mock-streams] the Lua VM failed (${what}) and was made anew: scripts and functions compile again at their next call. Please report the script that did this.`);
+}
+
+/** Whether `engine` lives in the VM in use (not one dropped by vmFailed). */
+export function engineAlive(engine: Engine): boolean {
+  return engine.vm === vmInstance;
+}
+
 /** One Lua state of a server and version: Redis's scripting VM (EVAL) or its functions VM. */
 export interface Engine {
+  /** The VM the state lives in. */
+  readonly vm: LuaVm;
   readonly L: LuaState;
   readonly version: RedisVersion;
   /** SHA1 → registry reference of the compiled body. */
@@ -255,7 +275,14 @@ export function engineIn(table: WeakMap<ServerState, Map<RedisVersion, Engine>>,
   let byVersion = table.get(conn.server);
   if (!byVersion) table.set(conn.server, (byVersion = new Map()));
   let engine = byVersion.get(version);
-  if (!engine) byVersion.set(version, (engine = create(version)));
+  if (!engine || !engineAlive(engine)) {
+    try {
+      engine = create(version);
+    } catch (err) {
+      throw err instanceof CommandError ? err : vmFailed(err);
+    }
+    byVersion.set(version, engine);
+  }
   return engine;
 }
 
@@ -266,7 +293,7 @@ export function resetScripting(server: ServerState): void {
   enginesByServer.delete(server);
   for (const engine of byVersion.values()) {
     engine.closed = true;
-    if (busyByServer.get(server)?.engine !== engine) theVm().close(engine.L); // else when it ends
+    if (busyByServer.get(server)?.engine !== engine && engineAlive(engine)) theVm().close(engine.L); // else when it ends
   }
 }
 
@@ -795,7 +822,7 @@ export function createEngine(version: RedisVersion, forFunctions = false): Engin
   const vm = theVm();
   const withOs = versionIndex(version) >= versionIndex('7.4');
   const L = vm.newState(withOs);
-  const engine: Engine = { L, version, functions: new Map(), closed: false, libRefs: new Map(), globalsMt: 0, globalsRef: 0, loadApiRef: 0, spare: null };
+  const engine: Engine = { vm, L, version, functions: new Map(), closed: false, libRefs: new Map(), globalsMt: 0, globalsRef: 0, loadApiRef: 0, spare: null };
   const set = (name: string, fn: JsFunction) => {
     vm.pushJsFunction(L, fn);
     vm.setField(L, -2, name);
@@ -958,7 +985,13 @@ export function functionRef(engine: Engine, sha: string, source: string): number
   if (ref !== undefined) return ref;
   const vm = theVm();
   const L = engine.L;
-  if (vm.load(L, source, '@user_script') !== 0) {
+  let loaded: number;
+  try {
+    loaded = vm.load(L, source, '@user_script');
+  } catch (err) {
+    throw vmFailed(err);
+  }
+  if (loaded !== 0) {
     const msg = vm.toString(L, -1) ?? '';
     vm.setTop(L, 0);
     throw new CommandError(oneLine(`ERR Error compiling script (new function): ${msg}`));
@@ -1140,6 +1173,7 @@ function finish(run: ScriptRun): void {
   const vm = theVm();
   run.endAtomic();
   run.conn.endScriptSelect();
+  if (!engineAlive(run.engine)) return; // the VM failed (vmFailed): nothing of it to release
   if (run.engine.closed) {
     vm.close(run.engine.L); // SCRIPT FLUSH ran while the script was busy
     return;
@@ -1171,6 +1205,8 @@ function step(run: ScriptRun): Reply | typeof SUSPENDED {
     const nargs = run.nargs;
     run.nargs = 0;
     status = vm.resume(co, nargs);
+  } catch (err) {
+    throw vmFailed(err);
   } finally {
     current = outer;
     randomStates.set(server, vm.randomState);
