@@ -942,6 +942,8 @@ function dropSubscriptions(redis: Instance): void {
     }
   }
   redis.subscriberMode = false;
+  const conn: Connection | undefined = redis[CONN];
+  if (conn !== undefined) conn.frontEndSubscriber = false;
 }
 
 /**

@@ -612,6 +612,7 @@ function shardSubscription(redis: Instance, conn: Connection, name: string, args
  */
 export function runShardSubscription(redis: Instance, conn: Connection, argv: string[], lower: string): unknown {
   let count: unknown = null;
+  const wasSubscriber = redis.subscriberMode === true;
   const off = conn.onPush((msg) => {
     if (msg instanceof PushReply && msg.items[0] === lower) count = msg.items[2];
   });
@@ -626,7 +627,7 @@ export function runShardSubscription(redis: Instance, conn: Connection, argv: st
   // ioredis restores them after a reconnection (lifecycle.ts connectionLost)
   redis[SHARD_CHANNELS] = conn.shardSubscriptions();
   // ioredis's subscriber condition covers SSUBSCRIBE too (a RESP2 client then refuses other commands)
-  afterSubscriptionChange(redis);
+  afterSubscriptionChange(redis, conn, wasSubscriber);
   return count;
 }
 
@@ -796,9 +797,22 @@ function listenedIn(redis: Instance, store: { instanceListeners?: Map<string, Ma
  * while it is above 0 or shard channels remain (ioredis-mock leaves it on after a bare
  * UNSUBSCRIBE). After (S)SUBSCRIBE/SUNSUBSCRIBE too.
  */
-function afterSubscriptionChange(redis: Instance): number {
+function afterSubscriptionChange(redis: Instance, conn: Connection, wasSubscriber: boolean): number {
   const count = listenedIn(redis, redis.channels) + listenedIn(redis, redis.patternChannels);
-  redis.subscriberMode = count > 0 || (redis[SHARD_CHANNELS]?.length ?? 0) > 0;
+  const on = count > 0 || (redis[SHARD_CHANNELS]?.length ?? 0) > 0;
+  // the server's side at once (a RESP2 connection refuses other commands now); ioredis's own
+  // refusal from the confirmation on (DataHandler sets condition.subscriber as the reply comes,
+  // before the command settles): what the client sends in the same turn still reaches the server
+  // (5.11.1, 6.0.0 with protocol 2: "ERR Can't execute 'get': only (P|S)SUBSCRIBE / …"), and
+  // after an UNSUBSCRIBE of the last channel ioredis still refuses it itself until the reply
+  conn.frontEndSubscriber = on;
+  redis.subscriberMode = wasSubscriber;
+  if (on !== wasSubscriber) {
+    // (a promise's reaction: fake timers can fake queueMicrotask)
+    void Promise.resolve().then(() => {
+      if (redis[CONN] === conn && !conn.closed) redis.subscriberMode = conn.frontEndSubscriber;
+    });
+  }
   return count;
 }
 
@@ -809,6 +823,7 @@ function afterSubscriptionChange(redis: Instance): number {
  */
 export function runBuiltinNow(redis: Instance, conn: Connection, name: string, base: string, emulator: Emulator, processed: unknown[]): unknown {
   checkAllowed(redis, conn, base);
+  const wasSubscriber = redis.subscriberMode === true;
   conn.expireDueFirst();
   const ks = conn.keyspace;
   let result: unknown;
@@ -853,7 +868,7 @@ export function runBuiltinNow(redis: Instance, conn: Connection, name: string, b
     );
   } else conn.recordBuiltin(base, processed[0], start, weight, undefined);
   conn.noteBuiltin(base, processed[0]);
-  if (SUBSCRIPTION_CHANGES.has(base)) result = afterSubscriptionChange(redis);
+  if (SUBSCRIPTION_CHANGES.has(base)) result = afterSubscriptionChange(redis, conn, wasSubscriber);
   // ioredis-mock answers ioredis 5's RESP2 shapes: reshape for the installed ioredis and the client's options
   return mendBuiltinReply(
     redis,

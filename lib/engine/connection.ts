@@ -241,6 +241,13 @@ export class Connection {
   /** Drops the subscriptions of `frontEndSubscriptions` (RESET unsubscribes the connection from everything). */
   frontEndUnsubscribeAll: (() => void) | null = null;
   /**
+   * Set by a front end while the connection has subscriptions of `frontEndSubscriptions` (or shard
+   * channels): as a server's subscribed client, a RESP2 connection then refuses every command but
+   * (P|S)(UN)SUBSCRIBE, PING, QUIT and RESET ("ERR Can't execute …"). A client that refuses them
+   * itself once subscribed (ioredis) still sends what it sent before the confirmation came.
+   */
+  frontEndSubscriber = false;
+  /**
    * CLIENT REPLY state (networking.c clientCommand, server.c call): `off` silences every reply
    * until CLIENT REPLY ON; `skipNext` (set by SKIP, not while off) silences the next command's
    * reply (`skip`). Pub/sub pushes are not replies: they are still delivered.
@@ -802,7 +809,7 @@ export class Connection {
 
   /** Redis CLIENT_PUBSUB: any channel, pattern or shard channel subscribed. */
   get inSubscriberMode(): boolean {
-    return this.subscriptionCount > 0 || (this.shardSubs?.size ?? 0) > 0;
+    return this.subscriptionCount > 0 || (this.shardSubs?.size ?? 0) > 0 || this.frontEndSubscriber;
   }
 
   /** CLIENT LIST `sub` and `psub`: channels and patterns, the front end's included (`frontEndSubscriptions`). */

@@ -292,7 +292,8 @@ export class TrackingState {
       const push = new PushReply(['invalidate', keys]);
       if (this.early) (push as { beforeReply?: boolean }).beforeReply = true;
       target.push(push);
-    } else if (redirected && target.inSubscriberMode) {
+    } else if (redirected && target.inSubscriberMode && !target.frontEndSubscriber) {
+      // (a front end's subscriber gets it through its redirectSink below)
       target.push(new PushReply(['message', CHANNEL, keys]));
     } else if (redirected && target.redirectSink !== null) {
       target.redirectSink(keys);

@@ -83,6 +83,7 @@ export function runLane(this: Connection, lane: StreamLane, argv: string[]): Rep
     this.channelSubs !== undefined ||
     this.patternSubs !== undefined ||
     this.shardSubs !== undefined ||
+    this.frontEndSubscriber ||
     this.noTouch ||
     !this.server.shortPath ||
     (lane.arity >= 0 ? argv.length !== lane.arity : argv.length < -lane.arity)
