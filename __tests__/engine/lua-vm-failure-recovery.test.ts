@@ -74,6 +74,24 @@ describe('after the Lua VM failed', () => {
     }
   });
 
+  it("a script of another server suspended between its slices when the VM fails gets an error, and its server serves again", async () => {
+    const a = new Redis({ port: port++ });
+    const b = new Redis({ port: port++ });
+    try {
+      const long = a.eval('local n = 0 for i = 1, 3e7 do n = n + 1 end return n', 0);
+      long.catch(() => undefined);
+      await new Promise((resolve) => setImmediate(resolve));
+      trapOnce('resume');
+      await expect(b.eval('return 1', 0)).rejects.toThrow('the Lua VM failed (RuntimeError: memory access out of bounds)');
+      await expect(long).rejects.toThrow('ERR [ioredis-mock-streams] the Lua VM failed while this script was suspended between its slices, and was made anew');
+      expect(await a.eval('return "a again"', 0)).toBe('a again');
+      expect(await b.eval('return "b again"', 0)).toBe('b again');
+    } finally {
+      a.disconnect();
+      b.disconnect();
+    }
+  });
+
   it('a script running in slices past its first (a busy script) releases the server when the VM fails in a later slice', async () => {
     const r = new Redis({ port: port++ });
     const other = new Redis({ port: port - 1 });

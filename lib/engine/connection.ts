@@ -556,7 +556,7 @@ export class Connection {
     if (server.expiryArmed.size !== 0) server.expireDue();
     // pub/sub messages still waiting for their nextTick reach ioredis subscribers first (a
     // subscriber's socket has them before the publisher's next reply)
-    if (server.pendingDeliveries !== null) server.deliverPending();
+    this.deliverPendingMessages();
   }
 
   /**

@@ -1192,6 +1192,8 @@ function finish(run: ScriptRun): void {
 
 /** Resume the run's coroutine for one slice: its reply, SUSPENDED, or a thrown error. */
 function step(run: ScriptRun): Reply | typeof SUSPENDED {
+  // suspended between slices while a script of another server made the VM fail (vmFailed)
+  if (!engineAlive(run.engine)) throw new CommandError('ERR [ioredis-mock-streams] the Lua VM failed while this script was suspended between its slices, and was made anew');
   const vm = theVm();
   const co = run.co;
   const outer = current;
