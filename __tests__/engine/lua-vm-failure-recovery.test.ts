@@ -7,17 +7,19 @@
  */
 import Redis from 'ioredis-mock-streams';
 import { theVm } from '../../lib/scripting/lua';
-import type { LuaVm } from '../../lib/scripting/vm';
 
 let port = 38_990;
 
+/** WebAssembly's trap error class (no DOM typings here). */
+const RuntimeError = (globalThis as unknown as { WebAssembly: { RuntimeError: new (message: string) => Error } }).WebAssembly.RuntimeError;
+
 /** The next call of `method` on the VM in use throws a WebAssembly trap (once). */
 function trapOnce(method: 'resume' | 'load'): void {
-  const vm = theVm() as LuaVm & Record<string, unknown>;
-  const original = vm[method] as (...args: unknown[]) => unknown;
-  vm[method] = function trapped(this: LuaVm) {
+  const vm = theVm() as unknown as Record<string, unknown>;
+  const original = vm[method];
+  vm[method] = function trapped() {
     vm[method] = original;
-    throw new WebAssembly.RuntimeError('memory access out of bounds');
+    throw new RuntimeError('memory access out of bounds');
   };
 }
 
