@@ -176,6 +176,24 @@ runOnFakeAndRealIoredis(
       ['connecting', ['Connection is closed.', 'end'], ['Connection is closed.', 'end', closedPrevious[0] === 0 ? 0 : 2], ['connecting', 'end']],
     ],
     [
+      'pipelines, transactions and commands sent one after another before disconnect() all run and answer (the server reads them before the end)',
+      {},
+      async (r, { key, other }) => {
+        const results = await Promise.all([
+          r.pipeline().set(`${key}:a`, '1').exec(),
+          r.multi().set(`${key}:b`, '1').exec(),
+          r.set(`${key}:c`, '1'),
+          r.pipeline().set(`${key}:d`, '1').incr(`${key}:d`).exec(),
+          (r.disconnect(), r.status),
+        ]);
+        const check = other({ db: 13 });
+        const written = await check.mget(`${key}:a`, `${key}:b`, `${key}:c`, `${key}:d`);
+        await check.del(`${key}:a`, `${key}:b`, `${key}:c`, `${key}:d`);
+        return [...results, written];
+      },
+      [[[null, 'OK']], [[null, 'OK']], 'OK', [[null, 'OK'], [null, 2]], 'ready', ['1', '1', '1', '2']],
+    ],
+    [
       'disconnect(true) before the connection opened: an error event, what was queued rejects, then end (no reconnection)',
       {},
       async (_r, { key, other }) => {

@@ -243,21 +243,31 @@ function runExecEntry(redis: Instance, conn: Connection, entries: Entry[], at: n
  * the server runs them there). QUIT closes the client; what the batch sent after it is aborted
  * (ioredis 5 and 6: an AbortError "Command aborted due to connection close" with the command).
  */
-async function runSequence(redis: Instance, conn: Connection, entries: Entry[], onAnswer?: (i: number, pair: [unknown, unknown?]) => void): Promise<[unknown, unknown?][]> {
-  const out: [unknown, unknown?][] = [];
-  let aborted = false;
+function runSequence(redis: Instance, conn: Connection, entries: Entry[], onAnswer?: (i: number, pair: [unknown, unknown?]) => void): Pairs | Promise<Pairs> {
   // the connection's queue dropped meanwhile (a test ended while a command of the batch was
   // blocked): the rest of the batch is rejected as the client's close rejects it
-  const drops = conn.queueDrops;
-  for (let i = 0; i < entries.length; i++) {
+  return continueSequence(redis, conn, entries, onAnswer, { out: [], aborted: false, drops: conn.queueDrops }, 0);
+}
+
+type Pairs = [unknown, unknown?][];
+
+/**
+ * runSequence from entry `from` on: the pairs at once while every entry answers at once (the
+ * connection is then free for what was sent after the batch, as a server answers the whole batch
+ * before it reads on: a disconnect() right after finds them all run), else a promise that holds
+ * the connection until the last entry has answered.
+ */
+function continueSequence(redis: Instance, conn: Connection, entries: Entry[], onAnswer: ((i: number, pair: [unknown, unknown?]) => void) | undefined, state: { out: Pairs; aborted: boolean; drops: number }, from: number): Pairs | Promise<Pairs> {
+  const out = state.out;
+  for (let i = from; i < entries.length; i++) {
     const e = entries[i];
     const lower = e.base.toLowerCase();
     let run: () => unknown;
-    if (aborted) {
+    if (state.aborted) {
       run = () => {
         throw newAbortError(sentCommandOf(redis, e));
       };
-    } else if (conn.queueDrops !== drops) {
+    } else if (conn.queueDrops !== state.drops) {
       run = () => {
         throw new Error(CLOSED_MESSAGE);
       };
@@ -268,13 +278,13 @@ async function runSequence(redis: Instance, conn: Connection, entries: Entry[], 
         closingByClient(redis, conn);
         const value = runArgvNow(redis, conn, argvOf(redis, e), e.buffers);
         if (conn.closed && redis[CONN] === conn) closeInstance(redis);
-        aborted = conn.closed;
+        state.aborted = conn.closed;
         return value;
       };
     } else {
       run = () => runEntry(redis, conn, e);
     }
-    if (conn.server.busyScript !== null && !aborted) {
+    if (conn.server.busyScript !== null && !state.aborted) {
       // another connection's script keeps the server busy (past busy-reply-threshold: the
       // sequence runs only then): each command refused with BUSY unless Redis runs it then
       const inner = run;
@@ -291,9 +301,15 @@ async function runSequence(redis: Instance, conn: Connection, entries: Entry[], 
     } finally {
       conn.repliesPending = false;
     }
-    const answered = pair instanceof Promise ? await pair : pair;
-    out.push(answered);
-    onAnswer?.(i, answered);
+    if (pair instanceof Promise) {
+      return pair.then((answered) => {
+        out.push(answered);
+        onAnswer?.(i, answered);
+        return continueSequence(redis, conn, entries, onAnswer, state, i + 1);
+      });
+    }
+    out.push(pair);
+    onAnswer?.(i, pair);
   }
   return out;
 }
@@ -646,7 +662,7 @@ export function installPipeline(
     // (a batch not resent rejects once the client has closed, with status `end`, as ioredis's
     // close handler flushes its queue: `flushed` makes that rejection)
     const send =
-      <T>(run: () => Promise<T>, flushed: (err: unknown) => Promise<T> = (err) => Promise.reject(err)) =>
+      <T>(run: () => T | Promise<T>, flushed: (err: unknown) => Promise<T> = (err) => Promise.reject(err)) =>
       (): Promise<T> => {
         const on = current();
         let started = false;
@@ -685,10 +701,12 @@ export function installPipeline(
         if (refused !== null) throw refused;
         // sent as ioredis sends it: MULTI, the commands, EXEC, each answered as the server answers
         // (queued, refused at queue time, or run at once: MULTI, EXEC, DISCARD, WATCH, RESET, QUIT)
-        return runSequence(redis, conn, [controlEntry('multi'), ...entries, execEntry]).then((pairs) => {
+        const answered = (pairs: Pairs) => {
           this.__streamsRaw = pairs;
           return unwrapTransaction(pairs);
-        });
+        };
+        const pairs = runSequence(redis, conn, [controlEntry('multi'), ...entries, execEntry]);
+        return pairs instanceof Promise ? pairs.then(answered) : answered(pairs);
       };
       // one exec is one command for the spin guard (a loop of pipelines must let the event loop turn too);
       // commandTimeout: the exec rejects with 'Command timed out' when the transaction is not

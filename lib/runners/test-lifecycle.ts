@@ -33,7 +33,8 @@
  *   tests.
  *
  * Tests inside tests (node:test's `t.test()`) are tracked as a stack: a subtest's clients close
- * when it is over, its parent's when the parent is; keyspaces are reset when an outermost test
+ * as a test's do (when the next test or subtest starts, or the file's tests are done), its parent's
+ * likewise; keyspaces are reset when an outermost test
  * ends (not in the middle of its parent).
  */
 import { onClientCreated } from '../adapter/client-registry';
