@@ -52,3 +52,26 @@ describeOnRealServers('TIME inside a script and a transaction', ({ url, version 
     }
   });
 });
+
+describe('TIME microseconds', () => {
+  it('on a wall clock are the time within the millisecond (not always 000), never going back, the millisecond the keyspace reads', async () => {
+    const c = engine.conn({ streams: { redisVersion: '8.10' } });
+    const times: [number, number][] = [];
+    for (let i = 0; i < 200; i++) {
+      const [s, us] = toResp2Plain(await c.execute(['TIME'])) as string[];
+      expect(us).toMatch(/^(0|[1-9]\d{0,5})$/); // a number below 1,000,000, unpadded as Redis writes it
+      times.push([Number(s), Number(us)]);
+    }
+    const micros = times.map(([s, us]) => s * 1e6 + us);
+    for (let i = 1; i < micros.length; i++) expect(micros[i]).toBeGreaterThanOrEqual(micros[i - 1]);
+    expect(times.filter(([, us]) => us % 1000 !== 0).length).toBeGreaterThan(150);
+    const wall = Date.now();
+    expect(Math.abs(Math.floor(micros[micros.length - 1] / 1000) - wall)).toBeLessThan(1000);
+  });
+
+  it('of a fake clock are its milliseconds alone', async () => {
+    const { createFakeClock } = await import('ioredis-mock-streams');
+    const c = engine.conn({ streams: { clock: createFakeClock({ now: 1_700_000_000_123 }) } });
+    expect(toResp2Plain(await c.execute(['TIME']))).toEqual(['1700000000', '123000']);
+  });
+});

@@ -3,6 +3,7 @@
  * Node's own timers (./real-timers.ts; the `timers` module's functions read at call time are
  * fakes while @sinonjs/fake-timers is installed on the real global).
  */
+import { performance } from 'perf_hooks';
 import { Clock, ClockTimer, scheduleLong } from './clock';
 import { realClearTimeout, realSetTimeout } from './real-timers';
 
@@ -34,3 +35,31 @@ export const realClock: Clock = {
     return scheduleLong((f, d) => realSetTimeout(f, d), (h) => realClearTimeout(h as ReturnType<typeof realSetTimeout>), fn, ms);
   },
 };
+
+const NATIVE = /\{\s*\[native code\]\s*\}\s*$/;
+
+/** Whether `clock` reads wall time (realClock, or globalClock while the global `Date.now` is the platform's). */
+function readsWallTime(clock: Clock): boolean {
+  if (clock.kind === 'real') return true;
+  return clock.kind === 'global' && NATIVE.test(Function.prototype.toString.call(globalThis.Date.now));
+}
+
+/** The last microseconds given within a millisecond (`microsWithin`). */
+const lastMicros = { ms: -1, us: 0 };
+
+/**
+ * The microseconds within millisecond `ms` (0–999) of a time read from `clock`, as TIME reports
+ * them (Redis: ustime()): 0 for a clock that is not wall time (a fake clock's time has no finer
+ * part); else the sub-millisecond part of the monotonic clock, never less than the last one
+ * given within the same millisecond; `frozen` (one command's time snapshot, Redis 7.2+: a
+ * script's or EXEC's TIME calls answer the same): the last one given within `ms` again.
+ */
+export function microsWithin(clock: Clock, ms: number, frozen: boolean): number {
+  if (!readsWallTime(clock)) return 0;
+  if (ms === lastMicros.ms && frozen) return lastMicros.us;
+  let us = Math.floor(((performance.timeOrigin + performance.now()) % 1) * 1000);
+  if (ms === lastMicros.ms && us < lastMicros.us) us = lastMicros.us;
+  lastMicros.ms = ms;
+  lastMicros.us = us;
+  return us;
+}

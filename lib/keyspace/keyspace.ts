@@ -316,6 +316,11 @@ export class Keyspace {
     return (this.lastNow.ms = Math.floor(value));
   }
 
+  /** Inside an atomic unit (a script, EXEC): `now()` is its time snapshot. */
+  get inAtomicSection(): boolean {
+    return this.frozenNow !== null;
+  }
+
   /** Run `fn` as one atomic unit: one time snapshot, blocked readers served after it. */
   atomically<T>(fn: () => T): T {
     const outer = this.frozenNow === null;

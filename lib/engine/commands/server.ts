@@ -25,6 +25,7 @@
  *   user to turn on what is on).
  * FUNCTION and FCALL: ./functions.ts.
  */
+import { microsWithin } from '../../clock/real-clock';
 import { createHash } from 'crypto';
 import { CommandError, ERR_SYNTAX } from '../../errors';
 import { predates } from '../../version';
@@ -207,8 +208,11 @@ export const specs: readonly ConnectionCommandSpec[] = [
     arity: 1,
     run(conn): Reply {
       // 7.2+: the outer command's time snapshot (frozen in a script, function or EXEC); 7.0: live
-      const ms = supports(conn.keyspace.redisVersion, 'timeFrozenInScripts') ? conn.keyspace.now() : conn.keyspace.clock.now();
-      const us = BigInt(Math.floor(ms)) * 1000n;
+      const ks = conn.keyspace;
+      const frozen = supports(ks.redisVersion, 'timeFrozenInScripts');
+      const ms = Math.floor(frozen ? ks.now() : ks.clock.now());
+      // a wall clock's microseconds within that millisecond (Redis: ustime()); a fake clock's time has none
+      const us = BigInt(ms) * 1000n + BigInt(microsWithin(ks.clock, ms, frozen && ks.inAtomicSection));
       return [String(us / 1000000n), String(us % 1000000n)];
     },
   },
