@@ -22,9 +22,14 @@ export function wallNow(): number {
   return (nativeNow ??= findNativeNow())();
 }
 
+/** Whether `fn` is the platform's own (not a fake timers' replacement). */
+function isNative(fn: unknown): boolean {
+  return /\{\s*\[native code\]\s*\}\s*$/.test(Function.prototype.toString.call(fn));
+}
+
 function findNativeNow(): () => number {
   const now = Date.now;
-  if (/\{\s*\[native code\]\s*\}\s*$/.test(Function.prototype.toString.call(now))) return now;
+  if (isNative(now)) return now;
   return (require('vm') as typeof import('vm')).runInNewContext('Date.now') as () => number;
 }
 
@@ -36,12 +41,10 @@ export const realClock: Clock = {
   },
 };
 
-const NATIVE = /\{\s*\[native code\]\s*\}\s*$/;
-
 /** Whether `clock` reads wall time (realClock, or globalClock while the global `Date.now` is the platform's). */
 function readsWallTime(clock: Clock): boolean {
   if (clock.kind === 'real') return true;
-  return clock.kind === 'global' && NATIVE.test(Function.prototype.toString.call(globalThis.Date.now));
+  return clock.kind === 'global' && isNative(globalThis.Date.now);
 }
 
 /** The last microseconds given within a millisecond (`microsWithin`). */

@@ -30,6 +30,7 @@ import {
   functionEnginesByServer,
   functionLoad,
   hook,
+  loadUserChunk,
   raiseError,
   raiseText,
   startRun,
@@ -197,13 +198,7 @@ function compileLibrary(engine: Engine, body: string): Compiled {
   let co = 0;
   let coRef: number | null = null;
   try {
-    let loaded: number;
-    try {
-      loaded = vm.load(L, body, '@user_function');
-    } catch (err) {
-      throw vmFailed(err);
-    }
-    if (loaded !== 0) {
+    if (loadUserChunk(vm, L, body, '@user_function') !== 0) {
       const msg = vm.toString(L, -1) ?? '';
       throw new CommandError(oneLine(`ERR Error compiling function: ${msg}`));
     }

@@ -125,6 +125,15 @@ export function vmFailed(err: unknown): CommandError {
   return new CommandError(`ERR [ioredis-mock-streams] the Lua VM failed (${what}) and was made anew: scripts and functions compile again at their next call. Please report the script that did this.`);
 }
 
+/** `vm.load` of a user's chunk (a script body, a library's code): its status, the VM's own failure as vmFailed's error. */
+export function loadUserChunk(vm: LuaVm, L: LuaState, source: string, name: string): number {
+  try {
+    return vm.load(L, source, name);
+  } catch (err) {
+    throw vmFailed(err);
+  }
+}
+
 /** Whether `engine` lives in the VM in use (not one dropped by vmFailed). */
 export function engineAlive(engine: Engine): boolean {
   return engine.vm === vmInstance;
@@ -985,13 +994,7 @@ export function functionRef(engine: Engine, sha: string, source: string): number
   if (ref !== undefined) return ref;
   const vm = theVm();
   const L = engine.L;
-  let loaded: number;
-  try {
-    loaded = vm.load(L, source, '@user_script');
-  } catch (err) {
-    throw vmFailed(err);
-  }
-  if (loaded !== 0) {
+  if (loadUserChunk(vm, L, source, '@user_script') !== 0) {
     const msg = vm.toString(L, -1) ?? '';
     vm.setTop(L, 0);
     throw new CommandError(oneLine(`ERR Error compiling script (new function): ${msg}`));
