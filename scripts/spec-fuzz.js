@@ -20,7 +20,7 @@
  * Normalised, not counted: client ids/addresses/buffer figures in CLIENT LIST/INFO (CLIENT LIST ID by shape), TTL-like and
  * memory integers (positive), OBJECT IDLETIME, unordered replies (sorted), random picks (shape),
  * DUMP of hash tables (dict order) and of hashes with field TTLs (absolute ms), SCAN pages after a
- * nonzero cursor, SORT BY of a hashtable set or of a sorted set (dict order: equal weights compared
+ * nonzero cursor and first pages that are not the last (by cursor and count), SORT BY of a hashtable set or of a sorted set (dict order: equal weights compared
  * as a set, by count with LIMIT; SORT BY … STORE of one is not generated; a list, a listpack or
  * intset set and a sorted set BY a constant, read in the server's own order, compared exactly), DBSIZE. Known real-server limits: the
  * post-7.4 build crashes in FUNCTION FLUSH now and then (not generated), huge negative random
@@ -301,6 +301,9 @@ function normalise(argv, w, ordered = false) {
     if (argv.some((a) => /^limit$/i.test(a))) return { t: '+', v: `sort-by-limit(${w.v.length})` };
     return { ...w, v: sortItems(w.v) };
   }
+  // a first page of a hash table that is not the last: which elements it holds is dict order
+  // (Redis seeds its hash function at random), compared by cursor and count
+  if (/^[HSZ]SCAN$/.test(n) && w.t === '*' && w.v && w.v[1] && w.v[1].v && w.v[0].v !== '0') return { t: '+', v: `scan-first-page(${w.v[0].v}, ${w.v[1].v.length})` };
   if (/^[HSZ]SCAN$/.test(n) && w.t === '*' && w.v && w.v[1] && w.v[1].v) return { t: '*', v: [w.v[0], { t: '*', v: n === 'SSCAN' ? sortItems(w.v[1].v) : sortPairs(w.v[1].v) }] };
   if (RANDOM.has(n)) { if ((w.t === '*' || w.t === '~' || w.t === '%') && w.v) return { t: '+', v: `random(${w.t}${w.v.length})` }; if (w.t === '$') return { t: '+', v: 'random-bulk' }; }
   if (TTLLIKE.has(n)) return posInts(w);
