@@ -7,13 +7,13 @@
  * the script declares `no-writes`, PFCOUNT, PUBLISH, SPUBLISH, and EXEC of a transaction holding
  * one). A new pause keeps the later end and never relaxes ALL to WRITE. The pause ends at its
  * timeout on the keyspace clock of the connection that paused (a fake clock's time, like BLOCK
- * timeouts; the timer never keeps a process alive) or at CLIENT UNPAUSE; the waiting commands
+ * timeouts; its timer keeps a process alive only while a command waits for it) or at CLIENT UNPAUSE; the waiting commands
  * then run in the order they came. While a pause lasts keys are not expired (db.c
  * expireIfNeeded, PAUSE_ACTION_EXPIRE): a key past its TTL reads as missing but stays (DBSIZE
  * counts it, INFO expired_keys unchanged) until the pause ends (lib/keyspace/store.ts expiryPaused).
  */
 import { commandSpec } from '../commands/command-data';
-import { type ClockTimer, readNow, scheduleChecked } from '../clock/clock';
+import { type Clock, type ClockTimer, readNow, scheduleChecked } from '../clock/clock';
 import type { Connection } from './connection';
 import { librariesOf } from '../scripting/libraries';
 import type { ServerState } from './registry';
@@ -24,6 +24,10 @@ export interface ClientPause {
   /** End on the pausing connection's keyspace clock (ms). */
   end: number;
   timer: ClockTimer | null;
+  /** The clock `end` is on (the pausing connection's keyspace clock). */
+  clock: Clock;
+  /** `timer` keeps the process alive (a command waits for the end); else it is unref'd. */
+  held: boolean;
   /** Commands waiting for the end, in arrival order. */
   readonly waiting: (() => void)[];
 }
@@ -66,24 +70,55 @@ export function pauseClients(conn: Connection, ms: number, all: boolean): void {
   // a timeout of 0 ends at time 0: nothing is paused unless an earlier pause still lasts
   if (ms === 0 && prev === null) return;
   const end = Math.max(prev?.end ?? -Infinity, ms === 0 ? 0 : now + ms);
-  const pause: ClientPause = prev ?? { all, end, timer: null, waiting: [] };
+  const pause: ClientPause = prev ?? { all, end, timer: null, clock, held: false, waiting: [] };
   pause.all = all || (prev !== null && prev.all);
   pause.end = end;
+  pause.clock = clock;
   server.clientPause = pause;
   for (const ks of server.keyspaces()) ks.store.expiryPaused = true;
+  armPauseEnd(server, pause, now);
+}
+
+/**
+ * (Re)schedules the end of `pause` on its clock. The timer lets the process exit while no command
+ * waits for the end (a test that paused and finished), and keeps it alive while one does, as the
+ * client's socket keeps it alive on a server (a blocked call's timeout does the same).
+ */
+function armPauseEnd(server: ServerState, pause: ClientPause, now: number): void {
   pause.timer?.cancel();
   pause.timer = null;
   let timer: ClockTimer;
   try {
-    timer = scheduleChecked(clock, () => {
+    timer = scheduleChecked(pause.clock, () => {
       if (pause.timer === timer) unpauseClients(server);
-    }, Math.max(0, end - now));
+    }, Math.max(0, pause.end - now));
   } catch {
     unpauseClients(server); // a clock that cannot schedule: no pause that could never end
     return;
   }
-  timer.unref?.();
+  pause.held = pause.waiting.length > 0;
+  if (!pause.held) timer.unref?.();
   pause.timer = timer;
+}
+
+/**
+ * A command that must wait for the pause's end (mustWait): resolves when CLIENT UNPAUSE or the
+ * timeout ends it. The first waiter makes the end's timer keep the process alive.
+ */
+export function untilUnpaused(server: ServerState): Promise<void> {
+  const pause = server.clientPause!;
+  return new Promise<void>((resolve) => {
+    pause.waiting.push(resolve);
+    if (!pause.held && server.clientPause === pause) {
+      let now: number;
+      try {
+        now = readNow(pause.clock);
+      } catch {
+        return; // a clock answering no time: the timer armed before stays (unref'd)
+      }
+      armPauseEnd(server, pause, now);
+    }
+  });
 }
 
 /** CLIENT UNPAUSE (or the timeout): the waiting commands run, in order. */

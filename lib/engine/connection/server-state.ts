@@ -12,7 +12,7 @@ import { RejectedCommandError } from '../../stats/command-stats';
 import { predates } from '../../version';
 import { redirectionError } from '../cluster';
 import { NOREPLICAS_TEXT, OOM_TEXT, isDenyOom, isScriptCommand, isWriteCommand, performEvictions, scriptIsDenyOom } from '../maxmemory';
-import { mustWait } from '../pause';
+import { mustWait, untilUnpaused } from '../pause';
 import type { ServerState } from '../registry';
 import type { Connection } from '../connection';
 import { builtinArity } from './builtin-host';
@@ -41,7 +41,7 @@ export function pausedFor(conn: Connection, argv: string[]): boolean {
 /** A paused command: blocked (CLIENT LIST b, INFO blocked_clients) until the pause ends, then run. */
 export function afterPause(conn: Connection, argv: string[]): Promise<Reply> {
   conn.blockedCalls++;
-  return new Promise<void>((resolve) => conn.server.clientPause!.waiting.push(resolve)).then(() => {
+  return untilUnpaused(conn.server).then(() => {
     conn.blockedCalls--;
     if (conn.isClosed) throw connectionClosedError();
     return runCommand(conn, argv);
