@@ -311,11 +311,15 @@ export function executeArgv(redis: Instance, conn: Connection, argv: string[], b
  * (`autoResendUnfulfilledCommands`, default true), in the db it was sent in. Other errors, a
  * client that is not reconnecting (disconnect(), quit(), no retryStrategy), or a connection its
  * server's SHUTDOWN closed (README: its callers reject with `Connection is closed.`) reject as they are.
+ * A rejection handler: an error reply is thrown, not returned as a rejected promise, so the call
+ * settles in the same microtask as a reply would (two turns later, a command the client sent after
+ * it — CLIENT UNBLOCK … ERROR, then PING — settled first, where a server's reply comes in order).
  */
 function resentAfterLoss(redis: Instance, conn: Connection, argv: string[], buffers: boolean, err: unknown, sentInDb: number | undefined): Promise<unknown> {
   const again = resentWhenReady(redis, conn, decodeBytes(argv[0]), err, sentInDb, (live) => executeArgv(redis, live, argv, buffers));
   if (again !== null) return again;
-  return lostConnection(conn, err) ? rejectedOnceClosed(redis, toClientError(err, argv)) : Promise.reject(toClientError(err, argv));
+  if (lostConnection(conn, err)) return rejectedOnceClosed(redis, toClientError(err, argv));
+  throw toClientError(err, argv);
 }
 
 /** `err` is the close of `conn` by its server or the client (not an error reply, not SHUTDOWN's close). */
