@@ -15,6 +15,18 @@ import { adapterModule, installStreamsOnFirstUse } from './adapter/bootstrap';
 import { normalizeClientArgs } from './adapter/client-options';
 import type { KeyspaceOptions } from './keyspace/keyspace';
 export type {} from './ioredis-augment'; // types only: `streams` option, …Buffer twins and typed stream replies on ioredis's typings
+export type {
+  StreamEntry,
+  StreamEntryBuffer,
+  XAutoClaimReply,
+  XAutoClaimJustIdReply,
+  XAutoClaimReplyBuffer,
+  XAutoClaimJustIdReplyBuffer,
+  XPendingSummaryReply,
+  XPendingExtendedReply,
+  XPendingSummaryReplyBuffer,
+  XPendingExtendedReplyBuffer,
+} from './ioredis-augment';
 
 // Start-up cost (jest loads the package once per test file): the adapter and the engine behind
 // it load with the first client, not with the package (./adapter/bootstrap.ts); redis-errors

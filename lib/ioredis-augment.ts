@@ -104,9 +104,10 @@ type XGroupSetArgs = [key: RedisKey, groupname: string | Buffer, id: Id, ...opti
  * replies as `unknown`; ioredis 6 types XREADGROUP only). `Shape` picks the RESP3 form for an
  * ioredis 6 client with `replyMapping: 'resp3'` (its context has `mapping: 'resp3'`; ioredis 5
  * contexts never do), the RESP2 / legacy form otherwise — the way ioredis 6 types XREADGROUP.
- * Only forms without a string-literal token are typed: TypeScript keeps overloads with literal
- * parameters (XINFO subcommands, XAUTOCLAIM's `JUSTID`) ahead of any augmentation, so those stay
- * as ioredis types them.
+ * Only forms ioredis declares without a string-literal parameter are typed: TypeScript tries
+ * overloads with literal parameters first, in declaration order, ioredis's before any augmentation
+ * (XINFO subcommands, XAUTOCLAIM with `COUNT` or `JUSTID`, XPENDING with `IDLE` stay as ioredis
+ * types them; the shapes are exported below for a cast).
  */
 type Shape<Legacy, Resp3Mapped, Context> = Context extends { mapping: 'resp3' } ? Resp3Mapped : Legacy;
 type Entry = [id: string, fields: string[]];
@@ -119,6 +120,26 @@ type XAutoClaimReply = [nextStart: string, claimed: Entry[], deletedIds: string[
 type XAutoClaimJustIdReply = [nextStart: string, claimedIds: string[], deletedIds: string[]];
 type XPendingSummaryReply = [count: number, smallestId: string | null, largestId: string | null, consumers: [name: string, count: string][] | null];
 type XPendingExtendedReply = [id: string, consumer: string, idle: number, deliveryCount: number][];
+
+/**
+ * The reply shapes, exported by the package for the forms TypeScript leaves as ioredis types them
+ * (`unknown[]`): XAUTOCLAIM with `COUNT` or `JUSTID` and XPENDING with `IDLE` (ioredis declares
+ * those with string-literal parameters, and TypeScript tries such overloads first), e.g.
+ * `const [next, claimed] = (await redis.xautoclaim(key, group, consumer, 30_000, '0-0', 'COUNT', 10)) as XAutoClaimReply`.
+ * Strings as ioredis's string methods decode them; the `…Buffer` ones for the `…Buffer` methods.
+ */
+export type {
+  Entry as StreamEntry,
+  EntryBuffer as StreamEntryBuffer,
+  XAutoClaimReply,
+  XAutoClaimJustIdReply,
+  XAutoClaimReplyBuffer,
+  XAutoClaimJustIdReplyBuffer,
+  XPendingSummaryReply,
+  XPendingExtendedReply,
+  XPendingSummaryReplyBuffer,
+  XPendingExtendedReplyBuffer,
+};
 
 declare module 'ioredis' {
   interface CommonRedisOptions {

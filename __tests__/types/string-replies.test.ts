@@ -5,7 +5,7 @@
  * 5.11.1 (tsconfig.ioredis5.json). The runtime half checks the values are those shapes.
  */
 import Redis, { type RedisCommander } from 'ioredis';
-import { resetAllKeyspaces } from 'ioredis-mock-streams';
+import { resetAllKeyspaces, type XAutoClaimJustIdReply, type XAutoClaimReply, type XPendingExtendedReply } from 'ioredis-mock-streams';
 
 jest.mock('ioredis', () => require('ioredis-mock-streams'));
 
@@ -52,6 +52,28 @@ describe('typed string replies', () => {
     const ids = await redis.xclaim('s', 'g', 'c2', 0, '1-0', 'JUSTID');
     assertType<Equal<typeof ids, string[]>>();
     expect(ids).toEqual(['1-0']);
+    redis.disconnect();
+  });
+
+  it('exports the reply shapes for the forms ioredis types unknown[] (XAUTOCLAIM with COUNT or JUSTID, XPENDING with IDLE), which match the replies', async () => {
+    const redis = new Redis({ port: port++ });
+    await redis.xgroup('CREATE', 's', 'g', '$', 'MKSTREAM');
+    await redis.xadd('s', '1-0', 'f', 'v');
+    await redis.xreadgroup('GROUP', 'g', 'c', 'STREAMS', 's', '>');
+    const counted = await redis.xautoclaim('s', 'g', 'c2', 0, '0-0', 'COUNT', 10);
+    // what TypeScript picks (ioredis's own overload): the cast is what the exported shapes are for
+    assertType<Equal<typeof counted, unknown[]>>();
+    const [next, claimed, deleted] = counted as XAutoClaimReply;
+    assertType<Equal<typeof claimed, [id: string, fields: string[]][]>>();
+    const ids = (await redis.xautoclaim('s', 'g', 'c3', 0, '0-0', 'JUSTID')) as XAutoClaimJustIdReply;
+    const idle = (await redis.xpending('s', 'g', 'IDLE', 0, '-', '+', 10)) as XPendingExtendedReply;
+    expect([next, claimed, deleted, ids, idle.map(([id, consumer, , count]) => [id, consumer, count])]).toEqual([
+      '0-0',
+      [['1-0', ['f', 'v']]],
+      [],
+      ['0-0', ['1-0'], []],
+      [['1-0', 'c3', 2]],
+    ]);
     redis.disconnect();
   });
 
