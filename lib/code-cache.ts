@@ -24,7 +24,8 @@
  * flag set (`process.execArgv` but a `-e` script, and `NODE_OPTIONS`), written 40 ms after the
  * bundle loaded (an unref'd timer of Node's own: vitest ends a quick test file's worker with a
  * signal, and no exit handler runs) and again, fuller, at exit, only when it was missing or refused;
- * written to a temporary name, then renamed. Not used while V8 coverage is collected
+ * written to a temporary name, then renamed; at most FILES_PER_BUNDLE (8) files per bundle are kept
+ * (a write removes the oldest). Not used while V8 coverage is collected
  * (`NODE_V8_COVERAGE`: a cached function has no coverage). A file is taken only when its header
  * names this build of the bundle (content hash written into the root bundle by the build, file
  * size, mtime, inode), this Node version and architecture, and the SHA-256 of its payload
@@ -50,6 +51,12 @@ const FORMAT = 'ims1';
 const WRITE_AFTER_MS = 40;
 /** A temporary file older than this (ms) is a write that was killed: removed by the next write. */
 const STALE_TMP_MS = 10 * 60_000;
+/**
+ * Cache files kept per bundle (one per Node version and flag set): a write removes the bundle's
+ * oldest beyond this many, so runs with ever other flags (`--test-name-pattern=…`) do not grow
+ * the directory without end. A removed one still in use is written again by its next process.
+ */
+const FILES_PER_BUNDLE = 8;
 
 interface Pending {
   script: VmModule.Script;
@@ -201,7 +208,7 @@ function writeCaches(atExit?: unknown): void {
     try {
       const data = script.createCachedData();
       fs.mkdirSync(path.dirname(file), { recursive: true });
-      removeStaleTemporaries(fs, path.dirname(file));
+      tidyCacheDir(fs, path.dirname(file), path.basename(file));
       fs.writeFileSync(tmp, Buffer.concat([Buffer.from(`${key}:${digestOf(data)}\n`, 'latin1'), data]));
       fs.renameSync(tmp, file);
     } catch {
@@ -214,17 +221,35 @@ function writeCaches(atExit?: unknown): void {
   }
 }
 
-/** Temporary files of writes that were killed (older than STALE_TMP_MS) in the cache directory. */
-function removeStaleTemporaries(fs: typeof FsModule, dir: string): void {
+/**
+ * Before `writing` (a file name of the cache directory `dir`) is written: removes the temporary
+ * files of writes that were killed (older than STALE_TMP_MS), and the oldest cache files (by
+ * mtime) of the same bundle beyond FILES_PER_BUNDLE with the one being written.
+ */
+function tidyCacheDir(fs: typeof FsModule, dir: string, writing: string): void {
   const { join } = require('path') as typeof import('path');
   const now = Date.now();
+  const bundle = writing.slice(0, writing.lastIndexOf('-') + 1); // `<name>-` of `<name>-<hash>.bin`
+  const siblings: { file: string; mtimeMs: number }[] = [];
   for (const entry of fs.readdirSync(dir)) {
-    if (!entry.endsWith('.tmp')) continue;
+    const isTmp = entry.endsWith('.tmp');
+    const isSibling = !isTmp && entry !== writing && entry.endsWith('.bin') && entry.startsWith(bundle) && !entry.slice(bundle.length).includes('-');
+    if (!isTmp && !isSibling) continue;
     try {
       const file = join(dir, entry);
-      if (now - fs.statSync(file).mtimeMs > STALE_TMP_MS) fs.rmSync(file, { force: true });
+      const { mtimeMs } = fs.statSync(file);
+      if (isSibling) siblings.push({ file, mtimeMs });
+      else if (now - mtimeMs > STALE_TMP_MS) fs.rmSync(file, { force: true });
     } catch {
       // gone meanwhile
+    }
+  }
+  siblings.sort((a, b) => b.mtimeMs - a.mtimeMs);
+  for (const { file } of siblings.slice(FILES_PER_BUNDLE - 1)) {
+    try {
+      fs.rmSync(file, { force: true });
+    } catch {
+      // gone meanwhile, or not ours to remove
     }
   }
 }

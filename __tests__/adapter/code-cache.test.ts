@@ -148,6 +148,26 @@ const REPLIES = ['OK', 'v', 1, { f: 'x' }, 1, ['a'], '1-1', [['1-1', ['f', 'v']]
     expect(run({ IOREDIS_MOCK_STREAMS_CODE_CACHE: dir }).uses['client.js']).toBe('cached');
   });
 
+  it('keeps at most 8 cache files per bundle: a write removes the oldest (runs with ever other flags do not grow the directory)', () => {
+    // ten files of the client bundle from earlier flag sets, an hour apart, and one of another bundle
+    const old = Array.from({ length: 10 }, (_, i) => `client-${(0xa0 + i).toString(16).padStart(8, '0')}.bin`);
+    old.forEach((name, i) => {
+      const file = join(dir, name);
+      writeFileSync(file, 'a cache of other flags');
+      const at = new Date(Date.now() - (10 - i) * 3_600_000); // the last one the newest
+      utimesSync(file, at, at);
+    });
+    writeFileSync(join(dir, 'cmd-list-000000ff.bin'), 'a cache of another bundle');
+    const first = run({ IOREDIS_MOCK_STREAMS_CODE_CACHE: dir });
+    expect(first.uses['client.js']).toBe('compiled');
+    const clientFiles = cacheFiles().filter((f) => /^client-[0-9a-f]{8}\.bin$/.test(f));
+    expect(clientFiles).toHaveLength(8);
+    // the seven newest of the old ones stay, with the one just written
+    expect(clientFiles.filter((f) => old.includes(f))).toEqual(old.slice(3));
+    expect(existsSync(join(dir, 'cmd-list-000000ff.bin'))).toBe(true);
+    expect(run({ IOREDIS_MOCK_STREAMS_CODE_CACHE: dir }).uses['client.js']).toBe('cached');
+  });
+
   it('loads the bundles with require when switched off, with --enable-source-maps, or when the directory cannot be written', () => {
     for (const off of ['0', 'false', 'off', 'no', ' OFF ']) {
       const out = run({ IOREDIS_MOCK_STREAMS_CODE_CACHE: off });
