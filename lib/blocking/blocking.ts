@@ -160,6 +160,15 @@ export class BlockingQueue {
     }
   }
 
+  /**
+   * While a flush serves waiters: their settlements, run when it ends, last served first. Redis
+   * queues each served client at the head of its pending-write list (networking.c
+   * putClientInPendingWriteQueue, listLinkNodeHead) and writes the list from the head, so of three
+   * clients one RPUSH of three elements serves in blocking order, the third one's reply goes out
+   * first (7.0.15 and 8.x alike), and the RPUSH caller's own reply last (`woken`).
+   */
+  private settlements: (() => void)[] | null = null;
+
   private finish(w: Waiter, settle: (w: Waiter) => void): void {
     if (w.done) return;
     w.done = true;
@@ -176,7 +185,8 @@ export class BlockingQueue {
         this.expiryTimers.delete(key);
       }
     }
-    settle(w);
+    if (this.settlements !== null) this.settlements.push(() => settle(w));
+    else settle(w);
   }
 
   /** Re-execute a waiter; `key` is the signalled full key (undefined for a timer wake-up). */
@@ -232,6 +242,8 @@ export class BlockingQueue {
     if (this.flushing || this.holds > 0) return;
     this.flushing = true;
     if (this.ready.length > 0) this.woken.length = 0;
+    const settlements: (() => void)[] = [];
+    this.settlements = settlements;
     try {
       while (this.ready.length > 0) {
         const keys = this.ready.splice(0);
@@ -247,6 +259,8 @@ export class BlockingQueue {
       }
     } finally {
       this.flushing = false;
+      this.settlements = null;
+      for (let i = settlements.length - 1; i >= 0; i--) settlements[i]();
     }
   }
 
