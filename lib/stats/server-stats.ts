@@ -28,13 +28,16 @@ export interface CommandStats {
 
 export type CommandOutcome = 'ok' | 'failed' | 'rejected';
 
-/** The errorstats code of an error text: its first word (Redis `afterErrorReply`), else `ERR`. */
+/**
+ * The errorstats code of an error reply's text (the wire text after its `-`), as Redis's
+ * `afterErrorReply` takes it: everything before the first space, when that space is within the
+ * reply's first 32 bytes (`-` included); else `ERR`. Whatever the word is: a script's
+ * `redis.error_reply('no prefix here')` counts `no`, `{err='-X y'}` (sent `--X y`) `-X`, `{err=' x'}`
+ * an empty code (7.0.15 and 8.x).
+ */
 export function errorCode(message: string): string {
-  const text = message.startsWith('-') ? message.slice(1) : message;
-  const space = text.indexOf(' ');
-  const code = space < 0 ? text : text.slice(0, space);
-  // Redis takes the code only when the text starts with an upper-case word; else counts "ERR".
-  return /^[A-Z][A-Z0-9_]*$/.test(code) ? code : 'ERR';
+  const space = message.indexOf(' ');
+  return space >= 0 && space <= 30 ? message.slice(0, space) : 'ERR';
 }
 
 /** errorstats stops adding new codes after 128 distinct ones (ERROR_STATS_NUMBER). */

@@ -371,7 +371,8 @@ function sectionLines(s: InfoSource, section: string): string[] {
           `cmdstat_${name}:calls=${c.calls},usec=${c.usec},usec_per_call=${(c.calls ? c.usec / c.calls : 0).toFixed(2)},rejected_calls=${c.rejectedCalls},failed_calls=${c.failedCalls}`,
       );
     case 'errorstats':
-      return [...s.stats.errors].map(([code, n]) => `errorstat_${code}:count=${n}`);
+      // in the order of their names' bytes (Redis keeps them in a rax)
+      return [...s.stats.errors].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([code, n]) => `errorstat_${code}:count=${n}`);
     case 'latencystats': {
       // each percentile of latency-tracking-info-percentiles (CONFIG GET's spelling, Redis's
       // trimmed %f) at the mean run time; commands run while latency-tracking was no are left
