@@ -38,9 +38,13 @@ function lazyClass(name) {
   });
 }
 const proxyOf = {};
-for (const name of ['Command', 'ScanStream', 'Pipeline', 'AbstractConnector', 'SentinelConnector', 'SentinelIterator', 'Cluster']) proxyOf[name] = lazyClass(name);
+const LAZY = ['Command', 'ScanStream', 'Pipeline', 'AbstractConnector', 'SentinelConnector', 'SentinelIterator', 'Cluster'];
+// ioredis 6.1's error classes (MaxRetriesPerRequestError, …; absent from older ioredis)
+LAZY.push('MaxRetriesPerRequestError', 'WatchError', 'CommandTimeoutDuringMaintenanceError', 'SocketTimeoutDuringMaintenanceError');
+for (const name of LAZY) proxyOf[name] = lazyClass(name);
 // Cluster: ioredis's Cluster class on in-process fake nodes (loads ioredis's cluster code on first use)
 export const { Command, ScanStream, Pipeline, AbstractConnector, SentinelConnector, SentinelIterator, Cluster } = proxyOf;
+export const { MaxRetriesPerRequestError, WatchError, CommandTimeoutDuringMaintenanceError, SocketTimeoutDuringMaintenanceError } = proxyOf;
 /** ioredis's client defaults (a static of its class): loaded on first use. */
 export const defaultOptions = new Proxy({}, {
   get: (_, key) => Reflect.get(entry.defaultOptions, key),

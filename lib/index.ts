@@ -10,7 +10,7 @@
 import RedisMockBase = require('@ioredis-mock-streams/mock-runtime');
 import type IORedis from 'ioredis';
 import type { RedisOptions } from 'ioredis';
-import type { ReplyError as ReplyErrorClass } from 'redis-errors';
+import type { AbortError as AbortErrorClass, ReplyError as ReplyErrorClass } from 'redis-errors';
 import { adapterModule, installStreamsOnFirstUse } from './adapter/bootstrap';
 import { normalizeClientArgs } from './adapter/client-options';
 import type { KeyspaceOptions } from './keyspace/keyspace';
@@ -128,6 +128,32 @@ for (const [name, get] of [
   ['defaultOptions', fromIoredis('redis/RedisOptions', 'DEFAULT_REDIS_OPTIONS')],
 ] as const) {
   Object.defineProperty(exports, name, { enumerable: true, configurable: true, get });
+}
+
+// ioredis 6.1's exported error classes (built/errors of the project's ioredis, loaded on first
+// use): `err instanceof MaxRetriesPerRequestError` as with ioredis; undefined with an ioredis that
+// has no such class (WatchError and the maintenance timeouts are ioredis 6.1's).
+/** ioredis's `MaxRetriesPerRequestError` (a command of a client that gave up reconnecting; ioredis 6.1 exports it). */
+export declare const MaxRetriesPerRequestError: typeof AbortErrorClass;
+/** ioredis 6.1's `WatchError` (a transaction whose WATCH a connection handoff invalidated). */
+export declare const WatchError: typeof AbortErrorClass;
+/** ioredis 6.1's `CommandTimeoutDuringMaintenanceError`. */
+export declare const CommandTimeoutDuringMaintenanceError: typeof AbortErrorClass;
+/** ioredis 6.1's `SocketTimeoutDuringMaintenanceError`. */
+export declare const SocketTimeoutDuringMaintenanceError: typeof AbortErrorClass;
+for (const name of ['MaxRetriesPerRequestError', 'WatchError', 'CommandTimeoutDuringMaintenanceError', 'SocketTimeoutDuringMaintenanceError']) {
+  const get = fromIoredis('errors', name);
+  Object.defineProperty(exports, name, {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      try {
+        return get();
+      } catch {
+        return undefined; // no ioredis, or one without built/errors
+      }
+    },
+  });
 }
 
 /** ioredis's `print`: a callback that logs `Error: <err>` or `Reply: <reply>`. */

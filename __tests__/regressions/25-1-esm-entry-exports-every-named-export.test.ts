@@ -20,7 +20,7 @@ if (!built) console.warn('dist/ not built (run `npm run build`): ESM entry check
       const cjs = require(${JSON.stringify(join(ROOT, 'dist', 'cjs-entry.js'))});
       import(${JSON.stringify('file://' + join(ROOT, 'esm', 'index.mjs'))}).then((esm) => {
         const missing = Object.keys(cjs).filter((k) => !(k in esm));
-        const lazy = new Set(['Command', 'ScanStream', 'Pipeline', 'AbstractConnector', 'SentinelConnector', 'SentinelIterator', 'Cluster', 'defaultOptions']); // loaded on first use (stand-ins)
+        const lazy = new Set(['Command', 'ScanStream', 'Pipeline', 'AbstractConnector', 'SentinelConnector', 'SentinelIterator', 'Cluster', 'defaultOptions', 'MaxRetriesPerRequestError', 'WatchError', 'CommandTimeoutDuringMaintenanceError', 'SocketTimeoutDuringMaintenanceError']); // loaded on first use (stand-ins)
         const differing = Object.keys(cjs).filter((k) => k in esm && !lazy.has(k) && esm[k] !== cjs[k]);
         console.log(JSON.stringify({ missing, differing, useTestLifecycle: typeof esm.useTestLifecycle }));
       });`;
