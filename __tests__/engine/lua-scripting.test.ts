@@ -28,6 +28,8 @@ const SCRIPTS: [string, string[]][] = [
   ['return {pcall(function() return 1, 2 end)}', []],
   ['return cjson.encode({a = 1, b = {1, 2, "x"}})', []],
   ['return cjson.decode(\'{"a":[1,2,{"b":null}]}\').a[2]', []],
+  // a NULL light userdata prints as glibc's %p of NULL (the wasm libc printed "userdata: 0")
+  ['return {tostring(cjson.null), tostring(cjson.decode("null")), string.sub(tostring({}), 1, 9)}', []],
   ['return cmsgpack.pack({1, 2, "x", {k = true}})', []],
   ['local t = cmsgpack.unpack(cmsgpack.pack({10, "y"})) return {t[1], t[2]}', []],
   ['return {bit.band(0xff, 0x0f), bit.bor(1, 2), bit.bxor(3, 1), bit.lshift(1, 10), bit.tohex(255)}', []],

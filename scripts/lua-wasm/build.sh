@@ -43,6 +43,10 @@ grep -q 'lua_wasm_d2u(luaL_checknumber' "$work/lua/lstrlib.c" || { echo "lstrlib
 sed -i -e 's|value = (Uinttype)(Inttype)n;|value = (Uinttype)lua_wasm_d2ll(n);|' -e 's|value = (Uinttype)n;|value = lua_wasm_d2u(n);|' \
   -e 's|size_t pos = luaL_optinteger(L, 3, 1);|unsigned long long pos = luaL_optinteger(L, 3, 1);|' "$work/lua/lua_struct.c"
 grep -q 'unsigned long long pos = luaL_optinteger' "$work/lua/lua_struct.c" && grep -q 'value = lua_wasm_d2u(n);' "$work/lua/lua_struct.c" || { echo "lua_struct.c: conversions not replaced" >&2; exit 1; }
+# tostring() of a NULL light userdata (cjson.null) prints glibc's "%p" of NULL, "userdata: (nil)"
+# (7.0.15 and 8.x); wasi-libc prints "0" (other pointers are "0x…" in both)
+sed -i 's|        sprintf(buff, "%p", va_arg(argp, void \*));|        { void *p = va_arg(argp, void *); if (p == NULL) strcpy(buff, "(nil)"); else sprintf(buff, "%p", p); }|' "$work/lua/lobject.c"
+grep -q 'strcpy(buff, "(nil)")' "$work/lua/lobject.c" || { echo "lobject.c: %p not replaced" >&2; exit 1; }
 # lua_cjson.c includes a header of Redis's src/ for Solaris only
 sed -i 's|^#include "../../../src/solarisfixes.h"||' "$work/lua/lua_cjson.c"
 grep -q 'lua_wasm_try' "$work/lua/luaconf.h" || { echo "luaconf.h: LUAI_TRY not replaced" >&2; exit 1; }
@@ -71,7 +75,7 @@ objs=""
 for f in $files; do
   clang-14 --target=wasm32-wasi -O2 -fwrapv -D_WASI_EMULATED_PROCESS_CLOCKS -DENABLE_CJSON_GLOBAL=0 \
     -DLUA_USELONGLONG '-DSTRUCT_INT=long long' \
-    -Wno-everything -I"$work/inc" -I"$work/lua" -c "$work/lua/$f.c" -o "$work/$f.o"
+    -Wno-everything -ffile-prefix-map="$work"=. -I"$work/inc" -I"$work/lua" -c "$work/lua/$f.c" -o "$work/$f.o"
   objs="$objs $work/$f.o"
 done
 clang-14 --target=wasm32-wasi -O2 -D_WASI_EMULATED_PROCESS_CLOCKS -I"$work/lua" -c "$here/glue.c" -o "$work/glue.o"
