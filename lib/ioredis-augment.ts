@@ -64,8 +64,8 @@ type XAutoClaimJustIdArgs =
   | [key: RedisKey, group: string | Buffer, consumer: string | Buffer, minIdleTime: Id, start: Id, justid: 'JUSTID']
   | [key: RedisKey, group: string | Buffer, consumer: string | Buffer, minIdleTime: Id, start: Id, countToken: 'COUNT', count: number | string, justid: 'JUSTID'];
 /** XAUTOCLAIM reply: next start cursor, claimed entries (IDs with JUSTID), IDs of deleted entries removed from the PEL. */
-type XAutoClaimReplyBuffer = [nextStart: Buffer, claimed: EntryBuffer[], deletedIds: Buffer[]];
-type XAutoClaimJustIdReplyBuffer = [nextStart: Buffer, claimedIds: Buffer[], deletedIds: Buffer[]];
+export type XAutoClaimReplyBuffer = [nextStart: Buffer, claimed: EntryBuffer[], deletedIds: Buffer[]];
+export type XAutoClaimJustIdReplyBuffer = [nextStart: Buffer, claimedIds: Buffer[], deletedIds: Buffer[]];
 
 type XClaimHead = [key: RedisKey, group: string | Buffer, consumer: string | Buffer, minIdleTime: Id];
 /** XCLAIM with JUSTID last, or followed by `LASTID id` (the order ioredis types the options in). */
@@ -82,14 +82,14 @@ type XPendingExtendedArgs =
   | [key: RedisKey, group: string | Buffer, minIdleTimeToken: 'IDLE', minIdleTime: number | string, start: Id, end: Id, count: number | string]
   | [key: RedisKey, group: string | Buffer, minIdleTimeToken: 'IDLE', minIdleTime: number | string, start: Id, end: Id, count: number | string, consumer: string | Buffer];
 /** XPENDING summary: count, smallest and largest pending ID, `[consumer, count]` pairs (counts are bulk strings). */
-type XPendingSummaryReplyBuffer = [
+export type XPendingSummaryReplyBuffer = [
   count: number,
   smallestId: Buffer | null,
   largestId: Buffer | null,
   consumers: [name: Buffer, count: Buffer][] | null,
 ];
 /** XPENDING extended form: `[id, consumer, idle ms, delivery count]` per entry. */
-type XPendingExtendedReplyBuffer = [id: Buffer, consumer: Buffer, idle: number, deliveryCount: number][];
+export type XPendingExtendedReplyBuffer = [id: Buffer, consumer: Buffer, idle: number, deliveryCount: number][];
 
 /** XINFO GROUPS / CONSUMERS: one flat `[name, value, name, value, …]` array per group or consumer. */
 type XInfoListReplyBuffer = (Buffer | number | null)[][];
@@ -116,30 +116,20 @@ type XReadGroupReply<Context> = Shape<
   Record<string, [id: string, fields: string[] | null][]> | null,
   Context
 >;
-type XAutoClaimReply = [nextStart: string, claimed: Entry[], deletedIds: string[]];
-type XAutoClaimJustIdReply = [nextStart: string, claimedIds: string[], deletedIds: string[]];
-type XPendingSummaryReply = [count: number, smallestId: string | null, largestId: string | null, consumers: [name: string, count: string][] | null];
-type XPendingExtendedReply = [id: string, consumer: string, idle: number, deliveryCount: number][];
+export type XAutoClaimReply = [nextStart: string, claimed: Entry[], deletedIds: string[]];
+export type XAutoClaimJustIdReply = [nextStart: string, claimedIds: string[], deletedIds: string[]];
+export type XPendingSummaryReply = [count: number, smallestId: string | null, largestId: string | null, consumers: [name: string, count: string][] | null];
+export type XPendingExtendedReply = [id: string, consumer: string, idle: number, deliveryCount: number][];
 
 /**
- * The reply shapes, exported by the package for the forms TypeScript leaves as ioredis types them
+ * The reply shapes (these, XAutoClaimReply … above and their Buffer twins) are exported by the package for the forms TypeScript leaves as ioredis types them
  * (`unknown[]`): XAUTOCLAIM with `COUNT` or `JUSTID` and XPENDING with `IDLE` (ioredis declares
  * those with string-literal parameters, and TypeScript tries such overloads first), e.g.
  * `const [next, claimed] = (await redis.xautoclaim(key, group, consumer, 30_000, '0-0', 'COUNT', 10)) as XAutoClaimReply`.
  * Strings as ioredis's string methods decode them; the `…Buffer` ones for the `…Buffer` methods.
  */
-export type {
-  Entry as StreamEntry,
-  EntryBuffer as StreamEntryBuffer,
-  XAutoClaimReply,
-  XAutoClaimJustIdReply,
-  XAutoClaimReplyBuffer,
-  XAutoClaimJustIdReplyBuffer,
-  XPendingSummaryReply,
-  XPendingExtendedReply,
-  XPendingSummaryReplyBuffer,
-  XPendingExtendedReplyBuffer,
-};
+export type StreamEntry = Entry;
+export type StreamEntryBuffer = EntryBuffer;
 
 declare module 'ioredis' {
   interface CommonRedisOptions {
