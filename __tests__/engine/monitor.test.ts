@@ -6,7 +6,7 @@
  * order, @admin commands and refused or queued commands never shown; a monitor connection may
  * not touch keys. The time is the keyspace clock's.
  */
-import Redis, { createFakeClock } from 'ioredis-mock-streams';
+import Redis, { createFakeClock, realClock } from 'ioredis-mock-streams';
 import { Connection, NO_REPLY } from '../../lib/engine';
 import { CommandError } from '../../lib/errors';
 import { OK, SimpleString } from '../../lib/reply/reply';
@@ -93,6 +93,20 @@ describe('MONITOR', () => {
     const lines = await monitorOf(m);
     await conn().execute(['keys', '*']);
     expect(lines).toEqual([expect.stringMatching(/^1339518083\.107000 \[0 127\.0\.0\.1:\d+\] "keys" "\*"$/)]);
+  });
+
+  it('stamps lines on a wall clock with the µs within the ms, as gettimeofday gives them (not ms × 1000)', async () => {
+    const m = conn({ streams: { clock: realClock } });
+    const lines = await monitorOf(m);
+    const c = conn({ streams: { clock: realClock } });
+    for (let i = 0; i < 50; i++) await c.execute(['PING']);
+    const micros = lines.map((l) => Number(/^\d+\.(\d{6}) /.exec(l)![1]));
+    expect(micros).toHaveLength(50);
+    // 50 lines all on a whole ms would be a 1 in 10^150 chance
+    expect(micros.some((us) => us % 1000 !== 0)).toBe(true);
+    // and they never go back
+    const stamps = lines.map((l) => Number(l.slice(0, l.indexOf(' ')).replace('.', '')));
+    expect(stamps).toEqual([...stamps].sort((a, b) => a - b));
   });
 
   it("refuses a monitor's own key commands, ignores a second MONITOR, and ends with RESET", async () => {

@@ -4,7 +4,8 @@
  *
  *   +1339518083.107412 [0 127.0.0.1:60866] "keys" "*"
  *
- * — the time (s.µs, on the keyspace clock: µs are its ms × 1000), the database after the
+ * — the time (s.µs, on the keyspace clock; on a wall clock the µs within the ms as TIME has them,
+ * a fake clock's whole ms × 1000), the database after the
  * command, the client's address (`lua` for a script's redis.call), the arguments as sent
  * (sdscatrepr quoting; secrets "(redacted)" as SLOWLOG shows them). As Redis's call() feeds
  * them: after the command ran (a blocked command when it blocks, once), not when refused before
@@ -15,6 +16,7 @@
  * ("Replica can't interact with the keyspace"); RESET and closing end MONITOR mode. The same
  * in RESP2 and RESP3 (status replies, not pushes).
  */
+import { microsWithin } from '../../clock/real-clock';
 import { CommandError } from '../../errors';
 import { OK, QUEUED, SimpleString, type Reply } from '../../reply/reply';
 import { RejectedCommandError } from '../../stats/command-stats';
@@ -83,9 +85,11 @@ export function feedMonitors(conn: Connection, argv: string[], fromScript: boole
   const version = conn.keyspace.redisVersion;
   const full = commandFullName(conn, String(argv[0]).toLowerCase(), argv);
   if (full !== null && isAdminCommand(full, version)) return;
-  const ms = conn.keyspace.clock.now();
+  const clock = conn.keyspace.clock;
+  const ms = Math.floor(clock.now());
   const seconds = Math.floor(ms / 1000);
-  const usec = String(Math.round((ms - seconds * 1000) * 1000)).padStart(6, '0');
+  // Redis's gettimeofday(): on a wall clock the µs within the ms as TIME gives them (not ms × 1000)
+  const usec = String((ms - seconds * 1000) * 1000 + microsWithin(clock, ms, false)).padStart(6, '0');
   let line = `${seconds}.${usec} [${conn.keyspace.dbIndex} ${fromScript ? 'lua' : conn.addr}]`;
   for (const arg of redactedArgv(argv, version)) line += ` ${repr(arg)}`;
   const msg = new SimpleString(line);
