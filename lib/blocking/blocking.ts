@@ -239,9 +239,10 @@ export class BlockingQueue {
 
   /** Serve waiters of signalled keys in FIFO order (Redis handleClientsBlockedOnKeys). */
   flush(): void {
-    if (this.flushing || this.holds > 0) return;
+    // (after every command: nothing to do, nothing allocated, unless a key was signalled)
+    if (this.flushing || this.holds > 0 || this.ready.length === 0) return;
     this.flushing = true;
-    if (this.ready.length > 0) this.woken.length = 0;
+    this.woken.length = 0;
     const settlements: (() => void)[] = [];
     this.settlements = settlements;
     try {
