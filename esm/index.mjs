@@ -25,9 +25,11 @@ export const {
 // getters, and loading them here would double this entry's import time, so each is a stand-in
 // that loads the class on first use and forwards to it (`new`, `extends`, statics, instanceof).
 // The CommonJS entry (`require`) exports the classes themselves, also loaded on first use.
+// A class the project's ioredis lacks (WatchError and the maintenance timeouts before ioredis 6.1)
+// forwards to `absent`: no error is an instance of it, and using it says why.
 function lazyClass(name) {
   let real;
-  const load = () => (real ??= entry[name]);
+  const load = () => (real ??= entry[name] ?? absent(name));
   return new Proxy(function () {}, {
     get: (_, key) => Reflect.get(load(), key),
     set: (_, key, value) => Reflect.set(load(), key, value),
@@ -36,6 +38,12 @@ function lazyClass(name) {
     construct: (_, args, newTarget) => Reflect.construct(load(), args, newTarget === proxyOf[name] ? load() : newTarget),
     getPrototypeOf: () => Reflect.getPrototypeOf(load()),
   });
+}
+function absent(name) {
+  const fail = () => {
+    throw new TypeError(`[ioredis-mock-streams] ${name}: your ioredis does not export this class (ioredis 6.1 does); the CommonJS entry gives undefined`);
+  };
+  return Object.defineProperty(function () { fail(); }, Symbol.hasInstance, { value: () => false });
 }
 const proxyOf = {};
 const LAZY = ['Command', 'ScanStream', 'Pipeline', 'AbstractConnector', 'SentinelConnector', 'SentinelIterator', 'Cluster'];

@@ -132,7 +132,8 @@ for (const [name, get] of [
 
 // ioredis 6.1's exported error classes (built/errors of the project's ioredis, loaded on first
 // use): `err instanceof MaxRetriesPerRequestError` as with ioredis; undefined with an ioredis that
-// has no such class (WatchError and the maintenance timeouts are ioredis 6.1's).
+// has no such class (WatchError and the maintenance timeouts are ioredis 6.1's; ioredis 5 and 6.0
+// have MaxRetriesPerRequestError without exporting it: given, as the class their rejections use).
 /** ioredis's `MaxRetriesPerRequestError` (a command of a client that gave up reconnecting; ioredis 6.1 exports it). */
 export declare const MaxRetriesPerRequestError: typeof AbortErrorClass;
 /** ioredis 6.1's `WatchError` (a transaction whose WATCH a connection handoff invalidated). */

@@ -27,4 +27,18 @@ if (!built) console.warn('dist/ not built (run `npm run build`): ESM entry check
     const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 }).trim());
     expect(out).toEqual({ missing: [], differing: [], useTestLifecycle: 'function' });
   });
+
+  it("stands in for an error class the project's ioredis lacks: nothing is an instance of it, using it says why", () => {
+    const script = `
+      const cjs = require(${JSON.stringify(join(ROOT, 'dist', 'cjs-entry.js'))});
+      import(${JSON.stringify('file://' + join(ROOT, 'esm', 'index.mjs'))}).then((esm) => {
+        let made = '';
+        try { new esm.WatchError(); } catch (e) { made = e.message; }
+        console.log(JSON.stringify({ cjs: cjs.WatchError === undefined, instance: new Error('x') instanceof esm.WatchError, made }));
+      });`;
+    const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 }).trim());
+    // ioredis 6.0 and 5 (the suite's default and IOREDIS_MAJOR=5) have no WatchError; 6.1 has it
+    if (out.cjs) expect(out).toEqual({ cjs: true, instance: false, made: expect.stringContaining('WatchError: your ioredis does not export this class') });
+    else expect(out).toEqual({ cjs: false, instance: false, made: '' });
+  });
 });
