@@ -25,7 +25,7 @@ import type { Emulator, EmulatorTable } from '../engine/emulators';
 import { ErrorReply, PushReply, type Reply } from '../reply/reply';
 import { runBuiltin } from '../engine/emulated/builtins';
 import { callWithinLimit } from '../engine/emulated/large-args';
-import { type SpinVerdict, spinCheck } from './spin-guard';
+import { type SpinVerdict, noteClosedUse, spinCheck } from './spin-guard';
 import { decodeBytes, numberArg, toByteString } from './encoding';
 import { isAscii, utf8Of } from '../bytes';
 import { decodeReplyFor, encodeReplyFor, transformerContext } from './ioredis-reply';
@@ -178,12 +178,15 @@ export function clientArgs(argv: string[]): unknown[] {
 }
 
 /** The connection, or the reason a command cannot run (never throws). */
-function usableConnection(redis: Instance, emulators: EmulatorTable): Connection | Error {
+function usableConnection(redis: Instance, emulators: EmulatorTable, name: string): Connection | Error {
   const conn: Connection | undefined = redis?.[CONN];
   if (conn === undefined) return notSetUpError();
   if (redis.status === 'wait') autoConnect(redis, emulators);
   const live: Connection = redis[CONN];
-  if (live.closed) return connectionClosedError();
+  if (live.closed) {
+    noteClosedUse(redis, name);
+    return connectionClosedError();
+  }
   return live;
 }
 
@@ -579,7 +582,7 @@ function toLaneArgv(call: unknown[], seen: unknown[]): string[] {
 }
 
 function runStreamNow(redis: Instance, emulators: EmulatorTable, name: string, args: unknown[], buffers: boolean): Promise<unknown> {
-  const conn = usableConnection(redis, emulators);
+  const conn = usableConnection(redis, emulators, name);
   if (conn instanceof Error) return rejectedWhenClosed(redis, conn);
   const refused = subscriberModeRefusal(redis, conn, name.toLowerCase());
   if (refused !== null) return Promise.reject(refused);
@@ -694,7 +697,7 @@ export function subscribedPing(redis: Instance, conn: Connection, args: unknown[
 }
 
 function runEngineNow(redis: Instance, emulators: EmulatorTable, name: string, args: unknown[], buffers: boolean, asSent?: string): Promise<unknown> {
-  const conn = usableConnection(redis, emulators);
+  const conn = usableConnection(redis, emulators, name);
   const lower = name.toLowerCase();
   if (conn instanceof Error) {
     // disconnect() then quit(): ioredis answers the QUIT itself (its socket is ended)
@@ -911,7 +914,7 @@ export function runBuiltinCommand(redis: Instance, emulators: EmulatorTable, nam
 }
 
 function runBuiltinCommandNow(redis: Instance, emulators: EmulatorTable, name: string, base: string, emulator: Emulator, args: unknown[]): Promise<unknown> {
-  const conn = usableConnection(redis, emulators);
+  const conn = usableConnection(redis, emulators, name);
   if (conn instanceof Error) return rejectedWhenClosed(redis, conn);
   let processed: unknown[];
   try {

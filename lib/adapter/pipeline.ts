@@ -26,7 +26,7 @@ import { CommandError } from '../errors';
 import { CONN, OFFLINE_QUEUE_DISABLED, autoConnect, closeInstance, closingByClient, deferUntilReady, isClosing, notSetUpError, recordedDb, settledWhenClosed, whenClosed } from './lifecycle';
 import { buildArgv, clientArgs, encoderOf, friendlyStack, heldReplyOf, isNoScript, popCallback, lostConnection, processArguments, resentWhenReady, runBuiltinNow, runShardSubscription, selectSent, subscribedPing, subscriberModeRefusal, toClientError, withCallback } from './methods';
 import { MethodLayer } from './method-layer';
-import { guarded } from './spin-guard';
+import { guarded, noteClosedUse } from './spin-guard';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Instance = any;
@@ -107,7 +107,10 @@ function runArgvNow(redis: Instance, conn: Connection, argv: string[], buffers: 
 /** Run one entry now; returns its value (or a promise), throws its error. */
 function runEntry(redis: Instance, conn: Connection, e: Entry): unknown {
   if (e.error !== undefined) throw e.error;
-  if (conn.closed) throw new Error('Connection is closed.');
+  if (conn.closed) {
+    noteClosedUse(redis, e.base);
+    throw new Error('Connection is closed.');
+  }
   if (e.base === 'ping' && !conn.inMulti) {
     const pong = subscribedPing(redis, conn, e.args, e.buffers);
     if (pong !== null) return pong;

@@ -105,6 +105,24 @@ export function orphanTestOf(client: object): string | undefined {
   return orphans.get(client);
 }
 
+const closedUseObservers = new Set<(client: object, command: string) => void>();
+
+/**
+ * A command sent to a client that is closed: the observers of `onClosedUse` hear of it when the
+ * test lifecycle closed that client (an orphan). Its caller rejects the command as ever.
+ * @param command the command's name as the method or pipeline entry has it
+ */
+export function noteClosedUse(client: object, command: string): void {
+  if (closedUseObservers.size === 0 || !orphans.has(client)) return;
+  for (const o of closedUseObservers) o(client, command);
+}
+
+/** Hear about each command sent to an orphaned client after it was closed. @returns unsubscribe */
+export function onClosedUse(observer: (client: object, command: string) => void): () => void {
+  closedUseObservers.add(observer);
+  return () => void closedUseObservers.delete(observer);
+}
+
 /** Hear about each client that passes the limit (once per client). @returns unsubscribe */
 export function onSpin(observer: (info: SpinInfo) => void): () => void {
   observers.add(observer);

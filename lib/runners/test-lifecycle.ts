@@ -29,6 +29,13 @@
  *   commands without ever letting the event loop turn, its commands stop settling (so the runner
  *   can report and exit) and a warning names the test. Clients created outside tests (module
  *   scope, beforeAll/before hooks) stay open.
+ *   A command a later test sends to such a client (a module's client made on first use and kept,
+ *   as unstorage's driver and many apps do) still rejects with "Connection is closed.", and a
+ *   warning (once per client) names both tests and the two fixes.
+ * - `globalThis.__IOREDIS_MOCK_STREAMS_KEEP_CLIENTS__ = true` treats the clients created during
+ *   tests as those of beforeAll: never closed by the lifecycle (their blocked calls stay blocked
+ *   across the reset; the test file's own afterAll may still quit them). Keyspaces are still reset
+ *   after each test.
  * - `globalThis.__IOREDIS_MOCK_STREAMS_KEEP_STATE__ = true` keeps keyspaces and clients between
  *   tests.
  *
@@ -39,7 +46,7 @@
  */
 import { onClientCreated } from '../adapter/client-registry';
 import { CLOSE_NOW } from '../adapter/lifecycle';
-import { markOrphan, onSpin, orphanTestOf } from '../adapter/spin-guard';
+import { markOrphan, onClosedUse, onSpin, orphanTestOf } from '../adapter/spin-guard';
 import { type ServerState, type SettingsSnapshot, allKeyspaces, allServers, stopRunningScripts } from '../engine/registry';
 import type { Keyspace } from '../keyspace/keyspace';
 import { globalClock } from '../clock/global-clock';
@@ -66,11 +73,14 @@ interface TestRecord {
 }
 
 const keepState = () => Boolean((globalThis as Record<string, unknown>).__IOREDIS_MOCK_STREAMS_KEEP_STATE__);
+const keepClients = () => Boolean((globalThis as Record<string, unknown>).__IOREDIS_MOCK_STREAMS_KEEP_CLIENTS__);
 
 /** Tests running now, outermost first (more than one only for tests inside tests). */
 const running: TestRecord[] = [];
 /** Tests that ended, whose clients close once all their afterEach hooks have run. */
 let ended: TestRecord[] = [];
+/** Orphaned clients whose use by a later test was already warned about. */
+const warnedClosedUse = new WeakSet<object>();
 /** The last test that started, and whether it has ended. */
 let lastTest: string | undefined;
 let lastTestEnded = false;
@@ -180,6 +190,19 @@ function listen(): void {
       if (streams) lasting.push({ client: new WeakRef(client), clock: streams.clock, redisVersion: streams.redisVersion });
     }
   });
+  onClosedUse((client, command) => {
+    const owner = orphanTestOf(client);
+    const now = running[running.length - 1];
+    if (owner === undefined || now === undefined || warnedClosedUse.has(client)) return;
+    warnedClosedUse.add(client);
+    console.warn(
+      `${PREFIX} test "${now.name ?? '(unknown)'}" sent ${command.toUpperCase()} to a client created during test "${owner}", ` +
+        'which was closed when that test ended (the clients a test creates are closed after it), so it rejects with "Connection is closed.". ' +
+        'A client several tests share (made on first use and kept in a module) should be created at module scope or in beforeAll, ' +
+        'or set globalThis.__IOREDIS_MOCK_STREAMS_KEEP_CLIENTS__ = true to keep the clients tests create open as those of beforeAll. ' +
+        'If it is a loop that outlived its test, stop it inside the test.',
+    );
+  });
   onSpin(({ client, commands, parked }) => {
     const owner = orphanTestOf(client);
     if (owner !== undefined) {
@@ -258,7 +281,8 @@ function testEnds(): void {
   const test = running.pop();
   lastTestEnded = true;
   if (test === undefined || keepState()) return;
-  ended.push(test);
+  // kept: as clients of beforeAll, left to the test file (their blocked calls stay blocked)
+  if (!keepClients()) ended.push(test);
   if (running.length > 0) return; // a test inside a test: its parent goes on with the keyspaces
   // the blocked calls of the clients this test (and its subtests) created: they are closed once
   // its afterEach hooks ran, so the reset ends their reads as that close would; the blocked calls
