@@ -16,7 +16,7 @@
  * https://redis.io/docs/latest/commands/wait/ · https://redis.io/docs/latest/commands/waitaof/
  */
 import { ERR_NOT_INTEGER, fail } from '../errors';
-import { predates } from '../version';
+import { predates, supports } from '../version';
 import type { BlockRequest, CommandContext, CommandResult, CommandSpec, Reply } from './types';
 
 const LLONG_MAX = 9223372036854775807n;
@@ -28,11 +28,19 @@ function long(arg: string, message = ERR_NOT_INTEGER): bigint {
   return v;
 }
 
-/** A millisecond timeout as getTimeoutFromObjectOrReply(…, UNIT_MILLISECONDS) reads it. */
-function timeoutMs(arg: string, now: number): number {
+/**
+ * A millisecond timeout as getTimeoutFromObjectOrReply(…, UNIT_MILLISECONDS) reads it. A deadline
+ * (now + timeout) past LLONG_MAX is "ERR timeout is out of range" from 7.2; 7.0 has no such check
+ * and waits for ever (0 here): `WAIT 0 9223372036854775807` answers 0 and `WAIT 1 …` blocks on
+ * redis-server 7.0.15.
+ */
+function timeoutMs(arg: string, now: number, version: CommandContext['version']): number {
   const t = long(arg, 'ERR timeout is not an integer or out of range');
   if (t < 0n) fail('ERR timeout is negative');
-  if (t > 0n && t > LLONG_MAX - BigInt(Math.floor(now))) fail('ERR timeout is out of range');
+  if (t > 0n && t > LLONG_MAX - BigInt(Math.floor(now))) {
+    if (!supports(version, 'blockTimeoutOverflowCheck')) return 0;
+    fail('ERR timeout is out of range');
+  }
   return Number(t);
 }
 
@@ -54,7 +62,7 @@ function wait(ctx: CommandContext, argv: string[]): CommandResult {
   // noscript up to 7.0; from 7.2 a script runs it without blocking (redis#11568)
   if (ctx.inScript && predates(ctx.version, '7.2')) fail('ERR This Redis command is not allowed from script');
   const numreplicas = long(argv[1]);
-  const ms = timeoutMs(argv[2], ctx.now);
+  const ms = timeoutMs(argv[2], ctx.now, ctx.version);
   if (numreplicas <= 0n) return 0;
   return waitFor(ctx, ms, 0);
 }
@@ -66,7 +74,7 @@ function waitaof(ctx: CommandContext, argv: string[]): CommandResult {
   if (numlocal < 0n || numlocal > 1n) fail('ERR value is out of range, value must between 0 and 1');
   const numreplicas = long(argv[2], 'ERR value is out of range, must be positive');
   if (numreplicas < 0n) fail('ERR value is out of range, must be positive');
-  const ms = timeoutMs(argv[3], ctx.now);
+  const ms = timeoutMs(argv[3], ctx.now, ctx.version);
   if (numlocal === 1n) fail('ERR WAITAOF cannot be used when numlocal is set but appendonly is disabled.');
   if (numreplicas === 0n) return [0, 0];
   return waitFor(ctx, ms, [0, 0]);

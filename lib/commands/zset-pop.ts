@@ -135,7 +135,7 @@ function blockingPlan(ctx: CommandContext, argv: string[]): PopPlan {
   const name = argv[0].toLowerCase();
   if (name === 'bzmpop') {
     const { keys, where, count } = parseMpop(argv, 2);
-    const timeoutMs = parseSecondsTimeout(argv[1], ctx.now);
+    const timeoutMs = parseSecondsTimeout(argv[1], ctx.now, ctx.version);
     return {
       keys,
       timeoutMs,
@@ -150,7 +150,7 @@ function blockingPlan(ctx: CommandContext, argv: string[]): PopPlan {
   }
   const where: Where = name === 'bzpopmin' ? 'min' : 'max';
   const keys = argv.slice(1, -1);
-  const timeoutMs = parseSecondsTimeout(argv[argv.length - 1], ctx.now);
+  const timeoutMs = parseSecondsTimeout(argv[argv.length - 1], ctx.now, ctx.version);
   return {
     keys,
     timeoutMs,
