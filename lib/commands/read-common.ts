@@ -38,6 +38,7 @@ import {
   errBlockFromScript,
   fail,
 } from '../errors';
+import type { StreamId } from '../model/stream-id';
 import { supports } from '../version';
 import { blockTimeoutOrFail, copyArgs, int64OrFail, is, parseInt64, parseSmallInt } from './args';
 import type { BlockRequest, CommandContext, Reply } from './types';
@@ -272,8 +273,9 @@ export function blockRequest(
   wakeAt: number | null,
   retry: ReadRetry,
   unblockOnNoKey?: boolean,
+  waitsAfter?: ReadonlyMap<string, StreamId>,
 ): BlockRequest {
-  return { kind: 'block', keys: uniqueKeys(keys), timeoutMs, wakeAt, retry, unblockOnNoKey: unblockOnNoKey === true };
+  return { kind: 'block', keys: uniqueKeys(keys), timeoutMs, wakeAt, retry, unblockOnNoKey: unblockOnNoKey === true, waitsAfter };
 }
 
 /** Keys a 7.0 wake-up may serve: the signalled key if known, else every key in argument order. */

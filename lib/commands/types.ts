@@ -4,6 +4,7 @@
  */
 import type { ServerConfig } from '../config/server-config';
 import type { Stream } from '../model/stream';
+import type { StreamId } from '../model/stream-id';
 import type { KeyValue } from '../rdb/key-value';
 import type { StringMark } from '../model/string-encoding';
 import type { RedisVersion } from '../version';
@@ -233,6 +234,11 @@ export interface BlockRequest {
   readonly unblockOnNoKey?: boolean;
   /** The reply at the deadline (or when released); absent = the nil array (XREAD, BLPOP). WAIT: 0. */
   readonly timeoutReply?: Reply;
+  /**
+   * XREAD: each stream key → the ID the call waits for entries after (`$` as it resolved). Read by
+   * the test lifecycle to name a reader that entries written after a reset can no longer reach.
+   */
+  readonly waitsAfter?: ReadonlyMap<string, StreamId>;
 }
 
 export type CommandResult = Reply | BlockRequest;

@@ -120,12 +120,12 @@ function execute(ctx: CommandContext, argv: readonly string[]): CommandResult {
       // blocked.c handleClientsBlockedOnKey: an XREAD reader is re-run only if the signalled key
       // holds a stream (XREADGROUP also when it is gone or of another type). The re-run covers
       // every listed key, so another key of another type does answer WRONGTYPE.
-      if (signalledKey !== undefined && !holdsStream(retryCtx, signalledKey)) return blockRequest(args.keys, timeoutMs, null, retry);
+      if (signalledKey !== undefined && !holdsStream(retryCtx, signalledKey)) return blockRequest(args.keys, timeoutMs, null, retry, false, afters);
       return execute(retryCtx, pinned);
     }
-    return wake70(retryCtx, args, afters, signalledKey) ?? blockRequest(args.keys, timeoutMs, null, retry);
+    return wake70(retryCtx, args, afters, signalledKey) ?? blockRequest(args.keys, timeoutMs, null, retry, false, afters);
   };
-  return blockRequest(args.keys, timeoutMs, null, retry);
+  return blockRequest(args.keys, timeoutMs, null, retry, false, afters);
 }
 
 /** True if `key` holds a stream (false when missing or of another type). */

@@ -50,6 +50,7 @@ import { markOrphan, onClosedUse, onSpin, orphanTestOf } from '../adapter/spin-g
 import { type ServerState, type SettingsSnapshot, allKeyspaces, allServers, stopRunningScripts } from '../engine/registry';
 import type { Keyspace } from '../keyspace/keyspace';
 import { globalClock } from '../clock/global-clock';
+import { type StreamId, compareIds, formatId } from '../model/stream-id';
 import { DEFAULT_REDIS_VERSION } from '../version';
 import { streamsKeyspace } from '../index';
 
@@ -79,6 +80,13 @@ const keepClients = () => Boolean((globalThis as Record<string, unknown>).__IORE
 const running: TestRecord[] = [];
 /** Tests that ended, whose clients close once all their afterEach hooks have run. */
 let ended: TestRecord[] = [];
+/**
+ * The XREAD calls still blocked across the last reset (clients created outside tests: a BullMQ
+ * QueueEvents), by keyspace and stream key, with the ID each waits for entries after and the
+ * test whose reset they survived. Checked when the next test ends (`unreachedReaders`).
+ */
+let carriedReaders: { ks: WeakRef<Keyspace>; key: string; after: StreamId; test: string | undefined }[] = [];
+
 /** Orphaned clients whose use by a later test was already warned about. */
 const warnedClosedUse = new WeakSet<object>();
 /** The last test that started, and whether it has ended. */
@@ -318,12 +326,62 @@ function testEnds(): void {
         '(a worker, a QueueEvents) at module scope or in beforeAll: their blocked reads stay blocked across tests.',
     );
   }
+  warnUnreachedReaders(test.name);
+  carriedReaders = readersCarriedAcross(test.name);
   stopRunningScripts();
   // the keys go as with FLUSHALL: other blocked calls stay blocked (XREADGROUP fails, its group gone)
   for (const ks of allKeyspaces()) ks.restoreDefaults({ keepBlocked: true, keepConfig: true });
   restoreSettings();
   reapplyLastingConfiguration();
   reapplyOutsideConfiguration();
+}
+
+/**
+ * The blocked XREAD calls that outlive this test's reset (clients created outside tests): each
+ * stream key with the ID the call waits for entries after.
+ */
+function readersCarriedAcross(testName: string | undefined): typeof carriedReaders {
+  const out: typeof carriedReaders = [];
+  for (const ks of allKeyspaces()) {
+    if (ks.blocking.size === 0) continue; // (the test's own reads were released above)
+    for (const [key, requests] of ks.blocking.waitingKeys()) {
+      for (const request of requests) {
+        const after = request.waitsAfter?.get(key);
+        if (after !== undefined) out.push({ ks: new WeakRef(ks), key, after, test: testName });
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * A stream written during this test (emptied by the last reset, so every entry is this test's)
+ * whose first entry is not after the ID a read carried across that reset waits after: that reader
+ * skips those entries (all of them while it still waits after that ID; those up to it if a later
+ * entry served it). Redis makes `*` IDs from the clock, so
+ * this happens when the clock went back across the reset (fake timers started at the same time in
+ * every test) — a real server's IDs only grow. Warns once per stream key and test.
+ */
+function warnUnreachedReaders(testName: string | undefined): void {
+  const carried = carriedReaders;
+  carriedReaders = [];
+  const warned = new Set<string>();
+  for (const c of carried) {
+    const ks = c.ks.deref();
+    if (ks === undefined || warned.has(c.key)) continue;
+    const stream = ks.store.peekRaw(c.key) as { length?: unknown; firstId?: StreamId } | undefined;
+    if (typeof stream !== 'object' || stream === null || typeof stream.length !== 'number' || stream.length === 0 || stream.firstId === undefined) continue;
+    const first = stream.firstId;
+    if (compareIds(first, c.after) > 0) continue;
+    warned.add(c.key);
+    console.warn(
+      `${PREFIX} test "${testName ?? '(unknown)'}" wrote entries to stream "${c.key}" (the first ${formatId(first)}) that an XREAD blocked ` +
+        `since before the reset after test "${c.test ?? '(unknown)'}" skips: it waits for entries after ${formatId(c.after)}, an ID from before that reset ` +
+        '(its client was created outside tests, e.g. a BullMQ QueueEvents in beforeAll). Redis makes XADD * IDs from the clock, and the clock ' +
+        'went back across the reset (fake timers started at the same time in each test?). Keep time moving forward across tests ' +
+        "(e.g. a later `now` in each test), or create the reader in each test.",
+    );
+  }
 }
 
 /**
