@@ -12,8 +12,8 @@
  * Libraries and tests rely on that (BullMQ's own suite does). Answering in microtasks ran every
  * such chain to its end first.
  *
- * Cost: one macrotask per batch, not per reply: every reply settled during one turn is delivered
- * in the next, in the order settled (so one connection's replies keep their order). The hop uses
+ * Every reply settled during one turn is delivered in the next, in the order settled (so one
+ * connection's replies keep their order), each in an immediate of its own (`later`). The hop uses
  * Node's own `setImmediate` (../clock/real-timers.ts), so faked timers never hold a reply back.
  */
 import { StreamsMockError } from '../clock/clock';
@@ -42,22 +42,16 @@ export function setReplyTiming(timing: ReplyTiming): void {
   macrotaskTiming = timing === 'macrotask';
 }
 
-let queue: (() => void)[] = [];
-let scheduled = false;
-
-function flush(): void {
-  scheduled = false;
-  const batch = queue;
-  queue = [];
-  for (let i = 0; i < batch.length; i++) batch[i]();
-}
-
+/**
+ * `fn` in the next turn of the event loop, in an immediate of its own: Node runs the immediates
+ * queued in one turn back to back and drains the microtask queue between them, as it does between
+ * the I/O callbacks of several sockets. So a woken client's caller runs to its end, however many
+ * `await`s deep, before the reply of the command that woke it is handled (one immediate for all
+ * of a turn's replies resumed them in step, a microtask at a time: the waking command's caller
+ * resumed first as soon as the woken one was two `await`s deep; found by a helper).
+ */
 function later(fn: () => void): void {
-  queue.push(fn);
-  if (!scheduled) {
-    scheduled = true;
-    realSetImmediate(flush);
-  }
+  realSetImmediate(fn);
 }
 
 /**
