@@ -55,8 +55,9 @@ test('the second test ended with one warning naming the stream, both IDs and the
     '[ioredis-mock-streams] test "second test: the same clock start makes the same ID, which the reader never gets" wrote entries to stream "events" ' +
       '(the first 1735689600000-0) that an XREAD blocked since before the reset after test "first test: the reader sees an entry, then waits after its ID" ' +
       'skips: it waits for entries after 1735689600000-0, an ID from before that reset (its client was created outside tests, e.g. a BullMQ ' +
-      'QueueEvents in beforeAll). Redis makes XADD * IDs from the clock, and the clock went back across the reset (fake timers started at ' +
-      'the same time in each test?). Keep time moving forward across tests (e.g. a later `now` in each test), or create the reader in each test.',
+      'QueueEvents in beforeAll). XADD * makes IDs from the clock: did it go back across the reset (fake timers started at ' +
+      'the same time in each test)? Keep time moving forward across tests (e.g. a later `now` in each test) and IDs given explicitly above ' +
+      'the earlier ones, or create the reader in each test.',
   ]);
 });
 

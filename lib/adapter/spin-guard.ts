@@ -35,6 +35,11 @@ export interface SpinInfo {
   commands: number;
   /** The jest setup closed this client (its test ended): its commands now never settle. */
   parked: boolean;
+  /**
+   * Counted since the test lifecycle closed the client, however often the event loop turned
+   * (with reply timing 'macrotask' every rejection takes a turn), not since the last turn.
+   */
+  sinceClosed?: boolean;
 }
 
 /** Clients closed by the jest setup after their test ended, with that test's name. */
@@ -113,9 +118,25 @@ const closedUseObservers = new Set<(client: object, command: string) => void>();
  * @param command the command's name as the method or pipeline entry has it
  */
 export function noteClosedUse(client: object, command: string): void {
-  if (closedUseObservers.size === 0 || !orphans.has(client)) return;
+  if (!orphans.has(client)) return;
+  // A loop that keeps retrying on its closed client is parked past the limit even when each
+  // rejection comes a turn of the event loop later (reply timing 'macrotask'), where the
+  // per-turn count of spinCheck never reaches it: it would run for ever and keep the runner alive.
+  const n = (closedUses.get(client) ?? 0) + 1;
+  closedUses.set(client, n);
+  if (n > SPIN_LIMIT && !parkedClients.has(client)) {
+    parkedClients.add(client);
+    anyParked = true;
+    if (!reportedPark.has(client)) {
+      reportedPark.add(client);
+      for (const o of observers) o({ client, commands: n, parked: true, sinceClosed: true });
+    }
+  }
   for (const o of closedUseObservers) o(client, command);
 }
+
+/** Commands sent to each orphaned client since it was closed. */
+const closedUses = new WeakMap<object, number>();
 
 /** Hear about each command sent to an orphaned client after it was closed. @returns unsubscribe */
 export function onClosedUse(observer: (client: object, command: string) => void): () => void {

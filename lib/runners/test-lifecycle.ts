@@ -89,6 +89,8 @@ let carriedReaders: { ks: WeakRef<Keyspace>; key: string; after: StreamId; test:
 
 /** Orphaned clients whose use by a later test was already warned about. */
 const warnedClosedUse = new WeakSet<object>();
+/** The clients this lifecycle closed (not those their test had closed already). */
+const closedByLifecycle = new WeakSet<object>();
 /** The last test that started, and whether it has ended. */
 let lastTest: string | undefined;
 let lastTestEnded = false;
@@ -201,22 +203,22 @@ function listen(): void {
   onClosedUse((client, command) => {
     const owner = orphanTestOf(client);
     const now = running[running.length - 1];
-    if (owner === undefined || now === undefined || warnedClosedUse.has(client)) return;
+    if (owner === undefined || now === undefined || warnedClosedUse.has(client) || !closedByLifecycle.has(client)) return;
     warnedClosedUse.add(client);
     console.warn(
-      `${PREFIX} test "${now.name ?? '(unknown)'}" sent ${command.toUpperCase()} to a client created during test "${owner}", ` +
+      `${PREFIX} during test "${now.name ?? '(unknown)'}", ${command.toUpperCase()} was sent to a client created during test "${owner}", ` +
         'which was closed when that test ended (the clients a test creates are closed after it), so it rejects with "Connection is closed.". ' +
         'A client several tests share (made on first use and kept in a module) should be created at module scope or in beforeAll, ' +
         'or set globalThis.__IOREDIS_MOCK_STREAMS_KEEP_CLIENTS__ = true to keep the clients tests create open as those of beforeAll. ' +
         'If it is a loop that outlived its test, stop it inside the test.',
     );
   });
-  onSpin(({ client, commands, parked }) => {
+  onSpin(({ client, commands, parked, sinceClosed }) => {
     const owner = orphanTestOf(client);
     if (owner !== undefined) {
       console.warn(
         `${PREFIX} a client created by test "${owner}" keeps sending commands after the test ended ` +
-          `(${commands} without letting the event loop turn): a loop outlived its test. The client was closed; ` +
+          `(${commands} ${sinceClosed ? 'since it was closed' : 'without letting the event loop turn'}): a loop outlived its test. The client was closed; ` +
           `${parked ? 'its commands no longer settle' : 'its commands now wait for the event loop'}. ` +
           'Stop the loop inside the test (e.g. a flag the loop checks, then await the loop).',
       );
@@ -262,6 +264,8 @@ function closeClientsOfEndedTests(): void {
   for (const test of tests) {
     for (const client of test.clients) {
       markOrphan(client, test.name ?? '(unknown)');
+      // the test closed it itself (quit(), disconnect()): a later use is the test's own doing
+      if ((client as { status?: unknown }).status !== 'end') closedByLifecycle.add(client);
       try {
         client.disconnect();
         // ended now (not when its socket would close): the next test sees it `end`
@@ -323,7 +327,8 @@ function testEnds(): void {
         `(BLPOP, BZPOPMIN, XREAD … BLOCK and the like) of clients it created: ${[...new Set(leaked)].join(', ')}. ` +
         'The test\'s clients are closed once it ends, so the reset rejected them with "Connection is closed.". ' +
         'Await or stop blocking reads inside the test, or create the clients that several tests share ' +
-        '(a worker, a QueueEvents) at module scope or in beforeAll: their blocked reads stay blocked across tests.',
+        '(a worker, a QueueEvents) at module scope or in beforeAll: their blocked reads stay blocked across tests. ' +
+        '(An afterEach at the top of the test file that stops a worker runs after this reset under jest and node:test: declare it inside a describe.)',
     );
   }
   warnUnreachedReaders(test.name);
@@ -377,9 +382,9 @@ function warnUnreachedReaders(testName: string | undefined): void {
     console.warn(
       `${PREFIX} test "${testName ?? '(unknown)'}" wrote entries to stream "${c.key}" (the first ${formatId(first)}) that an XREAD blocked ` +
         `since before the reset after test "${c.test ?? '(unknown)'}" skips: it waits for entries after ${formatId(c.after)}, an ID from before that reset ` +
-        '(its client was created outside tests, e.g. a BullMQ QueueEvents in beforeAll). Redis makes XADD * IDs from the clock, and the clock ' +
-        'went back across the reset (fake timers started at the same time in each test?). Keep time moving forward across tests ' +
-        "(e.g. a later `now` in each test), or create the reader in each test.",
+        '(its client was created outside tests, e.g. a BullMQ QueueEvents in beforeAll). XADD * makes IDs from the clock: did it ' +
+        'go back across the reset (fake timers started at the same time in each test)? Keep time moving forward across tests ' +
+        "(e.g. a later `now` in each test) and IDs given explicitly above the earlier ones, or create the reader in each test.",
     );
   }
 }
