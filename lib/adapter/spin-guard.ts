@@ -88,16 +88,21 @@ export function spinCheck(client: object): SpinVerdict {
   if (!armed) arm();
   if (++count <= SPIN_LIMIT) return 'run';
   const parked = orphans.has(client);
-  if (parked) {
-    parkedClients.add(client);
-    anyParked = true;
-  }
-  const seen = parked ? reportedPark : reportedSpin;
-  if (!seen.has(client)) {
-    seen.add(client);
+  if (parked) park(client, { client, commands: count, parked });
+  else if (!reportedSpin.has(client)) {
+    reportedSpin.add(client);
     for (const o of observers) o({ client, commands: count, parked });
   }
   return parked ? 'park' : turnEnd();
+}
+
+/** Park an orphaned client (its commands never settle again) and report it, once. */
+function park(client: object, info: SpinInfo): void {
+  parkedClients.add(client);
+  anyParked = true;
+  if (reportedPark.has(client)) return;
+  reportedPark.add(client);
+  for (const o of observers) o(info);
 }
 
 /** Mark a client its test no longer owns (the jest setup closed it). */
@@ -111,6 +116,8 @@ export function orphanTestOf(client: object): string | undefined {
 }
 
 const closedUseObservers = new Set<(client: object, command: string) => void>();
+/** Commands sent to each orphaned client since it was closed. */
+const closedUses = new WeakMap<object, number>();
 
 /**
  * A command sent to a client that is closed: the observers of `onClosedUse` hear of it when the
@@ -124,19 +131,9 @@ export function noteClosedUse(client: object, command: string): void {
   // per-turn count of spinCheck never reaches it: it would run for ever and keep the runner alive.
   const n = (closedUses.get(client) ?? 0) + 1;
   closedUses.set(client, n);
-  if (n > SPIN_LIMIT && !parkedClients.has(client)) {
-    parkedClients.add(client);
-    anyParked = true;
-    if (!reportedPark.has(client)) {
-      reportedPark.add(client);
-      for (const o of observers) o({ client, commands: n, parked: true, sinceClosed: true });
-    }
-  }
+  if (n > SPIN_LIMIT && !parkedClients.has(client)) park(client, { client, commands: n, parked: true, sinceClosed: true });
   for (const o of closedUseObservers) o(client, command);
 }
-
-/** Commands sent to each orphaned client since it was closed. */
-const closedUses = new WeakMap<object, number>();
 
 /** Hear about each command sent to an orphaned client after it was closed. @returns unsubscribe */
 export function onClosedUse(observer: (client: object, command: string) => void): () => void {
