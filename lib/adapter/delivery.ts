@@ -48,7 +48,7 @@ export function setReplyTiming(timing: ReplyTiming): void {
  * the I/O callbacks of several sockets. So a woken client's caller runs to its end, however many
  * `await`s deep, before the reply of the command that woke it is handled (one immediate for all
  * of a turn's replies resumed them in step, a microtask at a time: the waking command's caller
- * resumed first as soon as the woken one was two `await`s deep; found by a helper).
+ * resumed first as soon as the woken one was wrapped in one async function; found by a helper).
  */
 function later(fn: () => void): void {
   realSetImmediate(fn);
