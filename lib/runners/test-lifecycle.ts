@@ -87,6 +87,8 @@ let ended: TestRecord[] = [];
  */
 let carriedReaders: { ks: WeakRef<Keyspace>; key: string; after: StreamId; test: string | undefined }[] = [];
 
+/** The queues of commands behind a shared client's blocked call already warned about (Connection.waiting). */
+const warnedQueues = new WeakSet<object>();
 /** Orphaned clients whose use by a later test was already warned about. */
 const warnedClosedUse = new WeakSet<object>();
 /** The clients this lifecycle closed (not those their test had closed already). */
@@ -331,6 +333,7 @@ function testEnds(): void {
         '(An afterEach at the top of the test file that stops a worker runs after this reset under jest and node:test: declare it inside a describe.)',
     );
   }
+  warnCommandsBehindSharedBlockedCalls(test.name, own);
   warnUnreachedReaders(test.name);
   carriedReaders = readersCarriedAcross(test.name);
   stopRunningScripts();
@@ -339,6 +342,31 @@ function testEnds(): void {
   restoreSettings();
   reapplyLastingConfiguration();
   reapplyOutsideConfiguration();
+}
+
+/**
+ * Commands waiting behind a blocked call of a client created outside tests (module scope,
+ * beforeAll) when a test ends: that connection runs them only once the call returns, as a server
+ * does (a client's commands are served in order), so a test that awaits one of them hangs until
+ * its timeout with nothing saying why. Warns once per queue, naming the test and the blocked
+ * command; the commands stay queued (the client is not the test's to close).
+ */
+function warnCommandsBehindSharedBlockedCalls(testName: string | undefined, own: Set<object>): void {
+  for (const ks of allKeyspaces()) {
+    for (const client of ks.blocking.blockedClients()) {
+      if (own.has(client)) continue;
+      const waiting = (client as { waiting?: unknown }).waiting;
+      if (!Array.isArray(waiting) || waiting.length === 0 || warnedQueues.has(waiting)) continue;
+      warnedQueues.add(waiting);
+      const n = waiting.length;
+      console.warn(
+        `${PREFIX} test "${testName ?? '(unknown)'}" ended with ${n} command${n === 1 ? '' : 's'} waiting behind a blocked ${blockedCommandOf(client)} ` +
+          'of a client created outside tests (module scope or beforeAll): a connection serves its commands in order, as on a server, so what is ' +
+          'sent to it after a blocking call runs only once that call returns (a test awaiting it times out). Give blocking reads a client of ' +
+          'their own (e.g. client.duplicate()), or end the blocked call within the test (a write it waits for, or CLIENT UNBLOCK from another client).',
+      );
+    }
+  }
 }
 
 /**
