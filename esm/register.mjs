@@ -12,19 +12,12 @@
 // ESM imports are redirected by a module.register() resolve hook (Node >= 20.6), CommonJS
 // requires by the CommonJS resolver. Keep keyspaces and clients between tests with
 // `globalThis.__IOREDIS_MOCK_STREAMS_KEEP_STATE__ = true`.
-import Module, { register } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { register } from 'node:module';
 import lifecycle from '../dist/runners/test-lifecycle.js';
+import { redirectIoredisRequires } from './require-hook.mjs';
 
 register('./register-hooks.mjs', import.meta.url);
-
-const cjsEntry = fileURLToPath(new URL('../dist/cjs-entry.js', import.meta.url));
-const ownDir = fileURLToPath(new URL('..', import.meta.url));
-const resolveFilename = Module._resolveFilename;
-Module._resolveFilename = function resolveIoredis(request, parent, ...rest) {
-  if (request === 'ioredis' && !String(parent?.filename ?? '').startsWith(ownDir)) return cjsEntry;
-  return resolveFilename.call(this, request, parent, ...rest);
-};
+redirectIoredisRequires();
 
 // The per-test hooks only under node:test's runner (`node --test`: the runner's process has
 // --test, each test file's process NODE_TEST_CONTEXT): registering node:test hooks elsewhere

@@ -10,13 +10,16 @@
 //   beforeEach hooks) are closed; a loop the test left running that keeps sending commands
 //   without letting the event loop turn stops (its commands no longer settle) and a warning names
 //   the test. Clients created at module scope or in beforeAll stay open.
-// Opt out: `vi.unmock('ioredis')` in a file gives it real ioredis; setting
+// A dependency's `require('ioredis')` made through Node (BullMQ building a connection from
+// options) gets the fake as well (./require-hook.mjs).
+// Opt out: `vi.unmock('ioredis')` in a file gives its imports real ioredis; setting
 // `globalThis.__IOREDIS_MOCK_STREAMS_KEEP_STATE__ = true` keeps keyspaces and clients between tests.
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeEach, expect, vi } from 'vitest';
 import lifecycle from '../dist/runners/test-lifecycle.js';
 import { StreamsMockError } from './index.mjs';
+import { redirectIoredisRequires } from './require-hook.mjs';
 
 // With `isolate: false` the test files of a worker share one module graph: imported from a test
 // file, this module runs once per worker, so the files after the first would get real ioredis and
@@ -42,6 +45,9 @@ if (worker?.config?.isolate === false && Array.isArray(worker.config.setupFiles)
 }
 
 vi.mock('ioredis', () => import('ioredis-mock-streams'));
+// and the `require('ioredis')` of dependencies vitest leaves to Node (BullMQ given connection
+// options), which vi.mock does not reach: under jest they get the fake too
+redirectIoredisRequires();
 
 lifecycle.installTestLifecycle({
   beforeEach,
