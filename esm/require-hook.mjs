@@ -4,12 +4,15 @@
 // it leaves to Node (BullMQ building a connection from options: `require('ioredis')`) would get real
 // ioredis and wait for a server, silently. Installed once per module system (a worker thread has
 // its own), however many setup files run it.
-import Module from 'node:module';
+import ImportedModule from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const INSTALLED = Symbol.for('ioredis-mock-streams.ioredisRequireHook');
 
 export function redirectIoredisRequires() {
+  // Node's own loader even where `node:module` is a stand-in (vitest's vm pools give their
+  // modules one, whose requires still resolve through Node's)
+  const Module = process.getBuiltinModule?.('node:module') ?? ImportedModule;
   if (Module[INSTALLED]) return;
   Module[INSTALLED] = true;
   const cjsEntry = fileURLToPath(new URL('../dist/cjs-entry.js', import.meta.url));
