@@ -875,7 +875,11 @@ export function runBuiltinNow(redis: Instance, conn: Connection, name: string, b
     );
   } else conn.recordBuiltin(base, processed[0], start, weight, undefined);
   conn.noteBuiltin(base, processed[0]);
-  if (SUBSCRIPTION_CHANGES.has(base)) result = afterSubscriptionChange(redis, conn, wasSubscriber);
+  if (SUBSCRIPTION_CHANGES.has(base)) {
+    const count = afterSubscriptionChange(redis, conn, wasSubscriber);
+    if (processed.length === 0 && count > 0 && (base === 'unsubscribe' || base === 'punsubscribe')) return unsettledUnsubscribe(redis, base, count);
+    result = count;
+  }
   // ioredis-mock answers ioredis 5's RESP2 shapes: reshape for the installed ioredis and the client's options
   return mendBuiltinReply(
     redis,
@@ -883,6 +887,28 @@ export function runBuiltinNow(redis: Instance, conn: Connection, name: string, b
     processed,
     result instanceof Promise ? result.then((r) => processReply(r, base), (err) => Promise.reject(toClientError(err, sentArgv(base, processed)))) : processReply(result, base),
   );
+}
+
+/** The clients warned about an UNSUBSCRIBE / PUNSUBSCRIBE of all that never settles. */
+const warnedUnsettledUnsubscribe = new WeakSet<object>();
+
+/**
+ * UNSUBSCRIBE / PUNSUBSCRIBE without arguments while subscriptions of the other kind remain (the
+ * confirmation's count above 0): ioredis 5 and 6 settle an unsubscribe of all only on a count of 0
+ * (DataHandler fillUnsubCommand), so against a server the promise never settles (checked with
+ * real 7.0.15 and the post-7.4 build). The same here, with a warning (once per client) saying why.
+ */
+function unsettledUnsubscribe(redis: Instance, base: string, count: number): Promise<never> {
+  if (!warnedUnsettledUnsubscribe.has(redis)) {
+    warnedUnsettledUnsubscribe.add(redis);
+    const other = base === 'unsubscribe' ? 'pattern' : 'channel';
+    console.warn(
+      `[ioredis-mock-streams] ${base}() without arguments left ${count} ${other} subscription${count === 1 ? '' : 's'}, and ioredis settles it only ` +
+        `when the count it confirms reaches 0: its promise never settles, as against a Redis server. Name the ${base === 'unsubscribe' ? 'channels' : 'patterns'} ` +
+        `to leave, or leave the ${other}s first.`,
+    );
+  }
+  return new Promise<never>(() => undefined);
 }
 
 /** The command as ioredis sent it (an error's `command`): name, then arguments as byte strings. */
