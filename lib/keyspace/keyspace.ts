@@ -316,6 +316,16 @@ export class Keyspace {
     return (this.lastNow.ms = Math.floor(value));
   }
 
+  /**
+   * The clock's time now (ms), even inside an atomic unit, whose `now()` is its snapshot: Redis
+   * 7.0's mstime() inside a script (TTL, PTTL, relative expire times, `XADD *` IDs and delivery
+   * times go on with the clock while key expiry stays at the script's start; 7.2 froze them all).
+   * Throws StreamsMockError when the clock answers no valid time.
+   */
+  liveNow(): number {
+    return this.frozenNow === null ? this.now() : readNow(this.currentClock);
+  }
+
   /** Inside an atomic unit (a script, EXEC): `now()` is its time snapshot. */
   get inAtomicSection(): boolean {
     return this.frozenNow !== null;

@@ -11,7 +11,7 @@ import { isBlockRequest } from '../../commands/types';
 import { CommandError } from '../../errors';
 import { NIL_ARRAY, type Reply } from '../../reply/reply';
 import { StreamsMockError } from '../../clock/clock';
-import { commandSince, predates } from '../../version';
+import { commandSince, predates, supports } from '../../version';
 import { CONNECTION_COMMANDS } from '../commands/index';
 import { DENIED_IN_SCRIPTS, ERR_ARITY_FROM_SCRIPT, ERR_NOT_ALLOWED_FROM_SCRIPT, ERR_UNKNOWN_FROM_SCRIPT, containerDeniedInScripts } from '../../scripting/rules';
 import type { Connection } from '../connection';
@@ -99,7 +99,10 @@ function scriptCallPlain(conn: Connection, argv: string[]): Reply {
     if (!arityOk(arity, argv.length)) throw new RejectedCommandError(ERR_ARITY_FROM_SCRIPT);
     if (containerDeniedInScripts(ks.redisVersion, name, argv) ?? DENIED_IN_SCRIPTS.has(name)) throw new RejectedCommandError(ERR_NOT_ALLOWED_FROM_SCRIPT); // CONFIG SET
     if (NOSCRIPT_BEFORE_7_2.has(name) && predates(ks.redisVersion, '7.2')) throw new RejectedCommandError(ERR_NOT_ALLOWED_FROM_SCRIPT);
-    const ctx: CommandContext = { now: ks.now(), version: ks.redisVersion, db: conn.streamDb, canBlock: false, isRetry: false, inScript: true, clusterEnabled: conn.server.cluster !== null };
+    // 7.2+: the script's time snapshot (commandTimeSnapshot); 7.0: the clock as the command runs
+    // (mstime()), while keys still expire at the snapshot (lua_time_snapshot: the store's now)
+    const now = supports(ks.redisVersion, 'timeFrozenInScripts') ? ks.now() : ks.liveNow();
+    const ctx: CommandContext = { now, version: ks.redisVersion, db: conn.streamDb, canBlock: false, isRetry: false, inScript: true, clusterEnabled: conn.server.cluster !== null };
     called = true;
     const result = dispatch(ctx, argv);
     return isBlockRequest(result) ? NIL_ARRAY : result;
