@@ -87,8 +87,11 @@ let ended: TestRecord[] = [];
  */
 let carriedReaders: { ks: WeakRef<Keyspace>; key: string; after: StreamId; test: string | undefined }[] = [];
 
-/** The queues of commands behind a shared client's blocked call already warned about (Connection.waiting). */
-const warnedQueues = new WeakSet<object>();
+/**
+ * The commands waiting behind blocked calls (Connection.waiting: its length) when the outermost
+ * test started: those were sent before it (beforeAll, module scope, an earlier test or file).
+ */
+let queuedAtStart = new Map<object, number>();
 /** Orphaned clients whose use by a later test was already warned about. */
 const warnedClosedUse = new WeakSet<object>();
 /** The clients this lifecycle closed (not those their test had closed already). */
@@ -285,6 +288,7 @@ function testStarts(name: string | undefined): void {
   if (running.length === 0 && !keepState()) {
     recordOutsideConfiguration();
     recordSettings();
+    queuedAtStart = queuedBehindBlockedCalls();
   }
   running.push({ name, clients: [] });
   lastTest = name;
@@ -344,29 +348,43 @@ function testEnds(): void {
   reapplyOutsideConfiguration();
 }
 
+/** Each blocked connection's queue of commands waiting behind its blocked call, with its length. */
+function queuedBehindBlockedCalls(): Map<object, number> {
+  const out = new Map<object, number>();
+  for (const ks of allKeyspaces()) {
+    for (const client of ks.blocking.blockedClients()) {
+      const waiting = (client as { waiting?: unknown }).waiting;
+      if (Array.isArray(waiting) && waiting.length > 0) out.set(waiting, waiting.length);
+    }
+  }
+  return out;
+}
+
 /**
- * Commands waiting behind a blocked call of a client created outside tests (module scope,
- * beforeAll) when a test ends: that connection runs them only once the call returns, as a server
- * does (a client's commands are served in order), so a test that awaits one of them hangs until
- * its timeout with nothing saying why. Warns once per queue, naming the test and the blocked
- * command; the commands stay queued (the client is not the test's to close).
+ * Commands sent during this test that wait behind a blocked call of a client created outside
+ * tests (module scope, beforeAll): that connection runs them only once the call returns, as a
+ * server serves one client's commands in order, so a test awaiting one hung until its timeout with
+ * nothing saying why. Warns naming the test and the blocked command; the commands stay queued (the
+ * client is not the test's to close). What was queued before the test started is not its doing.
  */
 function warnCommandsBehindSharedBlockedCalls(testName: string | undefined, own: Set<object>): void {
   for (const ks of allKeyspaces()) {
     for (const client of ks.blocking.blockedClients()) {
       if (own.has(client)) continue;
       const waiting = (client as { waiting?: unknown }).waiting;
-      if (!Array.isArray(waiting) || waiting.length === 0 || warnedQueues.has(waiting)) continue;
-      warnedQueues.add(waiting);
-      const n = waiting.length;
+      if (!Array.isArray(waiting)) continue;
+      const n = waiting.length - (queuedAtStart.get(waiting) ?? 0);
+      if (n <= 0) continue;
       console.warn(
-        `${PREFIX} test "${testName ?? '(unknown)'}" ended with ${n} command${n === 1 ? '' : 's'} waiting behind a blocked ${blockedCommandOf(client)} ` +
-          'of a client created outside tests (module scope or beforeAll): a connection serves its commands in order, as on a server, so what is ' +
-          'sent to it after a blocking call runs only once that call returns (a test awaiting it times out). Give blocking reads a client of ' +
-          'their own (e.g. client.duplicate()), or end the blocked call within the test (a write it waits for, or CLIENT UNBLOCK from another client).',
+        `${PREFIX} test "${testName ?? '(unknown)'}" ended with ${n} command${n === 1 ? '' : 's'} sent during it waiting behind a blocked ` +
+          `${blockedCommandOf(client)} of a client created outside tests (module scope or beforeAll): a connection serves its commands in order, ` +
+          "as on a server, so they run only once that call returns — after this reset, in the next test's keyspace, or never if nothing " +
+          'serves a BLOCK 0 — and a test awaiting one times out. Give blocking reads a client of their own (e.g. client.duplicate()), or end ' +
+          'the blocked call within the test (a write it waits for).',
       );
     }
   }
+  queuedAtStart = new Map();
 }
 
 /**
