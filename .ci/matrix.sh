@@ -68,7 +68,7 @@ fi
 
 if [ "$SKIP_SUITE" = 0 ]; then
   t=$(now)
-  IO61_FILES="__tests__/adapter/ioredis61-call-transformers.test.ts __tests__/adapter/ioredis-reply.test.ts __tests__/adapter/ioredis-replies-e2e.test.ts __tests__/adapter/command-table.test.ts __tests__/adapter/handshake.test.ts __tests__/adapter/reply-mapping-options.test.ts __tests__/adapter/hello.test.ts __tests__/adapter/send-command.test.ts __tests__/regressions/11-incr-64-bit.test.ts __tests__/regressions/11-resp3-doubles-as-ioredis-reads.test.ts __tests__/regressions/11-pipeline-call-reply-transformers.test.ts __tests__/adapter/ioredis-named-exports.test.ts"
+  IO61_FILES="__tests__/adapter/ioredis61-call-transformers.test.ts __tests__/adapter/ioredis-reply.test.ts __tests__/adapter/ioredis-replies-e2e.test.ts __tests__/adapter/command-table.test.ts __tests__/adapter/handshake.test.ts __tests__/adapter/reply-mapping-options.test.ts __tests__/adapter/hello.test.ts __tests__/adapter/send-command.test.ts __tests__/regressions/11-incr-64-bit.test.ts __tests__/regressions/11-resp3-doubles-as-ioredis-reads.test.ts __tests__/regressions/11-pipeline-call-reply-transformers.test.ts __tests__/adapter/ioredis-named-exports.test.ts __tests__/regressions/27-1-unsubscribe-all-with-other-kind-left.test.ts"
   # shellcheck disable=SC2086
   if IOREDIS_VERSION=6.1 timeout --kill-after=20 "$STEP_TIMEOUT" npx jest --ci $IO61_FILES >"$WORK/adapter-ioredis61.log" 2>&1; then
     pass "adapter tests on ioredis 6.1.0: $(grep -E '^Tests:' "$WORK/adapter-ioredis61.log" | tail -1)" $(($(now) - t))

@@ -31,7 +31,7 @@ import { isAscii, utf8Of } from '../bytes';
 import { decodeReplyFor, encodeReplyFor, transformerContext } from './ioredis-reply';
 import { userArgumentTransformer, userReplyTransformer } from './user-transformers';
 import { mendBuiltinReply } from './builtin-replies';
-import { installedIoredisMajor, ioredisMajorKnown, privateIoredisModule } from './command-table';
+import { installedIoredisAtLeast, installedIoredisMajor, ioredisMajorKnown, privateIoredisModule } from './command-table';
 import { applyKeyPrefix } from './keys';
 import { errorCommandArgs } from './redact';
 import { CONN, autoConnect, closeInstance, closingByClient, deferUntilReady, flushedByLoss, notSetUpError, quitAnsweredWhileClosing, quitSent, recordedDb, rejectedOnceClosed, rejectedWhenClosed, selectAsIoredis61, selectNoted } from './lifecycle';
@@ -877,7 +877,9 @@ export function runBuiltinNow(redis: Instance, conn: Connection, name: string, b
   conn.noteBuiltin(base, processed[0]);
   if (SUBSCRIPTION_CHANGES.has(base)) {
     const count = afterSubscriptionChange(redis, conn, wasSubscriber);
-    if (processed.length === 0 && count > 0 && (base === 'unsubscribe' || base === 'punsubscribe')) return unsettledUnsubscribe(redis, base, count);
+    if (processed.length === 0 && count > 0 && (base === 'unsubscribe' || base === 'punsubscribe') && !installedIoredisAtLeast(6, 1)) {
+      return unsettledUnsubscribe(redis, base, count);
+    }
     result = count;
   }
   // ioredis-mock answers ioredis 5's RESP2 shapes: reshape for the installed ioredis and the client's options
@@ -894,9 +896,10 @@ const warnedUnsettledUnsubscribe = new WeakSet<object>();
 
 /**
  * UNSUBSCRIBE / PUNSUBSCRIBE without arguments while subscriptions of the other kind remain (the
- * confirmation's count above 0): ioredis 5 and 6 settle an unsubscribe of all only on a count of 0
- * (DataHandler fillUnsubCommand), so against a server the promise never settles (checked with
- * real 7.0.15 and the post-7.4 build). The same here, with a warning (once per client) saying why.
+ * confirmation's count above 0): ioredis 5 and 6.0 settle an unsubscribe of all only on a count of
+ * 0 (DataHandler fillUnsubCommand), so against a server the promise never settles (checked with
+ * real 7.0.15 and the post-7.4 build); 6.1 settles it once none of its own kind remain. The same
+ * here before 6.1, with a warning (once per client) saying why.
  */
 function unsettledUnsubscribe(redis: Instance, base: string, count: number): Promise<never> {
   if (!warnedUnsettledUnsubscribe.has(redis)) {
@@ -904,8 +907,8 @@ function unsettledUnsubscribe(redis: Instance, base: string, count: number): Pro
     const other = base === 'unsubscribe' ? 'pattern' : 'channel';
     console.warn(
       `[ioredis-mock-streams] ${base}() without arguments left ${count} ${other} subscription${count === 1 ? '' : 's'}, and ioredis settles it only ` +
-        `when the count it confirms reaches 0: its promise never settles, as against a Redis server. Name the ${base === 'unsubscribe' ? 'channels' : 'patterns'} ` +
-        `to leave, or leave the ${other}s first.`,
+        `when the count it confirms reaches 0 (before ioredis 6.1): its promise never settles, as against a Redis server. Name the ` +
+        `${base === 'unsubscribe' ? 'channels' : 'patterns'} to leave, leave the ${other}s first, or use ioredis 6.1 or later.`,
     );
   }
   return new Promise<never>(() => undefined);
