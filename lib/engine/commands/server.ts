@@ -26,6 +26,7 @@
  * FUNCTION and FCALL: ./functions.ts.
  */
 import { microsWithin } from '../../clock/real-clock';
+import { realNow } from '../../scripting/real-turn';
 import { createHash } from 'crypto';
 import { CommandError, ERR_SYNTAX } from '../../errors';
 import { predates } from '../../version';
@@ -207,9 +208,12 @@ export const specs: readonly ConnectionCommandSpec[] = [
     name: 'time',
     arity: 1,
     run(conn): Reply {
-      // 7.2+: the outer command's time snapshot (frozen in a script, function or EXEC); 7.0: live
+      // 7.2+: the outer command's time snapshot (frozen in a script, function or EXEC) — until the
+      // script passes busy-reply-threshold: the server then refreshes its cached time each time it
+      // serves other clients meanwhile (processEventsWhileBlocked), which TIME reads
+      // (server.ustime), so a script waiting on TIME ends (~5 s on the post-7.4 build); 7.0: live
       const ks = conn.keyspace;
-      const frozen = supports(ks.redisVersion, 'timeFrozenInScripts');
+      const frozen = supports(ks.redisVersion, 'timeFrozenInScripts') && !pastBusyThreshold(conn);
       const ms = Math.floor(frozen ? ks.now() : ks.clock.now());
       // a wall clock's microseconds within that millisecond (Redis: ustime()); a fake clock's time has none
       const us = BigInt(ms) * 1000n + BigInt(microsWithin(ks.clock, ms, frozen && ks.inAtomicSection));
@@ -338,4 +342,12 @@ export function shutdownServer(server: ServerState): void {
     lua.resetScripting(server);
     lua.flushLibrariesOf(server);
   }
+}
+
+/** A script of `conn` that runs past `busy-reply-threshold` (ms of real time; 0: never). */
+function pastBusyThreshold(conn: Connection): boolean {
+  const busy = conn.server.busyScript;
+  if (busy === null || busy.conn !== conn) return false;
+  const threshold = Number(conn.server.config.get('busy-reply-threshold') ?? '5000');
+  return threshold > 0 && realNow() - busy.startedAt >= threshold;
 }
