@@ -248,11 +248,11 @@ const authUrl = process.env.REDIS_AUTH_URL;
 });
 
 describe('loopback names', () => {
-  it('are one server: a user made through localhost logs in through 127.0.0.1, ::1 and 0.0.0.0, keys are shared', async () => {
+  it('are one server: a user made through localhost logs in through 127.0.0.1, ::1, 0.0.0.0, 0 and ::, keys are shared', async () => {
     const a = new Redis({ host: 'localhost', port } as never) as unknown as Client;
     await a.call('acl', 'setuser', 'lo-user', 'on', '>pw', '~*', '+@all');
     await a.set('lo-key', 'v');
-    for (const host of ['127.0.0.1', '::1', '0.0.0.0']) {
+    for (const host of ['127.0.0.1', '::1', '0.0.0.0', '0', '::']) {
       const b = new Redis({ host, port, username: 'lo-user', password: 'pw' } as never) as unknown as Client;
       expect(await b.call('acl', 'whoami')).toBe('lo-user');
       expect(await b.get('lo-key')).toBe('v');

@@ -353,10 +353,11 @@ const servers = new Map<string, ServerState>();
 /**
  * The names of this machine's loopback addresses a default redis-server (`bind 127.0.0.1 -::1`)
  * answers on: `localhost`, `127.0.0.1` and `::1` on one port are one server (one keyspace, one
- * ACL table), as on a real machine; so is `0.0.0.0` (Linux connects a socket given the unspecified
- * address to this machine: `redis-cli -h 0.0.0.0` reaches a server bound to 127.0.0.1).
+ * ACL table), as on a real machine; so are `0.0.0.0` (`0`) and `::` (Linux connects a socket given
+ * the unspecified address to this machine: `redis-cli -h 0.0.0.0` reaches a server bound to
+ * 127.0.0.1, `-h ::` one bound to ::1).
  */
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1', '[::1]', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1', '0.0.0.0']);
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1', '[::1]', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1', '0.0.0.0', '0', '::', '[::]']);
 
 /** The host name a server is registered under: the loopback names are one (`localhost`). */
 export function canonicalHost(host: string): string {
