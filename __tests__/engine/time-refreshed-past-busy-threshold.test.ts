@@ -6,6 +6,8 @@
  * returned after ~5 s (the default threshold); the fake's TIME stayed frozen and the script ran until
  * SCRIPT KILL (found by a fresh-user trial). Key times (TTL, XADD IDs) keep the snapshot, as there.
  */
+export {}; // a module: its names stay its own
+
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const Redis = require('ioredis-mock-streams');
 

@@ -33,7 +33,7 @@ function send(label: string, p: Promise<unknown>): void {
 }
 
 const warning = (test: string, n: number) =>
-  `[ioredis-mock-streams] test "${test}" ended with ${n} command${n === 1 ? '' : 's'} sent during it waiting behind a blocked XREAD ` +
+  `[ioredis-mock-streams] test "${test}" ended with ${n} call${n === 1 ? '' : 's'} sent during it (a pipeline or MULTI counts as one) waiting behind a blocked XREAD ` +
   'of a client created outside tests (module scope or beforeAll): a connection serves its commands in order, as on a server, so they run ' +
   "only once that call returns — after this reset, in the next test's keyspace, or never if nothing serves a BLOCK 0 — and a test " +
   'awaiting one times out. Give blocking reads a client of their own (e.g. client.duplicate()), or end the blocked call within the test ' +
