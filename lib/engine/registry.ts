@@ -57,6 +57,16 @@ export interface BusyScript {
   readonly abort?: (error?: Error) => void;
 }
 
+/**
+ * Whether a script that started at `startedAt` (`performance.now()`) has run past the server's
+ * `busy-reply-threshold` (CONFIG, ms of real time, default 5000; 0: never): from then other
+ * clients get BUSY and the server serves them between the script's steps (scriptIsTimedout()).
+ */
+export function pastBusyReplyThreshold(server: ServerState, startedAt: number): boolean {
+  const threshold = Number(server.config.get('busy-reply-threshold') ?? '5000');
+  return threshold > 0 && performance.now() - startedAt >= threshold;
+}
+
 /** A connection subscribed to shard channels (SSUBSCRIBE). */
 export interface ShardSubscriber {
   /** Deliver `[smessage, channel, message]` (byte strings). */

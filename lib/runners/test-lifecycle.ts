@@ -348,16 +348,19 @@ function testEnds(): void {
   reapplyOutsideConfiguration();
 }
 
-/** Each blocked connection's queue of commands waiting behind its blocked call, with its length. */
-function queuedBehindBlockedCalls(): Map<object, number> {
-  const out = new Map<object, number>();
+/** Each blocked connection with the commands waiting behind its blocked call (Connection.waiting), if any. */
+function* queuesBehindBlockedCalls(): Iterable<[client: object, waiting: unknown[]]> {
   for (const ks of allKeyspaces()) {
     for (const client of ks.blocking.blockedClients()) {
       const waiting = (client as { waiting?: unknown }).waiting;
-      if (Array.isArray(waiting) && waiting.length > 0) out.set(waiting, waiting.length);
+      if (Array.isArray(waiting) && waiting.length > 0) yield [client, waiting];
     }
   }
-  return out;
+}
+
+/** Each such queue with its length now. */
+function queuedBehindBlockedCalls(): Map<object, number> {
+  return new Map(Array.from(queuesBehindBlockedCalls(), ([, waiting]) => [waiting, waiting.length]));
 }
 
 /**
@@ -368,21 +371,17 @@ function queuedBehindBlockedCalls(): Map<object, number> {
  * client is not the test's to close). What was queued before the test started is not its doing.
  */
 function warnCommandsBehindSharedBlockedCalls(testName: string | undefined, own: Set<object>): void {
-  for (const ks of allKeyspaces()) {
-    for (const client of ks.blocking.blockedClients()) {
-      if (own.has(client)) continue;
-      const waiting = (client as { waiting?: unknown }).waiting;
-      if (!Array.isArray(waiting)) continue;
-      const n = waiting.length - (queuedAtStart.get(waiting) ?? 0);
-      if (n <= 0) continue;
-      console.warn(
-        `${PREFIX} test "${testName ?? '(unknown)'}" ended with ${n} call${n === 1 ? '' : 's'} sent during it (a pipeline or MULTI counts as one) waiting behind a blocked ` +
-          `${blockedCommandOf(client)} of a client created outside tests (module scope or beforeAll): a connection serves its commands in order, ` +
-          "as on a server, so they run only once that call returns — after this reset, in the next test's keyspace, or never if nothing " +
-          'serves a BLOCK 0 — and a test awaiting one times out. Give blocking reads a client of their own (e.g. client.duplicate()), or end ' +
-          'the blocked call within the test (a write it waits for).',
-      );
-    }
+  for (const [client, waiting] of queuesBehindBlockedCalls()) {
+    if (own.has(client)) continue;
+    const n = waiting.length - (queuedAtStart.get(waiting) ?? 0);
+    if (n <= 0) continue;
+    console.warn(
+      `${PREFIX} test "${testName ?? '(unknown)'}" ended with ${n} call${n === 1 ? '' : 's'} sent during it (a pipeline or MULTI counts as one) waiting behind a blocked ` +
+        `${blockedCommandOf(client)} of a client created outside tests (module scope or beforeAll): a connection serves its commands in order, ` +
+        "as on a server, so they run only once that call returns — after this reset, in the next test's keyspace, or never if nothing " +
+        'serves a BLOCK 0 — and a test awaiting one times out. Give blocking reads a client of their own (e.g. client.duplicate()), or end ' +
+        'the blocked call within the test (a write it waits for).',
+    );
   }
   queuedAtStart = new Map();
 }

@@ -63,7 +63,7 @@ import { NoStatsCommandError } from '../stats/command-stats';
 import { StreamsMockError } from '../clock/clock';
 import { SERVER_VERSION, type RedisVersion, versionIndex } from '../version';
 import type { Connection } from '../engine/connection';
-import type { ServerState } from '../engine/registry';
+import { type ServerState, pastBusyReplyThreshold } from '../engine/registry';
 import { NOREPLICAS_TEXT, OOM_SCRIPT_TEXT, OOM_TEXT, isDenyOom } from '../engine/maxmemory';
 import { commandSpec } from '../commands/command-data';
 import { type Library, SCRIPT_FLAGS, splitArgs } from './libraries';
@@ -1117,8 +1117,7 @@ export function startRun(conn: Connection, engine: Engine, ref: number, opts: Ru
   const thresholdPassed = new Promise<void>((resolve) => (passThreshold = resolve));
   // busy-reply-threshold on real time, looked at between slices (no timer for fake timers to hold)
   const checkThreshold = () => {
-    const threshold = Number(conn.server.config.get('busy-reply-threshold') ?? '5000');
-    if (threshold > 0 && realNow() - run.startedAt >= threshold) passThreshold();
+    if (pastBusyReplyThreshold(conn.server, run.startedAt)) passThreshold();
   };
   let ended = false;
   let abort!: (error: Error) => void;

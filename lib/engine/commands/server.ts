@@ -26,7 +26,6 @@
  * FUNCTION and FCALL: ./functions.ts.
  */
 import { microsWithin } from '../../clock/real-clock';
-import { realNow } from '../../scripting/real-turn';
 import { createHash } from 'crypto';
 import { CommandError, ERR_SYNTAX } from '../../errors';
 import { predates } from '../../version';
@@ -37,7 +36,7 @@ import type { ConnectionCommandSpec } from '../command-types';
 import { librariesOf } from '../../scripting/libraries';
 import { aclStateOf, categoriesOf, commandsInCategory } from '../acl';
 import { type Connection, builtinArity, connectionClosedError, nodeConnections, openConnections } from '../connection';
-import type { ServerState } from '../registry';
+import { type ServerState, pastBusyReplyThreshold } from '../registry';
 import { RedisHash } from '../../model/hash';
 import { supports } from '../../version';
 import { CONNECTION_COMMANDS } from './index';
@@ -213,7 +212,9 @@ export const specs: readonly ConnectionCommandSpec[] = [
       // serves other clients meanwhile (processEventsWhileBlocked), which TIME reads
       // (server.ustime), so a script waiting on TIME ends (~5 s on the post-7.4 build); 7.0: live
       const ks = conn.keyspace;
-      const frozen = supports(ks.redisVersion, 'timeFrozenInScripts') && !pastBusyThreshold(conn);
+      const busy = conn.server.busyScript;
+      const refreshed = busy !== null && busy.conn === conn && pastBusyReplyThreshold(conn.server, busy.startedAt);
+      const frozen = supports(ks.redisVersion, 'timeFrozenInScripts') && !refreshed;
       const ms = Math.floor(frozen ? ks.now() : ks.clock.now());
       // a wall clock's microseconds within that millisecond (Redis: ustime()); a fake clock's time has none
       const us = BigInt(ms) * 1000n + BigInt(microsWithin(ks.clock, ms, frozen && ks.inAtomicSection));
@@ -342,12 +343,4 @@ export function shutdownServer(server: ServerState): void {
     lua.resetScripting(server);
     lua.flushLibrariesOf(server);
   }
-}
-
-/** A script of `conn` that runs past `busy-reply-threshold` (ms of real time; 0: never). */
-function pastBusyThreshold(conn: Connection): boolean {
-  const busy = conn.server.busyScript;
-  if (busy === null || busy.conn !== conn) return false;
-  const threshold = Number(conn.server.config.get('busy-reply-threshold') ?? '5000');
-  return threshold > 0 && realNow() - busy.startedAt >= threshold;
 }

@@ -5,10 +5,9 @@
  * busy-reply-threshold); CLIENT REPLY OFF/SKIP silence replies. The state lives on the
  * Connection (`occupied`, `waiting`, `closing`, the CLIENT REPLY flags).
  */
-import { performance } from 'perf_hooks';
 import { CommandError } from '../../errors';
 import { PushReply, type Reply } from '../../reply/reply';
-import type { BusyScript } from '../registry';
+import { type BusyScript, pastBusyReplyThreshold } from '../registry';
 import type { Connection } from '../connection';
 import { reject } from './dispatch';
 import { BUSY_TEXT, allowedWhileBusy } from './server-state';
@@ -65,9 +64,7 @@ export function runReplying(conn: Connection, argv: string[]): Reply | Promise<R
  * processCommand does while scriptIsTimedout().
  */
 export function afterBusy<T>(conn: Connection, busy: BusyScript, argv: string[] | null, start: () => T | Promise<T>, checksEachCommand = false): Promise<T> {
-  const threshold = Number(conn.server.config.get('busy-reply-threshold') ?? '5000');
-  const elapsed = performance.now() - busy.startedAt;
-  if (threshold > 0 && elapsed >= threshold) {
+  if (pastBusyReplyThreshold(conn.server, busy.startedAt)) {
     // a front end's sequence that checks each of its commands as it runs them (refuseWhileBusy):
     // SCRIPT KILL in a pipeline ends the script as on Redis
     if (checksEachCommand || (argv !== null && allowedWhileBusy(argv))) return startNow(conn, start);
