@@ -48,6 +48,7 @@ describe.each(['hello 3', 'hello 2'])('%s on a fake client answers as real iored
 // skip: under ioredis 5 (npm run test:ioredis5): ioredis 5 speaks RESP2 only; runs on ioredis 6
 (major === 6 ? describe : describe.skip)('HELLO switches what an ioredis 6 connection receives (checked with real ioredis 6.0.0)', () => {
   // skip: under ioredis 5 (npm run test:ioredis5, CI matrix): ioredis 6 behaviour only; runs on ioredis 6
+  // skip: with its describe under ioredis 5 (npm run test:ioredis5): an ioredis 6 behaviour; runs on ioredis 6
   it('a protocol-2 client after HELLO 3 gets RESP3 decoded with the legacy mapping and no stream transformer', async () => {
     const r = make({ protocol: 2, streams: { redisVersion: '7.0', clock: createFakeClock({ now: 0 }) } });
     await r.xadd('s', '1-1', 'f', 'v');
@@ -58,6 +59,7 @@ describe.each(['hello 3', 'hello 2'])('%s on a fake client answers as real iored
   });
 
   // skip: under ioredis 5 (npm run test:ioredis5, CI matrix): ioredis 6 behaviour only; runs on ioredis 6
+  // skip: with its describe under ioredis 5 (npm run test:ioredis5): an ioredis 6 behaviour; runs on ioredis 6
   it('a resp3 client after HELLO 2 gets RESP2 shapes', async () => {
     const r = make({ replyMapping: 'resp3' });
     await r.xadd('s', '1-1', 'f', 'v');
@@ -68,6 +70,7 @@ describe.each(['hello 3', 'hello 2'])('%s on a fake client answers as real iored
   });
 
   // skip: under ioredis 5 (npm run test:ioredis5, CI matrix): ioredis 6 behaviour only; runs on ioredis 6
+  // skip: with its describe under ioredis 5 (npm run test:ioredis5): an ioredis 6 behaviour; runs on ioredis 6
   it('numbers the clients and keeps the id per connection', async () => {
     const a = make();
     const b = make();

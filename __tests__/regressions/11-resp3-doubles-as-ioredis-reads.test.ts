@@ -86,6 +86,7 @@ describe.each(cases)('RESP3 doubles as ioredis reads them (%s)', (_title, option
 // skip: under ioredis 5 (npm run test:ioredis5): RESP3 doubles are read by ioredis 6 alone; runs on ioredis 6
 (ioredisMajor === 6 ? describe : describe.skip)("ioredis 6's RESP3 double reading, text by text", () => {
   // skip: under ioredis 5 (npm run test:ioredis5, CI matrix): ioredis 6's RESP3 decoder only; runs on ioredis 6
+  // skip: with its describe under ioredis 5 (npm run test:ioredis5): an ioredis 6 behaviour; runs on ioredis 6
   it('matches the installed ioredis decoder on edge texts and random doubles', () => {
     const texts = ['nan', '-nan', '+inf', '1.', '1e', '1.e5', '+5', '-1.5E+3', '1.000000000000000000001', '9223372036854775807', '1e308', '2.2250738585072014e-308'];
     const f64 = new Float64Array(1);

@@ -25,6 +25,7 @@ const EXPECTED = [['a', 1], [['b', 2]], [['d', 4], ['c', 3]], [], ['e', 5]];
 // skip: under ioredis 5 (npm run test:ioredis5): ioredis 5 has no replyMapping, nothing to check; runs on ioredis 6
 (major === 6 ? describe : describe.skip)('ZPOPMIN/ZPOPMAX with replyMapping resp3 (ioredis 6 only: ioredis 5 has no replyMapping)', () => {
   // skip: under ioredis 5 (npm run test:ioredis5, CI matrix): ioredis 5 has no replyMapping; runs on ioredis 6
+  // skip: with its describe under ioredis 5 (npm run test:ioredis5): an ioredis 6 behaviour; runs on ioredis 6
   it('answer member and score flat without a count, pairs with one', async () => {
     const r = new Redis({ port: 50_900, replyMapping: 'resp3' } as any);
     expect(await script(r, 'zp')).toEqual(EXPECTED);
@@ -32,6 +33,7 @@ const EXPECTED = [['a', 1], [['b', 2]], [['d', 4], ['c', 3]], [], ['e', 5]];
   });
 
   // skip: under ioredis 5 (npm run test:ioredis5, CI matrix): ioredis 6 behaviour only; runs on ioredis 6
+  // skip: with its describe under ioredis 5 (npm run test:ioredis5): an ioredis 6 behaviour; runs on ioredis 6
   itOnServer('as real ioredis 6 on redis-server', 'ZPOPMIN resp3 shapes', { replyMapping: 'resp3' }, async (r) => {
     expect(await script(r, `zp:${process.pid}`)).toEqual(EXPECTED);
   });

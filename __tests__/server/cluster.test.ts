@@ -276,16 +276,19 @@ describe('serve({ cluster: 3 }): a Redis Cluster of 3 masters over one keyspace'
       real = await discover(REAL as string);
     });
 
+    // skip: with its describe when REDIS_CLUSTER_URL is not set (no real cluster to compare with); CI starts one
     it('ioredis Cluster: every reply and error equal', async () => {
       const [onFake, onReal] = [await ioredisScenario(fake), await ioredisScenario(real)];
       expect(onFake).toEqual(onReal);
     });
 
+    // skip: with its describe when REDIS_CLUSTER_URL is not set (no real cluster to compare with); CI starts one
     it('node-redis createCluster: every reply and error equal', async () => {
       const [onFake, onReal] = [await nodeRedisScenario(fake), await nodeRedisScenario(real)];
       expect(onFake).toEqual(onReal);
     });
 
+    // skip: with its describe when REDIS_CLUSTER_URL is not set (no real cluster to compare with); CI starts one
     it('pub/sub, clients, MONITOR, tracking and keyspace notifications per node: every reply equal', async () => {
       const [onFake, onReal] = [await pubsubScenario(fake), await pubsubScenario(real)];
       expect(onFake).toEqual(onReal);
@@ -394,12 +397,14 @@ async function pubsubScenario(t: Target): Promise<Record<string, unknown>> {
   });
   afterAll(() => server.close());
 
+  // skip: with its describe when REDIS_UNSTABLE_CLUSTER_URL is not set (no post-7.4 cluster to compare with); CI starts one
   it('ioredis Cluster: every reply and error equal', async () => {
     const fake = { nodes: server.nodes.map((n) => ({ host: n.host, port: n.port })) };
     const real = await discover(REAL_UNSTABLE as string);
     expect(await ioredisScenario(fake)).toEqual(await ioredisScenario(real));
   });
 
+  // skip: with its describe when REDIS_UNSTABLE_CLUSTER_URL is not set (no post-7.4 cluster to compare with); CI starts one
   it('pub/sub, clients, MONITOR, tracking and keyspace notifications per node: every reply equal', async () => {
     const fake = { nodes: server.nodes.map((n) => ({ host: n.host, port: n.port })) };
     const real = await discover(REAL_UNSTABLE as string);
