@@ -151,7 +151,9 @@ launch vitest4-ioredis6 vitest vitest@4.1.12 vite@8.3.8 ioredis@6.0.0 -- \
     ! $VITEST --config vitest.isolate-misuse.config.mjs >isolate-misuse.log 2>&1 && grep -q 'with isolate: false' isolate-misuse.log"
 # (a loop that outlives its test must stop: without that the run never exits; the step timeout
 # ends it)
-launch node-test-ioredis6 node-test ioredis@6.0.0 -- node --import ioredis-mock-streams/register --test --test-timeout="$TEST_TIMEOUT" tests/
+# (the files by glob: Node 22 and later read a directory given to --test as a file path)
+launch node-test-ioredis6 node-test ioredis@6.0.0 -- \
+  sh -c "node --import ioredis-mock-streams/register --test --test-timeout=$TEST_TIMEOUT tests/*.test.*"
 launch esm-ts-ioredis6 esm-ts typescript@5.9.3 @types/node@20.19.43 ioredis@6.0.0 -- \
   sh -c 'npx tsc -p tsconfig.bundler.json && npx tsc -p tsconfig.nodenext.json && node out/main.js'
 launch esm-ts-ioredis5 esm-ts typescript@5.9.3 @types/node@20.19.43 ioredis@5.11.1 -- \
