@@ -9,7 +9,7 @@
 #   2. `npm pack` of the package, installed the way a user installs it (`npm install <tarball>`,
 #      no flags) into small consumer projects (.ci/consumers), each with the ioredis it names:
 #      jest 29 + ioredis 5.11.1, jest 30 + ioredis 6.0.0, vitest 4.1 + ioredis 6.0.0 (also both
-#      pools, with and without isolation), node:test + ioredis 6.0.0 (each runner's setup entry:
+#      pools, with and without isolation) and vitest 5.1 the same where the Node line allows it (>= 22.12), node:test + ioredis 6.0.0 (each runner's setup entry:
 #      reset, clients closed after their test, warnings for leaked loops and blocked reads),
 #      ESM TypeScript (nodenext, bundler) + ioredis 6.0.0 and 5.11.1,
 #      plain installs next to ioredis 5.0.0 / 6.0.0 and next to a project's own ioredis-mock
@@ -149,6 +149,15 @@ launch vitest4-ioredis6 vitest vitest@4.1.12 vite@8.3.8 ioredis@6.0.0 -- \
   sh -c "$VITEST && $VITEST --config vitest.pools.config.mjs &&
     ! $VITEST --config vitest.misuse.config.mjs >misuse.log 2>&1 && grep -q ioredis-mock-streams/vitest misuse.log &&
     ! $VITEST --config vitest.isolate-misuse.config.mjs >isolate-misuse.log 2>&1 && grep -q 'with isolate: false' isolate-misuse.log"
+# vitest 5 (what `npm i -D vitest` installs on Node >= 22.12; it needs that line): the same project
+if node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 22 || (a === 22 && b >= 12) ? 0 : 1)'; then
+  launch vitest5-ioredis6 vitest vitest@5.1.2 vite@8.3.8 ioredis@6.0.0 -- \
+    sh -c "$VITEST && $VITEST --config vitest.pools.config.mjs &&
+      ! $VITEST --config vitest.misuse.config.mjs >misuse.log 2>&1 && grep -q ioredis-mock-streams/vitest misuse.log &&
+      ! $VITEST --config vitest.isolate-misuse.config.mjs >isolate-misuse.log 2>&1 && grep -q 'with isolate: false' isolate-misuse.log"
+elif [ -z "${MATRIX_ONLY:-}" ] || [[ ",$MATRIX_ONLY," == *",vitest5-ioredis6,"* ]]; then
+  echo "vitest5-ioredis6 not run: vitest 5 needs Node >= 22.12 (this is $NODE_VERSION)"
+fi
 # (a loop that outlives its test must stop: without that the run never exits; the step timeout
 # ends it)
 # (the files by glob: Node 22 and later read a directory given to --test as a file path)
