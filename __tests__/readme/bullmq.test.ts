@@ -55,8 +55,9 @@ it('recovers a job whose worker stalled once its lock expires', async () => {
   const events = new QueueEvents('report', { connection });
   await events.waitUntilReady();
   const crashed = new Worker('report', () => new Promise(() => {}), { connection, lockDuration: 10_000 });
+  const active = new Promise((resolve) => crashed.on('active', resolve));
   await queue.add('daily', {});
-  await jest.advanceTimersByTimeAsync(100);
+  await advanceUntil(active); // the job is taken (however many turns that takes), and never finished
   await crashed.close(true); // the process died: nobody renews the job's lock any more
 
   const stalled = new Promise((resolve) => events.on('stalled', resolve));
