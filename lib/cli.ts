@@ -235,7 +235,9 @@ export function serverArguments(args: readonly string[], hostGiven: boolean): { 
       if (!hostGiven) host = values[0].replace(/^-/, '');
       continue;
     }
-    // redis-server: a parameter named without a value is the wrong number of arguments
+    // redis-server: `--save` alone is `save ""` (its main() special case, checked on 7.0.15 and
+    // the post-7.4 build); any other parameter named without a value is the wrong number of arguments
+    if (values.length === 0 && name === 'save') values.push('');
     if (values.length === 0) throw new Error(`--${name}: Bad directive or wrong number of arguments`);
     config[name] = values.join(' ');
   }

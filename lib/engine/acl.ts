@@ -865,6 +865,9 @@ export function aclStateOf(server: { readonly config: { get(name: string): strin
     st = state;
     states.set(server, state);
     state.pubsubDefault = server.config.get('acl-pubsub-default');
+    // a requirepass set before the first connection (serve's start-up configuration)
+    const requirepass = server.config.get('requirepass');
+    if (requirepass) state.setRequirePass(requirepass);
     server.config.listeners.add((name, value) => {
       if (name === null) {
         state.reset();

@@ -131,9 +131,14 @@ export function unpauseClients(server: ServerState): void {
   for (const resume of pause.waiting.splice(0)) resume();
 }
 
-/** True when argv must wait for the pause to end. */
+/**
+ * True when argv must wait for the pause to end. MOCKCLOCK (the fake's clock control, not a Redis
+ * command) never waits: a pause ends when the clock reaches its end, and on a clock that moves
+ * only when told, MOCKCLOCK TICK is how another process moves it.
+ */
 export function mustWait(server: ServerState, argv: readonly string[], queued: readonly string[][] | null): boolean {
   const pause = server.clientPause;
   if (pause === null) return false;
+  if (server.clockControl !== null && argv[0].toLowerCase() === 'mockclock') return false;
   return pause.all || writesOrReplicates(server, argv, queued);
 }

@@ -22,7 +22,7 @@ import * as net from 'net';
 import { AdjustableClock } from '../clock/adjustable-clock';
 import { type Clock, StreamsMockError } from '../clock/clock';
 import { FakeClock } from '../clock/fake-clock';
-import { realSetImmediate } from '../clock/real-timers';
+import { realClearTimeout, realSetImmediate, realSetTimeout } from '../clock/real-timers';
 import { CommandError } from '../errors';
 import { DATABASES } from '../engine/index';
 import { parseRedisVersion, type RedisVersion } from '../version';
@@ -56,7 +56,8 @@ export interface ServeOptions {
    */
   clock?: Clock;
   /**
-   * Require AUTH with this password (user `default`).
+   * Require AUTH with this password (user `default`): the server's `requirepass`, which CONFIG
+   * GET answers and CONFIG SET changes (the same as `config: { requirepass }`).
    * @default none
    */
   password?: string;
@@ -67,7 +68,9 @@ export interface ServeOptions {
    */
   clockCommand?: boolean;
   /**
-   * `proto-max-bulk-len`: the largest bulk string a request may carry, in bytes.
+   * `proto-max-bulk-len`: the largest bulk string a request may carry, in bytes (at least
+   * 1048576, as CONFIG SET checks it; CONFIG GET answers it, CONFIG SET changes it later, for open
+   * connections too; the same as `config: { 'proto-max-bulk-len': … }`).
    * @default 536870912 (512 MiB)
    */
   maxBulkLen?: number;
@@ -143,6 +146,58 @@ function startupConfig(config: Readonly<Record<string, string>> | undefined, ver
   return [...byParam.values()];
 }
 
+const SERVE_OPTIONS = ['port', 'host', 'redisVersion', 'clock', 'password', 'clockCommand', 'maxBulkLen', 'cluster', 'warnUndeclaredKeys', 'config'];
+
+/**
+ * The options' shapes (a value of the wrong type would otherwise surface later, at the first
+ * connection or request, where nothing can report it).
+ * @throws StreamsMockError naming the option and what it takes
+ */
+function checkServeOptions(options: ServeOptions): void {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new StreamsMockError(`serve(options): options must be an object ({ port, host, redisVersion, clock, … }), got ${Array.isArray(options) ? 'an array' : String(options)}`);
+  }
+  for (const name of Object.keys(options)) {
+    if (!SERVE_OPTIONS.includes(name)) throw new StreamsMockError(`serve: unknown option ${JSON.stringify(name)} (known: ${SERVE_OPTIONS.join(', ')}; CONFIG parameters go in config: { … })`);
+  }
+  const o = options as Record<string, unknown>;
+  if (o.host !== undefined && typeof o.host !== 'string') throw new StreamsMockError(`serve: host must be a string (an interface address), got ${typeof o.host}`);
+  if (o.password !== undefined && typeof o.password !== 'string') throw new StreamsMockError(`serve: password must be a string, got ${typeof o.password}`);
+  for (const flag of ['clockCommand', 'warnUndeclaredKeys']) {
+    if (o[flag] !== undefined && typeof o[flag] !== 'boolean') throw new StreamsMockError(`serve: ${flag} must be true or false, got ${String(o[flag])}`);
+  }
+  if (o.maxBulkLen !== undefined && !(Number.isSafeInteger(o.maxBulkLen) && (o.maxBulkLen as number) >= 1048576)) {
+    throw new StreamsMockError(`serve: maxBulkLen must be a whole number of bytes (proto-max-bulk-len, at least 1048576), got ${String(o.maxBulkLen)}`);
+  }
+  if (o.cluster !== undefined && typeof o.cluster !== 'boolean' && typeof o.cluster !== 'number') {
+    throw new StreamsMockError(`serve: cluster must be true or a number of masters 1-1000, got ${String(o.cluster)}`);
+  }
+}
+
+/**
+ * `config` with the options that are CONFIG parameters on a real server: `password` is
+ * `requirepass` (CONFIG GET answers it; CONFIG SET changes it), `maxBulkLen` is
+ * `proto-max-bulk-len` (checked as CONFIG checks it: 1 MiB at least).
+ * @throws StreamsMockError when config names the same parameter with another value
+ */
+function withOptionParams(options: ServeOptions): Readonly<Record<string, string>> | undefined {
+  const params: [string, string | undefined][] = [
+    ['requirepass', options.password],
+    ['proto-max-bulk-len', options.maxBulkLen === undefined ? undefined : String(options.maxBulkLen)],
+  ];
+  let config = options.config;
+  for (const [param, value] of params) {
+    if (value === undefined) continue;
+    const option = param === 'requirepass' ? 'password' : 'maxBulkLen';
+    const given = config === undefined || config === null || typeof config !== 'object' ? undefined : Object.keys(config).find((k) => lookupParam(k)?.def.name === param);
+    if (given !== undefined && config![given] !== value) {
+      throw new StreamsMockError(`serve: the ${option} option and config ${given} say different things; give one of them`);
+    }
+    config = { ...config, [param]: value };
+  }
+  return config;
+}
+
 /** One node of a cluster server. */
 export interface ClusterNodeAddress {
   readonly host: string;
@@ -171,9 +226,13 @@ export interface RedisServer {
   /**
    * Resolves once at least `count` clients are blocked (at once if they already are): await it
    * after starting a blocking read on another connection, before moving the clock.
-   * @param count @default 1
+   * @param count whole number >= 0, @default 1
+   * @param options.timeoutMs real ms to wait before rejecting, @default 2000 (as
+   *   `streamsKeyspace(redis).waitForBlocked`; give more for a client in a process still starting)
+   * @throws (rejects with) StreamsMockError for a bad count or timeoutMs, when `timeoutMs` passed
+   *   first (the message says how many clients are blocked), or when the server closes first
    */
-  waitForBlocked(count?: number): Promise<void>;
+  waitForBlocked(count?: number, options?: { timeoutMs?: number }): Promise<void>;
   /** Server time in ms since the epoch. */
   now(): number;
   /**
@@ -240,16 +299,18 @@ function settle(): Promise<void> {
 
 /**
  * Start a RESP server on loopback. Resolves once it listens.
- * @throws StreamsMockError for bad options (unknown redisVersion, a clock without now/schedule)
+ * @throws StreamsMockError for bad options (an unknown option, a value of the wrong type, an
+ *   unknown redisVersion, a clock without now/schedule, a CONFIG parameter Redis refuses)
  */
 export async function serve(options: ServeOptions = {}): Promise<RedisServer> {
+  checkServeOptions(options);
   const host = options.host ?? '127.0.0.1';
   const requestedPort = options.port ?? 0;
   if (!Number.isInteger(requestedPort) || requestedPort < 0 || requestedPort > 65535) {
     throw new StreamsMockError(`serve: port must be an integer 0-65535, got ${String(options.port)}`);
   }
   const redisVersion = parseRedisVersion(options.redisVersion ?? '8.10');
-  const configPairs = startupConfig(options.config, redisVersion);
+  const configPairs = startupConfig(withOptionParams(options), redisVersion);
   const clock: Clock = options.clock ?? new AdjustableClock();
   if (!clock || typeof clock.now !== 'function' || typeof clock.schedule !== 'function') {
     throw new StreamsMockError('serve: clock must implement now() and schedule(fn, ms); use createFakeClock()');
@@ -264,15 +325,12 @@ export async function serve(options: ServeOptions = {}): Promise<RedisServer> {
     if (blockedWaiters.length === 0) return;
     const n = blockedCount();
     for (const w of [...blockedWaiters]) {
-      if (n >= w.count) {
-        blockedWaiters.splice(blockedWaiters.indexOf(w), 1);
-        w.resolve();
-      }
+      if (n >= w.count) w.resolve();
     }
   };
   const masters = options.cluster === true ? 3 : options.cluster === false || options.cluster === undefined ? 0 : options.cluster;
   if (!Number.isInteger(masters) || masters < 0 || masters > 1000) {
-    throw new StreamsMockError(`serve: cluster must be true or a number of masters 1-1000, got ${String(options.cluster)}`);
+    throw new StreamsMockError(`serve: cluster must be true or a number of masters 1-1000 (false or 0: a single server), got ${String(options.cluster)}`);
   }
   const listeners: net.Server[] = [];
   const ports: number[] = [];
@@ -330,14 +388,14 @@ export async function serve(options: ServeOptions = {}): Promise<RedisServer> {
       const conn = createConnection({
         host: keyspaceHost,
         port,
-        password: options.password ?? null,
         addr: `${socket.remoteAddress ?? '127.0.0.1'}:${socket.remotePort ?? 0}`,
         laddr: `${socket.localAddress ?? host}:${socket.localPort ?? nodePort}`,
         clusterNode: masters > 0 ? node : undefined,
       });
       const session = new Session(socket, conn, {
         stats: state.stats,
-        maxBulkLen: options.maxBulkLen,
+        // read at each request: CONFIG SET proto-max-bulk-len applies to open connections too
+        maxBulkLen: () => Number(state.config.get('proto-max-bulk-len')),
         onClose: () => {
           sessions.delete(session);
           connections.delete(conn);
@@ -378,13 +436,35 @@ export async function serve(options: ServeOptions = {}): Promise<RedisServer> {
     get blockedCount() {
       return blockedCount();
     },
-    waitForBlocked: (count = 1) => {
+    waitForBlocked: (count = 1, options = {}) => {
       if (!Number.isInteger(count) || count < 0) {
         return Promise.reject(new StreamsMockError(`waitForBlocked(count) needs an integer >= 0, got ${String(count)}`));
       }
+      const timeoutMs = options?.timeoutMs ?? 2000;
+      if (!(typeof timeoutMs === 'number' && timeoutMs >= 0)) {
+        return Promise.reject(new StreamsMockError(`waitForBlocked(count, { timeoutMs }) needs ms >= 0, got ${String(timeoutMs)}`));
+      }
       if (blockedCount() >= count) return Promise.resolve();
       if (closed) return Promise.reject(new StreamsMockError('waitForBlocked(): the server is closed'));
-      return new Promise<void>((resolve, reject) => blockedWaiters.push({ count, resolve, reject }));
+      return new Promise<void>((resolve, reject) => {
+        // real timers (fake ones installed by the test would never fire it)
+        const timer = realSetTimeout(() => {
+          done();
+          const n = blockedCount();
+          reject(new StreamsMockError(`waitForBlocked(${count}): ${n} client${n === 1 ? ' is' : 's are'} blocked after ${timeoutMs} ms`));
+        }, timeoutMs);
+        const waiter = {
+          count,
+          resolve: () => (done(), resolve()),
+          reject: (e: Error) => (done(), reject(e)),
+        };
+        const done = () => {
+          realClearTimeout(timer);
+          const i = blockedWaiters.indexOf(waiter);
+          if (i >= 0) blockedWaiters.splice(i, 1);
+        };
+        blockedWaiters.push(waiter);
+      });
     },
     now: () => clock.now(),
     tick: (ms) => moveClock((c) => c.tick(ms)),

@@ -39,8 +39,11 @@ export type ParsedRequest = { argv: string[]; tooLong?: number } | { protocolErr
 const MAX_JS_STRING = 536870888;
 
 export interface RequestParserOptions {
-  /** `proto-max-bulk-len` in bytes. @default 512 MiB */
-  maxBulkLen?: number;
+  /**
+   * `proto-max-bulk-len` in bytes, or a function read at each bulk length (the server's CONFIG,
+   * which CONFIG SET changes while connections are open). @default 512 MiB
+   */
+  maxBulkLen?: number | (() => number);
   /** True while the connection must authenticate first (tighter limits). @default () => false */
   authRequired?: () => boolean;
 }
@@ -200,7 +203,7 @@ export class RequestParser {
   /** The longest argument of the current multibulk past MAX_JS_STRING (0: none). */
   private tooLong = 0;
   private failed = false;
-  private readonly maxBulkLen: number;
+  private readonly maxBulkLen: number | (() => number);
   private readonly authRequired: () => boolean;
 
   constructor(options: RequestParserOptions = {}) {
@@ -324,7 +327,8 @@ export class RequestParser {
           return { protocolError: `Protocol error: expected '$', got '${String.fromCharCode(b[this.pos])}'` };
         }
         const ll = lengthOf(b, this.pos + 1, cr);
-        if (ll === null || ll < 0 || ll > this.maxBulkLen) return { protocolError: 'Protocol error: invalid bulk length' };
+        const max = typeof this.maxBulkLen === 'number' ? this.maxBulkLen : this.maxBulkLen();
+        if (ll === null || ll < 0 || ll > max) return { protocolError: 'Protocol error: invalid bulk length' };
         if (ll > UNAUTH_MAX_BULK && this.authRequired()) {
           return { protocolError: 'Protocol error: unauthenticated bulk length' };
         }

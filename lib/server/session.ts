@@ -102,8 +102,8 @@ function isInlinePush(msg: Reply, messagesInline: boolean): boolean {
 
 export interface SessionOptions {
   stats?: ServerStats;
-  /** `proto-max-bulk-len` in bytes. */
-  maxBulkLen?: number;
+  /** `proto-max-bulk-len` in bytes, or a function that reads it (the server's CONFIG). */
+  maxBulkLen?: number | (() => number);
   /** Called once when the session ends. */
   onClose?: () => void;
   /** Called after the session submitted requests (the server checks `waitForBlocked`). */
