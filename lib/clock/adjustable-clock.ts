@@ -20,6 +20,8 @@ interface Pending {
 
 export class AdjustableClock implements Clock {
   readonly kind = 'custom' as const;
+  /** Wall time moved by whole ms: TIME reports the wall clock's microseconds within each ms. */
+  readonly followsWallTime = true;
   private offset = 0;
   private seq = 0;
   private readonly pending = new Set<Pending>();

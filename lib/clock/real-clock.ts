@@ -41,9 +41,14 @@ export const realClock: Clock = {
   },
 };
 
-/** Whether `clock` reads wall time (realClock, or globalClock while the global `Date.now` is the platform's). */
+/**
+ * Whether `clock` reads wall time: realClock, globalClock while the global `Date.now` is the
+ * platform's, or a clock that is wall time moved by whole ms (`followsWallTime`: serve's default
+ * AdjustableClock).
+ */
 function readsWallTime(clock: Clock): boolean {
   if (clock.kind === 'real') return true;
+  if ((clock as { readonly followsWallTime?: boolean }).followsWallTime === true) return true;
   return clock.kind === 'global' && isNative(globalThis.Date.now);
 }
 
@@ -53,13 +58,12 @@ const lastMicros = { ms: -1, us: 0 };
 /**
  * The microseconds within millisecond `ms` (0–999) of a time read from `clock`, as TIME reports
  * them (Redis: ustime()): 0 for a clock that is not wall time (a fake clock's time has no finer
- * part); else the sub-millisecond part of the monotonic clock, never less than the last one
- * given within the same millisecond; `frozen` (one command's time snapshot, Redis 7.2+: a
- * script's or EXEC's TIME calls answer the same): the last one given within `ms` again.
+ * part); else the sub-millisecond part of the monotonic clock now, never less than the last one
+ * given within the same millisecond. (A time snapshot keeps the value read when it was taken:
+ * Keyspace `snapshotMicros`.)
  */
-export function microsWithin(clock: Clock, ms: number, frozen: boolean): number {
+export function microsWithin(clock: Clock, ms: number): number {
   if (!readsWallTime(clock)) return 0;
-  if (ms === lastMicros.ms && frozen) return lastMicros.us;
   let us = Math.floor(((performance.timeOrigin + performance.now()) % 1) * 1000);
   if (ms === lastMicros.ms && us < lastMicros.us) us = lastMicros.us;
   lastMicros.ms = ms;

@@ -7,6 +7,7 @@ import { acceptClock } from '../clock/accept';
 import { Clock, ClockTimer, StreamsMockError, invalidNow, readNow, scheduleChecked } from '../clock/clock';
 import { ServerConfig } from '../config/server-config';
 import { globalClock } from '../clock/global-clock';
+import { microsWithin } from '../clock/real-clock';
 import { DEFAULT_REDIS_VERSION, RedisVersion, parseRedisVersion } from '../version';
 import { KeyStore } from './store';
 import { redisTypeOf } from './value-type';
@@ -57,6 +58,8 @@ export class Keyspace {
   private readonly followers: Keyspace[] = [];
   /** Time snapshot while a MULTI/EXEC runs (Redis freezes command time for the transaction). */
   private frozenNow: number | null = null;
+  /** The microseconds within `frozenNow`'s ms when it was taken (`snapshotMicros`). */
+  private frozenMicros = 0;
   /** Keyspace-event listeners: (event, fullKey). */
   private readonly eventListeners = new Set<(event: string, key: string) => void>();
   readonly blocking: BlockingQueue;
@@ -326,6 +329,23 @@ export class Keyspace {
     return this.frozenNow === null ? this.now() : readNow(this.currentClock);
   }
 
+  /**
+   * The time snapshot of an atomic unit: its ms (`now()` inside it; `lastNow` too unless
+   * `setLastNow` is false) and the wall clock's microseconds within that ms (TIME's, Redis: the
+   * one ustime() of cmd_time_snapshot; 0 on a clock that is not wall time).
+   */
+  private takeSnapshot(setLastNow = true): void {
+    const ms = readNow(this.currentClock);
+    this.frozenNow = ms;
+    if (setLastNow) this.lastNow.ms = ms;
+    this.frozenMicros = microsWithin(this.currentClock, ms);
+  }
+
+  /** Inside an atomic unit: the microseconds within its snapshot's ms that TIME reports (0–999). */
+  get snapshotMicros(): number {
+    return this.frozenMicros;
+  }
+
   /** Inside an atomic unit (a script, EXEC): `now()` is its time snapshot. */
   get inAtomicSection(): boolean {
     return this.frozenNow !== null;
@@ -334,7 +354,7 @@ export class Keyspace {
   /** Run `fn` as one atomic unit: one time snapshot, blocked readers served after it. */
   atomically<T>(fn: () => T): T {
     const outer = this.frozenNow === null;
-    if (outer) this.frozenNow = this.lastNow.ms = readNow(this.currentClock);
+    if (outer) this.takeSnapshot();
     this.blocking.hold();
     try {
       return fn();
@@ -350,7 +370,7 @@ export class Keyspace {
    */
   beginAtomic(): () => void {
     const outer = this.frozenNow === null;
-    if (outer) this.frozenNow = readNow(this.currentClock);
+    if (outer) this.takeSnapshot(false);
     this.blocking.hold();
     let ended = false;
     return () => {

@@ -217,7 +217,9 @@ export const specs: readonly ConnectionCommandSpec[] = [
       const frozen = supports(ks.redisVersion, 'timeFrozenInScripts') && !refreshed;
       const ms = Math.floor(frozen ? ks.now() : ks.clock.now());
       // a wall clock's microseconds within that millisecond (Redis: ustime()); a fake clock's time has none
-      const us = BigInt(ms) * 1000n + BigInt(microsWithin(ks.clock, ms, frozen && ks.inAtomicSection));
+      // (a snapshot's microseconds: those read when the script or EXEC began, as Redis 7.2+'s
+      // cmd_time_snapshot is one ustime(); each EXEC or script has its own)
+      const us = BigInt(ms) * 1000n + BigInt(frozen && ks.inAtomicSection ? ks.snapshotMicros : microsWithin(ks.clock, ms));
       return [String(us / 1000000n), String(us % 1000000n)];
     },
   },

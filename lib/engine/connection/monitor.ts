@@ -89,7 +89,7 @@ export function feedMonitors(conn: Connection, argv: string[], fromScript: boole
   const ms = Math.floor(clock.now());
   const seconds = Math.floor(ms / 1000);
   // Redis's gettimeofday(): on a wall clock the µs within the ms as TIME gives them (not ms × 1000)
-  const usec = String((ms - seconds * 1000) * 1000 + microsWithin(clock, ms, false)).padStart(6, '0');
+  const usec = String((ms - seconds * 1000) * 1000 + microsWithin(clock, ms)).padStart(6, '0');
   let line = `${seconds}.${usec} [${conn.keyspace.dbIndex} ${fromScript ? 'lua' : conn.addr}]`;
   for (const arg of redactedArgv(argv, version)) line += ` ${repr(arg)}`;
   const msg = new SimpleString(line);
