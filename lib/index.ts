@@ -241,6 +241,17 @@ export interface StreamsClusterConstructor {
 
 installStreamsOnFirstUse(RedisMockBase);
 
+/** Whether `new value()` could run (without running it). */
+function isConstructor(value: unknown): boolean {
+  if (typeof value !== 'function') return false;
+  try {
+    Reflect.construct(Object, [], value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The fake client class, named `Redis` like ioredis's: ioredis-mock's class (with the engine
  * installed) taking its constructor arguments as ioredis does (`new Redis('redis://:pw@host:6380/2')`
@@ -248,7 +259,12 @@ installStreamsOnFirstUse(RedisMockBase);
  */
 class Redis extends (RedisMockBase as unknown as new (options?: object) => object) {
   constructor(...args: unknown[]) {
-    super(normalizeClientArgs(args));
+    const options = normalizeClientArgs(args);
+    // ioredis constructs `new this.options.Connector(this.options)` when one is given; the fake
+    // opens no socket and calls none, but a value that is no constructor fails as it does there
+    const connector = (options as { Connector?: unknown }).Connector;
+    if (connector && !isConstructor(connector)) throw new TypeError('this.options.Connector is not a constructor');
+    super(options);
   }
 
   /** `new Redis(...args)`, as ioredis's static (kept for node-redis compatibility). */
