@@ -2,10 +2,12 @@ import { defineConfig } from 'vitest/config';
 
 // The setup entry and the vi.mock one-liner in both pools, with and without isolation, and the
 // setup entry in the vm pools (one worker, so that with isolate: false the test files share a
-// worker and its module graph).
+// worker and its module graph); files that expect a fresh fake in every isolating pool.
 const project = (name, pool, isolate, test) => ({ test: { name, pool, isolate, maxWorkers: 1, ...test } });
 const suite = { setupFiles: ['ioredis-mock-streams/vitest'], include: ['tests/suite-*.test.*'] };
 const oneLine = { include: ['tests/one-line.test.*'] };
+// files that each expect a fresh fake: every pool that isolates test files (vm pools included)
+const fresh = { setupFiles: ['ioredis-mock-streams/vitest'], include: ['tests/fresh-file-*.test.*'] };
 export default defineConfig({
   test: {
     projects: [
@@ -16,6 +18,10 @@ export default defineConfig({
       // vitest's own CommonJS loader in a vm context per file (dependencies' require('ioredis') too)
       project('suite-vm-threads', 'vmThreads', true, suite),
       project('suite-vm-forks', 'vmForks', true, suite),
+      project('fresh-threads', 'threads', true, fresh),
+      project('fresh-forks', 'forks', true, fresh),
+      project('fresh-vm-threads', 'vmThreads', true, fresh),
+      project('fresh-vm-forks', 'vmForks', true, fresh),
       project('one-line-threads-shared', 'threads', false, oneLine),
       project('one-line-forks-shared', 'forks', false, oneLine),
     ],
