@@ -168,7 +168,7 @@ export const PARAMS: readonly ParamDef[] = [
   { name: 'dynamic-hz', type: bool, default: 'yes' },
   { name: 'active-expire-effort', type: int(1n, 10n), default: '1' },
   { name: 'activerehashing', type: bool, default: 'yes' },
-  { name: 'timeout', type: int(0n, INT_MAX), default: '0' },
+  { name: 'timeout', type: int(0n, INT_MAX), default: '0', honoured: 'idle clients closed (lib/engine/idle-timeout.ts)' },
   { name: 'tcp-keepalive', type: int(0n, INT_MAX), default: '300' },
   { name: 'maxclients', type: int(1n, UINT_MAX, { unsigned: true }), default: '10000' },
   { name: 'databases', type: int(1n, INT_MAX), default: '16', immutable: true },

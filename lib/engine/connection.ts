@@ -25,6 +25,7 @@
  * a closed connection rejects with `Error('Connection is closed.')`, as ioredis says it.
  * Nothing throws synchronously.
  */
+import { ensureIdleCheck } from './idle-timeout';
 import type { Db } from '../commands/types';
 import type { CommandError } from '../errors';
 import type { Keyspace, KeyspaceOptions } from '../keyspace/keyspace';
@@ -295,6 +296,7 @@ export class Connection {
     this.createdAt = this.ks.clock.now();
     this.clusterNode = options.clusterNode ?? null;
     register(this);
+    if (this.server.idleTimeoutOn) ensureIdleCheck(this.server);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -668,6 +670,7 @@ export class Connection {
   noteCommand(name: string): void {
     this.lastCommand = name;
     this.lastInteractionAt = this.ks.clock.now();
+    if (this.server.idleTimeoutOn) ensureIdleCheck(this.server);
   }
 
   // -------------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@
  * any object (a real server would keep the socket; a test suite creating thousands of clients
  * must not run out of memory).
  */
+import { idleTimeoutChanged } from './idle-timeout';
 import { realNextTick } from '../clock/real-timers';
 import { createHash } from 'crypto';
 import { EventEmitter } from 'events';
@@ -118,6 +119,8 @@ export class ServerState {
    * `busy-reply-threshold` ms (Connection.execute / enqueue).
    */
   busyScript: BusyScript | null = null;
+  /** CONFIG `timeout` is set (not 0): idle connections are closed (./idle-timeout.ts). */
+  idleTimeoutOn = false;
   /**
    * Pub/sub messages published for ioredis clients and not delivered yet (ioredis-mock's listeners
    * deliver through `process.nextTick`: lib/engine/commands/pubsub.ts publishMessage collects
@@ -246,7 +249,8 @@ export class ServerState {
       this.monitorSet === null &&
       config.maxmemory === 0 &&
       !config.replicasLacking &&
-      config.slowlogSlowerThan === 10000;
+      config.slowlogSlowerThan === 10000 &&
+      !this.idleTimeoutOn;
   }
 
   constructor(
@@ -258,6 +262,12 @@ export class ServerState {
     // many subscribers per channel are normal in tests
     this.channels.setMaxListeners(0);
     this.patternChannels.setMaxListeners(0);
+    this.config.listeners.add((name) => {
+      if (name === null || name === 'timeout') {
+        this.idleTimeoutOn = this.config.get('timeout') !== '0';
+        idleTimeoutChanged(this);
+      }
+    });
     this.config.listeners.add(() => this.updateShortPath());
     // INFO latencystats: what runs while latency-tracking is no is left out (a reset config: yes)
     this.config.listeners.add((name) => {

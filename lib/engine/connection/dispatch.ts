@@ -6,6 +6,7 @@
  * family commands (lib/commands), or ioredis-mock's built-ins (run on its emulators, replies
  * typed as Redis types them).
  */
+import { ensureIdleCheck } from '../idle-timeout';
 import { commandSince, predates, type RedisVersion } from '../../version';
 import { dispatchCheckOnly, lookupCommand } from '../../commands/dispatch';
 import type { BlockRequest, CommandContext, CommandHandler, CommandSpec } from '../../commands/types';
@@ -50,6 +51,7 @@ export function runCommand(conn: Connection, argv: string[]): Reply | Promise<Re
   const spec = CONNECTION_COMMANDS.get(name);
   const stream = spec ? undefined : lookupCommand(name);
   conn.lastCommand = lookedUpName(conn, name, argv, spec, stream);
+  if (conn.server.idleTimeoutOn) ensureIdleCheck(conn.server);
   checkBeforeRunning(conn, name, argv, spec, stream);
   if (conn.server.clientPause !== null && pausedFor(conn, argv)) return afterPause(conn, argv);
   if (conn.multiQueue !== null && !spec?.immediate) return queueInMulti(conn, argv);
@@ -267,6 +269,10 @@ export function block(conn: Connection, ks: Keyspace, request: BlockRequest, arg
   });
   const done = () => {
     conn.blockedCalls--;
+    // its reply (served, timed out, or an error) is written now: an interaction (Redis
+    // writeToClient sets lastinteraction), for CLIENT LIST idle and CONFIG timeout
+    conn.lastInteractionAt = conn.ks.clock.now();
+    if (conn.server.idleTimeoutOn) ensureIdleCheck(conn.server); // idle-eligible again
   };
   p.then(done, done);
   return p;
