@@ -31,17 +31,18 @@ function closingAt(c: Connection, seconds: number): number {
   return (Math.floor(c.lastInteraction / 1000) + seconds + 1) * 1000;
 }
 
-const timers = new WeakMap<ServerState, { timer: ClockTimer; at: number }>();
+/** Each server's armed check. */
+const timers = new WeakMap<ServerState, ClockTimer>();
 
 /** Arm the server's idle check if `timeout` is set and none is armed (cheap when there is one). */
 export function ensureIdleCheck(server: ServerState): void {
-  if (server.config.get('timeout') === '0' || timers.has(server)) return;
+  if (!server.idleTimeoutOn || timers.has(server)) return;
   arm(server);
 }
 
 /** `timeout` changed (CONFIG SET, a reset): the check again from now. */
 export function idleTimeoutChanged(server: ServerState): void {
-  timers.get(server)?.timer.cancel();
+  timers.get(server)?.cancel();
   timers.delete(server);
   ensureIdleCheck(server);
 }
@@ -55,8 +56,7 @@ function arm(server: ServerState): void {
   }
   if (next === Infinity) return; // none to close: the next connection, command or unblocking arms it
   const clock = server.keyspace(0).clock;
-  const timer = clock.schedule(() => check(server), Math.max(0, next - clock.now()));
-  timers.set(server, { timer, at: next });
+  timers.set(server, clock.schedule(() => check(server), Math.max(0, next - clock.now())));
 }
 
 function check(server: ServerState): void {
