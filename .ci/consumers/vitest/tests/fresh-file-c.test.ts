@@ -1,24 +1,4 @@
-// Each test file starts on a fresh fake, whatever the pool (vm pools load the package once per
-// worker): three files alike, each setting a clock, CONFIG and a key outside its tests and
-// checking it found none of that from a file before it (whichever runs first).
-import Redis from 'ioredis';
-import { createFakeClock } from 'ioredis-mock-streams';
-import { expect, it } from 'vitest';
+// One of three files alike: see ./fresh-file.shared.ts
+import { freshFileTests } from './fresh-file.shared';
 
-const redis = new Redis({ streams: { clock: createFakeClock({ now: 5000 }) } });
-const policyBefore = (await redis.config('GET', 'maxmemory-policy'))[1];
-const clientsBefore = (await redis.client('LIST')).trim().split('\n').length;
-const keysBefore = await redis.dbsize();
-await redis.config('SET', 'maxmemory-policy', 'allkeys-lru');
-await redis.set(`left-by-${import.meta.url.slice(-20)}`, '1');
-
-it('starts on a fresh server: default CONFIG, its own client only, no keys', () => {
-  expect(policyBefore).toBe('noeviction');
-  expect(clientsBefore).toBe(1);
-  expect(keysBefore).toBe(0);
-});
-
-it('keeps what it set outside its tests in its own tests', async () => {
-  expect(await redis.xadd('s', '*', 'f', 'v')).toBe('5000-0');
-  expect((await redis.config('GET', 'maxmemory-policy'))[1]).toBe('allkeys-lru');
-});
+await freshFileTests();
