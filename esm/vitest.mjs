@@ -44,10 +44,6 @@ if (worker?.config?.isolate === false && Array.isArray(worker.config.setupFiles)
   }
 }
 
-// vmThreads / vmForks: each test file runs in a vm context of its own, but this package is loaded
-// once per worker, so its servers would outlive the file: each file starts as in a fresh process
-if (typeof worker?.config?.pool === 'string' && worker.config.pool.startsWith('vm')) lifecycle.testFileStarts();
-
 vi.mock('ioredis', () => import('ioredis-mock-streams'));
 // and the `require('ioredis')` of dependencies vitest leaves to Node (BullMQ given connection
 // options), which vi.mock does not reach: under jest they get the fake too

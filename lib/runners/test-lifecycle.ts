@@ -193,49 +193,11 @@ function reapplyLastingConfiguration(): void {
   });
 }
 
-/** Test files started in this module instance (`testFileStarts`). */
-let filesStarted = 0;
-/** Every client created since the current test file started, once `testFileStarts` was called. */
-let createdThisFile: WeakRef<{ disconnect(): void }>[] = [];
-
-/**
- * A new test file in a process whose package state outlives its test files (vitest's vm pools:
- * each file runs in a vm context of its own, while this package is loaded once per worker, by
- * Node): the state a fresh process gives the file, as the other pools do — the clients the
- * earlier files made closed, every server's data, CONFIG, ACL users, clocks and versions back to
- * the defaults, what the lifecycle remembered of those files forgotten. The first file: nothing.
- */
-export function testFileStarts(): void {
-  if (filesStarted++ === 0) return;
-  for (const ref of createdThisFile.splice(0)) {
-    const client = ref.deref();
-    if (client === undefined || (client as { status?: unknown }).status === 'end') continue;
-    try {
-      client.disconnect();
-      (client as { [CLOSE_NOW]?: () => void })[CLOSE_NOW]?.();
-    } catch {
-      // already closed
-    }
-  }
-  running.length = 0;
-  ended = [];
-  lasting = [];
-  outsideTests = [];
-  carriedReaders = [];
-  queuedAtStart = new Map();
-  lastTest = undefined;
-  lastTestEnded = false;
-  stopRunningScripts();
-  for (const server of allServers()) server.config.reset(); // the ACL users with it
-  for (const ks of allKeyspaces()) ks.restoreDefaults();
-}
-
 /** Start listening for clients and spins (once per module instance, however many setups ran). */
 function listen(): void {
   if (listening) return;
   listening = true;
   onClientCreated((client) => {
-    if (filesStarted > 0) createdThisFile.push(new WeakRef(client as { disconnect(): void }));
     const test = running[running.length - 1];
     if (test !== undefined) test.clients.push(client as { disconnect(): void });
     else {

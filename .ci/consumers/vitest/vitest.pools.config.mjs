@@ -2,11 +2,12 @@ import { defineConfig } from 'vitest/config';
 
 // The setup entry and the vi.mock one-liner in both pools, with and without isolation, and the
 // setup entry in the vm pools (one worker, so that with isolate: false the test files share a
-// worker and its module graph); files that expect a fresh fake in every isolating pool.
+// worker and its module graph); files that expect a fresh fake where each file has a worker of its own.
 const project = (name, pool, isolate, test) => ({ test: { name, pool, isolate, maxWorkers: 1, ...test } });
 const suite = { setupFiles: ['ioredis-mock-streams/vitest'], include: ['tests/suite-*.test.*'] };
 const oneLine = { include: ['tests/one-line.test.*'] };
-// files that each expect a fresh fake: every pool that isolates test files (vm pools included)
+// files that each expect a fresh fake: the pools that give each test file a worker of its own
+// (the vm pools keep ES modules, this package among them, for every file of a worker: shared)
 const fresh = { setupFiles: ['ioredis-mock-streams/vitest'], include: ['tests/fresh-file-*.test.*'] };
 export default defineConfig({
   test: {
@@ -20,8 +21,6 @@ export default defineConfig({
       project('suite-vm-forks', 'vmForks', true, suite),
       project('fresh-threads', 'threads', true, fresh),
       project('fresh-forks', 'forks', true, fresh),
-      project('fresh-vm-threads', 'vmThreads', true, fresh),
-      project('fresh-vm-forks', 'vmForks', true, fresh),
       project('one-line-threads-shared', 'threads', false, oneLine),
       project('one-line-forks-shared', 'forks', false, oneLine),
     ],

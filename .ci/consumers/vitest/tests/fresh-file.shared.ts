@@ -1,5 +1,5 @@
-// Each test file starts on a fresh fake, whatever the pool (vm pools load the package once per
-// worker): the fresh-file-*.test.ts files each call this, which sets a clock, CONFIG and a key
+// Each test file starts on a fresh fake in the pools that give it a worker of its own (threads,
+// forks): the fresh-file-*.test.ts files each call this, which sets a clock, CONFIG and a key
 // outside the file's tests and checks it found none of that from a file before it (whichever
 // runs first). (A function, not module-scope code: vitest's vm pools evaluate a shared module once.)
 import Redis from 'ioredis';
