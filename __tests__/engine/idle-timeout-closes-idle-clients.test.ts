@@ -9,7 +9,9 @@
  * lastinteraction): a blocked reader served after 3 s showed CLIENT LIST idle=0 on both real
  * servers (the fake said idle=3), a subscriber that got a message idle=0/1 (the fake: 2).
  */
-import { createFakeClock } from 'ioredis-mock-streams';
+import { spawnSync } from 'child_process';
+import * as path from 'path';
+import Redis, { createFakeClock } from 'ioredis-mock-streams';
 import { serve } from 'ioredis-mock-streams/server';
 import { RawClient } from '../server/raw-client';
 
@@ -82,4 +84,77 @@ describe('CONFIG SET timeout', () => {
       await server.close();
     }
   });
+
+  it('the connection that moves the clock (MOCKCLOCK TICK) is not closed by the move it makes', async () => {
+    const server = await serve({ clock: createFakeClock({ now: 3_000_000 }) });
+    const control = await RawClient.connect(server.port);
+    const idle = await RawClient.connect(server.port);
+    try {
+      await control.call('CONFIG', 'SET', 'timeout', '1');
+      expect(await control.call('MOCKCLOCK', 'TICK', '5000')).toBe(':3005000\r\n');
+      expect(await closedWithin(idle, 1000)).toBe(true);
+      expect(control.closed).toBe(false);
+      expect(await control.call('PING')).toBe('+PONG\r\n');
+    } finally {
+      control.close();
+      idle.close();
+      await server.close();
+    }
+  });
+
+  it('CLIENT LIST idle counts whole seconds (unixtime − lastinteraction), as the timeout does', async () => {
+    const server = await serve({ clock: createFakeClock({ now: 2_000_000_000_900 }) });
+    const a = await RawClient.connect(server.port);
+    const b = await RawClient.connect(server.port);
+    try {
+      await b.call('CLIENT', 'SETNAME', 'b');
+      await server.tick(1_200); // 1.2 s later, two second boundaries apart: idle=2 (Redis), as age
+      expect(await a.call('CLIENT', 'LIST')).toMatch(/ name=b age=2 idle=2 /);
+    } finally {
+      a.close();
+      b.close();
+      await server.close();
+    }
+  });
+
+  it('an in-process subscriber that gets a message is active (CLIENT LIST idle=0)', async () => {
+    const server = await serve({ clock: createFakeClock({ now: 4_000_000 }) });
+    const sub = new Redis({ port: server.port });
+    const admin = await RawClient.connect(server.port);
+    try {
+      await sub.client('SETNAME', 'sub');
+      const got = new Promise((resolve) => sub.on('message', resolve));
+      await sub.subscribe('ch');
+      await server.tick(5_000);
+      await admin.call('PUBLISH', 'ch', 'hi');
+      await got;
+      expect(await admin.call('CLIENT', 'LIST')).toMatch(/ name=sub age=5 idle=0 /);
+    } finally {
+      sub.disconnect();
+      admin.close();
+      await server.close();
+    }
+  });
+
+  it('a clock whose schedule() throws does not end the process: connections are served, nothing closes', async () => {
+    const throwing = { now: () => 5_000_000, schedule: () => { throw new Error('boom'); }, kind: 'custom' as const };
+    const server = await serve({ clock: throwing as never, config: { timeout: '1' } });
+    const c = await RawClient.connect(server.port);
+    try {
+      expect(await c.call('PING')).toBe('+PONG\r\n');
+      expect(await c.call('CONFIG', 'SET', 'timeout', '2')).toBe('+OK\r\n');
+    } finally {
+      c.close();
+      await server.close();
+    }
+  });
+
+  it('a timeout set on an in-process server does not keep the process alive once the clients are gone', () => {
+    const entry = path.join(__dirname, '../../dist/cjs-entry.js');
+    const script = `const Redis = require(${JSON.stringify(entry)}); (async () => { const a = new Redis({ port: 58_330 }); await a.config('SET', 'timeout', '30'); await a.ping(); a.disconnect(); })();`;
+    const started = Date.now();
+    const run = spawnSync(process.execPath, ['-e', script], { timeout: 20_000, encoding: 'utf8' });
+    expect(run.status).toBe(0);
+    expect(Date.now() - started).toBeLessThan(10_000); // (it waited the 30 s of the timeout)
+  }, 30_000);
 });

@@ -18,7 +18,7 @@
  */
 import { StreamsMockError } from 'ioredis-mock-streams';
 import { serve } from 'ioredis-mock-streams/server';
-import { createFakeClock } from 'ioredis-mock-streams';
+import Redis, { createFakeClock } from 'ioredis-mock-streams';
 import { serverArguments } from '../../lib/cli';
 import { RawClient } from '../server/raw-client';
 
@@ -31,6 +31,9 @@ describe('serve() options of the wrong shape are refused at the call', () => {
     [{ maxBulkLen: 1000 }, 'serve: maxBulkLen must be a whole number of bytes (proto-max-bulk-len, at least 1048576), got 1000'],
     [{ clockCommand: 'yes' }, 'serve: clockCommand must be true or false, got yes'],
     [{ cluster: 'x' }, 'serve: cluster must be true or a number of masters 1-1000, got x'],
+    [{ host: '' }, `serve: host must be an interface address such as '127.0.0.1', got ""`],
+    [{ config: [] }, 'serve: config must be an object of CONFIG parameters and values'],
+    [{ config: null }, 'serve: config must be an object of CONFIG parameters and values'],
     [{ password: 'a', config: { requirepass: 'b' } }, 'serve: the password option and config requirepass say different things; give one of them'],
   ])('serve(%j) rejects with a StreamsMockError', async (options, message) => {
     const started = serve(options as never);
@@ -119,6 +122,25 @@ describe('the clock control', () => {
     } finally {
       a.close();
       b.close();
+      await server.close();
+    }
+  });
+
+  it('waitForBlocked counts the in-process clients of the server too, and checks its options', async () => {
+    const server = await serve();
+    const local = new Redis({ port: server.port });
+    try {
+      await expect(server.waitForBlocked(1, 50 as never)).rejects.toThrow('options must be an object such as { timeoutMs: 5000 }');
+      await expect(server.waitForBlocked(1, { bogus: 1 } as never)).rejects.toThrow('unknown option "bogus" (the one option is timeoutMs)');
+      const popped = local.blpop('q', 0);
+      await expect(server.waitForBlocked(1, { timeoutMs: Infinity })).resolves.toBeUndefined();
+      expect(server.blockedCount).toBe(1);
+      const writer = local.duplicate();
+      await writer.rpush('q', 'x');
+      await expect(popped).resolves.toEqual(['q', 'x']);
+      writer.disconnect();
+    } finally {
+      local.disconnect();
       await server.close();
     }
   });

@@ -1092,6 +1092,8 @@ function emitMessage(
   args: unknown[],
 ): boolean {
   let heard = false;
+  // delivered to this client: an interaction of its connection (CLIENT LIST idle, CONFIG timeout)
+  (redis[CONN] as Connection | undefined)?.noteWrite();
   if (event.startsWith('p')) {
     const [pattern, channel, message] = args;
     const p = asString(pattern);

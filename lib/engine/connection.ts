@@ -666,6 +666,15 @@ export class Connection {
     addBuiltinDirty(this, name, argc, writes);
   }
 
+  /**
+   * A reply or push was written to this client now (a blocked call's reply, a pub/sub message
+   * a front end delivered itself): an interaction, as Redis's writeToClient sets lastinteraction
+   * (CLIENT LIST `idle`, CONFIG `timeout`).
+   */
+  noteWrite(): void {
+    this.lastInteractionAt = this.ks.clock.now();
+  }
+
   /** A front end ran `name` itself (ioredis-mock's built-ins): CLIENT LIST `cmd` and `idle`. */
   noteCommand(name: string): void {
     this.lastCommand = name;

@@ -121,6 +121,8 @@ export class ServerState {
   busyScript: BusyScript | null = null;
   /** CONFIG `timeout` is set (not 0): idle connections are closed (./idle-timeout.ts). */
   idleTimeoutOn = false;
+  /** The connection whose MOCKCLOCK is moving the clock now (active while its command runs). */
+  clockMover: object | null = null;
   /**
    * Pub/sub messages published for ioredis clients and not delivered yet (ioredis-mock's listeners
    * deliver through `process.nextTick`: lib/engine/commands/pubsub.ts publishMessage collects

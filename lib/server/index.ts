@@ -27,7 +27,8 @@ import { CommandError } from '../errors';
 import { DATABASES } from '../engine/index';
 import { parseRedisVersion, type RedisVersion } from '../version';
 import type { ClockControl } from '../commands/server/mockclock';
-import { createConnection, serverFor } from '../engine/index';
+import { createConnection, openConnections, serverFor } from '../engine/index';
+import { performance } from 'perf_hooks';
 import { Session } from './session';
 import { ClusterState } from '../engine/cluster';
 import { ConfigSetError, ServerConfig } from '../config/server-config';
@@ -161,7 +162,12 @@ function checkServeOptions(options: ServeOptions): void {
     if (!SERVE_OPTIONS.includes(name)) throw new StreamsMockError(`serve: unknown option ${JSON.stringify(name)} (known: ${SERVE_OPTIONS.join(', ')}; CONFIG parameters go in config: { … })`);
   }
   const o = options as Record<string, unknown>;
-  if (o.host !== undefined && typeof o.host !== 'string') throw new StreamsMockError(`serve: host must be a string (an interface address), got ${typeof o.host}`);
+  if (o.host !== undefined && (typeof o.host !== 'string' || o.host === '')) {
+    throw new StreamsMockError(`serve: host must be an interface address such as '127.0.0.1', got ${JSON.stringify(o.host)}`);
+  }
+  if (o.config !== undefined && (typeof o.config !== 'object' || o.config === null || Array.isArray(o.config))) {
+    throw new StreamsMockError(`serve: config must be an object of CONFIG parameters and values ({ save: '' }), got ${Array.isArray(o.config) ? 'an array' : String(o.config)}`);
+  }
   if (o.password !== undefined && typeof o.password !== 'string') throw new StreamsMockError(`serve: password must be a string, got ${typeof o.password}`);
   for (const flag of ['clockCommand', 'warnUndeclaredKeys']) {
     if (o[flag] !== undefined && typeof o[flag] !== 'boolean') throw new StreamsMockError(`serve: ${flag} must be true or false, got ${String(o[flag])}`);
@@ -319,7 +325,13 @@ export async function serve(options: ServeOptions = {}): Promise<RedisServer> {
   const control = controlFor(clock);
   const sessions = new Set<Session>();
   const connections = new Set<{ blocked: boolean; closed: boolean }>();
-  const blockedCount = () => [...connections].filter((c) => !c.closed && c.blocked).length;
+  // every client of the server: its sockets' and in-process fake clients made with its port (as
+  // INFO blocked_clients counts them)
+  const blockedCount = () => {
+    let n = 0;
+    for (const c of openConnections()) if (c.server === state && !c.closed && c.blocked) n++;
+    return n;
+  };
   const blockedWaiters: { count: number; resolve: () => void; reject: (e: Error) => void }[] = [];
   const checkBlocked = () => {
     if (blockedWaiters.length === 0) return;
@@ -440,30 +452,43 @@ export async function serve(options: ServeOptions = {}): Promise<RedisServer> {
       if (!Number.isInteger(count) || count < 0) {
         return Promise.reject(new StreamsMockError(`waitForBlocked(count) needs an integer >= 0, got ${String(count)}`));
       }
-      const timeoutMs = options?.timeoutMs ?? 2000;
+      if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+        return Promise.reject(new StreamsMockError(`waitForBlocked(count, options): options must be an object such as { timeoutMs: 5000 }, got ${String(options)}`));
+      }
+      const unknown = Object.keys(options).find((k) => k !== 'timeoutMs');
+      if (unknown !== undefined) return Promise.reject(new StreamsMockError(`waitForBlocked(count, options): unknown option ${JSON.stringify(unknown)} (the one option is timeoutMs)`));
+      const timeoutMs = options.timeoutMs ?? 2000;
       if (!(typeof timeoutMs === 'number' && timeoutMs >= 0)) {
-        return Promise.reject(new StreamsMockError(`waitForBlocked(count, { timeoutMs }) needs ms >= 0, got ${String(timeoutMs)}`));
+        return Promise.reject(new StreamsMockError(`waitForBlocked(count, { timeoutMs }) needs ms >= 0 (Infinity: no limit), got ${String(timeoutMs)}`));
       }
       if (blockedCount() >= count) return Promise.resolve();
       if (closed) return Promise.reject(new StreamsMockError('waitForBlocked(): the server is closed'));
       return new Promise<void>((resolve, reject) => {
-        // real timers (fake ones installed by the test would never fire it)
-        const timer = realSetTimeout(() => {
-          done();
-          const n = blockedCount();
-          reject(new StreamsMockError(`waitForBlocked(${count}): ${n} client${n === 1 ? ' is' : 's are'} blocked after ${timeoutMs} ms`));
-        }, timeoutMs);
+        // checked as this server's clients send requests, and every ms of real time (real timers:
+        // fake ones installed by the test would never fire; in-process clients send no requests here)
+        const started = performance.now();
+        let timer: ReturnType<typeof realSetTimeout> | undefined;
         const waiter = {
           count,
           resolve: () => (done(), resolve()),
           reject: (e: Error) => (done(), reject(e)),
         };
         const done = () => {
-          realClearTimeout(timer);
+          if (timer !== undefined) realClearTimeout(timer);
           const i = blockedWaiters.indexOf(waiter);
           if (i >= 0) blockedWaiters.splice(i, 1);
         };
+        const poll = () => {
+          if (blockedCount() >= count) return waiter.resolve();
+          const waited = performance.now() - started;
+          if (waited >= timeoutMs) {
+            const n = blockedCount();
+            return waiter.reject(new StreamsMockError(`waitForBlocked(${count}): ${n} client${n === 1 ? ' is' : 's are'} blocked after ${timeoutMs} ms`));
+          }
+          timer = realSetTimeout(poll, 1);
+        };
         blockedWaiters.push(waiter);
+        poll();
       });
     },
     now: () => clock.now(),

@@ -136,8 +136,9 @@ export function clientInfoLine(c: Connection, viewer: Connection): string {
     ['laddr', c.laddr],
     ['fd', 7 + (c.id % 10000)],
     ['name', cStringOf(c.name ?? '')], // %s: up to a NUL byte (a name may hold one from 7.2)
-    ['age', Math.max(0, Math.floor((now - c.createdAt) / 1000))],
-    ['idle', Math.max(0, Math.floor((now - c.lastInteraction) / 1000))],
+    // whole seconds on both sides (Redis: server.unixtime - c->ctime / c->lastinteraction, time_t)
+    ['age', Math.max(0, Math.floor(now / 1000) - Math.floor(c.createdAt / 1000))],
+    ['idle', Math.max(0, Math.floor(now / 1000) - Math.floor(c.lastInteraction / 1000))],
     ['flags', flags],
     ['db', c.db],
     ['sub', channels],

@@ -201,7 +201,19 @@ export const specs: readonly ConnectionCommandSpec[] = [
     arity: -2,
     noScript: true,
     // runs only where `available` (lib/engine/commands/index.ts): the server has a clock control
-    run: (conn, argv): Reply => mockclock().mockclockReply(argv, conn.server.clockControl!),
+    run: (conn, argv): Reply => {
+      // timers the move fires (BLOCK timeouts, expiries, CONFIG timeout's idle check) see this
+      // connection as active: it is running a command, and its reply is written after the move
+      const server = conn.server;
+      const outer = server.clockMover;
+      server.clockMover = conn;
+      try {
+        return mockclock().mockclockReply(argv, server.clockControl!);
+      } finally {
+        server.clockMover = outer;
+        conn.noteWrite();
+      }
+    },
   },
   {
     name: 'time',

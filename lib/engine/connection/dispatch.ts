@@ -269,9 +269,7 @@ export function block(conn: Connection, ks: Keyspace, request: BlockRequest, arg
   });
   const done = () => {
     conn.blockedCalls--;
-    // its reply (served, timed out, or an error) is written now: an interaction (Redis
-    // writeToClient sets lastinteraction), for CLIENT LIST idle and CONFIG timeout
-    conn.lastInteractionAt = conn.ks.clock.now();
+    conn.noteWrite(); // its reply (served, timed out, or an error) is written now
     if (conn.server.idleTimeoutOn) ensureIdleCheck(conn.server); // idle-eligible again
   };
   p.then(done, done);

@@ -17,9 +17,7 @@ export function onPush(conn: Connection, listener: (msg: Reply) => void): () => 
 /** Deliver an out-of-band reply to the push listeners. */
 export function push(conn: Connection, msg: Reply): void {
   if (!conn.pushListeners || conn.isClosed) return;
-  // a write to the client is an interaction (Redis writeToClient sets lastinteraction): CLIENT
-  // LIST idle, and CONFIG timeout's idleness, count from it
-  conn.lastInteractionAt = conn.ks.clock.now();
+  conn.noteWrite(); // CLIENT LIST idle and CONFIG timeout count from it
   for (const l of conn.pushListeners) l(msg);
 }
 
