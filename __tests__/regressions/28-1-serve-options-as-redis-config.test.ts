@@ -34,6 +34,7 @@ describe('serve() options of the wrong shape are refused at the call', () => {
     [{ host: '' }, `serve: host must be an interface address such as '127.0.0.1', got ""`],
     [{ config: [] }, 'serve: config must be an object of CONFIG parameters and values'],
     [{ config: null }, 'serve: config must be an object of CONFIG parameters and values'],
+    [{ clock: { now: () => 'x', schedule: () => ({ cancel() {} }) } }, 'clock.now() returned "x"'],
     [{ password: 'a', config: { requirepass: 'b' } }, 'serve: the password option and config requirepass say different things; give one of them'],
   ])('serve(%j) rejects with a StreamsMockError', async (options, message) => {
     const started = serve(options as never);

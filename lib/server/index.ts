@@ -20,7 +20,7 @@
  */
 import * as net from 'net';
 import { AdjustableClock } from '../clock/adjustable-clock';
-import { type Clock, StreamsMockError } from '../clock/clock';
+import { type Clock, StreamsMockError, readNow } from '../clock/clock';
 import { FakeClock } from '../clock/fake-clock';
 import { realClearTimeout, realSetImmediate, realSetTimeout } from '../clock/real-timers';
 import { CommandError } from '../errors';
@@ -321,6 +321,7 @@ export async function serve(options: ServeOptions = {}): Promise<RedisServer> {
   if (!clock || typeof clock.now !== 'function' || typeof clock.schedule !== 'function') {
     throw new StreamsMockError('serve: clock must implement now() and schedule(fn, ms); use createFakeClock()');
   }
+  readNow(clock); // a clock answering no time fails here (StreamsMockError), not at each command
   const ownsClock = options.clock === undefined;
   const control = controlFor(clock);
   const sessions = new Set<Session>();
