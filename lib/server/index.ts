@@ -386,6 +386,13 @@ export async function serve(options: ServeOptions = {}): Promise<RedisServer> {
   const streams = { clock, redisVersion };
   for (let db = 0; db < DATABASES; db++) state.keyspace(db).configure(streams);
 
+  // proto-max-bulk-len as a number, kept in step with CONFIG (the parser reads it at each bulk)
+  let maxBulkLen = Number(state.config.get('proto-max-bulk-len'));
+  const onConfig = (name: string | null) => {
+    if (name === null || name === 'proto-max-bulk-len') maxBulkLen = Number(state.config.get('proto-max-bulk-len'));
+  };
+  state.config.listeners.add(onConfig);
+
   listeners.forEach((tcp, node) => {
     const nodePort = ports[node];
     tcp.on('connection', (socket) => {
@@ -407,8 +414,8 @@ export async function serve(options: ServeOptions = {}): Promise<RedisServer> {
       });
       const session = new Session(socket, conn, {
         stats: state.stats,
-        // read at each request: CONFIG SET proto-max-bulk-len applies to open connections too
-        maxBulkLen: () => Number(state.config.get('proto-max-bulk-len')),
+        // read at each bulk: CONFIG SET proto-max-bulk-len applies to open connections too
+        maxBulkLen: () => maxBulkLen,
         onClose: () => {
           sessions.delete(session);
           connections.delete(conn);
@@ -514,6 +521,7 @@ export async function serve(options: ServeOptions = {}): Promise<RedisServer> {
       for (const ks of state.keyspaces()) ks.reset();
       for (const w of blockedWaiters.splice(0)) w.reject(new StreamsMockError('waitForBlocked(): the server was closed'));
       state.tcpPort = 0;
+      state.config.listeners.delete(onConfig);
       state.clockControl = null;
       state.cluster = null;
       if (ownsClock && clock instanceof AdjustableClock) clock.cancelAll();
