@@ -3,7 +3,7 @@
  * of a fake client, and the same view for the other front ends' keyspaces.
  */
 import { StreamsMockError, type Clock } from '../clock/clock';
-import { realSetTimeout } from '../clock/real-timers';
+import { waitForCount } from '../clock/wait-for-count';
 import type { Keyspace, KeyspaceOptions } from './keyspace';
 
 /** What a test can read and change of a client's keyspace (host:port/db). */
@@ -70,18 +70,8 @@ export function keyspaceView(ks: Keyspace): StreamsKeyspace {
       if (!(typeof timeoutMs === 'number' && timeoutMs >= 0)) {
         return Promise.reject(new StreamsMockError(`waitForBlocked(count, { timeoutMs }) needs ms >= 0, got ${String(timeoutMs)}`));
       }
-      return new Promise<void>((resolve, reject) => {
-        let waited = 0;
-        const check = () => {
-          if (ks.blocking.size >= count) return resolve();
-          if (waited >= timeoutMs) {
-            return reject(new StreamsMockError(`waitForBlocked(${count}): ${ks.blocking.size} call${ks.blocking.size === 1 ? ' is' : 's are'} blocked after ${timeoutMs} ms`));
-          }
-          waited += 1;
-          realSetTimeout(check, 1);
-        };
-        check();
-      });
+      const n = (k: number) => `${k} call${k === 1 ? ' is' : 's are'} blocked`;
+      return waitForCount(count, () => ks.blocking.size, timeoutMs, `waitForBlocked(${count})`, n).promise;
     },
     setClock: (clock) => ks.setClock(clock),
     setRedisVersion: (v) => ks.setRedisVersion(v),

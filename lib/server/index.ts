@@ -22,13 +22,13 @@ import * as net from 'net';
 import { AdjustableClock } from '../clock/adjustable-clock';
 import { type Clock, StreamsMockError, readNow } from '../clock/clock';
 import { FakeClock } from '../clock/fake-clock';
-import { realClearTimeout, realSetImmediate, realSetTimeout } from '../clock/real-timers';
+import { realSetImmediate } from '../clock/real-timers';
+import { type CountWait, waitForCount } from '../clock/wait-for-count';
 import { CommandError } from '../errors';
 import { DATABASES } from '../engine/index';
 import { parseRedisVersion, type RedisVersion } from '../version';
 import type { ClockControl } from '../commands/server/mockclock';
 import { createConnection, openConnections, serverFor } from '../engine/index';
-import { performance } from 'perf_hooks';
 import { Session } from './session';
 import { ClusterState } from '../engine/cluster';
 import { ConfigSetError, ServerConfig } from '../config/server-config';
@@ -333,14 +333,8 @@ export async function serve(options: ServeOptions = {}): Promise<RedisServer> {
     for (const c of openConnections()) if (c.server === state && !c.closed && c.blocked) n++;
     return n;
   };
-  const blockedWaiters: { count: number; resolve: () => void; reject: (e: Error) => void }[] = [];
-  const checkBlocked = () => {
-    if (blockedWaiters.length === 0) return;
-    const n = blockedCount();
-    for (const w of [...blockedWaiters]) {
-      if (n >= w.count) w.resolve();
-    }
-  };
+  // waitForBlocked calls pending (rejected when the server closes)
+  const blockedWaits = new Set<CountWait>();
   const masters = options.cluster === true ? 3 : options.cluster === false || options.cluster === undefined ? 0 : options.cluster;
   if (!Number.isInteger(masters) || masters < 0 || masters > 1000) {
     throw new StreamsMockError(`serve: cluster must be true or a number of masters 1-1000 (false or 0: a single server), got ${String(options.cluster)}`);
@@ -420,7 +414,6 @@ export async function serve(options: ServeOptions = {}): Promise<RedisServer> {
           sessions.delete(session);
           connections.delete(conn);
         },
-        onActivity: checkBlocked,
       });
       conn.buffers = () => session.buffers();
       sessions.add(session);
@@ -471,33 +464,11 @@ export async function serve(options: ServeOptions = {}): Promise<RedisServer> {
       }
       if (blockedCount() >= count) return Promise.resolve();
       if (closed) return Promise.reject(new StreamsMockError('waitForBlocked(): the server is closed'));
-      return new Promise<void>((resolve, reject) => {
-        // checked as this server's clients send requests, and every ms of real time (real timers:
-        // fake ones installed by the test would never fire; in-process clients send no requests here)
-        const started = performance.now();
-        let timer: ReturnType<typeof realSetTimeout> | undefined;
-        const waiter = {
-          count,
-          resolve: () => (done(), resolve()),
-          reject: (e: Error) => (done(), reject(e)),
-        };
-        const done = () => {
-          if (timer !== undefined) realClearTimeout(timer);
-          const i = blockedWaiters.indexOf(waiter);
-          if (i >= 0) blockedWaiters.splice(i, 1);
-        };
-        const poll = () => {
-          if (blockedCount() >= count) return waiter.resolve();
-          const waited = performance.now() - started;
-          if (waited >= timeoutMs) {
-            const n = blockedCount();
-            return waiter.reject(new StreamsMockError(`waitForBlocked(${count}): ${n} client${n === 1 ? ' is' : 's are'} blocked after ${timeoutMs} ms`));
-          }
-          timer = realSetTimeout(poll, 1);
-        };
-        blockedWaiters.push(waiter);
-        poll();
-      });
+      const wait = waitForCount(count, blockedCount, timeoutMs, `waitForBlocked(${count})`, (n) => `${n} client${n === 1 ? ' is' : 's are'} blocked`);
+      blockedWaits.add(wait);
+      const forget = () => void blockedWaits.delete(wait);
+      wait.promise.then(forget, forget);
+      return wait.promise;
     },
     now: () => clock.now(),
     tick: (ms) => moveClock((c) => c.tick(ms)),
@@ -519,7 +490,7 @@ export async function serve(options: ServeOptions = {}): Promise<RedisServer> {
       state.busyScript?.abort?.(); // a script running in slices stops (as SHUTDOWN NOSAVE)
       for (const s of [...sessions]) s.destroy();
       for (const ks of state.keyspaces()) ks.reset();
-      for (const w of blockedWaiters.splice(0)) w.reject(new StreamsMockError('waitForBlocked(): the server was closed'));
+      for (const w of blockedWaits) w.cancel(new StreamsMockError('waitForBlocked(): the server was closed'));
       state.tcpPort = 0;
       state.config.listeners.delete(onConfig);
       state.clockControl = null;

@@ -106,8 +106,6 @@ export interface SessionOptions {
   maxBulkLen?: number | (() => number);
   /** Called once when the session ends. */
   onClose?: () => void;
-  /** Called after the session submitted requests (the server checks `waitForBlocked`). */
-  onActivity?: () => void;
 }
 
 /** Replies are joined into one socket write up to this many bytes. */
@@ -179,11 +177,7 @@ export class Session {
 
   /** Take and submit requests until more bytes are needed, or a pause/stop. */
   private pump(): void {
-    try {
-      this.pumpRequests();
-    } finally {
-      this.options.onActivity?.();
-    }
+    this.pumpRequests();
   }
 
   private pumpRequests(): void {
