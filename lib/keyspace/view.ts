@@ -3,7 +3,6 @@
  * of a fake client, and the same view for the other front ends' keyspaces.
  */
 import { StreamsMockError, type Clock } from '../clock/clock';
-import { waitForCount } from '../clock/wait-for-count';
 import type { Keyspace, KeyspaceOptions } from './keyspace';
 
 /** What a test can read and change of a client's keyspace (host:port/db). */
@@ -71,6 +70,9 @@ export function keyspaceView(ks: Keyspace): StreamsKeyspace {
         return Promise.reject(new StreamsMockError(`waitForBlocked(count, { timeoutMs }) needs ms >= 0, got ${String(timeoutMs)}`));
       }
       const n = (k: number) => `${k} call${k === 1 ? ' is' : 's are'} blocked`;
+      // loaded on first use: off the package's import path (__tests__/adapter/startup.test.ts)
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { waitForCount } = require('../clock/wait-for-count') as typeof import('../clock/wait-for-count');
       return waitForCount(count, () => ks.blocking.size, timeoutMs, `waitForBlocked(${count})`, n).promise;
     },
     setClock: (clock) => ks.setClock(clock),
