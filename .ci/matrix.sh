@@ -161,8 +161,10 @@ fi
 # (a loop that outlives its test must stop: without that the run never exits; the step timeout
 # ends it)
 # (the files by glob: Node 22 and later read a directory given to --test as a file path)
+# (and as a CommonJS preload: `--require`, the entry's require condition)
 launch node-test-ioredis6 node-test ioredis@6.0.0 -- \
-  sh -c "node --import ioredis-mock-streams/register --test --test-timeout=$TEST_TIMEOUT tests/*.test.*"
+  sh -c "node --import ioredis-mock-streams/register --test --test-timeout=$TEST_TIMEOUT tests/*.test.* &&
+    node --require ioredis-mock-streams/register --test --test-timeout=$TEST_TIMEOUT tests/*.test.*"
 launch esm-ts-ioredis6 esm-ts typescript@5.9.3 @types/node@20.19.43 ioredis@6.0.0 -- \
   sh -c 'npx tsc -p tsconfig.bundler.json && npx tsc -p tsconfig.nodenext.json && node out/main.js'
 launch esm-ts-ioredis5 esm-ts typescript@5.9.3 @types/node@20.19.43 ioredis@5.11.1 -- \
