@@ -213,6 +213,12 @@ function watchProcess(watched: number, stop: () => void): ReturnType<typeof setI
   return timer;
 }
 
+/**
+ * The parameters redis-server's configuration takes with several arguments (config.c, flag
+ * MULTI_ARG_CONFIG, the same on 7.0 and the post-7.4 tree); `slaveof` is replicaof's alias.
+ */
+const MULTI_ARG_PARAMS = new Set(['save', 'client-output-buffer-limit', 'oom-score-adj-values', 'bind', 'replicaof', 'slaveof', 'latency-tracking-info-percentiles', 'shutdown-on-sigint', 'shutdown-on-sigterm']);
+
 /** `serve`: start the RESP server and wait for SIGINT/SIGTERM. Resolves with the exit code. */
 /**
  * redis-server's command-line configuration (`--name value [value …]`, every word up to the next
@@ -239,6 +245,9 @@ export function serverArguments(args: readonly string[], hostGiven: boolean): { 
     // the post-7.4 build); any other parameter named without a value is the wrong number of arguments
     if (values.length === 0 && name === 'save') values.push('');
     if (values.length === 0) throw new Error(`--${name}: Bad directive or wrong number of arguments`);
+    // redis-server takes several words only for its multi-argument parameters (`--save 900 1`);
+    // `--requirepass a b` is "wrong number of arguments" (config.c MULTI_ARG_CONFIG)
+    if (values.length > 1 && !MULTI_ARG_PARAMS.has(name)) throw new Error(`--${name} ${values.join(' ')}: wrong number of arguments`);
     config[name] = values.join(' ');
   }
   return host === undefined ? { config } : { config, host };

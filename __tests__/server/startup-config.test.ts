@@ -91,4 +91,14 @@ describe('serve --<name> <value…> (the CLI arguments as redis-server takes the
     expect(() => serverArguments(['stray'], false)).toThrow('unexpected argument "stray"');
     expect(() => serverArguments(['--appendonly'], false)).toThrow('--appendonly: Bad directive or wrong number of arguments');
   });
+
+  it('refuses several words for a one-argument parameter, as redis-server does ("wrong number of arguments")', () => {
+    // redis-server 7.0.15: `--requirepass a b` → FATAL CONFIG FILE ERROR … wrong number of arguments
+    expect(() => serverArguments(['--requirepass', 'a', 'b'], false)).toThrow('--requirepass a b: wrong number of arguments');
+    expect(() => serverArguments(['--maxmemory', '1', '2'], false)).toThrow('wrong number of arguments');
+    // its multi-argument parameters (and one argument holding spaces) are taken
+    expect(serverArguments(['--shutdown-on-sigint', 'nosave', 'now', '--requirepass', 'a b', '--client-output-buffer-limit', 'pubsub', '0', '0', '0'], false)).toEqual({
+      config: { 'shutdown-on-sigint': 'nosave now', requirepass: 'a b', 'client-output-buffer-limit': 'pubsub 0 0 0' },
+    });
+  });
 });
