@@ -256,14 +256,19 @@ export function setStatus(redis: Instance, status: string, arg?: unknown): Promi
   return (afterReplies() ?? Promise.resolve()).then(() => emitOwn(redis, status, arg));
 }
 
-/** The connection options of an instance: its keyspace, key prefix, name, notifications. */
-export function connectionOptionsOf(redis: Instance, options: any, emulators: EmulatorTable): ConnectionOptions {
+/**
+ * The connection options of an instance: its keyspace, key prefix, name, notifications. `first`:
+ * the client's first connection (its constructor), the one that applies its `streams` option to
+ * the keyspace; a reconnection or `connect()` after a close does not apply it again (a clock or
+ * version set since with `streamsKeyspace(...).setClock()`/`setRedisVersion()` stays).
+ */
+export function connectionOptionsOf(redis: Instance, options: any, emulators: EmulatorTable, first = false): ConnectionOptions {
   return {
     host: options?.host ?? 'localhost',
     port: Number(options?.port ?? 6379),
     // a new connection is in db 0: the handshake sends SELECT (dbOfClient meanwhile)
     db: 0,
-    streams: parseStreamsOptions(options?.streams),
+    streams: first ? parseStreamsOptions(options?.streams) : undefined,
     streamsDb: Number(options?.db ?? 0), // the keyspace of the db the client selects
     // keyPrefix is the front end's: it prefixes the arguments ioredis's command table marks as
     // keys (keys.ts applyKeyPrefix), as real ioredis does on the client side, for every command
@@ -774,14 +779,34 @@ export function deferUntilReady<T>(redis: Instance, name: string, run: () => Pro
     // a …Buffer one (quitBuffer)
     return Promise.resolve((buffers ? Buffer.from('OK') : 'OK') as T);
   }
-  return new Promise<T>((resolve, reject) => {
+  const outer: Promise<T> = new Promise<T>((resolve, reject) => {
     held.push({
-      run: () => run().then(resolve, reject),
+      run: () => {
+        const inner = run();
+        // a command that blocked once it ran: quiet as its own reply is (quietOnClose)
+        if (quietOnClose.has(inner)) quiet(outer);
+        inner.then(resolve, reject);
+      },
       fail: failed === undefined ? reject : (err) => failed(err).then(resolve, reject),
       select: hold.sentInDb ?? redis[CONDITION]?.select,
       isSelect: opensWithSelect,
     });
   });
+  return outer;
+}
+
+/**
+ * The replies of blocked calls (and the promises given for them): a rejection nobody handles is
+ * no unhandled rejection. A blocked call of a test's client is rejected when the test setup
+ * closes that client at the test's end, which a real server never does; any other command's
+ * error nobody handles is one, as with ioredis.
+ */
+export const quietOnClose = new WeakSet<Promise<unknown>>();
+
+/** Marks `p` as in `quietOnClose` and handles its rejection. */
+export function quiet(p: Promise<unknown>): void {
+  quietOnClose.add(p);
+  p.catch(noop);
 }
 
 /** How `deferUntilReady` holds a command or batch. */
@@ -822,7 +847,7 @@ export function openInstance(redis: Instance, options: any, emulators: EmulatorT
   ) {
     throw new Error('The "resp3" replyMapping is only supported with protocol 3');
   }
-  const conn = new Connection(connectionOptionsOf(redis, options, emulators));
+  const conn = new Connection(connectionOptionsOf(redis, options, emulators, true));
   redis[HANDSHAKE_DB] = Number(options?.db ?? 0);
   attachInvalidationSink(redis, conn);
   redis[CONN] = conn;

@@ -34,7 +34,7 @@ import { mendBuiltinReply } from './builtin-replies';
 import { installedIoredisAtLeast, installedIoredisMajor, ioredisMajorKnown, privateIoredisModule } from './command-table';
 import { applyKeyPrefix } from './keys';
 import { errorCommandArgs } from './redact';
-import { CONN, autoConnect, closeInstance, closingByClient, deferUntilReady, flushedByLoss, notSetUpError, quitAnsweredWhileClosing, quitSent, recordedDb, rejectedOnceClosed, rejectedWhenClosed, selectAsIoredis61, selectNoted } from './lifecycle';
+import { CONN, autoConnect, closeInstance, closingByClient, deferUntilReady, flushedByLoss, notSetUpError, quiet, quietOnClose, quitAnsweredWhileClosing, quitSent, recordedDb, rejectedOnceClosed, rejectedWhenClosed, selectAsIoredis61, selectNoted } from './lifecycle';
 import { delivered, macrotaskTiming } from './delivery';
 import { withClientTimeouts } from './command-timeouts';
 
@@ -42,7 +42,6 @@ import { withClientTimeouts } from './command-timeouts';
 type Instance = any;
 type Callback = (err: unknown, result?: unknown) => void;
 
-const noop = () => undefined;
 
 /**
  * ioredis's node-style callback on a command promise, as its `standard-as-callback` attaches it:
@@ -304,7 +303,7 @@ export function executeArgv(redis: Instance, conn: Connection, argv: string[], b
     (r) => encode(r),
     (err) => resentAfterLoss(redis, conn, argv, buffers, err, sentInDb),
   );
-  later.catch(noop);
+  // no catch of its own: an error nobody handles is an unhandled rejection, as with ioredis
   return inOrder(conn, later);
 }
 
@@ -375,7 +374,7 @@ function blockedReply(redis: Instance, conn: Connection, argv: string[], buffers
   );
   // A blocked call released by disconnect()/reset must not become an unhandled rejection
   // when the test never awaited it; callers that await it still see the rejection.
-  blocked.catch(noop);
+  quiet(blocked);
   blockedReplies.set(conn, blocked);
   return blocked;
 }
@@ -436,6 +435,7 @@ function inOrder(conn: Connection, reply: Promise<unknown>): Promise<unknown> {
     () => reply,
     () => reply,
   );
+  if (quietOnClose.has(reply)) quiet(next);
   hold(conn, next);
   return next;
 }
@@ -458,9 +458,9 @@ function deferred(verdict: Exclude<SpinVerdict, 'run'>, run: () => Promise<unkno
  */
 function heldUntilReady(redis: Instance, emulators: EmulatorTable, name: string, again: () => Promise<unknown>, buffers = false): Promise<unknown> | null {
   if (redis?.status === 'wait' && redis[CONN] !== undefined) autoConnect(redis, emulators);
-  const held = deferUntilReady(redis, name, again, buffers);
-  if (held !== null) held.catch(noop);
-  return held;
+  // the caller's promise (no catch of its own: a command sent before `ready` whose error nobody
+  // handles is an unhandled rejection, as ioredis's offline queue makes it)
+  return deferUntilReady(redis, name, again, buffers);
 }
 
 /** A stream command from a method, `call()` or `send_command()`; `name` as sent. */
@@ -958,11 +958,10 @@ function runBuiltinCommandNow(redis: Instance, emulators: EmulatorTable, name: s
       return Promise.reject(err);
     }
   }
-  const later = conn.enqueue(() =>
+  // no catch of its own: an error nobody handles is an unhandled rejection, as with ioredis
+  return conn.enqueue(() =>
     conn.inMulti ? queueBuiltin(redis, conn, name, base, processed) : runBuiltinNow(redis, conn, name, base, emulator, processed),
   );
-  later.catch(noop);
-  return later;
 }
 
 // ---------------------------------------------------------------------------------------------
