@@ -272,9 +272,14 @@ class Redis extends (RedisMockBase as unknown as new (options?: object) => objec
     return new Redis(...args);
   }
 
-  /** A new client with this one's options (its own connection to the same keyspace). */
+  /**
+   * A new client with this one's options (its own connection to the same keyspace). Its `streams`
+   * option (clock, Redis version) is not applied to the keyspace again, unless `override` gives
+   * one: a clock or version set since (`streamsKeyspace(redis).setClock()`) stays.
+   */
   duplicate(override?: object): Redis {
-    return new Redis({ ...(this as unknown as { options: object }).options, ...override });
+    const { streams: _applied, ...options } = (this as unknown as { options: { streams?: unknown } }).options ?? {};
+    return new Redis({ ...options, ...override });
   }
 }
 const RedisClass = Redis as unknown as StreamsRedisConstructor;
