@@ -100,6 +100,8 @@ export interface UpstashHandler extends FetchLike {
 }
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT']);
+/** The options `createUpstashHandler` takes (UpstashHandlerOptions). */
+const HANDLER_OPTIONS = ['url', 'token', 'redis', 'streams', 'fallback'];
 const ASCII = /^[\x00-\x7f]*$/;
 
 /** Own keyspaces get a port of their own on this host, as ioredis-mock keys its data by host:port/db. */
@@ -230,14 +232,23 @@ function errorMessage(e: unknown): string {
  * @param options `url` (required), `token`, and the keyspace: `redis` (a fake client whose
  *   keyspace to share) or `streams` (a keyspace of its own)
  * @returns the handler: `(request) => Promise<Response>`, also callable as `fetch(input, init)`
- * @throws StreamsMockError for a missing or non-http(s) `url`, both `redis` and `streams`, a
- *   `redis` that is not a fake client of this package, or invalid `streams`
+ * @throws StreamsMockError for an unknown option, a missing or non-http(s) `url`, a `token` that
+ *   is no string, a `fallback` that is no function, both `redis` and `streams`, a `redis` that is
+ *   not a fake client of this package, or invalid `streams`
  * @example
  * const upstash = createUpstashHandler({ url: 'https://fake.upstash.io', token: 't' });
  * const res = await upstash(new Request('https://fake.upstash.io', { method: 'POST', body: '["XLEN","s"]' }));
  */
 export function createUpstashHandler(options: UpstashHandlerOptions): UpstashHandler {
   if (!options || typeof options !== 'object') throw new StreamsMockError('createUpstashHandler needs options: { url, token?, redis? | streams? }');
+  // a misspelt option would pass unnoticed: `tokn` would leave the handler taking any token
+  const unknown = Object.keys(options).filter((k) => !HANDLER_OPTIONS.includes(k));
+  if (unknown.length > 0) {
+    throw new StreamsMockError(`createUpstashHandler: unknown option ${JSON.stringify(unknown[0])}; it takes ${HANDLER_OPTIONS.join(', ')}`);
+  }
+  if (options.fallback !== undefined && options.fallback !== null && typeof options.fallback !== 'function') {
+    throw new StreamsMockError('createUpstashHandler: fallback must be a function such as the original fetch');
+  }
   let base: URL;
   try {
     base = new URL(String(options.url));
