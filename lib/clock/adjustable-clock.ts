@@ -10,6 +10,13 @@ import { wallNow } from './real-clock';
 import { Clock, ClockTimer, StreamsMockError, scheduleLong } from './clock';
 import { realClearTimeout, realSetTimeout } from './real-timers';
 
+/**
+ * The latest time this clock is set or moved to: the largest Date (8.64e15 ms, year 275760).
+ * Wall time keeps moving it on from there, and every clock must stay within 2^53 - 1 ms (the
+ * largest exact integer, about 11,000 years later).
+ */
+const MAX_TIME = 8.64e15;
+
 interface Pending {
   readonly at: number;
   readonly seq: number;
@@ -32,8 +39,8 @@ export class AdjustableClock implements Clock {
   }
 
   private setOffsetFor(ms: number): void {
-    if (typeof ms !== 'number' || !Number.isFinite(ms)) {
-      throw new StreamsMockError(`clock time must be a finite number of ms since the epoch, got ${String(ms)}`);
+    if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0 || ms > MAX_TIME) {
+      throw new StreamsMockError(`clock time must be ms since the epoch from 0 to 8.64e15 (the largest Date), got ${String(ms)}`);
     }
     this.offset = ms - wallNow();
   }
@@ -90,6 +97,9 @@ export class AdjustableClock implements Clock {
   tick(ms: number): number {
     if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
       throw new StreamsMockError(`tick(ms) needs a finite number of ms >= 0, got ${String(ms)}`);
+    }
+    if (this.now() + ms > MAX_TIME) {
+      throw new StreamsMockError(`tick(${ms}) would move the clock past 8.64e15 ms since the epoch (the largest Date)`);
     }
     this.offset += ms;
     this.settle();
