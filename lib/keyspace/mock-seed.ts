@@ -80,12 +80,36 @@ function checkZsetSeed(key: string, val: Map<unknown, unknown>): void {
 }
 
 /**
+ * A value that is none of the shapes a key can hold (null, a function, a symbol, an instance of
+ * a class such as a Date) — stored, it made a key that TYPE called none and GET refused.
+ * @throws StreamsMockError naming the key and the shapes taken
+ */
+function checkSeedShape(key: string, val: unknown): void {
+  let what: string | null = null;
+  if (val === null) what = 'null';
+  else if (typeof val === 'function' || typeof val === 'symbol') what = `a ${typeof val}`;
+  else if (typeof val === 'object' && !Array.isArray(val) && !(val instanceof Map) && !(val instanceof Set) && !(val instanceof Uint8Array) && !('redisType' in val)) {
+    const proto: unknown = Object.getPrototypeOf(val);
+    if (proto !== Object.prototype && proto !== null) what = `a ${(val as { constructor?: { name?: string } }).constructor?.name || 'class instance'}`;
+  }
+  if (what === null) return;
+  throw new StreamsMockError(
+    `data for key ${JSON.stringify(key)}: ${what} is no value a key holds; give a string, number or Buffer (a string), ` +
+      'an array (a list), a Set, a Map of member → { score, value } (a sorted set), a plain object (a hash) or stream entries, or leave the key out',
+  );
+}
+
+/**
  * What to store for `val` at `key` (a key as given, for messages) when a value comes in one of
  * ioredis-mock's shapes.
- * @throws StreamsMockError for a stream seed whose entries are not valid (see `streamOfSeed`), or a
- *   Map that is not member → `{ score, value }`
+ * @throws StreamsMockError for a stream seed whose entries are not valid (see `streamOfSeed`), a
+ *   Map that is not member → `{ score, value }`, or a value of no shape a key holds (null, a
+ *   function, a symbol, a class instance such as a Date: `checkSeedShape`)
  */
 export function seedValue(key: string, val: unknown): Seeded {
+  // as ioredis sends them (String(v)): a boolean or bigint is its text
+  if (typeof val === 'boolean' || typeof val === 'bigint') return { kind: 'value', value: String(val) };
+  checkSeedShape(key, val);
   if (isEmptyContainer(val) || isPolledMark(key, val)) return { kind: 'none' };
   if (val instanceof Map) checkZsetSeed(key, val);
   if (isStreamSeed(val)) return { kind: 'stream', value: streamOfSeed(key, val) };
