@@ -174,6 +174,8 @@ export class ServerConfig {
   /** `slowlog-log-slower-than` (µs) and `slowlog-max-len`, read after every command. */
   slowlogSlowerThan = 10000;
   slowlogMaxLen = 128;
+  /** `latency-monitor-threshold` (ms; 0: the latency monitor is off), read after every command. */
+  latencyMonitorThreshold = 0;
   /** Called after CONFIG SET stored new values (the server evicts when `maxmemory` was set). */
   afterSet: ((names: ReadonlySet<string>) => void) | null = null;
   /** The stream node limits, shared by reference with every stream of the keyspace. */
@@ -333,6 +335,7 @@ export class ServerConfig {
     this.maxmemory = Number(this.values.get('maxmemory') ?? '0');
     this.slowlogSlowerThan = Number(this.values.get('slowlog-log-slower-than') ?? '10000');
     this.slowlogMaxLen = Number(this.values.get('slowlog-max-len') ?? '128');
+    this.latencyMonitorThreshold = Number(this.values.get('latency-monitor-threshold') ?? '0');
     this.replicasLacking = this.values.get('min-replicas-to-write') !== '0' && this.values.get('min-replicas-max-lag') !== '0';
     this.access.lfu = (this.values.get('maxmemory-policy') ?? '').endsWith('-lfu');
     this.access.logFactor = Number(this.values.get('lfu-log-factor') ?? '10');

@@ -24,6 +24,7 @@ import type { TrackingState } from './tracking';
 import type { ClientPause } from './pause';
 import type { Reply } from '../reply/reply';
 import { Slowlog } from './slowlog';
+import type { LatencyMonitor } from '../stats/latency-monitor';
 import { performance } from 'perf_hooks';
 import { StreamsMockError } from '../clock/clock';
 
@@ -220,6 +221,12 @@ export class ServerState {
   preCommandOom = false;
   /** SLOWLOG entries (lib/engine/slowlog.ts). */
   readonly slowlog = new Slowlog();
+  private latencyMonitor: LatencyMonitor | null = null;
+  /** LATENCY's samples (lib/stats/latency-monitor.ts, loaded on first use), taken while `latency-monitor-threshold` is set. */
+  get latency(): LatencyMonitor {
+    this.latencyMonitor ??= new (require('../stats/latency-monitor') as typeof import('../stats/latency-monitor')).LatencyMonitor();
+    return this.latencyMonitor;
+  }
   /** CLIENT PAUSE in force (lib/engine/pause.ts), or null. */
   declare clientPause: ClientPause | null; // a short-path accessor (shortPathAccessors below)
   private pauseState: ClientPause | null = null;
@@ -252,6 +259,7 @@ export class ServerState {
       config.maxmemory === 0 &&
       !config.replicasLacking &&
       config.slowlogSlowerThan === 10000 &&
+      config.latencyMonitorThreshold === 0 &&
       !this.idleTimeoutOn;
   }
 

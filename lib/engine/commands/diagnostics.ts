@@ -1,13 +1,16 @@
 /**
- * LATENCY and SLOWLOG (latency.c, slowlog.c) as an idle server answers them: the fake records
- * no latency spikes (latency monitoring is off: `latency-monitor-threshold` 0, Redis's
- * default) and no slow command (its commands take microseconds, far below
- * `slowlog-log-slower-than` 10000 µs).
+ * LATENCY and SLOWLOG (latency.c, slowlog.c). The latency monitor (lib/stats/latency-monitor.ts)
+ * samples the commands that run for `latency-monitor-threshold` ms or longer while it is set
+ * (0, Redis's default, turns it off): a fake's commands take microseconds, so only a slow one
+ * (`DEBUG SLEEP`, a long script) is sampled; the slow log likewise (`slowlog-log-slower-than`
+ * 10000 µs by default).
  *
- * LATENCY LATEST — `[]`. LATENCY HISTORY event — `[]`. LATENCY RESET [event …] — 0 (events
- * reset). LATENCY GRAPH event — "ERR No samples available for event '<event>'". LATENCY DOCTOR —
- * the "monitoring is disabled" report (verbatim string), or with a `latency-monitor-threshold`
- * set (CONFIG SET) the "no latency spike was observed" one. LATENCY HISTOGRAM — see `histogram`.
+ * LATENCY LATEST — `[event, time, latest ms, max ms]` per event. LATENCY HISTORY event — its
+ * `[time, ms]` samples (`[]` for none). LATENCY RESET [event …] — the events reset. LATENCY GRAPH
+ * event — its ASCII graph (verbatim), or "ERR No samples available for event '<event>'". LATENCY
+ * DOCTOR — the "monitoring is disabled" report (verbatim string), or with a
+ * `latency-monitor-threshold` set (CONFIG SET) the "no latency spike was observed" one (Redis's
+ * analysis of recorded spikes is not emulated: the README says so). LATENCY HISTOGRAM — see `histogram`.
  * SLOWLOG GET [count] — the entries (lib/engine/slowlog.ts; default 10, -1 all; "ERR count
  * should be greater than or equal to -1" for a count that is not an integer ≥ -1; more than one
  * argument: subcommand syntax error). SLOWLOG LEN, SLOWLOG RESET — `+OK`. HELP of both: their subcommand lists ("Prints" → "Print" in 7.2).
@@ -111,13 +114,23 @@ export const specs: readonly ConnectionCommandSpec[] = [
     name: 'latency',
     arity: -2,
     subcommands: {
-      latest: { arity: 2, run: () => [] },
-      history: { arity: 3, run: () => [] },
-      reset: { arity: -2, run: () => 0 },
+      latest: { arity: 2, run: (conn) => conn.server.latency.latest() },
+      history: { arity: 3, run: (conn, argv) => conn.server.latency.history(argv[2]) },
+      reset: {
+        arity: -2,
+        run: (conn, argv) => {
+          if (argv.length === 2) return conn.server.latency.reset();
+          let resets = 0;
+          for (let i = 2; i < argv.length; i++) resets += conn.server.latency.reset(argv[i]);
+          return resets;
+        },
+      },
       graph: {
         arity: 3,
-        run: (_conn, argv) => {
-          throw new CommandError(`ERR No samples available for event '${argv[2]}'`);
+        run: (conn, argv) => {
+          const graph = conn.server.latency.graph(argv[2], Math.floor(conn.keyspace.clock.now() / 1000));
+          if (graph === null) throw new CommandError(`ERR No samples available for event '${argv[2]}'`);
+          return graph;
         },
       },
       doctor: { arity: 2, run: doctor },

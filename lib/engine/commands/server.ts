@@ -27,7 +27,7 @@
  */
 import { microsWithin } from '../../clock/real-clock';
 import { createHash } from 'crypto';
-import { CommandError, ERR_SYNTAX } from '../../errors';
+import { CommandError, ERR_SYNTAX, errSubcommandSyntax } from '../../errors';
 import { predates } from '../../version';
 import { COMMANDS } from '../../commands/index';
 import type { InfoSource } from '../../commands/server/info';
@@ -304,7 +304,8 @@ export const specs: readonly ConnectionCommandSpec[] = [
     noScript: true,
     run(_conn, argv): Reply {
       // refused before running while enable-debug-command is `no` (the dispatcher: `protectedBy`)
-      throw new CommandError(`ERR DEBUG ${argv[1]} is not emulated: ioredis-mock-streams runs no DEBUG subcommand (enable-debug-command is on)`);
+      if (argv[1].toLowerCase() === 'sleep') return debugSleep(argv);
+      throw new CommandError(`ERR DEBUG ${argv[1]} is not emulated: ioredis-mock-streams runs DEBUG SLEEP only (enable-debug-command is on)`);
     },
   },
   {
@@ -357,4 +358,19 @@ export function shutdownServer(server: ServerState): void {
     lua.resetScripting(server);
     lua.flushLibrariesOf(server);
   }
+}
+
+/**
+ * DEBUG SLEEP seconds (debug.c): the server does nothing for that long, then answers OK — here
+ * the process's thread waits (a server does nothing else meanwhile either; in process, neither
+ * does the test). The seconds as strtod reads them: their leading number, 0 when none; a time
+ * of 0 or less is no wait. The keyspace clock is not moved (a fake clock keeps its time).
+ */
+function debugSleep(argv: readonly string[]): Reply {
+  if (argv.length !== 3) throw new CommandError(errSubcommandSyntax(argv[1], 'debug'));
+  const m = /^[ \t\n\v\f\r]*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?/.exec(argv[2]);
+  // C: long long utime = dtime * 1000000 (truncated), then that many µs
+  const us = m === null ? 0 : Math.trunc(Number(m[0].trim()) * 1_000_000);
+  if (us > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, us / 1000);
+  return OK;
 }

@@ -20,8 +20,7 @@ import { builtinArity } from './builtin-host';
 import { arityOk, hasBuiltin, runBuiltin, specAbsent } from './dispatch';
 import { feedFromScript } from './monitor';
 import { propagating } from './propagation';
-import { recordCommand } from './stats';
-import { timingWeight } from '../command-timing';
+import { latencyTimingWeight, recordCommand } from './stats';
 import { RejectedCommandError } from '../../stats/command-stats';
 import { performance } from 'perf_hooks';
 
@@ -35,7 +34,7 @@ const NOSCRIPT_BEFORE_7_2 = new Set(['blpop', 'brpop', 'brpoplpush', 'blmove', '
 export function scriptCall(conn: Connection, argv: string[]): Reply {
   // counted in INFO as Redis's call() counts it: commandstats (rejected_calls for a refusal),
   // errorstats; an unknown command in errorstats alone
-  const weight = timingWeight(argv[0]);
+  const weight = latencyTimingWeight(conn, argv[0]);
   const start = weight === 0 ? 0 : performance.now();
   let out: Reply;
   try {

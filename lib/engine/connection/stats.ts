@@ -45,7 +45,7 @@ function countedPlain(conn: Connection, argv: string[], body: CommandBody): Repl
 
 /** Run `body` and count it in INFO (commandstats, errorstats; a blocked call when it settles). */
 function timed(conn: Connection, argv: string[], body: CommandBody): Reply | Promise<Reply> {
-  const weight = timingWeight(argv[0]);
+  const weight = latencyTimingWeight(conn, argv[0]);
   const start = weight === 0 ? 0 : performance.now();
   let out: Reply | Promise<Reply>;
   try {
@@ -84,9 +84,9 @@ export function countedLater(conn: Connection, argv: string[], start: number, we
       // 7.0 counts a call unblocked by CLIENT UNBLOCK … TIMEOUT in failed_calls (no error reply)
       const failed = conn.timeoutUnblocked;
       conn.timeoutUnblocked = false;
-      recordCommand(conn, argv, start, weight, failed ? UNBLOCKED_BY_TIMEOUT : undefined);
+      recordCommand(conn, argv, start, weight, failed ? UNBLOCKED_BY_TIMEOUT : undefined, true);
     },
-    (err) => recordCommand(conn, argv, start, weight, err),
+    (err) => recordCommand(conn, argv, start, weight, err, true),
   );
   return out;
 }
@@ -127,8 +127,11 @@ export function addBuiltinDirty(conn: Connection, name: string, argc: number, wr
   if (writes > 0) conn.server.stats.addDirty(dirtyOfBuiltin(name, argc, writes));
 }
 
-/** `weight`: see `timingWeight` (0: the call was not timed; its usec count as 0). */
-export function recordCommand(conn: Connection, argv: string[], start: number, weight: number, err: unknown): void {
+/**
+ * `weight`: see `timingWeight` (0: the call was not timed; its usec count as 0). `settledLater`:
+ * a blocked call, counted when it settles (its time includes the wait: no latency sample).
+ */
+export function recordCommand(conn: Connection, argv: string[], start: number, weight: number, err: unknown, settledLater = false): void {
   const nestedFailed = conn.nestedFailedCalls;
   conn.nestedFailedCalls = 0;
   if (err !== undefined && err !== UNBLOCKED_BY_TIMEOUT && !(err instanceof CommandError)) return; // closed connection, library errors
@@ -168,10 +171,30 @@ export function recordCommand(conn: Connection, argv: string[], start: number, w
   }
   recordOutcome(conn, full, start, weight, err, rejected);
   if (nestedFailed > 0) stats.commandRecord(full).failedCalls += nestedFailed;
-  // SLOWLOG (lib/engine/slowlog.ts): commands that ran, EXEC itself excepted
   const config = conn.server.config;
+  // the latency monitor (lib/stats/latency-monitor.ts): a command that ran for the threshold or
+  // longer (every command is timed while it is set: `latencyTimingWeight`)
+  if (config.latencyMonitorThreshold > 0 && weight !== 0 && !settledLater && !rejected && !(err instanceof RejectedCommandError)) {
+    const ms = Math.floor(performance.now() - start);
+    if (ms >= config.latencyMonitorThreshold) conn.server.latency.add(isFastCommand(full) ? 'fast-command' : 'command', ms, Math.floor(conn.keyspace.clock.now() / 1000));
+  }
+  // SLOWLOG (lib/engine/slowlog.ts): commands that ran, EXEC itself excepted
   if (config.slowlogSlowerThan !== 10000 && known.name !== 'exec' && !(err instanceof RejectedCommandError)) {
     const usec = weight === 0 ? 0 : Math.round((performance.now() - start) * 1000);
     conn.server.slowlog.push(argv, usec, conn.keyspace.clock.now(), conn.addr, conn.name ?? '', config.slowlogSlowerThan, config.slowlogMaxLen, conn.keyspace.redisVersion);
   }
+}
+
+/**
+ * `timingWeight`, but 1 (every call timed) while the latency monitor is on: a command's latency
+ * sample needs its own time (Redis times every call).
+ */
+export function latencyTimingWeight(conn: Connection, name: unknown): number {
+  return conn.server.config.latencyMonitorThreshold > 0 ? 1 : timingWeight(name);
+}
+
+/** Is the command (`name` or `name|sub`) flagged fast (its ACL category @fast: server.c CMD_FAST)? */
+function isFastCommand(full: string): boolean {
+  const { ACL_CATEGORY_MASKS, ACL_CATEGORIES } = require('../acl-table') as typeof import('../acl-table');
+  return ((ACL_CATEGORY_MASKS[full] ?? 0) & (1 << ACL_CATEGORIES.indexOf('fast'))) !== 0;
 }
