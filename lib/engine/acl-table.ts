@@ -399,5 +399,9 @@ export const ACL_CATEGORY_MASKS_70: Record<string, number> = {
   "wait": 294912,
 };
 
-/** Stream commands newer than the post-7.4 build (@write @stream @fast, as Redis 8.2 lists them). */
+/**
+ * Commands newer than the post-7.4 build, as redis/docs data/commands_core.json (8.x) lists them:
+ * the hash ones @write @hash @fast, the stream ones @write @stream @fast.
+ */
+for (const name of ['hgetdel', 'hgetex', 'hsetex']) ACL_CATEGORY_MASKS[name] = 4 | 64 | 16384;
 for (const name of ['xackdel', 'xdelex', 'xnack']) ACL_CATEGORY_MASKS[name] = 4 | 2048 | 16384;

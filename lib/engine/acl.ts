@@ -40,7 +40,6 @@ function universeOf(version: RedisVersion): CommandUniverse {
   if (u) return u;
   const { ACL_CATEGORY_MASKS, ACL_CATEGORY_MASKS_70 } = tables();
   const names = keySpecs().redisCommandNames(version);
-  for (const extra of ['xackdel', 'xdelex', 'xnack']) if (!predates(version, '8.2') && !names.includes(extra)) names.push(extra);
   const subs = new Map<string, string[]>();
   for (const n of names) {
     const bar = n.indexOf('|');

@@ -423,6 +423,13 @@ const TABLE: Record<string, Entry> = {
   "zscore": [3,"1.2",0,[["RO ACCESS",1,["r",0,1,0]]]],
   "zunion": [-3,"6.2",0,[["RO ACCESS",1,["n",0,1,1]]]],
   "zunionstore": [-4,"2.0",0,[["OW UPDATE",1,["r",0,1,0]],["RO ACCESS",2,["n",0,1,1]]]],
+  // commands newer than the 4f8cdc2a tree, as redis/docs data/commands_core.json (8.x) gives them
+  "hgetdel": [-5,"8.0",0,[["RW ACCESS DELETE",1,["r",0,1,0]]]],
+  "hgetex": [-5,"8.0",0,[["RW ACCESS UPDATE",1,["r",0,1,0]]]],
+  "hsetex": [-6,"8.0",0,[["RW UPDATE",1,["r",0,1,0]]]],
+  "xackdel": [-6,"8.2",0,[["RW UPDATE DELETE",1,["r",0,1,0]]]],
+  "xdelex": [-5,"8.2",0,[["RW DELETE",1,["r",0,1,0]]]],
+  "xnack": [-7,"8.8",0,[["RW UPDATE",1,["r",0,1,0]]]],
 };
 
 /**
