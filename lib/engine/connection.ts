@@ -780,7 +780,8 @@ export class Connection {
     this.user = aclStateOf(this.server).defaultUser;
     this.authenticated = this.user.nopass && this.user.enabled;
     this.name = null;
-    this.noEvict = false;
+    // 7.0.15 keeps CLIENT NO-EVICT across RESET (7.2 clears it with NO-TOUCH, new then)
+    if (!predates(this.keyspace.redisVersion, '7.2')) this.noEvict = false;
     this.noTouch = false;
     this.replyOff = false;
     this.replySkipNext = false;
