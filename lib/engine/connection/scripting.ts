@@ -20,7 +20,7 @@ import { builtinArity } from './builtin-host';
 import { arityOk, hasBuiltin, runBuiltin, specAbsent } from './dispatch';
 import { feedFromScript } from './monitor';
 import { propagating } from './propagation';
-import { latencyTimingWeight, recordCommand } from './stats';
+import { latencyTimingWeight, recordScriptCall } from './stats';
 import { RejectedCommandError } from '../../stats/command-stats';
 import { performance } from 'perf_hooks';
 
@@ -40,16 +40,16 @@ export function scriptCall(conn: Connection, argv: string[]): Reply {
   try {
     out = scriptCallShown(conn, argv);
   } catch (err) {
-    recordCommand(conn, argv, start, weight, err);
+    recordScriptCall(conn, argv, start, weight, err);
     throw err;
   }
-  recordCommand(conn, argv, start, weight, undefined);
+  recordScriptCall(conn, argv, start, weight, undefined);
   return out;
 }
 
 /** A redis.call the script's own checks refused (read-only script, OOM, cluster: script.c scriptCall's error path). */
 export function scriptCallRefused(conn: Connection, argv: string[], text: string): void {
-  recordCommand(conn, argv, 0, 0, new RejectedCommandError(text));
+  recordScriptCall(conn, argv, 0, 0, new RejectedCommandError(text));
 }
 
 function scriptCallShown(conn: Connection, argv: string[]): Reply {

@@ -8,6 +8,7 @@ import { performance } from 'perf_hooks';
 import { lookupCommand } from '../../commands/dispatch';
 import { CommandError } from '../../errors';
 import { QUEUED, type Reply } from '../../reply/reply';
+import { predates } from '../../version';
 import { commandStatsName, dirtyOfBuiltin, NoStatsCommandError, RejectedCommandError } from '../../stats/command-stats';
 import { BUILTIN_KINDS, COMMAND_KINDS, COMMAND_KINDS_MAX, builtinFullName, sampledWeight, timingWeight } from '../command-timing';
 import { CONNECTION_COMMANDS } from '../commands/index';
@@ -181,7 +182,10 @@ export function recordCommand(conn: Connection, argv: string[], start: number, w
   // SLOWLOG (lib/engine/slowlog.ts): commands that ran, EXEC itself excepted
   if (config.slowlogSlowerThan !== 10000 && known.name !== 'exec' && !(err instanceof RejectedCommandError)) {
     const usec = weight === 0 ? 0 : Math.round((performance.now() - start) * 1000);
-    conn.server.slowlog.push(argv, usec, conn.keyspace.clock.now(), conn.addr, conn.name ?? '', config.slowlogSlowerThan, config.slowlogMaxLen, conn.keyspace.redisVersion);
+    // a script's redis.call runs on Redis's Lua client: no name, its address `?:0` on 7.0, '' after
+    const version = conn.keyspace.redisVersion;
+    const addr = recordingScriptCall ? (predates(version, '7.2') ? '?:0' : '') : conn.addr;
+    conn.server.slowlog.push(argv, usec, conn.keyspace.clock.now(), addr, recordingScriptCall ? '' : (conn.name ?? ''), config.slowlogSlowerThan, config.slowlogMaxLen, version);
   }
 }
 
@@ -197,4 +201,17 @@ export function latencyTimingWeight(conn: Connection, name: unknown): number {
 function isFastCommand(full: string): boolean {
   const { ACL_CATEGORY_MASKS, ACL_CATEGORIES } = require('../acl-table') as typeof import('../acl-table');
   return ((ACL_CATEGORY_MASKS[full] ?? 0) & (1 << ACL_CATEGORIES.indexOf('fast'))) !== 0;
+}
+
+/** Set while `recordScriptCall` records (the slow log's client of a script's redis.call). */
+let recordingScriptCall = false;
+
+/** `recordCommand` of a script's redis.call (the caller's connection counts it; the slow log names the Lua client). */
+export function recordScriptCall(conn: Connection, argv: string[], start: number, weight: number, err: unknown): void {
+  recordingScriptCall = true;
+  try {
+    recordCommand(conn, argv, start, weight, err);
+  } finally {
+    recordingScriptCall = false;
+  }
 }
