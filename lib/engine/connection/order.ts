@@ -9,7 +9,9 @@ import { CommandError } from '../../errors';
 import { PushReply, type Reply } from '../../reply/reply';
 import { type BusyScript, pastBusyReplyThreshold } from '../registry';
 import type { Connection } from '../connection';
-import { reject } from './dispatch';
+import { checkBeforeRunning, reject } from './dispatch';
+import { CONNECTION_COMMANDS } from '../commands/index';
+import { lookupCommand } from '../../commands/dispatch';
 import { BUSY_TEXT, allowedWhileBusy } from './server-state';
 
 const CLOSED_MESSAGE = 'Connection is closed.';
@@ -68,10 +70,15 @@ export function afterBusy<T>(conn: Connection, busy: BusyScript, argv: string[] 
     // a front end's sequence that checks each of its commands as it runs them (refuseWhileBusy):
     // SCRIPT KILL in a pipeline ends the script as on Redis
     if (checksEachCommand || (argv !== null && allowedWhileBusy(argv))) return startNow(conn, start);
-    // server.c rejectCommand: inside MULTI the refusal flags the transaction (EXEC aborts)
+    // server.c processCommand: its earlier refusals first (unknown command, arity, DEBUG not
+    // enabled, NOAUTH, ACL …), then BUSY; rejectCommand: inside MULTI the refusal flags the
+    // transaction (EXEC aborts)
     if (argv !== null) {
       try {
-        reject(conn, String(argv[0]).toLowerCase(), busy.busyText ?? BUSY_TEXT);
+        const name = String(argv[0]).toLowerCase();
+        const spec = CONNECTION_COMMANDS.get(name);
+        checkBeforeRunning(conn, name, argv, spec, spec ? undefined : lookupCommand(name));
+        reject(conn, name, busy.busyText ?? BUSY_TEXT);
       } catch (err) {
         return Promise.reject(err);
       }

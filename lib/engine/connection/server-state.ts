@@ -30,7 +30,7 @@ export const BUSY_TEXT = 'BUSY Redis is busy running a script. You can only call
 export function allowedWhileBusy(argv: string[]): boolean {
   const name = String(argv[0]).toLowerCase();
   if (name === 'script' || name === 'function') return String(argv[1] ?? '').toLowerCase() === 'kill' || String(argv[1] ?? '').toLowerCase() === 'stats';
-  return name === 'auth' || name === 'hello' || name === 'multi' || name === 'discard' || name === 'watch' || name === 'unwatch' || name === 'reset' || name === 'client' || name === 'quit' || name === 'shutdown';
+  return name === 'auth' || name === 'hello' || name === 'multi' || name === 'discard' || name === 'watch' || name === 'unwatch' || name === 'reset' || name === 'quit' || name === 'shutdown' || name === 'replconf';
 }
 
 /** CLIENT PAUSE: argv (past processCommand's refusals) waits for the pause to end. */
