@@ -254,8 +254,12 @@ export class TrackingState {
     }
   }
 
-  /** trackingInvalidateKeysOnFlush: run `empty` (the flush) then tell every tracking connection. */
-  flush(empty: () => void): void {
+  /**
+   * trackingInvalidateKeysOnFlush: run `empty` (the flush) then tell every tracking connection.
+   * `beforeReply`: the flushing connection's own invalidation goes ahead of its reply (7.4+ runs
+   * FLUSHALL/FLUSHDB SYNC as blocking async, replying once the flush completes), else after it.
+   */
+  flush(empty: () => void, beforeReply = false): void {
     this.flushing = true;
     try {
       empty();
@@ -264,8 +268,17 @@ export class TrackingState {
     }
     if (this.clients > 0) {
       for (const c of trackingConnections(this.server)) {
-        if (c === this.current && this.depth > 0) this.pending.push([c, null]);
-        else this.send(c, null);
+        if (c !== this.current || this.depth === 0) this.send(c, null);
+        else if (!beforeReply) this.pending.push([c, null]);
+        else {
+          const early = this.early;
+          this.early = true; // written ahead of the flush's pending reply
+          try {
+            this.send(c, null);
+          } finally {
+            this.early = early;
+          }
+        }
       }
     }
     this.table.clear();

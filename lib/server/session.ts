@@ -337,14 +337,16 @@ export class Session {
   /** A pub/sub message: after the replies already due, ahead of a blocked one. */
   private push(msg: Reply): void {
     if (this.ended || this.closing) return;
-    if (this.running !== null && isInlinePush(msg, this.conn.pushesInline === true)) {
+    const beforeReply = (msg as { beforeReply?: boolean }).beforeReply === true;
+    if (this.running !== null && !beforeReply && isInlinePush(msg, this.conn.pushesInline === true)) {
       (this.running.inline ??= []).push([this.conn.execIndex ?? -1, msg]);
       return;
     }
     const slot: Slot = { name: '', settled: true, result: { reply: msg } };
     // blocked: ahead of the blocked reply; `beforeReply` (a tracking invalidation of a key evicted
-    // before the command runs, lib/engine/tracking.ts beforeCommand): ahead of that command's reply
-    if (this.conn.blocked || (msg as { beforeReply?: boolean }).beforeReply === true) {
+    // before the command runs, lib/engine/tracking.ts beforeCommand, or of a 7.4+ blocking async
+    // flush): ahead of that command's reply
+    if (this.conn.blocked || beforeReply) {
       const i = this.slots.findIndex((s) => !s.settled);
       if (i >= 0) this.slots.splice(i, 0, slot);
       else this.slots.push(slot);

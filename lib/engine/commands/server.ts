@@ -129,8 +129,11 @@ function commandNames(conn: Connection): string[] {
   return [...names];
 }
 
-/** Delete every key of `dbs`; each key deleted counts as a change (db.c emptyData). */
-function flush(server: ServerState, keyspaces: Iterable<ReturnType<ServerState['keyspace']>>, lazy = false): void {
+/**
+ * Delete every key of `dbs`; each key deleted counts as a change (db.c emptyData).
+ * `blockingAsync`: 7.4's blocking async flush (see `runsBlockingAsync`).
+ */
+function flush(server: ServerState, keyspaces: Iterable<ReturnType<ServerState['keyspace']>>, lazy = false, blockingAsync = false): void {
   let removed = 0;
   const dbs = [...keyspaces];
   const empty = () => {
@@ -143,7 +146,7 @@ function flush(server: ServerState, keyspaces: Iterable<ReturnType<ServerState['
   // WATCH: touchAllWatchedKeysInDb (watchers dirty, their keys kept)
   const touch = (fn: () => void) => touchAllWatchedKeysInDbs(dbs.map((ks) => [ks, null]), fn);
   // client-side caching: one null invalidation instead of one per key (trackingInvalidateKeysOnFlush)
-  if (server.tracking !== null) server.tracking.flush(() => touch(empty));
+  if (server.tracking !== null) server.tracking.flush(() => touch(empty), blockingAsync);
   else touch(empty);
   server.stats.addDirty(removed);
   if (lazy) server.stats.lazyfreedObjects += removed; // emptyDbAsync: every key, freed by the lazyfree thread
@@ -180,7 +183,25 @@ function bgsave(conn: Connection, argv: string[]): Reply {
 function flushLazily(conn: Connection, argv: string[]): boolean {
   if (argv.length > 2 || (argv.length === 2 && !/^(a?sync)$/i.test(argv[1]))) throw new CommandError(ERR_SYNTAX);
   if (argv.length === 2 ? argv[1].toLowerCase() === 'async' : conn.server.config.get('lazyfree-lazy-user-flush') === 'yes') return true;
+  return runsBlockingAsync(conn);
+}
+
+/**
+ * db.c flushCommandCommon from 7.4 (redis#13167): a SYNC flush (the default without
+ * lazyfree-lazy-user-flush) runs as blocking async — freed by the lazyfree thread, the client
+ * answered once the flush is done, after its own tracking invalidation — except where the client
+ * may not block (inside MULTI/EXEC or a script: CLIENT_AVOID_BLOCKING_ASYNC_FLUSH). The tracking
+ * order checked on the post-7.4 build. For a flush `flushLazily` found not ASYNC.
+ */
+function runsBlockingAsync(conn: Connection): boolean {
   return !predates(conn.keyspace.redisVersion, '7.4') && !conn.keyspace.inTransaction;
+}
+
+/** A flush's mode: lazy (ASYNC, or a blocking async SYNC) and whether it is a blocking async one. */
+function flushMode(conn: Connection, argv: string[]): { lazy: boolean; blockingAsync: boolean } {
+  const lazy = flushLazily(conn, argv);
+  const explicitAsync = argv.length === 2 ? argv[1].toLowerCase() === 'async' : conn.server.config.get('lazyfree-lazy-user-flush') === 'yes';
+  return { lazy, blockingAsync: lazy && !explicitAsync };
 }
 
 
@@ -239,9 +260,9 @@ export const specs: readonly ConnectionCommandSpec[] = [
     name: 'flushall',
     arity: -1,
     run(conn, argv): Reply {
-      const lazy = flushLazily(conn, argv);
+      const { lazy, blockingAsync } = flushMode(conn, argv);
       conn.server.stats.bgsaveKill();
-      flush(conn.server, conn.server.keyspaces(), lazy);
+      flush(conn.server, conn.server.keyspaces(), lazy, blockingAsync);
       conn.forcePropagation(); // replicated even when every db was empty already
       return OK;
     },
@@ -250,7 +271,8 @@ export const specs: readonly ConnectionCommandSpec[] = [
     name: 'flushdb',
     arity: -1,
     run(conn, argv): Reply {
-      flush(conn.server, [conn.keyspace], flushLazily(conn, argv));
+      const { lazy, blockingAsync } = flushMode(conn, argv);
+      flush(conn.server, [conn.keyspace], lazy, blockingAsync);
       conn.forcePropagation();
       return OK;
     },
@@ -374,3 +396,4 @@ function debugSleep(argv: readonly string[]): Reply {
   if (us > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, us / 1000);
   return OK;
 }
+
