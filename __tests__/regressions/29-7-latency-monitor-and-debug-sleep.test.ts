@@ -5,51 +5,41 @@
  * samples"). Now a command running for the threshold or longer adds a sample (latency.c), and
  * DEBUG SLEEP waits. Shapes and texts as redis-server 7.0.15 answered the same sequence.
  */
-import { type RedisServer, serve } from '../../lib/server';
 import { LatencyMonitor } from '../../lib/stats/latency-monitor';
 import { VerbatimReply } from '../../lib/reply/reply';
-import { RawClient } from '../server/raw-client';
+import { servedClient } from '../helpers/served-client';
 
 describe('LATENCY with latency-monitor-threshold set', () => {
-  let server: RedisServer;
-  let c: RawClient;
-  beforeEach(async () => {
-    server = await serve({ port: 0, config: { 'enable-debug-command': 'yes' } });
-    c = await RawClient.connect(server.port);
-  });
-  afterEach(async () => {
-    c.close();
-    await server.close();
-  });
+  const s = servedClient({ config: { 'enable-debug-command': 'yes' } });
 
   it('samples a command slower than the threshold (DEBUG SLEEP) and answers LATEST, HISTORY, GRAPH, RESET', async () => {
-    expect(await c.call('DEBUG', 'SLEEP', '0.06')).toBe('+OK\r\n'); // monitor off: no sample
-    expect(await c.call('LATENCY', 'LATEST')).toBe('*0\r\n');
-    expect(await c.call('CONFIG', 'SET', 'latency-monitor-threshold', '50')).toBe('+OK\r\n');
-    expect(await c.call('SET', 'k', 'v')).toBe('+OK\r\n'); // fast: below the threshold
-    expect(await c.call('DEBUG', 'SLEEP', '0.06')).toBe('+OK\r\n');
-    const latest = await c.call('LATENCY', 'LATEST');
+    expect(await s.c.call('DEBUG', 'SLEEP', '0.06')).toBe('+OK\r\n'); // monitor off: no sample
+    expect(await s.c.call('LATENCY', 'LATEST')).toBe('*0\r\n');
+    expect(await s.c.call('CONFIG', 'SET', 'latency-monitor-threshold', '50')).toBe('+OK\r\n');
+    expect(await s.c.call('SET', 'k', 'v')).toBe('+OK\r\n'); // fast: below the threshold
+    expect(await s.c.call('DEBUG', 'SLEEP', '0.06')).toBe('+OK\r\n');
+    const latest = await s.c.call('LATENCY', 'LATEST');
     const m = /^\*1\r\n\*4\r\n\$7\r\ncommand\r\n:(\d+)\r\n:(\d+)\r\n:(\d+)\r\n$/.exec(latest);
     expect(m).not.toBeNull();
     const [, time, last, max] = m!.map(Number);
-    expect(time).toBe(Math.floor(server.now() / 1000));
+    expect(time).toBe(Math.floor(s.server.now() / 1000));
     expect(last).toBeGreaterThanOrEqual(60);
     expect(max).toBe(last);
-    expect(await c.call('LATENCY', 'HISTORY', 'command')).toBe(`*1\r\n*2\r\n:${time}\r\n:${last}\r\n`);
-    expect(await c.call('LATENCY', 'HISTORY', 'fast-command')).toBe('*0\r\n');
-    const graph = await c.call('LATENCY', 'GRAPH', 'command');
+    expect(await s.c.call('LATENCY', 'HISTORY', 'command')).toBe(`*1\r\n*2\r\n:${time}\r\n:${last}\r\n`);
+    expect(await s.c.call('LATENCY', 'HISTORY', 'fast-command')).toBe('*0\r\n');
+    const graph = await s.c.call('LATENCY', 'GRAPH', 'command');
     expect(graph).toContain(`command - high ${last} ms, low ${last} ms (all time high ${last} ms)\n${'-'.repeat(80)}\n`);
-    expect(await c.call('LATENCY', 'GRAPH', 'nosuch')).toBe("-ERR No samples available for event 'nosuch'\r\n");
-    expect(await c.call('LATENCY', 'RESET', 'COMMAND', 'nosuch')).toBe(':1\r\n');
-    expect(await c.call('LATENCY', 'LATEST')).toBe('*0\r\n');
-    expect(await c.call('LATENCY', 'RESET')).toBe(':0\r\n');
+    expect(await s.c.call('LATENCY', 'GRAPH', 'nosuch')).toBe("-ERR No samples available for event 'nosuch'\r\n");
+    expect(await s.c.call('LATENCY', 'RESET', 'COMMAND', 'nosuch')).toBe(':1\r\n');
+    expect(await s.c.call('LATENCY', 'LATEST')).toBe('*0\r\n');
+    expect(await s.c.call('LATENCY', 'RESET')).toBe(':0\r\n');
   });
 
   it('DEBUG SLEEP takes one argument, read as strtod reads it', async () => {
-    expect(await c.call('DEBUG', 'SLEEP')).toBe("-ERR unknown subcommand or wrong number of arguments for 'SLEEP'. Try DEBUG HELP.\r\n");
-    expect(await c.call('DEBUG', 'sleep', '1', '2')).toBe("-ERR unknown subcommand or wrong number of arguments for 'sleep'. Try DEBUG HELP.\r\n");
-    expect(await c.call('DEBUG', 'SLEEP', 'abc')).toBe('+OK\r\n');
-    expect(await c.call('DEBUG', 'SLEEP', '-1')).toBe('+OK\r\n');
+    expect(await s.c.call('DEBUG', 'SLEEP')).toBe("-ERR unknown subcommand or wrong number of arguments for 'SLEEP'. Try DEBUG HELP.\r\n");
+    expect(await s.c.call('DEBUG', 'sleep', '1', '2')).toBe("-ERR unknown subcommand or wrong number of arguments for 'sleep'. Try DEBUG HELP.\r\n");
+    expect(await s.c.call('DEBUG', 'SLEEP', 'abc')).toBe('+OK\r\n');
+    expect(await s.c.call('DEBUG', 'SLEEP', '-1')).toBe('+OK\r\n');
   });
 });
 

@@ -6,41 +6,31 @@
  * GETKEYS refused them. Key specs and categories now as redis/docs data/commands_core.json (8.x)
  * gives them (RW, @write @hash|@stream @fast).
  */
-import { type RedisServer, serve } from '../../lib/server';
-import { RawClient } from '../server/raw-client';
+import { servedClient } from '../helpers/served-client';
 
 describe('8.x commands in ACL and COMMAND GETKEYS', () => {
-  let server: RedisServer;
-  let c: RawClient;
-  beforeEach(async () => {
-    server = await serve({ port: 0 });
-    c = await RawClient.connect(server.port);
-  });
-  afterEach(async () => {
-    c.close();
-    await server.close();
-  });
+  const s = servedClient();
 
   it('checks key permissions: a read-only key pattern refuses HSETEX and HGETDEL', async () => {
-    expect(await c.call('ACL', 'SETUSER', 'ro', 'on', '>p', '%R~r*', '+@all')).toBe('+OK\r\n');
-    expect(await c.call('AUTH', 'ro', 'p')).toBe('+OK\r\n');
-    expect(await c.call('HSETEX', 'r1', 'FIELDS', '1', 'f', 'v')).toBe("-NOPERM No permissions to access a key\r\n");
-    expect(await c.call('HGETDEL', 'r1', 'FIELDS', '1', 'f')).toBe("-NOPERM No permissions to access a key\r\n");
-    expect(await c.call('HGETALL', 'r1')).toBe('*0\r\n');
+    expect(await s.c.call('ACL', 'SETUSER', 'ro', 'on', '>p', '%R~r*', '+@all')).toBe('+OK\r\n');
+    expect(await s.c.call('AUTH', 'ro', 'p')).toBe('+OK\r\n');
+    expect(await s.c.call('HSETEX', 'r1', 'FIELDS', '1', 'f', 'v')).toBe("-NOPERM No permissions to access a key\r\n");
+    expect(await s.c.call('HGETDEL', 'r1', 'FIELDS', '1', 'f')).toBe("-NOPERM No permissions to access a key\r\n");
+    expect(await s.c.call('HGETALL', 'r1')).toBe('*0\r\n');
   });
 
   it('+@hash allows the 8.0 hash commands, and ACL CAT hash lists them', async () => {
-    expect(await c.call('ACL', 'SETUSER', 'h', 'on', '>p', '~*', '+@hash')).toBe('+OK\r\n');
-    expect(await c.call('ACL', 'DRYRUN', 'h', 'HGETDEL', 'k', 'FIELDS', '1', 'f')).toBe('+OK\r\n');
-    expect(await c.call('ACL', 'DRYRUN', 'h', 'XACKDEL', 's', 'g', 'IDS', '1', '1-1')).toContain("User h has no permissions to run the 'xackdel' command"); // @stream
-    const cat = await c.call('ACL', 'CAT', 'hash');
+    expect(await s.c.call('ACL', 'SETUSER', 'h', 'on', '>p', '~*', '+@hash')).toBe('+OK\r\n');
+    expect(await s.c.call('ACL', 'DRYRUN', 'h', 'HGETDEL', 'k', 'FIELDS', '1', 'f')).toBe('+OK\r\n');
+    expect(await s.c.call('ACL', 'DRYRUN', 'h', 'XACKDEL', 's', 'g', 'IDS', '1', '1-1')).toContain("User h has no permissions to run the 'xackdel' command"); // @stream
+    const cat = await s.c.call('ACL', 'CAT', 'hash');
     for (const name of ['hgetdel', 'hgetex', 'hsetex']) expect(cat).toContain(`\r\n${name}\r\n`);
-    expect(await c.call('ACL', 'CAT', 'stream')).toContain('\r\nxackdel\r\n');
+    expect(await s.c.call('ACL', 'CAT', 'stream')).toContain('\r\nxackdel\r\n');
   });
 
   it('COMMAND GETKEYS finds their key', async () => {
-    expect(await c.call('COMMAND', 'GETKEYS', 'HGETDEL', 'k', 'FIELDS', '1', 'f')).toBe('*1\r\n$1\r\nk\r\n');
-    expect(await c.call('COMMAND', 'GETKEYS', 'HSETEX', 'k', 'FIELDS', '1', 'f', 'v')).toBe('*1\r\n$1\r\nk\r\n');
-    expect(await c.call('COMMAND', 'GETKEYS', 'XDELEX', 's', 'IDS', '1', '1-1')).toBe('*1\r\n$1\r\ns\r\n');
+    expect(await s.c.call('COMMAND', 'GETKEYS', 'HGETDEL', 'k', 'FIELDS', '1', 'f')).toBe('*1\r\n$1\r\nk\r\n');
+    expect(await s.c.call('COMMAND', 'GETKEYS', 'HSETEX', 'k', 'FIELDS', '1', 'f', 'v')).toBe('*1\r\n$1\r\nk\r\n');
+    expect(await s.c.call('COMMAND', 'GETKEYS', 'XDELEX', 's', 'IDS', '1', '1-1')).toBe('*1\r\n$1\r\ns\r\n');
   });
 });
