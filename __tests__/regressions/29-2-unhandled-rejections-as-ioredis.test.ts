@@ -32,6 +32,11 @@ process.on('unhandledRejection', (e) => seen.push(e.message));
   await new Promise((res) => setTimeout(res, 50));
   await a.xadd(key + 's', '*', 'a', 1);
   await new Promise((res) => setTimeout(res, 100));
+  const b = make();
+  b.blpop(key + 'none', 0);               // blocked, then the client disconnects
+  await new Promise((res) => setTimeout(res, 50));
+  b.disconnect();
+  await new Promise((res) => setTimeout(res, 100));
   await a.del(key + 'str', key + 's');
   console.log(JSON.stringify(seen));
   process.exit(0);
@@ -44,10 +49,15 @@ function unhandled(make: string): string[] {
   return JSON.parse(run.stdout.trim().split('\n').pop()!) as string[];
 }
 
-const EXPECTED = ['ERR value is not an integer or out of range', 'ERR Invalid stream ID specified as stream command argument', 'ERR value is not an integer or out of range'];
+const EXPECTED = [
+  'ERR value is not an integer or out of range',
+  'ERR Invalid stream ID specified as stream command argument',
+  'ERR value is not an integer or out of range',
+  'Connection is closed.',
+];
 
 describe('un-awaited failing commands', () => {
-  it('are unhandled rejections on the fake: before ready and behind a blocked call', () => {
+  it('are unhandled rejections on the fake: before ready, behind a blocked call, a blocked call the client disconnected', () => {
     expect(unhandled(`() => new (require('./dist/cjs-entry.js'))({ port: 58_340 })`)).toEqual(EXPECTED);
   });
 
@@ -58,8 +68,8 @@ describe('un-awaited failing commands', () => {
   if (!REDIS_URL) console.warn('skipped: the real-server comparison needs REDIS_URL');
 });
 
-describe('a blocked call of a test\'s client, rejected when the setup closes the client at the test\'s end', () => {
-  it('is no unhandled rejection, also when it was sent before ready (the next test passes)', () => {
+describe('a blocked call of a test\'s client and what waits behind it, rejected when the setup closes the client at the test\'s end', () => {
+  it('are no unhandled rejections, also when sent before ready (the next test passes)', () => {
     const { status, output } = runChildJest(`
 const Redis = require('ioredis-mock-streams');
 test('leaves a blocked read sent before ready', () => {
@@ -70,11 +80,20 @@ test('leaves a blocked read sent once ready', async () => {
   await r.ping();
   r.xread('BLOCK', 0, 'STREAMS', 's', '$');
 });
+test('leaves commands queued behind a blocked call, sent before ready and once ready', async () => {
+  const r = new Redis();
+  r.blpop('nolist', 0);
+  r.get('x');
+  const s = new Redis();
+  await s.ping();
+  s.blpop('nolist', 0);
+  s.get('x');
+});
 test('next', async () => {
   await new Promise((res) => setTimeout(res, 50));
 });
 `);
-    expect(output).toMatch(/Tests:\s+3 passed, 3 total/);
+    expect(output).toMatch(/Tests:\s+4 passed, 4 total/);
     expect(status).toBe(0);
   });
 });

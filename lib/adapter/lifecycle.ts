@@ -25,6 +25,7 @@ import { StreamsMockError } from '../clock/clock';
 import { realClearTimeout, realNextTick, realSetImmediate, realSetTimeout } from '../clock/real-timers';
 import { replyContextOf } from './ioredis-reply';
 import { Connection, type ConnectionOptions } from '../engine/connection';
+import { connectionClosedError, isSetupClose } from '../engine/connection/order';
 import type { EmulatorTable } from '../engine/emulators';
 import { parseStreamsOptions } from './options';
 import { PushReply } from '../reply/reply';
@@ -780,14 +781,15 @@ export function deferUntilReady<T>(redis: Instance, name: string, run: () => Pro
     return Promise.resolve((buffers ? Buffer.from('OK') : 'OK') as T);
   }
   const outer: Promise<T> = new Promise<T>((resolve, reject) => {
+    // the caller's promise: its rejection is the caller's to handle, unless the test setup's
+    // end-of-test close caused it (settledAsClient)
+    const rejectOuter = (err: unknown) => {
+      if (isSetupClose(err)) outer.catch(noop);
+      reject(err);
+    };
     held.push({
-      run: () => {
-        const inner = run();
-        // a command that blocked once it ran: quiet as its own reply is (quietOnClose)
-        if (quietOnClose.has(inner)) quiet(outer);
-        inner.then(resolve, reject);
-      },
-      fail: failed === undefined ? reject : (err) => failed(err).then(resolve, reject),
+      run: () => run().then(resolve, rejectOuter),
+      fail: failed === undefined ? rejectOuter : (err) => failed(err).then(resolve, rejectOuter),
       select: hold.sentInDb ?? redis[CONDITION]?.select,
       isSelect: opensWithSelect,
     });
@@ -796,17 +798,19 @@ export function deferUntilReady<T>(redis: Instance, name: string, run: () => Pro
 }
 
 /**
- * The replies of blocked calls (and the promises given for them): a rejection nobody handles is
- * no unhandled rejection. A blocked call of a test's client is rejected when the test setup
- * closes that client at the test's end, which a real server never does; any other command's
- * error nobody handles is one, as with ioredis.
+ * `inner` as the promise a client method returns: an error nobody handles is an unhandled
+ * rejection, as with ioredis, unless the test setup's end-of-test close caused it (a test's
+ * client closed, its blocked call and what waited behind it rejected: a real server would have
+ * kept them waiting), which is handled here.
  */
-export const quietOnClose = new WeakSet<Promise<unknown>>();
-
-/** Marks `p` as in `quietOnClose` and handles its rejection. */
-export function quiet(p: Promise<unknown>): void {
-  quietOnClose.add(p);
-  p.catch(noop);
+export function settledAsClient<T>(inner: Promise<T>): Promise<T> {
+  const outer: Promise<T> = new Promise<T>((resolve, reject) => {
+    inner.then(resolve, (err: unknown) => {
+      if (isSetupClose(err)) outer.catch(noop);
+      reject(err);
+    });
+  });
+  return outer;
 }
 
 /** How `deferUntilReady` holds a command or batch. */
@@ -832,7 +836,7 @@ function failHeld(redis: Instance, err?: Error): void {
   const held: Held[] | undefined = redis[OFFLINE];
   if (!held) return;
   redis[OFFLINE] = undefined;
-  for (const h of held) h.fail(err ?? new Error('Connection is closed.'));
+  for (const h of held) h.fail(err ?? connectionClosedError());
 }
 
 /** First connection, from the constructor (the `options` assignment ioredis-mock makes last). */

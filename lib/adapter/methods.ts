@@ -34,7 +34,7 @@ import { mendBuiltinReply } from './builtin-replies';
 import { installedIoredisAtLeast, installedIoredisMajor, ioredisMajorKnown, privateIoredisModule } from './command-table';
 import { applyKeyPrefix } from './keys';
 import { errorCommandArgs } from './redact';
-import { CONN, autoConnect, closeInstance, closingByClient, deferUntilReady, flushedByLoss, notSetUpError, quiet, quietOnClose, quitAnsweredWhileClosing, quitSent, recordedDb, rejectedOnceClosed, rejectedWhenClosed, selectAsIoredis61, selectNoted } from './lifecycle';
+import { CONN, autoConnect, closeInstance, closingByClient, deferUntilReady, flushedByLoss, notSetUpError, quitAnsweredWhileClosing, settledAsClient, quitSent, recordedDb, rejectedOnceClosed, rejectedWhenClosed, selectAsIoredis61, selectNoted } from './lifecycle';
 import { delivered, macrotaskTiming } from './delivery';
 import { withClientTimeouts } from './command-timeouts';
 
@@ -303,8 +303,8 @@ export function executeArgv(redis: Instance, conn: Connection, argv: string[], b
     (r) => encode(r),
     (err) => resentAfterLoss(redis, conn, argv, buffers, err, sentInDb),
   );
-  // no catch of its own: an error nobody handles is an unhandled rejection, as with ioredis
-  return inOrder(conn, later);
+  // an error nobody handles is an unhandled rejection, as with ioredis (settledAsClient)
+  return inOrder(conn, settledAsClient(later));
 }
 
 /**
@@ -372,11 +372,11 @@ function blockedReply(redis: Instance, conn: Connection, argv: string[], buffers
     (r) => encode(r),
     (err) => resentAfterLoss(redis, conn, argv, buffers, err, sentInDb),
   );
-  // A blocked call released by disconnect()/reset must not become an unhandled rejection
-  // when the test never awaited it; callers that await it still see the rejection.
-  quiet(blocked);
-  blockedReplies.set(conn, blocked);
-  return blocked;
+  // released by the test setup's end-of-test close: no unhandled rejection (a real server would
+  // have kept it blocked); released by disconnect(): one, as with ioredis
+  const reply = settledAsClient(blocked);
+  blockedReplies.set(conn, reply);
+  return reply;
 }
 
 /** The reply promise of each connection's blocked call (the latest), for `afterWoken`. */
@@ -435,9 +435,9 @@ function inOrder(conn: Connection, reply: Promise<unknown>): Promise<unknown> {
     () => reply,
     () => reply,
   );
-  if (quietOnClose.has(reply)) quiet(next);
-  hold(conn, next);
-  return next;
+  const answer = settledAsClient(next);
+  hold(conn, answer);
+  return answer;
 }
 
 /**
@@ -958,9 +958,9 @@ function runBuiltinCommandNow(redis: Instance, emulators: EmulatorTable, name: s
       return Promise.reject(err);
     }
   }
-  // no catch of its own: an error nobody handles is an unhandled rejection, as with ioredis
-  return conn.enqueue(() =>
-    conn.inMulti ? queueBuiltin(redis, conn, name, base, processed) : runBuiltinNow(redis, conn, name, base, emulator, processed),
+  // an error nobody handles is an unhandled rejection, as with ioredis (settledAsClient)
+  return settledAsClient(
+    conn.enqueue(() => (conn.inMulti ? queueBuiltin(redis, conn, name, base, processed) : runBuiltinNow(redis, conn, name, base, emulator, processed))),
   );
 }
 

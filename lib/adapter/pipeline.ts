@@ -23,7 +23,7 @@ import { asCalledByName } from './builtin-replies';
 import { decodeBytes } from './encoding';
 import { installedIoredisAtLeast } from './command-table';
 import { CommandError } from '../errors';
-import { CONN, OFFLINE_QUEUE_DISABLED, autoConnect, closeInstance, closingByClient, deferUntilReady, isClosing, notSetUpError, recordedDb, settledWhenClosed, whenClosed } from './lifecycle';
+import { CONN, OFFLINE_QUEUE_DISABLED, autoConnect, closeInstance, closingByClient, deferUntilReady, isClosing, notSetUpError, recordedDb, settledAsClient, settledWhenClosed, whenClosed } from './lifecycle';
 import { buildArgv, clientArgs, encoderOf, friendlyStack, heldReplyOf, isNoScript, popCallback, lostConnection, processArguments, resentWhenReady, runBuiltinNow, runShardSubscription, selectSent, subscribedPing, subscriberModeRefusal, toClientError, withCallback } from './methods';
 import { MethodLayer } from './method-layer';
 import { guarded, noteClosedUse } from './spin-guard';
@@ -611,7 +611,8 @@ export function installPipeline(
       return withCallback(again, callback);
     }
     // a QUIT in the batch, or a client disconnect() is closing: what the close rejects comes after it
-    const result = delivered(closesClient(this) ? settledWhenClosed(this.redis, runExec.call(this)) : runExec.call(this));
+    // (settledAsClient: a rejection the test setup's end-of-test close caused is no unhandled one)
+    const result = settledAsClient(delivered(closesClient(this) ? settledWhenClosed(this.redis, runExec.call(this)) : runExec.call(this)));
     this.__streamsExecuted = result;
     return withCallback(result, callback);
   });

@@ -48,6 +48,7 @@ import { onClientCreated } from '../adapter/client-registry';
 import { CLOSE_NOW } from '../adapter/lifecycle';
 import { markOrphan, onClosedUse, onSpin, orphanTestOf } from '../adapter/spin-guard';
 import { type ServerState, type SettingsSnapshot, allKeyspaces, allServers, stopRunningScripts } from '../engine/registry';
+import { closingForTestEnd, connectionClosedError } from '../engine/connection/order';
 import type { Keyspace } from '../keyspace/keyspace';
 import { globalClock } from '../clock/global-clock';
 import { type StreamId, compareIds, formatId } from '../model/stream-id';
@@ -272,9 +273,12 @@ function closeClientsOfEndedTests(): void {
       // the test closed it itself (quit(), disconnect()): a later use is the test's own doing
       if ((client as { status?: unknown }).status !== 'end') closedByLifecycle.add(client);
       try {
-        client.disconnect();
-        // ended now (not when its socket would close): the next test sees it `end`
-        (client as { [CLOSE_NOW]?: () => void })[CLOSE_NOW]?.();
+        // what this close rejects is the setup's doing, not the test's (no unhandled rejection)
+        closingForTestEnd(() => {
+          client.disconnect();
+          // ended now (not when its socket would close): the next test sees it `end`
+          (client as { [CLOSE_NOW]?: () => void })[CLOSE_NOW]?.();
+        });
       } catch {
         // already closed
       }
@@ -312,10 +316,13 @@ function testEnds(): void {
     for (const client of ks.blocking.blockedClients()) {
       if (!own.has(client)) continue;
       leaked.push(blockedCommandOf(client));
-      ks.blocking.releaseClient(client, new Error('Connection is closed.'));
-      // what the client sent behind the blocked call is rejected too, as its close rejects it:
-      // run after the reset, it would write into the next test's keyspace
-      (client as { dropWaiting?: () => void }).dropWaiting?.();
+      // rejections of the setup's doing (SETUP_CLOSE): no unhandled rejection for the test
+      closingForTestEnd(() => {
+        ks.blocking.releaseClient(client, connectionClosedError());
+        // what the client sent behind the blocked call is rejected too, as its close rejects it:
+        // run after the reset, it would write into the next test's keyspace
+        (client as { dropWaiting?: () => void }).dropWaiting?.();
+      });
     }
   }
   let scripts = 0;

@@ -16,9 +16,33 @@ import { BUSY_TEXT, allowedWhileBusy } from './server-state';
 
 const CLOSED_MESSAGE = 'Connection is closed.';
 
+/**
+ * Marks the "Connection is closed." errors a test setup's end-of-test close causes (not the
+ * client's nor the server's doing): a front end may keep them from being unhandled rejections.
+ */
+export const SETUP_CLOSE = Symbol.for('ioredis-mock-streams.setupClose');
+let setupClosing = 0;
+
+/** Run `fn` (a test setup closing a test's connections): the close errors made meanwhile are marked SETUP_CLOSE. */
+export function closingForTestEnd<T>(fn: () => T): T {
+  setupClosing++;
+  try {
+    return fn();
+  } finally {
+    setupClosing--;
+  }
+}
+
+/** Was `err` made by a test setup's end-of-test close (`closingForTestEnd`)? */
+export function isSetupClose(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { [SETUP_CLOSE]?: boolean })[SETUP_CLOSE] === true;
+}
+
 /** The error every call of a closed connection rejects with (ioredis's text). */
 export function connectionClosedError(): Error {
-  return new Error(CLOSED_MESSAGE);
+  const err = new Error(CLOSED_MESSAGE);
+  if (setupClosing > 0) (err as Error & { [SETUP_CLOSE]?: boolean })[SETUP_CLOSE] = true;
+  return err;
 }
 
 /** A reply CLIENT REPLY OFF/SKIP silenced: front ends write nothing for it (as NO_REPLY). */
