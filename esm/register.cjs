@@ -16,7 +16,7 @@ const lifecycle = require('../dist/runners/test-lifecycle.js');
 // runs the files itself, after its preloads, and a preload's hooks do not reach its tests: that
 // takes the ES module entry (`--import`), which Node runs at the right time there.
 if (process.env.NODE_TEST_CONTEXT) installNodeTestHooks();
-else if (process.execArgv.includes('--test') && testIsolationNone(process.execArgv)) {
+else if (process.execArgv.includes('--test') && testIsolationNone([...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)])) {
   const { StreamsMockError } = require('../dist/clock/clock.js');
   throw new StreamsMockError(
     "--require ioredis-mock-streams/register cannot reset the fake between tests with test isolation 'none' " +
@@ -28,7 +28,10 @@ else if (process.execArgv.includes('--test') && testIsolationNone(process.execAr
 Module.register(pathToFileURL(path.join(__dirname, 'register-hooks.mjs')).href);
 redirectIoredisRequires();
 
-/** Is `--test-isolation=none` (or Node 22's `--experimental-test-isolation=none`) among the flags? */
+/**
+ * Is `--test-isolation=none` (or Node 22's `--experimental-test-isolation=none`) among the flags
+ * (the command line's and NODE_OPTIONS')? A config file's (`--experimental-config-file`) is not read.
+ */
 function testIsolationNone(argv) {
   for (let i = 0; i < argv.length; i++) {
     const m = /^--(?:experimental-)?test-isolation(?:=(.*))?$/.exec(argv[i]);

@@ -88,5 +88,13 @@ describe('node --require ioredis-mock-streams/register', () => {
     expect(run.stderr).toContain('use --import ioredis-mock-streams/register');
     expect(run.status).not.toBe(0);
   });
+  // skip: the test isolation flag exists from Node 22.8 (this process runs an older line)
+  (hasIsolationFlag ? it : it.skip)('refuses test isolation "none" given in NODE_OPTIONS too', () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: '--experimental-test-isolation=none' };
+    delete env.NODE_TEST_CONTEXT;
+    const run = spawnSync(process.execPath, ['--require', ENTRY, '--test', 'a.test.cjs'], { cwd: dir, encoding: 'utf8', timeout: 60_000, env });
+    expect(run.stderr).toContain('use --import ioredis-mock-streams/register');
+    expect(run.status).not.toBe(0);
+  });
   if (!hasIsolationFlag) console.log(`skipped: node:test's isolation flag needs Node >= 22.8 (this is ${process.version})`);
 });

@@ -35,6 +35,19 @@ describe('LATENCY with latency-monitor-threshold set', () => {
     expect(await s.c.call('LATENCY', 'RESET')).toBe(':0\r\n');
   });
 
+  it('samples a long script, and the slow log logs it and DEBUG SLEEP at its default threshold (as 7.0.15 does)', async () => {
+    expect(await s.c.call('CONFIG', 'SET', 'latency-monitor-threshold', '20')).toBe('+OK\r\n');
+    // a script that runs for tens of ms (~70 ms here; TIME stands still inside a script from 7.2)
+    expect(await s.c.call('EVAL', 'local i=0 while i<5000000 do i=i+1 end return i', '0')).toBe(':5000000\r\n');
+    const latest = /^\*1\r\n\*4\r\n\$7\r\ncommand\r\n:\d+\r\n:(\d+)\r\n/.exec(await s.c.call('LATENCY', 'LATEST'));
+    expect(Number(latest?.[1])).toBeGreaterThanOrEqual(20);
+    expect(await s.c.call('DEBUG', 'SLEEP', '0.011')).toBe('+OK\r\n');
+    const log = await s.c.call('SLOWLOG', 'GET');
+    expect(log).toMatch(/^\*2\r\n/); // DEBUG SLEEP and the EVAL (slowlog-log-slower-than 10000 µs), nothing else
+    expect(log).toContain('$5\r\nDEBUG\r\n$5\r\nSLEEP\r\n');
+    expect(log).toContain('$4\r\nEVAL\r\n');
+  });
+
   it('DEBUG SLEEP takes one argument, read as strtod reads it', async () => {
     expect(await s.c.call('DEBUG', 'SLEEP')).toBe("-ERR unknown subcommand or wrong number of arguments for 'SLEEP'. Try DEBUG HELP.\r\n");
     expect(await s.c.call('DEBUG', 'sleep', '1', '2')).toBe("-ERR unknown subcommand or wrong number of arguments for 'sleep'. Try DEBUG HELP.\r\n");

@@ -175,12 +175,12 @@ export function recordCommand(conn: Connection, argv: string[], start: number, w
   const config = conn.server.config;
   // the latency monitor (lib/stats/latency-monitor.ts): a command that ran for the threshold or
   // longer (every command is timed while it is set: `latencyTimingWeight`)
-  if (config.latencyMonitorThreshold > 0 && weight !== 0 && !settledLater && !rejected && !(err instanceof RejectedCommandError)) {
+  if (config.latencyMonitorThreshold > 0 && weight !== 0 && (!settledLater || MAY_RUN_LONG.has(known.name)) && !rejected && !(err instanceof RejectedCommandError)) {
     const ms = Math.floor(performance.now() - start);
     if (ms >= config.latencyMonitorThreshold) conn.server.latency.add(isFastCommand(full) ? 'fast-command' : 'command', ms, Math.floor(conn.keyspace.clock.now() / 1000));
   }
   // SLOWLOG (lib/engine/slowlog.ts): commands that ran, EXEC itself excepted
-  if (config.slowlogSlowerThan !== 10000 && known.name !== 'exec' && !(err instanceof RejectedCommandError)) {
+  if ((config.slowlogSlowerThan !== 10000 || MAY_RUN_LONG.has(known.name)) && known.name !== 'exec' && !(err instanceof RejectedCommandError)) {
     const usec = weight === 0 ? 0 : Math.round((performance.now() - start) * 1000);
     // a script's redis.call runs on Redis's Lua client: no name, its address `?:0` on 7.0, '' after
     const version = conn.keyspace.redisVersion;
@@ -194,8 +194,18 @@ export function recordCommand(conn: Connection, argv: string[], start: number, w
  * sample needs its own time (Redis times every call).
  */
 export function latencyTimingWeight(conn: Connection, name: unknown): number {
-  return conn.server.config.latencyMonitorThreshold > 0 ? 1 : timingWeight(name);
+  if (conn.server.config.latencyMonitorThreshold > 0) return 1;
+  const weight = timingWeight(name);
+  return weight === 0 && typeof name === 'string' && MAY_RUN_LONG.has(name.toLowerCase()) ? 1 : weight;
 }
+
+/**
+ * The commands a fake can keep busy for milliseconds — scripts (a script running in slices
+ * settles later: its time is its run, not a wait) and DEBUG SLEEP: always timed, so the slow log
+ * at its default threshold (10000 µs) and the latency monitor see them as Redis does. Other
+ * commands take microseconds: the slow log times them only when its threshold is lowered.
+ */
+const MAY_RUN_LONG: ReadonlySet<string> = new Set(['eval', 'evalsha', 'eval_ro', 'evalsha_ro', 'fcall', 'fcall_ro', 'debug']);
 
 /** Is the command (`name` or `name|sub`) flagged fast (its ACL category @fast: server.c CMD_FAST)? */
 function isFastCommand(full: string): boolean {
