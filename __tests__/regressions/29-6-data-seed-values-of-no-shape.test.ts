@@ -33,6 +33,9 @@ describe('data seed values', () => {
     expect(await redis.exists('x')).toBe(0);
     expect([await redis.type('h'), await redis.type('l'), await redis.type('s'), await redis.type('str')]).toEqual(['hash', 'list', 'set', 'string']);
     expect(await redis.getBuffer('str')).toEqual(Buffer.from([0xff]));
+    // a Uint8Array that is no Buffer: its bytes too (it was stored as a hash of its indexes)
+    (redis as unknown as { data: { set(k: string, v: unknown): void } }).data.set('u8', new Uint8Array([65, 66]));
+    expect([await redis.type('u8'), await redis.get('u8')]).toEqual(['string', 'AB']);
     redis.disconnect();
   });
 });

@@ -109,6 +109,8 @@ function checkSeedShape(key: string, val: unknown): void {
 export function seedValue(key: string, val: unknown): Seeded {
   // as ioredis sends them (String(v)): a boolean or bigint is its text
   if (typeof val === 'boolean' || typeof val === 'bigint') return { kind: 'value', value: String(val) };
+  // a Uint8Array that is no Buffer: its bytes, as a Buffer's (it would be stored as a hash of its indexes)
+  if (val instanceof Uint8Array && !Buffer.isBuffer(val)) return { kind: 'value', value: Buffer.from(val.buffer, val.byteOffset, val.byteLength) };
   checkSeedShape(key, val);
   if (isEmptyContainer(val) || isPolledMark(key, val)) return { kind: 'none' };
   if (val instanceof Map) checkZsetSeed(key, val);
