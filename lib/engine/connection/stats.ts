@@ -10,7 +10,7 @@ import { CommandError } from '../../errors';
 import { QUEUED, type Reply } from '../../reply/reply';
 import { predates } from '../../version';
 import { commandStatsName, dirtyOfBuiltin, NoStatsCommandError, RejectedCommandError } from '../../stats/command-stats';
-import { BUILTIN_KINDS, COMMAND_KINDS, COMMAND_KINDS_MAX, builtinFullName, sampledWeight, timingWeight } from '../command-timing';
+import { BUILTIN_KINDS, COMMAND_KINDS, COMMAND_KINDS_MAX, builtinFullName, sampledWeight } from '../command-timing';
 import { CONNECTION_COMMANDS } from '../commands/index';
 import type { TrackingState } from '../tracking';
 import type { Connection } from '../connection';
@@ -195,8 +195,10 @@ export function recordCommand(conn: Connection, argv: string[], start: number, w
  */
 export function latencyTimingWeight(conn: Connection, name: unknown): number {
   if (conn.server.config.latencyMonitorThreshold > 0) return 1;
-  const weight = timingWeight(name);
-  return weight === 0 && typeof name === 'string' && MAY_RUN_LONG.has(name.toLowerCase()) ? 1 : weight;
+  // timingWeight, with the name's cached entry (its lower-case name): no case folding per call
+  const known = COMMAND_KINDS.get(name as string);
+  if (known === undefined) return 1;
+  return MAY_RUN_LONG.has(known.name) ? 1 : sampledWeight(known);
 }
 
 /**
