@@ -23,13 +23,19 @@
 # test in every runner (MATRIX_TEST_TIMEOUT, ms), 15 min per install and per run
 # (MATRIX_STEP_TIMEOUT, s), 30 min for the whole suite on ioredis 5 (MATRIX_SUITE_TIMEOUT, s); a
 # step that hits one says so.
+# Registry snapshot: npm resolves every consumer's dependencies as of MATRIX_NPM_BEFORE (default
+# 2026-12-01; `npm install --before`; empty: the newest). The installs have no lock file, and a
+# registry can hold a package whose own dependency it does not yet (tldts 7.6.6 asked for a
+# tldts-core 7.6.6 the registry lacked: every msw 2 install failed with ETARGET); a fixed date
+# gives every run the same tree. Move it forward when a pinned version above is newer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 
 START=$(date +%s)
 NODE_VERSION=$(node -p process.versions.node)
-echo "matrix on Node $NODE_VERSION ($(command -v node)), npm $(npm --version)"
+NPM_BEFORE=${MATRIX_NPM_BEFORE-2026-12-01}
+echo "matrix on Node $NODE_VERSION ($(command -v node)), npm $(npm --version), registry as of ${NPM_BEFORE:-now}"
 TEST_TIMEOUT=${MATRIX_TEST_TIMEOUT:-60000}
 STEP_TIMEOUT=${MATRIX_STEP_TIMEOUT:-900}
 SUITE_TIMEOUT=${MATRIX_SUITE_TIMEOUT:-1800}
@@ -108,7 +114,7 @@ consumer() {
       tail -30 "$dir/install.log"; fail "$name: yarn add: $(why $st)" $(($(now) - t)); return 0
     fi
   else
-    if (cd "$dir" && timeout "$STEP_TIMEOUT" npm install --no-audit --no-fund "${pkgs[@]}" "$TGZ" >install.log 2>&1); then st=0; else st=$?; fi
+    if (cd "$dir" && timeout "$STEP_TIMEOUT" npm install --no-audit --no-fund ${NPM_BEFORE:+--before="$NPM_BEFORE"} "${pkgs[@]}" "$TGZ" >install.log 2>&1); then st=0; else st=$?; fi
     if [ "$st" != 0 ]; then
       cat "$dir/install.log"; fail "$name: npm install: $(why $st)" $(($(now) - t)); return 0
     fi
