@@ -37,10 +37,11 @@ import type { Keyspace } from '../keyspace/keyspace';
 import { CONNECTION_COMMANDS } from '../engine/commands/index';
 import { lua } from '../engine/commands/scripting';
 import { type Connection, parsedKeyspaceEvents } from '../engine/connection';
+import { isSetupClose } from '../engine/connection/order';
 import { type Emulator, type EmulatorTable, harvestEmulators } from '../engine/emulators';
 import { allKeyspaces as engineKeyspaces, keyspaceFor, serverFor } from '../engine/registry';
 import { toByteString } from './encoding';
-import { CONN, closeInstance, connectInstance, dbOfClient, installLifecycleHooks, notSetUpError, openInstance } from './lifecycle';
+import { CONN, closeInstance, connectInstance, dbOfClient, installLifecycleHooks, notSetUpError, openInstance, settledAsClient } from './lifecycle';
 import {
   builtinMethod,
   clientMode,
@@ -370,6 +371,8 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
       (err) => {
         // the error names the command as the Command spelled it (not the upper-cased name sent)
         if (err && typeof err === 'object' && err.command && typeof err.command === 'object') err.command = { ...err.command, name: command.name };
+        // a rejection the test setup's end-of-test close caused is no unhandled one (settledAsClient)
+        if (isSetupClose(err)) command.promise.catch(() => undefined);
         command.reject(err);
       },
     );
@@ -428,8 +431,12 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
     // EXEC on the connection (a `multi()` pipeline is exec'd on itself, as with ioredis);
     // EXEC after `multi({ pipeline: false })`: ioredis wraps the replies as a pipeline's,
     // `[null, reply]` or `[error]` each (transaction.ts wrapMultiResult); null when WATCH failed
-    const wrapped = delivered(withClientTimeouts(this, 'exec', [], 0, runEngineCommand(this, emulators, 'exec', [], false))).then((replies) =>
-      Array.isArray(replies) ? replies.map((r) => (r instanceof Error ? [r] : [null, r])) : replies,
+    // (settledAsClient: the wrapping is a promise of its own; a rejection the test setup's
+    // end-of-test close caused is no unhandled one there either)
+    const wrapped = settledAsClient(
+      delivered(withClientTimeouts(this, 'exec', [], 0, runEngineCommand(this, emulators, 'exec', [], false))).then((replies) =>
+        Array.isArray(replies) ? replies.map((r) => (r instanceof Error ? [r] : [null, r])) : replies,
+      ),
     );
     return withCallback(wrapped, cb);
   });
@@ -482,11 +489,15 @@ export function installStreams<T extends MockClass>(RedisMock: T): T {
           sent(this, argv[0] as string);
           return runEngineCommand(this, emulators, argv[0] as string, argv.slice(1), buffers);
         };
-        const reply = attempt().catch((err: unknown) => {
-          if (!isNoScript(err)) throw err;
-          forget(this);
-          return attempt();
-        });
+        // (settledAsClient: the retry is a promise of its own; a rejection the test setup's
+        // end-of-test close caused is no unhandled one there either)
+        const reply = settledAsClient(
+          attempt().catch((err: unknown) => {
+            if (!isNoScript(err)) throw err;
+            forget(this);
+            return attempt();
+          }),
+        );
         return answered(this, 'evalsha', raw, 0, reply, cb);
       };
     this[name] = method(false);
