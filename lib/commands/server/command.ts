@@ -12,7 +12,7 @@
  * The commands the engine answers that neither recorded server has (8.0's HGETDEL/HGETEX/HSETEX,
  * 8.2's XACKDEL/XDELEX, 8.8's XNACK, the fake's MOCKCLOCK) keep an entry built here (EXTRA below:
  * arity, flags, key positions; ACL categories from the engine's ACL table, else derived from the
- * flags; tips, key specs and subcommands empty); their DOCS come from ./command-docs-extra.ts
+ * flags; key specs from ./key-specs.ts, as Redis's json gives them; tips and subcommands empty); their DOCS come from ./command-docs-extra.ts
  * (XACKDEL, XDELEX, from Redis's src/commands json), the others have none (left out of DOCS).
  *
  * APPROXIMATIONS (not observable here): 7.2 and 7.4 modes answer the post-7.4 build's entries
@@ -32,7 +32,7 @@ import { ERR_SYNTAX, errUnknownSubcommand, fail } from '../../errors';
 import { globMatch } from '../../bytes/glob';
 import { MapReply, type Reply, SetReply, SimpleString, statusLines } from '../../reply/reply';
 import { COMMAND_SINCE, helpFooter, predates, type RedisVersion, versionIndex } from '../../version';
-import { getKeysReply } from './key-specs';
+import { getKeysReply, keySpecsReply } from './key-specs';
 import { recordedDocs, recordedInfo, recordedList } from './command-table';
 import { extraDocs } from './command-docs-extra';
 import { COMMANDS } from '../index';
@@ -131,8 +131,8 @@ function infoEntry(name: string, version: RedisVersion, categoriesOf?: CommandTa
     e.step,
     new SetReply(cats),
     new SetReply([]),
-    [],
-    [],
+    keySpecsReply(name),
+    new SetReply([]),
   ];
 }
 

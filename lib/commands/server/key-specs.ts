@@ -14,7 +14,7 @@
  * emulated version is unknown ("Invalid command specified").
  */
 import { fail } from '../../errors';
-import { type Reply, SetReply, SimpleString } from '../../reply/reply';
+import { MapReply, type Reply, SetReply, SimpleString } from '../../reply/reply';
 
 type KeySpec = [flags: string, beginSearch: number | [keyword: string, startfrom: number] | null, findKeys: ['r', number, number, number] | ['n', number, number, number] | null];
 type Entry = [arity: number, since: string] | [arity: number, since: string, noMandatoryKeys: 0 | 1, specs: KeySpec[]];
@@ -632,4 +632,40 @@ export function commandKeyRefs(argv: readonly string[], version: string): { pos:
 /** Redis's arity of a command or `container|sub` (undefined when the table lacks it). */
 export function redisArity(fullName: string): number | undefined {
   return Object.prototype.hasOwnProperty.call(TABLE, fullName) ? TABLE[fullName][0] : undefined;
+}
+
+/** Key spec notes Redis's json gives (COMMAND INFO shows them first in the spec's map). */
+const KEY_SPEC_NOTES: Record<string, string> = {
+  hgetex: 'RW and UPDATE because it changes the TTL',
+};
+
+/**
+ * COMMAND INFO's key specs of `fullName` from this table (server.c addReplyCommandKeySpecs):
+ * per spec a map of `notes` (when given), `flags`, `begin_search` (`index` / `keyword` /
+ * `unknown`) and `find_keys` (`range` / `keynum` / `unknown`); a set, empty for a command with
+ * none or one the table lacks. For the commands the recorded servers do not have (8.x's
+ * HGETDEL … XNACK), whose entries the fake builds itself.
+ */
+export function keySpecsReply(fullName: string): Reply {
+  const entry = Object.prototype.hasOwnProperty.call(TABLE, fullName) ? TABLE[fullName] : undefined;
+  const specs = entry !== undefined && entry.length === 4 ? entry[3] : undefined;
+  if (specs === undefined) return new SetReply([]);
+  const notes = Object.prototype.hasOwnProperty.call(KEY_SPEC_NOTES, fullName) ? KEY_SPEC_NOTES[fullName] : undefined;
+  return new SetReply(
+    specs.map(([flags, begin, find]) => {
+      const beginSearch =
+        begin === null
+          ? new MapReply(['type', 'unknown', 'spec', new MapReply([])])
+          : typeof begin === 'number'
+            ? new MapReply(['type', 'index', 'spec', new MapReply(['index', begin])])
+            : new MapReply(['type', 'keyword', 'spec', new MapReply(['keyword', begin[0], 'startfrom', begin[1]])]);
+      const findKeys =
+        find === null
+          ? new MapReply(['type', 'unknown', 'spec', new MapReply([])])
+          : find[0] === 'r'
+            ? new MapReply(['type', 'range', 'spec', new MapReply(['lastkey', find[1], 'keystep', find[2], 'limit', find[3]])])
+            : new MapReply(['type', 'keynum', 'spec', new MapReply(['keynumidx', find[1], 'firstkey', find[2], 'keystep', find[3]])]);
+      return new MapReply([...(notes === undefined ? [] : ['notes', notes]), 'flags', flagsReply(flags), 'begin_search', beginSearch, 'find_keys', findKeys]);
+    }),
+  );
 }
