@@ -78,16 +78,21 @@ function countedTracked(conn: Connection, tracking: TrackingState, argv: string[
   }
 }
 
-/** Record a command that answers later (blocked) once it settles; returns `out`. */
+/**
+ * Record a command that answers later (blocked) once it settles; returns `out`. Its usec are the
+ * time it ran, not the time it waited (Redis counts the command's own execution, blocking time
+ * excluded: 7.0 its first run, later versions c->duration): `start` moves forward by the wait.
+ */
 export function countedLater(conn: Connection, argv: string[], start: number, weight: number, out: Promise<Reply>): Promise<Reply> {
+  const blockedAt = weight === 0 ? 0 : performance.now();
   out.then(
     () => {
       // 7.0 counts a call unblocked by CLIENT UNBLOCK … TIMEOUT in failed_calls (no error reply)
       const failed = conn.timeoutUnblocked;
       conn.timeoutUnblocked = false;
-      recordCommand(conn, argv, start, weight, failed ? UNBLOCKED_BY_TIMEOUT : undefined, true);
+      recordCommand(conn, argv, weight === 0 ? start : start + (performance.now() - blockedAt), weight, failed ? UNBLOCKED_BY_TIMEOUT : undefined, true);
     },
-    (err) => recordCommand(conn, argv, start, weight, err, true),
+    (err) => recordCommand(conn, argv, weight === 0 ? start : start + (performance.now() - blockedAt), weight, err, true),
   );
   return out;
 }
