@@ -23,16 +23,18 @@ describeOnRealServers('OBJECT IDLETIME of keys sharing an integer object', ({ ur
       await real.call('SET', 'big', '10000');
       expect(await real.call('OBJECT', 'REFCOUNT', 'b')).toBe(2147483647);
       expect(await real.call('OBJECT', 'REFCOUNT', 'big')).toBe(1);
-      await new Promise((resolve) => setTimeout(resolve, 2100));
+      await new Promise((resolve) => setTimeout(resolve, 3100));
       await real.call('GET', 'a');
       await real.call('GET', 'x-missing'); // nothing else read
-      expect(await real.call('OBJECT', 'IDLETIME', 'b')).toBe(0);
-      expect(Number(await real.call('OBJECT', 'IDLETIME', 'big'))).toBeGreaterThanOrEqual(2);
+      // 0, or 1 when the server's LRU clock (1 s units, updated by its cron) turned between the
+      // GET and OBJECT (seen once in CI); b's own idle time would be 3
+      expect(await real.call('OBJECT', 'IDLETIME', 'b')).toBeLessThanOrEqual(1);
+      expect(Number(await real.call('OBJECT', 'IDLETIME', 'big'))).toBeGreaterThanOrEqual(3);
     } finally {
       await real.call('FLUSHDB');
       real.disconnect();
     }
-  }, 10_000);
+  }, 12_000);
 });
 
 describe('OBJECT IDLETIME of keys sharing an integer object on the fake', () => {
