@@ -382,6 +382,28 @@ describe('the 8.4 string commands over serve', () => {
     expect(old).toEqual(["-ERR unknown command 'DELEX', with args beginning with: 'k' \r\n", '-EXECABORT Transaction discarded because of previous errors.\r\n']);
   });
 
+  it('touch a WATCHed key when they change it (not when DELEX refuses)', async () => {
+    await onServe('8.10', async (c, server) => {
+      const other = await RawClient.connect(server.port);
+      try {
+        const execAfter = async (key: string, ...change: string[]): Promise<string> => {
+          await c.call('WATCH', key);
+          await other.call(...change);
+          await c.call('MULTI');
+          await c.call('PING');
+          return c.call('EXEC');
+        };
+        await c.call('SET', 'k', 'v');
+        expect(await execAfter('k', 'DELEX', 'k', 'IFEQ', 'nope')).toBe('*1\r\n+PONG\r\n');
+        expect(await execAfter('k', 'DELEX', 'k', 'IFEQ', 'v')).toBe('*-1\r\n');
+        expect(await execAfter('m', 'MSETEX', '1', 'm', 'v')).toBe('*-1\r\n');
+        expect(await execAfter('m', 'SET', 'm', 'w', 'IFEQ', 'v')).toBe('*-1\r\n');
+      } finally {
+        other.close();
+      }
+    });
+  });
+
   it('run from Lua through redis.call', async () => {
     const reply = await onServe('8.4', async (c) => {
       await c.call('SET', 'key1', 'Hello world');
