@@ -56,6 +56,13 @@ describe('XXH3-64 (lib/bytes/xxh3.ts)', () => {
   it.each(vectors)('matches xxHash’s sanity vector for %i bytes', (len, hex) => {
     expect(xxh3(sanityBuffer(2367).subarray(0, len)).toString(16).padStart(16, '0')).toBe(hex);
   });
+
+  it('matches the xxhash C library (0.8.3) on 1 MiB (1024 blocks, scrambled on 32-bit halves)', () => {
+    const b = Buffer.alloc(1 << 20);
+    for (let i = 0; i < b.length; i++) b[i] = ((i * 2654435761) >>> 13) & 255;
+    expect(xxh3(b).toString(16).padStart(16, '0')).toBe('e2786b358eab4a67');
+    expect(xxh3(Buffer.alloc(1 << 20, 7)).toString(16).padStart(16, '0')).toBe('05ec48a321114887');
+  });
 });
 
 describe('DIGEST', () => {

@@ -116,35 +116,63 @@ function medium(data: Buffer): bigint {
   return avalanche(acc & M64);
 }
 
-function accumulate(acc: bigint[], data: Buffer, at: number, s: number): void {
+/**
+ * The accumulation step on 32-bit halves (`lo`/`hi` of the 8 accumulators), in plain numbers:
+ * the hot loop of large inputs, ~10x faster than BigInt. acc[i^1] += lane; acc[i] += lo32(v) ·
+ * hi32(v) with v = lane ^ secret, the 32×32-bit product formed from 16-bit pieces (all exact
+ * below 2^53); Uint32Array stores keep each half mod 2^32.
+ */
+function accumulate(lo: Uint32Array, hi: Uint32Array, data: Buffer, at: number, s: number): void {
   for (let i = 0; i < 8; i++) {
-    const lane = u64(data, at + i * 8);
-    const v = lane ^ u64(SECRET, s + i * 8);
-    acc[i ^ 1] = (acc[i ^ 1] + lane) & M64;
-    acc[i] = (acc[i] + (v & M32) * (v >> 32n)) & M64;
+    const dLo = data.readUInt32LE(at + i * 8);
+    const dHi = data.readUInt32LE(at + i * 8 + 4);
+    const vLo = (dLo ^ SECRET.readUInt32LE(s + i * 8)) >>> 0;
+    const vHi = (dHi ^ SECRET.readUInt32LE(s + i * 8 + 4)) >>> 0;
+    const j = i ^ 1;
+    let sum = lo[j] + dLo;
+    lo[j] = sum;
+    hi[j] = hi[j] + dHi + (sum > 0xffffffff ? 1 : 0);
+    const p0 = (vLo & 0xffff) * vHi; // < 2^48
+    const p1 = (vLo >>> 16) * vHi; // < 2^48; the product is p0 + p1·2^16
+    const low = p0 + (p1 % 65536) * 65536; // < 2^49
+    const prodLo = low % 4294967296;
+    const prodHi = Math.floor(low / 4294967296) + Math.floor(p1 / 65536);
+    sum = lo[i] + prodLo;
+    lo[i] = sum;
+    hi[i] = hi[i] + prodHi + (sum > 0xffffffff ? 1 : 0);
   }
 }
 
+const big = (lo: Uint32Array, hi: Uint32Array, i: number): bigint => (BigInt(hi[i]) << 32n) | BigInt(lo[i]);
+
 function large(data: Buffer): bigint {
   const n = data.length;
-  const acc = [PRIME32_3, PRIME64_1, PRIME64_2, PRIME64_3, PRIME64_4, PRIME32_2, PRIME64_5, PRIME32_1];
+  const init = [PRIME32_3, PRIME64_1, PRIME64_2, PRIME64_3, PRIME64_4, PRIME32_2, PRIME64_5, PRIME32_1];
+  const lo = new Uint32Array(8);
+  const hi = new Uint32Array(8);
+  for (let i = 0; i < 8; i++) {
+    lo[i] = Number(init[i] & M32);
+    hi[i] = Number(init[i] >> 32n);
+  }
   const blocks = Math.floor((n - 1) / BLOCK); // full blocks before the last (which may be full)
   for (let b = 0; b < blocks; b++) {
-    for (let s = 0; s < STRIPES_PER_BLOCK; s++) accumulate(acc, data, b * BLOCK + s * 64, s * 8);
+    for (let s = 0; s < STRIPES_PER_BLOCK; s++) accumulate(lo, hi, data, b * BLOCK + s * 64, s * 8);
     for (let i = 0; i < 8; i++) {
-      let a = acc[i];
+      let a = big(lo, hi, i);
       a ^= a >> 47n;
       a ^= u64(SECRET, SECRET_LEN - 64 + i * 8);
-      acc[i] = mul(a, PRIME32_1);
+      a = mul(a, PRIME32_1);
+      lo[i] = Number(a & M32);
+      hi[i] = Number(a >> 32n);
     }
   }
   const last = blocks * BLOCK;
   const stripes = Math.floor((n - last - 1) / 64);
-  for (let s = 0; s < stripes; s++) accumulate(acc, data, last + s * 64, s * 8);
-  accumulate(acc, data, n - 64, SECRET_LEN - 71);
+  for (let s = 0; s < stripes; s++) accumulate(lo, hi, data, last + s * 64, s * 8);
+  accumulate(lo, hi, data, n - 64, SECRET_LEN - 71);
   let result = mul(BigInt(n), PRIME64_1);
   for (let i = 0; i < 4; i++) {
-    result += fold(acc[2 * i] ^ u64(SECRET, 11 + 16 * i), acc[2 * i + 1] ^ u64(SECRET, 11 + 16 * i + 8));
+    result += fold(big(lo, hi, 2 * i) ^ u64(SECRET, 11 + 16 * i), big(lo, hi, 2 * i + 1) ^ u64(SECRET, 11 + 16 * i + 8));
   }
   return avalanche(result & M64);
 }
