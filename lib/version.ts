@@ -106,6 +106,10 @@ export const FEATURE_SINCE = {
   xaddIdmp: '8.6',
   /** XREADGROUP CLAIM min-idle-time. */
   xreadgroupClaim: '8.4',
+  /** SET … IFEQ | IFNE | IFDEQ | IFDNE (redis #14435, 8.4.0); before, `ERR syntax error` as for
+   *  any unknown option (checked on redis-server 7.0.15 and the post-7.4 build). DELEX, DIGEST and
+   *  MSETEX are in COMMAND_SINCE. */
+  conditionalSet: '8.4',
   /** XNACK, NACK zone, XINFO STREAM FULL nacked-count. */
   xnack: '8.8',
   /** XREAD/XREADGROUP MAXCOUNT and MAXSIZE. */
@@ -221,6 +225,10 @@ export const COMMAND_SINCE: Record<string, RedisVersion> = {
   xackdel: '8.2',
   xdelex: '8.2',
   xnack: '8.8',
+  // compare-and-set / compare-and-delete (redis #14435) and MSETEX (redis #14434), 8.4.0
+  delex: '8.4',
+  digest: '8.4',
+  msetex: '8.4',
   waitaof: '7.2',
 };
 

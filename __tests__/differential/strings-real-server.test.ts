@@ -15,6 +15,9 @@ const MIN = '-9223372036854775808';
 const DUMP_123 = '\x00\xc0{\n\x00H\xe2S\xe1\x00zg\xb9';
 
 const SEQUENCES: string[][][] = [
+  // 8.4's conditional options and commands do not exist on either server (7.0 / 8.0 modes)
+  [['SET', 'k', 'v'], ['SET', 'k', 'w', 'IFEQ', 'v'], ['SET', 'k', 'w', 'IFDNE', 'x', 'GET'], ['SET', 'k', 'w', 'NX', 'IFNE', 'v'], ['DELEX', 'k'], ['DELEX', 'k', 'IFEQ', 'v'],
+    ['DIGEST', 'k'], ['MSETEX', '1', 'k', 'v', 'EX', '10'], ['GET', 'k'], ['TTL', 'k']],
   // SET options: conflicts, repeats, GET with NX/XX, KEEPTTL, expire errors
   [['SET', 'k', 'v', 'NX', 'XX'], ['SET', 'k', 'v', 'XX', 'NX'], ['SET', 'k', 'v', 'nx', 'nx'], ['SET', 'k', 'v', 'EX', '10', 'EX', '20'], ['TTL', 'k'],
     ['SET', 'k', 'v', 'KEEPTTL', 'EX', '1'], ['SET', 'k', 'v', 'EX', '1', 'KEEPTTL'], ['SET', 'k', 'v', 'PX', '1', 'EX', '1'], ['SET', 'k', 'v', 'EX'], ['SET', 'k', 'v', 'FOO'],

@@ -118,6 +118,10 @@ const TABLE: [name: string, arity: number, write: boolean, load: () => CommandMo
   ['getrange', 4, false, () => require('./strings')],
   ['substr', 4, false, () => require('./strings')],
   ['lcs', -3, false, () => require('./strings')],
+  // 8.4 (t_string.c, db.c): compare-and-delete, digests, MSETEX
+  ['delex', -2, true, () => require('./strings-conditional')],
+  ['digest', 2, false, () => require('./strings-conditional')],
+  ['msetex', -4, true, () => require('./strings-conditional')],
   ['incr', 2, true, () => require('./incr')],
   ['decr', 2, true, () => require('./incr')],
   ['incrby', 3, true, () => require('./incr')],

@@ -9,6 +9,15 @@ import { ERR_WRONGTYPE, fail } from '../errors';
 import type { Db } from './types';
 import type { StringMark } from '../model/string-encoding';
 
+/**
+ * The XXH3-64 digest of a byte string as Redis 8.4's DIGEST prints it (16 lower-case hex digits).
+ * lib/bytes/xxh3.ts loads on the first digest (DIGEST, SET/DELEX IFDEQ/IFDNE), not with the package.
+ */
+export function digestOf(bytes: string): string {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: only the digest commands need it
+  return (require('../bytes/xxh3') as typeof import('../bytes/xxh3')).xxh3Hex(bytes);
+}
+
 /** The byte string of a stored value that is a Redis string, or undefined for any other type. */
 export function bytesOfStored(v: unknown): string | undefined {
   if (typeof v === 'string') return v;

@@ -19,29 +19,37 @@ import { StreamsMockError } from '../clock/clock';
 import { ERR_NOT_INTEGER, ERR_SYNTAX, ERR_WRONGTYPE, errWrongArity, fail } from '../errors';
 import { MapReply, OK, type Reply } from '../reply/reply';
 import { appendedSds } from '../stats/object-size';
-import { supports } from '../version';
+import { type RedisVersion, supports } from '../version';
 import { INT64_MAX, int64OrFail, is, negativeRangeInverted, parseInt64, parseSmallInt } from './args';
-import { MAX_JS_STRING, bitsAt, bytesOfStored, protoMaxBulkLen, storeString, stringForRead, stringForWrite, writableBitmap } from './string-value';
+import { MAX_JS_STRING, bitsAt, bytesOfStored, digestOf, protoMaxBulkLen, storeString, stringForRead, stringForWrite, writableBitmap } from './string-value';
 import type { CommandContext, CommandSpec, Db } from './types';
 import { deletionName, propagationOf } from './propagate';
 
 // parseExtendedStringArgumentsOrReply flags (t_string.c OBJ_*)
-const NX = 1;
-const XX = 2;
-const EX = 4;
-const PX = 8;
-const KEEPTTL = 16;
+export const NX = 1;
+export const XX = 2;
+export const EX = 4;
+export const PX = 8;
+export const KEEPTTL = 16;
 const GET = 32;
-const EXAT = 64;
-const PXAT = 128;
+export const EXAT = 64;
+export const PXAT = 128;
 const PERSIST = 256;
+// Redis 8.4's compare-and-set conditions (t_string.c OBJ_SET_IFEQ …): ./strings-conditional.ts
+const IFEQ = 512;
+const IFNE = 1024;
+const IFDEQ = 2048;
+const IFDNE = 4096;
 const ANY_EXPIRE = EX | PX | EXAT | PXAT;
+const ANY_IF = IFEQ | IFNE | IFDEQ | IFDNE;
 
 /** The parsed options of SET (argv[3…]) or GETEX (argv[2…]). */
 interface ExtendedArgs {
   flags: number;
   /** The expire argument (EX/PX/EXAT/PXAT), or undefined. */
   expire: string | undefined;
+  /** The IFEQ/IFNE value or IFDEQ/IFDNE digest (8.4+), or undefined. */
+  match?: string;
 }
 
 /**
@@ -50,14 +58,21 @@ interface ExtendedArgs {
  * XX, KEEPTTL after EX, EX after PX …), or lacks its value, is `ERR syntax error`; the same
  * option twice is accepted (the last expire value wins).
  */
-function parseExtended(argv: string[], forSet: boolean): ExtendedArgs {
+function parseExtended(argv: string[], forSet: boolean, version?: RedisVersion): ExtendedArgs {
   let flags = 0;
   let expire: string | undefined;
+  let match: string | undefined;
+  // 8.4: IFEQ/IFNE/IFDEQ/IFDNE take a value and exclude NX, XX and one another (the docs' one-of)
+  const conditional = forSet && version !== undefined && supports(version, 'conditionalSet');
   for (let j = forSet ? 3 : 2; j < argv.length; j++) {
     const opt = argv[j];
     const hasNext = j < argv.length - 1;
-    if (forSet && is(opt, 'NX') && !(flags & XX)) flags |= NX;
-    else if (forSet && is(opt, 'XX') && !(flags & NX)) flags |= XX;
+    if (forSet && is(opt, 'NX') && !(flags & (XX | ANY_IF))) flags |= NX;
+    else if (forSet && is(opt, 'XX') && !(flags & (NX | ANY_IF))) flags |= XX;
+    else if (conditional && hasNext && !(flags & (NX | XX | ANY_IF)) && conditionFlag(opt) !== 0) {
+      flags |= conditionFlag(opt);
+      match = argv[++j];
+    }
     else if (forSet && is(opt, 'GET')) flags |= GET;
     else if (forSet && is(opt, 'KEEPTTL') && !(flags & (PERSIST | ANY_EXPIRE))) flags |= KEEPTTL;
     else if (!forSet && is(opt, 'PERSIST') && !(flags & (ANY_EXPIRE | KEEPTTL))) flags |= PERSIST;
@@ -75,7 +90,31 @@ function parseExtended(argv: string[], forSet: boolean): ExtendedArgs {
       expire = argv[++j];
     } else fail(ERR_SYNTAX);
   }
-  return { flags, expire };
+  return { flags, expire, match };
+}
+
+/** The flag of an IFEQ/IFNE/IFDEQ/IFDNE token (any case), 0 for another token. */
+function conditionFlag(opt: string): number {
+  if (opt.length !== 4 && opt.length !== 5) return 0;
+  if (is(opt, 'IFEQ')) return IFEQ;
+  if (is(opt, 'IFNE')) return IFNE;
+  if (is(opt, 'IFDEQ')) return IFDEQ;
+  if (is(opt, 'IFDNE')) return IFDNE;
+  return 0;
+}
+
+/**
+ * Whether the SET condition holds for the current value `old` (undefined: missing key): IFEQ /
+ * IFDEQ need the key and an equal value / digest; IFNE / IFDNE hold for a missing key. Digests
+ * compare without regard to case (assumed: the 8.4 source was not available; DIGEST answers
+ * lower case).
+ */
+function conditionHolds(flags: number, old: string | undefined, match: string): boolean {
+  if (flags & IFEQ) return old !== undefined && old === match;
+  if (flags & IFNE) return old === undefined || old !== match;
+  if (old === undefined) return (flags & IFDNE) !== 0;
+  const same = digestOf(old) === match.toLowerCase();
+  return flags & IFDEQ ? same : !same;
 }
 
 const SECONDS_LIMIT = 9223372036854775n; // LLONG_MAX / 1000
@@ -86,7 +125,7 @@ const SECONDS_LIMIT = 9223372036854775n; // LLONG_MAX / 1000
  * @throws `ERR value is not an integer or out of range`; `ERR invalid expire time in '<name>'
  *   command` for a value ≤ 0, seconds above LLONG_MAX/1000, or an absolute time past LLONG_MAX
  */
-function expireAtMs(arg: string, flags: number, now: number, name: string): number {
+export function expireAtMs(arg: string, flags: number, now: number, name: string): number {
   const seconds = (flags & (EX | EXAT)) !== 0;
   const relative = (flags & (EX | PX)) !== 0;
   const small = parseSmallInt(arg); // |v| < 10^15: no overflow possible below
@@ -105,7 +144,7 @@ function expireAtMs(arg: string, flags: number, now: number, name: string): numb
 }
 
 /** `expireAtMs` as a bigint, exact past 2^53 ms (the argument is valid: expireAtMs checked it). */
-function exactExpireAtMs(arg: string, flags: number, now: number): bigint {
+export function exactExpireAtMs(arg: string, flags: number, now: number): bigint {
   const v = parseInt64(arg) as bigint;
   const ms = (flags & (EX | EXAT)) !== 0 ? v * 1000n : v;
   return (flags & (EX | PX)) !== 0 ? ms + BigInt(now) : ms;
@@ -137,6 +176,7 @@ function setGeneric(
   expire: string | undefined,
   okReply: Reply,
   abortReply: Reply,
+  match?: string,
 ): Reply {
   const db = ctx.db;
   const at = expire === undefined ? undefined : expireAtMs(expire, flags, ctx.now, name);
@@ -145,8 +185,12 @@ function setGeneric(
   if (flags & GET) {
     old = stringForRead(db, key);
     found = old !== undefined;
+  } else if (flags & ANY_IF) {
+    old = stringForWrite(db, key); // the value compared: WRONGTYPE for another type
+    found = old !== undefined;
   } else found = db.lookup(key) !== undefined;
   if ((flags & NX && found) || (flags & XX && !found)) return flags & GET ? (old ?? null) : abortReply;
+  if (flags & ANY_IF && !conditionHolds(flags, old, match!)) return flags & GET ? (old ?? null) : abortReply;
   storeString(db, key, value, found, (flags & KEEPTTL) !== 0 || at !== undefined);
   db.dirty?.(1);
   db.notifyEvent('$', 'set', key);
@@ -160,7 +204,12 @@ function setGeneric(
   return flags & GET ? (old ?? null) : okReply;
 }
 
-/** SET key value [NX | XX] [GET] [EX seconds | PX ms | EXAT unix-seconds | PXAT unix-ms | KEEPTTL] */
+/**
+ * SET key value [NX | XX | IFEQ v | IFNE v | IFDEQ digest | IFDNE digest] [GET]
+ *   [EX seconds | PX ms | EXAT unix-seconds | PXAT unix-ms | KEEPTTL]
+ * (the IF* conditions from 8.4; before, they are `ERR syntax error` like any unknown option).
+ * A condition that fails answers nil, or with GET the old value (nil when missing), as NX/XX.
+ */
 function set(ctx: CommandContext, argv: string[]): Reply {
   const key = argv[1];
   if (argv.length === 3) {
@@ -173,8 +222,8 @@ function set(ctx: CommandContext, argv: string[]): Reply {
     db.notifyEvent('$', 'set', key);
     return OK;
   }
-  const { flags, expire } = parseExtended(argv, true);
-  return setGeneric(ctx, 'set', key, argv[2], flags, expire, OK, null);
+  const { flags, expire, match } = parseExtended(argv, true, ctx.version);
+  return setGeneric(ctx, 'set', key, argv[2], flags, expire, OK, null, match);
 }
 
 /** SETNX key value: 1 when set, 0 when the key exists. */

@@ -118,8 +118,8 @@ function countedKeys(argv: string[], at: number, before: string[] = []): string[
   return [...before, ...argv.slice(at + 1, at + 1 + n)];
 }
 
-/** Stream commands newer than ioredis's table (key at 1). */
-const NEWER_KEYED = new Set(['xackdel', 'xdelex', 'xnack']);
+/** Commands newer than ioredis's table with their key at 1 (8.2+ stream commands, 8.4's DELEX/DIGEST). */
+const NEWER_KEYED = new Set(['xackdel', 'xdelex', 'xnack', 'delex', 'digest']);
 
 /** Container subcommands that name a key at argv[2]. */
 const CONTAINER_KEY: Record<string, Set<string>> = {
@@ -188,6 +188,12 @@ export function commandKeys(argv: string[]): string[] {
       if (argv[3] !== '') return [argv[3]];
       for (let i = 6; i < argc; i++) if (argv[i].toLowerCase() === 'keys') return argv.slice(i + 1);
       return [];
+    }
+    case 'msetex': {
+      // MSETEX numkeys key value …: every other argument after numkeys (its keynum key spec)
+      const n = argc > 1 ? intArg(argv[1]) : null;
+      if (n === null || n < 1 || 2 + 2 * n > argc) return [];
+      return Array.from({ length: n }, (_, i) => argv[2 + 2 * i]);
     }
     case 'spublish':
       return argc > 1 ? [argv[1]] : [];

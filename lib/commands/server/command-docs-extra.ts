@@ -1,6 +1,6 @@
 /**
  * COMMAND DOCS of the commands the engine answers that neither recorded server has (8.0's
- * HGETDEL/HGETEX/HSETEX, 8.2's XACKDEL/XDELEX, 8.8's XNACK)
+ * HGETDEL/HGETEX/HSETEX, 8.2's XACKDEL/XDELEX, 8.4's DELEX/DIGEST/MSETEX, 8.8's XNACK)
  * (./command-table.ts records 7.0.15 and the post-7.4 build), rendered from the fields of their
  * Redis src/commands/<name>.json as server.c addReplyCommandDocs / addReplyCommandArgList do in
  * the post-7.4 build (map: summary, since, group, complexity, [arguments]; an argument: name,
@@ -139,6 +139,75 @@ const DOCS: Record<string, Doc> = {
               { name: 'value', type: 'string' },
             ],
           },
+        ],
+      },
+    ],
+  },
+  // redis/docs data/commands_core.json (8.4.0 commands; the digest arguments typed string as
+  // redis #15305 fixed them — 8.4.2's delex.json/set.json still said integer)
+  delex: {
+    summary: 'Conditionally removes the specified key based on value or digest comparison.',
+    since: '8.4.0',
+    group: 'string',
+    complexity: 'O(1) for IFEQ/IFNE, O(N) for IFDEQ/IFDNE where N is the length of the string value.',
+    arguments: [
+      { name: 'key', type: 'key', key_spec_index: 0 },
+      {
+        name: 'condition',
+        type: 'oneof',
+        optional: true,
+        arguments: [
+          { name: 'ifeq-value', type: 'string', token: 'IFEQ' },
+          { name: 'ifne-value', type: 'string', token: 'IFNE' },
+          { name: 'ifdeq-digest', type: 'string', token: 'IFDEQ' },
+          { name: 'ifdne-digest', type: 'string', token: 'IFDNE' },
+        ],
+      },
+    ],
+  },
+  digest: {
+    summary: 'Returns the XXH3 hash of a string value.',
+    since: '8.4.0',
+    group: 'string',
+    complexity: 'O(N) where N is the length of the string value.',
+    arguments: [{ name: 'key', type: 'key', key_spec_index: 0 }],
+  },
+  msetex: {
+    summary:
+      'Atomically sets multiple string keys with a shared expiration in a single operation. Supports flexible argument parsing where condition and expiration flags can appear in any order.',
+    since: '8.4.0',
+    group: 'string',
+    complexity: 'O(N) where N is the number of keys to set.',
+    arguments: [
+      { name: 'numkeys', type: 'integer' },
+      {
+        name: 'data',
+        type: 'block',
+        multiple: true,
+        arguments: [
+          { name: 'key', type: 'key', key_spec_index: 0 },
+          { name: 'value', type: 'string' },
+        ],
+      },
+      {
+        name: 'condition',
+        type: 'oneof',
+        optional: true,
+        arguments: [
+          { name: 'nx', type: 'pure-token', token: 'NX' },
+          { name: 'xx', type: 'pure-token', token: 'XX' },
+        ],
+      },
+      {
+        name: 'expiration',
+        type: 'oneof',
+        optional: true,
+        arguments: [
+          { name: 'seconds', type: 'integer', token: 'EX' },
+          { name: 'milliseconds', type: 'integer', token: 'PX' },
+          { name: 'unix-time-seconds', type: 'unix-time', token: 'EXAT' },
+          { name: 'unix-time-milliseconds', type: 'unix-time', token: 'PXAT' },
+          { name: 'keepttl', type: 'pure-token', token: 'KEEPTTL' },
         ],
       },
     ],

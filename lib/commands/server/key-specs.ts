@@ -430,6 +430,9 @@ const TABLE: Record<string, Entry> = {
   "xackdel": [-6,"8.2",0,[["RW UPDATE DELETE",1,["r",0,1,0]]]],
   "xdelex": [-5,"8.2",0,[["RW DELETE",1,["r",0,1,0]]]],
   "xnack": [-7,"8.8",0,[["RW UPDATE",1,["r",0,1,0]]]],
+  "delex": [-2,"8.4",0,[["RW DELETE VARIABLE_FLAGS",1,["r",0,1,0]]]],
+  "digest": [2,"8.4",0,[["RO ACCESS",1,["r",0,1,0]]]],
+  "msetex": [-4,"8.4",0,[["OW UPDATE",1,["n",0,1,2]]]],
 };
 
 /**
@@ -514,7 +517,9 @@ function keysFromSpecs(specs: readonly KeySpec[], argv: readonly string[], arity
       const text = argv[first + keynumidx];
       if (text === undefined || !canonical(text) || BigInt(text) < 0n) return null;
       first += firstkey;
-      last = first + Number(BigInt(text)) - 1;
+      // numkeys keys `keystep` apart (MSETEX's pairs, step 2; every older keynum spec has step 1 —
+      // assumed: 8.4 spreads them so, as MSETEX's key spec needs)
+      last = first + (Number(BigInt(text)) - 1) * keystep;
     }
     if (last >= argc || last < first || first >= argc) return null;
     for (let i = first; i <= last; i += step) {
@@ -566,9 +571,17 @@ function keysFromProc(name: string, argv: readonly string[]): KeyRef[] {
       return Array.from({ length: num }, (_, i) => ({ pos: first + i, flags: 'RW ACCESS DELETE' }));
     }
     case 'set': {
-      for (let i = 3; i < argc; i++) if (eq(argv[i], 'get')) return [{ pos: 1, flags: 'RW ACCESS UPDATE' }];
-      return [{ pos: 1, flags: 'OW UPDATE' }];
+      // 8.4's setGetKeys (redis #14529): an IF* condition reads the value (RW; assumed without ACCESS)
+      let conditional = false;
+      for (let i = 3; i < argc; i++) {
+        if (eq(argv[i], 'get')) return [{ pos: 1, flags: 'RW ACCESS UPDATE' }];
+        if (/^ifd?(eq|ne)$/i.test(argv[i])) conditional = true;
+      }
+      return [{ pos: 1, flags: conditional ? 'RW UPDATE' : 'OW UPDATE' }];
     }
+    case 'delex':
+      // delexGetKeys (redis #14529): a plain DELEX removes blindly as DEL (RM), a conditional one reads (RW)
+      return [{ pos: 1, flags: argc > 2 ? 'RW DELETE' : 'RM DELETE' }];
     case 'bitfield': {
       let readonly = true;
       for (let i = 2; i < argc; i++) {
