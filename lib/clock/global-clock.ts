@@ -7,8 +7,9 @@
  *
  * A timer armed on fake timers outlives them: when the test removes them (`jest.useRealTimers()`,
  * `vi.useRealTimers()`, sinon's `uninstall()`, or installs new ones), the fake timer that held it
- * is gone, so a check every FAKE_TIMERS_CHECK_MS of real time (an unref'd real timer) arms what is
- * left of it on the timers in place then: a worker's `XREADGROUP … BLOCK 200` started under fake
+ * is gone, so a check every FAKE_TIMERS_CHECK_MS of real time (a real timer, ref'd unless the
+ * timer was unref'd: it keeps the process alive meanwhile, as a blocked call's socket to a server
+ * would) arms what is left of it on the timers in place then: a worker's `XREADGROUP … BLOCK 200` started under fake
  * timers times out after the rest of its 200 ms once they are removed, as against a server.
  */
 import { Clock, ClockTimer, MAX_TIMER_DELAY, scheduleLong } from './clock';
@@ -76,7 +77,9 @@ function scheduleOnFakeTimers(set: typeof setTimeout, fn: () => void, ms: number
       current = globalClock.schedule(fire, left);
       if (unrefd) current.unref?.();
     }, FAKE_TIMERS_CHECK_MS);
-    check.unref?.();
+    // ref'd as the timer it stands for (a blocked call keeps the process alive, as its socket
+    // to a server would), unless that one was unref'd
+    if (unrefd) check.unref?.();
   };
   let current = scheduleOn(set, globalThis.clearTimeout, fire, ms);
   watch();
@@ -89,6 +92,7 @@ function scheduleOnFakeTimers(set: typeof setTimeout, fn: () => void, ms: number
     unref: () => {
       unrefd = true;
       current.unref?.();
+      check?.unref?.();
     },
   };
 }
