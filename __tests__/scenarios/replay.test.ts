@@ -127,7 +127,10 @@ describe('replay', () => {
     const r = await replayScenario(s, target);
     expect(r.failure?.step).toBe(1);
     expect(r.failure?.command).toEqual(['WAIT']);
-    expect(r.failure?.actual).toEqual({ kind: 'timeout', message: '[ioredis-mock-streams] step 1 (await "w"): no reply within 200 ms' });
+    expect(r.failure?.actual).toEqual({
+      kind: 'timeout',
+      message: '[ioredis-mock-streams] step 1 (await "w"): no reply within 200 ms (the fake\'s clock moves only with "advance" steps: a BLOCK or a blocking command\'s timeout needs one, e.g. {"advance": 100} before the await)',
+    });
   });
 
   it('skips what the target cannot run', async () => {

@@ -81,6 +81,16 @@ function toOutcome(promise: Promise<unknown>): Promise<Outcome> {
   );
 }
 
+/**
+ * A call with no reply in time on the fake (the Upstash handler's too): its clock (the scenario's `clock`) moves only with
+ * `advance` steps, so a BLOCK or a blocking command's timeout that a real server reaches in real
+ * time never comes without one (a trial recorded `BLPOP q 0.1` on a server, then the fake waited).
+ */
+function withClockHint(outcome: Outcome, target: Target): Outcome {
+  if (outcome.kind !== 'timeout' || target.kind === 'real') return outcome;
+  return { kind: 'timeout', message: `${outcome.message} (the fake's clock moves only with "advance" steps: a BLOCK or a blocking command's timeout needs one, e.g. {"advance": 100} before the await)` };
+}
+
 /** Checks one outcome against a step's expectation, binding captures on the way. */
 export function checkOutcome(expected: { reply?: Json; error?: string }, actual: Outcome, bindings: Bindings): MatchResult {
   if (actual.kind === 'timeout') return { ok: false, path: '', message: actual.message };
@@ -175,7 +185,7 @@ export async function runScenario(scenario: Scenario, target: Target, opts: RunO
           await session.settleAsync(client, pending);
           continue;
         }
-        outcome = await toOutcome(withTimeout(call, target.callTimeoutMs, `step ${i}`));
+        outcome = withClockHint(await toOutcome(withTimeout(call, target.callTimeoutMs, `step ${i}`)), target);
       } else if (isAwaitStep(step)) {
         const s = started.get(step.await);
         if (!s) throw new Error(`[ioredis-mock-streams] await "${step.await}" has no async step`);
@@ -185,7 +195,7 @@ export async function runScenario(scenario: Scenario, target: Target, opts: RunO
           outcome = await withTimeout(s.outcome, target.callTimeoutMs, `step ${i} (await "${step.await}")`);
         } catch (e) {
           // s.outcome never rejects; only the timeout can.
-          outcome = { kind: 'timeout', message: (e as Error).message };
+          outcome = withClockHint({ kind: 'timeout', message: (e as Error).message }, target);
         }
       } else {
         continue;
