@@ -41,8 +41,9 @@
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { Argument, Command } from 'commander';
-import { listScenarioFiles, parseScenario } from './scenarios/format';
+import { ScenarioPathError, listScenarioFiles, parseScenario } from './scenarios/format';
 import { formatJson } from './scenarios/json-format';
 import type { Json } from './scenarios/matchers';
 import { formatResult, formatSummary, replayFiles } from './scenarios/replay';
@@ -52,6 +53,17 @@ import { parseRedisVersion } from './version';
 import type { Target } from './scenarios/targets/target';
 
 const DEFAULT_PATHS = ['fixtures/'];
+
+/**
+ * For a missing `fixtures/` (the README's commands, run in a project that installed the
+ * package): where the package's own fixtures are.
+ */
+function fixturesHint(e: unknown): string {
+  if (!(e instanceof ScenarioPathError) || path.basename(path.resolve(e.path)) !== 'fixtures') return '';
+  const own = path.resolve(__dirname, '..', 'fixtures');
+  if (!fs.existsSync(own) || path.resolve(e.path) === own) return '';
+  return ` (the package's own fixtures are in ${path.relative(process.cwd(), own) || own}/)`;
+}
 
 const DATA_SAFETY_HELP = `
 Data on the server (--url): the database the URL names (default 0) must be empty; a database
@@ -368,7 +380,7 @@ export async function main(argv: readonly string[] = process.argv): Promise<numb
       // commander already printed usage or help text.
       return err.exitCode === 0 ? 0 : 2;
     }
-    console.error(`ioredis-mock-streams: ${(err.message ?? String(e)).replace(/^\[ioredis-mock-streams\] /, '')}`);
+    console.error(`ioredis-mock-streams: ${(err.message ?? String(e)).replace(/^\[ioredis-mock-streams\] /, '')}${fixturesHint(e)}`);
     return 2;
   }
   return code;

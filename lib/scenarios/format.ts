@@ -285,7 +285,8 @@ export function loadScenarioFile(file: string, opts: Omit<ValidateOptions, 'file
   const text = fs.readFileSync(file, 'utf8');
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    // (a byte-order mark some editors write is not part of the JSON)
+    raw = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (e) {
     throw new ScenarioFormatError(file, [`not valid JSON: ${(e as Error).message}`]);
   }
@@ -299,16 +300,35 @@ export function loadScenarioFile(file: string, opts: Omit<ValidateOptions, 'file
 export function listScenarioFiles(paths: readonly string[]): string[] {
   const files: string[] = [];
   for (const p of paths) {
-    const st = fs.statSync(p);
+    let st: fs.Stats;
+    try {
+      st = fs.statSync(p);
+    } catch {
+      throw new ScenarioPathError(p, `no such file or folder: ${p}`);
+    }
     if (st.isDirectory()) {
+      const before = files.length;
       for (const name of fs.readdirSync(p).sort()) {
         if (name.endsWith('.json')) files.push(path.join(p, name));
       }
+      // an empty run passing would hide a wrong path
+      if (files.length === before) throw new ScenarioPathError(p, `no scenario file (*.json) in the folder ${p}`);
     } else {
       files.push(p);
     }
   }
   return files;
+}
+
+/** A path given for scenarios that names no file, or a folder without one (`listScenarioFiles`). */
+export class ScenarioPathError extends Error {
+  constructor(
+    readonly path: string,
+    message: string,
+  ) {
+    super(`[ioredis-mock-streams] ${message}`);
+    this.name = 'ScenarioPathError';
+  }
 }
 
 /**
