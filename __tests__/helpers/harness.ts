@@ -53,6 +53,9 @@ export class Harness {
   readonly events: [string, string][] = [];
   /** Keyspace notifications of every class, as `[type, event, key]`. */
   readonly notifications: [string, string, string][] = [];
+  /** INFO keyspace_hits / keyspace_misses as the read lookups counted them (Db keyHit / keyMiss). */
+  keyspaceHits = 0;
+  keyspaceMisses = 0;
   /** Absolute TTLs (ms) by key. */
   readonly ttls = new Map<string, number>();
   /** Expire times past 2^53 ms as set (`ttls` holds their nearest double), as the keyspace keeps them. */
@@ -79,6 +82,16 @@ export class Harness {
     getStream: (key) => {
       const v = this.keys.get(key);
       if (v === undefined) return undefined;
+      if (!(v instanceof Stream)) throw new CommandError(ERR_WRONGTYPE);
+      return v;
+    },
+    readStream: (key) => {
+      const v = this.db.lookup(key);
+      if (v === undefined) {
+        this.db.keyMiss(key);
+        return undefined;
+      }
+      this.db.keyHit();
       if (!(v instanceof Stream)) throw new CommandError(ERR_WRONGTYPE);
       return v;
     },
@@ -128,6 +141,11 @@ export class Harness {
     },
     persist: (key) => this.ttls.delete(key),
     notifyEvent: (type, event, key) => void this.notifications.push([type, event, key]),
+    keyHit: () => void this.keyspaceHits++,
+    keyMiss: (key, notify = true) => {
+      this.keyspaceMisses++;
+      if (notify) this.notifications.push(['m', 'keymiss', key]);
+    },
     keyNames: () => [...this.keys.keys()].filter((k) => this.db.lookup(k, true) !== undefined),
     size: () => this.keys.size,
     accessedAt: (key) => (this.keys.has(key) ? this.accessed.get(key) : undefined),

@@ -263,10 +263,11 @@ function bitop(ctx: CommandContext, argv: string[]): Reply {
   for (let j = 3; j < argv.length; j++) {
     const v = db.lookup(argv[j]);
     if (v === undefined) {
-      db.notifyEvent('m', 'keymiss', argv[j]);
+      db.keyMiss(argv[j]);
       sources.push('');
       continue;
     }
+    db.keyHit();
     const s = bytesOfStored(v);
     if (s === undefined) fail(ERR_WRONGTYPE);
     sources.push(s);

@@ -76,9 +76,10 @@ function copy(ctx: CommandContext, argv: string[]): Reply {
   if (same && args.source === args.destination) fail(ERR_SAME_OBJECT);
   const value = db.getValue(args.source);
   if (value === undefined) {
-    db.notifyEvent('m', 'keymiss', args.source); // lookupKeyRead
+    db.keyMiss(args.source); // lookupKeyRead
     return 0;
   }
+  db.keyHit();
   const expireAt = db.expireAt(args.source);
   if (target.getValue(args.destination) !== undefined) {
     if (!args.replace) return 0;

@@ -21,9 +21,10 @@ function dump(ctx: CommandContext, argv: string[]): Reply {
   const db = wholeKeyDb(ctx.db, 'DUMP');
   const value = db.getValue(argv[1]);
   if (value === undefined) {
-    db.notifyEvent('m', 'keymiss', argv[1]); // lookupKeyRead
+    db.keyMiss(argv[1]); // lookupKeyRead
     return null;
   }
+  db.keyHit();
   const compression = db.config?.rdbCompression ?? true;
   const limits = db.config?.collectionLimits;
   return byteString(createDumpPayload(value, RDB_FORMAT[ctx.version], { compression, limits }));

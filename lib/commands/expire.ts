@@ -103,9 +103,10 @@ const ttlGeneric =
   (ctx, argv): Reply => {
     const db = ctx.db;
     if (db.lookup(argv[1], true) === undefined) {
-      db.notifyEvent('m', 'keymiss', argv[1]); // lookupKeyReadWithFlags
+      db.keyMiss(argv[1]); // lookupKeyReadWithFlags
       return -2;
     }
+    db.keyHit();
     const at = db.ttlAt(argv[1]);
     if (at === undefined) return -1;
     if (!Number.isSafeInteger(at)) {

@@ -48,9 +48,10 @@ export function lookupHash(ctx: CommandContext, key: string): RedisHash | undefi
  */
 export function readHash(ctx: CommandContext, key: string): RedisHash | undefined {
   if (ctx.db.lookup(key, true) === undefined) {
-    ctx.db.notifyEvent('m', 'keymiss', key);
+    ctx.db.keyMiss(key);
     return undefined;
   }
+  ctx.db.keyHit();
   return lookupHash(ctx, key);
 }
 

@@ -91,8 +91,10 @@ function deleteKeys(ctx: CommandContext, argv: string[], async: boolean): Reply 
 function exists(ctx: CommandContext, argv: string[]): Reply {
   let n = 0;
   for (let i = 1; i < argv.length; i++) {
-    if (ctx.db.lookup(argv[i], true) !== undefined) n++;
-    else ctx.db.notifyEvent('m', 'keymiss', argv[i]);
+    if (ctx.db.lookup(argv[i], true) !== undefined) {
+      n++;
+      ctx.db.keyHit();
+    } else ctx.db.keyMiss(argv[i]);
   }
   return n;
 }
@@ -100,15 +102,18 @@ function exists(ctx: CommandContext, argv: string[]): Reply {
 function touch(ctx: CommandContext, argv: string[]): Reply {
   let n = 0;
   for (let i = 1; i < argv.length; i++) {
-    if (ctx.db.lookup(argv[i]) !== undefined) n++;
-    else ctx.db.notifyEvent('m', 'keymiss', argv[i]);
+    if (ctx.db.lookup(argv[i]) !== undefined) {
+      n++;
+      ctx.db.keyHit();
+    } else ctx.db.keyMiss(argv[i]);
   }
   return n;
 }
 
 function type(ctx: CommandContext, argv: string[]): Reply {
   const t = redisTypeOf(ctx.db.lookup(argv[1], true));
-  if (t === undefined) ctx.db.notifyEvent('m', 'keymiss', argv[1]);
+  if (t === undefined) ctx.db.keyMiss(argv[1]);
+  else ctx.db.keyHit();
   return new SimpleString(t ?? 'none');
 }
 

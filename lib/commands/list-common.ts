@@ -8,11 +8,18 @@ import { RedisList, type ListEnd } from '../model/list';
 import { is } from './args';
 import type { Db } from './types';
 
-/** getList for a read command (lookupKeyRead): a missing key sends `keymiss` (class m). */
+/**
+ * getList for a read command (lookupKeyRead): a missing key counts a keyspace miss and sends
+ * `keymiss` (class m), a key found a hit (WRONGTYPE too).
+ */
 export function readList(db: Db, key: string): RedisList | undefined {
-  const list = getList(db, key);
-  if (list === undefined) db.notifyEvent('m', 'keymiss', key);
-  return list;
+  const v = db.lookup(key);
+  if (v === undefined) {
+    db.keyMiss(key);
+    return undefined;
+  }
+  db.keyHit();
+  return v instanceof RedisList ? v : getList(db, key);
 }
 
 /**

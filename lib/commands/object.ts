@@ -95,9 +95,19 @@ function policyOf(db: Db): string {
 
 const isLfu = (policy: string) => policy.endsWith('-lfu');
 
-/** The value at argv[2] without touching it, or null (the nil reply) when missing. */
+/**
+ * The value at argv[2] without touching it, or null (the nil reply) when missing: a read lookup
+ * that counts in keyspace_hits/misses but sends no `keymiss` (object.c objectCommandLookup:
+ * LOOKUP_NOTOUCH|LOOKUP_NONOTIFY).
+ */
 function lookup(ctx: CommandContext, argv: string[]): unknown {
-  return ctx.db.lookup(argv[2], true) ?? null;
+  const v = ctx.db.lookup(argv[2], true);
+  if (v === undefined) {
+    ctx.db.keyMiss(argv[2], false);
+    return null;
+  }
+  ctx.db.keyHit();
+  return v;
 }
 
 const encoding: CommandHandler = (ctx, argv) => {

@@ -47,11 +47,18 @@ export function lookupSet(ctx: CommandContext, key: string): RedisSet | undefine
   fail(ERR_WRONGTYPE);
 }
 
-/** lookupSet for a read command (lookupKeyRead): a missing key sends `keymiss` (class m). */
+/**
+ * lookupSet for a read command (lookupKeyRead): a missing key counts a keyspace miss and sends
+ * `keymiss` (class m), a key found a hit (WRONGTYPE too).
+ */
 export function readSet(ctx: CommandContext, key: string): RedisSet | undefined {
-  const set = lookupSet(ctx, key);
-  if (set === undefined) ctx.db.notifyEvent('m', 'keymiss', key);
-  return set;
+  const v = ctx.db.lookup(key);
+  if (v === undefined || v === null) {
+    ctx.db.keyMiss(key);
+    return undefined;
+  }
+  ctx.db.keyHit();
+  return v instanceof RedisSet ? v : lookupSet(ctx, key);
 }
 
 function adoptLegacySet(ctx: CommandContext, key: string, legacy: Set<unknown>): RedisSet | undefined {

@@ -151,7 +151,8 @@ export function lookupByPattern(ctx: CommandContext, pattern: string, subst: str
   const key = pattern.slice(0, p) + subst + pattern.slice(p + 1, hasField ? f : pattern.length);
   const v = ctx.db.lookup(key);
   const type = redisTypeOf(v);
-  if (type === undefined) ctx.db.notifyEvent('m', 'keymiss', key); // lookupKeyRead
+  if (type === undefined) ctx.db.keyMiss(key); // lookupKeyRead
+  else ctx.db.keyHit();
   if (hasField) {
     if (type !== 'hash') return undefined;
     return lookupHash(ctx, key)?.get(pattern.slice(f + 2));
@@ -170,7 +171,8 @@ function sortGeneric(ctx: CommandContext, argv: string[], readonly: boolean): Re
   const a = parseSort(argv, readonly, ctx.clusterEnabled ? ctx.version : null, access && (() => access.call(ctx.db, argv)));
   const key = argv[1];
   const type = redisTypeOf(ctx.db.lookup(key));
-  if (type === undefined) ctx.db.notifyEvent('m', 'keymiss', key); // lookupKeyRead
+  if (type === undefined) ctx.db.keyMiss(key); // lookupKeyRead
+  else ctx.db.keyHit();
   if (type !== undefined && type !== 'list' && type !== 'set' && type !== 'zset') fail(ERR_WRONGTYPE);
   const list = type === 'list' ? getList(ctx.db, key) : undefined;
   const set = type === 'set' ? lookupSet(ctx, key) : undefined;

@@ -45,11 +45,15 @@ export function stringForWrite(db: Db, key: string): string | undefined {
  */
 export function stringForRead(db: Db, key: string): string | undefined {
   const v = db.lookup(key);
-  if (typeof v === 'string') return v;
+  if (typeof v === 'string') {
+    db.keyHit();
+    return v;
+  }
   if (v === undefined) {
-    db.notifyEvent('m', 'keymiss', key);
+    db.keyMiss(key);
     return undefined;
   }
+  db.keyHit();
   const s = bytesOfStored(v);
   if (s === undefined) fail(ERR_WRONGTYPE);
   return s;
@@ -88,11 +92,12 @@ const ownBitmaps = new WeakSet<Buffer>();
 /** The string at `key` for the bit commands: a byte string or a bitmap, undefined when missing; WRONGTYPE for another type. */
 export function bitsAt(db: Db, key: string, read: boolean): string | Buffer | undefined {
   const v = db.lookup(key);
-  if (typeof v === 'string' || Buffer.isBuffer(v)) return v;
   if (v === undefined) {
-    if (read) db.notifyEvent('m', 'keymiss', key); // lookupKeyRead (stringForRead)
+    if (read) db.keyMiss(key); // lookupKeyRead (stringForRead)
     return undefined;
   }
+  if (read) db.keyHit();
+  if (typeof v === 'string' || Buffer.isBuffer(v)) return v;
   const s = bytesOfStored(v);
   if (s === undefined) fail(ERR_WRONGTYPE);
   return s;

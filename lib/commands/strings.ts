@@ -152,11 +152,15 @@ export function exactExpireAtMs(arg: string, flags: number, now: number): bigint
 
 function get(ctx: CommandContext, argv: string[]): Reply {
   const v = ctx.db.lookup(argv[1]);
-  if (typeof v === 'string') return v;
+  if (typeof v === 'string') {
+    ctx.db.keyHit();
+    return v;
+  }
   if (v === undefined) {
-    ctx.db.notifyEvent('m', 'keymiss', argv[1]);
+    ctx.db.keyMiss(argv[1]);
     return null;
   }
+  ctx.db.keyHit();
   const s = bytesOfStored(v);
   if (s === undefined) fail(ERR_WRONGTYPE);
   return s;
@@ -304,11 +308,13 @@ function mget(ctx: CommandContext, argv: string[]): Reply {
   const out = new Array<Reply>(argv.length - 1);
   for (let j = 1; j < argv.length; j++) {
     const v = db.lookup(argv[j]);
-    if (typeof v === 'string') out[j - 1] = v;
-    else if (v === undefined) {
-      db.notifyEvent('m', 'keymiss', argv[j]);
+    if (v === undefined) {
+      db.keyMiss(argv[j]);
       out[j - 1] = null;
-    } else out[j - 1] = bytesOfStored(v) ?? null;
+      continue;
+    }
+    db.keyHit();
+    out[j - 1] = typeof v === 'string' ? v : (bytesOfStored(v) ?? null);
   }
   return out;
 }
@@ -444,9 +450,11 @@ function getrange(ctx: CommandContext, argv: string[]): Reply {
 function lcs(ctx: CommandContext, argv: string[]): Reply {
   const db = ctx.db;
   const rawA = db.lookup(argv[1]);
-  if (rawA === undefined) db.notifyEvent('m', 'keymiss', argv[1]);
+  if (rawA === undefined) db.keyMiss(argv[1]);
+  else db.keyHit();
   const rawB = db.lookup(argv[2]);
-  if (rawB === undefined) db.notifyEvent('m', 'keymiss', argv[2]);
+  if (rawB === undefined) db.keyMiss(argv[2]);
+  else db.keyHit();
   const a = rawA === undefined ? '' : bytesOfStored(rawA);
   const b = rawB === undefined ? '' : bytesOfStored(rawB);
   if (a === undefined || b === undefined) fail('ERR The specified keys must contain string values');

@@ -18,6 +18,11 @@ export type { Reply };
 export interface Db {
   /** The stream at `key`; undefined when missing; throws WRONGTYPE when the key holds another type. */
   getStream(key: string): Stream | undefined;
+  /**
+   * `getStream` as a read lookup (lookupKeyRead): a key found counts a keyspace hit (before
+   * WRONGTYPE), a missing one a miss and the `keymiss` event (see `keyHit` / `keyMiss`).
+   */
+  readStream(key: string): Stream | undefined;
   /** True if the key exists (any type). */
   exists(key: string): boolean;
   /** Store a new empty stream at `key` (the key must be missing). */
@@ -76,6 +81,16 @@ export interface Db {
    * set, `x` expired, `e` evicted, `t` stream, `m` key miss, `n` new key), `event` its name.
    */
   notifyEvent(type: string, event: string, key: string): void;
+  /**
+   * A read lookup (db.c lookupKeyRead, no LOOKUP_NOSTATS) found its key: INFO `keyspace_hits`.
+   * Counted before any type check (a WRONGTYPE reply follows a hit); write lookups count nothing.
+   */
+  keyHit(): void;
+  /**
+   * A read lookup missed `key` (missing or expired): INFO `keyspace_misses` and the `keymiss`
+   * event (class m), unless `notify` is false (LOOKUP_NONOTIFY: OBJECT).
+   */
+  keyMiss(key: string, notify?: boolean): void;
   /** Every key of this database (after lazy expiry), in no particular order. */
   keyNames(): string[];
   /**

@@ -35,8 +35,7 @@ export function execute(group: ConsumerGroup, ids: readonly StreamId[]): number 
 }
 
 function run(ctx: CommandContext, argv: string[]): Reply {
-  const stream = ctx.db.getStream(argv[1]);
-  if (!stream) ctx.db.notifyEvent('m', 'keymiss', argv[1]); // lookupKeyRead
+  const stream = ctx.db.readStream(argv[1]); // lookupKeyRead
   const group = stream?.groups.get(argv[2]);
   if (!group) return 0;
   const acknowledged = execute(group, parse(argv));

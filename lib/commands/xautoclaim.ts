@@ -122,7 +122,8 @@ export function execute(ctx: CommandContext, stream: Stream, group: ConsumerGrou
 function run(ctx: CommandContext, argv: string[]): Reply {
   const [, key, groupName, consumerName] = argv;
   // lookupKeyRead comes before the arguments are parsed
-  if (ctx.db.lookup(key, true) === undefined) ctx.db.notifyEvent('m', 'keymiss', key);
+  if (ctx.db.lookup(key, true) === undefined) ctx.db.keyMiss(key);
+  else ctx.db.keyHit();
   const args = parse(argv);
   const [stream, group] = streamAndGroupOrFail(ctx, key, groupName);
   if (args.COUNT >= UNALLOCATABLE_COUNT) fail(ERR_XAUTOCLAIM_COUNT_TOO_HIGH);

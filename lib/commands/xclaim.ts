@@ -233,7 +233,7 @@ export function execute(ctx: CommandContext, stream: Stream, group: ConsumerGrou
 function run(ctx: CommandContext, argv: string[]): Reply {
   const [, key, groupName, consumerName] = argv;
   // Redis looks the key and group up before parsing anything else.
-  if (!ctx.db.getStream(key)) ctx.db.notifyEvent('m', 'keymiss', key); // lookupKeyRead
+  ctx.db.readStream(key); // lookupKeyRead
   const [stream, group] = streamAndGroupOrFail(ctx, key, groupName);
   const args = parse(argv, ctx.now);
   propagationOf(ctx.db)?.prevent(); // propagated as its claims

@@ -64,11 +64,8 @@ function entryReply(e: StreamEntry): Reply {
 
 /** The stream for every subcommand but HELP: `ERR no such key`, then WRONGTYPE. */
 function streamOrFail(ctx: CommandContext, key: string): Stream {
-  const stream = ctx.db.getStream(key);
-  if (!stream) {
-    ctx.db.notifyEvent('m', 'keymiss', key); // lookupKeyReadOrReply
-    fail(ERR_NO_SUCH_KEY);
-  }
+  const stream = ctx.db.readStream(key); // lookupKeyReadOrReply
+  if (!stream) fail(ERR_NO_SUCH_KEY);
   return stream;
 }
 

@@ -7,8 +7,7 @@
 import type { CommandContext, CommandSpec, Reply } from './types';
 
 function xlen(ctx: CommandContext, argv: string[]): Reply {
-  const stream = ctx.db.getStream(argv[1]);
-  if (!stream) ctx.db.notifyEvent('m', 'keymiss', argv[1]); // lookupKeyReadOrReply
+  const stream = ctx.db.readStream(argv[1]); // lookupKeyReadOrReply
   return stream?.length ?? 0;
 }
 

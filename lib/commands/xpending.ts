@@ -107,8 +107,7 @@ export function extended(group: ConsumerGroup, range: NonNullable<XpendingArgs['
 function run(ctx: CommandContext, argv: string[]): Reply {
   const [, key, groupName] = argv;
   const args = parse(argv);
-  const stream = ctx.db.getStream(key);
-  if (!stream) ctx.db.notifyEvent('m', 'keymiss', key); // lookupKeyRead
+  const stream = ctx.db.readStream(key); // lookupKeyRead
   const group = stream?.groups.get(groupName);
   if (!group) fail(errNoKeyOrGroup(errorArg(key), errorArg(groupName)));
   return args.range ? extended(group, args.range, ctx.now) : summary(group);

@@ -48,11 +48,8 @@ export function parse(argv: string[], rev: boolean): XrangeArgs {
 }
 
 export function execute(ctx: CommandContext, key: string, args: XrangeArgs, rev: boolean): Reply {
-  const stream = ctx.db.getStream(key);
-  if (!stream) {
-    ctx.db.notifyEvent('m', 'keymiss', key); // lookupKeyReadOrReply
-    return [];
-  }
+  const stream = ctx.db.readStream(key); // lookupKeyReadOrReply
+  if (!stream) return [];
   if (args.COUNT === 0n) return NIL_ARRAY;
   const limit = args.COUNT === null || args.COUNT > BigInt(Number.MAX_SAFE_INTEGER) ? Infinity : Number(args.COUNT);
   const out: Reply[] = [];

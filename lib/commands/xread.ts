@@ -42,8 +42,7 @@ interface XreadTarget {
 function resolveTargets(ctx: CommandContext, args: ReadArgs): XreadTarget[] {
   const plus = supports(ctx.version, 'xreadPlusId');
   return args.keys.map((key, i) => {
-    const stream = ctx.db.getStream(key);
-    if (!stream) ctx.db.notifyEvent('m', 'keymiss', key); // xreadCommand's first lookupKeyRead
+    const stream = ctx.db.readStream(key); // xreadCommand's first lookupKeyRead
     const idArg = args.ids[i];
     let after: StreamId;
     if (idArg === '$') {
@@ -80,7 +79,8 @@ function readAfter(stream: Stream, after: StreamId, limit: number, budget: Reply
 
 /**
  * Serve synchronously: key, entries, key, entries …; empty when nothing could be served. Each
- * stream is looked up again, as xreadCommand's serving loop does (a missing key: keymiss again).
+ * stream is looked up again, as xreadCommand's serving loop does (a keyspace hit or miss again;
+ * a missing key: keymiss again).
  */
 function serve(ctx: CommandContext, args: ReadArgs, targets: XreadTarget[]): Reply[] {
   const budget = new ReplyBudget(args.maxCount, args.maxSize);
@@ -88,7 +88,8 @@ function serve(ctx: CommandContext, args: ReadArgs, targets: XreadTarget[]): Rep
   for (const t of targets) {
     if (!budget.open()) break; // MAXCOUNT/MAXSIZE reached: the remaining streams are skipped
     const s = t.stream;
-    if (!s) ctx.db.notifyEvent('m', 'keymiss', t.key);
+    if (!s) ctx.db.keyMiss(t.key);
+    else ctx.db.keyHit();
     if (!s || s.length === 0) continue;
     const last = s.entries.lastId();
     if (!last || compareIds(last, t.after) <= 0) continue;

@@ -72,8 +72,7 @@ function resolveTargets(ctx: CommandContext, args: ReadArgs): GroupTarget[] {
 function resolveTarget(ctx: CommandContext, args: ReadArgs, i: number): GroupTarget {
   const groupName = args.group as string;
   const key = args.keys[i];
-  const stream = ctx.db.getStream(key);
-  if (!stream) ctx.db.notifyEvent('m', 'keymiss', key); // xreadCommand's lookupKeyRead, before NOGROUP
+  const stream = ctx.db.readStream(key); // xreadCommand's lookupKeyRead, before NOGROUP
   const group = stream?.groups.get(groupName);
   if (!stream || !group) fail(errNoKeyOrGroupXreadgroup(key, groupName));
   const idArg = args.ids[i];
@@ -271,6 +270,7 @@ function serve(ctx: CommandContext, args: ReadArgs, targets: GroupTarget[]): { o
   let wakeAt: number | null = null;
   for (const t of targets) {
     if (!budget.open()) break; // MAXCOUNT/MAXSIZE reached: the remaining streams are skipped
+    ctx.db.keyHit(); // the serving loop's lookupKeyRead
     let consumer = eager ? touchConsumer(ctx, t, name) : undefined;
     if (t.after !== null) {
       consumer ??= touchConsumer(ctx, t, name);
@@ -320,6 +320,7 @@ function serve(ctx: CommandContext, args: ReadArgs, targets: GroupTarget[]): { o
  */
 function serveOneNew(ctx: CommandContext, args: ReadArgs, t: GroupTarget): Reply[] | null {
   const name = args.consumer as string;
+  ctx.db.keyHit(); // the serving loop's lookupKeyRead
   let consumer = featuresOf(ctx.version).consumerCreatedOnEmptyRead ? touchConsumer(ctx, t, name) : undefined;
   if (!hasNew(t)) return null;
   consumer ??= touchConsumer(ctx, t, name);
@@ -443,6 +444,11 @@ function rerunQuietly(
         seen.removals[i] = t.group.consumerRemovals;
       }
     }
+  }
+  // the keyspace hits of the full re-run: each key's two lookupKeyRead (the IDs', the serving loop's)
+  for (let i = 0; i < targets.length; i++) {
+    ctx.db.keyHit();
+    ctx.db.keyHit();
   }
   return true;
 }

@@ -261,11 +261,18 @@ function fromEmulatorMap(value: Map<unknown, unknown>, limits: CollectionLimits)
   return z;
 }
 
-/** getZset for a read command (lookupKeyRead): a missing key sends `keymiss` (class m). */
+/**
+ * getZset for a read command (lookupKeyRead): a missing key counts a keyspace miss and sends
+ * `keymiss` (class m), a key found a hit (WRONGTYPE too).
+ */
 export function readZset(db: Db, key: string): RedisZset | undefined {
-  const z = getZset(db, key);
-  if (z === undefined) db.notifyEvent('m', 'keymiss', key);
-  return z;
+  const v = db.lookup(key);
+  if (v === undefined || v === null) {
+    db.keyMiss(key);
+    return undefined;
+  }
+  db.keyHit();
+  return v instanceof RedisZset ? v : getZset(db, key);
 }
 
 /**

@@ -56,9 +56,10 @@ function setMembers(v: unknown): Set<string> {
 function operandOf(db: Db, key: string): Operand {
   const v = db.lookup(key);
   if (v === undefined || v === null) {
-    db.notifyEvent('m', 'keymiss', key); // lookupKeyRead (the STORE variants too)
+    db.keyMiss(key); // lookupKeyRead (the STORE variants too)
     return { subject: undefined, size: 0, entries: () => EMPTY, score: () => undefined, weight: 1 };
   }
+  db.keyHit();
   const type = redisTypeOf(v);
   if (v instanceof RedisZset || v instanceof Map) {
     const z = getZset(db, key) as RedisZset;

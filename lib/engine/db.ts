@@ -87,6 +87,17 @@ export function makeDb(conn: Connection, ks: Keyspace): Db {
       if (v instanceof Stream) return v;
       throw new CommandError(ERR_WRONGTYPE);
     },
+    readStream(key) {
+      const v = ks.store.getRaw(key);
+      if (v === undefined) {
+        conn.server.stats.keyspaceMisses++;
+        publishKeyspaceEvent(conn, ks, 'm', 'keymiss', key);
+        return undefined;
+      }
+      conn.server.stats.keyspaceHits++;
+      if (v instanceof Stream) return v;
+      throw new CommandError(ERR_WRONGTYPE);
+    },
     exists: (key) => ks.store.hasKey(key),
     createStream(key) {
       const s = new Stream();
@@ -120,6 +131,11 @@ export function makeDb(conn: Connection, ks: Keyspace): Db {
     notifyEvent: (type, event, key) => {
       if (type === 't') ks.emitEvent(event, key);
       publishKeyspaceEvent(conn, ks, type, event, key);
+    },
+    keyHit: () => void conn.server.stats.keyspaceHits++,
+    keyMiss(key, notify = true) {
+      conn.server.stats.keyspaceMisses++;
+      if (notify) publishKeyspaceEvent(conn, ks, 'm', 'keymiss', key);
     },
     keyNames: () => ks.store.keyNames(),
     random: () => prngOf(ks).random(),
