@@ -71,9 +71,13 @@ function scheduleOnFakeTimers(set: typeof setTimeout, fn: () => void, ms: number
         watch();
         return;
       }
-      // the fake timers holding `current` were removed (or replaced): the rest on the timers now
+      // the fake timers holding `current` were removed (or replaced): the rest on the timers now;
+      // on new fake timers, no later than the deadline on their clock either (what a test
+      // advanced them by before this check saw them counts)
       current.cancel();
-      const left = Math.max(0, Math.min(ms, deadline - (fakeClock !== undefined ? fakeClock.now : lastSeen)));
+      const replacedBy = globalThis.setTimeout !== realSetTimeout ? fakeTimersClockOf(globalThis.setTimeout) : undefined;
+      const rest = deadline - (fakeClock !== undefined ? fakeClock.now : lastSeen);
+      const left = Math.max(0, Math.min(ms, rest, replacedBy !== undefined ? deadline - replacedBy.now : rest));
       current = globalClock.schedule(fire, left);
       if (unrefd) current.unref?.();
     }, FAKE_TIMERS_CHECK_MS);
