@@ -43,7 +43,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Argument, Command } from 'commander';
-import { ScenarioPathError, listScenarioFiles, parseScenario } from './scenarios/format';
+import { ScenarioPathError, listScenarioFiles, parseScenario, readScenarioText } from './scenarios/format';
 import { formatJson } from './scenarios/json-format';
 import type { Json } from './scenarios/matchers';
 import { formatResult, formatSummary, replayFiles } from './scenarios/replay';
@@ -144,7 +144,7 @@ function format(paths: string[]): number {
   for (const file of listScenarioFiles(paths.length > 0 ? paths : DEFAULT_PATHS)) {
     try {
       const text = fs.readFileSync(file, 'utf8');
-      const raw = JSON.parse(text) as Json;
+      const raw = JSON.parse(readScenarioText(file)) as Json;
       parseScenario(raw, { file });
       const formatted = formatJson(raw);
       if (formatted !== text) fs.writeFileSync(file, formatted);

@@ -256,22 +256,42 @@ describe('DELEX (8.4)', () => {
     for (const cond of ['IFEQ', 'IFNE', 'IFDEQ', 'IFDNE']) expect(h.run('DELEX', 'nokey', cond, '1234567890')).toBe(0);
   });
 
-  it('answers WRONGTYPE for another type with a condition, and keeps the key', () => {
+  it('refuses a condition on another type than a string (Redis 8.10.2\'s text), whatever the condition, and keeps the key', () => {
     const h = harness();
     h.run('LPUSH', 'list', 'element');
-    expect(h.error('DELEX', 'list', 'IFEQ', 'element')).toBe(WRONGTYPE);
+    for (const cond of ['IFEQ', 'IFNE', 'IFDEQ', 'IFDNE', 'FOO']) {
+      expect(h.error('DELEX', 'list', cond, 'element')).toBe('ERR Key should be of string type if conditions are specified');
+    }
     expect(h.run('TYPE', 'list')).toBe('list');
   });
 
-  it('checks its arguments before the key: arity (even for a missing key), then the condition name', () => {
+  it('checks the argument count before the key, the key before the condition name', () => {
     const h = harness();
     expect(h.error('DELEX', 'nokey', 'IFEQ')).toBe("ERR wrong number of arguments for 'delex' command");
     h.run('SET', 'k', 'x');
     expect(h.error('DELEX', 'k', 'IFEQ')).toBe("ERR wrong number of arguments for 'delex' command");
     expect(h.error('DELEX', 'k', 'IFEQ', 'x', 'extra')).toBe("ERR wrong number of arguments for 'delex' command");
     expect(h.error('DELEX', 'k', 'EQ', 'x')).toMatch(/Invalid condition/);
-    expect(h.error('DELEX', 'nokey', 'INVALID', 'x')).toMatch(/Invalid condition/);
+    expect(h.run('DELEX', 'nokey', 'INVALID', 'x')).toBe(0); // a missing key: 0 before the name is read
     expect(h.run('GET', 'k')).toBe('x');
+  });
+
+  it('refuses an IFDEQ/IFDNE digest that is not 16 characters when it compares one (SET too; nothing written), any case accepted', () => {
+    const h = harness();
+    h.run('SET', 'k', 'hello');
+    const digest = h.run('DIGEST', 'k') as string;
+    for (const bad of [digest.slice(1), `0${digest}`, '']) {
+      expect(h.error('DELEX', 'k', 'IFDEQ', bad)).toBe('ERR must be exactly 16 hexadecimal characters');
+      expect(h.error('DELEX', 'k', 'IFDNE', bad)).toBe('ERR must be exactly 16 hexadecimal characters');
+      expect(h.error('SET', 'k', 'new', 'IFDEQ', bad)).toBe('ERR must be exactly 16 hexadecimal characters');
+      expect(h.error('SET', 'k', 'new', 'IFDNE', bad)).toBe('ERR must be exactly 16 hexadecimal characters');
+    }
+    expect(h.run('GET', 'k')).toBe('hello');
+    // not read when there is no value to compare (Redis's string.tcl: a 10-digit digest on a missing key)
+    expect(h.run('DELEX', 'nokey', 'IFDEQ', '1234567890')).toBe(0);
+    expect(h.run('SET', 'nokey', 'v', 'IFDEQ', '1234567890')).toBeNull();
+    expect(h.run('SET', 'nokey', 'v', 'IFDNE', '1234567890')).toBe('OK');
+    expect(h.run('SET', 'k', 'world', 'IFDEQ', digest.toUpperCase())).toBe('OK');
   });
 
   it('sends del and counts one change when it deletes, nothing otherwise', () => {

@@ -41,5 +41,8 @@ describe('the scenario CLI given paths', () => {
     const scenario = { name: 'bom', description: 'x', source: 'hand-written', redisVersion: '8.10', steps: [{ cmd: ['SET', 'k', 'v'], reply: 'OK' }] };
     fs.writeFileSync(path.join(dir, 'bom.json'), `\uFEFF${JSON.stringify(scenario)}`);
     expect(cli(dir, 'replay', 'bom.json')).toMatchObject({ status: 0, out: 'PASS bom\n1 passed, 0 failed\n' });
+    // format (and record, which reads the file the same way) too: rewritten without the mark
+    expect(cli(dir, 'format', 'bom.json')).toMatchObject({ status: 0, out: 'FORMATTED bom.json\n' });
+    expect(fs.readFileSync(path.join(dir, 'bom.json'), 'utf8').charCodeAt(0)).toBe(0x7b); // {
   });
 });

@@ -18,6 +18,20 @@ export function digestOf(bytes: string): string {
   return (require('../bytes/xxh3') as typeof import('../bytes/xxh3')).xxh3Hex(bytes);
 }
 
+/**
+ * A digest compared with a value's (IFDEQ/IFDNE of SET and DELEX): 16 characters, compared
+ * without regard to case (redis/redis#14502, 8.4: strcasecmp after a length check whose reply is
+ * `must be exactly 16 hexadecimal characters`, addReplyError's `ERR ` before it).
+ * @throws CommandError when `digest` is not 16 characters long
+ */
+export function digestMatches(bytes: string, digest: string): boolean {
+  if (digest.length !== 16) fail(ERR_DIGEST_LENGTH);
+  return digestOf(bytes) === digest.toLowerCase();
+}
+
+/** IFDEQ/IFDNE given a digest that is not 16 characters long (redis/redis#14502). */
+export const ERR_DIGEST_LENGTH = 'ERR must be exactly 16 hexadecimal characters';
+
 /** The byte string of a stored value that is a Redis string, or undefined for any other type. */
 export function bytesOfStored(v: unknown): string | undefined {
   if (typeof v === 'string') return v;

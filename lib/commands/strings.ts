@@ -21,7 +21,7 @@ import { MapReply, OK, type Reply } from '../reply/reply';
 import { appendedSds } from '../stats/object-size';
 import { type RedisVersion, supports } from '../version';
 import { INT64_MAX, int64OrFail, is, negativeRangeInverted, parseInt64, parseSmallInt } from './args';
-import { MAX_JS_STRING, bitsAt, bytesOfStored, digestOf, protoMaxBulkLen, storeString, stringForRead, stringForWrite, writableBitmap } from './string-value';
+import { MAX_JS_STRING, bitsAt, bytesOfStored, digestMatches, protoMaxBulkLen, storeString, stringForRead, stringForWrite, writableBitmap } from './string-value';
 import type { CommandContext, CommandSpec, Db } from './types';
 import { deletionName, propagationOf } from './propagate';
 
@@ -105,15 +105,15 @@ function conditionFlag(opt: string): number {
 
 /**
  * Whether the SET condition holds for the current value `old` (undefined: missing key): IFEQ /
- * IFDEQ need the key and an equal value / digest; IFNE / IFDNE hold for a missing key. Digests
- * compare without regard to case (assumed: the 8.4 source was not available; DIGEST answers
- * lower case).
+ * IFDEQ need the key and an equal value / digest; IFNE / IFDNE hold for a missing key. A digest
+ * compared with a value must be 16 hex digits, any case (redis/redis#14502: `ERR must be exactly
+ * 16 hexadecimal characters`; on a missing key it is not read, as Redis's string.tcl shows).
  */
 function conditionHolds(flags: number, old: string | undefined, match: string): boolean {
   if (flags & IFEQ) return old !== undefined && old === match;
   if (flags & IFNE) return old === undefined || old !== match;
   if (old === undefined) return (flags & IFDNE) !== 0;
-  const same = digestOf(old) === match.toLowerCase();
+  const same = digestMatches(old, match);
   return flags & IFDEQ ? same : !same;
 }
 

@@ -280,13 +280,17 @@ export function parseScenario(raw: unknown, opts: ValidateOptions = {}): Scenari
   return scenario;
 }
 
+/** A scenario file's text, without the byte-order mark some editors write (not part of the JSON). */
+export function readScenarioText(file: string): string {
+  const text = fs.readFileSync(file, 'utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
 /** Reads and validates one scenario file. */
 export function loadScenarioFile(file: string, opts: Omit<ValidateOptions, 'file'> = {}): Scenario {
-  const text = fs.readFileSync(file, 'utf8');
   let raw: unknown;
   try {
-    // (a byte-order mark some editors write is not part of the JSON)
-    raw = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    raw = JSON.parse(readScenarioText(file));
   } catch (e) {
     throw new ScenarioFormatError(file, [`not valid JSON: ${(e as Error).message}`]);
   }

@@ -26,6 +26,7 @@ import {
   listScenarioFiles,
   parseScenario,
   parseVersion,
+  readScenarioText,
   type Scenario,
   type Step,
 } from './format';
@@ -81,7 +82,7 @@ export async function recordFile(file: string, target: RealTarget, opts: RecordO
   const failed = (name: string, messages: string[]): RecordResult => ({ file, name, status: 'failed', messages });
   let scenario: Scenario;
   try {
-    scenario = parseScenario(JSON.parse(fs.readFileSync(file, 'utf8')), { file, requireExpectations: false });
+    scenario = parseScenario(JSON.parse(readScenarioText(file)), { file, requireExpectations: false });
   } catch (e) {
     return failed(file, [(e as Error).message]);
   }
