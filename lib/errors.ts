@@ -35,6 +35,17 @@ export const ERR_XADD_EXHAUSTED = 'ERR The stream has exhausted the last possibl
 export const ERR_MAXLEN_MINID_TOGETHER = 'ERR syntax error, MAXLEN and MINID options at the same time are not compatible';
 export const ERR_MAXLEN_NEGATIVE = 'ERR The MAXLEN argument must be >= 0.';
 export const ERR_LIMIT_NEGATIVE = 'ERR The LIMIT argument must be >= 0.';
+/** XADD IDMP/IDMPAUTO (Redis 8.6), texts from Redis's stream.tcl (the ERR prefix is addReplyError's). */
+export const ERR_IDMP_TWICE = 'ERR IDMP/IDMPAUTO specified multiple times';
+export const ERR_IDMP_EXPLICIT_ID = 'ERR IDMP/IDMPAUTO can be used only with auto-generated IDs';
+export const ERR_IDMP_EMPTY_PID = 'ERR IDMP requires a non-empty producer ID';
+export const ERR_IDMP_EMPTY_IID = 'ERR IDMP requires a non-empty idempotent ID';
+export const ERR_IDMPAUTO_EMPTY_PID = 'ERR IDMPAUTO requires a non-empty producer ID';
+/** XCFGSET (Redis 8.6): stream.tcl matches `*ERR At least one parameter*` and `*ERR IDMP-DURATION
+ *  must be between*`; the rest of each text is from XCFGSET's documented ranges (unconfirmed). */
+export const ERR_XCFGSET_NO_PARAMETER = 'ERR At least one parameter must be specified: IDMP-DURATION or IDMP-MAXSIZE';
+export const ERR_XCFGSET_DURATION_RANGE = 'ERR IDMP-DURATION must be between 1 and 86400 seconds';
+export const ERR_XCFGSET_MAXSIZE_RANGE = 'ERR IDMP-MAXSIZE must be between 1 and 10000 entries';
 export const ERR_LIMIT_NO_STRATEGY = 'ERR syntax error, LIMIT cannot be used without specifying a trimming strategy';
 export const ERR_LIMIT_NO_APPROX = 'ERR syntax error, LIMIT cannot be used without the special ~ option';
 export const ERR_XTRIM_NO_STRATEGY = 'ERR syntax error, XTRIM must be called with a trimming strategy';

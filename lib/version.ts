@@ -101,8 +101,9 @@ export const FEATURE_SINCE = {
   xsetidMaxDeletedCheck: '7.2',
   /** XADD/XTRIM KEEPREF|DELREF|ACKED, XDELEX, XACKDEL. */
   refPolicies: '8.2',
-  /** XADD IDMP/IDMPAUTO (idempotent XADD): not emulated; the library throws StreamsMockError
-   *  from this version on (earlier versions parse the token as an invalid ID, like Redis). */
+  /** XADD IDMP/IDMPAUTO (idempotent XADD), XCFGSET, the six IDMP fields of XINFO STREAM (every
+   *  stream, FULL too), CONFIG stream-idmp-duration / stream-idmp-maxsize (Redis's stream.tcl and
+   *  redis.io, 8.6.0; earlier versions parse the token as an invalid ID, like Redis). */
   xaddIdmp: '8.6',
   /** XREADGROUP CLAIM min-idle-time. */
   xreadgroupClaim: '8.4',
@@ -225,6 +226,7 @@ export const COMMAND_SINCE: Record<string, RedisVersion> = {
   xackdel: '8.2',
   xdelex: '8.2',
   xnack: '8.8',
+  xcfgset: '8.6',
   // compare-and-set / compare-and-delete (redis #14435) and MSETEX (redis #14434), 8.4.0
   delex: '8.4',
   digest: '8.4',

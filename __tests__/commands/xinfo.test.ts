@@ -50,6 +50,8 @@ describe('XINFO', () => {
         'max-deleted-entry-id', '2-0',
         'entries-added', 4n,
         'recorded-first-entry-id', '1-0',
+        // 8.6+: the IDMP fields on every stream (Redis's stream.tcl; redis.io's XINFO STREAM example)
+        'idmp-duration', 100, 'idmp-maxsize', 100, 'pids-tracked', 0, 'iids-tracked', 0, 'iids-added', 0n, 'iids-duplicates', 0n,
         'groups', 1,
         'first-entry', ['1-0', ['f', 'v1-0']],
         'last-entry', ['4-0', ['f', 'v4-0']],
@@ -66,6 +68,8 @@ describe('XINFO', () => {
         'max-deleted-entry-id', '0-0',
         'entries-added', 0n,
         'recorded-first-entry-id', '0-0',
+        // 8.6+: the IDMP fields on every stream (Redis's stream.tcl; redis.io's XINFO STREAM example)
+        'idmp-duration', 100, 'idmp-maxsize', 100, 'pids-tracked', 0, 'iids-tracked', 0, 'iids-added', 0n, 'iids-duplicates', 0n,
         'groups', 1,
         'first-entry', null,
         'last-entry', null,
@@ -92,6 +96,8 @@ describe('XINFO', () => {
         'max-deleted-entry-id', '0-0',
         'entries-added', 4n,
         'recorded-first-entry-id', '1-0',
+        // 8.6+: the IDMP fields on every stream (Redis's stream.tcl; redis.io's XINFO STREAM example)
+        'idmp-duration', 100, 'idmp-maxsize', 100, 'pids-tracked', 0, 'iids-tracked', 0, 'iids-added', 0n, 'iids-duplicates', 0n,
         'entries', [
           ['1-0', ['f', 'v1-0']],
           ['2-0', ['f', 'v2-0']],

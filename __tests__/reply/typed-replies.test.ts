@@ -45,7 +45,9 @@ describe('typed replies of the stream commands', () => {
     expect(info).toBeInstanceOf(MapReply);
     expect(mapPairs(info).map(([k]) => k)).toEqual([
       'length', 'radix-tree-keys', 'radix-tree-nodes', 'last-generated-id', 'max-deleted-entry-id',
-      'entries-added', 'recorded-first-entry-id', 'groups', 'first-entry', 'last-entry',
+      'entries-added', 'recorded-first-entry-id',
+      'idmp-duration', 'idmp-maxsize', 'pids-tracked', 'iids-tracked', 'iids-added', 'iids-duplicates',
+      'groups', 'first-entry', 'last-entry',
     ]);
     const groups = h.runTyped('XINFO', 'GROUPS', 's') as MapReply[];
     expect(groups).toHaveLength(1);

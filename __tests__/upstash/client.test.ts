@@ -218,7 +218,8 @@ describe.each(transports)('@upstash/redis through %s', (_name, makeTransport) =>
       expect(await redis.exec(['XNACK', 's', 'g', 'FAIL', 'IDS', '1', '1-0'])).toBe(1);
       expect(await redis.exec(['XINFO', 'STREAM', 's'])).toEqual([
         'length', 2, 'radix-tree-keys', 1, 'radix-tree-nodes', 2, 'last-generated-id', '2-0', 'max-deleted-entry-id', '0-0',
-        'entries-added', 2, 'recorded-first-entry-id', '1-0', 'groups', 1,
+        'entries-added', 2, 'recorded-first-entry-id', '1-0',
+        'idmp-duration', 100, 'idmp-maxsize', 100, 'pids-tracked', 0, 'iids-tracked', 0, 'iids-added', 0, 'iids-duplicates', 0, 'groups', 1,
         'first-entry', ['1-0', ['job', 'a']], 'last-entry', ['2-0', ['job', 'b']],
       ]);
     });

@@ -33,6 +33,7 @@ const TABLE: [name: string, arity: number, write: boolean, load: () => CommandMo
   ['xclaim', -6, true, () => require('./xclaim')],
   ['xautoclaim', -6, true, () => require('./xautoclaim')],
   ['xnack', -7, true, () => require('./xnack')],
+  ['xcfgset', -2, true, () => require('./xcfgset')],
   ['xread', -4, false, () => require('./xread')],
   ['xreadgroup', -7, true, () => require('./xreadgroup')],
   // keyspace commands ioredis-mock lacks (DUMP/RESTORE/COPY) or answers falsely (CONFIG)

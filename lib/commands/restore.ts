@@ -18,9 +18,7 @@
  * DUMP payload version or checksum are wrong` (shorter than 10 bytes, a newer RDB version, a
  * CRC mismatch), `ERR Bad data format` (anything the loader rejects; the fake validates as
  * `sanitize-dump-payload yes` does, so a malformed payload Redis would load unchecked is refused).
- * Library limit (StreamsMockError): a well-formed stream with IDMP state (8.6's idempotent XADD).
  */
-import { StreamsMockError } from '../clock/clock';
 import {
   ERR_BAD_DATA_FORMAT,
   ERR_BUSYKEY,
@@ -33,7 +31,6 @@ import {
 } from '../errors';
 import { LoadedValue, loadDumpPayload, verifyDumpPayload } from '../rdb/payload';
 import { RdbFormatError, bytesOf } from '../rdb/rdb-io';
-import { IDMP_DEFAULT_DURATION, IDMP_DEFAULT_MAXSIZE } from '../rdb/stream-codec';
 import { OK } from '../reply/reply';
 import { RDB_FORMAT } from '../version';
 import { int64OrFail, is } from './args';
@@ -74,22 +71,6 @@ export function parse(argv: string[]): RestoreArgs {
   return { key: argv[1], ttl: argv[2], payload: argv[3], replace, absttl, idle: Number(idle), freq: Number(freq) };
 }
 
-function checkIdmp(loaded: LoadedValue): void {
-  const idmp = loaded.idmp;
-  if (!idmp) return;
-  if (
-    idmp.producers > 0 ||
-    idmp.duration !== IDMP_DEFAULT_DURATION ||
-    idmp.maxSize !== IDMP_DEFAULT_MAXSIZE ||
-    idmp.iidsAdded !== 0n ||
-    idmp.iidsDuplicates !== 0n
-  ) {
-    throw new StreamsMockError(
-      'RESTORE of a stream with IDMP state (Redis 8.6 idempotent XADD / XCFGSET) is not emulated',
-    );
-  }
-}
-
 function restore(ctx: CommandContext, argv: string[]): Reply {
   const args = parse(argv);
   const db = wholeKeyDb(ctx.db, 'RESTORE');
@@ -106,7 +87,6 @@ function restore(ctx: CommandContext, argv: string[]): Reply {
     if (err instanceof RdbFormatError) fail(ERR_BAD_DATA_FORMAT);
     throw err;
   }
-  checkIdmp(loaded);
   const deleted = args.replace && db.deleteKey(args.key);
   const now = BigInt(Math.floor(ctx.now));
   if (ttl !== 0n && !args.absttl) ttl = BigInt.asIntN(64, ttl + now); // long long arithmetic

@@ -4,12 +4,16 @@
  * case-insensitive. Errors come in the order the tokens are met, then the post-loop checks
  * (LIMIT without a strategy, XTRIM without a strategy, LIMIT without `~`). Nothing is looked up.
  */
-import { StreamsMockError } from '../clock/clock';
 import {
   ERR_INVALID_STREAM_ID,
   ERR_LIMIT_NEGATIVE,
   ERR_LIMIT_NO_APPROX,
   ERR_LIMIT_NO_STRATEGY,
+  ERR_IDMP_EMPTY_IID,
+  ERR_IDMP_EMPTY_PID,
+  ERR_IDMP_EXPLICIT_ID,
+  ERR_IDMP_TWICE,
+  ERR_IDMPAUTO_EMPTY_PID,
   ERR_MAXLEN_MINID_TOGETHER,
   ERR_MAXLEN_NEGATIVE,
   ERR_SYNTAX,
@@ -61,6 +65,8 @@ export interface AddOrTrimArgs {
    * the object from the start, so that setting it adds no property.
    */
   fields: string[] | null;
+  /** XADD IDMP pid iid / IDMPAUTO pid (Redis 8.6); null without them. `iid` null: IDMPAUTO. */
+  idmp: { pid: string; iid: string | null } | null;
 }
 
 function limitToNumber(v: bigint): number {
@@ -82,6 +88,7 @@ class ParsedAddOrTrimArgs implements AddOrTrimArgs {
   idPos: number;
   id: ParsedId | null = null;
   fields: string[] | null = null;
+  idmp: { pid: string; iid: string | null } | null = null;
   constructor(idPos: number) {
     this.idPos = idPos;
   }
@@ -144,8 +151,15 @@ export function parseAddOrTrimArgs(argv: string[], xadd: boolean, version: Redis
       supports(version, 'xaddIdmp') &&
       ((is(opt, 'IDMPAUTO') && moreargs) || (is(opt, 'IDMP') && moreargs >= 2))
     ) {
-      // Deliberate deviation: idempotent XADD (Redis 8.6) is not emulated, so say so loudly.
-      throw new StreamsMockError(`XADD ${opt.toUpperCase()} (idempotent XADD, Redis 8.6) is not supported`);
+      // Redis's stream.tcl (8.6): a second IDMP/IDMPAUTO, then an empty pid or iid, refused here
+      if (out.idmp !== null) fail(ERR_IDMP_TWICE);
+      const auto = is(opt, 'IDMPAUTO');
+      const pid = argv[i + 1];
+      if (pid.length === 0) fail(auto ? ERR_IDMPAUTO_EMPTY_PID : ERR_IDMP_EMPTY_PID);
+      const iid = auto ? null : argv[i + 2];
+      if (iid !== null && iid.length === 0) fail(ERR_IDMP_EMPTY_IID);
+      out.idmp = { pid, iid };
+      i += auto ? 1 : 2;
     } else if (xadd) {
       const parsed = parseStreamId(opt, { strict: true, allowAutoSeq: true });
       if (!parsed) fail(ERR_INVALID_STREAM_ID);
@@ -156,6 +170,8 @@ export function parseAddOrTrimArgs(argv: string[], xadd: boolean, version: Redis
     }
   }
   out.idPos = i;
+  // after the options, as Redis's stream.tcl shows (`IDMP p iid 1-1 f v`): only with `*`
+  if (out.idmp !== null && out.id !== null) fail(ERR_IDMP_EXPLICIT_ID);
 
   if (limit !== 0n && !out.strategy) fail(ERR_LIMIT_NO_STRATEGY);
   if (!xadd && !out.strategy) fail(ERR_XTRIM_NO_STRATEGY);

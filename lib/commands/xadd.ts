@@ -17,6 +17,7 @@ import {
   errWrongArity,
   fail,
 } from '../errors';
+import { IDMP_DURATION_DEFAULT, IDMP_MAXSIZE_DEFAULT, IdmpMap } from '../model/idmp';
 import type { Stream } from '../model/stream';
 import { MAX_ID, StreamId, UINT64_MAX, compareIds, formatId, idEquals, isZeroId } from '../model/stream-id';
 import { RedisVersion, supports } from '../version';
@@ -85,6 +86,18 @@ export function execute(ctx: CommandContext, key: string, args: XaddArgs): Reply
     ctx.db.notifyEvent('n', 'new', key); // dbAdd
   }
   if (idEquals(stream.lastId, MAX_ID)) fail(ERR_XADD_EXHAUSTED);
+  let iid: string | null = null;
+  if (args.idmp !== null) {
+    // IDMP / IDMPAUTO (8.6): a pid/iid seen within the map's duration answers its entry's ID and
+    // adds nothing (the duplicate counted); else the entry is added and the iid recorded below
+    iid = args.idmp.iid ?? autoIid(args.fields as string[]);
+    const idmp = (stream.idmp ??= newIdmpMap(ctx));
+    const seen = idmp.lookup(args.idmp.pid, iid, ctx.now);
+    if (seen !== null) {
+      idmp.iidsDuplicates++;
+      return formatId(seen);
+    }
+  }
   const id = newId(ctx, stream, args);
   let bytes = 0;
   const fields = args.fields;
@@ -92,6 +105,7 @@ export function execute(ctx: CommandContext, key: string, args: XaddArgs): Reply
   if (bytes > MAX_ENTRY_BYTES) fail(ERR_XADD_TOO_LARGE);
 
   stream.append(id, args.fields);
+  if (iid !== null) (stream.idmp as IdmpMap).record((args.idmp as { pid: string }).pid, iid, id);
   ctx.db.notify('xadd', key);
   if (args.strategy) {
     const { strategy, approx, policy } = args;
@@ -103,9 +117,34 @@ export function execute(ctx: CommandContext, key: string, args: XaddArgs): Reply
   return formatId(id);
 }
 
+/** A stream's first IDMP map: duration and size from CONFIG stream-idmp-duration / -maxsize. */
+export function newIdmpMap(ctx: CommandContext): IdmpMap {
+  const config = ctx.db.config;
+  return new IdmpMap(
+    Number(config?.get('stream-idmp-duration') ?? IDMP_DURATION_DEFAULT),
+    Number(config?.get('stream-idmp-maxsize') ?? IDMP_MAXSIZE_DEFAULT),
+  );
+}
+
+/**
+ * IDMPAUTO's iid: a digest of the field/value pairs in any order (Redis's stream.tcl: the same
+ * pairs in another order are a duplicate; another field name or value is not). Redis's own
+ * digest is not known here: the iid differs from a real server's (visible only in DUMP).
+ */
+function autoIid(fields: readonly string[]): string {
+  const pairs: string[] = [];
+  for (let i = 0; i < fields.length; i += 2) pairs.push(`${fields[i].length}:${fields[i]}${fields[i + 1].length}:${fields[i + 1]}`);
+  pairs.sort();
+  return (require('../bytes/xxh3') as typeof import('../bytes/xxh3')).xxh3Hex(pairs.join(''));
+}
+
 function run(ctx: CommandContext, argv: string[]): Reply {
   const args = parse(argv, ctx.version);
+  const stream = args.idmp === null ? null : ctx.db.getStream(argv[1]);
+  const before = stream ? stream.entriesAdded : -1n;
   const reply = execute(ctx, argv[1], args);
+  // an IDMP duplicate added nothing: nothing to propagate
+  if (stream && stream.entriesAdded === before) return reply;
   // a generated ID propagates as the ID itself
   if (typeof reply === 'string' && (args.id === null || args.id.kind === 'auto-seq')) {
     const p = propagationOf(ctx.db);

@@ -23,8 +23,9 @@
  * rules and ignores a tombstone before the first entry (version table; redis-server 7.0.15).
  * `radix-tree-nodes` reproduces Redis's radix tree over the macro nodes (see model/rax-size.ts);
  * macro nodes split as Redis's listpacks do, by entry count and by byte size (see
- * model/stream-entries.ts). IDMP fields
- * (8.6+) appear only once XCFGSET configured IDMP, which this library does not emulate.
+ * model/stream-entries.ts). From 8.6 both forms add `idmp-duration`, `idmp-maxsize`,
+ * `pids-tracked`, `iids-tracked`, `iids-added`, `iids-duplicates` after `recorded-first-entry-id`
+ * (see pushIdmpFields; their place in FULL is assumed the same: unconfirmed).
  * Errors, in order (checked on redis-server 7.0.15): a missing key → `ERR no such key`;
  * WRONGTYPE; STREAM options other than `FULL` / `FULL COUNT n` → `ERR unknown subcommand or wrong
  * number of arguments for 'STREAM'. Try XINFO HELP.` (the subcommand as typed), a bad n →
@@ -44,6 +45,7 @@ import { supports } from '../version';
 import { int64OrFail, is } from './args';
 import type { CommandContext, CommandHandler, CommandSpec, Reply } from './types';
 import { helpReply } from './xgroup';
+import { newIdmpMap } from './xadd';
 import { MapReply } from '../reply/reply';
 
 const XINFO_HELP = [
@@ -132,6 +134,29 @@ function fullGroup(ctx: CommandContext, stream: Stream, g: ConsumerGroup, count:
   return new MapReply(reply);
 }
 
+/**
+ * The IDMP fields (8.6): on every stream, with or without IDMP use (Redis's stream.tcl reads
+ * `iids-tracked` 0 of a stream never given an iid, in both forms; redis.io's example places them
+ * after `recorded-first-entry-id`). A stream without an IDMP map shows the server's defaults.
+ */
+function pushIdmpFields(ctx: CommandContext, stream: Stream, reply: Reply[]): void {
+  const idmp = stream.idmp ?? newIdmpMap(ctx);
+  reply.push(
+    'idmp-duration',
+    idmp.duration,
+    'idmp-maxsize',
+    idmp.maxSize,
+    'pids-tracked',
+    idmp.producers.size,
+    'iids-tracked',
+    idmp.tracked,
+    'iids-added',
+    idmp.iidsAdded,
+    'iids-duplicates',
+    idmp.iidsDuplicates,
+  );
+}
+
 /** XINFO STREAM reply for `stream`; `full` is the FULL COUNT, or null for the default form. */
 export function streamInfo(ctx: CommandContext, stream: Stream, full: bigint | null): Reply {
   const reply: Reply[] = [
@@ -150,6 +175,7 @@ export function streamInfo(ctx: CommandContext, stream: Stream, full: bigint | n
     'recorded-first-entry-id',
     formatId(stream.firstId),
   ];
+  if (supports(ctx.version, 'xaddIdmp')) pushIdmpFields(ctx, stream, reply);
   if (full === null) {
     const first = stream.entries.first();
     const last = stream.entries.last();

@@ -107,6 +107,21 @@ export const PARAMS: readonly ParamDef[] = [
     default: '4096',
     honoured: 'listpack bytes per stream macro node (0 = 1 GiB, the listpack maximum)',
   },
+  // 8.6 (Redis's stream.tcl: 1–86400 and 1–10000, "must be between" on CONFIG SET)
+  {
+    name: 'stream-idmp-duration',
+    type: int(1n, 86400n),
+    default: '100',
+    since: '8.6',
+    honoured: "IDMP-DURATION of a stream's first XADD IDMP/IDMPAUTO or XCFGSET",
+  },
+  {
+    name: 'stream-idmp-maxsize',
+    type: int(1n, 10000n),
+    default: '100',
+    since: '8.6',
+    honoured: "IDMP-MAXSIZE of a stream's first XADD IDMP/IDMPAUTO or XCFGSET",
+  },
   { name: 'rdbcompression', type: bool, default: 'yes', honoured: 'LZF compression of strings in DUMP payloads' },
   // Stored only
   { name: 'maxmemory', type: int(0n, ULLONG_MAX, { unsigned: true, memory: true }), default: '0' },

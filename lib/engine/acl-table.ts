@@ -404,7 +404,7 @@ export const ACL_CATEGORY_MASKS_70: Record<string, number> = {
  * the hash ones @write @hash @fast, the stream ones @write @stream @fast.
  */
 for (const name of ['hgetdel', 'hgetex', 'hsetex']) ACL_CATEGORY_MASKS[name] = 4 | 64 | 16384;
-for (const name of ['xackdel', 'xdelex', 'xnack']) ACL_CATEGORY_MASKS[name] = 4 | 2048 | 16384;
+for (const name of ['xackdel', 'xdelex', 'xnack', 'xcfgset']) ACL_CATEGORY_MASKS[name] = 4 | 2048 | 16384;
 // 8.4's string commands: DELEX @write @string @fast, DIGEST @read @string @fast, MSETEX @write @string @slow
 ACL_CATEGORY_MASKS.delex = 4 | 128 | 16384;
 ACL_CATEGORY_MASKS.digest = 2 | 128 | 16384;

@@ -119,7 +119,7 @@ function countedKeys(argv: string[], at: number, before: string[] = []): string[
 }
 
 /** Commands newer than ioredis's table with their key at 1 (8.2+ stream commands, 8.4's DELEX/DIGEST). */
-const NEWER_KEYED = new Set(['xackdel', 'xdelex', 'xnack', 'delex', 'digest']);
+const NEWER_KEYED = new Set(['xackdel', 'xdelex', 'xnack', 'xcfgset', 'delex', 'digest']);
 
 /** Container subcommands that name a key at argv[2]. */
 const CONTAINER_KEY: Record<string, Set<string>> = {

@@ -12,6 +12,7 @@
  * This module is pure: it never reads the clock; callers pass `now` in ms.
  */
 import { ConsumerGroup } from './consumer-group';
+import type { IdmpMap } from './idmp';
 import { StreamEntries, StreamEntry } from './stream-entries';
 import { MIN_ID, StreamId, compareIds, idOfNumbers, idParts, incrId, isZeroId, maxId, numericParts } from './stream-id';
 
@@ -62,6 +63,8 @@ export class Stream {
   /** Lifetime count of added entries. */
   entriesAdded = 0n;
   readonly groups = new Map<string, ConsumerGroup>();
+  /** The IDMP map (Redis 8.6 idempotent XADD), made by the first XADD IDMP/IDMPAUTO or XCFGSET. */
+  idmp: IdmpMap | null = null;
 
   get length(): number {
     return this.entries.length;
@@ -305,7 +308,7 @@ export class Stream {
     return out;
   }
 
-  /** Deep copy: entries, counters, groups, PELs and consumers (COPY, DUMP/RESTORE). */
+  /** Deep copy: entries, counters, groups, PELs, consumers and the IDMP map (COPY, DUMP/RESTORE). */
   clone(): Stream {
     const s = new Stream();
     s.entries = this.entries.clone();
@@ -314,6 +317,7 @@ export class Stream {
     s.maxDeletedEntryId = this.maxDeletedEntryId;
     s.entriesAdded = this.entriesAdded;
     for (const [name, g] of this.groups) s.groups.set(name, g.clone());
+    s.idmp = this.idmp?.clone() ?? null;
     return s;
   }
 }

@@ -9,7 +9,7 @@ import { CollectionFlavor, CollectionLimits, DEFAULT_COLLECTION_LIMITS } from '.
 import { crc64 } from './crc64';
 import type { KeyValue } from './key-value';
 import { RdbFormatError, RdbReader, RdbWriter } from './rdb-io';
-import { DecodedStream, readStream, writeStream } from './stream-codec';
+import { readStream, writeStream } from './stream-codec';
 import { readValue, writeValue } from './value-codec';
 
 /** What a Redis version writes and accepts. */
@@ -63,10 +63,9 @@ export function verifyDumpPayload(payload: Uint8Array, format: RdbFormat): boole
   return crc64(payload, 0n, 0, payload.length - 8) === expected;
 }
 
-/** A loaded payload: the value, plus a stream's IDMP state when the payload had one. */
+/** A loaded payload: the value (a stream with its IDMP map). */
 export interface LoadedValue {
   value: KeyValue;
-  idmp?: DecodedStream['idmp'];
 }
 
 /**
@@ -79,8 +78,7 @@ export function loadDumpPayload(payload: Uint8Array, format: RdbFormat): LoadedV
   const type = r.byte();
   if (type === 15 || type === 19 || type === 21 || type === 26 || type === 27) {
     if (type > format.streamType) throw new RdbFormatError(`stream type ${type} unknown to this version`);
-    const { stream, idmp } = readStream(r, type);
-    return { value: { type: 'stream', value: stream }, idmp };
+    return { value: { type: 'stream', value: readStream(r, type).stream } };
   }
   // the hash types with field TTLs (22, 23: 7.4 release candidates; 24, 25) came with RDB 12 (7.4):
   // unknown to older servers ("Unknown RDB encoding type" → "ERR Bad data format", checked on 7.0.15)

@@ -17,6 +17,7 @@
  */
 import { Consumer } from '../model/consumer';
 import { ConsumerGroup } from '../model/consumer-group';
+import { IDMP_DURATION_DEFAULT, IDMP_DURATION_MAX, IDMP_MAXSIZE_DEFAULT, IDMP_MAXSIZE_MAX, IdmpMap } from '../model/idmp';
 import { ENTRIES_READ_UNKNOWN, Stream } from '../model/stream';
 import { StoredNode, StreamEntries } from '../model/stream-entries';
 import { MIN_ID, StreamId, compareIds, idEquals } from '../model/stream-id';
@@ -32,9 +33,6 @@ export const RDB_TYPE_STREAM_LISTPACKS_5 = 27;
 const FLAG_DELETED = 1;
 const FLAG_SAMEFIELDS = 2;
 
-/** IDMP defaults Redis 8.6 saves for a stream never configured with XCFGSET (seen in an 8.6 RDB). */
-export const IDMP_DEFAULT_DURATION = 100n;
-export const IDMP_DEFAULT_MAXSIZE = 100n;
 
 const RAW_ID = new Uint8Array(16);
 const RAW_ID_VIEW = new DataView(RAW_ID.buffer);
@@ -148,28 +146,32 @@ export function writeStream(w: RdbWriter, s: Stream, type: number): void {
     }
   }
   if (type >= RDB_TYPE_STREAM_LISTPACKS_4) {
-    // IDMP is not emulated: a stream never configured by XCFGSET and without producers.
-    w.len(IDMP_DEFAULT_DURATION);
-    w.len(IDMP_DEFAULT_MAXSIZE);
-    w.len(0); // producers
-    w.len(0); // iids-added
-    w.len(0); // iids-duplicates
+    // the IDMP section; a stream never given an iid nor configured saves Redis 8.6's defaults
+    // (seen in an 8.6 RDB). Producers in byte order of their pid, each pid's iids oldest first,
+    // an iid as its bytes and its entry's ID: assumed, read back by readStream below
+    const idmp = s.idmp;
+    w.len(idmp?.duration ?? IDMP_DURATION_DEFAULT);
+    w.len(idmp?.maxSize ?? IDMP_MAXSIZE_DEFAULT);
+    const pids = idmp ? [...idmp.producers.keys()].sort() : [];
+    w.len(pids.length);
+    for (const pid of pids) {
+      const iids = (idmp as IdmpMap).producers.get(pid) as Map<string, StreamId>;
+      w.string(pid);
+      w.len(iids.size);
+      for (const [iid, id] of iids) {
+        w.string(iid);
+        w.len(id.ms);
+        w.len(id.seq);
+      }
+    }
+    w.len(idmp?.iidsAdded ?? 0n);
+    w.len(idmp?.iidsDuplicates ?? 0n);
   }
 }
 
-/** IDMP state found in a payload (Redis 8.6+). */
-export interface IdmpState {
-  duration: bigint;
-  maxSize: bigint;
-  producers: number;
-  iidsAdded: bigint;
-  iidsDuplicates: bigint;
-}
-
 export interface DecodedStream {
+  /** The stream, with its IDMP map for RDB_TYPE_STREAM_LISTPACKS_4 and later. */
   stream: Stream;
-  /** Present for RDB_TYPE_STREAM_LISTPACKS_4 and later. */
-  idmp?: IdmpState;
 }
 
 function asInt(v: LpValue | undefined, what: string): bigint {
@@ -337,21 +339,25 @@ export function readStream(r: RdbReader, type: number): DecodedStream {
     }
   }
 
-  let idmp: IdmpState | undefined;
   if (type >= RDB_TYPE_STREAM_LISTPACKS_4) {
     const duration = r.len();
     const maxSize = r.len();
+    if (duration < 1n || duration > BigInt(IDMP_DURATION_MAX) || maxSize < 1n || maxSize > BigInt(IDMP_MAXSIZE_MAX)) {
+      throw new RdbFormatError('stream IDMP settings out of range');
+    }
+    const idmp = new IdmpMap(Number(duration), Number(maxSize));
     const producers = r.count('IDMP producers');
     for (let p = 0; p < producers; p++) {
-      r.stringBytes(); // producer ID
+      const pid = r.string();
       const entries = r.count('IDMP entries');
       for (let e = 0; e < entries; e++) {
-        r.stringBytes(); // IID
-        r.len();
-        r.len();
+        const iid = r.string();
+        idmp.record(pid, iid, { ms: r.len(), seq: r.len() });
       }
     }
-    idmp = { duration, maxSize, producers, iidsAdded: r.len(), iidsDuplicates: r.len() };
+    idmp.iidsAdded = r.len();
+    idmp.iidsDuplicates = r.len();
+    s.idmp = idmp;
   }
-  return { stream: s, idmp };
+  return { stream: s };
 }

@@ -212,6 +212,18 @@ const DOCS: Record<string, Doc> = {
       },
     ],
   },
+  // redis/docs content/commands/xcfgset.md (8.6)
+  xcfgset: {
+    summary: 'Sets the IDMP configuration parameters for a stream.',
+    since: '8.6.0',
+    group: 'stream',
+    complexity: 'O(1)',
+    arguments: [
+      { name: 'key', type: 'key', key_spec_index: 0 },
+      { name: 'idmp-duration', type: 'integer', token: 'IDMP-DURATION', optional: true },
+      { name: 'idmp-maxsize', type: 'integer', token: 'IDMP-MAXSIZE', optional: true },
+    ],
+  },
   // redis/redis src/commands/xnack.json at a3e68716 (8.8)
   xnack: {
     summary: "Releases claimed messages back to the group's PEL without acknowledging them, making them available for re-delivery.",

@@ -71,6 +71,7 @@ const EXTRA: Record<string, TableEntry> = {
   xackdel: { arity: -6, flags: ['write', 'fast'], keyStart: 1, keyStop: 1, step: 1 },
   xdelex: { arity: -5, flags: ['write', 'fast'], keyStart: 1, keyStop: 1, step: 1 },
   xnack: { arity: -6, flags: ['write', 'fast'], keyStart: 1, keyStop: 1, step: 1 },
+  xcfgset: { arity: -2, flags: ['write', 'fast'], keyStart: 1, keyStop: 1, step: 1 },
   // 8.4 (redis/docs data/commands_core.json; MSETEX's keys by its numkeys: movablekeys, no range)
   delex: { arity: -2, flags: ['write', 'fast'], keyStart: 1, keyStop: 1, step: 1 },
   digest: { arity: 2, flags: ['readonly', 'fast'], keyStart: 1, keyStop: 1, step: 1 },

@@ -430,6 +430,7 @@ const TABLE: Record<string, Entry> = {
   "xackdel": [-6,"8.2",0,[["RW UPDATE DELETE",1,["r",0,1,0]]]],
   "xdelex": [-5,"8.2",0,[["RW DELETE",1,["r",0,1,0]]]],
   "xnack": [-7,"8.8",0,[["RW UPDATE",1,["r",0,1,0]]]],
+  "xcfgset": [-2,"8.6",0,[["RW UPDATE",1,["r",0,1,0]]]],
   "delex": [-2,"8.4",0,[["RW DELETE VARIABLE_FLAGS",1,["r",0,1,0]]]],
   "digest": [2,"8.4",0,[["RO ACCESS",1,["r",0,1,0]]]],
   "msetex": [-4,"8.4",0,[["OW UPDATE",1,["n",0,1,2]]]],
