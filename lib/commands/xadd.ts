@@ -86,18 +86,6 @@ export function execute(ctx: CommandContext, key: string, args: XaddArgs): Reply
     ctx.db.notifyEvent('n', 'new', key); // dbAdd
   }
   if (idEquals(stream.lastId, MAX_ID)) fail(ERR_XADD_EXHAUSTED);
-  let iid: string | null = null;
-  if (args.idmp !== null) {
-    // IDMP / IDMPAUTO (8.6): a pid/iid seen within the map's duration answers its entry's ID and
-    // adds nothing (the duplicate counted); else the entry is added and the iid recorded below
-    iid = args.idmp.iid ?? autoIid(args.fields as string[]);
-    const idmp = (stream.idmp ??= newIdmpMap(ctx));
-    const seen = idmp.lookup(args.idmp.pid, iid, ctx.now);
-    if (seen !== null) {
-      idmp.iidsDuplicates++;
-      return formatId(seen);
-    }
-  }
   const id = newId(ctx, stream, args);
   let bytes = 0;
   const fields = args.fields;
@@ -105,7 +93,6 @@ export function execute(ctx: CommandContext, key: string, args: XaddArgs): Reply
   if (bytes > MAX_ENTRY_BYTES) fail(ERR_XADD_TOO_LARGE);
 
   stream.append(id, args.fields);
-  if (iid !== null) (stream.idmp as IdmpMap).record((args.idmp as { pid: string }).pid, iid, id);
   ctx.db.notify('xadd', key);
   if (args.strategy) {
     const { strategy, approx, policy } = args;
@@ -138,13 +125,40 @@ function autoIid(fields: readonly string[]): string {
   return (require('../bytes/xxh3') as typeof import('../bytes/xxh3')).xxh3Hex(pairs.join(''));
 }
 
+/**
+ * XADD IDMP / IDMPAUTO (8.6): a pid/iid seen within the stream's IDMP-DURATION answers the ID of
+ * the entry it added and adds nothing (counted in `iids-duplicates`; nothing propagated, notified
+ * or dirtied); otherwise `execute`, and the iid is recorded with the entry's ID (also when the
+ * trim removed the entry). A missing or exhausted stream goes to `execute` for its reply/error.
+ */
+function executeIdempotent(ctx: CommandContext, key: string, args: XaddArgs, idmpArgs: { pid: string; iid: string | null }): { reply: Reply; duplicate: boolean } {
+  const iid = idmpArgs.iid ?? autoIid(args.fields);
+  const existing = ctx.db.getStream(key);
+  if (existing && !idEquals(existing.lastId, MAX_ID)) {
+    const idmp = (existing.idmp ??= newIdmpMap(ctx));
+    const seen = idmp.lookup(idmpArgs.pid, iid, ctx.now);
+    if (seen !== null) {
+      idmp.iidsDuplicates++;
+      return { reply: formatId(seen), duplicate: true };
+    }
+  }
+  const reply = execute(ctx, key, args);
+  if (reply !== null) {
+    const stream = ctx.db.getStream(key) as Stream;
+    (stream.idmp ??= newIdmpMap(ctx)).record(idmpArgs.pid, iid, stream.lastId);
+  }
+  return { reply, duplicate: false };
+}
+
 function run(ctx: CommandContext, argv: string[]): Reply {
   const args = parse(argv, ctx.version);
-  const stream = args.idmp === null ? null : ctx.db.getStream(argv[1]);
-  const before = stream ? stream.entriesAdded : -1n;
-  const reply = execute(ctx, argv[1], args);
-  // an IDMP duplicate added nothing: nothing to propagate
-  if (stream && stream.entriesAdded === before) return reply;
+  let reply: Reply;
+  if (args.idmp === null) reply = execute(ctx, argv[1], args);
+  else {
+    const out = executeIdempotent(ctx, argv[1], args, args.idmp);
+    if (out.duplicate) return out.reply; // nothing to propagate
+    reply = out.reply;
+  }
   // a generated ID propagates as the ID itself
   if (typeof reply === 'string' && (args.id === null || args.id.kind === 'auto-seq')) {
     const p = propagationOf(ctx.db);
