@@ -30,7 +30,7 @@ function prng(seed: number): () => number {
   };
 }
 
-const STREAM_COMMANDS = ['xadd', 'xtrim', 'xdel', 'xlen', 'xrange', 'xrevrange', 'xsetid', 'xdelex', 'xgroup', 'xack', 'xackdel', 'xpending', 'xinfo', 'xclaim', 'xautoclaim', 'xnack', 'xread', 'xreadgroup'];
+const STREAM_COMMANDS = ['xadd', 'xtrim', 'xdel', 'xlen', 'xrange', 'xrevrange', 'xsetid', 'xdelex', 'xgroup', 'xack', 'xackdel', 'xpending', 'xinfo', 'xclaim', 'xautoclaim', 'xnack', 'xcfgset', 'xread', 'xreadgroup'];
 const BUILTINS = [
   'get', 'set', 'del', 'unlink', 'exists', 'type', 'rename', 'renamenx', 'expire', 'pexpire', 'ttl', 'pttl', 'persist',
   'incr', 'incrby', 'append', 'getrange', 'setrange', 'mget', 'mset', 'getdel', 'getex', 'lpush', 'rpush', 'lpop', 'lrange',
@@ -47,7 +47,7 @@ const WORDS = [
   'g', 'g2', 'c', 'c2', 'f', 'v', 'GROUP', 'STREAMS', 'COUNT', 'BLOCK', 'NOACK', 'MKSTREAM', 'CREATE', 'DESTROY', 'SETID',
   'CREATECONSUMER', 'DELCONSUMER', 'ENTRIESREAD', 'JUSTID', 'IDLE', 'TIME', 'RETRYCOUNT', 'FORCE', 'LASTID', 'MAXLEN',
   'MINID', 'LIMIT', '~', '=', 'NOMKSTREAM', 'FULL', 'STREAM', 'GROUPS', 'CONSUMERS', 'HELP', 'IDS', 'KEEPREF', 'DELREF',
-  'ACKED', 'CLAIM', 'MAXCOUNT', 'MAXSIZE', 'IDMP', 'NX', 'XX', 'GT', 'LT', 'EX', 'PX', 'KEEPTTL', 'GET', 'WITHSCORES',
+  'ACKED', 'CLAIM', 'MAXCOUNT', 'MAXSIZE', 'IDMP', 'IDMPAUTO', 'IDMP-DURATION', 'IDMP-MAXSIZE', 'NX', 'XX', 'GT', 'LT', 'EX', 'PX', 'KEEPTTL', 'GET', 'WITHSCORES',
   'TYPE', 'MATCH', 'ENCODING', 'FREQ', 'LEFT', 'RIGHT', 'SILENT', 'FAIL', 'FATAL',
 ];
 
