@@ -179,3 +179,20 @@ describe('IDMP state through DUMP/RESTORE and COPY (ioredis front end)', () => {
     }
   });
 });
+
+describe('IDMP expiry without an XADD (Redis 8.6 forgets iids in its cron)', () => {
+  it('XINFO STREAM stops counting iids and producers once IDMP-DURATION has passed', () => {
+    const h = new Harness();
+    h.now = 1_000_000;
+    h.run('XADD', 's', '*', 'f', 'v');
+    h.run('XCFGSET', 's', 'IDMP-DURATION', '10');
+    h.run('XADD', 's', 'IDMP', 'p1', 'a', '*', 'f', 'v');
+    h.now += 5_000;
+    h.run('XADD', 's', 'IDMP', 'p2', 'b', '*', 'f', 'v');
+    expect(asMap(h.run('XINFO', 'STREAM', 's'))).toMatchObject({ 'pids-tracked': 2, 'iids-tracked': 2 });
+    h.now += 6_000; // p1's iid is 11 s old, p2's 6 s
+    expect(asMap(h.run('XINFO', 'STREAM', 's'))).toMatchObject({ 'pids-tracked': 1, 'iids-tracked': 1, 'iids-added': 2n });
+    h.now += 5_000;
+    expect(asMap(h.run('XINFO', 'STREAM', 's', 'FULL'))).toMatchObject({ 'pids-tracked': 0, 'iids-tracked': 0, 'iids-added': 2n });
+  });
+});

@@ -137,10 +137,12 @@ function fullGroup(ctx: CommandContext, stream: Stream, g: ConsumerGroup, count:
 /**
  * The IDMP fields (8.6): on every stream, with or without IDMP use (Redis's stream.tcl reads
  * `iids-tracked` 0 of a stream never given an iid, in both forms; redis.io's example places them
- * after `recorded-first-entry-id`). A stream without an IDMP map shows the server's defaults.
+ * after `recorded-first-entry-id`). A stream without an IDMP map shows the server's defaults;
+ * iids past their duration are not counted (Redis's cron forgets them without an XADD).
  */
 function pushIdmpFields(ctx: CommandContext, stream: Stream, reply: Reply[]): void {
   const idmp = stream.idmp ?? newIdmpMap(ctx);
+  idmp.expireAll(ctx.now); // what the server cron would have forgotten by now
   reply.push(
     'idmp-duration',
     idmp.duration,

@@ -6,9 +6,11 @@
  * tests/unit/type/stream.tcl of a tree with IDMP (the iid set of a producer is bounded by
  * `maxSize`, the oldest evicted first; an iid older than `duration` seconds is forgotten; XCFGSET
  * with a changed value clears every producer; `iids-added` / `iids-duplicates` are lifetime
- * counters). Unconfirmed (no 8.6+ server or source here): an iid's age is taken from the
- * millisecond part of its entry's ID (the only time Redis's RDB stores for it), and expired iids
- * are dropped when their producer adds or looks up an iid, not in the background.
+ * counters; Redis 8.6.2's release notes name the server cron that expires iids). Unconfirmed (no
+ * 8.6+ server or source here): an iid's age is taken from the millisecond part of its entry's ID
+ * (the only time Redis's RDB stores for it); expired iids are dropped when their producer adds or
+ * looks up an iid and before XINFO STREAM reports (as if the cron had just run), and a producer
+ * left without iids is dropped with them.
  *
  * Byte strings throughout (pids and iids may hold any bytes).
  */
@@ -46,7 +48,7 @@ export class IdmpMap {
   lookup(pid: string, iid: string, now: number): StreamId | null {
     const iids = this.producers.get(pid);
     if (iids === undefined) return null;
-    this.expire(iids, now);
+    this.expire(pid, iids, now);
     return iids.get(iid) ?? null;
   }
 
@@ -85,7 +87,12 @@ export class IdmpMap {
     return c;
   }
 
-  private expire(iids: Map<string, StreamId>, now: number): void {
+  /** Forget every iid older than `duration` at `now` (ms), as Redis's cron does. */
+  expireAll(now: number): void {
+    for (const [pid, iids] of this.producers) this.expire(pid, iids, now);
+  }
+
+  private expire(pid: string, iids: Map<string, StreamId>, now: number): void {
     const horizon = now - this.duration * 1000;
     for (const [iid, id] of iids) {
       // oldest first: stop at the first one still young enough
@@ -93,5 +100,6 @@ export class IdmpMap {
       iids.delete(iid);
       this.tracked--;
     }
+    if (iids.size === 0) this.producers.delete(pid);
   }
 }
