@@ -141,7 +141,7 @@ export class Harness {
     },
     persist: (key) => this.ttls.delete(key),
     notifyEvent: (type, event, key) => void this.notifications.push([type, event, key]),
-    keyHit: () => void this.keyspaceHits++,
+    keyHit: (count = 1) => void (this.keyspaceHits += count),
     keyMiss: (key, notify = true) => {
       this.keyspaceMisses++;
       if (notify) this.notifications.push(['m', 'keymiss', key]);

@@ -306,6 +306,7 @@ function getset(ctx: CommandContext, argv: string[]): Reply {
 function mget(ctx: CommandContext, argv: string[]): Reply {
   const db = ctx.db;
   const out = new Array<Reply>(argv.length - 1);
+  let hits = 0;
   for (let j = 1; j < argv.length; j++) {
     const v = db.lookup(argv[j]);
     if (v === undefined) {
@@ -313,9 +314,10 @@ function mget(ctx: CommandContext, argv: string[]): Reply {
       out[j - 1] = null;
       continue;
     }
-    db.keyHit();
+    hits++;
     out[j - 1] = typeof v === 'string' ? v : (bytesOfStored(v) ?? null);
   }
+  if (hits !== 0) db.keyHit(hits);
   return out;
 }
 

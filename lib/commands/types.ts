@@ -84,8 +84,9 @@ export interface Db {
   /**
    * A read lookup (db.c lookupKeyRead, no LOOKUP_NOSTATS) found its key: INFO `keyspace_hits`.
    * Counted before any type check (a WRONGTYPE reply follows a hit); write lookups count nothing.
+   * `count`: that many hits at once (MGET's, counted after its loop: one call, not one per key).
    */
-  keyHit(): void;
+  keyHit(count?: number): void;
   /**
    * A read lookup missed `key` (missing or expired): INFO `keyspace_misses` and the `keymiss`
    * event (class m), unless `notify` is false (LOOKUP_NONOTIFY: OBJECT).

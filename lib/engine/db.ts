@@ -132,7 +132,7 @@ export function makeDb(conn: Connection, ks: Keyspace): Db {
       if (type === 't') ks.emitEvent(event, key);
       publishKeyspaceEvent(conn, ks, type, event, key);
     },
-    keyHit: () => void conn.server.stats.keyspaceHits++,
+    keyHit: (count = 1) => void (conn.server.stats.keyspaceHits += count),
     keyMiss(key, notify = true) {
       conn.server.stats.keyspaceMisses++;
       if (notify) publishKeyspaceEvent(conn, ks, 'm', 'keymiss', key);
