@@ -65,8 +65,8 @@ export interface AddOrTrimArgs {
    * the object from the start, so that setting it adds no property.
    */
   fields: string[] | null;
-  /** XADD IDMP pid iid / IDMPAUTO pid (Redis 8.6); null without them. `iid` null: IDMPAUTO. */
-  idmp: { pid: string; iid: string | null } | null;
+  /** XADD IDMP pid iid / IDMPAUTO pid (Redis 8.6); null without them. `iid` null: IDMPAUTO; `at`: argv index of the word. */
+  idmp: { pid: string; iid: string | null; at: number } | null;
 }
 
 function limitToNumber(v: bigint): number {
@@ -88,7 +88,7 @@ class ParsedAddOrTrimArgs implements AddOrTrimArgs {
   idPos: number;
   id: ParsedId | null = null;
   fields: string[] | null = null;
-  idmp: { pid: string; iid: string | null } | null = null;
+  idmp: { pid: string; iid: string | null; at: number } | null = null;
   constructor(idPos: number) {
     this.idPos = idPos;
   }
@@ -158,7 +158,7 @@ export function parseAddOrTrimArgs(argv: string[], xadd: boolean, version: Redis
       if (pid.length === 0) fail(auto ? ERR_IDMPAUTO_EMPTY_PID : ERR_IDMP_EMPTY_PID);
       const iid = auto ? null : argv[i + 2];
       if (iid !== null && iid.length === 0) fail(ERR_IDMP_EMPTY_IID);
-      out.idmp = { pid, iid };
+      out.idmp = { pid, iid, at: i };
       i += auto ? 1 : 2;
     } else if (xadd) {
       const parsed = parseStreamId(opt, { strict: true, allowAutoSeq: true });

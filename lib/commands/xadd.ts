@@ -131,7 +131,7 @@ function autoIid(fields: readonly string[]): string {
  * or dirtied); otherwise `execute`, and the iid is recorded with the entry's ID (also when the
  * trim removed the entry). A missing or exhausted stream goes to `execute` for its reply/error.
  */
-function executeIdempotent(ctx: CommandContext, key: string, args: XaddArgs, idmpArgs: { pid: string; iid: string | null }): { reply: Reply; duplicate: boolean } {
+function executeIdempotent(ctx: CommandContext, key: string, args: XaddArgs, idmpArgs: { pid: string; iid: string | null; at: number }): { reply: Reply; duplicate: boolean } {
   const iid = idmpArgs.iid ?? autoIid(args.fields);
   const existing = ctx.db.getStream(key);
   if (existing && !idEquals(existing.lastId, MAX_ID)) {
@@ -165,6 +165,9 @@ function run(ctx: CommandContext, argv: string[]): Reply {
     if (p !== null) {
       const rewritten = argv.slice();
       rewritten[args.idPos] = reply;
+      // without IDMP/IDMPAUTO, which take no explicit ID (a replica would refuse the command):
+      // what Redis 8.6 sends its replicas is unconfirmed here (8.8 has XIDMPRECORD for AOF)
+      if (args.idmp !== null) rewritten.splice(args.idmp.at, args.idmp.iid === null ? 2 : 3);
       p.rewrite(rewritten);
     }
   }

@@ -17,6 +17,8 @@ import { prngOf } from '../keyspace/prng';
 import type { Keyspace } from '../keyspace/keyspace';
 import { keyBytes, usedMemoryFor } from '../stats/memory-model';
 import type { ServerState } from './registry';
+import { commandSpec } from '../commands/command-data';
+import { lookupCommand } from '../commands/dispatch';
 
 /** shared.oomerr (7.0.15 and the 8.x sources). */
 export const OOM_TEXT = "OOM command not allowed when used memory > 'maxmemory'.";
@@ -163,6 +165,29 @@ const WRITE_SUBCOMMANDS = new Set([
   'function|load', 'function|restore', 'function|flush', 'function|delete',
   'xgroup|create', 'xgroup|createconsumer', 'xgroup|delconsumer', 'xgroup|destroy', 'xgroup|setid',
 ]);
+
+/**
+ * The command's WRITE flag (CMD_WRITE) for argv: Redis's table as ioredis ships it, a write
+ * subcommand of a container (XGROUP CREATE …), or, for a command newer than that table (8.x:
+ * XCFGSET, XNACK, XACKDEL, DELEX, MSETEX, HSETEX …), the engine's own spec. What a read-only
+ * script, a read-only replica and min-replicas-to-write refuse.
+ */
+export function hasWriteFlag(argv: readonly string[]): boolean {
+  const name = String(argv[0]).toLowerCase();
+  const spec = commandSpec(name);
+  if (spec !== undefined) {
+    if (spec.flags.includes('write')) return true;
+  } else {
+    const own = lookupCommand(name);
+    if (own !== undefined && own.subcommands === undefined && own.write) return true;
+  }
+  return argv.length > 1 && WRITE_SUBCOMMANDS.has(`${name}|${String(argv[1]).toLowerCase()}`);
+}
+
+/** The arity of `name` (lower case) in Redis's table, or the engine's own for a newer command. */
+export function commandArity(name: string): number | undefined {
+  return commandSpec(name)?.arity ?? lookupCommand(name)?.arity;
+}
 
 /**
  * processCommand's is_write_command for argv: the command's WRITE flag (Redis's table as ioredis

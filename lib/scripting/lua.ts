@@ -64,7 +64,7 @@ import { StreamsMockError } from '../clock/clock';
 import { SERVER_VERSION, type RedisVersion, versionIndex } from '../version';
 import type { Connection } from '../engine/connection';
 import { type ServerState, pastBusyReplyThreshold } from '../engine/registry';
-import { NOREPLICAS_TEXT, OOM_SCRIPT_TEXT, OOM_TEXT, isDenyOom } from '../engine/maxmemory';
+import { NOREPLICAS_TEXT, OOM_SCRIPT_TEXT, OOM_TEXT, commandArity, hasWriteFlag, isDenyOom } from '../engine/maxmemory';
 import { commandSpec } from '../commands/command-data';
 import { type Library, SCRIPT_FLAGS, splitArgs } from './libraries';
 import { CountedErrorReply, cString, formatArgNumber, formatG17, oneLine, popResult, pushField, pushReply, statsCounted, userErrorText } from './values';
@@ -461,10 +461,11 @@ function countNestedErrors(conn: Connection, result: Reply): void {
  * noscript commands are left to scriptCall, which Redis checks first.
  */
 function writesData(argv: string[], mayReplicate = true): boolean {
-  const spec = commandSpec(argv[0].toLowerCase());
-  if (!spec || spec.flags.includes('noscript')) return false;
-  if (spec.arity >= 0 ? argv.length !== spec.arity : argv.length < -spec.arity) return false;
-  return spec.flags.includes('write') || (mayReplicate && MAY_REPLICATE.has(argv[0].toLowerCase()));
+  const name = argv[0].toLowerCase();
+  const arity = commandArity(name);
+  if (arity === undefined || commandSpec(name)?.flags.includes('noscript')) return false;
+  if (arity >= 0 ? argv.length !== arity : argv.length < -arity) return false;
+  return hasWriteFlag(argv) || (mayReplicate && MAY_REPLICATE.has(name));
 }
 
 /**
@@ -472,13 +473,14 @@ function writesData(argv: string[], mayReplicate = true): boolean {
  * a denyoom command (unless the script has `allow-oom`); after it, the script writes on.
  */
 function scriptOomError(run: ScriptRun, argv: string[]): string | undefined {
-  const spec = commandSpec(argv[0].toLowerCase());
-  if (!spec || (spec.arity >= 0 ? argv.length !== spec.arity : argv.length < -spec.arity)) return undefined;
+  const arity = commandArity(argv[0].toLowerCase());
+  if (arity === undefined || (arity >= 0 ? argv.length !== arity : argv.length < -arity)) return undefined;
   const server = run.conn.server;
+  const write = hasWriteFlag(argv);
   // scriptVerifyWriteCommandAllow: a first write with too few good replicas (min-replicas-to-write)
-  if (!run.writeDirty && server.config.replicasLacking && spec.flags.includes('write')) return NOREPLICAS_TEXT;
+  if (!run.writeDirty && server.config.replicasLacking && write) return NOREPLICAS_TEXT;
   if (!run.allowOom && !run.writeDirty && server.config.maxmemory !== 0 && server.preCommandOom && isDenyOom(argv)) return OOM_TEXT;
-  if (spec.flags.includes('write')) run.writeDirty = true;
+  if (write) run.writeDirty = true;
   return undefined;
 }
 

@@ -81,7 +81,7 @@ export function checkBeforeRunning(conn: Connection, name: string, argv: string[
   if (server.cluster !== null) checkCluster(conn, name, argv);
   if (server.config.maxmemory !== 0 && outOfMemoryFor(conn, name, argv)) reject(conn, name, OOM_TEXT);
   if (server.config.replicasLacking && writeRefused(conn, name, argv)) reject(conn, name, NOREPLICAS_TEXT);
-  if (server.master !== null && writesOnReplica(conn, name)) reject(conn, name, ERR_READONLY);
+  if (server.master !== null && writesOnReplica(conn, name, argv)) reject(conn, name, ERR_READONLY);
   if (conn.resp === 2 && conn.inSubscriberMode && !ALLOWED_WHEN_SUBSCRIBED.has(name)) {
     const container = spec?.subcommands !== undefined || stream?.subcommands !== undefined || BUILTIN_CONTAINERS.has(name);
     const sub = argv.length > 1 && container ? `|${String(argv[1]).toLowerCase()}` : '';

@@ -6,12 +6,11 @@
  * (./dispatch.ts).
  */
 import { commandSpec } from '../../commands/command-data';
-import { lookupCommand } from '../../commands/dispatch';
 import type { Reply } from '../../reply/reply';
 import { RejectedCommandError } from '../../stats/command-stats';
 import { predates } from '../../version';
 import { redirectionError } from '../cluster';
-import { NOREPLICAS_TEXT, OOM_TEXT, isDenyOom, isScriptCommand, isWriteCommand, performEvictions, scriptIsDenyOom } from '../maxmemory';
+import { NOREPLICAS_TEXT, OOM_TEXT, hasWriteFlag, isDenyOom, isScriptCommand, isWriteCommand, performEvictions, scriptIsDenyOom } from '../maxmemory';
 import { mustWait, untilUnpaused } from '../pause';
 import type { ServerState } from '../registry';
 import type { Connection } from '../connection';
@@ -68,11 +67,10 @@ export function deniedWhileStale(conn: Connection, name: string): boolean {
  * processCommand on a read-only replica (REPLICAOF host port, replica-read-only yes): a write
  * command, or an EXEC whose queue holds one, is refused with READONLY.
  */
-export function writesOnReplica(conn: Connection, name: string): boolean {
+export function writesOnReplica(conn: Connection, name: string, argv: readonly string[]): boolean {
   if (conn.server.config.get('replica-read-only') !== 'yes') return false;
-  const writes = (n: string) => commandSpec(n.toLowerCase())?.flags.includes('write') ?? false;
-  if (name === 'exec') return conn.multiQueue !== null && conn.multiQueue.some((a) => writes(String(a[0])));
-  return writes(name);
+  if (name === 'exec') return conn.multiQueue !== null && conn.multiQueue.some((a) => hasWriteFlag(a));
+  return hasWriteFlag(argv);
 }
 
 /** Commands 7.0–7.2 still run inside MULTI when out of memory (server.c processCommand). */
@@ -128,10 +126,7 @@ export function checkServerState(conn: Connection, name: string, argc: number, f
  * no-writes is refused (NOREPLICAS); argv is past the unknown-command and arity checks.
  */
 export function writeRefused(conn: Connection, name: string, argv: string[]): boolean {
-  const writes = (a: string[]) => {
-    const n = a[0].toLowerCase();
-    return isWriteCommand(conn.server, a, lookupCommand(n)?.write || commandSpec(n)?.flags.includes('write'));
-  };
+  const writes = (a: string[]) => isWriteCommand(conn.server, a, hasWriteFlag(a));
   if (name === 'exec') return conn.multiQueue !== null && conn.multiQueue.some(writes);
   return writes(argv);
 }
