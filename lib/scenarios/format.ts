@@ -270,8 +270,30 @@ function semanticProblems(s: Scenario, opts: ValidateOptions): string[] {
   return problems;
 }
 
+/**
+ * Deepest nesting of arrays and objects a scenario may have. The checks, the matcher and the
+ * formatter walk values recursively; a file nested far deeper (a trial wrote a reply nested
+ * 200,000 levels) is refused before they run instead of overflowing the stack.
+ */
+export const MAX_NESTING = 1000;
+
+/** Whether `raw` nests arrays and objects more than MAX_NESTING levels deep (walked without recursion). */
+function nestedTooDeeply(raw: unknown): boolean {
+  const stack: [unknown, number][] = [[raw, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth >= MAX_NESTING) return true;
+    for (const x of Array.isArray(v) ? v : Object.values(v)) stack.push([x, depth + 1]);
+  }
+  return false;
+}
+
 /** Validates a parsed JSON value as a scenario; throws ScenarioFormatError listing all problems. */
 export function parseScenario(raw: unknown, opts: ValidateOptions = {}): Scenario {
+  if (nestedTooDeeply(raw)) {
+    throw new ScenarioFormatError(opts.file, [`the scenario is nested too deeply (more than ${MAX_NESTING} levels of arrays and objects)`]);
+  }
   const shapeProblems: Problems = [];
   if (!scenarioShape(raw, '', shapeProblems)) throw new ScenarioFormatError(opts.file, shapeProblems);
   const scenario = raw as Scenario;
