@@ -14,7 +14,7 @@ import {
   type Scenario,
   type Step,
 } from './format';
-import { matchReply, normalizeReply, resolveArgs, type Bindings, type Json, type MatchResult, type Reply } from './matchers';
+import { matchReply, normalizeReply, resolveArgs, type Arg, type Bindings, type Json, type MatchResult, type Reply } from './matchers';
 import { withTimeout, RaceAbortError, ReplayTimeoutError, type PendingCall, type Target, type TargetSession } from './targets/target';
 
 /** What a command produced. */
@@ -29,8 +29,11 @@ export interface StepFailure {
   step: number;
   /** Client that ran the command. */
   client: string;
-  /** The command as sent (refs resolved); for an await step, the async command. */
-  command: string[];
+  /**
+   * The command as sent (refs resolved); for an await step, the async command. A command whose
+   * refs could not be resolved is shown as written (`{"ref": "name"}` in place).
+   */
+  command: Arg[];
   /** The expectation: `{ reply }` or `{ error }` (prefix). */
   expected: { reply?: Json; error?: string };
   /** What happened, if the command got that far. */
@@ -162,7 +165,9 @@ export async function runScenario(scenario: Scenario, target: Target, opts: RunO
         try {
           command = resolveArgs(step.cmd, bindings);
         } catch (e) {
-          const failure = { step: i, client, command: [], expected: expectationOf(step), actual: null, message: (e as Error).message };
+          // a ref whose captured value is no argument (an array, null): the command as written
+          const message = (e as Error).message.replace(/^\[ioredis-mock-streams\] /, '');
+          const failure = { step: i, client, command: step.cmd, expected: expectationOf(step), actual: null, message };
           if (stopOnMismatch) return fail(failure);
           fail(failure);
           continue;
@@ -255,8 +260,8 @@ export async function replayFiles(paths: readonly string[], target: Target): Pro
   return results;
 }
 
-function commandText(command: readonly string[]): string {
-  return command.map((a) => (/^[^\s"]+$/.test(a) ? a : JSON.stringify(a))).join(' ');
+function commandText(command: readonly Arg[]): string {
+  return command.map((a) => (typeof a !== 'string' ? JSON.stringify(a) : /^[^\s"]+$/.test(a) ? a : JSON.stringify(a))).join(' ');
 }
 
 function outcomeText(o: Outcome | null): string {
