@@ -12,6 +12,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { parseRedisVersion } from '../version';
 import { forEachMatcher, type Arg, type Json } from './matchers';
 
 export interface CommandStep {
@@ -189,6 +190,13 @@ export interface ValidateOptions {
    * @default true
    */
   requireExpectations?: boolean;
+  /**
+   * Require `redisVersion` to be a mode the fake emulates (7.0 … 8.10). Replay on the fake and
+   * format require it; replay on a real server and the recorder do not (a scenario newer than the
+   * server is skipped there, and a recording is written with its server's version).
+   * @default true
+   */
+  requireKnownVersion?: boolean;
   /** Used in error messages and to check that `name` equals the file's base name. */
   file?: string;
 }
@@ -203,6 +211,15 @@ function semanticProblems(s: Scenario, opts: ValidateOptions): string[] {
   if (opts.file !== undefined) {
     const base = path.basename(opts.file, '.json');
     if (base !== s.name) problems.push(`name "${s.name}" must equal the file name "${base}"`);
+  }
+  // the fake's mode (the check FakeTarget runs): replay refused an unknown one only when it
+  // started the scenario, format not at all
+  if (opts.requireKnownVersion ?? true) {
+    try {
+      parseRedisVersion(s.redisVersion);
+    } catch (e) {
+      problems.push((e as Error).message.replace(/^\[ioredis-mock-streams\] /, ''));
+    }
   }
   if (s.source === 'recorded' && s.recordedOn === undefined) problems.push('a recorded scenario needs "recordedOn"');
   if (s.source === 'hand-written' && s.recordedOn !== undefined) problems.push('"recordedOn" is only for recorded scenarios');
