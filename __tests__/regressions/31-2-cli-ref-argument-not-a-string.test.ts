@@ -46,7 +46,7 @@ describe('a ref argument that is no string', () => {
     ]);
     expect(cli(dir, 'replay', 'ref-name-array.json')).toEqual({
       status: 1,
-      out: 'FAIL ref-name-array.json: [ioredis-mock-streams] invalid scenario ref-name-array.json:\n  steps[1].cmd[0]: an argument is a string or {"ref": "name"}\n0 passed, 1 failed\n',
+      out: 'FAIL ref-name-array.json: [ioredis-mock-streams] invalid scenario ref-name-array.json:\n  steps[1].cmd[0]: an argument is a string, {"hex": "<bytes as hex digit pairs>"} or {"ref": "name"}\n0 passed, 1 failed\n',
       err: '',
     });
   });

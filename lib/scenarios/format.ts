@@ -13,7 +13,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseRedisVersion } from '../version';
-import { forEachMatcher, type Arg, type Json } from './matchers';
+import { forEachMatcher, isBytes, type Arg, type Json } from './matchers';
 
 export interface CommandStep {
   client?: string;
@@ -78,7 +78,8 @@ const json: Check = (v, where, p) => isJson(v) || say(p, where, 'must be a JSON 
 const arg: Check = (v, where, p) => {
   if (typeof v === 'string') return true;
   if (isObject(v) && Object.keys(v).length === 1 && typeof v.ref === 'string' && v.ref !== '') return true;
-  return say(p, where, 'an argument is a string or {"ref": "name"}');
+  if (isBytes(v)) return true;
+  return say(p, where, 'an argument is a string, {"hex": "<bytes as hex digit pairs>"} or {"ref": "name"}');
 };
 
 /** An object with exactly these optional/required keys, each checked. */
@@ -265,7 +266,7 @@ function semanticProblems(s: Scenario, opts: ValidateOptions): string[] {
     if (isCommandStep(step)) {
       if (step.client !== undefined && !clients.includes(step.client)) problems.push(`${where}: client "${step.client}" is not in "clients"`);
       for (const arg of step.cmd as Arg[]) {
-        if (typeof arg !== 'string' && !captured.has(arg.ref)) problems.push(`${where}.cmd: {"ref": "${arg.ref}"} before any capture of it`);
+        if (typeof arg !== 'string' && 'ref' in arg && !captured.has(arg.ref)) problems.push(`${where}.cmd: {"ref": "${arg.ref}"} before any capture of it`);
       }
       if (step.async !== undefined) {
         if (step.reply !== undefined || step.error !== undefined) problems.push(`${where}: an async step gets its reply in the matching "await" step`);

@@ -14,7 +14,7 @@ import {
   type Scenario,
   type Step,
 } from './format';
-import { matchReply, normalizeReply, resolveArgs, type Arg, type Bindings, type Json, type MatchResult, type Reply } from './matchers';
+import { bytesValue, matchReply, normalizeReply, resolveArgs, type Arg, type Bindings, type Json, type MatchResult, type Reply } from './matchers';
 import { withTimeout, RaceAbortError, ReplayTimeoutError, type PendingCall, type Target, type TargetSession } from './targets/target';
 
 /** What a command produced. */
@@ -128,7 +128,7 @@ export async function runScenario(scenario: Scenario, target: Target, opts: RunO
   const stopOnMismatch = opts.stopOnMismatch ?? true;
   const result: ReplayResult = { name: scenario.name, target: target.kind, status: 'pass', outcomes: [] };
   const bindings: Bindings = new Map();
-  const started = new Map<string, { outcome: Promise<Outcome>; command: string[]; client: string }>();
+  const started = new Map<string, { outcome: Promise<Outcome>; command: Arg[]; client: string }>();
   const fail = (failure: StepFailure): ReplayResult => {
     if (!result.failure) result.failure = failure;
     result.status = 'fail';
@@ -158,12 +158,15 @@ export async function runScenario(scenario: Scenario, target: Target, opts: RunO
         continue;
       }
       let client: string;
-      let command: string[];
+      let command: Arg[];
       let outcome: Outcome;
       if (isCommandStep(step)) {
         client = clientOf(scenario, step);
+        let argv: (string | Buffer)[];
         try {
-          command = resolveArgs(step.cmd, bindings);
+          argv = resolveArgs(step.cmd, bindings);
+          // as shown in a report: bytes that are not UTF-8 text as {"hex"}
+          command = argv.map((a) => (typeof a === 'string' ? a : bytesValue(a)));
         } catch (e) {
           // a ref whose captured value is no argument (an array, null): the command as written
           const message = (e as Error).message.replace(/^\[ioredis-mock-streams\] /, '');
@@ -174,7 +177,7 @@ export async function runScenario(scenario: Scenario, target: Target, opts: RunO
         }
         let call: Promise<unknown>;
         try {
-          call = session.call(client, command);
+          call = session.call(client, argv);
         } catch (e) {
           call = Promise.reject(e);
         }

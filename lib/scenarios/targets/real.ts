@@ -276,11 +276,14 @@ export class RealTarget implements Target {
     await admin.call('FLUSHDB');
   }
 
-  /** Remember the keys `argv` names (the server's own key specs), to delete them afterwards. */
-  private async track(argv: readonly string[]): Promise<void> {
+  /**
+   * Remember the keys `argv` names (the server's own key specs), to delete them afterwards; kept
+   * as latin1 strings, one character per byte, so that a key that is not UTF-8 text is deleted too.
+   */
+  private async track(argv: readonly (string | Buffer)[]): Promise<void> {
     try {
-      const keys = (await (await this.adminClient()).call('COMMAND', 'GETKEYS', ...argv)) as string[];
-      for (const k of keys) this.created.add(k);
+      const keys = (await (await this.adminClient()).callBuffer('COMMAND', 'GETKEYS', ...argv)) as Buffer[];
+      for (const k of keys) this.created.add(k.toString('latin1'));
     } catch {
       // no key arguments, or arguments the server rejects: the command creates nothing
     }
@@ -290,7 +293,7 @@ export class RealTarget implements Target {
     const keys = [...this.created];
     this.created.clear();
     const admin = await this.adminClient();
-    for (let i = 0; i < keys.length; i += 500) await admin.call('UNLINK', ...keys.slice(i, i + 500));
+    for (let i = 0; i < keys.length; i += 500) await admin.call('UNLINK', ...keys.slice(i, i + 500).map((k) => Buffer.from(k, 'latin1')));
   }
 
   private async adminClient(): Promise<IORedis> {
@@ -488,7 +491,8 @@ export class RealTarget implements Target {
         const gone = ended(this.url, conn);
         if (gone) throw gone;
         if (refused) throw new RaceAbortError(refused);
-        const reach = commandReach(argv, db);
+        // bytes read as latin1: one character per byte, as the server parses them
+        const reach = commandReach(argv.map((a) => (typeof a === 'string' ? a : a.toString('latin1'))), db);
         if (reach.kind === 'never' || (reach.kind === 'server' && allowed === 'db')) {
           throw new Error(`[ioredis-mock-streams] not sent to the real server: ${reach.what} reaches beyond database ${db}`);
         }
@@ -502,11 +506,13 @@ export class RealTarget implements Target {
           }
         }
         await this.track(argv);
-        const [command, ...args] = argv;
-        const name = SUBSCRIBE_FAMILY.has(command.toLowerCase()) ? command.toLowerCase() : command;
+        const [first, ...args] = argv;
+        const command = typeof first === 'string' ? first : first.toString('utf8');
+        const subscribe = SUBSCRIBE_FAMILY.has(command.toLowerCase());
         return new Promise<unknown>((resolve, reject) => {
           inFlight.add(reject);
-          conn.call(name, ...args).then(resolve, reject).finally(() => inFlight.delete(reject));
+          // bulk replies as Buffers: bytes that are not UTF-8 text are compared as they are
+          (subscribe ? conn.call(command.toLowerCase(), ...args) : conn.callBuffer(command, ...args)).then(resolve, reject).finally(() => inFlight.delete(reject));
         });
       },
       advance: (ms) => sleep(ms),
