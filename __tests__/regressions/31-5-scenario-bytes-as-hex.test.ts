@@ -90,4 +90,13 @@ if (!UNSTABLE) console.warn('REDIS_UNSTABLE_URL not set: the recording of bytes 
     // the key ff 00 c3 the scenario created was deleted: a second run finds the database empty
     expect(cli(dir, 'replay', '--url', url, 'bytes-recorded.json')).toMatchObject({ status: 0 });
   });
+
+  it('an exact {"hex"} the server contradicts is replaced on recording, as a string would be', () => {
+    const file = path.join(dir, 'bytes-rerecorded.json');
+    const steps = [{ cmd: ['SET', 'k', { hex: 'ff00c3' }], reply: 'OK' }, { cmd: ['GET', 'k'], reply: { hex: 'ff00' } }];
+    fs.writeFileSync(file, JSON.stringify({ name: 'bytes-rerecorded', ...header, steps }));
+    const recorded = cli(dir, 'record', '--url', url, '--redis-version', '8.10', '--server', 'redis test build', 'bytes-rerecorded.json');
+    expect(recorded).toMatchObject({ status: 0, out: expect.stringContaining('step 1: reply {"hex":"ff00c3"}') });
+    expect(JSON.parse(fs.readFileSync(file, 'utf8')).steps[1]).toEqual({ cmd: ['GET', 'k'], reply: { hex: 'ff00c3' } });
+  });
 });

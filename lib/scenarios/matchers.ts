@@ -117,9 +117,10 @@ function matcherOf(obj: { [key: string]: Json }): Matcher {
   return m;
 }
 
-/** True if the expected value contains at least one matcher object. */
+/** True if the expected value contains at least one matcher object (`{"hex"}` bytes are none). */
 export function containsMatcher(expected: Json): boolean {
-  if (isPlainObject(expected)) return true;
+  // `{"hex"}` is an exact value written as an object: the recorder replaces it as it does a string
+  if (isPlainObject(expected)) return !isBytes(expected);
   if (Array.isArray(expected)) return expected.some(containsMatcher);
   return false;
 }
