@@ -9,6 +9,8 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import IORedis from 'ioredis';
+import { RealTarget } from '../../lib/scenarios/targets/real';
 
 const CLI = path.resolve(__dirname, '..', '..', 'dist', 'cli.js');
 
@@ -59,4 +61,26 @@ describe('the scenario CLI and a server it cannot reach', () => {
       await new Promise((resolve) => server.close(resolve));
     }
   }, 40_000);
+});
+
+const REDIS_URL = process.env.REDIS_URL;
+if (!REDIS_URL) console.warn('REDIS_URL not set: a connection the server closes is not checked');
+
+// skip: no real server URL (REDIS_URL): no connection to close; CI sets it
+(REDIS_URL ? describe : describe.skip)('a connection the server closed (REDIS_URL)', () => {
+  it('says the server could not be reached, not "Stream isn\'t writeable"', async () => {
+    const u = new URL(REDIS_URL!);
+    u.pathname = `/${Number(u.pathname.replace(/^\//, '') || '0') + 10}`;
+    const target = new RealTarget({ url: u.toString() });
+    const other = new IORedis(REDIS_URL!);
+    try {
+      await target.prepare();
+      await other.call('CLIENT', 'KILL', 'SKIPME', 'yes', 'ID', String(((target as unknown as { adminId: number }).adminId)));
+      for (let i = 0; i < 100 && (target as unknown as { admin: IORedis }).admin.status !== 'end'; i++) await new Promise((r) => setTimeout(r, 10));
+      await expect(target.serverVersion()).rejects.toThrow(`[ioredis-mock-streams] the server at ${u.toString()} could not be reached (the connection was closed)`);
+    } finally {
+      other.disconnect();
+      await target.dispose();
+    }
+  });
 });
