@@ -49,6 +49,24 @@ describe('bytes that are not UTF-8 text in a scenario, on the fake', () => {
     expect(cli(dir, 'replay', 'bytes-differ.json').out).toBe('FAIL bytes-differ: step 1 [main] GET k: expected {"hex":"ff00c4"}, got {"hex":"ff00c3"}\n0 passed, 1 failed\n');
   });
 
+  it('a ref to captured bytes sends them; --upstash skips {"hex"} arguments and refuses such a ref', () => {
+    // SETBIT k 0 1: the byte 80, not UTF-8 text
+    write('bytes-ref', [
+      { cmd: ['SETBIT', 'k', '0', '1'], reply: 0 },
+      { cmd: ['GET', 'k'], reply: { hex: '80', capture: 'b' } },
+      { cmd: ['SET', 'k2', { ref: 'b' }], reply: 'OK' },
+      { cmd: ['GETBIT', 'k2', '0'], reply: 1 },
+    ]);
+    expect(cli(dir, 'replay', 'bytes-ref.json')).toMatchObject({ status: 0, out: 'PASS bytes-ref\n1 passed, 0 failed\n' });
+    expect(cli(dir, 'replay', '--upstash', 'bytes-ref.json').out).toBe(
+      "FAIL bytes-ref: step 2 [main] SET k2 {\"hex\":\"80\"}: expected reply \"OK\", got error \"[ioredis-mock-streams] an argument holds bytes that are not UTF-8 text; a REST request's arguments are JSON text\"\n0 passed, 1 failed\n",
+    );
+    write('bytes-arg', [{ cmd: ['SET', 'k', { hex: 'ff' }], reply: 'OK' }]);
+    expect(cli(dir, 'replay', '--upstash', 'bytes-arg.json').out).toBe(
+      'SKIP bytes-arg: step 0 sends bytes that are not UTF-8 text ({"hex"}); a REST request\'s arguments are JSON text\n0 passed, 0 failed, 1 skipped\n',
+    );
+  });
+
   it('an odd number of hex digits is refused when loading the file', () => {
     write('bytes-odd', [{ cmd: ['GET', { hex: 'f' }], reply: null }]);
     expect(cli(dir, 'format', 'bytes-odd.json').out).toBe(

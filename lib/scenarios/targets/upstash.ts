@@ -81,6 +81,10 @@ export class UpstashTarget implements Target {
     });
     return {
       async call(_client, argv): Promise<unknown> {
+        // a {"ref"} to captured bytes (a {"hex"} argument skips the scenario, upstashSkipReason)
+        if (argv.some((a) => typeof a !== 'string' && typeof bytesValue(a) !== 'string')) {
+          throw new Error('[ioredis-mock-streams] an argument holds bytes that are not UTF-8 text; a REST request\'s arguments are JSON text');
+        }
         const res = await handler(
           new Request(url, {
             method: 'POST',
