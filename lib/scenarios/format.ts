@@ -12,7 +12,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { forEachMatcher, type Arg, type Json } from './matchers';
+import { parseRedisVersion } from '../version';
+import { forEachMatcher, isBytes, type Arg, type Json } from './matchers';
 
 export interface CommandStep {
   client?: string;
@@ -77,7 +78,8 @@ const json: Check = (v, where, p) => isJson(v) || say(p, where, 'must be a JSON 
 const arg: Check = (v, where, p) => {
   if (typeof v === 'string') return true;
   if (isObject(v) && Object.keys(v).length === 1 && typeof v.ref === 'string' && v.ref !== '') return true;
-  return say(p, where, 'an argument is a string or {"ref": "name"}');
+  if (isBytes(v)) return true;
+  return say(p, where, 'an argument is a string, {"hex": "<bytes as hex digit pairs>"} or {"ref": "name"}');
 };
 
 /** An object with exactly these optional/required keys, each checked. */
@@ -189,6 +191,13 @@ export interface ValidateOptions {
    * @default true
    */
   requireExpectations?: boolean;
+  /**
+   * Require `redisVersion` to be a mode the fake emulates (7.0 … 8.10). Replay on the fake and
+   * format require it; replay on a real server and the recorder do not (a scenario newer than the
+   * server is skipped there, and a recording is written with its server's version).
+   * @default true
+   */
+  requireKnownVersion?: boolean;
   /** Used in error messages and to check that `name` equals the file's base name. */
   file?: string;
 }
@@ -203,6 +212,15 @@ function semanticProblems(s: Scenario, opts: ValidateOptions): string[] {
   if (opts.file !== undefined) {
     const base = path.basename(opts.file, '.json');
     if (base !== s.name) problems.push(`name "${s.name}" must equal the file name "${base}"`);
+  }
+  // the fake's mode (the check FakeTarget runs): replay refused an unknown one only when it
+  // started the scenario, format not at all
+  if (opts.requireKnownVersion ?? true) {
+    try {
+      parseRedisVersion(s.redisVersion);
+    } catch (e) {
+      problems.push((e as Error).message.replace(/^\[ioredis-mock-streams\] /, ''));
+    }
   }
   if (s.source === 'recorded' && s.recordedOn === undefined) problems.push('a recorded scenario needs "recordedOn"');
   if (s.source === 'hand-written' && s.recordedOn !== undefined) problems.push('"recordedOn" is only for recorded scenarios');
@@ -248,7 +266,7 @@ function semanticProblems(s: Scenario, opts: ValidateOptions): string[] {
     if (isCommandStep(step)) {
       if (step.client !== undefined && !clients.includes(step.client)) problems.push(`${where}: client "${step.client}" is not in "clients"`);
       for (const arg of step.cmd as Arg[]) {
-        if (typeof arg !== 'string' && !captured.has(arg.ref)) problems.push(`${where}.cmd: {"ref": "${arg.ref}"} before any capture of it`);
+        if (typeof arg !== 'string' && 'ref' in arg && !captured.has(arg.ref)) problems.push(`${where}.cmd: {"ref": "${arg.ref}"} before any capture of it`);
       }
       if (step.async !== undefined) {
         if (step.reply !== undefined || step.error !== undefined) problems.push(`${where}: an async step gets its reply in the matching "await" step`);
@@ -270,8 +288,30 @@ function semanticProblems(s: Scenario, opts: ValidateOptions): string[] {
   return problems;
 }
 
+/**
+ * Deepest nesting of arrays and objects a scenario may have. The checks, the matcher and the
+ * formatter walk values recursively; a file nested far deeper (a trial wrote a reply nested
+ * 200,000 levels) is refused before they run instead of overflowing the stack.
+ */
+export const MAX_NESTING = 1000;
+
+/** Whether `raw` nests arrays and objects more than MAX_NESTING levels deep (walked without recursion). */
+function nestedTooDeeply(raw: unknown): boolean {
+  const stack: [unknown, number][] = [[raw, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth >= MAX_NESTING) return true;
+    for (const x of Array.isArray(v) ? v : Object.values(v)) stack.push([x, depth + 1]);
+  }
+  return false;
+}
+
 /** Validates a parsed JSON value as a scenario; throws ScenarioFormatError listing all problems. */
 export function parseScenario(raw: unknown, opts: ValidateOptions = {}): Scenario {
+  if (nestedTooDeeply(raw)) {
+    throw new ScenarioFormatError(opts.file, [`the scenario is nested too deeply (more than ${MAX_NESTING} levels of arrays and objects)`]);
+  }
   const shapeProblems: Problems = [];
   if (!scenarioShape(raw, '', shapeProblems)) throw new ScenarioFormatError(opts.file, shapeProblems);
   const scenario = raw as Scenario;

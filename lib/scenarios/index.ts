@@ -13,7 +13,7 @@ export {
   type AdvanceStep,
   type ValidateOptions,
 } from './format';
-export { matchReply, mergeRecorded, parseMatcher, type Json, type Reply, type Matcher, type Bindings, type MatchResult } from './matchers';
+export { matchReply, mergeRecorded, parseMatcher, type Bytes, type Json, type Reply, type Matcher, type Bindings, type MatchResult } from './matchers';
 export {
   runScenario,
   replayScenario,

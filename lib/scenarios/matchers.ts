@@ -17,25 +17,44 @@
  * `capture` may be combined with one kind key: `{"id": true, "capture": "first"}` checks
  * the kind first and binds the value only if it matched. A name is captured once per
  * scenario. Inside a command (`cmd`), `{"ref": "name"}` is replaced by the captured value,
- * which must then be a string or an integer.
+ * which must then be a string or an integer (or bytes).
+ *
+ * Bytes that are not UTF-8 text (`ff 00 c3`) are written `{"hex": "ff00c3"}`, in `cmd` and in
+ * replies alike: JSON strings hold text only. The recorder writes a bulk reply that is not valid
+ * UTF-8 in this form; in a reply it accepts exactly those bytes (text with the same UTF-8 bytes too).
  */
 
 /** A JSON value as it appears in a fixture. */
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 
+/** Bytes that are not UTF-8 text, as lower-case hex: `{"hex": "ff00c3"}`. */
+export type Bytes = { hex: string };
+
 /** A reply value as ioredis returns it after normalisation (see `normalizeReply`). */
-export type Reply = string | number | null | Reply[];
+export type Reply = string | number | null | Bytes | Reply[];
+
+/** True for a `{"hex": …}` value holding whole bytes. */
+export function isBytes(v: unknown): v is Bytes {
+  return isPlainObject(v) && Object.keys(v).length === 1 && typeof v.hex === 'string' && /^(?:[0-9a-fA-F]{2})*$/.test(v.hex);
+}
+
+/** Bytes as a reply: UTF-8 text as a string, anything else as `{"hex"}`. */
+export function bytesValue(buf: Buffer): string | Bytes {
+  const text = buf.toString('utf8');
+  return Buffer.from(text, 'utf8').equals(buf) ? text : { hex: buf.toString('hex') };
+}
 
 export type Matcher =
   | { kind: 'any'; capture?: string }
   | { kind: 'id'; capture?: string }
   | { kind: 'int'; min: number | null; max: number | null; capture?: string }
-  | { kind: 'ref'; name: string; capture?: string };
+  | { kind: 'ref'; name: string; capture?: string }
+  | { kind: 'hex'; bytes: Buffer; capture?: string };
 
 /** Captured values, by name. */
 export type Bindings = Map<string, Reply>;
 
-const KIND_KEYS = ['any', 'id', 'int', 'ref'] as const;
+const KIND_KEYS = ['any', 'id', 'int', 'ref', 'hex'] as const;
 const STREAM_ID = /^\d+-\d+$/;
 
 export function isPlainObject(value: unknown): value is { [key: string]: Json } {
@@ -78,6 +97,11 @@ export function parseMatcher(obj: { [key: string]: Json }): Matcher | string {
       if (min !== null && max !== null && min > max) return `"int" range [${min}, ${max}] is empty`;
       return capture === undefined ? { kind, min, max } : { kind, min, max, capture };
     }
+    case 'hex': {
+      if (typeof arg !== 'string' || !/^(?:[0-9a-fA-F]{2})*$/.test(arg)) return '"hex" must be a string of hex digit pairs, e.g. "ff00"';
+      const bytes = Buffer.from(arg, 'hex');
+      return capture === undefined ? { kind, bytes } : { kind, bytes, capture };
+    }
     case 'ref':
       if (typeof arg !== 'string' || arg === '') return '"ref" needs a non-empty name';
       return capture === undefined ? { kind, name: arg } : { kind, name: arg, capture };
@@ -93,9 +117,10 @@ function matcherOf(obj: { [key: string]: Json }): Matcher {
   return m;
 }
 
-/** True if the expected value contains at least one matcher object. */
+/** True if the expected value contains at least one matcher object (`{"hex"}` bytes are none). */
 export function containsMatcher(expected: Json): boolean {
-  if (isPlainObject(expected)) return true;
+  // `{"hex"}` is an exact value written as an object: the recorder replaces it as it does a string
+  if (isPlainObject(expected)) return !isBytes(expected);
   if (Array.isArray(expected)) return expected.some(containsMatcher);
   return false;
 }
@@ -111,11 +136,23 @@ export function forEachMatcher(expected: Json, visit: (m: Matcher | string, path
 
 export type MatchResult = { ok: true } | { ok: false; path: string; message: string };
 
-/** Deep equality of two replies. */
+/** A string or `{"hex"}` reply as bytes; undefined for anything else. */
+function bytesOf(v: Reply): Buffer | undefined {
+  if (typeof v === 'string') return Buffer.from(v, 'utf8');
+  if (isBytes(v)) return Buffer.from(v.hex, 'hex');
+  return undefined;
+}
+
+/** Deep equality of two replies (a string and `{"hex"}` are equal when their bytes are). */
 export function replyEquals(a: Reply, b: Reply): boolean {
   if (Array.isArray(a) || Array.isArray(b)) {
     if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
     return a.every((x, i) => replyEquals(x, b[i]));
+  }
+  if (isBytes(a) || isBytes(b)) {
+    const x = bytesOf(a);
+    const y = bytesOf(b);
+    return x !== undefined && y !== undefined && x.equals(y);
   }
   return a === b;
 }
@@ -132,6 +169,11 @@ function checkMatcher(m: Matcher, actual: Reply, bindings: Bindings, path: strin
       const range = `[${m.min ?? '-inf'}, ${m.max ?? '+inf'}]`;
       if (typeof actual !== 'number' || !Number.isInteger(actual)) return fail(`expected an integer in ${range}, got ${JSON.stringify(actual)}`);
       if ((m.min !== null && actual < m.min) || (m.max !== null && actual > m.max)) return fail(`expected an integer in ${range}, got ${actual}`);
+      break;
+    }
+    case 'hex': {
+      const bytes = bytesOf(actual);
+      if (bytes === undefined || !bytes.equals(m.bytes)) return fail(`expected ${JSON.stringify(bytesValue(m.bytes))}, got ${JSON.stringify(actual)}`);
       break;
     }
     case 'ref': {
@@ -181,23 +223,29 @@ function sameWideInteger(expected: unknown, actual: unknown): boolean {
   return Math.abs(expected - actual) <= Math.abs(expected) * 8 * Number.EPSILON;
 }
 
-/** A command argument in a fixture: a string, or a reference to a captured value. */
-export type Arg = string | { ref: string };
+/** A command argument in a fixture: a string, bytes (`{"hex"}`), or a reference to a captured value. */
+export type Arg = string | Bytes | { ref: string };
 
-/** Replaces `{"ref": name}` arguments by their captured values (strings or integers). */
-export function resolveArgs(cmd: readonly Arg[], bindings: Bindings): string[] {
+/**
+ * Replaces `{"ref": name}` arguments by their captured values (strings or integers; bytes) and
+ * `{"hex"}` arguments by their bytes (Buffers).
+ */
+export function resolveArgs(cmd: readonly Arg[], bindings: Bindings): (string | Buffer)[] {
   return cmd.map((arg) => {
     if (typeof arg === 'string') return arg;
+    if (isBytes(arg)) return Buffer.from(arg.hex, 'hex');
     if (!bindings.has(arg.ref)) throw new Error(`[ioredis-mock-streams] argument {"ref": "${arg.ref}"} was never captured`);
     const v = bindings.get(arg.ref);
     if (typeof v === 'string') return v;
+    if (isBytes(v)) return Buffer.from(v.hex, 'hex');
     if (typeof v === 'number' && Number.isInteger(v)) return String(v);
     throw new Error(`[ioredis-mock-streams] argument {"ref": "${arg.ref}"} is ${JSON.stringify(v)}, not a string or integer`);
   });
 }
 
 /**
- * Converts what a client returned into a `Reply`: Buffers become UTF-8 strings, bigints
+ * Converts what a client returned into a `Reply`: Buffers become UTF-8 strings (`{"hex"}` when
+ * they are not UTF-8 text), bigints
  * become numbers when safe (else decimal strings). Anything else unexpected is kept as
  * its JSON form so that a comparison shows it.
  */
@@ -207,7 +255,7 @@ export function normalizeReply(value: unknown): Reply {
   if (typeof value === 'bigint') {
     return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value.toString();
   }
-  if (Buffer.isBuffer(value)) return value.toString('utf8');
+  if (Buffer.isBuffer(value)) return bytesValue(value);
   if (Array.isArray(value)) return value.map(normalizeReply);
   if (value instanceof Error) return `<error in reply: ${value.message}>`;
   return `<unexpected ${typeof value}: ${JSON.stringify(value)}>`;

@@ -82,7 +82,7 @@ export async function recordFile(file: string, target: RealTarget, opts: RecordO
   const failed = (name: string, messages: string[]): RecordResult => ({ file, name, status: 'failed', messages });
   let scenario: Scenario;
   try {
-    scenario = parseScenario(JSON.parse(readScenarioText(file)), { file, requireExpectations: false });
+    scenario = parseScenario(JSON.parse(readScenarioText(file)), { file, requireExpectations: false, requireKnownVersion: false });
   } catch (e) {
     return failed(file, [(e as Error).message]);
   }
@@ -202,7 +202,7 @@ export async function recordFile(file: string, target: RealTarget, opts: RecordO
   // The result must itself be a valid, complete scenario (a replaced expectation may have held a
   // capture that later steps refer to).
   try {
-    parseScenario(JSON.parse(text), { file });
+    parseScenario(JSON.parse(text), { file, requireKnownVersion: false });
   } catch (e) {
     return failed(scenario.name, [...changes.filter((c) => c.includes(' replaced (')), (e as Error).message]);
   }

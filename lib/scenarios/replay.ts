@@ -14,7 +14,7 @@ import {
   type Scenario,
   type Step,
 } from './format';
-import { matchReply, normalizeReply, resolveArgs, type Bindings, type Json, type MatchResult, type Reply } from './matchers';
+import { bytesValue, matchReply, normalizeReply, resolveArgs, type Arg, type Bindings, type Json, type MatchResult, type Reply } from './matchers';
 import { withTimeout, RaceAbortError, ReplayTimeoutError, type PendingCall, type Target, type TargetSession } from './targets/target';
 
 /** What a command produced. */
@@ -29,8 +29,11 @@ export interface StepFailure {
   step: number;
   /** Client that ran the command. */
   client: string;
-  /** The command as sent (refs resolved); for an await step, the async command. */
-  command: string[];
+  /**
+   * The command as sent (refs resolved); for an await step, the async command. A command whose
+   * refs could not be resolved is shown as written (`{"ref": "name"}` in place).
+   */
+  command: Arg[];
   /** The expectation: `{ reply }` or `{ error }` (prefix). */
   expected: { reply?: Json; error?: string };
   /** What happened, if the command got that far. */
@@ -125,7 +128,7 @@ export async function runScenario(scenario: Scenario, target: Target, opts: RunO
   const stopOnMismatch = opts.stopOnMismatch ?? true;
   const result: ReplayResult = { name: scenario.name, target: target.kind, status: 'pass', outcomes: [] };
   const bindings: Bindings = new Map();
-  const started = new Map<string, { outcome: Promise<Outcome>; command: string[]; client: string }>();
+  const started = new Map<string, { outcome: Promise<Outcome>; command: Arg[]; client: string }>();
   const fail = (failure: StepFailure): ReplayResult => {
     if (!result.failure) result.failure = failure;
     result.status = 'fail';
@@ -155,21 +158,26 @@ export async function runScenario(scenario: Scenario, target: Target, opts: RunO
         continue;
       }
       let client: string;
-      let command: string[];
+      let command: Arg[];
       let outcome: Outcome;
       if (isCommandStep(step)) {
         client = clientOf(scenario, step);
+        let argv: (string | Buffer)[];
         try {
-          command = resolveArgs(step.cmd, bindings);
+          argv = resolveArgs(step.cmd, bindings);
+          // as shown in a report: bytes that are not UTF-8 text as {"hex"}
+          command = argv.map((a) => (typeof a === 'string' ? a : bytesValue(a)));
         } catch (e) {
-          const failure = { step: i, client, command: [], expected: expectationOf(step), actual: null, message: (e as Error).message };
+          // a ref whose captured value is no argument (an array, null): the command as written
+          const message = (e as Error).message.replace(/^\[ioredis-mock-streams\] /, '');
+          const failure = { step: i, client, command: step.cmd, expected: expectationOf(step), actual: null, message };
           if (stopOnMismatch) return fail(failure);
           fail(failure);
           continue;
         }
         let call: Promise<unknown>;
         try {
-          call = session.call(client, command);
+          call = session.call(client, argv);
         } catch (e) {
           call = Promise.reject(e);
         }
@@ -238,7 +246,8 @@ export async function replayFiles(paths: readonly string[], target: Target): Pro
   for (const file of listScenarioFiles(paths)) {
     let scenario: Scenario;
     try {
-      scenario = loadScenarioFile(file);
+      // a mode the fake lacks cannot run on the fake (nor through its Upstash front end)
+      scenario = loadScenarioFile(file, { requireKnownVersion: target.kind !== 'real' });
     } catch (e) {
       results.push({
         name: file,
@@ -255,8 +264,8 @@ export async function replayFiles(paths: readonly string[], target: Target): Pro
   return results;
 }
 
-function commandText(command: readonly string[]): string {
-  return command.map((a) => (/^[^\s"]+$/.test(a) ? a : JSON.stringify(a))).join(' ');
+function commandText(command: readonly Arg[]): string {
+  return command.map((a) => (typeof a !== 'string' ? JSON.stringify(a) : /^[^\s"]+$/.test(a) ? a : JSON.stringify(a))).join(' ');
 }
 
 function outcomeText(o: Outcome | null): string {

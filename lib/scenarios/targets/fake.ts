@@ -68,7 +68,8 @@ export class FakeTarget implements Target {
       call: (client, argv) => {
         const [command, ...args] = argv;
         blockedBefore = keyspace.blockedCount;
-        return get(client).call(command, ...args);
+        // bulk replies as Buffers: bytes that are not UTF-8 text are compared as they are
+        return get(client).callBuffer(typeof command === 'string' ? command : command.toString('utf8'), ...args);
       },
       advance: async (ms) => {
         await clock.tickAsync(ms);

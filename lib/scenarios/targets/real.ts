@@ -32,6 +32,7 @@ import type IORedis from 'ioredis';
 import { StreamsMockError } from '../../clock/clock';
 import { compareVersions, clientsOf, sameServerLine, type Scenario } from '../format';
 import { commandReach, scenarioReach, type Reach } from './reach';
+import { realClearTimeout, realSetTimeout } from '../../clock/real-timers';
 import { clientNamed, RaceAbortError, sleep, type PendingCall, type Target, type TargetSession } from './target';
 
 export interface RealTargetOptions {
@@ -150,6 +151,32 @@ function ioredisClass(): typeof IORedis {
   }
 }
 
+/**
+ * The server at `--url` could not be reached (refused, unknown host, closed or silent
+ * connection): one line with the cause, no stack (the CLI prints it and exits with code 2).
+ */
+export class ServerUnreachableError extends Error {
+  constructor(url: string, cause: string) {
+    super(`[ioredis-mock-streams] the server at ${redactUrl(url)} could not be reached (${cause})`);
+    this.name = 'ServerUnreachableError';
+  }
+}
+
+/** The last connection error of each client (`connect`), for the cause of a dropped connection. */
+const lastErrors = new WeakMap<IORedis, Error>();
+
+/**
+ * A command on a connection that has ended: ioredis answers "Stream isn't writeable and
+ * enableOfflineQueue options is false"; this says the server could not be reached, and why.
+ */
+function ended(url: string, client: IORedis): ServerUnreachableError | undefined {
+  if (client.status !== 'end' && client.status !== 'close') return undefined;
+  return new ServerUnreachableError(url, `the connection was closed${lastErrors.has(client) ? `: ${lastErrors.get(client)!.message}` : ''}`);
+}
+
+/** Longest wait for a connection to be ready (a port that accepts but never answers). */
+const CONNECT_TIMEOUT_MS = 10_000;
+
 function connect(url: string, db: number, name: string): Promise<IORedis> {
   const IORedisClass = ioredisClass();
   const client = new IORedisClass(url, {
@@ -167,8 +194,14 @@ function connect(url: string, db: number, name: string): Promise<IORedis> {
   let lastError: Error | undefined;
   client.on('error', (e: Error) => {
     lastError = e;
+    lastErrors.set(client, e);
   });
-  return client.connect().then(
+  let timer: ReturnType<typeof realSetTimeout> | undefined;
+  const silent = new Promise<never>((_, reject) => {
+    timer = realSetTimeout(() => reject(new Error(`no answer within ${CONNECT_TIMEOUT_MS / 1000} s`)), CONNECT_TIMEOUT_MS);
+  });
+  const ready = Promise.race([client.connect(), silent]).finally(() => realClearTimeout(timer));
+  return ready.then(
     async () => {
       // ioredis selects `db` on connecting but only emits an error when SELECT fails (the
       // connection then stays on database 0): select it again and refuse a database the server
@@ -183,7 +216,7 @@ function connect(url: string, db: number, name: string): Promise<IORedis> {
     },
     (e: Error) => {
       client.disconnect();
-      throw new Error(`cannot connect to ${url}: ${lastError?.message ?? e.message}`);
+      throw new ServerUnreachableError(url, lastError?.message ?? e.message);
     },
   );
 }
@@ -243,11 +276,14 @@ export class RealTarget implements Target {
     await admin.call('FLUSHDB');
   }
 
-  /** Remember the keys `argv` names (the server's own key specs), to delete them afterwards. */
-  private async track(argv: readonly string[]): Promise<void> {
+  /**
+   * Remember the keys `argv` names (the server's own key specs), to delete them afterwards; kept
+   * as latin1 strings, one character per byte, so that a key that is not UTF-8 text is deleted too.
+   */
+  private async track(argv: readonly (string | Buffer)[]): Promise<void> {
     try {
-      const keys = (await (await this.adminClient()).call('COMMAND', 'GETKEYS', ...argv)) as string[];
-      for (const k of keys) this.created.add(k);
+      const keys = (await (await this.adminClient()).callBuffer('COMMAND', 'GETKEYS', ...argv)) as Buffer[];
+      for (const k of keys) this.created.add(k.toString('latin1'));
     } catch {
       // no key arguments, or arguments the server rejects: the command creates nothing
     }
@@ -257,7 +293,7 @@ export class RealTarget implements Target {
     const keys = [...this.created];
     this.created.clear();
     const admin = await this.adminClient();
-    for (let i = 0; i < keys.length; i += 500) await admin.call('UNLINK', ...keys.slice(i, i + 500));
+    for (let i = 0; i < keys.length; i += 500) await admin.call('UNLINK', ...keys.slice(i, i + 500).map((k) => Buffer.from(k, 'latin1')));
   }
 
   private async adminClient(): Promise<IORedis> {
@@ -265,6 +301,8 @@ export class RealTarget implements Target {
       this.admin = await connect(this.url, this.db, 'scenario-admin');
       this.adminId = (await this.admin.call('CLIENT', 'ID')) as number;
     }
+    const gone = ended(this.url, this.admin);
+    if (gone) throw gone;
     return this.admin;
   }
 
@@ -450,8 +488,11 @@ export class RealTarget implements Target {
       call: async (client, argv) => {
         const { conn } = get(client);
         if (broken) throw broken;
+        const gone = ended(this.url, conn);
+        if (gone) throw gone;
         if (refused) throw new RaceAbortError(refused);
-        const reach = commandReach(argv, db);
+        // bytes read as latin1: one character per byte, as the server parses them
+        const reach = commandReach(argv.map((a) => (typeof a === 'string' ? a : a.toString('latin1'))), db);
         if (reach.kind === 'never' || (reach.kind === 'server' && allowed === 'db')) {
           throw new Error(`[ioredis-mock-streams] not sent to the real server: ${reach.what} reaches beyond database ${db}`);
         }
@@ -465,11 +506,13 @@ export class RealTarget implements Target {
           }
         }
         await this.track(argv);
-        const [command, ...args] = argv;
-        const name = SUBSCRIBE_FAMILY.has(command.toLowerCase()) ? command.toLowerCase() : command;
+        const [first, ...args] = argv;
+        const command = typeof first === 'string' ? first : first.toString('utf8');
+        const subscribe = SUBSCRIBE_FAMILY.has(command.toLowerCase());
         return new Promise<unknown>((resolve, reject) => {
           inFlight.add(reject);
-          conn.call(name, ...args).then(resolve, reject).finally(() => inFlight.delete(reject));
+          // bulk replies as Buffers: bytes that are not UTF-8 text are compared as they are
+          (subscribe ? conn.call(command.toLowerCase(), ...args) : conn.callBuffer(command, ...args)).then(resolve, reject).finally(() => inFlight.delete(reject));
         });
       },
       advance: (ms) => sleep(ms),

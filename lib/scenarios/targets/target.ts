@@ -14,8 +14,11 @@ export interface PendingCall {
 
 /** One scenario's run: its clients and its clock. */
 export interface TargetSession {
-  /** Runs a command on a client; resolves with the reply, rejects with the Redis error. */
-  call(client: string, argv: readonly string[]): Promise<unknown>;
+  /**
+   * Runs a command on a client; resolves with the reply (bulk strings as Buffers where the target
+   * can, so that bytes that are not UTF-8 text stay as they are), rejects with the Redis error.
+   */
+  call(client: string, argv: readonly (string | Buffer)[]): Promise<unknown>;
   /** Lets `ms` milliseconds pass (fake clock tick, or a real sleep). */
   advance(ms: number): Promise<void>;
   /**

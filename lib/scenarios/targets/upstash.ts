@@ -20,6 +20,7 @@ import { parseRedisVersion } from '../../version';
 import { createUpstashHandler, type UpstashHandler } from '../../upstash/handler';
 import { restRefusal } from '../../upstash/rest-rules';
 import { DEFAULT_CLOCK, isCommandStep, type Scenario } from '../format';
+import { bytesValue, isBytes } from '../matchers';
 import type { Target, TargetSession } from './target';
 
 const TOKEN = 'scenario-token';
@@ -36,6 +37,9 @@ export function upstashSkipReason(scenario: Scenario): string | null {
     const step = scenario.steps[i];
     if (!isCommandStep(step)) continue;
     if (step.async !== undefined) return `step ${i} waits for a blocked command (async); the REST API has no connection to block`;
+    if (step.cmd.some((a) => isBytes(a) && typeof bytesValue(Buffer.from(a.hex, 'hex')) !== 'string')) {
+      return `step ${i} sends bytes that are not UTF-8 text ({"hex"}); a REST request's arguments are JSON text`;
+    }
     const argv = step.cmd.map((a) => (typeof a === 'string' ? a : ''));
     const refusal = restRefusal(argv);
     if (refusal !== null) {
@@ -48,9 +52,9 @@ export function upstashSkipReason(scenario: Scenario): string | null {
   return null;
 }
 
-/** A decoded `result`: base64 strings back to UTF-8 text at every depth; the top-level "OK" as is. */
+/** A decoded `result`: base64 strings back to bytes at every depth (normalizeReply reads them); the top-level "OK" as is. */
 function decodeResult(v: unknown, top: boolean): unknown {
-  if (typeof v === 'string') return top && v === 'OK' ? v : Buffer.from(v, 'base64').toString('utf8');
+  if (typeof v === 'string') return top && v === 'OK' ? v : Buffer.from(v, 'base64');
   if (Array.isArray(v)) return v.map((x) => decodeResult(x, false));
   return v;
 }
@@ -77,11 +81,15 @@ export class UpstashTarget implements Target {
     });
     return {
       async call(_client, argv): Promise<unknown> {
+        // a {"ref"} to captured bytes (a {"hex"} argument skips the scenario, upstashSkipReason)
+        if (argv.some((a) => typeof a !== 'string' && typeof bytesValue(a) !== 'string')) {
+          throw new Error('[ioredis-mock-streams] an argument holds bytes that are not UTF-8 text; a REST request\'s arguments are JSON text');
+        }
         const res = await handler(
           new Request(url, {
             method: 'POST',
             headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', 'upstash-encoding': 'base64' },
-            body: JSON.stringify(argv),
+            body: JSON.stringify(argv.map((a) => (typeof a === 'string' ? a : a.toString('utf8')))),
           }),
         );
         const body = (await res.json()) as { result?: unknown; error?: string };
