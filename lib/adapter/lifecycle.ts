@@ -510,7 +510,9 @@ function handshake(redis: Instance, conn: Connection): Promise<void> {
   const credentials = credentialsOf(redis.options);
   const hello = conn.protocol === 3;
   const db = dbOfClient(redis, conn);
-  if (credentials === null && conn.isAuthenticated && conn.server.monitors === null && Number.isInteger(db) && db >= 0 && db < DATABASES) {
+  // `maintNotifications: 'enabled'` makes a refused CLIENT MAINT_NOTIFICATIONS fatal: the engine decides
+  const maintFatal = redis.options?.maintNotifications === 'enabled' && maintEndpointTypeOf(redis.options, hello) !== null;
+  if (credentials === null && !maintFatal && conn.isAuthenticated && conn.server.monitors === null && Number.isInteger(db) && db >= 0 && db < DATABASES) {
     // nothing to refuse and nobody watching: the handshake's effects without its commands (a
     // fresh client would otherwise load the engine's command and INFO modules: start-up cost
     // in every test file). INFO commandstats and CLIENT LIST `cmd` then do not count them. A db
