@@ -30,6 +30,8 @@ import type { EmulatorTable } from '../engine/emulators';
 import { parseStreamsOptions } from './options';
 import { PushReply } from '../reply/reply';
 import { DATABASES } from '../engine/registry';
+import { validClientName } from '../engine/commands/connection';
+import { supports } from '../version';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Instance = any;
@@ -307,8 +309,10 @@ function clientLibInfo(options: any): { name: string; ver: string } | null {
 function applyClientInfo(conn: Connection, options: any): void {
   const info = clientLibInfo(options);
   if (info === null) return;
-  conn.libName = info.name;
-  conn.libVer = info.ver;
+  // CLIENT SETINFO refuses a value with spaces or special characters (a `clientInfoTag: 'my tag'`)
+  const cString = supports(conn.keyspace.redisVersion, 'clientAttrCString');
+  if (validClientName(info.name, cString)) conn.libName = info.name;
+  if (validClientName(info.ver, cString)) conn.libVer = info.ver;
 }
 
 /**
