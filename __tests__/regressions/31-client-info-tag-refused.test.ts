@@ -1,6 +1,6 @@
 /**
  * ioredis sends CLIENT SETINFO LIB-NAME `ioredis(<clientInfoTag>)` in its handshake and ignores a
- * refusal; from 7.2 a server refuses a value with spaces or special characters ("ERR lib-name
+ * refusal; from 7.2 a server refuses a value with spaces or special characters ("ERR LIB-NAME
  * cannot contain spaces, newlines or special characters."), so CLIENT INFO / CLIENT LIST keep
  * `lib-name=` empty. The fake's handshake set it anyway when it skipped sending the commands (no
  * MONITOR open), and left it empty when a MONITOR was open. Found by a fresh-user trial.
