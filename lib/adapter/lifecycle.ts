@@ -30,6 +30,8 @@ import type { EmulatorTable } from '../engine/emulators';
 import { parseStreamsOptions } from './options';
 import { PushReply } from '../reply/reply';
 import { DATABASES } from '../engine/registry';
+import { validClientName } from '../engine/commands/connection';
+import { supports } from '../version';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Instance = any;
@@ -307,8 +309,10 @@ function clientLibInfo(options: any): { name: string; ver: string } | null {
 function applyClientInfo(conn: Connection, options: any): void {
   const info = clientLibInfo(options);
   if (info === null) return;
-  conn.libName = info.name;
-  conn.libVer = info.ver;
+  // CLIENT SETINFO refuses a value with spaces or special characters (a `clientInfoTag: 'my tag'`)
+  const cString = supports(conn.keyspace.redisVersion, 'clientAttrCString');
+  if (validClientName(info.name, cString)) conn.libName = info.name;
+  if (validClientName(info.ver, cString)) conn.libVer = info.ver;
 }
 
 /**
@@ -510,7 +514,9 @@ function handshake(redis: Instance, conn: Connection): Promise<void> {
   const credentials = credentialsOf(redis.options);
   const hello = conn.protocol === 3;
   const db = dbOfClient(redis, conn);
-  if (credentials === null && conn.isAuthenticated && conn.server.monitors === null && Number.isInteger(db) && db >= 0 && db < DATABASES) {
+  // `maintNotifications: 'enabled'` makes a refused CLIENT MAINT_NOTIFICATIONS fatal: the engine decides
+  const maintFatal = redis.options?.maintNotifications === 'enabled' && maintEndpointTypeOf(redis.options, hello) !== null;
+  if (credentials === null && !maintFatal && conn.isAuthenticated && conn.server.monitors === null && Number.isInteger(db) && db >= 0 && db < DATABASES) {
     // nothing to refuse and nobody watching: the handshake's effects without its commands (a
     // fresh client would otherwise load the engine's command and INFO modules: start-up cost
     // in every test file). INFO commandstats and CLIENT LIST `cmd` then do not count them. A db

@@ -40,6 +40,7 @@ import type { ReplicaFeed } from './replication';
 import { type AclUser, aclStateOf } from './acl';
 import { type ClientTracking, setConnectionLookup } from './tracking';
 import { builtinFullName } from './command-timing';
+import { validClientName } from './commands/connection';
 import { EngineBuiltinHost } from './connection/builtin-host';
 import { aclAllows, authenticate, checkBuiltinAcl } from './connection/acl-checks';
 import { checkCommand, commandFullName, runCommand } from './connection/dispatch';
@@ -279,7 +280,9 @@ export class Connection {
     if (options.streams) (streamsDb === db ? this.ks : this.server.keyspace(streamsDb)).configure(options.streams);
     if (this.server.startedAt === null) serverStarts(this.server);
     this.id = nextClientId();
-    this.name = options.name ?? null;
+    // ioredis's handshake sets it with CLIENT SETNAME, which refuses a name with spaces or special characters
+    const name = options.name ?? null;
+    this.name = name !== null && validClientName(name, supports(this.ks.redisVersion, 'clientAttrCString')) ? name : null;
     this.guardsCrossProtocol = options.httpFront !== true;
     this.clientReplyRefusal = options.clientReplyRefusal ?? null;
     this.resp = options.protocol === 3 ? 3 : 2;
