@@ -66,6 +66,7 @@ import type { Connection } from '../engine/connection';
 import { type ServerState, pastBusyReplyThreshold } from '../engine/registry';
 import { NOREPLICAS_TEXT, OOM_SCRIPT_TEXT, OOM_TEXT, isDenyOom } from '../engine/maxmemory';
 import { commandSpec } from '../commands/command-data';
+import { recordedInfo } from '../commands/server/command-table';
 import { type Library, SCRIPT_FLAGS, splitArgs } from './libraries';
 import { CountedErrorReply, cString, formatArgNumber, formatG17, oneLine, popResult, pushField, pushReply, statsCounted, userErrorText } from './values';
 import { LUA_GLOBALSINDEX, LUA_TBOOLEAN, LUA_TFUNCTION, LUA_TNIL, LUA_TNUMBER, LUA_TSTRING, LUA_TTABLE, LUA_TTHREAD, LUA_YIELD, LuaVm, RAND48_INITIAL, type JsFunction, type LuaState } from './vm';
@@ -390,7 +391,7 @@ function redisCallFunction(vm: LuaVm, raise: boolean): JsFunction {
       const argv = typeof args === 'string' ? [] : args;
       if (typeof args === 'string') error = args;
       else {
-        if (run.readOnly && writesData(argv)) error = ERR_WRITE_IN_RO;
+        if (run.readOnly && writesData(argv, run.engine.version)) error = ERR_WRITE_IN_RO;
         if (error === undefined) error = scriptOomError(run, argv);
         if (error === undefined && run.declared !== null) reportUndeclared(run, argv);
         if (error === undefined && run.cluster !== null) error = scriptClusterError(run, argv) ?? undefined;
@@ -460,8 +461,17 @@ function countNestedErrors(conn: Connection, result: Reply): void {
  * `may_replicate`), as far as Redis's table knows it; unknown commands, a wrong arity and
  * noscript commands are left to scriptCall, which Redis checks first.
  */
-function writesData(argv: string[], mayReplicate = true): boolean {
-  const spec = commandSpec(argv[0].toLowerCase());
+function writesData(argv: string[], version: RedisVersion, mayReplicate = true): boolean {
+  const name = argv[0].toLowerCase();
+  // a container's subcommand carries its own flags (XGROUP CREATE is `write`, XGROUP the container is not)
+  const sub = argv.length >= 2 ? recordedInfo(version, `${name}|${argv[1].toLowerCase()}`) : undefined;
+  if (Array.isArray(sub) && sub[2] instanceof SetReply) {
+    const flags = sub[2].items.map((f) => (f instanceof SimpleString ? f.value : ''));
+    const arity = Number(sub[1]);
+    if (flags.includes('noscript') || (arity >= 0 ? argv.length !== arity : argv.length < -arity)) return false;
+    return flags.includes('write') || (mayReplicate && flags.includes('may_replicate'));
+  }
+  const spec = commandSpec(name);
   if (!spec || spec.flags.includes('noscript')) return false;
   if (spec.arity >= 0 ? argv.length !== spec.arity : argv.length < -spec.arity) return false;
   return spec.flags.includes('write') || (mayReplicate && MAY_REPLICATE.has(argv[0].toLowerCase()));
