@@ -39,3 +39,32 @@ describe('read-only scripts and write subcommands', () => {
   it('refuse XGROUP CREATE/SETID/DESTROY as redis-server 7.0.15 does (7.0)', () => run('7.0', 51_311), 30_000);
   it('refuse XGROUP CREATE/SETID/DESTROY as the post-7.4 build does (8.0)', () => run('8.0', 51_312));
 });
+
+/**
+ * BLPOP, BRPOP, BLMOVE … lost `noscript` after 7.0, and the fake read the flags of ioredis's
+ * table (which still has it) to decide whether a read-only script may run them: an EVAL_RO
+ * calling BLPOP ran it (WRONGTYPE, or popped an element). The post-7.4 build refuses them as
+ * writes; redis-server 7.0.15 refuses BLPOP as a noscript command and BLMPOP (never noscript) as
+ * a write.
+ */
+describe('read-only scripts and blocking list commands', () => {
+  const ro = (cmd: string) => `return redis.pcall(${cmd})`;
+  it('refuses BLPOP/BLMOVE as writes on the post-7.4 build (8.0)', async () => {
+    const r = new Redis({ port: 51_313, streams: { redisVersion: '8.0' } }) as unknown as AnyClient;
+    await r.call('RPUSH', 'l', 'x');
+    await r.call('SET', 's', 'v');
+    for (const cmd of ["'blpop', 'l', '0'", "'blpop', 's', '0'", "'blmove', 'l', 'm', 'LEFT', 'LEFT', '0'", "'blmpop', '0', '1', 'l', 'LEFT'"]) {
+      await expect(r.call('EVAL_RO', ro(cmd), '0')).rejects.toThrow(/^ERR Write commands are not allowed from read-only scripts\.$/);
+    }
+    expect(await r.call('LRANGE', 'l', '0', '-1')).toEqual(['x']);
+    r.disconnect();
+  });
+  it('refuses BLPOP as noscript and BLMPOP as a write on redis-server 7.0.15 (7.0)', async () => {
+    const r = new Redis({ port: 51_314, streams: { redisVersion: '7.0' } }) as unknown as AnyClient;
+    await r.call('RPUSH', 'l', 'x');
+    await expect(r.call('EVAL_RO', ro("'blpop', 'l', '0'"), '0')).rejects.toThrow(/^ERR This Redis command is not allowed from script$/);
+    await expect(r.call('EVAL_RO', ro("'blmpop', '0', '1', 'l', 'LEFT'"), '0')).rejects.toThrow(/^ERR Write commands are not allowed from read-only scripts\.$/);
+    expect(await r.call('LRANGE', 'l', '0', '-1')).toEqual(['x']);
+    r.disconnect();
+  });
+});

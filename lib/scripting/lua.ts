@@ -463,18 +463,20 @@ function countNestedErrors(conn: Connection, result: Reply): void {
  */
 function writesData(argv: string[], version: RedisVersion, mayReplicate = true): boolean {
   const name = argv[0].toLowerCase();
-  // a container's subcommand carries its own flags (XGROUP CREATE is `write`, XGROUP the container is not)
-  const sub = argv.length >= 2 ? recordedInfo(version, `${name}|${argv[1].toLowerCase()}`) : undefined;
-  if (Array.isArray(sub) && sub[2] instanceof SetReply) {
-    const flags = sub[2].items.map((f) => (f instanceof SimpleString ? f.value : ''));
-    const arity = Number(sub[1]);
+  // the flags of the version's own table: a container's subcommand carries its own (XGROUP CREATE
+  // is `write`, XGROUP is not), and BLPOP … lost `noscript` after 7.0
+  let info = argv.length >= 2 ? recordedInfo(version, `${name}|${argv[1].toLowerCase()}`) : undefined;
+  if (!Array.isArray(info)) info = recordedInfo(version, name);
+  if (Array.isArray(info) && info[2] instanceof SetReply) {
+    const flags = info[2].items.map((f) => (f instanceof SimpleString ? f.value : ''));
+    const arity = Number(info[1]);
     if (flags.includes('noscript') || (arity >= 0 ? argv.length !== arity : argv.length < -arity)) return false;
-    return flags.includes('write') || (mayReplicate && flags.includes('may_replicate'));
+    return flags.includes('write') || (mayReplicate && MAY_REPLICATE.has(name)); // COMMAND INFO does not show may_replicate
   }
   const spec = commandSpec(name);
   if (!spec || spec.flags.includes('noscript')) return false;
   if (spec.arity >= 0 ? argv.length !== spec.arity : argv.length < -spec.arity) return false;
-  return spec.flags.includes('write') || (mayReplicate && MAY_REPLICATE.has(argv[0].toLowerCase()));
+  return spec.flags.includes('write') || (mayReplicate && MAY_REPLICATE.has(name));
 }
 
 /**
