@@ -923,10 +923,6 @@ export function createEngine(version: RedisVersion, forFunctions = false): Engin
     vm.pushBoolean(L1, allowed);
     return 1;
   });
-  set('replicate_commands', (L1) => {
-    vm.pushBoolean(L1, true);
-    return 1;
-  });
   set('set_repl', (L1) => {
     if (vm.getTop(L1) !== 1) raiseError(vm, L1, 'ERR redis.set_repl() requires one argument.');
     const flags = Math.trunc(vm.toNumber(L1, -1));
@@ -938,12 +934,21 @@ export function createEngine(version: RedisVersion, forFunctions = false): Engin
   setNumber('REPL_SLAVE', 2);
   setNumber('REPL_REPLICA', 2);
   setNumber('REPL_ALL', 3);
-  // the debugger's entry points answer as without SCRIPT DEBUG
-  set('breakpoint', (L1) => {
-    vm.pushBoolean(L1, false);
-    return 1;
-  });
-  set('debug', () => 0);
+  // EVAL's scripts only (eval.c adds them; function_lua.c does not: in a function,
+  // `redis.breakpoint()` is "attempt to call field 'breakpoint' (a nil value)", 7.0.15 and the
+  // post-7.4 build)
+  if (!forFunctions) {
+    set('replicate_commands', (L1) => {
+      vm.pushBoolean(L1, true);
+      return 1;
+    });
+    // the debugger's entry points answer as without SCRIPT DEBUG
+    set('breakpoint', (L1) => {
+      vm.pushBoolean(L1, false);
+      return 1;
+    });
+    set('debug', () => 0);
+  }
   vm.setGlobal(L, 'redis');
   // the error handler Redis keeps as a global of EVAL's scripts (7.0.15 and the post-7.4 build;
   // not of functions): it holds `debug.getinfo` from before `debug` goes
