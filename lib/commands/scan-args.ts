@@ -20,6 +20,9 @@ const UINT64_MAX = 2n ** 64n - 1n;
  */
 export function parseScanCursor(text: string, version: RedisVersion): bigint {
   const strict = supports(version, 'scanCursorString2ull');
+  // strtoul/string2ull read the argument as a C string: a NUL byte ends it
+  const nul = text.indexOf('\0');
+  if (nul !== -1) text = text.slice(0, nul);
   if (text === '') {
     if (strict) fail('ERR invalid cursor');
     return 0n;

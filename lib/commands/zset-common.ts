@@ -77,7 +77,11 @@ export interface ScoreBound {
 /** A score-range bound as zslParseRange of `version` reads it: `(` makes it exclusive. null: not a float. */
 export function parseScoreBound(s: string, version: RedisVersion = '7.0'): ScoreBound | null {
   const exclusive = s.startsWith('(');
-  const value = parseRangeScore(exclusive ? s.slice(1) : s, version);
+  // zslParseRange reads the argument as a C string: the number ends at a NUL byte
+  // ("1\0x" is 1, "\0x" is the empty text: 0), on 7.0.15 and the post-7.4 build
+  const nul = s.indexOf('\0');
+  const text = nul === -1 ? s : s.slice(0, nul);
+  const value = parseRangeScore(exclusive ? text.slice(1) : text, version);
   return value === null ? null : { value, exclusive };
 }
 

@@ -243,6 +243,9 @@ export function parseStreamId(
   opts: { strict: boolean; missingSeq?: bigint; allowAutoSeq?: boolean },
 ): ParsedId | null {
   if (text.length > 127) return null;
+  // streamGenericParseIDOrReply copies the argument into a C string: a NUL byte ends it
+  const nul = text.indexOf('\0');
+  if (nul !== -1) text = text.slice(0, nul);
   if (!opts.strict) {
     if (text === '-') return { kind: 'id', id: MIN_ID, seqGiven: true };
     if (text === '+') return { kind: 'id', id: MAX_ID, seqGiven: true };

@@ -66,6 +66,7 @@ import type { Connection } from '../engine/connection';
 import { type ServerState, pastBusyReplyThreshold } from '../engine/registry';
 import { NOREPLICAS_TEXT, OOM_SCRIPT_TEXT, OOM_TEXT, commandArity, hasWriteFlag, isDenyOom } from '../engine/maxmemory';
 import { commandSpec } from '../commands/command-data';
+import { recordedInfo } from '../commands/server/command-table';
 import { type Library, SCRIPT_FLAGS, splitArgs } from './libraries';
 import { CountedErrorReply, cString, formatArgNumber, formatG17, oneLine, popResult, pushField, pushReply, statsCounted, userErrorText } from './values';
 import { LUA_GLOBALSINDEX, LUA_TBOOLEAN, LUA_TFUNCTION, LUA_TNIL, LUA_TNUMBER, LUA_TSTRING, LUA_TTABLE, LUA_TTHREAD, LUA_YIELD, LuaVm, RAND48_INITIAL, type JsFunction, type LuaState } from './vm';
@@ -390,7 +391,7 @@ function redisCallFunction(vm: LuaVm, raise: boolean): JsFunction {
       const argv = typeof args === 'string' ? [] : args;
       if (typeof args === 'string') error = args;
       else {
-        if (run.readOnly && writesData(argv)) error = ERR_WRITE_IN_RO;
+        if (run.readOnly && writesData(argv, run.engine.version)) error = ERR_WRITE_IN_RO;
         if (error === undefined) error = scriptOomError(run, argv);
         if (error === undefined && run.declared !== null) reportUndeclared(run, argv);
         if (error === undefined && run.cluster !== null) error = scriptClusterError(run, argv) ?? undefined;
@@ -460,8 +461,19 @@ function countNestedErrors(conn: Connection, result: Reply): void {
  * `may_replicate`), as far as Redis's table knows it; unknown commands, a wrong arity and
  * noscript commands are left to scriptCall, which Redis checks first.
  */
-function writesData(argv: string[], mayReplicate = true): boolean {
+function writesData(argv: string[], version: RedisVersion, mayReplicate = true): boolean {
   const name = argv[0].toLowerCase();
+  // the flags of the version's own table: a container's subcommand carries its own (XGROUP CREATE
+  // is `write`, XGROUP is not), and BLPOP … lost `noscript` after 7.0
+  let info = argv.length >= 2 ? recordedInfo(version, `${name}|${argv[1].toLowerCase()}`) : undefined;
+  if (!Array.isArray(info)) info = recordedInfo(version, name);
+  if (Array.isArray(info) && info[2] instanceof SetReply) {
+    const flags = info[2].items.map((f) => (f instanceof SimpleString ? f.value : ''));
+    const arity = Number(info[1]);
+    if (flags.includes('noscript') || (arity >= 0 ? argv.length !== arity : argv.length < -arity)) return false;
+    return flags.includes('write') || (mayReplicate && MAY_REPLICATE.has(name)); // COMMAND INFO does not show may_replicate
+  }
+  // a command newer than the recorded tables (8.x: XCFGSET, XNACK, DELEX …): the engine's own spec
   const arity = commandArity(name);
   if (arity === undefined || commandSpec(name)?.flags.includes('noscript')) return false;
   if (arity >= 0 ? argv.length !== arity : argv.length < -arity) return false;
@@ -913,10 +925,6 @@ export function createEngine(version: RedisVersion, forFunctions = false): Engin
     vm.pushBoolean(L1, allowed);
     return 1;
   });
-  set('replicate_commands', (L1) => {
-    vm.pushBoolean(L1, true);
-    return 1;
-  });
   set('set_repl', (L1) => {
     if (vm.getTop(L1) !== 1) raiseError(vm, L1, 'ERR redis.set_repl() requires one argument.');
     const flags = Math.trunc(vm.toNumber(L1, -1));
@@ -928,12 +936,21 @@ export function createEngine(version: RedisVersion, forFunctions = false): Engin
   setNumber('REPL_SLAVE', 2);
   setNumber('REPL_REPLICA', 2);
   setNumber('REPL_ALL', 3);
-  // the debugger's entry points answer as without SCRIPT DEBUG
-  set('breakpoint', (L1) => {
-    vm.pushBoolean(L1, false);
-    return 1;
-  });
-  set('debug', () => 0);
+  // EVAL's scripts only (eval.c adds them; function_lua.c does not: in a function,
+  // `redis.breakpoint()` is "attempt to call field 'breakpoint' (a nil value)", 7.0.15 and the
+  // post-7.4 build)
+  if (!forFunctions) {
+    set('replicate_commands', (L1) => {
+      vm.pushBoolean(L1, true);
+      return 1;
+    });
+    // the debugger's entry points answer as without SCRIPT DEBUG
+    set('breakpoint', (L1) => {
+      vm.pushBoolean(L1, false);
+      return 1;
+    });
+    set('debug', () => 0);
+  }
   vm.setGlobal(L, 'redis');
   // the error handler Redis keeps as a global of EVAL's scripts (7.0.15 and the post-7.4 build;
   // not of functions): it holds `debug.getinfo` from before `debug` goes
