@@ -127,6 +127,10 @@ export const FEATURE_SINCE = {
   bitArgsBeforeLookup: '7.4',
   /** BITOP DIFF, DIFF1, ANDOR and ONE (redis #13898, Redis 8.2); before, a syntax error. */
   bitopDiffOps: '8.2',
+  /** MEMORY USAGE of an 8.2+ keyspace: the key (and its expire time) embedded in the value object
+   *  (kvobj), a short string value in the same allocation, no dictEntry (Redis's newer string.tcl
+   *  `MEMORY USAGE - STRINGS` and `Check MEMORY USAGE for embedded key strings with jemalloc`). */
+  kvobjMemory: '8.2',
   // Connection commands (lib/engine/commands), checked in the 7.0.15, 7.2.0 and 7.4.0 sources:
   /** HELLO's NOAUTH text says "HELLO <proto> AUTH <user> <pass>" (7.2); 7.0 "HELLO AUTH …". */
   helloNoauthProtoText: '7.2',
