@@ -113,6 +113,10 @@ export const FEATURE_SINCE = {
   conditionalSet: '8.4',
   /** XNACK, NACK zone, XINFO STREAM FULL nacked-count. */
   xnack: '8.8',
+  /** XREADGROUP propagates a consumer it creates as XGROUP CREATECONSUMER when no XCLAIM does
+   *  (nothing delivered), not only with NOACK (redis #14963, 2026-03-31, in Redis's newer
+   *  stream-cgroups.tcl beside the XNACK tests; the first release with it assumed to be 8.8). */
+  xreadgroupEmptyConsumerPropagated: '8.8',
   /** XREAD/XREADGROUP MAXCOUNT and MAXSIZE. */
   maxCountMaxSize: '8.10',
   /** GETRANGE/SUBSTR answer "" when `end` is still negative after adding the length (redis #12272,
