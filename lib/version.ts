@@ -82,6 +82,11 @@ export const FEATURE_SINCE = {
   /** A `>` delivery keeps counting entries-read only if no tombstone lies after the group's
    *  last-delivered-id (redis #13338, 8.0); 7.x checks from the delivered entry instead. */
   entriesReadTombstonesFromLastId: '8.0',
+  /** A `>` delivery re-estimates entries-read when the group's last-delivered-id is behind the
+   *  first entry (a trim passed it), so the lag is 0 once all is read (redis #13958, April 2025;
+   *  Redis's newer stream-cgroups.tcl `Consumer group lag with XTRIM`). Not in the post-7.4 build
+   *  the fake's 8.0 follows; the first release assumed to be 8.2. */
+  entriesReadRecountBehindFirst: '8.2',
   /** XINFO lag rules for an emptied stream (0) and a group behind the first entry (the length):
    *  reference §1.7 rules 2–3, redis #13473. First in 8.0: absent from the 7.4 branch (7.4.1) and
    *  from redis-server 7.0.15 (checked: lag 4, not 1 then 0, for the §6.4 XTRIM vector). */

@@ -166,7 +166,7 @@ function serveNew(
   // entries after last-delivered-id (none after the max ID)
   if (limit <= 0 || idEquals(group.lastId, MAX_ID)) return [];
   const features = featuresOf(ctx.version);
-  const tombstonesFrom = features.entriesReadTombstonesFromLastId ? 'lastId' : 'entry';
+  const tombstonesFrom = features.entriesReadRecountBehindFirst ? 'lastIdNotBehindFirst' : features.entriesReadTombstonesFromLastId ? 'lastId' : 'entry';
   let delivered = false;
   // made with its first entry: an array literal is sized exactly, `[]` grows by 16 slots at the first push
   let out: Reply[] | null = null;
@@ -206,6 +206,7 @@ interface ReadFeatures {
   readonly xreadPlusId: boolean;
   readonly consumerCreatedOnEmptyRead: boolean;
   readonly entriesReadTombstonesFromLastId: boolean;
+  readonly entriesReadRecountBehindFirst: boolean;
   /** XREADGROUP propagates the group's new last-delivered-id (XGROUP SETID) without NOACK too. */
   readonly xreadgroupSetIdPropagated: boolean;
   readonly consumerActiveTime: boolean;
@@ -221,6 +222,7 @@ function featuresOf(version: RedisVersion): ReadFeatures {
       xreadPlusId: supports(version, 'xreadPlusId'),
       consumerCreatedOnEmptyRead: supports(version, 'consumerCreatedOnEmptyRead'),
       entriesReadTombstonesFromLastId: supports(version, 'entriesReadTombstonesFromLastId'),
+      entriesReadRecountBehindFirst: supports(version, 'entriesReadRecountBehindFirst'),
       xreadgroupSetIdPropagated: supports(version, 'xreadgroupSetIdPropagated'),
       consumerActiveTime: supports(version, 'consumerActiveTime'),
       xreadgroupHistoryNotDirty: supports(version, 'xreadgroupHistoryNotDirty'),
