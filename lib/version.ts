@@ -82,6 +82,11 @@ export const FEATURE_SINCE = {
   /** A `>` delivery keeps counting entries-read only if no tombstone lies after the group's
    *  last-delivered-id (redis #13338, 8.0); 7.x checks from the delivered entry instead. */
   entriesReadTombstonesFromLastId: '8.0',
+  /** A `>` delivery re-estimates entries-read when the group's last-delivered-id is behind the
+   *  first entry (a trim passed it), so the lag is 0 once all is read (redis #13958, April 2025;
+   *  Redis's newer stream-cgroups.tcl `Consumer group lag with XTRIM`). Not in the post-7.4 build
+   *  the fake's 8.0 follows; the first release assumed to be 8.2. */
+  entriesReadRecountBehindFirst: '8.2',
   /** XINFO lag rules for an emptied stream (0) and a group behind the first entry (the length):
    *  reference §1.7 rules 2–3, redis #13473. First in 8.0: absent from the 7.4 branch (7.4.1) and
    *  from redis-server 7.0.15 (checked: lag 4, not 1 then 0, for the §6.4 XTRIM vector). */
@@ -113,6 +118,10 @@ export const FEATURE_SINCE = {
   conditionalSet: '8.4',
   /** XNACK, NACK zone, XINFO STREAM FULL nacked-count. */
   xnack: '8.8',
+  /** XREADGROUP propagates a consumer it creates as XGROUP CREATECONSUMER when no XCLAIM does
+   *  (nothing delivered), not only with NOACK (redis #14963, 2026-03-31, in Redis's newer
+   *  stream-cgroups.tcl beside the XNACK tests; the first release with it assumed to be 8.8). */
+  xreadgroupEmptyConsumerPropagated: '8.8',
   /** XREAD/XREADGROUP MAXCOUNT and MAXSIZE. */
   maxCountMaxSize: '8.10',
   /** GETRANGE/SUBSTR answer "" when `end` is still negative after adding the length (redis #12272,
@@ -127,6 +136,10 @@ export const FEATURE_SINCE = {
   bitArgsBeforeLookup: '7.4',
   /** BITOP DIFF, DIFF1, ANDOR and ONE (redis #13898, Redis 8.2); before, a syntax error. */
   bitopDiffOps: '8.2',
+  /** MEMORY USAGE of an 8.2+ keyspace: the key (and its expire time) embedded in the value object
+   *  (kvobj), a short string value in the same allocation, no dictEntry (Redis's newer string.tcl
+   *  `MEMORY USAGE - STRINGS` and `Check MEMORY USAGE for embedded key strings with jemalloc`). */
+  kvobjMemory: '8.2',
   // Connection commands (lib/engine/commands), checked in the 7.0.15, 7.2.0 and 7.4.0 sources:
   /** HELLO's NOAUTH text says "HELLO <proto> AUTH <user> <pass>" (7.2); 7.0 "HELLO AUTH …". */
   helloNoauthProtoText: '7.2',

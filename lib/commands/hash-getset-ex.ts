@@ -7,12 +7,16 @@
  * other hash commands (the post-7.4 build predates these commands). Events follow the command
  * code: HSETEX `hset` then `hexpire` (or `hdel` when a past time deleted fields), HGETEX
  * `hexpire` / `hpersist` / `hdel`, HGETDEL `hdel`; `del` (g) when the hash is left empty.
+ * Replicas get them as Redis's newer tests/unit/type/hash-field-expire.tcl expects: HSETEX with
+ * EX/PX/EXAT as PXAT <absolute ms> in the option's place, HGETEX as HPEXPIREAT key <ms> FIELDS …
+ * or HPERSIST key FIELDS …, HGETDEL as HDEL key field …, and a past time as an HDEL per field.
  */
 import { ERR_NOT_INTEGER, errWrongArity, errorArg, fail } from '../errors';
 import { is, parseInt64 } from './args';
 import type { Reply } from '../reply/reply';
 import { deleteEmptied, fieldsBlock, hashForWrite, hashLimits, lookupHash } from './hash-common';
 import { HFE_MAX_ABS_TIME_MSEC } from './hash-expire';
+import { propagationOf } from './propagate';
 import type { CommandContext, CommandSpec } from './types';
 
 const ERR_NUMFIELDS_POSITIVE = 'ERR Number of fields must be a positive integer';
@@ -50,6 +54,9 @@ function hgetdel(ctx: CommandContext, argv: string[]): Reply {
     return v;
   });
   if (deleted > 0) {
+    // propagated as HDEL key field … (the fields as given), as Redis's newer hash-field-expire.tcl
+    // expects ({hdel h4 f4} for HGETDEL h4 FIELDS 1 f4)
+    propagationOf(ctx.db)?.rewrite(['HDEL', key, ...fields]);
     ctx.db.touch(key);
     ctx.db.notifyEvent('h', 'hdel', key);
     ctx.db.dirty?.(deleted);
@@ -82,6 +89,7 @@ function hgetex(ctx: CommandContext, argv: string[]): Reply {
   if (mode !== undefined) h.prepareTtls();
   let updated = 0;
   let deleted = 0;
+  const p = propagationOf(ctx.db);
   const out: Reply[] = fields.map((field) => {
     const v = h.get(field);
     if (v === undefined) return null;
@@ -91,6 +99,7 @@ function hgetex(ctx: CommandContext, argv: string[]): Reply {
       if (at <= ctx.now) {
         h.delete(field);
         deleted++;
+        p?.also(['HDEL', key, field]);
       } else {
         h.setExpireAt(field, at);
         updated++;
@@ -99,6 +108,13 @@ function hgetex(ctx: CommandContext, argv: string[]): Reply {
     return v;
   });
   if (updated + deleted === 0) return out;
+  // never propagated as sent (Redis's newer hash-field-expire.tcl): an HDEL per field a past time
+  // deleted, HPERSIST key FIELDS n … for PERSIST, HPEXPIREAT key <ms> FIELDS n … for a TTL
+  if (p !== null) {
+    if (deleted > 0) p.prevent();
+    else if (mode === 'PERSIST') p.rewrite(['HPERSIST', key, 'FIELDS', String(fields.length), ...fields]);
+    else p.rewrite(['HPEXPIREAT', key, String(at), 'FIELDS', String(fields.length), ...fields]);
+  }
   if (deleted > 0) ctx.db.subkeysExpired?.(deleted); // hashTypeSetEx: a past time expires the field
   ctx.db.dirty?.(updated + deleted);
   ctx.db.touch(key);
@@ -178,18 +194,31 @@ function hsetex(ctx: CommandContext, argv: string[]): Reply {
   if (setExpiry) h.prepareTtls();
   let updated = 0;
   let deleted = 0;
+  const p = propagationOf(ctx.db);
   for (let i = 0; i < opts.count; i++) {
     const field = fieldAt(i);
     h.set(field, argv[opts.first + 2 * i + 1], opts.ttl !== undefined);
     if (!setExpiry) continue;
     if (opts.at <= ctx.now) {
-      if (h.delete(field)) deleted++;
+      if (h.delete(field)) {
+        deleted++;
+        p?.also(['HDEL', key, field]);
+      }
     } else {
       h.setExpireAt(field, opts.at);
       updated++;
     }
   }
   h.convertIfNeeded(limits);
+  // Redis's newer hash-field-expire.tcl: a past time propagates the HDELs alone; EX, PX and EXAT
+  // are propagated as PXAT <absolute ms> in their place (KEEPTTL, PXAT, none: as sent)
+  if (p !== null) {
+    if (deleted > 0) p.prevent();
+    else if (setExpiry && opts.ttl !== 'PXAT') {
+      const at = argv.findIndex((a, i) => i >= 2 && i < opts.first - 2 && is(a, opts.ttl!));
+      p.rewrite([...argv.slice(0, at), 'PXAT', String(opts.at), ...argv.slice(at + 2)]);
+    }
+  }
   if (deleted > 0) ctx.db.subkeysExpired?.(deleted); // hashTypeSetEx: a past time expires the field
   ctx.db.dirty?.(opts.count);
   ctx.db.touch(key);

@@ -30,7 +30,7 @@ function usage(ctx: CommandContext, argv: string[]): Reply {
   // object.c objectCommandLookup: LOOKUP_NOTOUCH, the key's idle time stays (checked on 7.0.15 and a post-7.4 build)
   const value = ctx.db.lookup(key, true);
   if (value === undefined) return null;
-  return memoryUsage(key, value, samples, { version: ctx.version, mark: ctx.db.stringMark?.(key) });
+  return memoryUsage(key, value, samples, { version: ctx.version, mark: ctx.db.stringMark?.(key), volatile: ctx.db.ttlAt(key) !== undefined });
 }
 
 /**

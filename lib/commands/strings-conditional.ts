@@ -24,8 +24,14 @@ import type { CommandContext, CommandSpec } from './types';
 export const ERR_DELEX_NOT_STRING = 'ERR Key should be of string type if conditions are specified';
 /** DELEX with a token other than IFEQ/IFNE/IFDEQ/IFDNE (the tests match `*Invalid condition*`; the rest assumed). */
 export const ERR_DELEX_CONDITION = 'ERR Invalid condition. Use IFEQ, IFNE, IFDEQ, or IFDNE';
-/** MSETEX whose numkeys is not a positive integer (assumed: the text of LMPOP/SINTERCARD's numkeys check). */
-export const ERR_MSETEX_NUMKEYS = 'ERR numkeys should be greater than 0';
+/**
+ * MSETEX whose numkeys is not an integer in 1..INT_MAX (2147483647): Redis's newer string.tcl
+ * matches `*invalid numkeys value*` for a non-integer and for 2147483648 (`MSETEX - error cases`,
+ * `MSETEX - overflow protection in numkeys`), while 2147483647 is the pairs error.
+ */
+export const ERR_MSETEX_NUMKEYS = 'ERR invalid numkeys value';
+/** The largest numkeys MSETEX accepts (INT_MAX); above it `ERR invalid numkeys value`. */
+const MSETEX_MAX_NUMKEYS = 2147483647n;
 /** MSETEX with fewer key-value pairs than numkeys (the tests match `*wrong number of key-value pairs*`). */
 export const ERR_MSETEX_PAIRS = 'ERR wrong number of key-value pairs';
 
@@ -88,7 +94,7 @@ function digest(ctx: CommandContext, argv: string[]): Reply {
  */
 function msetex(ctx: CommandContext, argv: string[]): Reply {
   const n = parseInt64(argv[1]);
-  if (n === null || n <= 0n) fail(ERR_MSETEX_NUMKEYS);
+  if (n === null || n <= 0n || n > MSETEX_MAX_NUMKEYS) fail(ERR_MSETEX_NUMKEYS);
   const pairsEnd = 2 + 2 * Number(n);
   if (n > BigInt(argv.length) || pairsEnd > argv.length) fail(ERR_MSETEX_PAIRS);
   let flags = 0;

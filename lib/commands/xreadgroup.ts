@@ -84,16 +84,39 @@ function resolveTarget(ctx: CommandContext, args: ReadArgs, i: number): GroupTar
   return { key, stream, group, after: idEquals(id, MAX_ID) ? null : id };
 }
 
-/** Look the consumer up, creating it (with its keyspace event); seen-time = now. */
-function touchConsumer(ctx: CommandContext, t: { key: string; group: ConsumerGroup }, name: string): Consumer {
+/** The consumer the last `touchConsumer` created without NOACK, not yet propagated (else null). */
+let unpropagatedConsumer: { key: string; group: string; name: string } | null = null;
+/** XCLAIMs propagated by this module so far (a consumer created and claimed for needs no more). */
+let claimsPropagated = 0;
+
+/**
+ * Look the consumer up, creating it (with its keyspace event); seen-time = now. A consumer
+ * created with NOACK is propagated at once as XGROUP CREATECONSUMER (streamPropagateConsumerCreation,
+ * 6.2+: no XCLAIM creates it on the replicas; checked on 7.0.15 and the post-7.4 build), one
+ * created without it is left in `unpropagatedConsumer` for `propagateIfUnclaimed`.
+ */
+function touchConsumer(ctx: CommandContext, t: { key: string; group: ConsumerGroup }, name: string, noack = false): Consumer {
   let consumer = t.group.getConsumer(name);
   if (!consumer) {
     consumer = t.group.ensureConsumer(name, ctx.now).consumer;
     ctx.db.notify('xgroup-createconsumer', t.key);
     ctx.db.dirty?.(1);
+    if (noack) propagationOf(ctx.db)?.also(['XGROUP', 'CREATECONSUMER', t.key, t.group.name, name]);
+    else unpropagatedConsumer = { key: t.key, group: t.group.name, name };
   }
   consumer.seenTime = ctx.now;
   return consumer;
+}
+
+/**
+ * 8.8+ (redis #14963): a consumer this read created without NOACK is propagated as XGROUP
+ * CREATECONSUMER when no XCLAIM was propagated for it since `claimsBefore` (nothing delivered).
+ */
+function propagateIfUnclaimed(ctx: CommandContext, claimsBefore: number): void {
+  const created = unpropagatedConsumer;
+  unpropagatedConsumer = null;
+  if (created === null || claimsPropagated !== claimsBefore || !supports(ctx.version, 'xreadgroupEmptyConsumerPropagated')) return;
+  propagationOf(ctx.db)?.also(['XGROUP', 'CREATECONSUMER', created.key, created.group, created.name]);
 }
 
 /** The consumer's own pending entries after `after` (history read). */
@@ -143,7 +166,7 @@ function serveNew(
   // entries after last-delivered-id (none after the max ID)
   if (limit <= 0 || idEquals(group.lastId, MAX_ID)) return [];
   const features = featuresOf(ctx.version);
-  const tombstonesFrom = features.entriesReadTombstonesFromLastId ? 'lastId' : 'entry';
+  const tombstonesFrom = features.entriesReadRecountBehindFirst ? 'lastIdNotBehindFirst' : features.entriesReadTombstonesFromLastId ? 'lastId' : 'entry';
   let delivered = false;
   // made with its first entry: an array literal is sized exactly, `[]` grows by 16 slots at the first push
   let out: Reply[] | null = null;
@@ -169,6 +192,7 @@ function serveNew(
     }
     delivered = true;
     // propagated as an idempotent XCLAIM per delivered entry (streamPropagateXCLAIM)
+    claimsPropagated++;
     if (p !== null) p.also(['XCLAIM', t.key, group.name, consumer.name, '0', idText, 'TIME', String(ctx.now), 'RETRYCOUNT', '1', 'FORCE', 'JUSTID', 'LASTID', formatId(group.lastId)]);
   }
   // and the group's new last-delivered-id (streamPropagateGroupID)
@@ -182,6 +206,7 @@ interface ReadFeatures {
   readonly xreadPlusId: boolean;
   readonly consumerCreatedOnEmptyRead: boolean;
   readonly entriesReadTombstonesFromLastId: boolean;
+  readonly entriesReadRecountBehindFirst: boolean;
   /** XREADGROUP propagates the group's new last-delivered-id (XGROUP SETID) without NOACK too. */
   readonly xreadgroupSetIdPropagated: boolean;
   readonly consumerActiveTime: boolean;
@@ -197,6 +222,7 @@ function featuresOf(version: RedisVersion): ReadFeatures {
       xreadPlusId: supports(version, 'xreadPlusId'),
       consumerCreatedOnEmptyRead: supports(version, 'consumerCreatedOnEmptyRead'),
       entriesReadTombstonesFromLastId: supports(version, 'entriesReadTombstonesFromLastId'),
+      entriesReadRecountBehindFirst: supports(version, 'entriesReadRecountBehindFirst'),
       xreadgroupSetIdPropagated: supports(version, 'xreadgroupSetIdPropagated'),
       consumerActiveTime: supports(version, 'consumerActiveTime'),
       xreadgroupHistoryNotDirty: supports(version, 'xreadgroupHistoryNotDirty'),
@@ -250,6 +276,11 @@ function applyClaims(ctx: CommandContext, t: GroupTarget, consumer: Consumer, fo
     t.group.setDeliveryTime(pe, ctx.now);
     pe.deliveryCount = nextDeliveryCount(previous);
     out.push([formatId(pe.id), [...entry.fields], idle, previous]);
+    // each claim reaches the replicas as the idempotent XCLAIM of streamPropagateXCLAIM, with the
+    // new owner, delivery time and count (Redis's newer stream-cgroups.tcl: `XREADGROUP CLAIM
+    // delivery count increments replicated correctly`)
+    claimsPropagated++;
+    propagationOf(ctx.db)?.also(['XCLAIM', t.key, t.group.name, consumer.name, '0', formatId(pe.id), 'TIME', String(pe.deliveryTime), 'RETRYCOUNT', String(pe.deliveryCount), 'FORCE', 'JUSTID', 'LASTID', formatId(t.group.lastId)]);
   }
   // Whether a claim sets active-time is unconfirmed (reference §7 item 12); we assume it does.
   if (found.length && supports(ctx.version, 'consumerActiveTime')) consumer.activeTime = ctx.now;
@@ -271,35 +302,43 @@ function serve(ctx: CommandContext, args: ReadArgs, targets: GroupTarget[]): { o
   for (const t of targets) {
     if (!budget.open()) break; // MAXCOUNT/MAXSIZE reached: the remaining streams are skipped
     ctx.db.keyHit(); // the serving loop's lookupKeyRead
-    let consumer = eager ? touchConsumer(ctx, t, name) : undefined;
+    const claimsBefore = claimsPropagated;
+    unpropagatedConsumer = null;
+    let consumer = eager ? touchConsumer(ctx, t, name, args.noack) : undefined;
     if (t.after !== null) {
-      consumer ??= touchConsumer(ctx, t, name);
+      consumer ??= touchConsumer(ctx, t, name, args.noack);
       budget.addStreamHeader(t.key);
       const { entries, cut } = serveHistory(ctx, t, consumer, streamLimit(args.count, budget), budget);
       if (!cut || entries.length) out.push(t.key, entries);
       // 7.0 counts every served stream as a change; 7.2+ only new deliveries (history re-reads
       // update delivery counts without propagation: "XREADGROUP from PEL does not change dirty").
       if (!supports(ctx.version, 'xreadgroupHistoryNotDirty')) ctx.db.dirty?.(1);
+      propagateIfUnclaimed(ctx, claimsBefore);
       continue;
     }
     if (args.claimMinIdle === null) {
-      if (!hasNew(t)) continue;
-      consumer ??= touchConsumer(ctx, t, name);
+      if (!hasNew(t)) {
+        propagateIfUnclaimed(ctx, claimsBefore);
+        continue;
+      }
+      consumer ??= touchConsumer(ctx, t, name, args.noack);
       budget.addStreamHeader(t.key);
       const entries = serveNew(ctx, t, consumer, args.noack, streamLimit(args.count, budget), budget, false);
       if (entries.length) {
         out.push(t.key, entries);
         ctx.db.dirty?.(1); // one change per stream served with new deliveries
       }
+      propagateIfUnclaimed(ctx, claimsBefore);
       continue;
     }
     // CLAIM (8.4): claimable pending entries first, then new entries, sharing COUNT.
     const probe = scanClaimable(ctx, t, args.claimMinIdle, 1, null);
     if (probe.found.length === 0 && !hasNew(t)) {
       if (probe.wakeAt !== null && (wakeAt === null || probe.wakeAt < wakeAt)) wakeAt = probe.wakeAt;
+      propagateIfUnclaimed(ctx, claimsBefore);
       continue;
     }
-    consumer ??= touchConsumer(ctx, t, name);
+    consumer ??= touchConsumer(ctx, t, name, args.noack);
     budget.addStreamHeader(t.key);
     const limit = streamLimit(args.count, budget);
     const { found } = scanClaimable(ctx, t, args.claimMinIdle, limit, budget);
@@ -309,6 +348,7 @@ function serve(ctx: CommandContext, args: ReadArgs, targets: GroupTarget[]): { o
       out.push(t.key, entries);
       ctx.db.dirty?.(1);
     }
+    propagateIfUnclaimed(ctx, claimsBefore);
   }
   return { out, wakeAt };
 }
@@ -321,10 +361,16 @@ function serve(ctx: CommandContext, args: ReadArgs, targets: GroupTarget[]): { o
 function serveOneNew(ctx: CommandContext, args: ReadArgs, t: GroupTarget): Reply[] | null {
   const name = args.consumer as string;
   ctx.db.keyHit(); // the serving loop's lookupKeyRead
-  let consumer = featuresOf(ctx.version).consumerCreatedOnEmptyRead ? touchConsumer(ctx, t, name) : undefined;
-  if (!hasNew(t)) return null;
-  consumer ??= touchConsumer(ctx, t, name);
+  const claimsBefore = claimsPropagated;
+  unpropagatedConsumer = null;
+  let consumer = featuresOf(ctx.version).consumerCreatedOnEmptyRead ? touchConsumer(ctx, t, name, args.noack) : undefined;
+  if (!hasNew(t)) {
+    propagateIfUnclaimed(ctx, claimsBefore);
+    return null;
+  }
+  consumer ??= touchConsumer(ctx, t, name, args.noack);
   const entries = serveNew(ctx, t, consumer, args.noack, args.count > 0 ? args.count : Infinity, null, false);
+  propagateIfUnclaimed(ctx, claimsBefore);
   if (entries.length === 0) return null;
   ctx.db.dirty?.(1); // one change per stream served with new deliveries
   return entries;
@@ -440,7 +486,9 @@ function rerunQuietly(
       if (consumer !== undefined && seen.removals[i] === t.group.consumerRemovals) {
         consumer.seenTime = ctx.now;
       } else {
-        seen.consumers[i] = touchConsumer(ctx, t, args.consumer as string);
+        unpropagatedConsumer = null;
+        seen.consumers[i] = touchConsumer(ctx, t, args.consumer as string, args.noack);
+        propagateIfUnclaimed(ctx, claimsPropagated);
         seen.removals[i] = t.group.consumerRemovals;
       }
     }
@@ -475,7 +523,7 @@ function wake70(ctx: CommandContext, args: ReadArgs, signalledKey: string | unde
     if (!group) fail(ERR_NOGROUP_BLOCKED_GROUP_GONE);
     if (compareIds(stream.lastId, group.lastId) <= 0) continue;
     const t = { key, stream, group };
-    const consumer = touchConsumer(ctx, t, args.consumer as string);
+    const consumer = touchConsumer(ctx, t, args.consumer as string, args.noack);
     const limit = args.count || BLOCKED_DEFAULT_COUNT_70;
     return streamsReply([key, serveNew(ctx, t, consumer, args.noack, limit, new ReplyBudget(null, null), false)]);
   }

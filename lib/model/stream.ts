@@ -261,12 +261,15 @@ export class Stream {
    * `tombstonesFrom`: where the "no tombstone ahead" test starts — `'entry'` (Redis 7.x: at the
    * delivered entry) or `'lastId'` (Redis 8.0+, redis #13338: at the group's last-delivered-id).
    */
-  advanceGroup(group: ConsumerGroup, id: StreamId, tombstonesFrom: 'entry' | 'lastId' = 'entry'): void {
+  advanceGroup(group: ConsumerGroup, id: StreamId, tombstonesFrom: 'entry' | 'lastId' | 'lastIdNotBehindFirst' = 'entry'): void {
     if (compareIds(id, group.lastId) <= 0) return;
-    const from = tombstonesFrom === 'lastId' ? group.lastId : id;
+    const from = tombstonesFrom === 'entry' ? id : group.lastId;
+    // 'lastIdNotBehindFirst' (redis #13958): a group whose last-delivered-id a trim left behind
+    // the first entry has its entries-read estimated again, not counted on
+    const behindFirst = tombstonesFrom === 'lastIdNotBehindFirst' && compareIds(group.lastId, this.firstId) < 0;
     // long long counters as Redis keeps them: past 2^63 - 1 (XSETID ENTRIESADDED) they wrap; any
     // nonzero entries-added, a wrapped negative one too, lets the estimate run
-    if (group.entriesRead !== ENTRIES_READ_UNKNOWN && !this.hasTombstonesFrom(from))
+    if (group.entriesRead !== ENTRIES_READ_UNKNOWN && !behindFirst && !this.hasTombstonesFrom(from))
       group.entriesRead = BigInt.asIntN(64, group.entriesRead + 1n);
     else if (this.entriesAdded !== 0n) group.entriesRead = this.estimateEntriesRead(id);
     group.lastId = id;

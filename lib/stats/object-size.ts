@@ -17,7 +17,10 @@
  * SETBIT, BITFIELD or PFADD (counted as an exact-fit copy), and hashes with field TTLs
  * (listpackex). glibc's figures also depend on which free chunk malloc reuses (a 36-byte key sds
  * may get a 56-byte chunk, a realloc may keep a bigger one). 8.2 and later embed the key in the
- * value object (kvobj): not modelled, their figures are 8.0's.
+ * value object (kvobj, `kvobjUsage`): one allocation of the robj, the expire time when the key has
+ * one, a key-header byte and the key's sds, plus a string value's sds when the whole fits a 64-byte
+ * cache line (object.c's embedding rule, assumed from Redis's newer string.tcl: `x234`/`y2345` is
+ * 32 bytes, `y234561234567` 40, 48 with an expire time); no dictEntry.
  */
 import { RedisHash } from '../model/hash';
 import { RedisList } from '../model/list';
@@ -27,7 +30,7 @@ import { Stream } from '../model/stream';
 import { lpStringBytes } from '../model/stream-entries';
 import { type SdsBlock, stringEncoding, type StringMark } from '../model/string-encoding';
 import { d2string } from '../rdb/double-text';
-import { predates, RDB_FORMAT, type RedisVersion } from '../version';
+import { predates, RDB_FORMAT, type RedisVersion, supports } from '../version';
 import { keyBytes, streamBytes } from './memory-model';
 
 /** A usable-size function: the bytes `zmalloc_size` reports for a request of `n` bytes. */
@@ -182,6 +185,8 @@ export interface UsageContext {
   readonly version: RedisVersion;
   /** How the key's string was last written (lib/model/string-encoding.ts), if it is a string. */
   readonly mark?: StringMark;
+  /** The key has a TTL (8.2+: its expire time is in the kvobj). */
+  readonly volatile?: boolean;
 }
 
 /** Bytes of a listpack of the byte strings `items` (each entry as listpack.c encodes it). */
@@ -280,5 +285,33 @@ export function memoryUsage(key: string, value: unknown, samples: number, ctx: U
   const take = samples <= 0 ? Infinity : samples;
   const size = value instanceof Stream ? streamBytes(value, take, usable, ctx.version) : valueSize(value, take, ctx, usable);
   if (size === undefined) return keyBytes(key, value, samples);
+  if (supports(ctx.version, 'kvobjMemory')) return kvobjUsage(key, value, size, ctx, usable);
   return size + sdsSize(key.length, usable) + DICT_ENTRY;
+}
+
+/** The sds header of an embedded key (sdsReqType: type 5 below 32 bytes, then 8, 16, 32). */
+function embeddedKeyHeader(len: number): number {
+  if (len < 32) return 1;
+  if (len < 256) return 3;
+  if (len < 65536) return 5;
+  return 9;
+}
+
+/** A cache line: an 8.2+ string value is embedded with its key when the kvobj fits one. */
+const CACHE_LINE = 64;
+
+/**
+ * MEMORY USAGE in 8.2 and later (kvobj): the value object carries the key (a key-header byte, the
+ * key's sds and its terminator) and, for a volatile key, the expire time, in one allocation; a
+ * short string (embstr as 8.0 encodes it) joins it when the whole fits a cache line. `size` is
+ * the 8.0 figure of the value (its robj and allocations), whose robj the kvobj replaces.
+ */
+function kvobjUsage(key: string, value: unknown, size: number, ctx: UsageContext, usable: Usable): number {
+  const head = ROBJ + (ctx.volatile ? 8 : 0) + 1 + embeddedKeyHeader(key.length) + key.length + 1;
+  if (typeof value === 'string' && typeof ctx.mark !== 'object' && stringEncoding(value, ctx.mark) === 'embstr') {
+    const embedded = head + 3 + value.length + 1;
+    if (embedded <= CACHE_LINE) return usable(embedded);
+    return usable(head) + sdsSize(value.length, usable);
+  }
+  return usable(head) + size - ROBJ;
 }
