@@ -10,6 +10,7 @@
  */
 import type { Clock } from '../../lib/clock/clock';
 import { Connection, createConnection } from '../../lib/engine';
+import { commandsOf } from '../helpers/replication-commands';
 
 let port = 55_300;
 beforeEach(() => {
@@ -22,28 +23,6 @@ afterEach(() => {
 
 let now = 1_800_000_000_000;
 const clock: Clock = { now: () => now, schedule: () => ({ cancel: () => undefined }), kind: 'custom' };
-
-/** RESP multibulk commands of a replication stream (the RDB preamble skipped). */
-function commandsOf(stream: string): string[][] {
-  const out: string[][] = [];
-  const re = /\*(\d+)\r\n/g;
-  let m: RegExpExecArray | null;
-  const start = stream.indexOf('*');
-  re.lastIndex = start < 0 ? stream.length : start;
-  while ((m = re.exec(stream)) !== null) {
-    let pos = m.index + m[0].length;
-    const argv: string[] = [];
-    for (let i = 0; i < Number(m[1]); i++) {
-      const nl = stream.indexOf('\r\n', pos);
-      const len = Number(stream.slice(pos + 1, nl));
-      argv.push(stream.slice(nl + 2, nl + 2 + len));
-      pos = nl + 2 + len + 2;
-    }
-    out.push(argv);
-    re.lastIndex = pos;
-  }
-  return out;
-}
 
 describe('lazy hash field expiry on a master with a replica', () => {
   it('sends an HDEL per field removed by a command, ahead of that command; nothing more for an HSET after', async () => {

@@ -8,6 +8,7 @@
  */
 import type { Clock } from '../../lib/clock/clock';
 import { Connection, createConnection } from '../../lib/engine';
+import { commandsOf } from '../helpers/replication-commands';
 
 let port = 55_700;
 const open: Connection[] = [];
@@ -17,28 +18,6 @@ afterEach(() => {
 
 const NOW = 1_800_000_000_000;
 const clock: Clock = { now: () => NOW, schedule: () => ({ cancel: () => undefined }), kind: 'custom' };
-
-/** RESP multibulk commands of a replication stream (the RDB preamble skipped). */
-function commandsOf(stream: string): string[][] {
-  const out: string[][] = [];
-  const re = /\*(\d+)\r\n/g;
-  let m: RegExpExecArray | null;
-  const start = stream.indexOf('*');
-  re.lastIndex = start < 0 ? stream.length : start;
-  while ((m = re.exec(stream)) !== null) {
-    let pos = m.index + m[0].length;
-    const argv: string[] = [];
-    for (let i = 0; i < Number(m[1]); i++) {
-      const nl = stream.indexOf('\r\n', pos);
-      const len = Number(stream.slice(pos + 1, nl));
-      argv.push(stream.slice(nl + 2, nl + 2 + len));
-      pos = nl + 2 + len + 2;
-    }
-    out.push(argv);
-    re.lastIndex = pos;
-  }
-  return out;
-}
 
 async function propagated(commands: string[][]): Promise<string[][]> {
   const c = createConnection({ port: ++port, streams: { clock } });
